@@ -1,0 +1,258 @@
+package protocol
+
+import "encoding/json"
+
+// Method names.
+const (
+	MethodHello        = "hook.hello"
+	MethodBeforeLLM    = "hook.before_llm"
+	MethodAfterLLM     = "hook.after_llm"
+	MethodBeforeTool   = "hook.before_tool"
+	MethodAfterTool    = "hook.after_tool"
+	MethodApproveTool  = "hook.approve_tool"
+	MethodRuntimeEvent = "hook.runtime_event"
+	MethodEvent        = "hook.event" // legacy observe notification
+)
+
+// Mode is a capability a hook declares in hook.hello.
+type Mode string
+
+// Hello modes.
+const (
+	ModeObserve Mode = "observe" // receives observe notifications
+	ModeLLM     Mode = "llm"     // intercepts hook.before_llm and hook.after_llm
+	ModeTool    Mode = "tool"    // intercepts hook.before_tool and hook.after_tool
+	ModeApprove Mode = "approve" // answers hook.approve_tool
+)
+
+// HelloParams opens the connection: the host names the hook and the protocol version.
+type HelloParams struct {
+	// Name is the hook's name in the host's configuration.
+	Name string `json:"name"`
+	// Version is the protocol version; 1 for this one.
+	Version int `json:"version"`
+	// Modes are the capabilities the host expects of the hook.
+	Modes []Mode `json:"modes"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// HelloResult accepts the connection.
+type HelloResult struct {
+	// OK is true when the hook is ready.
+	OK bool `json:"ok"`
+	// Name is the name the hook gives itself.
+	Name *string `json:"name,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// BeforeLLMParams is the request about to be sent to the LLM. A modify
+// reply returns the whole object: the host replaces, it does not merge.
+type BeforeLLMParams struct {
+	// Meta identifies the call.
+	Meta *Meta `json:"meta,omitempty"`
+	// Context is the turn context.
+	Context *TurnContext `json:"context,omitempty"`
+	// Model is the requested model.
+	Model string `json:"model"`
+	// Messages is the conversation history.
+	Messages []Message `json:"messages"`
+	// Tools are the tools the LLM may call.
+	Tools []ToolDefinition `json:"tools,omitzero"`
+	// Options are LLM parameters such as temperature and max_tokens.
+	Options map[string]any `json:"options,omitzero"`
+	// GracefulTerminal is true on the last call of a turn that is being wound down.
+	GracefulTerminal *bool `json:"graceful_terminal,omitempty"`
+	// Channel is the channel the request came from.
+	Channel *string `json:"channel,omitempty"`
+	// ChatID identifies the chat.
+	ChatID *string `json:"chat_id,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// AfterLLMParams is the LLM's answer. A modify reply returns the whole object.
+type AfterLLMParams struct {
+	// Meta identifies the call.
+	Meta *Meta `json:"meta,omitempty"`
+	// Context is the turn context.
+	Context *TurnContext `json:"context,omitempty"`
+	// Model is the model that answered.
+	Model string `json:"model"`
+	// Response is the LLM's answer.
+	Response LLMResponse `json:"response"`
+	// Channel is the channel the request came from.
+	Channel *string `json:"channel,omitempty"`
+	// ChatID identifies the chat.
+	ChatID *string `json:"chat_id,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// BeforeToolParams is a tool call about to run. A modify or respond reply
+// carries it whole as call: a call without tool renames the tool to "".
+type BeforeToolParams struct {
+	// Meta identifies the call.
+	Meta *Meta `json:"meta,omitempty"`
+	// Context is the turn context.
+	Context *TurnContext `json:"context,omitempty"`
+	// Tool is the tool's name.
+	Tool string `json:"tool"`
+	// Arguments are the tool's arguments.
+	Arguments map[string]any `json:"arguments"`
+	// Channel is the channel the request came from.
+	Channel *string `json:"channel,omitempty"`
+	// ChatID identifies the chat.
+	ChatID *string `json:"chat_id,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// AfterToolParams is a tool call that has run. A modify reply returns the
+// whole object, so the tool result sits at result.result.
+type AfterToolParams struct {
+	// Meta identifies the call.
+	Meta *Meta `json:"meta,omitempty"`
+	// Context is the turn context.
+	Context *TurnContext `json:"context,omitempty"`
+	// Tool is the tool's name.
+	Tool string `json:"tool"`
+	// Arguments are the arguments the tool ran with.
+	Arguments map[string]any `json:"arguments,omitzero"`
+	// Result is what the tool returned.
+	Result ToolResult `json:"result"`
+	// Duration is how long the tool ran, in nanoseconds.
+	Duration *int64 `json:"duration,omitempty"`
+	// Channel is the channel the request came from.
+	Channel *string `json:"channel,omitempty"`
+	// ChatID identifies the chat.
+	ChatID *string `json:"chat_id,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// ApproveToolParams asks whether a tool call may run.
+type ApproveToolParams struct {
+	// Meta identifies the call.
+	Meta *Meta `json:"meta,omitempty"`
+	// Context is the turn context.
+	Context *TurnContext `json:"context,omitempty"`
+	// Tool is the tool's name.
+	Tool string `json:"tool"`
+	// Arguments are the tool's arguments.
+	Arguments map[string]any `json:"arguments"`
+	// Channel is the channel the request came from.
+	Channel *string `json:"channel,omitempty"`
+	// ChatID identifies the chat.
+	ChatID *string `json:"chat_id,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// ApproveToolResult is an approver's decision.
+type ApproveToolResult struct {
+	// Approved is true to let the tool run.
+	Approved bool `json:"approved"`
+	// Reason says why, when the call is denied.
+	Reason *string `json:"reason,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// RuntimeEvent is the observe notification hook.runtime_event. It gets no reply.
+type RuntimeEvent struct {
+	// ID identifies the event.
+	ID *string `json:"id,omitempty"`
+	// Kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
+	Kind string `json:"kind"`
+	// Time is when the event happened, in RFC 3339 form.
+	Time *string `json:"time,omitempty"`
+	// Source is the component that raised the event.
+	Source EventSource `json:"source"`
+	// Scope places the event in an agent, session and turn.
+	Scope EventScope `json:"scope"`
+	// Correlation links the event to others.
+	Correlation map[string]any `json:"correlation,omitzero"`
+	// Severity is "debug", "info", "warn" or "error".
+	Severity *string `json:"severity,omitempty"`
+	// Payload is the event's data; its shape depends on the kind.
+	Payload json.RawMessage `json:"payload"`
+	// Attrs are further attributes.
+	Attrs map[string]any `json:"attrs,omitzero"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// EventSource is the component that raised an event.
+type EventSource struct {
+	// Component is the kind of component, such as "agent".
+	Component *string `json:"component,omitempty"`
+	// Name is the component's name.
+	Name *string `json:"name,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// EventScope places an event.
+type EventScope struct {
+	// AgentID names the agent.
+	AgentID *string `json:"agent_id,omitempty"`
+	// SessionKey identifies the session.
+	SessionKey *string `json:"session_key,omitempty"`
+	// TurnID identifies the turn.
+	TurnID *string `json:"turn_id,omitempty"`
+	// Channel is the channel of the turn.
+	Channel *string `json:"channel,omitempty"`
+	// ChatID identifies the chat.
+	ChatID *string `json:"chat_id,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys.
+type LegacyEvent struct {
+	// Kind is a legacy kind such as "tool_exec_start"; see LegacyKinds.
+	Kind string `json:"Kind"`
+	// Meta identifies where the event comes from.
+	Meta *Meta `json:"Meta,omitempty"`
+	// Payload is the event's data.
+	Payload json.RawMessage `json:"Payload,omitzero"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:"-"`
+}
+
+// Runtime event kinds.
+const (
+	KindTurnStart         = "agent.turn.start"
+	KindTurnEnd           = "agent.turn.end"
+	KindLLMRequest        = "agent.llm.request"
+	KindLLMResponse       = "agent.llm.response"
+	KindToolExecStart     = "agent.tool.exec_start"
+	KindToolExecEnd       = "agent.tool.exec_end"
+	KindToolExecSkipped   = "agent.tool.exec_skipped"
+	KindSteeringInjected  = "agent.steering.injected"
+	KindInterruptReceived = "agent.interrupt.received"
+	KindError             = "agent.error"
+)
+
+// EventKinds are the runtime event kinds this version knows. Hosts may send others.
+var EventKinds = []string{
+	KindTurnStart, KindTurnEnd, KindLLMRequest, KindLLMResponse,
+	KindToolExecStart, KindToolExecEnd, KindToolExecSkipped,
+	KindSteeringInjected, KindInterruptReceived, KindError,
+}
+
+// LegacyKinds maps each kind of hook.event to its runtime event kind.
+var LegacyKinds = map[string]string{
+	"turn_start":         KindTurnStart,
+	"turn_end":           KindTurnEnd,
+	"llm_request":        KindLLMRequest,
+	"llm_response":       KindLLMResponse,
+	"tool_exec_start":    KindToolExecStart,
+	"tool_exec_end":      KindToolExecEnd,
+	"tool_exec_skipped":  KindToolExecSkipped,
+	"steering_injected":  KindSteeringInjected,
+	"interrupt_received": KindInterruptReceived,
+	"error":              KindError,
+}

@@ -1,0 +1,165 @@
+// Package schema reflects the protocol types into JSON Schema, writes the
+// method table beside it, and validates messages against both.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// ID is the schema's $id.
+const ID = "https://hookwire.dev/schema/v1/hookwire.schema.json"
+
+// Extra top-level types: reflected for their definitions even though no
+// method names them directly.
+var extraTypes = []reflect.Type{
+	reflect.TypeFor[protocol.Request](),
+	reflect.TypeFor[protocol.Notification](),
+	reflect.TypeFor[protocol.Response](),
+	reflect.TypeFor[protocol.Action](),
+}
+
+// Build reflects every protocol type into one JSON Schema document, with
+// comments as the descriptions (keyed as invopop's CommentMap). The output
+// is deterministic byte for byte.
+func Build(comments map[string]string) ([]byte, error) {
+	r := &jsonschema.Reflector{
+		AllowAdditionalProperties: true, // a newer peer may add members
+		CommentMap:                comments,
+	}
+	defs := jsonschema.Definitions{}
+	add := func(name string, s *jsonschema.Schema) error {
+		if old, ok := defs[name]; ok {
+			a, _ := json.Marshal(old)
+			b, _ := json.Marshal(s)
+			if !bytes.Equal(a, b) {
+				return fmt.Errorf("schema: two different types are named %s", name)
+			}
+		}
+		defs[name] = s
+		return nil
+	}
+	reflectType := func(t reflect.Type) error {
+		s := r.ReflectFromType(t)
+		for name, d := range s.Definitions {
+			if err := add(name, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	types := append([]reflect.Type{}, extraTypes...)
+	for _, m := range protocol.Methods {
+		types = append(types, m.Params)
+		if m.Variants == nil {
+			if m.Result != nil {
+				types = append(types, m.Result)
+			}
+			continue
+		}
+		for _, v := range m.Variants {
+			types = append(types, reflect.TypeOf(v))
+		}
+	}
+	for _, t := range types {
+		if err := reflectType(t); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range protocol.Methods {
+		if m.Variants != nil {
+			if err := add(m.Result.Name(), union(m, comments)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	doc := &jsonschema.Schema{
+		Version:     "https://json-schema.org/draft/2020-12/schema",
+		ID:          ID,
+		Title:       "hookwire protocol, version 1",
+		Description: "Messages of the hookwire hook protocol: JSON-RPC 2.0, one message per line over stdio. Every type is in $defs; methods.json says which type each method's params and result are.",
+		Definitions: defs,
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+// union is the definition of a result union: a oneOf over its variants,
+// with an OpenAPI-style discriminator hint on action.
+func union(m protocol.MethodInfo, comments map[string]string) *jsonschema.Schema {
+	s := &jsonschema.Schema{
+		Description: comments[m.Result.PkgPath()+"."+m.Result.Name()],
+	}
+	mapping := map[string]string{}
+	for _, v := range m.Variants {
+		ref := "#/$defs/" + reflect.TypeOf(v).Name()
+		s.OneOf = append(s.OneOf, &jsonschema.Schema{Ref: ref})
+		mapping[string(v.ResultAction())] = ref
+	}
+	s.Extras = map[string]any{"discriminator": map[string]any{"propertyName": "action", "mapping": mapping}}
+	return s
+}
+
+// MethodEntry is one row of the method table written beside the schema.
+type MethodEntry struct {
+	Method  string   `json:"method"`
+	Kind    string   `json:"kind"` // "request" or "notification"
+	Mode    string   `json:"mode,omitempty"`
+	Params  string   `json:"params"`
+	Result  string   `json:"result,omitempty"`
+	Actions []string `json:"actions,omitempty"`
+}
+
+// Table is the document written to methods.json.
+type Table struct {
+	Version          int               `json:"version"`
+	Methods          []MethodEntry     `json:"methods"`
+	EventKinds       []string          `json:"eventKinds"`
+	LegacyEventKinds map[string]string `json:"legacyEventKinds"`
+}
+
+// MethodTable is protocol.Methods as JSON, for generators and other languages.
+func MethodTable() ([]byte, error) {
+	t := Table{Version: protocol.Version, LegacyEventKinds: protocol.LegacyKinds}
+	for _, m := range protocol.Methods {
+		e := MethodEntry{Method: m.Name, Kind: "request", Mode: string(m.Mode), Params: m.Params.Name()}
+		if m.Notification {
+			e.Kind = "notification"
+		}
+		if m.Result != nil {
+			e.Result = m.Result.Name()
+		}
+		for _, a := range m.Actions() {
+			e.Actions = append(e.Actions, string(a))
+		}
+		t.Methods = append(t.Methods, e)
+	}
+	t.EventKinds = protocol.EventKinds
+	out, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+var (
+	builtOnce sync.Once
+	built     []byte
+	buildErr  error
+)
+
+// JSON is the schema as committed in schema/hookwire.schema.json.
+func JSON() ([]byte, error) {
+	builtOnce.Do(func() { built, buildErr = Build(comments) })
+	return built, buildErr
+}

@@ -1,0 +1,120 @@
+//go:build mage
+
+// Every task of the repository. Run `go tool mage -l` for the list.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/magefile/mage/mg"
+)
+
+// goModules are the Go modules of the repository, in dependency order.
+var goModules = []string{".", "core"}
+
+// generated are the files `gen` writes; `check` compares them with a fresh run.
+var generated = []string{
+	"schema/hookwire.schema.json",
+	"schema/methods.json",
+	"core/schema/comments_gen.go",
+}
+
+// run runs a command in dir with its output going to ours.
+func run(dir, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %s %s: %w", dir, name, strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+// Gen regenerates the schema, the method table and every SDK's protocol code.
+func Gen() error {
+	return run("core", "go", "run", "./internal/gen", "..")
+}
+
+// Check fails when a generated file is out of date, or when gofmt or go vet complain.
+func Check() error {
+	var problems []string
+	before := map[string][]byte{}
+	for _, f := range generated {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s is missing: run go tool mage gen", f))
+		}
+		before[f] = b
+	}
+	if err := Gen(); err != nil {
+		return err
+	}
+	for _, f := range generated {
+		after, _ := os.ReadFile(f)
+		if before[f] != nil && !bytes.Equal(before[f], after) {
+			problems = append(problems, fmt.Sprintf("%s differs from what go tool mage gen writes (edited by hand, or gen not run)", f))
+			// Put the committed file back: check reports, it does not repair.
+			_ = os.WriteFile(f, before[f], 0o644)
+		}
+	}
+	for _, m := range goModules {
+		out, err := exec.Command("gofmt", "-l", m).Output()
+		if err != nil {
+			return err
+		}
+		for _, f := range strings.Fields(string(out)) {
+			if m == "." && strings.Contains(f, string(filepath.Separator)) {
+				continue // files of the other modules are listed under their own module
+			}
+			problems = append(problems, fmt.Sprintf("%s is not gofmt-ed", f))
+		}
+		if err := run(m, "go", "vet", "./..."); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New("check failed:\n  " + strings.Join(problems, "\n  "))
+	}
+	return nil
+}
+
+// Test runs every test of every language.
+func Test() error {
+	mg.Deps(Deps)
+	for _, m := range goModules[1:] {
+		if err := run(m, "go", "test", "-race", "-count=1", "./..."); err != nil {
+			return err
+		}
+	}
+	return run(".", venvBin("pytest"), "-q", "schema")
+}
+
+// CI runs check, then test.
+func CI() {
+	mg.SerialDeps(Check, Test)
+}
+
+// Deps installs the pinned dev tools: a Python virtual environment in .venv.
+func Deps() error {
+	if _, err := os.Stat(venvBin("pytest")); err == nil {
+		return nil
+	}
+	if err := run(".", "python3", "-m", "venv", ".venv"); err != nil {
+		return err
+	}
+	return run(".", venvBin("pip"), "install", "--quiet", "-r", "requirements-dev.txt")
+}
+
+func venvBin(name string) string {
+	if runtime.GOOS == "windows" {
+		return filepath.Join(".venv", "Scripts", name)
+	}
+	return filepath.Join(".venv", "bin", name)
+}

@@ -2,42 +2,30 @@ package protocol_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/hookwire/hookwire/core/internal/vectors"
 	"github.com/hookwire/hookwire/core/protocol"
 )
-
-// vector is one file of schema/testdata; see its README for the forms.
-type vector struct {
-	Description string          `json:"description"`
-	Message     json.RawMessage `json:"message"`
-	Method      string          `json:"method"`
-	Params      json.RawMessage `json:"params"`
-	Result      json.RawMessage `json:"result"`
-	Def         string          `json:"def"`
-	Value       json.RawMessage `json:"value"`
-}
 
 // Every valid vector decodes into its Go type and encodes back to the same
 // JSON value: no member lost, none added, no null or empty list turned into
 // an absent one. Hosts replace whole objects with what a hook returns, so
 // anything a round trip drops is dropped on the wire.
 func TestValidVectorsRoundTrip(t *testing.T) {
-	files, err := filepath.Glob("../../schema/testdata/valid/*.json")
+	all, err := vectors.Load()
 	require.NoError(t, err)
-	require.NotEmpty(t, files, "no vectors found")
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			require.NoError(t, err)
-			var v vector
-			require.NoError(t, json.Unmarshal(data, &v))
+	var n int
+	for _, v := range all {
+		if !v.Valid {
+			continue
+		}
+		n++
+		t.Run(v.Name, func(t *testing.T) {
 			switch {
 			case v.Message != nil:
 				assert.JSONEq(t, string(v.Message), string(roundTripMessage(t, v.Message, v.Method)))
@@ -54,6 +42,7 @@ func TestValidVectorsRoundTrip(t *testing.T) {
 			}
 		})
 	}
+	require.NotZero(t, n, "no valid vectors in %s", vectors.Dir())
 }
 
 func roundTrip(t *testing.T, typ reflect.Type, data []byte) []byte {

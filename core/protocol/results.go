@@ -56,8 +56,8 @@ type (
 
 // Continue passes the object through unchanged. Its action may be omitted or empty.
 type Continue struct {
-	// Action is "continue", "" or absent.
-	Action Action `json:"action,omitempty"`
+	// Action is "continue", "" or absent: all three mean continue.
+	Action *Action `json:"action,omitempty"`
 	// Reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds members this version does not know.

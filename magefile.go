@@ -75,6 +75,9 @@ func Check() error {
 			}
 			problems = append(problems, fmt.Sprintf("%s is not gofmt-ed", f))
 		}
+		if m == "." {
+			continue // the root module holds only this magefile
+		}
 		if err := run(m, "go", "vet", "./..."); err != nil {
 			problems = append(problems, err.Error())
 		}

@@ -1,0 +1,333 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Config is a hooks configuration file: the hooks block of PicoClaw's
+// configuration, as the source documents describe it, plus a few optional
+// keys of our own (marked "extension" below).
+//
+//	{"hooks": {
+//	  "enabled": true,
+//	  "defaults": {"observer_timeout_ms": 500, "interceptor_timeout_ms": 5000, "approval_timeout_ms": 60000},
+//	  "processes": {
+//	    "weather_plugin": {
+//	      "enabled": true, "priority": 100, "transport": "stdio",
+//	      "command": ["python3", "weather_plugin.py"],
+//	      "intercept": ["before_llm", "before_tool"]
+//	    }
+//	  }
+//	}}
+type Config struct {
+	Hooks HooksConfig `json:"hooks"`
+}
+
+// HooksConfig is the hooks block.
+type HooksConfig struct {
+	// Enabled must be true for any configured hook to run.
+	Enabled bool `json:"enabled"`
+	// Defaults are the deadlines of hook calls.
+	Defaults DefaultsConfig `json:"defaults"`
+	// Builtins enables in-process hooks that the embedding program provides
+	// by name (Options.Builtins).
+	Builtins map[string]BuiltinConfig `json:"builtins"`
+	// Processes are the hook processes, by name.
+	Processes map[string]ProcessConfig `json:"processes"`
+}
+
+// DefaultsConfig holds the deadlines of hook calls, in milliseconds; zero
+// means the documented default.
+type DefaultsConfig struct {
+	// ObserverTimeoutMS bounds the delivery of one event (default 500).
+	ObserverTimeoutMS int `json:"observer_timeout_ms"`
+	// InterceptorTimeoutMS bounds one interceptor call (default 5000).
+	InterceptorTimeoutMS int `json:"interceptor_timeout_ms"`
+	// ApprovalTimeoutMS bounds one approve_tool call (default 60000).
+	ApprovalTimeoutMS int `json:"approval_timeout_ms"`
+}
+
+// BuiltinConfig enables a built-in, in-process hook.
+type BuiltinConfig struct {
+	Enabled  bool            `json:"enabled"`
+	Priority int             `json:"priority"`
+	Config   json.RawMessage `json:"config"`
+}
+
+// ProcessConfig describes one hook process.
+type ProcessConfig struct {
+	// Enabled must be true for the hook to run.
+	Enabled bool `json:"enabled"`
+	// Priority orders the hook among process hooks: lower runs first, ties by name.
+	Priority int `json:"priority"`
+	// Transport is "stdio", the only one there is; empty means stdio.
+	Transport string `json:"transport"`
+	// Command is the program and its arguments, run with no shell.
+	Command []string `json:"command"`
+	// Dir is the working directory. A relative dir is taken from the folder
+	// of the configuration file; none means the runtime's working directory.
+	Dir string `json:"dir"`
+	// Env holds variables set on top of the runtime's environment.
+	Env map[string]string `json:"env"`
+	// Observe lists the events the hook receives: runtime kinds such as
+	// "agent.tool.exec_end", legacy names such as "tool_exec_end", globs
+	// such as "agent.tool.*", or "*" for all.
+	Observe []string `json:"observe"`
+	// Intercept lists the stages the hook intercepts: before_llm,
+	// after_llm, before_tool, after_tool, approve_tool.
+	Intercept []string `json:"intercept"`
+
+	// TimeoutMS, when set, replaces the default deadline of every call to
+	// this hook. Extension.
+	TimeoutMS int `json:"timeout_ms"`
+	// FailurePolicy sets, per stage, whether a failed call lets the chain
+	// go on ("open") or stops it ("closed"). Interceptor stages default to
+	// open, approve_tool to closed. Extension.
+	FailurePolicy map[string]string `json:"failure_policy"`
+	// Restart says how the hook is restarted when it crashes. Extension.
+	Restart RestartConfig `json:"restart"`
+}
+
+// RestartConfig is the restart policy of a hook process; see RestartPolicy.
+type RestartConfig struct {
+	// Enabled is true unless set to false.
+	Enabled *bool `json:"enabled"`
+	// MaxRestarts is how many restarts in a row are tried (default 5).
+	MaxRestarts int `json:"max_restarts"`
+	// BackoffMS is the wait before the first restart (default 100).
+	BackoffMS int `json:"backoff_ms"`
+	// MaxBackoffMS caps the doubling wait (default 5000).
+	MaxBackoffMS int `json:"max_backoff_ms"`
+}
+
+// LoadConfig reads a hooks configuration file. Relative dirs are resolved
+// against the file's folder. Errors name the file and the key at fault.
+func LoadConfig(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg, err := ParseConfig(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	base := filepath.Dir(path)
+	for name, p := range cfg.Hooks.Processes {
+		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
+			p.Dir = filepath.Join(base, p.Dir)
+			cfg.Hooks.Processes[name] = p
+		}
+	}
+	return cfg, nil
+}
+
+// ParseConfig decodes and checks a hooks configuration. An unknown key or a
+// bad value is an error that names it, such as
+// `hooks.processes.audit.intercept[1]: unknown stage "befor_tool"`.
+func ParseConfig(data []byte) (Config, error) {
+	var cfg Config
+	if err := decodeStrict("", data, reflect.ValueOf(&cfg).Elem()); err != nil {
+		return Config{}, err
+	}
+	return cfg, cfg.check()
+}
+
+func (c Config) check() error {
+	h := c.Hooks
+	for key, ms := range map[string]int{
+		"observer_timeout_ms":    h.Defaults.ObserverTimeoutMS,
+		"interceptor_timeout_ms": h.Defaults.InterceptorTimeoutMS,
+		"approval_timeout_ms":    h.Defaults.ApprovalTimeoutMS,
+	} {
+		if ms < 0 {
+			return fmt.Errorf("hooks.defaults.%s: must not be negative", key)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(h.Processes)) {
+		if err := h.Processes[name].check("hooks.processes." + name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p ProcessConfig) check(at string) error {
+	if p.Transport != "" && p.Transport != "stdio" {
+		return fmt.Errorf(`%s.transport: %q is not supported (only "stdio")`, at, p.Transport)
+	}
+	if p.Enabled && len(p.Command) == 0 {
+		return fmt.Errorf("%s.command: required: the program to run and its arguments", at)
+	}
+	if len(p.Command) > 0 && p.Command[0] == "" {
+		return fmt.Errorf("%s.command[0]: must name a program", at)
+	}
+	for i, s := range p.Intercept {
+		if !Stage(s).valid() {
+			return fmt.Errorf("%s.intercept[%d]: unknown stage %q (known: %s)", at, i, s, stageList())
+		}
+	}
+	for i, s := range p.Observe {
+		if _, err := compilePattern(s); err != nil {
+			return fmt.Errorf("%s.observe[%d]: %w", at, i, err)
+		}
+	}
+	if p.TimeoutMS < 0 {
+		return fmt.Errorf("%s.timeout_ms: must not be negative", at)
+	}
+	for _, s := range slices.Sorted(maps.Keys(p.FailurePolicy)) {
+		if !Stage(s).valid() {
+			return fmt.Errorf("%s.failure_policy.%s: unknown stage (known: %s)", at, s, stageList())
+		}
+		if v := Policy(p.FailurePolicy[s]); v != FailOpen && v != FailClosed {
+			return fmt.Errorf(`%s.failure_policy.%s: %q is not "open" or "closed"`, at, s, v)
+		}
+	}
+	for key, v := range map[string]int{"max_restarts": p.Restart.MaxRestarts, "backoff_ms": p.Restart.BackoffMS, "max_backoff_ms": p.Restart.MaxBackoffMS} {
+		if v < 0 {
+			return fmt.Errorf("%s.restart.%s: must not be negative", at, key)
+		}
+	}
+	return nil
+}
+
+func stageList() string {
+	s := make([]string, len(Stages))
+	for i, v := range Stages {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+// policies turns a failure_policy block into the runtime's form.
+func (p ProcessConfig) policies() map[Stage]Policy {
+	out := map[Stage]Policy{}
+	for s, v := range p.FailurePolicy {
+		out[Stage(s)] = Policy(v)
+	}
+	return out
+}
+
+func (r RestartConfig) policy() RestartPolicy {
+	return RestartPolicy{
+		Never:       r.Enabled != nil && !*r.Enabled,
+		MaxRestarts: r.MaxRestarts,
+		Backoff:     ms(r.BackoffMS),
+		MaxBackoff:  ms(r.MaxBackoffMS),
+	}
+}
+
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// decodeStrict decodes data into v like encoding/json, except that an
+// unknown key is an error, and every error names the key at fault by its
+// dotted path.
+func decodeStrict(at string, data []byte, v reflect.Value) error {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil
+	}
+	switch {
+	case v.Type() == reflect.TypeFor[json.RawMessage]():
+		v.SetBytes(bytes.Clone(data))
+		return nil
+	case v.Kind() == reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return decodeStrict(at, data, v.Elem())
+	case v.Kind() == reflect.Struct:
+		members, err := object(at, data)
+		if err != nil {
+			return err
+		}
+		fields := map[string]int{}
+		for i := range v.NumField() {
+			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+			fields[name] = i
+		}
+		for _, key := range slices.Sorted(maps.Keys(members)) {
+			i, ok := fields[key]
+			if !ok {
+				return fmt.Errorf("%s: unknown key (known: %s)", join(at, key), strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+			}
+			if err := decodeStrict(join(at, key), members[key], v.Field(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case v.Kind() == reflect.Map && v.Type().Key().Kind() == reflect.String && v.Type().Elem().Kind() == reflect.Struct:
+		members, err := object(at, data)
+		if err != nil {
+			return err
+		}
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+		for _, key := range slices.Sorted(maps.Keys(members)) {
+			e := reflect.New(v.Type().Elem()).Elem()
+			if err := decodeStrict(join(at, key), members[key], e); err != nil {
+				return err
+			}
+			v.SetMapIndex(reflect.ValueOf(key), e)
+		}
+		return nil
+	}
+	if err := json.Unmarshal(data, v.Addr().Interface()); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			where := at
+			if typeErr.Field != "" {
+				where = join(at, typeErr.Field)
+			}
+			return fmt.Errorf("%s: want %s, got %s", where, describe(v.Type()), typeErr.Value)
+		}
+		return fmt.Errorf("%s: %w", at, err)
+	}
+	return nil
+}
+
+func object(at string, data []byte) (map[string]json.RawMessage, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		if at == "" {
+			if !json.Valid(data) {
+				return nil, fmt.Errorf("not JSON: %w", err)
+			}
+			return nil, errors.New("want a JSON object")
+		}
+		return nil, fmt.Errorf("%s: want an object", at)
+	}
+	return members, nil
+}
+
+func join(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+func describe(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int:
+		return "an integer"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(strings.TrimPrefix(describe(t.Elem()), "a "), "an ") + "s"
+	case reflect.Map:
+		return "an object of " + strings.TrimPrefix(describe(t.Elem()), "a ") + "s"
+	}
+	return t.String()
+}

@@ -1,0 +1,163 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// DefaultObserveQueue is how many events wait for one observer before new
+// ones are dropped.
+const DefaultObserveQueue = 256
+
+// pattern matches event kinds.
+type pattern func(kind string) bool
+
+// compilePattern reads one entry of an observe list: "*", a runtime kind, a
+// legacy name (normalized to its runtime kind), or a glob.
+func compilePattern(s string) (pattern, error) {
+	switch {
+	case s == "*":
+		return func(string) bool { return true }, nil
+	case slices.Contains(protocol.EventKinds, s):
+		return func(k string) bool { return k == s }, nil
+	case protocol.LegacyKinds[s] != "":
+		kind := protocol.LegacyKinds[s]
+		return func(k string) bool { return k == kind }, nil
+	case strings.ContainsAny(s, "*?["):
+		if _, err := path.Match(s, ""); err != nil {
+			return nil, fmt.Errorf("bad glob %q: %w", s, err)
+		}
+		return func(k string) bool { ok, _ := path.Match(s, k); return ok }, nil
+	}
+	return nil, fmt.Errorf("unknown event kind %q (a runtime kind such as %q, a legacy name such as %q, a glob, or \"*\")",
+		s, protocol.KindToolExecEnd, "tool_exec_end")
+}
+
+func compilePatterns(list []string) (pattern, error) {
+	if len(list) == 0 {
+		return func(string) bool { return true }, nil
+	}
+	ps := make([]pattern, len(list))
+	for i, s := range list {
+		p, err := compilePattern(s)
+		if err != nil {
+			return nil, err
+		}
+		ps[i] = p
+	}
+	return func(k string) bool {
+		for _, p := range ps {
+			if p(k) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// observeQueue delivers events to one observer from a goroutine of its own,
+// so that a slow observer never holds up the agent. When the queue is full
+// new events are dropped, counted and logged.
+type observeQueue struct {
+	hook    string
+	obs     EventObserver
+	timeout time.Duration
+	log     *slog.Logger
+
+	events  chan protocol.RuntimeEvent
+	dropped atomic.Uint64
+	mu      sync.Mutex
+	closed  bool
+	streak  uint64 // events dropped since the last one queued
+	ctx     context.Context
+	abandon context.CancelFunc // drop what is left instead of delivering it
+	done    chan struct{}
+}
+
+func newObserveQueue(hook string, obs EventObserver, size int, timeout time.Duration, log *slog.Logger) *observeQueue {
+	q := &observeQueue{
+		hook: hook, obs: obs, timeout: timeout, log: log.With("hook", hook),
+		events: make(chan protocol.RuntimeEvent, size),
+		done:   make(chan struct{}),
+	}
+	q.ctx, q.abandon = context.WithCancel(context.Background())
+	go q.run()
+	return q
+}
+
+// push queues ev without blocking; it reports whether ev was queued.
+func (q *observeQueue) push(ev protocol.RuntimeEvent) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		q.drop(ev.Kind)
+		return false
+	}
+	select {
+	case q.events <- ev:
+		if q.streak > 0 {
+			q.log.Warn("observe queue has room again", "dropped", q.streak)
+			q.streak = 0
+		}
+		return true
+	default:
+		q.drop(ev.Kind)
+		return false
+	}
+}
+
+// drop counts a dropped event; the first of a streak is logged.
+func (q *observeQueue) drop(kind string) {
+	n := q.dropped.Add(1)
+	if q.streak == 0 {
+		q.log.Warn("observe queue full: dropping events", "kind", kind, "dropped_total", n)
+	}
+	q.streak++
+}
+
+func (q *observeQueue) run() {
+	defer close(q.done)
+	var left uint64
+	defer func() {
+		if left > 0 {
+			q.dropped.Add(left)
+			q.log.Warn("runtime closed: dropped undelivered events", "dropped", left)
+		}
+	}()
+	for ev := range q.events {
+		if q.ctx.Err() != nil {
+			left++
+			continue
+		}
+		ctx, cancel := context.WithTimeout(q.ctx, q.timeout)
+		if err := q.obs.OnEvent(ctx, ev); err != nil {
+			q.log.Warn("event not delivered", "kind", ev.Kind, "error", err)
+		}
+		cancel()
+	}
+}
+
+// close stops taking events and delivers those queued until ctx ends; the
+// rest are dropped and counted.
+func (q *observeQueue) close(ctx context.Context) {
+	q.mu.Lock()
+	q.closed = true
+	close(q.events)
+	q.mu.Unlock()
+	select {
+	case <-q.done:
+	case <-ctx.Done():
+		q.abandon()
+		<-q.done
+	}
+	q.abandon()
+}

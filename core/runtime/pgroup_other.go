@@ -1,0 +1,19 @@
+//go:build unix && !linux
+
+package runtime
+
+import "syscall"
+
+// groupAlive reports whether a process group still has a member.
+func groupAlive(pgid int) bool {
+	return syscall.Kill(-pgid, 0) == nil
+}
+
+// groupMembers cannot list a group without /proc; it returns the group id
+// while the group has a member.
+func groupMembers(pgid int) []int {
+	if groupAlive(pgid) {
+		return []int{pgid}
+	}
+	return nil
+}

@@ -1,0 +1,625 @@
+// Package runtime is the host side of the hookwire protocol: it runs hooks,
+// hook processes and in-process Go hooks alike, and asks them, in order,
+// what to do at each stage of an agent turn.
+//
+// A Runtime is made from a hooks configuration (New), given in-process
+// hooks (Use), started (Start), asked at each stage (BeforeLLM, AfterLLM,
+// BeforeTool, ApproveTool, AfterTool), told about events (Emit) and closed
+// (Close). A single hook process can also be run on its own with Spawn.
+package runtime
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// Options tune a Runtime. The zero value is ready to use.
+type Options struct {
+	// Logger receives the runtime's log and every hook's stderr, one record
+	// per line with a "hook" attribute. Nil means slog.Default().
+	Logger *slog.Logger
+	// MaxLineSize is the longest reply line read from a hook process; a
+	// longer one fails its call. Zero means DefaultMaxLineSize (64 MiB).
+	MaxLineSize int
+	// HelloTimeout bounds each handshake. Zero means DefaultHelloTimeout.
+	HelloTimeout time.Duration
+	// StopTimeout is each step of a hook's shutdown, and the time Close
+	// gives queued events to be delivered. Zero means DefaultStopTimeout.
+	StopTimeout time.Duration
+	// ObserveQueue is how many events may wait for one observer. Zero
+	// means DefaultObserveQueue.
+	ObserveQueue int
+	// Builtins provides the in-process hooks that the configuration's
+	// builtins block may enable, by name. A factory gets the hook's config
+	// and returns a value implementing one or more hook interfaces.
+	Builtins map[string]func(config json.RawMessage) (any, error)
+	// OnCall, when set, is told about every interceptor and approver call,
+	// once it is over, on the goroutine that asked the runtime.
+	OnCall func(CallRecord)
+	// Trace, when set, sees every line exchanged with every hook process.
+	Trace func(hook string, out bool, line []byte)
+}
+
+// CallRecord describes one call to one hook.
+type CallRecord struct {
+	// Hook is the hook's name.
+	Hook string
+	// Method is the method called, such as "hook.before_tool".
+	Method string
+	// Params is what the hook was sent.
+	Params any
+	// Result is what the hook answered: a variant of the method's result
+	// union, or a protocol.ApproveToolResult. Nil when the call failed.
+	Result any
+	// Err says why the call failed.
+	Err error
+	// Policy is the failure policy applied when Err is set.
+	Policy Policy
+	// Duration is how long the call took.
+	Duration time.Duration
+}
+
+// Decision is what a stage's hooks decided together.
+type Decision struct {
+	// Action is ActionContinue when every hook let the object through,
+	// changed or not. Otherwise it is the action that ended the chain:
+	// respond or deny_tool (before_tool), abort_turn or hard_abort; a
+	// denied approval is deny_tool.
+	Action protocol.Action
+	// Hook names the hook that ended the chain.
+	Hook string
+	// Reason is that hook's reason, or why it failed.
+	Reason string
+	// Result is the tool result of a respond.
+	Result *protocol.ToolResult
+}
+
+// Continue reports whether the agent may go on.
+func (d Decision) Continue() bool { return d.Action == protocol.ActionContinue }
+
+// HookInfo describes a hook the runtime runs.
+type HookInfo struct {
+	Name      string
+	Priority  int
+	InProcess bool
+	Stages    []Stage
+	Observes  bool
+}
+
+// Runtime runs hooks and dispatches the stages of agent turns to them. Its
+// methods are safe for concurrent use once Start has returned. A Runtime
+// with no hooks lets everything through.
+type Runtime struct {
+	opts     Options
+	log      *slog.Logger
+	defaults DefaultsConfig
+
+	mu      sync.Mutex
+	hooks   []*hook
+	started bool
+	closed  bool
+	chains  map[Stage][]*hook
+	queues  []*observeQueue
+}
+
+// hook is one hook of either kind, as the dispatcher sees it.
+type hook struct {
+	name      string
+	priority  int
+	inProcess bool
+	stages    map[Stage]bool
+	llm       LLMInterceptor
+	tool      ToolInterceptor
+	approver  ToolApprover
+	observer  EventObserver
+	observe   pattern // nil when the hook observes nothing
+	timeout   time.Duration
+	policy    map[Stage]Policy
+	proc      *processHook // nil for an in-process hook
+	queue     *observeQueue
+}
+
+// New makes a runtime for the hooks a configuration enables. Nothing runs
+// until Start.
+func New(cfg Config, opts Options) (*Runtime, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	r := &Runtime{opts: opts, log: opts.Logger, defaults: cfg.Hooks.Defaults}
+	if r.log == nil {
+		r.log = slog.Default()
+	}
+	if !cfg.Hooks.Enabled {
+		if len(cfg.Hooks.Processes)+len(cfg.Hooks.Builtins) > 0 {
+			r.log.Info("hooks.enabled is not true: no configured hook runs")
+		}
+		return r, nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Hooks.Builtins)) {
+		b := cfg.Hooks.Builtins[name]
+		if !b.Enabled {
+			continue
+		}
+		factory := opts.Builtins[name]
+		if factory == nil {
+			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)",
+				name, strings.Join(slices.Sorted(maps.Keys(opts.Builtins)), ", "))
+		}
+		impl, err := factory(b.Config)
+		if err != nil {
+			return nil, fmt.Errorf("hooks.builtins.%s.config: %w", name, err)
+		}
+		if err := r.Use(InProcess{Name: name, Priority: b.Priority, Hook: impl}); err != nil {
+			return nil, fmt.Errorf("hooks.builtins.%s: %w", name, err)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Hooks.Processes)) {
+		p := cfg.Hooks.Processes[name]
+		if !p.Enabled {
+			r.log.Info("hook is not enabled", "hook", name)
+			continue
+		}
+		if err := r.addProcess(name, p); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func (r *Runtime) addProcess(name string, p ProcessConfig) error {
+	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies()}
+	var modes []protocol.Mode
+	for _, s := range p.Intercept {
+		h.stages[Stage(s)] = true
+	}
+	if len(p.Observe) > 0 {
+		h.observe, _ = compilePatterns(p.Observe) // checked with the config
+		modes = append(modes, protocol.ModeObserve)
+	}
+	for _, s := range Stages {
+		if h.stages[s] && !slices.Contains(modes, s.mode()) {
+			modes = append(modes, s.mode())
+		}
+	}
+	slices.SortFunc(modes, func(a, b protocol.Mode) int { return modeOrder(a) - modeOrder(b) })
+	popts := ProcessOptions{
+		Conn:         ConnOptions{MaxLineSize: r.opts.MaxLineSize, Logger: r.log},
+		HelloTimeout: r.opts.HelloTimeout,
+		StopTimeout:  r.opts.StopTimeout,
+	}
+	if r.opts.Trace != nil {
+		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
+	}
+	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes}
+	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.log)
+	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
+	return r.add(h)
+}
+
+// modeOrder puts hello modes in the order the documents list them.
+func modeOrder(m protocol.Mode) int {
+	return slices.Index([]protocol.Mode{protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove}, m)
+}
+
+// Use adds an in-process hook. It must be called before Start.
+func (r *Runtime) Use(h InProcess) error {
+	if h.Name == "" {
+		return errors.New("an in-process hook needs a name")
+	}
+	g := guard{h.Hook}
+	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy}
+	if _, ok := h.Hook.(LLMInterceptor); ok {
+		x.llm = g
+		x.stages[StageBeforeLLM], x.stages[StageAfterLLM] = true, true
+	}
+	if _, ok := h.Hook.(ToolInterceptor); ok {
+		x.tool = g
+		x.stages[StageBeforeTool], x.stages[StageAfterTool] = true, true
+	}
+	if _, ok := h.Hook.(ToolApprover); ok {
+		x.approver = g
+		x.stages[StageApproveTool] = true
+	}
+	if _, ok := h.Hook.(EventObserver); ok {
+		var err error
+		if x.observe, err = compilePatterns(h.Observe); err != nil {
+			return fmt.Errorf("hook %s: observe: %w", h.Name, err)
+		}
+		x.observer = g
+	}
+	if len(x.stages) == 0 && x.observer == nil {
+		return fmt.Errorf("hook %s: %T implements none of LLMInterceptor, ToolInterceptor, ToolApprover, EventObserver", h.Name, h.Hook)
+	}
+	for s, p := range h.FailurePolicy {
+		if !s.valid() || (p != FailOpen && p != FailClosed) {
+			return fmt.Errorf("hook %s: bad failure policy %q: %q", h.Name, s, p)
+		}
+	}
+	return r.add(x)
+}
+
+func (r *Runtime) add(h *hook) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.started {
+		return fmt.Errorf("hook %s: the runtime has started; add hooks before Start", h.name)
+	}
+	if slices.ContainsFunc(r.hooks, func(o *hook) bool { return o.name == h.name }) {
+		return fmt.Errorf("hook %s: two hooks have that name", h.name)
+	}
+	r.hooks = append(r.hooks, h)
+	return nil
+}
+
+// Start starts every hook process and completes its handshake. If one
+// fails, those started are stopped and the error names the hook.
+func (r *Runtime) Start(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.started {
+		return errors.New("runtime already started")
+	}
+	r.started = true
+	// In-process hooks first, then lower priority first, then by name.
+	slices.SortFunc(r.hooks, func(a, b *hook) int {
+		if a.inProcess != b.inProcess {
+			if a.inProcess {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.priority, b.priority), strings.Compare(a.name, b.name))
+	})
+	for i, h := range r.hooks {
+		if h.proc == nil {
+			continue
+		}
+		if err := h.proc.start(ctx); err != nil {
+			for _, started := range r.hooks[:i] {
+				if started.proc != nil {
+					started.proc.close()
+				}
+			}
+			r.closed = true
+			return err
+		}
+	}
+	r.chains = map[Stage][]*hook{}
+	size := cmp.Or(r.opts.ObserveQueue, DefaultObserveQueue)
+	for _, h := range r.hooks {
+		for _, s := range Stages {
+			if h.stages[s] {
+				r.chains[s] = append(r.chains[s], h)
+			}
+		}
+		if h.observe != nil {
+			timeout := cmp.Or(h.timeout, ms(r.defaults.ObserverTimeoutMS), DefaultObserverTimeout)
+			h.queue = newObserveQueue(h.name, h.observer, size, timeout, r.log)
+			r.queues = append(r.queues, h.queue)
+		}
+	}
+	return nil
+}
+
+// Close delivers the events still queued, for at most the stop timeout,
+// then stops every hook process (see Process.Close). It is safe to call
+// more than once.
+func (r *Runtime) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	hooks, queues := r.hooks, r.queues
+	r.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(r.opts.StopTimeout, DefaultStopTimeout))
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, q := range queues {
+		wg.Go(func() { q.close(ctx) })
+	}
+	wg.Wait()
+	for _, h := range hooks {
+		if h.proc != nil {
+			wg.Go(h.proc.close)
+		}
+	}
+	wg.Wait()
+	return nil
+}
+
+// Hooks describes the hooks the runtime runs, in the order they are asked.
+func (r *Runtime) Hooks() []HookInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []HookInfo
+	for _, h := range r.hooks {
+		info := HookInfo{Name: h.name, Priority: h.priority, InProcess: h.inProcess, Observes: h.observe != nil}
+		for _, s := range Stages {
+			if h.stages[s] {
+				info.Stages = append(info.Stages, s)
+			}
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// Dropped counts, per observing hook, the events dropped because its queue
+// was full or the runtime closed before they could be delivered.
+func (r *Runtime) Dropped() map[string]uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]uint64{}
+	for _, h := range r.hooks {
+		if h.queue != nil {
+			out[h.name] = h.queue.dropped.Load()
+		}
+	}
+	return out
+}
+
+// Emit hands an event to every hook that observes its kind. It never
+// blocks: each hook has a queue of its own, and an event that finds a
+// queue full is dropped for that hook, counted and logged.
+func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
+	if r == nil {
+		return
+	}
+	for _, h := range r.hooks {
+		if h.queue != nil && h.observe(ev.Kind) {
+			h.queue.push(ev)
+		}
+	}
+}
+
+func (r *Runtime) chain(s Stage) []*hook {
+	if r == nil {
+		return nil
+	}
+	return r.chains[s]
+}
+
+func (r *Runtime) deadline(h *hook, s Stage) time.Duration {
+	if h.timeout > 0 {
+		return h.timeout
+	}
+	if s == StageApproveTool {
+		return cmp.Or(ms(r.defaults.ApprovalTimeoutMS), DefaultApprovalTimeout)
+	}
+	return cmp.Or(ms(r.defaults.InterceptorTimeoutMS), DefaultInterceptorTimeout)
+}
+
+func (h *hook) policyFor(s Stage) Policy {
+	if p, ok := h.policy[s]; ok {
+		return p
+	}
+	return DefaultPolicy(s)
+}
+
+// invoke makes one call to one hook under its deadline and records it. A
+// failed call is logged; under a closed policy it returns the decision that
+// ends the chain, under an open one ok is false and the hook is skipped.
+func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any, call func(context.Context) (R, error)) (res R, ok bool, stop *Decision) {
+	d := r.deadline(h, s)
+	cctx, cancel := context.WithTimeoutCause(ctx, d, fmt.Errorf("no reply within %v: %w", d, context.DeadlineExceeded))
+	start := time.Now()
+	res, err := call(cctx)
+	took := time.Since(start)
+	cancel()
+	if err == nil && any(res) == nil {
+		err = errors.New("the hook returned no result")
+	}
+	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
+	if err != nil {
+		rec.Err = err
+		rec.Policy = h.policyFor(s)
+	} else {
+		rec.Result = res
+	}
+	if r.opts.OnCall != nil {
+		r.opts.OnCall(rec)
+	}
+	if err == nil {
+		return res, true, nil
+	}
+	r.log.Warn("hook call failed", "hook", h.name, "method", s.Method(), "error", err, "policy", "fail "+string(rec.Policy))
+	if rec.Policy == FailOpen {
+		return res, false, nil
+	}
+	action := protocol.ActionAbortTurn
+	if s == StageBeforeTool || s == StageApproveTool {
+		action = protocol.ActionDenyTool
+	}
+	return res, false, &Decision{Action: action, Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
+}
+
+func ended(h *hook, a protocol.Action, reason *string) Decision {
+	d := Decision{Action: a, Hook: h.name}
+	if reason != nil {
+		d.Reason = *reason
+	}
+	return d
+}
+
+var pass = Decision{Action: protocol.ActionContinue}
+
+// BeforeLLM asks the before_llm hooks, in order, about a request to the
+// LLM. Each hook sees the request as the previous one left it; a modify
+// replaces it whole. It returns the request to send.
+func (r *Runtime) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMParams, Decision) {
+	for _, h := range r.chain(StageBeforeLLM) {
+		res, ok, stop := invoke(r, ctx, h, StageBeforeLLM, req, func(ctx context.Context) (protocol.BeforeLLMResult, error) {
+			return h.llm.BeforeLLM(ctx, req)
+		})
+		if stop != nil {
+			return req, *stop
+		}
+		if !ok {
+			continue
+		}
+		switch v := res.(type) {
+		case protocol.BeforeLLMModify:
+			req = keepLLMRequestIdentity(v.Request, req)
+		case protocol.AbortTurn:
+			return req, ended(h, v.Action, v.Reason)
+		case protocol.HardAbort:
+			return req, ended(h, v.Action, v.Reason)
+		}
+	}
+	return req, pass
+}
+
+// AfterLLM asks the after_llm hooks, in order, about the LLM's answer. A
+// modify replaces the whole params object (meta, model, response).
+func (r *Runtime) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (protocol.AfterLLMParams, Decision) {
+	for _, h := range r.chain(StageAfterLLM) {
+		res, ok, stop := invoke(r, ctx, h, StageAfterLLM, resp, func(ctx context.Context) (protocol.AfterLLMResult, error) {
+			return h.llm.AfterLLM(ctx, resp)
+		})
+		if stop != nil {
+			return resp, *stop
+		}
+		if !ok {
+			continue
+		}
+		switch v := res.(type) {
+		case protocol.AfterLLMModify:
+			resp = keepLLMResponseIdentity(v.Response, resp)
+		case protocol.AbortTurn:
+			return resp, ended(h, v.Action, v.Reason)
+		case protocol.HardAbort:
+			return resp, ended(h, v.Action, v.Reason)
+		}
+	}
+	return resp, pass
+}
+
+// BeforeTool asks the before_tool hooks, in order, about a tool call. A
+// modify replaces the call whole. The first respond, deny_tool, abort_turn
+// or hard_abort ends the chain; a respond carries the tool's result, and
+// the agent must then skip the tool, its approval and after_tool.
+func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolParams, Decision) {
+	for _, h := range r.chain(StageBeforeTool) {
+		res, ok, stop := invoke(r, ctx, h, StageBeforeTool, call, func(ctx context.Context) (protocol.BeforeToolResult, error) {
+			return h.tool.BeforeTool(ctx, call)
+		})
+		if stop != nil {
+			return call, *stop
+		}
+		if !ok {
+			continue
+		}
+		switch v := res.(type) {
+		case protocol.BeforeToolModify:
+			call = keepToolCallIdentity(v.Call, call)
+		case protocol.Respond:
+			if v.Call != nil {
+				call = keepToolCallIdentity(*v.Call, call)
+			}
+			d := ended(h, v.Action, v.Reason)
+			d.Result = &v.Result
+			return call, d
+		case protocol.DenyTool:
+			return call, Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
+		case protocol.AbortTurn:
+			return call, ended(h, v.Action, v.Reason)
+		case protocol.HardAbort:
+			return call, ended(h, v.Action, v.Reason)
+		}
+	}
+	return call, pass
+}
+
+// ApproveTool asks every approver, in order; all must approve. The first
+// denial ends the chain as a deny_tool decision. A failed approver denies,
+// unless its policy for approve_tool is open.
+func (r *Runtime) ApproveTool(ctx context.Context, req protocol.ApproveToolParams) Decision {
+	for _, h := range r.chain(StageApproveTool) {
+		res, ok, stop := invoke(r, ctx, h, StageApproveTool, req, func(ctx context.Context) (protocol.ApproveToolResult, error) {
+			return h.approver.ApproveTool(ctx, req)
+		})
+		if stop != nil {
+			return *stop
+		}
+		if ok && !res.Approved {
+			return ended(h, protocol.ActionDenyTool, res.Reason)
+		}
+	}
+	return pass
+}
+
+// AfterTool asks the after_tool hooks, in order, about a tool's outcome. A
+// modify replaces the whole params object; the tool result is its Result.
+func (r *Runtime) AfterTool(ctx context.Context, result protocol.AfterToolParams) (protocol.AfterToolParams, Decision) {
+	for _, h := range r.chain(StageAfterTool) {
+		res, ok, stop := invoke(r, ctx, h, StageAfterTool, result, func(ctx context.Context) (protocol.AfterToolResult, error) {
+			return h.tool.AfterTool(ctx, result)
+		})
+		if stop != nil {
+			return result, *stop
+		}
+		if !ok {
+			continue
+		}
+		switch v := res.(type) {
+		case protocol.AfterToolModify:
+			result = keepToolResultIdentity(v.Result, result)
+		case protocol.AbortTurn:
+			return result, ended(h, v.Action, v.Reason)
+		case protocol.HardAbort:
+			return result, ended(h, v.Action, v.Reason)
+		}
+	}
+	return result, pass
+}
+
+// A modify replaces the object whole, as the documents require. The fields
+// that say where a call comes from (meta, context, channel, chat_id) are
+// the host's, not the hook's: when a reply leaves them out, as the
+// documents' own examples do, they are kept.
+
+func keepLLMRequestIdentity(next, prev protocol.BeforeLLMParams) protocol.BeforeLLMParams {
+	next.Meta = cmp.Or(next.Meta, prev.Meta)
+	next.Context = cmp.Or(next.Context, prev.Context)
+	next.Channel = cmp.Or(next.Channel, prev.Channel)
+	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
+	return next
+}
+
+func keepLLMResponseIdentity(next, prev protocol.AfterLLMParams) protocol.AfterLLMParams {
+	next.Meta = cmp.Or(next.Meta, prev.Meta)
+	next.Context = cmp.Or(next.Context, prev.Context)
+	next.Channel = cmp.Or(next.Channel, prev.Channel)
+	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
+	return next
+}
+
+func keepToolCallIdentity(next, prev protocol.BeforeToolParams) protocol.BeforeToolParams {
+	next.Meta = cmp.Or(next.Meta, prev.Meta)
+	next.Context = cmp.Or(next.Context, prev.Context)
+	next.Channel = cmp.Or(next.Channel, prev.Channel)
+	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
+	return next
+}
+
+func keepToolResultIdentity(next, prev protocol.AfterToolParams) protocol.AfterToolParams {
+	next.Meta = cmp.Or(next.Meta, prev.Meta)
+	next.Context = cmp.Or(next.Context, prev.Context)
+	next.Channel = cmp.Or(next.Channel, prev.Channel)
+	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
+	return next
+}

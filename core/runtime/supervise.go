@@ -1,0 +1,201 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// processHook is a hook process kept running: it is restarted with backoff
+// when it crashes, and it implements the hook interfaces over the wire.
+type processHook struct {
+	cmd     Command
+	opts    ProcessOptions
+	restart RestartPolicy
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	proc    *Process      // nil while the hook is down
+	down    error         // set when the hook will not come back
+	changed chan struct{} // closed when proc or down changes
+	served  atomic.Bool   // the current process has answered a call
+
+	ctx  context.Context // ends when the hook is closed
+	stop context.CancelFunc
+	done chan struct{} // closed when supervise returns
+}
+
+func newProcessHook(cmd Command, opts ProcessOptions, restart RestartPolicy, log *slog.Logger) *processHook {
+	ctx, stop := context.WithCancel(context.Background())
+	return &processHook{
+		cmd: cmd, opts: opts, restart: restart, log: log.With("hook", cmd.Name),
+		changed: make(chan struct{}),
+		ctx:     ctx,
+		stop:    stop,
+		done:    make(chan struct{}),
+	}
+}
+
+// start spawns the hook and begins watching over it.
+func (h *processHook) start(ctx context.Context) error {
+	p, err := Spawn(ctx, h.cmd, h.opts)
+	if err != nil {
+		close(h.done)
+		return err
+	}
+	h.set(p, nil)
+	go h.supervise(p)
+	return nil
+}
+
+func (h *processHook) set(p *Process, down error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.proc, h.down = p, down
+	h.served.Store(false)
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// current is the running process; while the hook restarts it waits, at most
+// until ctx ends.
+func (h *processHook) current(ctx context.Context) (*Process, error) {
+	for {
+		h.mu.Lock()
+		p, down, changed := h.proc, h.down, h.changed
+		h.mu.Unlock()
+		if down != nil {
+			return nil, down
+		}
+		if p != nil {
+			select {
+			case <-p.Done(): // crashed; the supervisor is about to notice
+			default:
+				return p, nil
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("hook is restarting: %w", ctxError(ctx))
+		}
+	}
+}
+
+// supervise restarts the hook each time it crashes, until stopped.
+func (h *processHook) supervise(p *Process) {
+	defer close(h.done)
+	failures := 0
+	for {
+		select {
+		case <-p.Done():
+		case <-h.ctx.Done():
+			p.Close()
+			return
+		}
+		if h.served.Load() {
+			failures = 0
+		}
+		h.set(nil, nil)
+		h.log.Warn("hook crashed", "error", p.Err())
+		p.Close() // stop what it left running in its process group
+		if h.restart.Never {
+			h.set(nil, fmt.Errorf("hook is down (%v); restart is disabled", p.Err()))
+			return
+		}
+		for p = nil; p == nil; {
+			failures++
+			if failures > h.restart.max() {
+				h.log.Error("hook is down for good", "restarts", failures-1)
+				h.set(nil, fmt.Errorf("hook is down: gave up after %d restarts", failures-1))
+				return
+			}
+			delay := h.restart.delay(failures)
+			h.log.Info("restarting hook", "in", delay, "attempt", failures)
+			select {
+			case <-h.ctx.Done():
+				return
+			case <-time.After(delay):
+			}
+			np, err := Spawn(h.ctx, h.cmd, h.opts)
+			if err != nil {
+				h.log.Warn("restart failed", "error", err)
+				continue
+			}
+			p = np
+		}
+		h.set(p, nil)
+	}
+}
+
+// close stops the hook for good.
+func (h *processHook) close() {
+	h.stop()
+	<-h.done
+	h.set(nil, errors.New("runtime closed"))
+}
+
+// call makes one call to the hook, waiting out a restart if one is under way.
+func (h *processHook) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	p, err := h.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := p.Call(ctx, method, params)
+	if err == nil {
+		h.served.Store(true)
+	}
+	return raw, err
+}
+
+func callProcess[R any](ctx context.Context, h *processHook, method string, params any) (R, error) {
+	var zero R
+	raw, err := h.call(ctx, method, params)
+	if err != nil {
+		return zero, err
+	}
+	v, err := protocol.DecodeResult(method, raw)
+	if err != nil {
+		return zero, err
+	}
+	r, ok := v.(R)
+	if !ok {
+		return zero, fmt.Errorf("%s result: unexpected %T", method, v)
+	}
+	return r, nil
+}
+
+func (h *processHook) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
+	return callProcess[protocol.BeforeLLMResult](ctx, h, protocol.MethodBeforeLLM, req)
+}
+
+func (h *processHook) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (protocol.AfterLLMResult, error) {
+	return callProcess[protocol.AfterLLMResult](ctx, h, protocol.MethodAfterLLM, resp)
+}
+
+func (h *processHook) BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolResult, error) {
+	return callProcess[protocol.BeforeToolResult](ctx, h, protocol.MethodBeforeTool, call)
+}
+
+func (h *processHook) AfterTool(ctx context.Context, result protocol.AfterToolParams) (protocol.AfterToolResult, error) {
+	return callProcess[protocol.AfterToolResult](ctx, h, protocol.MethodAfterTool, result)
+}
+
+func (h *processHook) ApproveTool(ctx context.Context, req protocol.ApproveToolParams) (protocol.ApproveToolResult, error) {
+	return callProcess[protocol.ApproveToolResult](ctx, h, protocol.MethodApproveTool, req)
+}
+
+func (h *processHook) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error {
+	p, err := h.current(ctx)
+	if err != nil {
+		return err
+	}
+	return p.Notify(ctx, protocol.MethodRuntimeEvent, ev)
+}

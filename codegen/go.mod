@@ -1,0 +1,3 @@
+module github.com/hookwire/hookwire/codegen
+
+go 1.26

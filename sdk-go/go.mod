@@ -1,0 +1,3 @@
+module github.com/hookwire/hookwire/sdk-go
+
+go 1.24

@@ -33,6 +33,8 @@ type HelloParams struct {
 	Version int `json:"version"`
 	// Modes are the capabilities the host expects of the hook.
 	Modes []Mode `json:"modes"`
+	// Extensions are the hookwire extensions the host understands; see the Ext* constants.
+	Extensions []string `json:"extensions,omitzero" jsonschema_extras:"x-hookwire-extension=Lets a hook know which optional behaviours the host applies; a host that sends none applies none."`
 	// Extra holds members this version does not know.
 	Extra Extra `json:"-"`
 }
@@ -64,6 +66,8 @@ type BeforeLLMParams struct {
 	Options map[string]any `json:"options,omitzero"`
 	// GracefulTerminal is true on the last call of a turn that is being wound down.
 	GracefulTerminal *bool `json:"graceful_terminal,omitempty"`
+	// Planning is true on an LLM call the host makes to plan the turn, before any agent round.
+	Planning *bool `json:"planning,omitempty" jsonschema_extras:"x-hookwire-extension=Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it."`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -142,6 +146,10 @@ type ApproveToolParams struct {
 	Tool string `json:"tool"`
 	// Arguments are the tool's arguments.
 	Arguments map[string]any `json:"arguments"`
+	// ToolKind says what the tool does to the world, when the host knows it.
+	ToolKind *ToolKind `json:"tool_kind,omitempty" jsonschema_extras:"x-hookwire-extension=Lets approvers tell read-only tools from writes and commands without knowing every tool name."`
+	// AffectedPaths are the files and folders the call reads or writes, when the host knows them.
+	AffectedPaths []string `json:"affected_paths,omitzero" jsonschema_extras:"x-hookwire-extension=Lets approvers judge a call by the paths it touches."`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -151,11 +159,21 @@ type ApproveToolParams struct {
 }
 
 // ApproveToolResult is an approver's decision.
+//
+// An approver with no opinion answers {"approved": false, "abstain": true}:
+// a host that knows the abstain extension asks the next approver and then
+// applies its configured default, and a host that does not know it reads a
+// denial, so abstaining never approves by accident.
 type ApproveToolResult struct {
 	// Approved is true to let the tool run.
 	Approved bool `json:"approved"`
 	// Reason says why, when the call is denied.
 	Reason *string `json:"reason,omitempty"`
+	// Abstain is true when the approver has no opinion; Approved must then be false.
+	Abstain *bool `json:"abstain,omitempty" jsonschema_extras:"x-hookwire-extension=An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial."`
+	// Arguments replace the tool's arguments when the call is approved; only
+	// for hosts that list approve_tool.arguments in hello's extensions.
+	Arguments map[string]any `json:"arguments,omitzero" jsonschema_extras:"x-hookwire-extension=An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments."`
 	// Extra holds members this version does not know.
 	Extra Extra `json:"-"`
 }
@@ -222,6 +240,26 @@ type LegacyEvent struct {
 	Extra Extra `json:"-"`
 }
 
+// ToolKind says what a tool does to the world.
+type ToolKind string
+
+// Tool kinds.
+const (
+	ToolReadOnly ToolKind = "readonly" // reads, changes nothing
+	ToolWrite    ToolKind = "write"    // writes files or state
+	ToolExecute  ToolKind = "execute"  // runs commands or code
+)
+
+// Extensions a host may list in hook.hello.
+const (
+	// ExtApproveAbstain: the host honours abstain in approve_tool results.
+	ExtApproveAbstain = "approve_tool.abstain"
+	// ExtApproveArguments: the host applies arguments in approve_tool results.
+	ExtApproveArguments = "approve_tool.arguments"
+	// ExtSessionEvents: the host sends agent.session.start and agent.session.end.
+	ExtSessionEvents = "runtime_event.session"
+)
+
 // Runtime event kinds.
 const (
 	KindTurnStart         = "agent.turn.start"
@@ -234,6 +272,9 @@ const (
 	KindSteeringInjected  = "agent.steering.injected"
 	KindInterruptReceived = "agent.interrupt.received"
 	KindError             = "agent.error"
+	// KindSessionStart and KindSessionEnd are a hookwire extension (see ExtSessionEvents).
+	KindSessionStart = "agent.session.start"
+	KindSessionEnd   = "agent.session.end"
 )
 
 // EventKinds are the runtime event kinds this version knows. Hosts may send others.
@@ -241,6 +282,7 @@ var EventKinds = []string{
 	KindTurnStart, KindTurnEnd, KindLLMRequest, KindLLMResponse,
 	KindToolExecStart, KindToolExecEnd, KindToolExecSkipped,
 	KindSteeringInjected, KindInterruptReceived, KindError,
+	KindSessionStart, KindSessionEnd,
 }
 
 // LegacyKinds maps each kind of hook.event to its runtime event kind.

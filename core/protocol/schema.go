@@ -42,3 +42,11 @@ func (Response) JSONSchemaExtend(s *jsonschema.Schema) {
 	id.AnyOf = []*jsonschema.Schema{{Type: "integer", Minimum: "0"}, {Type: "null"}}
 	s.OneOf = []*jsonschema.Schema{{Required: []string{"result"}}, {Required: []string{"error"}}}
 }
+
+func (ToolKind) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:        "string",
+		Enum:        []any{string(ToolReadOnly), string(ToolWrite), string(ToolExecute)},
+		Description: "ToolKind says what a tool does to the world.",
+	}
+}

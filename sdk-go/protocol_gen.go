@@ -35,6 +35,8 @@ const (
 	KindAgentSteeringInjected  = "agent.steering.injected"
 	KindAgentInterruptReceived = "agent.interrupt.received"
 	KindAgentError             = "agent.error"
+	KindAgentSessionStart      = "agent.session.start"
+	KindAgentSessionEnd        = "agent.session.end"
 )
 
 // EventKinds are the runtime event kinds of this protocol version.
@@ -49,6 +51,8 @@ var EventKinds = []string{
 	KindAgentSteeringInjected,
 	KindAgentInterruptReceived,
 	KindAgentError,
+	KindAgentSessionStart,
+	KindAgentSessionEnd,
 }
 
 // LegacyEventKinds map each kind of the legacy hook.event notification to
@@ -88,6 +92,16 @@ const (
 	ModeLLM     Mode = "llm"
 	ModeTool    Mode = "tool"
 	ModeApprove Mode = "approve"
+)
+
+// ToolKind says what a tool does to the world.
+type ToolKind string
+
+// Values of ToolKind.
+const (
+	ToolKindReadonly ToolKind = "readonly"
+	ToolKindWrite    ToolKind = "write"
+	ToolKindExecute  ToolKind = "execute"
 )
 
 // AbortTurn ends the current turn with an error.
@@ -297,6 +311,14 @@ type ApproveToolParams struct {
 	Tool string `json:"tool"`
 	// Arguments are the tool's arguments.
 	Arguments map[string]any `json:"arguments"`
+	// ToolKind says what the tool does to the world, when the host knows it.
+	//
+	// hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
+	ToolKind *ToolKind `json:"tool_kind,omitempty"`
+	// AffectedPaths are the files and folders the call reads or writes, when the host knows them.
+	//
+	// hookwire extension: Lets approvers judge a call by the paths it touches.
+	AffectedPaths []string `json:"affected_paths,omitzero"`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -311,6 +333,8 @@ func (v ApproveToolParams) MarshalJSON() ([]byte, error) {
 	w.optional("context", v.Context, v.Context != nil)
 	w.member("tool", v.Tool)
 	w.member("arguments", orEmptyMap(v.Arguments))
+	w.optional("tool_kind", v.ToolKind, v.ToolKind != nil)
+	w.optional("affected_paths", v.AffectedPaths, v.AffectedPaths != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
 	return w.close(v.Extra)
@@ -326,6 +350,8 @@ func (v *ApproveToolParams) UnmarshalJSON(data []byte) error {
 	r.member("context", optional, &v.Context)
 	r.member("tool", required, &v.Tool)
 	r.member("arguments", required, &v.Arguments)
+	r.member("tool_kind", optional, &v.ToolKind)
+	r.member("affected_paths", optional, &v.AffectedPaths)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
 	v.Extra = r.rest()
@@ -333,11 +359,25 @@ func (v *ApproveToolParams) UnmarshalJSON(data []byte) error {
 }
 
 // ApproveToolResult is an approver's decision.
+//
+// An approver with no opinion answers {"approved": false, "abstain": true}:
+// a host that knows the abstain extension asks the next approver and then
+// applies its configured default, and a host that does not know it reads a
+// denial, so abstaining never approves by accident.
 type ApproveToolResult struct {
 	// Approved is true to let the tool run.
 	Approved bool `json:"approved"`
 	// Reason says why, when the call is denied.
 	Reason *string `json:"reason,omitempty"`
+	// Abstain is true when the approver has no opinion; Approved must then be false.
+	//
+	// hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
+	Abstain *bool `json:"abstain,omitempty"`
+	// Arguments replace the tool's arguments when the call is approved; only
+	// for hosts that list approve_tool.arguments in hello's extensions.
+	//
+	// hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
+	Arguments map[string]any `json:"arguments,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -346,6 +386,8 @@ func (v ApproveToolResult) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("approved", v.Approved)
 	w.optional("reason", v.Reason, v.Reason != nil)
+	w.optional("abstain", v.Abstain, v.Abstain != nil)
+	w.optional("arguments", v.Arguments, v.Arguments != nil)
 	return w.close(v.Extra)
 }
 
@@ -357,6 +399,8 @@ func (v *ApproveToolResult) UnmarshalJSON(data []byte) error {
 	*v = ApproveToolResult{}
 	r.member("approved", required, &v.Approved)
 	r.member("reason", optional, &v.Reason)
+	r.member("abstain", optional, &v.Abstain)
+	r.member("arguments", optional, &v.Arguments)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -412,6 +456,10 @@ type BeforeLLMParams struct {
 	Options map[string]any `json:"options,omitzero"`
 	// GracefulTerminal is true on the last call of a turn that is being wound down.
 	GracefulTerminal *bool `json:"graceful_terminal,omitempty"`
+	// Planning is true on an LLM call the host makes to plan the turn, before any agent round.
+	//
+	// hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
+	Planning *bool `json:"planning,omitempty"`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -429,6 +477,7 @@ func (v BeforeLLMParams) MarshalJSON() ([]byte, error) {
 	w.optional("tools", v.Tools, v.Tools != nil)
 	w.optional("options", v.Options, v.Options != nil)
 	w.optional("graceful_terminal", v.GracefulTerminal, v.GracefulTerminal != nil)
+	w.optional("planning", v.Planning, v.Planning != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
 	return w.close(v.Extra)
@@ -447,6 +496,7 @@ func (v *BeforeLLMParams) UnmarshalJSON(data []byte) error {
 	r.member("tools", optional, &v.Tools)
 	r.member("options", optional, &v.Options)
 	r.member("graceful_terminal", optional, &v.GracefulTerminal)
+	r.member("planning", optional, &v.Planning)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
 	v.Extra = r.rest()
@@ -796,6 +846,10 @@ type HelloParams struct {
 	Version int64 `json:"version"`
 	// Modes are the capabilities the host expects of the hook.
 	Modes []Mode `json:"modes"`
+	// Extensions are the hookwire extensions the host understands; see the Ext* constants.
+	//
+	// hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
+	Extensions []string `json:"extensions,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -805,6 +859,7 @@ func (v HelloParams) MarshalJSON() ([]byte, error) {
 	w.member("name", v.Name)
 	w.member("version", v.Version)
 	w.member("modes", orEmptySlice(v.Modes))
+	w.optional("extensions", v.Extensions, v.Extensions != nil)
 	return w.close(v.Extra)
 }
 
@@ -817,6 +872,7 @@ func (v *HelloParams) UnmarshalJSON(data []byte) error {
 	r.member("name", required, &v.Name)
 	r.member("version", required, &v.Version)
 	r.member("modes", required, &v.Modes)
+	r.member("extensions", optional, &v.Extensions)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1645,6 +1701,7 @@ var decoders = map[string]func([]byte) (any, error){
 	"RuntimeEvent":       decode[RuntimeEvent],
 	"ToolCall":           decode[ToolCall],
 	"ToolDefinition":     decode[ToolDefinition],
+	"ToolKind":           decode[ToolKind],
 	"ToolResult":         decode[ToolResult],
 	"TurnContext":        decode[TurnContext],
 }

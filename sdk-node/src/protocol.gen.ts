@@ -42,6 +42,15 @@ export const Modes = {
 /** Mode is a capability a hook declares in hook.hello. */
 export type Mode = (typeof Modes)[keyof typeof Modes];
 
+/** ToolKind says what a tool does to the world. */
+export const ToolKinds = {
+  Readonly: "readonly",
+  Write: "write",
+  Execute: "execute",
+} as const;
+/** ToolKind says what a tool does to the world. */
+export type ToolKind = (typeof ToolKinds)[keyof typeof ToolKinds];
+
 /** The method names of this protocol version. */
 export const Methods = {
   Hello: "hook.hello",
@@ -68,6 +77,8 @@ export const EventKinds = {
   AgentSteeringInjected: "agent.steering.injected",
   AgentInterruptReceived: "agent.interrupt.received",
   AgentError: "agent.error",
+  AgentSessionStart: "agent.session.start",
+  AgentSessionEnd: "agent.session.end",
 } as const;
 /** A runtime event kind of this protocol version. */
 export type EventKind = (typeof EventKinds)[keyof typeof EventKinds];
@@ -169,18 +180,50 @@ export interface ApproveToolParams {
   tool: string;
   /** Arguments are the tool's arguments. */
   arguments: { [key: string]: JsonValue };
+  /**
+   * ToolKind says what the tool does to the world, when the host knows it.
+   *
+   * hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
+   */
+  tool_kind?: ToolKind;
+  /**
+   * AffectedPaths are the files and folders the call reads or writes, when the host knows them.
+   *
+   * hookwire extension: Lets approvers judge a call by the paths it touches.
+   */
+  affected_paths?: string[];
   /** Channel is the channel the request came from. */
   channel?: string;
   /** ChatID identifies the chat. */
   chat_id?: string;
 }
 
-/** ApproveToolResult is an approver's decision. */
+/**
+ * ApproveToolResult is an approver's decision.
+ *
+ * An approver with no opinion answers {"approved": false, "abstain": true}:
+ * a host that knows the abstain extension asks the next approver and then
+ * applies its configured default, and a host that does not know it reads a
+ * denial, so abstaining never approves by accident.
+ */
 export interface ApproveToolResult {
   /** Approved is true to let the tool run. */
   approved: boolean;
   /** Reason says why, when the call is denied. */
   reason?: string;
+  /**
+   * Abstain is true when the approver has no opinion; Approved must then be false.
+   *
+   * hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
+   */
+  abstain?: boolean;
+  /**
+   * Arguments replace the tool's arguments when the call is approved; only
+   * for hosts that list approve_tool.arguments in hello's extensions.
+   *
+   * hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
+   */
+  arguments?: { [key: string]: JsonValue };
 }
 
 /** BeforeLLMModify replaces the LLM request with Request. */
@@ -212,6 +255,12 @@ export interface BeforeLLMParams {
   options?: { [key: string]: JsonValue };
   /** GracefulTerminal is true on the last call of a turn that is being wound down. */
   graceful_terminal?: boolean;
+  /**
+   * Planning is true on an LLM call the host makes to plan the turn, before any agent round.
+   *
+   * hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
+   */
+  planning?: boolean;
   /** Channel is the channel the request came from. */
   channel?: string;
   /** ChatID identifies the chat. */
@@ -335,6 +384,12 @@ export interface HelloParams {
   version: number;
   /** Modes are the capabilities the host expects of the hook. */
   modes: Mode[];
+  /**
+   * Extensions are the hookwire extensions the host understands; see the Ext* constants.
+   *
+   * hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
+   */
+  extensions?: string[];
 }
 
 /** HelloResult accepts the connection. */
@@ -798,6 +853,8 @@ function checkApproveToolParams(value: unknown, at: string): void {
   member(obj, at, "context", false, checkTurnContext);
   member(obj, at, "tool", true, string_);
   member(obj, at, "arguments", true, map(any_));
+  member(obj, at, "tool_kind", false, string_);
+  member(obj, at, "affected_paths", false, array(string_));
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
 }
@@ -806,6 +863,8 @@ function checkApproveToolResult(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "approved", true, boolean_);
   member(obj, at, "reason", false, string_);
+  member(obj, at, "abstain", false, boolean_);
+  member(obj, at, "arguments", false, map(any_));
 }
 
 function checkBeforeLLMModify(value: unknown, at: string): void {
@@ -824,6 +883,7 @@ function checkBeforeLLMParams(value: unknown, at: string): void {
   member(obj, at, "tools", false, array(checkToolDefinition));
   member(obj, at, "options", false, map(any_));
   member(obj, at, "graceful_terminal", false, boolean_);
+  member(obj, at, "planning", false, boolean_);
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
 }
@@ -937,6 +997,7 @@ function checkHelloParams(value: unknown, at: string): void {
   member(obj, at, "name", true, string_);
   member(obj, at, "version", true, integer);
   member(obj, at, "modes", true, array(string_));
+  member(obj, at, "extensions", false, array(string_));
 }
 
 function checkHelloResult(value: unknown, at: string): void {
@@ -1417,6 +1478,15 @@ export function decodeToolDefinition(value: unknown): ToolDefinition {
 }
 
 /**
+ * Checks that value is a ToolKind.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeToolKind(value: unknown): ToolKind {
+  string_(value, "ToolKind");
+  return value as ToolKind;
+}
+
+/**
  * Checks that value is a ToolResult.
  * Throws DecodeError naming the first member that does not fit.
  */
@@ -1475,6 +1545,7 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   RuntimeEvent: decodeRuntimeEvent,
   ToolCall: decodeToolCall,
   ToolDefinition: decodeToolDefinition,
+  ToolKind: decodeToolKind,
   ToolResult: decodeToolResult,
   TurnContext: decodeTurnContext,
 };

@@ -17,13 +17,18 @@ import (
 )
 
 // goModules are the Go modules of the repository, in dependency order.
-var goModules = []string{".", "core"}
+var goModules = []string{".", "core", "codegen", "sdk-go"}
 
 // generated are the files `gen` writes; `check` compares them with a fresh run.
 var generated = []string{
 	"schema/hookwire.schema.json",
 	"schema/methods.json",
 	"core/schema/comments_gen.go",
+	"sdk-go/protocol_gen.go",
+	"sdk-go/json_gen.go",
+	"sdk-python/src/hookwire/_protocol.py",
+	"sdk-node/src/protocol.gen.ts",
+	"docs/protocol.md",
 }
 
 // run runs a command in dir with its output going to ours.
@@ -39,7 +44,10 @@ func run(dir, name string, args ...string) error {
 
 // Gen regenerates the schema, the method table and every SDK's protocol code.
 func Gen() error {
-	return run("core", "go", "run", "./internal/gen", "..")
+	if err := run("core", "go", "run", "./internal/gen", ".."); err != nil {
+		return err
+	}
+	return run("codegen", "go", "run", ".", "..")
 }
 
 // Check fails when a generated file is out of date, or when gofmt or go vet complain.
@@ -96,7 +104,17 @@ func Test() error {
 			return err
 		}
 	}
-	return run(".", venvBin("pytest"), "-q", "schema")
+	if err := run(".", venvBin("pytest"), "-q", "schema"); err != nil {
+		return err
+	}
+	// The generated Python must type-check on the oldest Python it supports.
+	if err := run(".", venvBin("mypy"), "--strict", "--python-version", "3.9", "sdk-python/src", "sdk-python/tests"); err != nil {
+		return err
+	}
+	if err := run("sdk-python", filepath.Join("..", venvBin("pytest")), "-q"); err != nil {
+		return err
+	}
+	return run("sdk-node", "npm", "test")
 }
 
 // CI runs check, then test.
@@ -104,15 +122,37 @@ func CI() {
 	mg.SerialDeps(Check, Test)
 }
 
-// Deps installs the pinned dev tools: a Python virtual environment in .venv.
+// Deps installs the pinned dev tools and what the SDKs build with: a Python
+// virtual environment in .venv with sdk-python installed in it (editable, so
+// it sees regenerated code), and sdk-node's node_modules.
 func Deps() error {
-	if _, err := os.Stat(venvBin("pytest")); err == nil {
-		return nil
+	if _, err := os.Stat(venvBin("pytest")); err != nil {
+		if err := run(".", "python3", "-m", "venv", ".venv"); err != nil {
+			return err
+		}
+		if err := run(".", venvBin("pip"), "install", "--quiet", "-r", "requirements-dev.txt"); err != nil {
+			return err
+		}
 	}
-	if err := run(".", "python3", "-m", "venv", ".venv"); err != nil {
-		return err
+	if exec.Command(venvBin("python"), "-c", "import hookwire").Run() != nil {
+		if err := run(".", venvBin("pip"), "install", "--quiet", "-e", "sdk-python"); err != nil {
+			return err
+		}
 	}
-	return run(".", venvBin("pip"), "install", "--quiet", "-r", "requirements-dev.txt")
+	if olderThan("sdk-node/node_modules/.package-lock.json", "sdk-node/package-lock.json") {
+		return run("sdk-node", "npm", "ci", "--no-audit", "--no-fund")
+	}
+	return nil
+}
+
+// olderThan is true when file is missing or older than source.
+func olderThan(file, source string) bool {
+	f, err := os.Stat(file)
+	if err != nil {
+		return true
+	}
+	s, err := os.Stat(source)
+	return err != nil || f.ModTime().Before(s.ModTime())
 }
 
 func venvBin(name string) string {

@@ -27,8 +27,9 @@ func pyFuncs(m *Model) template.FuncMap {
 }
 
 // pyType is the annotation of a value. Enums are Literal aliases and
-// nullable values Optional; typing's List, Dict, Union and Optional,
-// rather than the newer built-in forms, keep the module importable on 3.9.
+// nullable values Optional. The built-in generics (list[str]) work at run
+// time from 3.9 on; X | None does not before 3.10, so Optional and Union
+// stay.
 func pyType(r *Ref) string {
 	var t string
 	switch {
@@ -45,9 +46,9 @@ func pyType(r *Ref) string {
 	case r.Kind == Any:
 		return "JSON"
 	case r.Kind == Array:
-		t = "List[" + pyType(r.Elem) + "]"
+		t = "list[" + pyType(r.Elem) + "]"
 	case r.Kind == Map:
-		t = "Dict[str, " + pyType(r.Elem) + "]"
+		t = "dict[str, " + pyType(r.Elem) + "]"
 	case r.Kind == Named:
 		t = r.Type.Name
 	}

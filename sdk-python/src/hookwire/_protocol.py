@@ -79,22 +79,6 @@ MODES: Final[Tuple[Mode, ...]] = (
     MODE_APPROVE,
 )
 
-ToolKind = Literal[
-    "readonly",
-    "write",
-    "execute",
-]
-"""ToolKind says what a tool does to the world."""
-
-TOOL_KIND_READONLY: Final = "readonly"
-TOOL_KIND_WRITE: Final = "write"
-TOOL_KIND_EXECUTE: Final = "execute"
-TOOL_KINDS: Final[Tuple[ToolKind, ...]] = (
-    TOOL_KIND_READONLY,
-    TOOL_KIND_WRITE,
-    TOOL_KIND_EXECUTE,
-)
-
 METHOD_HELLO: Final = "hook.hello"
 METHOD_BEFORE_LLM: Final = "hook.before_llm"
 METHOD_AFTER_LLM: Final = "hook.after_llm"
@@ -126,8 +110,6 @@ KIND_AGENT_TOOL_EXEC_SKIPPED: Final = "agent.tool.exec_skipped"
 KIND_AGENT_STEERING_INJECTED: Final = "agent.steering.injected"
 KIND_AGENT_INTERRUPT_RECEIVED: Final = "agent.interrupt.received"
 KIND_AGENT_ERROR: Final = "agent.error"
-KIND_AGENT_SESSION_START: Final = "agent.session.start"
-KIND_AGENT_SESSION_END: Final = "agent.session.end"
 
 EventKind = Literal[
     "agent.turn.start",
@@ -140,8 +122,6 @@ EventKind = Literal[
     "agent.steering.injected",
     "agent.interrupt.received",
     "agent.error",
-    "agent.session.start",
-    "agent.session.end",
 ]
 """The runtime event kinds of this protocol version. Hosts may send others."""
 
@@ -156,8 +136,6 @@ EVENT_KINDS: Final[Tuple[EventKind, ...]] = (
     KIND_AGENT_STEERING_INJECTED,
     KIND_AGENT_INTERRUPT_RECEIVED,
     KIND_AGENT_ERROR,
-    KIND_AGENT_SESSION_START,
-    KIND_AGENT_SESSION_END,
 )
 
 LEGACY_EVENT_KINDS: Final[Mapping[str, EventKind]] = {
@@ -544,14 +522,6 @@ _ApproveToolParamsOptional = TypedDict(
         "meta": Meta,
         # Context is the turn context.
         "context": TurnContext,
-        # ToolKind says what the tool does to the world, when the host knows it.
-        #
-        # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
-        "tool_kind": ToolKind,
-        # AffectedPaths are the files and folders the call reads or writes, when the host knows them.
-        #
-        # hookwire extension: Lets approvers judge a call by the paths it touches.
-        "affected_paths": List[str],
         # Channel is the channel the request came from.
         "channel": str,
         # ChatID identifies the chat.
@@ -578,28 +548,13 @@ _ApproveToolResultOptional = TypedDict(
     {
         # Reason says why, when the call is denied.
         "reason": str,
-        # Abstain is true when the approver has no opinion; Approved must then be false.
-        #
-        # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
-        "abstain": bool,
-        # Arguments replace the tool's arguments when the call is approved; only
-        # for hosts that list approve_tool.arguments in hello's extensions.
-        #
-        # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
-        "arguments": Dict[str, JSON],
     },
     total=False,
 )
 
 
 class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
-    """ApproveToolResult is an approver's decision.
-
-    An approver with no opinion answers {"approved": false, "abstain": true}:
-    a host that knows the abstain extension asks the next approver and then
-    applies its configured default, and a host that does not know it reads a
-    denial, so abstaining never approves by accident.
-    """
+    """ApproveToolResult is an approver's decision."""
 
 
 _MessageRequired = TypedDict(
@@ -690,10 +645,6 @@ _BeforeLLMParamsOptional = TypedDict(
         "options": Dict[str, JSON],
         # GracefulTerminal is true on the last call of a turn that is being wound down.
         "graceful_terminal": bool,
-        # Planning is true on an LLM call the host makes to plan the turn, before any agent round.
-        #
-        # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
-        "planning": bool,
         # Channel is the channel the request came from.
         "channel": str,
         # ChatID identifies the chat.
@@ -926,19 +877,8 @@ _HelloParamsRequired = TypedDict(
     },
 )
 
-_HelloParamsOptional = TypedDict(
-    "_HelloParamsOptional",
-    {
-        # Extensions are the hookwire extensions the host understands; see the Ext* constants.
-        #
-        # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
-        "extensions": List[str],
-    },
-    total=False,
-)
 
-
-class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
+class HelloParams(_HelloParamsRequired):
     """HelloParams opens the connection: the host names the hook and the protocol version."""
 
 
@@ -1393,8 +1333,6 @@ def _check_approve_tool_params(value: object, at: str) -> None:
     _member(obj, at, "context", False, _check_turn_context)
     _member(obj, at, "tool", True, _string)
     _member(obj, at, "arguments", True, _map(_any))
-    _member(obj, at, "tool_kind", False, _string)
-    _member(obj, at, "affected_paths", False, _array(_string))
     _member(obj, at, "channel", False, _string)
     _member(obj, at, "chat_id", False, _string)
 
@@ -1403,8 +1341,6 @@ def _check_approve_tool_result(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "approved", True, _boolean)
     _member(obj, at, "reason", False, _string)
-    _member(obj, at, "abstain", False, _boolean)
-    _member(obj, at, "arguments", False, _map(_any))
 
 
 def _check_before_llm_modify(value: object, at: str) -> None:
@@ -1423,7 +1359,6 @@ def _check_before_llm_params(value: object, at: str) -> None:
     _member(obj, at, "tools", False, _array(_check_tool_definition))
     _member(obj, at, "options", False, _map(_any))
     _member(obj, at, "graceful_terminal", False, _boolean)
-    _member(obj, at, "planning", False, _boolean)
     _member(obj, at, "channel", False, _string)
     _member(obj, at, "chat_id", False, _string)
 
@@ -1537,7 +1472,6 @@ def _check_hello_params(value: object, at: str) -> None:
     _member(obj, at, "name", True, _string)
     _member(obj, at, "version", True, _integer)
     _member(obj, at, "modes", True, _array(_string))
-    _member(obj, at, "extensions", False, _array(_string))
 
 
 def _check_hello_result(value: object, at: str) -> None:
@@ -2017,15 +1951,6 @@ def decode_tool_definition(value: object) -> ToolDefinition:
     return cast(ToolDefinition, value)
 
 
-def decode_tool_kind(value: object) -> ToolKind:
-    """Check that value is a ToolKind.
-
-    Raises DecodeError naming the first member that does not fit.
-    """
-    _string(value, "ToolKind")
-    return cast(ToolKind, value)
-
-
 def decode_tool_result(value: object) -> ToolResult:
     """Check that value is a ToolResult.
 
@@ -2084,7 +2009,6 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "RuntimeEvent": decode_runtime_event,
     "ToolCall": decode_tool_call,
     "ToolDefinition": decode_tool_definition,
-    "ToolKind": decode_tool_kind,
     "ToolResult": decode_tool_result,
     "TurnContext": decode_turn_context,
 }

@@ -1,0 +1,170 @@
+import { kindMatcher } from "./events.js";
+import {
+  Modes,
+  type BeforeToolParams,
+  type LegacyEvent,
+  type Mode,
+  type Requests,
+  type RuntimeEvent,
+  type ToolResult,
+} from "./protocol.gen.js";
+import { run } from "./run.js";
+import type { Infer, ObjectSchema } from "./schema.js";
+
+/** A value, or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** What every handler gets besides its params. */
+export interface Context {
+  /** Aborted when the hook is told to stop (SIGTERM, SIGINT). */
+  readonly signal: AbortSignal;
+}
+
+/** What an observer gets besides the event. */
+export interface EventContext extends Context {
+  /** The notification as an older host sent it, when it came as hook.event. */
+  readonly legacy?: LegacyEvent;
+}
+
+/** What a plugin tool gets besides its arguments. */
+export interface ToolContext extends Context {
+  /** The tool call as received in hook.before_tool. */
+  readonly call: BeforeToolParams;
+}
+
+/** The request methods a hook handles itself (hook.hello is the SDK's). */
+export type Intercepted = Exclude<keyof Requests, "hook.hello">;
+
+/** A handler of a request method: its params in, a result it allows out. */
+export type Handler<M extends Intercepted> = (
+  params: Requests[M]["params"],
+  ctx: Context,
+) => Awaitable<Requests[M]["result"]>;
+
+/** An observer of runtime events. */
+export type Observer = (event: RuntimeEvent, ctx: EventContext) => Awaitable<void>;
+
+/** A plugin tool as the LLM sees it. */
+export interface ToolSpec<P extends ObjectSchema = ObjectSchema> {
+  /** The name the LLM calls. */
+  readonly name: string;
+  /** What the tool does, for the LLM. */
+  readonly description?: string;
+  /** The JSON Schema of the arguments object. */
+  readonly parameters: P;
+}
+
+/**
+ * Runs a plugin tool: the arguments are checked against the tool's schema
+ * first. Return the text the LLM sees, or a whole ToolResult.
+ */
+export type ToolFunction<A> = (args: A, ctx: ToolContext) => Awaitable<string | ToolResult>;
+
+/** @internal */
+export interface Tool {
+  readonly spec: ToolSpec;
+  readonly run: ToolFunction<never>;
+}
+
+/** @internal */
+export interface ObserverEntry {
+  readonly match: (kind: string) => boolean;
+  readonly observe: Observer;
+}
+
+/**
+ * A hook: the handlers, observers and plugin tools it registers, and the
+ * loop that serves them on stdin and stdout (`run`).
+ */
+export class Hook {
+  /** The name given in answer to hook.hello; the host's name for the hook when unset. */
+  readonly name: string | undefined;
+  /** @internal */
+  readonly handlers: { [M in Intercepted]?: Handler<M> } = {};
+  /** @internal */
+  readonly observers: ObserverEntry[] = [];
+  /** @internal */
+  readonly tools = new Map<string, Tool>();
+
+  constructor(name?: string) {
+    this.name = name;
+  }
+
+  /** Handles a request method. Each method has at most one handler. */
+  handle<M extends Intercepted>(method: M, handler: Handler<M>): this {
+    if (this.handlers[method] !== undefined) throw new Error(`hookwire: ${method} already has a handler`);
+    (this.handlers as { [K in M]?: Handler<M> })[method] = handler;
+    return this;
+  }
+
+  /** Handles hook.before_llm: the request about to go to the LLM. */
+  beforeLLM(handler: Handler<"hook.before_llm">): this {
+    return this.handle("hook.before_llm", handler);
+  }
+
+  /** Handles hook.after_llm: the LLM's answer. */
+  afterLLM(handler: Handler<"hook.after_llm">): this {
+    return this.handle("hook.after_llm", handler);
+  }
+
+  /** Handles hook.before_tool: a tool call about to run. */
+  beforeTool(handler: Handler<"hook.before_tool">): this {
+    return this.handle("hook.before_tool", handler);
+  }
+
+  /** Handles hook.after_tool: a tool call that has run. */
+  afterTool(handler: Handler<"hook.after_tool">): this {
+    return this.handle("hook.after_tool", handler);
+  }
+
+  /** Handles hook.approve_tool: whether a tool call may run. */
+  approveTool(handler: Handler<"hook.approve_tool">): this {
+    return this.handle("hook.approve_tool", handler);
+  }
+
+  /**
+   * Observes runtime events whose kind matches one of the patterns (`*` for
+   * any run of characters, `?` for one). Events of older hosts
+   * (hook.event) arrive as runtime events too, their kinds mapped.
+   */
+  on(kinds: string | readonly string[], observer: Observer): this {
+    const matchers = (typeof kinds === "string" ? [kinds] : kinds).map(kindMatcher);
+    this.observers.push({ match: (kind) => matchers.some((m) => m(kind)), observe: observer });
+    return this;
+  }
+
+  /**
+   * Declares a plugin tool: the hook adds it to every LLM request
+   * (hook.before_llm) and answers its calls itself (hook.before_tool,
+   * respond), after checking the arguments against `parameters`. The type of
+   * `args` follows from the schema.
+   */
+  tool<const P extends ObjectSchema>(spec: ToolSpec<P>, fn: ToolFunction<Infer<P>>): this {
+    if (this.tools.has(spec.name)) throw new Error(`hookwire: tool ${spec.name} is already declared`);
+    this.tools.set(spec.name, { spec, run: fn as ToolFunction<never> });
+    return this;
+  }
+
+  /** The hello modes the registered handlers, observers and tools need. */
+  modes(): Mode[] {
+    const h = this.handlers;
+    const tools = this.tools.size > 0;
+    const need: { [K in Mode]: boolean } = {
+      observe: this.observers.length > 0,
+      llm: tools || h["hook.before_llm"] !== undefined || h["hook.after_llm"] !== undefined,
+      tool: tools || h["hook.before_tool"] !== undefined || h["hook.after_tool"] !== undefined,
+      approve: h["hook.approve_tool"] !== undefined,
+    };
+    return Object.values(Modes).filter((m) => need[m]);
+  }
+
+  /**
+   * Serves the hook on stdin and stdout until stdin closes, then exits 0
+   * once the calls in flight are answered. SIGTERM and SIGINT abort
+   * `ctx.signal` and exit 0 at once. While it runs, whatever else is
+   * written to stdout goes to stderr.
+   */
+  run(): void {
+    run(this);
+  }
+}

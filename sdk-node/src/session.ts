@@ -1,0 +1,287 @@
+// One connection to a host: reads messages, calls the hook's handlers,
+// writes one whole line per reply. Shared by the stdio loop and the
+// in-process test client, so that both give what goes on the wire.
+
+import { fromLegacy } from "./events.js";
+import type { Context, EventContext, Hook, Intercepted, ObserverEntry, Tool } from "./hook.js";
+import {
+  MethodTable,
+  PROTOCOL_VERSION,
+  decodeLegacyEvent,
+  decodeRuntimeEvent,
+  decoders,
+  type BeforeLLMParams,
+  type BeforeToolParams,
+  type HelloResult,
+  type Method,
+  type MethodInfo,
+  type Mode,
+  type Respond,
+  type RuntimeEvent,
+  type ToolDefinition,
+} from "./protocol.gen.js";
+import { respond } from "./results.js";
+import { check } from "./schema.js";
+
+/** JSON-RPC error codes the SDK answers with. */
+export const ErrorCodes = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  HandlerError: -32000,
+} as const;
+
+/** Takes one whole reply line, newline included. */
+export type Write = (line: string) => void;
+/** Takes one line of log for stderr, without its newline. */
+export type Log = (message: string) => void;
+
+type Obj = { readonly [key: string]: unknown };
+
+const BLANK = /^\s*$/;
+const RESOLVED: Promise<void> = Promise.resolve();
+const noop = (): void => {};
+
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  (typeof v === "object" || typeof v === "function") && v !== null && typeof (v as PromiseLike<unknown>).then === "function";
+
+/** The message of a thrown value. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const detailsOf = (err: unknown): string => (err instanceof Error && err.stack !== undefined ? err.stack : String(err));
+
+const resultLine = (id: unknown, result: unknown): string => JSON.stringify({ jsonrpc: "2.0", id, result }) + "\n";
+const errorLine = (id: unknown, code: number, message: string): string =>
+  JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n";
+
+type Call = (params: unknown, ctx: Context) => unknown;
+
+/** @internal */
+export class Session {
+  private inflight = 0;
+  private onIdle: (() => void) | undefined;
+  private readonly ctx: Context;
+
+  constructor(
+    private readonly hook: Hook,
+    private readonly log: Log,
+    signal: AbortSignal,
+  ) {
+    this.ctx = { signal };
+  }
+
+  /** Handles one input line; a reply, if any, goes to write. */
+  line(text: string, write: Write): void {
+    if (BLANK.test(text)) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch (err) {
+      write(errorLine(null, ErrorCodes.ParseError, `parse error: ${messageOf(err)}`));
+      return;
+    }
+    if (!isObject(msg)) {
+      write(errorLine(null, ErrorCodes.InvalidRequest, "invalid request: not a JSON object"));
+      return;
+    }
+    const { id, method, params } = msg;
+    // Older hosts send observe notifications with an id of 0: never answer them.
+    if (method === "hook.runtime_event" || method === "hook.event") {
+      this.notify(method, params).catch(noop);
+      return;
+    }
+    if (id === undefined || id === null) {
+      this.log(`hookwire: ignored a message without an id (method ${JSON.stringify(method)})`);
+      return;
+    }
+    if (typeof method !== "string") {
+      write(errorLine(id, ErrorCodes.InvalidRequest, "invalid request: method is not a string"));
+      return;
+    }
+    this.call(id, method, params, write);
+  }
+
+  /** Handles one request; its reply line goes to done. */
+  call(id: unknown, method: string, params: unknown, done: Write): void {
+    if (method === "hook.hello") {
+      done(resultLine(id, this.hello(params)));
+      return;
+    }
+    const info: MethodInfo | undefined = Object.hasOwn(MethodTable, method) ? MethodTable[method as Method] : undefined;
+    if (info === undefined || info.notification) {
+      done(errorLine(id, ErrorCodes.MethodNotFound, `method not found: ${method}`));
+      return;
+    }
+    try {
+      decoders[info.params]!(params);
+    } catch (err) {
+      done(errorLine(id, ErrorCodes.InvalidParams, `invalid params: ${messageOf(err)}`));
+      return;
+    }
+    const call = this.route(method as Intercepted, params);
+    if (call === undefined) {
+      done(errorLine(id, ErrorCodes.MethodNotFound, `method not found: ${method} (this hook has no handler for it)`));
+      return;
+    }
+    this.inflight++;
+    let out: unknown;
+    try {
+      out = call(params, this.ctx);
+    } catch (err) {
+      this.failed(id, method, err, done);
+      return;
+    }
+    if (isThenable(out)) {
+      out.then(
+        (result) => this.answer(id, info, result, done),
+        (err: unknown) => this.failed(id, method, err, done),
+      );
+    } else {
+      this.answer(id, info, out, done);
+    }
+  }
+
+  /** Hands an observe notification to the observers of its kind; rejects when one fails. */
+  notify(method: "hook.runtime_event" | "hook.event", params: unknown): Promise<void> {
+    const observers = this.hook.observers;
+    if (observers.length === 0) return RESOLVED;
+    let event: RuntimeEvent;
+    let ctx: EventContext = this.ctx;
+    try {
+      if (method === "hook.event") {
+        const legacy = decodeLegacyEvent(params);
+        event = fromLegacy(legacy);
+        ctx = { signal: this.ctx.signal, legacy };
+      } else {
+        event = decodeRuntimeEvent(params);
+      }
+    } catch (err) {
+      this.log(`hookwire: dropped a ${method} notification: ${messageOf(err)}`);
+      return Promise.reject(err);
+    }
+    const pending: Promise<void>[] = [];
+    for (const o of observers) {
+      if (o.match(event.kind)) pending.push(this.observe(o, event, ctx));
+    }
+    return pending.length === 0 ? RESOLVED : Promise.all(pending).then(noop);
+  }
+
+  /** Calls f once no handler or observer is running. */
+  whenIdle(f: () => void): void {
+    if (this.inflight === 0) f();
+    else this.onIdle = f;
+  }
+
+  private hello(params: unknown): HelloResult & { modes: Mode[] } {
+    // Lenient on purpose: a newer host's hello must not stop the hook.
+    const p: Obj = isObject(params) ? params : {};
+    if (p["version"] !== PROTOCOL_VERSION) {
+      this.log(
+        `hookwire: warning: the host speaks protocol version ${JSON.stringify(p["version"])}, ` +
+          `this hook version ${PROTOCOL_VERSION}; carrying on`,
+      );
+    }
+    const name = this.hook.name ?? (typeof p["name"] === "string" ? p["name"] : undefined);
+    const modes = this.hook.modes();
+    return name === undefined ? { ok: true, modes } : { ok: true, name, modes };
+  }
+
+  /** What answers a request: a handler, a plugin tool, or the SDK's continue; undefined for none. */
+  private route(method: Intercepted, params: unknown): Call | undefined {
+    const { handlers, tools } = this.hook;
+    const handler = handlers[method] as Call | undefined;
+    if (method === "hook.before_tool") {
+      const tool = tools.get((params as BeforeToolParams).tool);
+      if (tool !== undefined) return (p) => this.runTool(tool, p as BeforeToolParams);
+    } else if (method === "hook.before_llm" && tools.size > 0) {
+      return (p, ctx) => {
+        const out = handler === undefined ? { action: "continue" } : handler(p, ctx);
+        return isThenable(out) ? out.then((r) => this.withTools(p as BeforeLLMParams, r)) : this.withTools(p as BeforeLLMParams, out);
+      };
+    }
+    if (handler !== undefined) return handler;
+    return method === "hook.approve_tool" ? undefined : () => ({ action: "continue" });
+  }
+
+  /** Adds the plugin tools to the request a before_llm handler lets through or modifies. */
+  private withTools(received: BeforeLLMParams, result: unknown): unknown {
+    if (!isObject(result)) return result;
+    const action = result["action"];
+    let request: Obj;
+    if (action === undefined || action === "" || action === "continue") request = received as unknown as Obj;
+    else if (action === "modify" && isObject(result["request"])) request = result["request"];
+    else return result;
+    const tools = Array.isArray(request["tools"]) ? (request["tools"] as ToolDefinition[]) : [];
+    const present = new Set(tools.map((t) => t?.function?.name));
+    const added: ToolDefinition[] = [];
+    for (const { spec } of this.hook.tools.values()) {
+      if (present.has(spec.name)) continue;
+      const fn: ToolDefinition["function"] = { name: spec.name };
+      if (spec.description !== undefined) fn.description = spec.description;
+      fn.parameters = spec.parameters as unknown as NonNullable<ToolDefinition["function"]["parameters"]>;
+      added.push({ type: "function", function: fn });
+    }
+    const reason = typeof result["reason"] === "string" ? { reason: result["reason"] } : {};
+    return { ...result, action: "modify", ...reason, request: { ...request, tools: [...tools, ...added] } };
+  }
+
+  private async runTool(tool: Tool, call: BeforeToolParams): Promise<Respond> {
+    const { name, parameters } = tool.spec;
+    const problem = check(parameters, call.arguments);
+    if (problem !== undefined) return respond(`invalid arguments for ${name}: ${problem}`, { is_error: true });
+    try {
+      return respond(await tool.run(call.arguments as never, { signal: this.ctx.signal, call }));
+    } catch (err) {
+      this.log(`hookwire: tool ${name} failed: ${detailsOf(err)}`);
+      return respond(`${name} failed: ${messageOf(err)}`, { is_error: true });
+    }
+  }
+
+  private observe(o: ObserverEntry, event: RuntimeEvent, ctx: EventContext): Promise<void> {
+    this.inflight++;
+    let out: unknown;
+    try {
+      out = o.observe(event, ctx);
+    } catch (err) {
+      out = Promise.reject(err);
+    }
+    return Promise.resolve(out).then(
+      () => this.settle(),
+      (err: unknown) => {
+        this.log(`hookwire: observer of ${event.kind} failed: ${detailsOf(err)}`);
+        this.settle();
+        throw err;
+      },
+    );
+  }
+
+  private answer(id: unknown, info: MethodInfo, result: unknown, done: Write): void {
+    let line: string;
+    try {
+      // A JavaScript handler can return anything: check it here rather than
+      // let the host reject it, or worse, act on half of it.
+      decoders[info.result!]!(result);
+      line = resultLine(id, result);
+    } catch (err) {
+      this.failed(id, info.name, new Error(`the handler returned an invalid result: ${messageOf(err)}`), done);
+      return;
+    }
+    done(line);
+    this.settle();
+  }
+
+  private failed(id: unknown, method: string, err: unknown, done: Write): void {
+    this.log(`hookwire: ${method} (id ${JSON.stringify(id)}) failed: ${detailsOf(err)}`);
+    done(errorLine(id, ErrorCodes.HandlerError, messageOf(err)));
+    this.settle();
+  }
+
+  private settle(): void {
+    if (--this.inflight === 0 && this.onIdle !== undefined) {
+      const f = this.onIdle;
+      this.onIdle = undefined;
+      f();
+    }
+  }
+}

@@ -76,6 +76,9 @@ func testLogger() (*slog.Logger, *logBuffer) {
 
 // quick are process options that keep failing tests short.
 func quick(log *slog.Logger) ProcessOptions {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return ProcessOptions{
 		Conn:         ConnOptions{Logger: log},
 		HelloTimeout: 2 * time.Second,

@@ -1,0 +1,118 @@
+package runtime
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
+	cfg, err := ParseConfig([]byte(`{
+	  "hooks": {
+	    "enabled": true,
+	    "defaults": {"observer_timeout_ms": 250, "interceptor_timeout_ms": 4000, "approval_timeout_ms": 30000},
+	    "builtins": {"example_logger": {"enabled": true, "priority": 10, "config": {"log_events": true}}},
+	    "processes": {
+	      "py_review_gate": {
+	        "enabled": true,
+	        "priority": 100,
+	        "transport": "stdio",
+	        "command": ["python3", "/tmp/review_gate.py"],
+	        "dir": "hooks",
+	        "observe": ["tool_exec_start", "agent.tool.*", "*"],
+	        "intercept": ["before_tool", "approve_tool"],
+	        "env": {"PICOCLAW_HOOK_LOG_FILE": "/tmp/gate.log"},
+	        "timeout_ms": 800,
+	        "failure_policy": {"before_tool": "closed", "approve_tool": "open"},
+	        "restart": {"enabled": true, "max_restarts": 3, "backoff_ms": 50, "max_backoff_ms": 1000}
+	      }
+	    }
+	  }
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := cfg.Hooks
+	p := h.Processes["py_review_gate"]
+	switch {
+	case !h.Enabled, h.Defaults.ObserverTimeoutMS != 250, h.Defaults.ApprovalTimeoutMS != 30000:
+		t.Errorf("hooks = %+v", h)
+	case string(h.Builtins["example_logger"].Config) != `{"log_events": true}`:
+		t.Errorf("builtin config = %s", h.Builtins["example_logger"].Config)
+	case !p.Enabled || p.Priority != 100 || p.Command[1] != "/tmp/review_gate.py" || p.Dir != "hooks" || p.Env["PICOCLAW_HOOK_LOG_FILE"] != "/tmp/gate.log":
+		t.Errorf("process = %+v", p)
+	case len(p.Observe) != 3 || len(p.Intercept) != 2 || p.TimeoutMS != 800:
+		t.Errorf("process = %+v", p)
+	}
+	if got := p.policies(); got[StageBeforeTool] != FailClosed || got[StageApproveTool] != FailOpen {
+		t.Errorf("policies = %v", got)
+	}
+	if got := p.Restart.policy(); got != (RestartPolicy{MaxRestarts: 3, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second}) {
+		t.Errorf("restart = %+v", got)
+	}
+}
+
+func TestParseConfigNamesTheKeyAtFault(t *testing.T) {
+	for _, tc := range []struct{ config, want string }{
+		{`[]`, "want a JSON object"},
+		{`{"hooks": {"enabled": true,}}`, "not JSON"},
+		{`{"hook": {}}`, "hook: unknown key (known: hooks)"},
+		{`{"hooks": {"enable": true}}`, "hooks.enable: unknown key"},
+		{`{"hooks": {"enabled": "yes"}}`, "hooks.enabled: want true or false, got string"},
+		{`{"hooks": {"defaults": {"timeout_ms": 5}}}`, "hooks.defaults.timeout_ms: unknown key"},
+		{`{"hooks": {"defaults": {"approval_timeout_ms": -1}}}`, "hooks.defaults.approval_timeout_ms: must not be negative"},
+		{`{"hooks": {"processes": []}}`, "hooks.processes: want an object"},
+		{`{"hooks": {"processes": {"a": {"intercpt": []}}}}`, "hooks.processes.a.intercpt: unknown key"},
+		{`{"hooks": {"processes": {"a": {"priority": "high"}}}}`, "hooks.processes.a.priority: want an integer, got string"},
+		{`{"hooks": {"processes": {"a": {"command": "python3 hook.py"}}}}`, "hooks.processes.a.command: want a list of strings, got string"},
+		{`{"hooks": {"processes": {"a": {"enabled": true}}}}`, "hooks.processes.a.command: required"},
+		{`{"hooks": {"processes": {"a": {"command": [""]}}}}`, "hooks.processes.a.command[0]: must name a program"},
+		{`{"hooks": {"processes": {"a": {"transport": "tcp"}}}}`, `hooks.processes.a.transport: "tcp" is not supported`},
+		{`{"hooks": {"processes": {"a": {"intercept": ["before_tool", "befor_llm"]}}}}`, `hooks.processes.a.intercept[1]: unknown stage "befor_llm"`},
+		{`{"hooks": {"processes": {"a": {"observe": ["tool_start"]}}}}`, `hooks.processes.a.observe[0]: unknown event kind "tool_start"`},
+		{`{"hooks": {"processes": {"a": {"observe": ["agent.[tool"]}}}}`, `hooks.processes.a.observe[0]: bad glob`},
+		{`{"hooks": {"processes": {"a": {"timeout_ms": -5}}}}`, "hooks.processes.a.timeout_ms: must not be negative"},
+		{`{"hooks": {"processes": {"a": {"failure_policy": {"before_tool": "maybe"}}}}}`, `hooks.processes.a.failure_policy.before_tool: "maybe" is not "open" or "closed"`},
+		{`{"hooks": {"processes": {"a": {"failure_policy": {"observe": "open"}}}}}`, "hooks.processes.a.failure_policy.observe: unknown stage"},
+		{`{"hooks": {"processes": {"a": {"restart": {"max_restarts": -1}}}}}`, "hooks.processes.a.restart.max_restarts: must not be negative"},
+		{`{"hooks": {"processes": {"a": {"restart": {"forever": true}}}}}`, "hooks.processes.a.restart.forever: unknown key"},
+		{`{"hooks": {"builtins": {"b": {"enabled": true, "settings": {}}}}}`, "hooks.builtins.b.settings: unknown key"},
+	} {
+		_, err := ParseConfig([]byte(tc.config))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s\n  error %v\n  want  %q", tc.config, err, tc.want)
+		}
+	}
+}
+
+func TestLoadConfigResolvesDirAgainstTheFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hooks.json")
+	os.WriteFile(path, []byte(`{"hooks": {"processes": {
+		"rel": {"command": ["x"], "dir": "script"},
+		"abs": {"command": ["x"], "dir": "/srv"},
+		"none": {"command": ["x"]}}}}`), 0o644)
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Hooks.Processes
+	if p["rel"].Dir != filepath.Join(dir, "script") || p["abs"].Dir != "/srv" || p["none"].Dir != "" {
+		t.Errorf("dirs: rel %q, abs %q, none %q", p["rel"].Dir, p["abs"].Dir, p["none"].Dir)
+	}
+	os.WriteFile(path, []byte(`{"hooks": {"processes": {"x": {"priorty": 1}}}}`), 0o644)
+	if _, err := LoadConfig(path); err == nil || !strings.HasPrefix(err.Error(), path+": hooks.processes.x.priorty: unknown key") {
+		t.Errorf("err = %v, want the file and the key named", err)
+	}
+}
+
+func TestNewNamesAMissingBuiltin(t *testing.T) {
+	_, err := New(Config{Hooks: HooksConfig{Enabled: true, Builtins: map[string]BuiltinConfig{"audit": {Enabled: true}}}},
+		Options{Builtins: map[string]func(json.RawMessage) (any, error){}})
+	if err == nil || !strings.Contains(err.Error(), "hooks.builtins.audit: this program has no built-in hook of that name") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,0 +1,244 @@
+package hookwire
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+)
+
+// Serve speaks the protocol on r and w: it reads one JSON-RPC message per
+// line from r and writes one line per reply to w, until r ends or ctx is
+// done. Each request runs in a goroutine of its own, so a slow handler holds
+// up no other, and replies go out as their handlers finish, matched by id.
+// Notifications get no reply. A line that is not JSON gets a -32700 error
+// with a null id, and reading goes on. Lines have no length limit.
+//
+// When r ends, Serve waits for the handlers in flight, writes their replies
+// and returns nil. When ctx is done, Serve cancels the handlers' context,
+// waits for them and returns nil, leaving behind a read in progress, which
+// it cannot interrupt. Serve returns an error only when reading r or
+// writing w fails. It does not touch stdout: [Hook.Run] does.
+func (h *Hook) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := &session{h: h, ctx: ctx, out: make(chan []byte, 64)}
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		s.write(w, cancel)
+	}()
+	ended := make(chan error, 1)
+	go func() { ended <- s.read(r) }()
+
+	var err error
+	select {
+	case err = <-ended:
+	case <-ctx.Done():
+	}
+	s.close()
+	close(s.out)
+	<-written
+	if err == nil {
+		err = s.writeErr
+	}
+	return err
+}
+
+// session is one run of Serve. Everything that may write a reply or call
+// an observer is a task counted in wg, so that close can wait for all of
+// them before the output is closed.
+type session struct {
+	h   *Hook
+	ctx context.Context
+	out chan []byte // whole reply lines, for the one writer
+
+	mu       sync.Mutex
+	closed   bool
+	wg       sync.WaitGroup
+	events   []notification // in arrival order, for the one observer task
+	draining bool
+
+	writeErr error // set by the writer, read after it ends
+}
+
+type notification struct {
+	method string
+	params json.RawMessage
+}
+
+// begin counts a new task, unless the session is closing.
+func (s *session) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+func (s *session) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+func (s *session) read(r io.Reader) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			s.receive(line)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if s.ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// write is the one writer of replies. It flushes when no other reply is
+// waiting, so a burst of replies costs one write. After a failed write it
+// keeps draining, so that no handler blocks on a reply nobody will read.
+func (s *session) write(w io.Writer, fail context.CancelFunc) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for line := range s.out {
+		if s.writeErr != nil {
+			continue
+		}
+		_, err := bw.Write(line)
+		if err == nil && len(s.out) == 0 {
+			err = bw.Flush()
+		}
+		if err != nil {
+			s.writeErr = err
+			fail()
+		}
+	}
+}
+
+// envelope is the part of a message that routes it.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+func (s *session) receive(line []byte) {
+	var m envelope
+	if err := json.Unmarshal(line, &m); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			s.reply(nil, nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()})
+		} else {
+			s.reply(validID(m.ID), nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()})
+		}
+		return
+	}
+	switch {
+	case m.Method == MethodRuntimeEvent || m.Method == MethodEvent:
+		// Observe methods never get a reply; older hosts send them with id 0.
+		s.notify(notification{m.Method, m.Params})
+	case len(m.ID) == 0 || string(m.ID) == "null":
+		s.h.logger().Debug("ignoring a notification", "method", m.Method)
+	case validID(m.ID) == nil || m.Method == "":
+		s.reply(validID(m.ID), nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: want a method and a number or string id"})
+	default:
+		if !s.begin() {
+			return
+		}
+		go func() {
+			defer s.wg.Done()
+			result, err := s.h.dispatch(s.ctx, m.Method, m.Params)
+			s.out <- replyLine(m.ID, result, err)
+		}()
+	}
+}
+
+// reply sends a reply the reader makes itself, such as a parse error.
+func (s *session) reply(id json.RawMessage, result []byte, err *Error) {
+	if s.begin() {
+		s.out <- replyLine(id, result, err)
+		s.wg.Done()
+	}
+}
+
+// notify queues an event for the observers. One task delivers the queue in
+// order; a slow observer delays later events, never requests.
+func (s *session) notify(n notification) {
+	if len(s.h.observers) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.events = append(s.events, n)
+	if !s.draining {
+		s.draining = true
+		s.wg.Add(1)
+		go s.drain()
+	}
+}
+
+func (s *session) drain() {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		if len(s.events) == 0 {
+			s.draining = false
+			s.mu.Unlock()
+			return
+		}
+		n := s.events[0]
+		s.events[0] = notification{}
+		s.events = s.events[1:]
+		s.mu.Unlock()
+		s.h.observe(s.ctx, n.method, n.params)
+	}
+}
+
+// validID is id when it is a number or a string, the only ids a reply may
+// carry, and nil otherwise.
+func validID(id json.RawMessage) json.RawMessage {
+	if len(id) > 0 && (id[0] == '"' || id[0] == '-' || ('0' <= id[0] && id[0] <= '9')) {
+		return id
+	}
+	return nil
+}
+
+// replyLine is a whole reply line. It is built by hand: the id goes back
+// exactly as it came, and the result is already encoded.
+func replyLine(id json.RawMessage, result []byte, rpcErr *Error) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	var body []byte
+	member := `,"result":`
+	if rpcErr != nil {
+		var err error
+		if body, err = rpcErr.MarshalJSON(); err != nil {
+			body = []byte(`{"code":-32603,"message":"the error reply could not be encoded"}`)
+		}
+		member = `,"error":`
+	} else {
+		body = result
+	}
+	b := make([]byte, 0, len(body)+len(id)+40)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, member...)
+	b = append(b, body...)
+	return append(b, "}\n"...)
+}

@@ -17,7 +17,7 @@ func goFuncs(m *Model) template.FuncMap {
 		"goTag":       goTag,
 		"goEncode":    goEncode,
 		"goDecode":    goDecode,
-		"goQuote":     strconv.Quote,
+		"goQuote":     goQuote,
 		"goCase":      goCase,
 		"goNames": func(ts []*Variant) string {
 			var names []string
@@ -160,4 +160,12 @@ func goCase(u *Type, v *Variant) string {
 		conds = append(conds, "tag == "+strconv.Quote(tag))
 	}
 	return strings.Join(conds, " || ")
+}
+
+// goQuote is a Go string literal, raw when that reads better.
+func goQuote(s string) string {
+	if strings.Contains(s, `"`) && !strings.ContainsAny(s, "`\n") {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
 }

@@ -9,27 +9,15 @@ naming the first member that does not fit.
 """
 
 import json
-from typing import (
-    Callable,
-    Dict,
-    Final,
-    List,
-    Literal,
-    Mapping,
-    NamedTuple,
-    Optional,
-    Tuple,
-    TypedDict,
-    Union,
-    cast,
-)
+from collections.abc import Callable, Mapping
+from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union, cast
 
 
 class DecodeError(ValueError):
     """A value does not have the type it is decoded as."""
 
 
-JSON = Union[None, bool, int, float, str, List["JSON"], Dict[str, "JSON"]]
+JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
 """Any JSON value."""
 
 PROTOCOL_VERSION: Final = 1
@@ -51,7 +39,7 @@ ACTION_RESPOND: Final = "respond"
 ACTION_DENY_TOOL: Final = "deny_tool"
 ACTION_ABORT_TURN: Final = "abort_turn"
 ACTION_HARD_ABORT: Final = "hard_abort"
-ACTIONS: Final[Tuple[Action, ...]] = (
+ACTIONS: Final[tuple[Action, ...]] = (
     ACTION_CONTINUE,
     ACTION_MODIFY,
     ACTION_RESPOND,
@@ -72,11 +60,27 @@ MODE_OBSERVE: Final = "observe"
 MODE_LLM: Final = "llm"
 MODE_TOOL: Final = "tool"
 MODE_APPROVE: Final = "approve"
-MODES: Final[Tuple[Mode, ...]] = (
+MODES: Final[tuple[Mode, ...]] = (
     MODE_OBSERVE,
     MODE_LLM,
     MODE_TOOL,
     MODE_APPROVE,
+)
+
+ToolKind = Literal[
+    "readonly",
+    "write",
+    "execute",
+]
+"""ToolKind says what a tool does to the world."""
+
+TOOL_KIND_READONLY: Final = "readonly"
+TOOL_KIND_WRITE: Final = "write"
+TOOL_KIND_EXECUTE: Final = "execute"
+TOOL_KINDS: Final[tuple[ToolKind, ...]] = (
+    TOOL_KIND_READONLY,
+    TOOL_KIND_WRITE,
+    TOOL_KIND_EXECUTE,
 )
 
 METHOD_HELLO: Final = "hook.hello"
@@ -110,6 +114,8 @@ KIND_AGENT_TOOL_EXEC_SKIPPED: Final = "agent.tool.exec_skipped"
 KIND_AGENT_STEERING_INJECTED: Final = "agent.steering.injected"
 KIND_AGENT_INTERRUPT_RECEIVED: Final = "agent.interrupt.received"
 KIND_AGENT_ERROR: Final = "agent.error"
+KIND_AGENT_SESSION_START: Final = "agent.session.start"
+KIND_AGENT_SESSION_END: Final = "agent.session.end"
 
 EventKind = Literal[
     "agent.turn.start",
@@ -122,10 +128,12 @@ EventKind = Literal[
     "agent.steering.injected",
     "agent.interrupt.received",
     "agent.error",
+    "agent.session.start",
+    "agent.session.end",
 ]
 """The runtime event kinds of this protocol version. Hosts may send others."""
 
-EVENT_KINDS: Final[Tuple[EventKind, ...]] = (
+EVENT_KINDS: Final[tuple[EventKind, ...]] = (
     KIND_AGENT_TURN_START,
     KIND_AGENT_TURN_END,
     KIND_AGENT_LLM_REQUEST,
@@ -136,6 +144,8 @@ EVENT_KINDS: Final[Tuple[EventKind, ...]] = (
     KIND_AGENT_STEERING_INJECTED,
     KIND_AGENT_INTERRUPT_RECEIVED,
     KIND_AGENT_ERROR,
+    KIND_AGENT_SESSION_START,
+    KIND_AGENT_SESSION_END,
 )
 
 LEGACY_EVENT_KINDS: Final[Mapping[str, EventKind]] = {
@@ -285,7 +295,7 @@ _LLMResponseOptional = TypedDict(
         # Content is the text of the answer.
         "content": str,
         # ToolCalls are the tools the LLM asks to call.
-        "tool_calls": List[ToolCall],
+        "tool_calls": list[ToolCall],
         # FinishReason says why the LLM stopped, such as "stop" or "tool_calls".
         "finish_reason": str,
         # Reasoning is the model's reasoning text, where it gives one.
@@ -422,9 +432,9 @@ _ToolResultOptional = TypedDict(
         # Async marks a call that goes on in the background.
         "async": bool,
         # Media are media references, such as "media://abc123".
-        "media": List[str],
+        "media": list[str],
         # ArtifactTags tag local artifact paths.
-        "artifact_tags": List[str],
+        "artifact_tags": list[str],
         # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
         "response_handled": bool,
     },
@@ -454,7 +464,7 @@ _AfterToolParamsOptional = TypedDict(
         # Context is the turn context.
         "context": TurnContext,
         # Arguments are the arguments the tool ran with.
-        "arguments": Dict[str, JSON],
+        "arguments": dict[str, JSON],
         # Duration is how long the tool ran, in nanoseconds.
         "duration": int,
         # Channel is the channel the request came from.
@@ -511,7 +521,7 @@ _ApproveToolParamsRequired = TypedDict(
         # Tool is the tool's name.
         "tool": str,
         # Arguments are the tool's arguments.
-        "arguments": Dict[str, JSON],
+        "arguments": dict[str, JSON],
     },
 )
 
@@ -522,6 +532,14 @@ _ApproveToolParamsOptional = TypedDict(
         "meta": Meta,
         # Context is the turn context.
         "context": TurnContext,
+        # ToolKind says what the tool does to the world, when the host knows it.
+        #
+        # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
+        "tool_kind": ToolKind,
+        # AffectedPaths are the files and folders the call reads or writes, when the host knows them.
+        #
+        # hookwire extension: Lets approvers judge a call by the paths it touches.
+        "affected_paths": list[str],
         # Channel is the channel the request came from.
         "channel": str,
         # ChatID identifies the chat.
@@ -548,13 +566,28 @@ _ApproveToolResultOptional = TypedDict(
     {
         # Reason says why, when the call is denied.
         "reason": str,
+        # Abstain is true when the approver has no opinion; Approved must then be false.
+        #
+        # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
+        "abstain": bool,
+        # Arguments replace the tool's arguments when the call is approved; only
+        # for hosts that list approve_tool.arguments in hello's extensions.
+        #
+        # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
+        "arguments": dict[str, JSON],
     },
     total=False,
 )
 
 
 class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
-    """ApproveToolResult is an approver's decision."""
+    """ApproveToolResult is an approver's decision.
+
+    An approver with no opinion answers {"approved": false, "abstain": true}:
+    a host that knows the abstain extension asks the next approver and then
+    applies its configured default, and a host that does not know it reads a
+    denial, so abstaining never approves by accident.
+    """
 
 
 _MessageRequired = TypedDict(
@@ -571,7 +604,7 @@ _MessageOptional = TypedDict(
         # Content is the text of the message.
         "content": str,
         # ToolCalls are the calls an assistant message asks for.
-        "tool_calls": List[ToolCall],
+        "tool_calls": list[ToolCall],
         # ToolCallID links a tool message to the call it answers.
         "tool_call_id": str,
     },
@@ -597,7 +630,7 @@ _FunctionDefinitionOptional = TypedDict(
         # Description tells the LLM what the tool does.
         "description": str,
         # Parameters is the JSON Schema of the tool's arguments object.
-        "parameters": Dict[str, JSON],
+        "parameters": dict[str, JSON],
     },
     total=False,
 )
@@ -628,7 +661,7 @@ _BeforeLLMParamsRequired = TypedDict(
         # Model is the requested model.
         "model": str,
         # Messages is the conversation history.
-        "messages": List[Message],
+        "messages": list[Message],
     },
 )
 
@@ -640,11 +673,15 @@ _BeforeLLMParamsOptional = TypedDict(
         # Context is the turn context.
         "context": TurnContext,
         # Tools are the tools the LLM may call.
-        "tools": List[ToolDefinition],
+        "tools": list[ToolDefinition],
         # Options are LLM parameters such as temperature and max_tokens.
-        "options": Dict[str, JSON],
+        "options": dict[str, JSON],
         # GracefulTerminal is true on the last call of a turn that is being wound down.
         "graceful_terminal": bool,
+        # Planning is true on an LLM call the host makes to plan the turn, before any agent round.
+        #
+        # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
+        "planning": bool,
         # Channel is the channel the request came from.
         "channel": str,
         # ChatID identifies the chat.
@@ -699,7 +736,7 @@ _BeforeToolParamsRequired = TypedDict(
         # Tool is the tool's name.
         "tool": str,
         # Arguments are the tool's arguments.
-        "arguments": Dict[str, JSON],
+        "arguments": dict[str, JSON],
     },
 )
 
@@ -873,12 +910,23 @@ _HelloParamsRequired = TypedDict(
         # Version is the protocol version; 1 for this one.
         "version": int,
         # Modes are the capabilities the host expects of the hook.
-        "modes": List[Mode],
+        "modes": list[Mode],
     },
 )
 
+_HelloParamsOptional = TypedDict(
+    "_HelloParamsOptional",
+    {
+        # Extensions are the hookwire extensions the host understands; see the Ext* constants.
+        #
+        # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
+        "extensions": list[str],
+    },
+    total=False,
+)
 
-class HelloParams(_HelloParamsRequired):
+
+class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
     """HelloParams opens the connection: the host names the hook and the protocol version."""
 
 
@@ -1028,11 +1076,11 @@ _RuntimeEventOptional = TypedDict(
         # Time is when the event happened, in RFC 3339 form.
         "time": str,
         # Correlation links the event to others.
-        "correlation": Dict[str, JSON],
+        "correlation": dict[str, JSON],
         # Severity is "debug", "info", "warn" or "error".
         "severity": str,
         # Attrs are further attributes.
-        "attrs": Dict[str, JSON],
+        "attrs": dict[str, JSON],
     },
     total=False,
 )
@@ -1055,7 +1103,7 @@ class MethodInfo(NamedTuple):
     """The name of the params type."""
     result: Optional[str]
     """The name of the result type; None for a notification."""
-    actions: Tuple[Action, ...]
+    actions: tuple[Action, ...]
     """The actions the result allows, when it is a union on action."""
 
 
@@ -1333,6 +1381,8 @@ def _check_approve_tool_params(value: object, at: str) -> None:
     _member(obj, at, "context", False, _check_turn_context)
     _member(obj, at, "tool", True, _string)
     _member(obj, at, "arguments", True, _map(_any))
+    _member(obj, at, "tool_kind", False, _string)
+    _member(obj, at, "affected_paths", False, _array(_string))
     _member(obj, at, "channel", False, _string)
     _member(obj, at, "chat_id", False, _string)
 
@@ -1341,6 +1391,8 @@ def _check_approve_tool_result(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "approved", True, _boolean)
     _member(obj, at, "reason", False, _string)
+    _member(obj, at, "abstain", False, _boolean)
+    _member(obj, at, "arguments", False, _map(_any))
 
 
 def _check_before_llm_modify(value: object, at: str) -> None:
@@ -1359,6 +1411,7 @@ def _check_before_llm_params(value: object, at: str) -> None:
     _member(obj, at, "tools", False, _array(_check_tool_definition))
     _member(obj, at, "options", False, _map(_any))
     _member(obj, at, "graceful_terminal", False, _boolean)
+    _member(obj, at, "planning", False, _boolean)
     _member(obj, at, "channel", False, _string)
     _member(obj, at, "chat_id", False, _string)
 
@@ -1472,6 +1525,7 @@ def _check_hello_params(value: object, at: str) -> None:
     _member(obj, at, "name", True, _string)
     _member(obj, at, "version", True, _integer)
     _member(obj, at, "modes", True, _array(_string))
+    _member(obj, at, "extensions", False, _array(_string))
 
 
 def _check_hello_result(value: object, at: str) -> None:
@@ -1951,6 +2005,15 @@ def decode_tool_definition(value: object) -> ToolDefinition:
     return cast(ToolDefinition, value)
 
 
+def decode_tool_kind(value: object) -> ToolKind:
+    """Check that value is a ToolKind.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _string(value, "ToolKind")
+    return cast(ToolKind, value)
+
+
 def decode_tool_result(value: object) -> ToolResult:
     """Check that value is a ToolResult.
 
@@ -2009,6 +2072,7 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "RuntimeEvent": decode_runtime_event,
     "ToolCall": decode_tool_call,
     "ToolDefinition": decode_tool_definition,
+    "ToolKind": decode_tool_kind,
     "ToolResult": decode_tool_result,
     "TurnContext": decode_turn_context,
 }

@@ -1,17 +1,16 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/strict"
 )
 
 // Config is a hooks configuration file: the hooks block of PicoClaw's
@@ -136,7 +135,7 @@ func LoadConfig(path string) (Config, error) {
 // `hooks.processes.audit.intercept[1]: unknown stage "befor_tool"`.
 func ParseConfig(data []byte) (Config, error) {
 	var cfg Config
-	if err := decodeStrict("", data, reflect.ValueOf(&cfg).Elem()); err != nil {
+	if err := strict.Decode(data, &cfg); err != nil {
 		return Config{}, err
 	}
 	return cfg, cfg.check()
@@ -227,107 +226,3 @@ func (r RestartConfig) policy() RestartPolicy {
 }
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
-
-// decodeStrict decodes data into v like encoding/json, except that an
-// unknown key is an error, and every error names the key at fault by its
-// dotted path.
-func decodeStrict(at string, data []byte, v reflect.Value) error {
-	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		return nil
-	}
-	switch {
-	case v.Type() == reflect.TypeFor[json.RawMessage]():
-		v.SetBytes(bytes.Clone(data))
-		return nil
-	case v.Kind() == reflect.Pointer:
-		if v.IsNil() {
-			v.Set(reflect.New(v.Type().Elem()))
-		}
-		return decodeStrict(at, data, v.Elem())
-	case v.Kind() == reflect.Struct:
-		members, err := object(at, data)
-		if err != nil {
-			return err
-		}
-		fields := map[string]int{}
-		for i := range v.NumField() {
-			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-			fields[name] = i
-		}
-		for _, key := range slices.Sorted(maps.Keys(members)) {
-			i, ok := fields[key]
-			if !ok {
-				return fmt.Errorf("%s: unknown key (known: %s)", join(at, key), strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
-			}
-			if err := decodeStrict(join(at, key), members[key], v.Field(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case v.Kind() == reflect.Map && v.Type().Key().Kind() == reflect.String && v.Type().Elem().Kind() == reflect.Struct:
-		members, err := object(at, data)
-		if err != nil {
-			return err
-		}
-		if v.IsNil() {
-			v.Set(reflect.MakeMap(v.Type()))
-		}
-		for _, key := range slices.Sorted(maps.Keys(members)) {
-			e := reflect.New(v.Type().Elem()).Elem()
-			if err := decodeStrict(join(at, key), members[key], e); err != nil {
-				return err
-			}
-			v.SetMapIndex(reflect.ValueOf(key), e)
-		}
-		return nil
-	}
-	if err := json.Unmarshal(data, v.Addr().Interface()); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			where := at
-			if typeErr.Field != "" {
-				where = join(at, typeErr.Field)
-			}
-			return fmt.Errorf("%s: want %s, got %s", where, describe(v.Type()), typeErr.Value)
-		}
-		return fmt.Errorf("%s: %w", at, err)
-	}
-	return nil
-}
-
-func object(at string, data []byte) (map[string]json.RawMessage, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
-		if at == "" {
-			if !json.Valid(data) {
-				return nil, fmt.Errorf("not JSON: %w", err)
-			}
-			return nil, errors.New("want a JSON object")
-		}
-		return nil, fmt.Errorf("%s: want an object", at)
-	}
-	return members, nil
-}
-
-func join(at, key string) string {
-	if at == "" {
-		return key
-	}
-	return at + "." + key
-}
-
-func describe(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Int:
-		return "an integer"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Slice:
-		return "a list of " + strings.TrimPrefix(strings.TrimPrefix(describe(t.Elem()), "a "), "an ") + "s"
-	case reflect.Map:
-		return "an object of " + strings.TrimPrefix(describe(t.Elem()), "a ") + "s"
-	}
-	return t.String()
-}

@@ -1,0 +1,436 @@
+"""Hook: the handlers of one hook process, and how each method is answered."""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import logging
+import sys
+from collections.abc import Awaitable
+from functools import partial
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    NamedTuple,
+    TypeVar,
+    Union,
+    overload,
+)
+
+from ._protocol import (
+    DECODERS,
+    LEGACY_EVENT_KINDS,
+    METHOD_AFTER_LLM,
+    METHOD_AFTER_TOOL,
+    METHOD_APPROVE_TOOL,
+    METHOD_BEFORE_LLM,
+    METHOD_BEFORE_TOOL,
+    METHOD_EVENT,
+    METHOD_HELLO,
+    METHOD_RUNTIME_EVENT,
+    METHODS,
+    MODES,
+    PROTOCOL_VERSION,
+    AfterLLMParams,
+    AfterLLMResult,
+    AfterToolParams,
+    AfterToolResult,
+    ApproveToolParams,
+    ApproveToolResult,
+    BeforeLLMParams,
+    BeforeLLMResult,
+    BeforeToolParams,
+    BeforeToolResult,
+    DecodeError,
+    EventScope,
+    LegacyEvent,
+    Mode,
+    RuntimeEvent,
+    decode_legacy_event,
+    decode_runtime_event,
+)
+from ._results import Modify, respond
+from ._tools import Tool, ToolFunction, is_async
+from ._workers import Workers
+
+if TYPE_CHECKING:
+    from ._testing import TestClient
+
+log = logging.getLogger("hookwire")
+
+# JSON-RPC error codes the hook answers with.
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+HANDLER_ERROR = -32000
+
+BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
+"""What a before_llm handler returns; None means continue."""
+AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
+"""What an after_llm handler returns; None means continue."""
+BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
+"""What a before_tool handler returns; None means continue."""
+AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
+"""What an after_tool handler returns; None means continue."""
+ApproveToolReply = Union[ApproveToolResult, bool]
+"""What an approve_tool handler returns: True, False, or a result with a reason."""
+
+BeforeLLMHandler = TypeVar(
+    "BeforeLLMHandler",
+    bound=Callable[[BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]],
+)
+AfterLLMHandler = TypeVar(
+    "AfterLLMHandler",
+    bound=Callable[[AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]],
+)
+BeforeToolHandler = TypeVar(
+    "BeforeToolHandler",
+    bound=Callable[[BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]],
+)
+AfterToolHandler = TypeVar(
+    "AfterToolHandler",
+    bound=Callable[[AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]],
+)
+ApproveToolHandler = TypeVar(
+    "ApproveToolHandler",
+    bound=Callable[[ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]],
+)
+Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
+F = TypeVar("F", bound=ToolFunction)
+
+# Where a modify result carries the whole replacement object, by method.
+_MODIFY_KEY = {
+    METHOD_BEFORE_LLM: "request",
+    METHOD_AFTER_LLM: "response",
+    METHOD_BEFORE_TOOL: "call",
+    METHOD_AFTER_TOOL: "result",
+}
+
+
+class HookError(Exception):
+    """A JSON-RPC error reply: the code and message the host receives."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Route(NamedTuple):
+    """How one request is answered: call(params), if any, then finish(its reply).
+
+    call is the user's handler or a plugin tool; is_async says whether it
+    must be awaited or run on a worker thread. finish is quick, never blocks,
+    and turns the reply into the result that goes on the wire.
+    """
+
+    call: Callable[[Any], Any] | None
+    is_async: bool
+    finish: Callable[[Any], Any]
+
+
+class _Handler(NamedTuple):
+    fn: Callable[[Any], Any]
+    is_async: bool
+
+
+class Hook:
+    """A hook process: register handlers with its decorators, then run().
+
+    >>> hook = Hook("guard")
+    >>> @hook.before_tool
+    ... def guard(call: BeforeToolParams) -> BeforeToolReply:
+    ...     return deny("not today") if call["tool"] == "exec" else None
+
+    name is what hook.hello answers; by default the name the host gives the
+    hook. threads is how many sync handlers may run at once (async handlers
+    run on the event loop, as many as there are requests).
+    """
+
+    def __init__(self, name: str | None = None, *, threads: int = 64) -> None:
+        self.name = name
+        self._handlers: dict[str, _Handler] = {}
+        self._observers: list[tuple[tuple[str, ...], _Handler]] = []
+        self._tools: dict[str, Tool] = {}
+        self._workers = Workers(threads)
+
+    # Registration.
+
+    def before_llm(self, fn: BeforeLLMHandler) -> BeforeLLMHandler:
+        """Handle hook.before_llm: the request about to go to the LLM."""
+        self._register(METHOD_BEFORE_LLM, fn)
+        return fn
+
+    def after_llm(self, fn: AfterLLMHandler) -> AfterLLMHandler:
+        """Handle hook.after_llm: the LLM's answer."""
+        self._register(METHOD_AFTER_LLM, fn)
+        return fn
+
+    def before_tool(self, fn: BeforeToolHandler) -> BeforeToolHandler:
+        """Handle hook.before_tool: a tool call about to run (plugin tools are answered first)."""
+        self._register(METHOD_BEFORE_TOOL, fn)
+        return fn
+
+    def after_tool(self, fn: AfterToolHandler) -> AfterToolHandler:
+        """Handle hook.after_tool: a tool call that has run."""
+        self._register(METHOD_AFTER_TOOL, fn)
+        return fn
+
+    def approve_tool(self, fn: ApproveToolHandler) -> ApproveToolHandler:
+        """Handle hook.approve_tool: return True to let the tool run."""
+        self._register(METHOD_APPROVE_TOOL, fn)
+        return fn
+
+    @overload
+    def observe(self, fn: Observer, /) -> Observer: ...
+    @overload
+    def observe(self, *kinds: str) -> Callable[[Observer], Observer]: ...
+
+    def observe(self, *kinds: Any) -> Any:
+        """Observe runtime events whose kind matches one of the globs (all, when none).
+
+        Legacy hook.event notifications arrive as runtime events too, their
+        kinds mapped (tool_exec_start is agent.tool.exec_start), so one
+        observer sees both. Observers get no say: what they return is ignored.
+        """
+        if len(kinds) == 1 and callable(kinds[0]):
+            return self.observe()(kinds[0])
+        for k in kinds:
+            if not isinstance(k, str):
+                raise TypeError(f"observe() takes kind globs, got {k!r}")
+
+        def register(fn: Observer) -> Observer:
+            self._observers.append((kinds, _Handler(fn, is_async(fn))))
+            return fn
+
+        return register
+
+    @overload
+    def tool(self, fn: F) -> F: ...
+    @overload
+    def tool(
+        self,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        parameters: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]: ...
+
+    def tool(
+        self,
+        fn: Any = None,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        parameters: dict[str, Any] | None = None,
+    ) -> Any:
+        """Declare a plugin tool, answered by this hook.
+
+        The hook adds the tool to every before_llm request and answers its
+        calls in before_tool. By default the name is the function's, the
+        description its docstring, and the parameters' JSON Schema comes
+        from its type hints; parameters= replaces that schema.
+        """
+
+        def register(fn: F) -> F:
+            t = Tool(fn, name=name, description=description, parameters=parameters)
+            if t.name in self._tools:
+                raise ValueError(f"tool {t.name} is already declared")
+            self._tools[t.name] = t
+            return fn
+
+        return register(fn) if fn is not None else register
+
+    def _register(self, method: str, fn: Callable[[Any], Any]) -> None:
+        if method in self._handlers:
+            raise ValueError(f"{method} already has a handler")
+        self._handlers[method] = _Handler(fn, is_async(fn))
+
+    @property
+    def modes(self) -> list[Mode]:
+        """The hello modes the registered handlers need, in protocol order."""
+        needed = {METHODS[m].mode for m in self._handlers}
+        if self._observers:
+            needed.add("observe")
+        if self._tools:
+            needed.update(("llm", "tool"))
+        return [m for m in MODES if m in needed]
+
+    # Running.
+
+    def run(self) -> None:
+        """Serve the host on stdin and stdout until stdin closes, SIGTERM or SIGINT.
+
+        While it runs, anything else written to stdout (print, C extensions,
+        child processes) goes to stderr, and logging goes to stderr.
+        """
+        if not logging.getLogger().handlers:
+            logging.basicConfig(
+                level=logging.INFO,
+                stream=sys.stderr,
+                format="%(levelname)s %(name)s: %(message)s",
+            )
+        asyncio.run(self.serve())
+
+    async def serve(self) -> None:
+        """run(), for a program that already has an event loop."""
+        from ._stdio import serve
+
+        await serve(self)
+
+    def test_client(self) -> TestClient:
+        """A client that calls this hook's handlers in-process, for tests."""
+        from ._testing import TestClient
+
+        return TestClient(self)
+
+    # Dispatch, shared by the stdio server and the test client.
+
+    def route(self, method: str, params: dict[str, Any]) -> Route:
+        """How to answer a request; raises HookError for one that gets an error reply."""
+        info = METHODS.get(method)
+        if info is None or info.notification:
+            raise HookError(METHOD_NOT_FOUND, f"method not found: {method}")
+        try:
+            DECODERS[info.params](params)
+        except DecodeError as e:
+            raise HookError(INVALID_PARAMS, f"invalid params: {e}") from None
+        finish = partial(self._finish, method, params)
+        if method == METHOD_HELLO:
+            return Route(None, False, lambda _: self._hello(params))
+        if method == METHOD_BEFORE_TOOL:
+            tool = self._tools.get(params["tool"])
+            if tool is not None:
+                call = tool.call_async if tool.is_async else tool.call
+                return Route(
+                    lambda p: call(p.get("arguments")),
+                    tool.is_async,
+                    lambda result: finish(respond(result)),
+                )
+        handler = self._handlers.get(method)
+        if handler is None:
+            if method == METHOD_APPROVE_TOOL:
+                # Never approve by default: an approval nobody decided is an error.
+                raise HookError(METHOD_NOT_FOUND, f"no handler for {method}")
+            return Route(None, False, finish)
+        return Route(handler.fn, handler.is_async, finish)
+
+    def _finish(self, method: str, params: dict[str, Any], reply: Any) -> Any:
+        """The wire result of a handler's reply, checked against the method's result type."""
+        if method == METHOD_APPROVE_TOOL:
+            result = _approval(reply)
+        else:
+            result = _render(method, reply)
+            if method == METHOD_BEFORE_LLM and self._tools:
+                result = self._with_tools(params, result)
+        try:
+            DECODERS[METHODS[method].result or ""](result)
+        except DecodeError as e:
+            raise ValueError(f"the {method} handler's result is not valid: {e}") from None
+        return result
+
+    def observers(
+        self, method: str, params: dict[str, Any]
+    ) -> tuple[RuntimeEvent | None, list[_Handler]]:
+        """The event a notification carries, and the observers it goes to.
+
+        The event is None, and goes nowhere, when the method is not an
+        observe notification or its params do not decode.
+        """
+        try:
+            if method == METHOD_EVENT:
+                event = _from_legacy(decode_legacy_event(params))
+            elif method == METHOD_RUNTIME_EVENT:
+                event = decode_runtime_event(params)
+            else:
+                log.debug("ignored the notification %s", method)
+                return None, []
+        except DecodeError as e:
+            log.warning("ignored a %s that does not decode: %s", method, e)
+            return None, []
+        kind = event["kind"]
+        matched = [
+            h
+            for kinds, h in self._observers
+            if not kinds or any(fnmatch.fnmatchcase(kind, k) for k in kinds)
+        ]
+        return event, matched
+
+    def _hello(self, params: dict[str, Any]) -> dict[str, Any]:
+        version = params.get("version")
+        if version != PROTOCOL_VERSION:
+            log.warning(
+                "the host speaks protocol version %r; this hook speaks %d and carries on",
+                version,
+                PROTOCOL_VERSION,
+            )
+        # modes is our addition to the hello result; hosts that do not know it ignore it.
+        return {"ok": True, "name": self.name or params.get("name", ""), "modes": self.modes}
+
+    def _with_tools(self, request: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+        action = result.get("action") or "continue"
+        if action == "modify":
+            request = result["request"]
+        elif action != "continue":
+            return result
+        tools = list(request.get("tools") or [])
+        present = {t.get("function", {}).get("name") for t in tools if isinstance(t, dict)}
+        added = [t.definition for t in self._tools.values() if t.name not in present]
+        if not added:
+            return result
+        modified: dict[str, Any] = {
+            "action": "modify",
+            "request": {**request, "tools": tools + added},
+        }
+        if "reason" in result:
+            modified["reason"] = result["reason"]
+        return modified
+
+
+def _render(method: str, reply: Any) -> dict[str, Any]:
+    """The wire result of an interceptor's reply."""
+    if reply is None:
+        return {"action": "continue"}
+    if isinstance(reply, Modify):
+        result = {"action": "modify", _MODIFY_KEY[method]: reply.value}
+        if reply.reason is not None:
+            result["reason"] = reply.reason
+        return result
+    if not isinstance(reply, dict):
+        raise TypeError(
+            f"the {method} handler returned {type(reply).__name__}: return None, a dict, "
+            "or what continue_(), modify(), respond(), deny(), abort_turn() or hard_abort() returns"
+        )
+    return reply
+
+
+def _approval(reply: Any) -> dict[str, Any]:
+    if isinstance(reply, bool):
+        return {"approved": reply}
+    if isinstance(reply, dict) and isinstance(reply.get("approved"), bool):
+        return reply
+    raise TypeError(
+        f"the approve_tool handler returned {reply!r}: return True, False, "
+        'or {"approved": False, "reason": "..."}'
+    )
+
+
+def _from_legacy(event: LegacyEvent) -> RuntimeEvent:
+    """A legacy hook.event as the runtime event a newer host sends for it."""
+    kind = event["Kind"]
+    meta = event.get("Meta") or {}
+    scope: EventScope = {}
+    if "AgentID" in meta:
+        scope["agent_id"] = meta["AgentID"]
+    if "SessionKey" in meta:
+        scope["session_key"] = meta["SessionKey"]
+    if "TurnID" in meta:
+        scope["turn_id"] = meta["TurnID"]
+    return {
+        "kind": LEGACY_EVENT_KINDS.get(kind, kind),
+        "source": {},
+        "scope": scope,
+        "payload": event.get("Payload"),
+    }

@@ -1,0 +1,144 @@
+"""The respond helpers: what a handler returns.
+
+Each helper builds the result as it goes on the wire, except modify: its
+wire form depends on the method (request, response, call or result), so
+it returns a Modify that the dispatcher renders for the method it answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
+
+from ._protocol import (
+    AbortTurn,
+    BeforeToolParams,
+    Continue,
+    DenyTool,
+    HardAbort,
+    Respond,
+    ToolResult,
+)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Modify(Generic[T]):
+    """A modify decision: the whole replacement object, and why.
+
+    Build it with modify(); the dispatcher puts the object under the key the
+    method expects.
+    """
+
+    value: T
+    reason: str | None = None
+
+
+def continue_(reason: str | None = None) -> Continue:
+    """Pass the object through unchanged. Returning None does the same."""
+    result: Continue = {"action": "continue"}
+    if reason is not None:
+        result["reason"] = reason
+    return result
+
+
+def modify(value: T, *, reason: str | None = None, **changes: Any) -> Modify[T]:
+    """Replace the received object with value, with changes applied on top.
+
+    Pass the object the handler received, whole: hosts replace it, they do
+    not merge, so a member left out is a member deleted.
+    ``modify(call, arguments={"text": "hi"})`` keeps everything else of call.
+    """
+    if changes:
+        if not isinstance(value, dict):
+            raise TypeError(f"modify() applies changes to a dict, not {type(value).__name__}")
+        value = cast(T, {**value, **changes})
+    return Modify(value, reason)
+
+
+def tool_result(
+    for_llm: str,
+    *,
+    for_user: str | None = None,
+    silent: bool | None = None,
+    is_error: bool | None = None,
+    media: list[str] | None = None,
+    artifact_tags: list[str] | None = None,
+    response_handled: bool | None = None,
+) -> ToolResult:
+    """A tool result: for_llm is what the LLM sees; the rest is left out unless given."""
+    result: ToolResult = {"for_llm": for_llm}
+    if for_user is not None:
+        result["for_user"] = for_user
+    if silent is not None:
+        result["silent"] = silent
+    if is_error is not None:
+        result["is_error"] = is_error
+    if media is not None:
+        result["media"] = list(media)
+    if artifact_tags is not None:
+        result["artifact_tags"] = list(artifact_tags)
+    if response_handled is not None:
+        result["response_handled"] = response_handled
+    return result
+
+
+def respond(
+    result: str | ToolResult,
+    *,
+    for_user: str | None = None,
+    silent: bool | None = None,
+    is_error: bool | None = None,
+    media: list[str] | None = None,
+    artifact_tags: list[str] | None = None,
+    response_handled: bool | None = None,
+    call: BeforeToolParams | None = None,
+    reason: str | None = None,
+) -> Respond:
+    """Answer the tool call without running the tool (before_tool only).
+
+    result is the text for the LLM, or a whole ToolResult; the keywords set
+    its other members. The host skips the tool, its approval and after_tool.
+    """
+    tool: ToolResult = (
+        tool_result(result) if isinstance(result, str) else cast(ToolResult, dict(result))
+    )
+    tool.update(
+        tool_result(
+            tool["for_llm"],
+            for_user=for_user,
+            silent=silent,
+            is_error=is_error,
+            media=media,
+            artifact_tags=artifact_tags,
+            response_handled=response_handled,
+        )
+    )
+    reply: Respond = {"action": "respond", "result": tool}
+    if call is not None:
+        reply["call"] = call
+    if reason is not None:
+        reply["reason"] = reason
+    return reply
+
+
+def deny(reason: str) -> DenyTool:
+    """Refuse to run the tool (before_tool only); the LLM is told the reason."""
+    return {"action": "deny_tool", "reason": reason}
+
+
+def abort_turn(reason: str | None = None) -> AbortTurn:
+    """End the current turn with an error."""
+    result: AbortTurn = {"action": "abort_turn"}
+    if reason is not None:
+        result["reason"] = reason
+    return result
+
+
+def hard_abort(reason: str | None = None) -> HardAbort:
+    """Stop the whole agent loop."""
+    result: HardAbort = {"action": "hard_abort"}
+    if reason is not None:
+        result["reason"] = reason
+    return result

@@ -1,0 +1,142 @@
+"""TestClient: call a hook's handlers in-process, as the host would, from tests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any
+
+from ._hook import HANDLER_ERROR, INVALID_PARAMS, HookError
+from ._protocol import (
+    METHOD_AFTER_LLM,
+    METHOD_AFTER_TOOL,
+    METHOD_APPROVE_TOOL,
+    METHOD_BEFORE_LLM,
+    METHOD_BEFORE_TOOL,
+    METHOD_EVENT,
+    METHOD_HELLO,
+    METHOD_RUNTIME_EVENT,
+    PROTOCOL_VERSION,
+    AfterLLMParams,
+    AfterLLMResult,
+    AfterToolParams,
+    AfterToolResult,
+    ApproveToolParams,
+    ApproveToolResult,
+    BeforeLLMParams,
+    BeforeLLMResult,
+    BeforeToolParams,
+    BeforeToolResult,
+    HelloResult,
+    LegacyEvent,
+    Mode,
+    RuntimeEvent,
+)
+
+if TYPE_CHECKING:
+    from ._hook import Hook
+
+
+class TestClient:
+    """Calls a hook's handlers in-process, with no subprocess and no stdio.
+
+    Each call goes through the same dispatch as a real request, and returns
+    the result exactly as it would go on the wire (decoded from its JSON).
+    An error reply raises HookError with the code and message the host
+    would get; a failed handler's exception is its __cause__.
+    """
+
+    __test__ = False  # not a pytest test class, whatever its name
+
+    def __init__(self, hook: Hook) -> None:
+        self._hook = hook
+
+    def hello(
+        self, name: str = "test", version: int = PROTOCOL_VERSION, modes: list[Mode] | None = None
+    ) -> HelloResult:
+        params = {"name": name, "version": version, "modes": modes or self._hook.modes}
+        result: HelloResult = self.call(METHOD_HELLO, params)
+        return result
+
+    def before_llm(self, params: BeforeLLMParams) -> BeforeLLMResult:
+        result: BeforeLLMResult = self.call(METHOD_BEFORE_LLM, params)
+        return result
+
+    def after_llm(self, params: AfterLLMParams) -> AfterLLMResult:
+        result: AfterLLMResult = self.call(METHOD_AFTER_LLM, params)
+        return result
+
+    def before_tool(self, params: BeforeToolParams) -> BeforeToolResult:
+        result: BeforeToolResult = self.call(METHOD_BEFORE_TOOL, params)
+        return result
+
+    def after_tool(self, params: AfterToolParams) -> AfterToolResult:
+        result: AfterToolResult = self.call(METHOD_AFTER_TOOL, params)
+        return result
+
+    def approve_tool(self, params: ApproveToolParams) -> ApproveToolResult:
+        result: ApproveToolResult = self.call(METHOD_APPROVE_TOOL, params)
+        return result
+
+    def runtime_event(self, event: RuntimeEvent) -> None:
+        """Deliver a runtime event to the observers it matches, and wait for them.
+
+        Unlike on the wire, where observer failures are only logged, the
+        first failure is raised, so a test sees it.
+        """
+        self.notify(METHOD_RUNTIME_EVENT, event)
+
+    def legacy_event(self, event: LegacyEvent) -> None:
+        """Deliver a legacy hook.event, as runtime_event() does a runtime event."""
+        self.notify(METHOD_EVENT, event)
+
+    def call(self, method: str, params: Any) -> Any:
+        """Send any request; return its result as the wire carries it."""
+        return _run(self.call_async(method, params))
+
+    def notify(self, method: str, params: Any) -> None:
+        """Send any notification, and wait for the observers it reaches."""
+        _run(self.notify_async(method, params))
+
+    async def call_async(self, method: str, params: Any) -> Any:
+        """call(), for tests that run in an event loop of their own."""
+        params = _wire(params)
+        if not isinstance(params, dict):
+            raise HookError(INVALID_PARAMS, f"invalid params: {method} takes an object")
+        route = self._hook.route(method, params)
+        try:
+            if route.call is None:
+                reply = None
+            elif route.is_async:
+                reply = await route.call(params)
+            else:
+                reply = await asyncio.wrap_future(self._hook._workers.submit(route.call, params))
+            return _wire(route.finish(reply))
+        except Exception as e:
+            raise HookError(HANDLER_ERROR, str(e) or type(e).__name__) from e
+
+    async def notify_async(self, method: str, params: Any) -> None:
+        """notify(), for tests that run in an event loop of their own."""
+        event, observers = self._hook.observers(method, _wire(params))
+        for o in observers:
+            if o.is_async:
+                await o.fn(event)
+            else:
+                await asyncio.wrap_future(self._hook._workers.submit(o.fn, event))
+
+
+def _wire(value: Any) -> Any:
+    """value as the other side decodes it: a fresh copy, and proof that it is JSON."""
+    return json.loads(json.dumps(value))
+
+
+def _run(coroutine: Any) -> Any:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    coroutine.close()
+    raise RuntimeError(
+        "TestClient's plain methods start an event loop of their own; "
+        "inside a running one, await call_async() or notify_async()"
+    )

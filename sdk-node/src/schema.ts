@@ -105,7 +105,8 @@ function same(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-const article = (t: string): string => (t === "integer" || t === "array" || t === "object" ? `an ${t}` : `a ${t}`);
+const article = (t: string): string =>
+  t === "null" ? t : t === "integer" || t === "array" || t === "object" ? `an ${t}` : `a ${t}`;
 
 /**
  * Checks value against schema and says what is wrong with the first argument

@@ -1,0 +1,372 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import {
+  Hook,
+  RpcError,
+  abortTurn,
+  deny,
+  modify,
+  pass,
+  respond,
+  testHook,
+  type BeforeLLMParams,
+  type BeforeToolParams,
+  type RuntimeEvent,
+} from "../src/index.js";
+
+const request: BeforeLLMParams = {
+  meta: { AgentID: "main", TurnID: "t1", ParentTurnID: "", SessionKey: "s", Iteration: 1 },
+  context: { inbound: { channel: "cli", chat_id: "direct", sender_id: "u1" } },
+  model: "m",
+  messages: [{ role: "user", content: "What's the weather in Beijing?" }],
+  tools: [{ type: "function", function: { name: "exec", description: "run", parameters: { type: "object" } } }],
+  options: { max_tokens: 4096, temperature: 0.7 },
+};
+
+const call = (tool: string, args: BeforeToolParams["arguments"]): BeforeToolParams => ({
+  meta: { AgentID: "main" },
+  tool,
+  arguments: args,
+});
+
+/** A log that keeps its lines, for asserting on what goes to stderr. */
+function capture(): { lines: string[]; log: (line: string) => void } {
+  const lines: string[] = [];
+  return { lines, log: (line) => void lines.push(line) };
+}
+
+const weather = {
+  name: "get_weather",
+  description: "Query weather information for a specified city",
+  parameters: {
+    type: "object",
+    properties: { city: { type: "string", description: "City name" } },
+    required: ["city"],
+  },
+} as const;
+
+describe("hook.hello", () => {
+  it("is answered by the SDK with ok, the hook's name and the modes its handlers need", async () => {
+    const hook = new Hook("weather-plugin").beforeTool(() => pass());
+    assert.deepEqual(await testHook(hook).hello({ name: "configured" }), {
+      ok: true,
+      name: "weather-plugin",
+      modes: ["tool"],
+    });
+  });
+
+  it("answers with the host's name for a hook that has none", async () => {
+    assert.deepEqual(await testHook(new Hook()).hello({ name: "py_review_gate" }), {
+      ok: true,
+      name: "py_review_gate",
+      modes: [],
+    });
+  });
+
+  it("lists each mode once, in protocol order", async () => {
+    const hook = new Hook("all")
+      .approveTool(() => ({ approved: true }))
+      .on("*", () => {})
+      .afterLLM(() => pass())
+      .tool(weather, () => "sunny");
+    assert.deepEqual((await testHook(hook).hello()).modes, ["observe", "llm", "tool", "approve"]);
+  });
+
+  it("warns on stderr about an unknown protocol version and still says ok", async () => {
+    const { lines, log } = capture();
+    const result = await testHook(new Hook("h"), { log }).hello({ version: 2 });
+    assert.equal(result.ok, true);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /protocol version 2/);
+  });
+
+  it("accepts a hello without params", async () => {
+    const { log } = capture();
+    const response = await testHook(new Hook("h"), { log }).request("hook.hello");
+    assert.deepEqual(response.result, { ok: true, name: "h", modes: [] });
+  });
+});
+
+describe("typed handlers", () => {
+  it("calls the handler of each method with its params and sends its result", async () => {
+    const seen: string[] = [];
+    const hook = new Hook("h")
+      .beforeLLM(async (req) => (seen.push(`before_llm ${req.model}`), pass()))
+      .afterLLM(async (res) => (seen.push(`after_llm ${res.response.content ?? ""}`), abortTurn("enough")))
+      .beforeTool(async (c) => (seen.push(`before_tool ${c.tool}`), deny("not today")))
+      .afterTool(async (r) => (seen.push(`after_tool ${r.result.for_llm}`), modify(r, { result: { for_llm: "redacted" } })))
+      .approveTool(async (a) => (seen.push(`approve_tool ${a.tool}`), { approved: false, reason: "no" }));
+    const t = testHook(hook);
+    assert.deepEqual(await t.beforeLLM(request), { action: "continue" });
+    assert.deepEqual(await t.afterLLM({ model: "m", response: { content: "Hi!" } }), { action: "abort_turn", reason: "enough" });
+    assert.deepEqual(await t.beforeTool(call("exec", { command: "ls" })), { action: "deny_tool", reason: "not today" });
+    assert.deepEqual(await t.afterTool({ tool: "exec", arguments: {}, result: { for_llm: "a\nb" }, duration: 15000000 }), {
+      action: "modify",
+      result: { tool: "exec", arguments: {}, result: { for_llm: "redacted" }, duration: 15000000 },
+    });
+    assert.deepEqual(await t.approveTool({ tool: "exec", arguments: { command: "rm -rf /" } }), { approved: false, reason: "no" });
+    assert.deepEqual(seen, ["before_llm m", "after_llm Hi!", "before_tool exec", "after_tool a\nb", "approve_tool exec"]);
+  });
+
+  it("accepts handlers that return without awaiting", async () => {
+    const hook = new Hook("h").beforeTool(() => respond("cached"));
+    assert.deepEqual(await testHook(hook).beforeTool(call("exec", {})), { action: "respond", result: { for_llm: "cached" } });
+  });
+
+  it("lets calls through with continue when a method has no handler", async () => {
+    const t = testHook(new Hook("h"));
+    assert.deepEqual(await t.beforeLLM(request), { action: "continue" });
+    assert.deepEqual(await t.afterLLM({ model: "m", response: {} }), { action: "continue" });
+    assert.deepEqual(await t.beforeTool(call("exec", {})), { action: "continue" });
+    assert.deepEqual(await t.afterTool({ tool: "exec", result: { for_llm: "" } }), { action: "continue" });
+  });
+
+  it("answers approve_tool without a handler with method not found, so the host denies", async () => {
+    await assert.rejects(testHook(new Hook("h")).approveTool({ tool: "exec", arguments: {} }), { code: -32601 });
+  });
+
+  it("refuses a second handler for the same method", () => {
+    const hook = new Hook("h").beforeTool(() => pass());
+    assert.throws(() => hook.beforeTool(() => pass()), /already has a handler/);
+  });
+
+  it("turns a handler that throws into -32000 with its message, details on stderr", async () => {
+    const { lines, log } = capture();
+    const hook = new Hook("h").beforeTool(async () => {
+      throw new Error("database is down");
+    });
+    const response = await testHook(hook, { log }).request("hook.before_tool", call("exec", {}));
+    assert.deepEqual(response, { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "database is down" } });
+    assert.match(lines.join("\n"), /hook\.before_tool \(id 1\) failed: Error: database is down\n\s+at /);
+  });
+
+  it("turns a handler that throws synchronously into -32000 too", async () => {
+    const { log } = capture();
+    const hook = new Hook("h").afterLLM(() => {
+      throw new TypeError("bad");
+    });
+    await assert.rejects(testHook(hook, { log }).afterLLM({ model: "m", response: {} }), new RpcError(-32000, "bad"));
+  });
+
+  it("answers -32000 when a handler returns what the method does not allow", async () => {
+    const { log } = capture();
+    // What a JavaScript caller, unchecked by the compiler, could do.
+    const hook = new Hook("h").beforeLLM((() => respond("x")) as never);
+    const err = await testHook(hook, { log }).beforeLLM(request).catch((e: unknown) => e);
+    assert.ok(err instanceof RpcError);
+    assert.equal(err.code, -32000);
+    assert.match(err.message, /invalid result: .*action "respond" is not allowed/);
+  });
+
+  it("answers -32602 when params do not fit the method", async () => {
+    const response = await testHook(new Hook("h")).request("hook.before_tool", { arguments: {} });
+    assert.equal(response.error?.code, -32602);
+    assert.match(response.error?.message ?? "", /"tool" is missing/);
+  });
+
+  it("answers an unknown method with -32601", async () => {
+    const response = await testHook(new Hook("h")).request("hook.unknown", {});
+    assert.deepEqual(response.error, { code: -32601, message: "method not found: hook.unknown" });
+  });
+
+  it("passes the abort signal to handlers", async () => {
+    const stop = new AbortController();
+    let seen: AbortSignal | undefined;
+    const hook = new Hook("h").beforeTool((_, ctx) => ((seen = ctx.signal), pass()));
+    await testHook(hook, { signal: stop.signal }).beforeTool(call("exec", {}));
+    stop.abort();
+    assert.equal(seen?.aborted, true);
+  });
+});
+
+describe("input lines", () => {
+  it("answers a line that is not JSON with -32700 and a null id", () => {
+    const { log } = capture();
+    const reply = testHook(new Hook("h"), { log }).line("{not json");
+    assert.equal(reply?.id, null);
+    assert.equal(reply?.error?.code, -32700);
+  });
+
+  it("answers JSON that is not an object with -32600", () => {
+    assert.equal(testHook(new Hook("h")).line("[1,2]")?.error?.code, -32600);
+  });
+
+  it("ignores blank lines and messages without an id", () => {
+    const { lines, log } = capture();
+    const t = testHook(new Hook("h"), { log });
+    assert.equal(t.line("   "), undefined);
+    assert.equal(t.line('{"jsonrpc":"2.0","method":"hook.unknown"}'), undefined);
+    assert.equal(lines.length, 1);
+  });
+
+  it("never answers an observe notification, even with the id 0 of older hosts", () => {
+    const { lines, log } = capture();
+    const t = testHook(new Hook("h").on("*", () => {}), { log });
+    assert.equal(t.line('{"jsonrpc":"2.0","id":0,"method":"hook.event","params":{"Kind":"turn_start"}}'), undefined);
+    assert.equal(t.line('{"jsonrpc":"2.0","method":"hook.runtime_event","params":{"kind":"agent.turn.start"}}'), undefined);
+    assert.match(lines.join("\n"), /dropped a hook.runtime_event notification: RuntimeEvent: "source" is missing/);
+  });
+});
+
+describe("observers", () => {
+  const event = (kind: string): RuntimeEvent => ({
+    kind,
+    source: { component: "agent", name: "main" },
+    scope: { agent_id: "main", turn_id: "t1" },
+    payload: { Tool: "exec" },
+  });
+
+  it("see the events whose kind matches their patterns", async () => {
+    const seen: string[] = [];
+    const hook = new Hook("h")
+      .on("agent.tool.*", (e) => void seen.push(`tool ${e.kind}`))
+      .on(["agent.turn.start", "agent.turn.end"], (e) => void seen.push(`turn ${e.kind}`))
+      .on("*", (e) => void seen.push(`all ${e.kind}`))
+      .on("agent.?urn.start", (e) => void seen.push(`one ${e.kind}`));
+    const t = testHook(hook);
+    await t.event(event("agent.tool.exec_start"));
+    await t.event(event("agent.turn.start"));
+    await t.event(event("agent.llm.request"));
+    assert.deepEqual(seen, [
+      "tool agent.tool.exec_start",
+      "all agent.tool.exec_start",
+      "turn agent.turn.start",
+      "all agent.turn.start",
+      "one agent.turn.start",
+      "all agent.llm.request",
+    ]);
+  });
+
+  it("see legacy hook.event notifications as runtime events of the mapped kind", async () => {
+    const seen: { event: RuntimeEvent; legacy: unknown }[] = [];
+    const hook = new Hook("h").on("agent.tool.*", async (e, ctx) => void seen.push({ event: e, legacy: ctx.legacy }));
+    const legacy = {
+      Kind: "tool_exec_start",
+      Meta: { AgentID: "agent-1", TurnID: "turn-1", SessionKey: "s1" },
+      Payload: { Tool: "echo_text", Arguments: { text: "hello" } },
+    };
+    await testHook(hook).event(legacy);
+    assert.deepEqual(seen, [
+      {
+        event: {
+          kind: "agent.tool.exec_start",
+          source: {},
+          scope: { agent_id: "agent-1", session_key: "s1", turn_id: "turn-1" },
+          payload: { Tool: "echo_text", Arguments: { text: "hello" } },
+        },
+        legacy,
+      },
+    ]);
+  });
+
+  it("keeps a legacy kind the table does not know", async () => {
+    const seen: string[] = [];
+    const hook = new Hook("h").on("*", (e) => void seen.push(e.kind));
+    await testHook(hook).event({ Kind: "brand_new" });
+    assert.deepEqual(seen, ["brand_new"]);
+  });
+
+  it("report a failing observer on stderr; the test client rejects with its error", async () => {
+    const { lines, log } = capture();
+    const hook = new Hook("h").on("*", () => {
+      throw new Error("disk full");
+    });
+    await assert.rejects(testHook(hook, { log }).event(event("agent.error")), /disk full/);
+    assert.match(lines.join("\n"), /observer of agent.error failed: Error: disk full/);
+  });
+});
+
+describe("plugin tools", () => {
+  const hook = () =>
+    new Hook("weather").tool(weather, async ({ city }) => {
+      if (city === "Atlantis") throw new Error("the weather service is down");
+      if (city === "Nowhere") return { for_llm: `Weather data not found for city ${city}`, is_error: true };
+      return `${city} weather: Sunny`;
+    });
+
+  it("are added to the LLM request, which is sent back whole", async () => {
+    const result = await testHook(hook()).beforeLLM(request);
+    assert.deepEqual(result, {
+      action: "modify",
+      request: {
+        ...request,
+        tools: [...(request.tools ?? []), { type: "function", function: weather }],
+      },
+    });
+  });
+
+  it("are added to a request that has no tools yet", async () => {
+    const { tools: _, ...bare } = request;
+    const result = await testHook(hook()).beforeLLM(bare);
+    assert.deepEqual(result, { action: "modify", request: { ...bare, tools: [{ type: "function", function: weather }] } });
+  });
+
+  it("are not added twice when the request already has them", async () => {
+    const withTool = { ...request, tools: [{ type: "function", function: weather }] };
+    const result = await testHook(hook()).beforeLLM(JSON.parse(JSON.stringify(withTool)) as BeforeLLMParams);
+    assert.deepEqual(result, { action: "modify", request: withTool });
+  });
+
+  it("are added after the hook's own before_llm handler, to the request it returns", async () => {
+    const h = hook().beforeLLM((req) => modify(req, { model: "bigger" }));
+    const result = await testHook(h).beforeLLM(request);
+    assert.deepEqual(result, {
+      action: "modify",
+      request: { ...request, model: "bigger", tools: [...(request.tools ?? []), { type: "function", function: weather }] },
+    });
+  });
+
+  it("are not added when the hook's before_llm handler aborts", async () => {
+    const h = hook().beforeLLM(() => abortTurn("quota"));
+    assert.deepEqual(await testHook(h).beforeLLM(request), { action: "abort_turn", reason: "quota" });
+  });
+
+  it("answer their calls with respond", async () => {
+    assert.deepEqual(await testHook(hook()).beforeTool(call("get_weather", { city: "Beijing" })), {
+      action: "respond",
+      result: { for_llm: "Beijing weather: Sunny" },
+    });
+    assert.deepEqual(await testHook(hook()).beforeTool(call("get_weather", { city: "Nowhere" })), {
+      action: "respond",
+      result: { for_llm: "Weather data not found for city Nowhere", is_error: true },
+    });
+  });
+
+  it("answer arguments that do not fit the schema with an error result naming the argument", async () => {
+    assert.deepEqual(await testHook(hook()).beforeTool(call("get_weather", {})), {
+      action: "respond",
+      result: { for_llm: 'invalid arguments for get_weather: "city" is required', is_error: true },
+    });
+    assert.deepEqual(await testHook(hook()).beforeTool(call("get_weather", { city: 7 })), {
+      action: "respond",
+      result: { for_llm: 'invalid arguments for get_weather: "city" must be a string, not integer', is_error: true },
+    });
+  });
+
+  it("turn a tool that throws into an error result, details on stderr", async () => {
+    const { lines, log } = capture();
+    assert.deepEqual(await testHook(hook(), { log }).beforeTool(call("get_weather", { city: "Atlantis" })), {
+      action: "respond",
+      result: { for_llm: "get_weather failed: the weather service is down", is_error: true },
+    });
+    assert.match(lines.join("\n"), /tool get_weather failed: Error: the weather service is down/);
+  });
+
+  it("let every other tool through untouched, or to the hook's before_tool handler", async () => {
+    assert.deepEqual(await testHook(hook()).beforeTool(call("exec", { command: "ls" })), { action: "continue" });
+    const h = hook().beforeTool((c) => (c.tool === "exec" ? deny("no shell") : pass()));
+    assert.deepEqual(await testHook(h).beforeTool(call("exec", { command: "ls" })), { action: "deny_tool", reason: "no shell" });
+  });
+
+  it("get the call and the abort signal", async () => {
+    let seen: BeforeToolParams | undefined;
+    const h = new Hook("h").tool(weather, (_, ctx) => ((seen = ctx.call), "ok"));
+    await testHook(h).beforeTool(call("get_weather", { city: "Oslo" }));
+    assert.deepEqual(seen, call("get_weather", { city: "Oslo" }));
+  });
+
+  it("cannot be declared twice", () => {
+    assert.throws(() => hook().tool(weather, () => "again"), /already declared/);
+  });
+});

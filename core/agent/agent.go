@@ -1,0 +1,391 @@
+// Package agent is a small agent loop for demonstrations and tests: it runs
+// turns against an LLM (a scripted one needs no API key), runs its tools,
+// asks its hooks at every stage, and raises runtime events at the points
+// the protocol documents.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// LLM answers a request.
+type LLM interface {
+	Chat(ctx context.Context, req protocol.BeforeLLMParams) (protocol.LLMResponse, error)
+}
+
+// Hooks is what the agent asks at each stage; *runtime.Runtime is one.
+type Hooks interface {
+	BeforeLLM(context.Context, protocol.BeforeLLMParams) (protocol.BeforeLLMParams, runtime.Decision)
+	AfterLLM(context.Context, protocol.AfterLLMParams) (protocol.AfterLLMParams, runtime.Decision)
+	BeforeTool(context.Context, protocol.BeforeToolParams) (protocol.BeforeToolParams, runtime.Decision)
+	ApproveTool(context.Context, protocol.ApproveToolParams) runtime.Decision
+	AfterTool(context.Context, protocol.AfterToolParams) (protocol.AfterToolParams, runtime.Decision)
+	Emit(protocol.RuntimeEvent)
+}
+
+// Agent runs turns. Only LLM is required.
+type Agent struct {
+	LLM LLM
+	// Tools are the tools the agent runs itself and offers the LLM.
+	Tools []Tool
+	// Hooks are asked at every stage; nil means none.
+	Hooks Hooks
+	// Model is the model name sent to hooks; "scripted" when empty.
+	Model string
+	// AgentID and SessionKey identify the agent in meta and events;
+	// "agent-1" and "session-1" when empty, as in the documents' examples.
+	AgentID, SessionKey string
+	// MaxIterations bounds the LLM rounds of a turn; 10 when zero.
+	MaxIterations int
+	// OnStep, when set, is told about each step as it happens.
+	OnStep func(Step)
+
+	turns   atomic.Int64
+	events  atomic.Int64
+	stopped atomic.Bool // a hook asked for hard_abort
+}
+
+// StepKind names a kind of Step.
+type StepKind string
+
+// Step kinds.
+const (
+	StepUser        StepKind = "user"         // Text is the prompt
+	StepEvent       StepKind = "event"        // Event is the kind raised
+	StepLLMRequest  StepKind = "llm_request"  // Iteration, Tools offered
+	StepLLMResponse StepKind = "llm_response" // Iteration, Text, Calls
+	StepTool        StepKind = "tool"         // Tool, Arguments, Outcome, By, Result, Reason, Duration
+	StepTurnEnd     StepKind = "turn_end"     // Outcome is the status, Text the answer, By and Reason who stopped it
+)
+
+// Tool outcomes.
+const (
+	ToolRan        = "ran"        // the agent ran the tool
+	ToolAnswered   = "answered"   // a hook answered with respond; the tool did not run
+	ToolDenied     = "denied"     // a before_tool hook denied it
+	ToolUnapproved = "unapproved" // an approver denied it
+)
+
+// Step is one thing the agent did; which fields are set depends on Kind.
+type Step struct {
+	Kind      StepKind
+	Iteration int
+	Text      string
+	Tools     []string
+	Calls     []protocol.ToolCall
+	Tool      string
+	Arguments map[string]any
+	Result    *protocol.ToolResult
+	Outcome   string
+	By        string
+	Reason    string
+	Event     string
+	Duration  time.Duration
+}
+
+// Turn statuses.
+const (
+	TurnDone        = "done"
+	TurnAborted     = "aborted"      // a hook answered abort_turn
+	TurnHardAborted = "hard_aborted" // a hook answered hard_abort: the agent takes no more turns
+	TurnFailed      = "failed"       // the LLM failed, or the turn ran out of iterations
+)
+
+// TurnResult is how a turn ended.
+type TurnResult struct {
+	Status string
+	// Answer is the LLM's final text, or the for_user (else for_llm) of a
+	// tool result that set response_handled.
+	Answer string
+	// Hook names the hook that aborted the turn.
+	Hook string
+	// Reason says why the turn did not end with an answer.
+	Reason     string
+	Iterations int
+}
+
+// ErrStopped is returned by RunTurn once a hook has asked for hard_abort.
+var ErrStopped = errors.New("agent stopped by hard_abort")
+
+// turn is the state of one turn.
+type turn struct {
+	a        *Agent
+	id       string
+	meta     func(iteration int) *protocol.Meta
+	context  *protocol.TurnContext
+	messages []protocol.Message
+	started  time.Time
+}
+
+const (
+	channel = "cli"
+	chatID  = "chat-1"
+)
+
+// RunTurn runs one turn: the prompt, then LLM rounds and tool calls until
+// the LLM answers without calling a tool. The error is set when the turn
+// failed (TurnFailed) or the agent was stopped.
+func (a *Agent) RunTurn(ctx context.Context, prompt string) (TurnResult, error) {
+	if a.stopped.Load() {
+		return TurnResult{Status: TurnHardAborted, Reason: ErrStopped.Error()}, ErrStopped
+	}
+	t := &turn{a: a, id: "turn-" + strconv.FormatInt(a.turns.Add(1), 10), started: time.Now()}
+	agentID, session := or(a.AgentID, "agent-1"), or(a.SessionKey, "session-1")
+	t.meta = func(iteration int) *protocol.Meta {
+		return &protocol.Meta{AgentID: ptr(agentID), TurnID: ptr(t.id), ParentTurnID: ptr(""), SessionKey: ptr(session), Iteration: ptr(iteration)}
+	}
+	t.context = &protocol.TurnContext{Inbound: &protocol.InboundContext{Channel: ptr(channel), ChatID: ptr(chatID), SenderID: ptr("user")}}
+	t.messages = []protocol.Message{{Role: "user", Content: ptr(prompt)}}
+
+	a.step(Step{Kind: StepUser, Text: prompt})
+	t.emit(protocol.KindTurnStart, map[string]any{"UserMessage": prompt})
+	res, err := t.run(ctx)
+	t.emit(protocol.KindTurnEnd, map[string]any{
+		"Status": res.Status, "Iterations": res.Iterations, "Duration": time.Since(t.started).Nanoseconds(), "FinalContentLen": len(res.Answer),
+	})
+	a.step(Step{Kind: StepTurnEnd, Outcome: res.Status, Text: res.Answer, By: res.Hook, Reason: res.Reason, Duration: time.Since(t.started)})
+	return res, err
+}
+
+func (t *turn) run(ctx context.Context) (TurnResult, error) {
+	a := t.a
+	hooks := a.hooks()
+	max := a.MaxIterations
+	if max <= 0 {
+		max = 10
+	}
+	for iter := 1; iter <= max; iter++ {
+		req := protocol.BeforeLLMParams{
+			Meta: t.meta(iter), Context: t.context, Model: or(a.Model, "scripted"),
+			Messages: t.messages, Tools: a.definitions(), Options: map[string]any{},
+			Channel: ptr(channel), ChatID: ptr(chatID),
+		}
+		req, d := hooks.BeforeLLM(ctx, req)
+		if !d.Continue() {
+			return t.stop(d, iter), nil
+		}
+		a.step(Step{Kind: StepLLMRequest, Iteration: iter, Tools: toolNames(req.Tools)})
+		t.emit(protocol.KindLLMRequest, map[string]any{"Model": req.Model, "MessagesCount": len(req.Messages), "ToolsCount": len(req.Tools)})
+		resp, err := a.LLM.Chat(ctx, req)
+		if err != nil {
+			t.emit(protocol.KindError, map[string]any{"Stage": "llm", "Message": err.Error()})
+			return TurnResult{Status: TurnFailed, Reason: err.Error(), Iterations: iter}, err
+		}
+		content := ""
+		if resp.Content != nil {
+			content = *resp.Content
+		}
+		t.emit(protocol.KindLLMResponse, map[string]any{"ContentLen": len(content), "ToolCalls": len(resp.ToolCalls)})
+		after, d := hooks.AfterLLM(ctx, protocol.AfterLLMParams{
+			Meta: t.meta(iter), Context: t.context, Model: req.Model, Response: resp, Channel: ptr(channel), ChatID: ptr(chatID),
+		})
+		if !d.Continue() {
+			return t.stop(d, iter), nil
+		}
+		resp = after.Response
+		content = ""
+		if resp.Content != nil {
+			content = *resp.Content
+		}
+		a.step(Step{Kind: StepLLMResponse, Iteration: iter, Text: content, Calls: resp.ToolCalls})
+		t.messages = append(t.messages, protocol.Message{Role: "assistant", Content: resp.Content, ToolCalls: resp.ToolCalls})
+		if len(resp.ToolCalls) == 0 {
+			return TurnResult{Status: TurnDone, Answer: content, Iterations: iter}, nil
+		}
+		handled := ""
+		for _, call := range resp.ToolCalls {
+			result, d := t.tool(ctx, iter, call)
+			if !d.Continue() {
+				return t.stop(d, iter), nil
+			}
+			t.messages = append(t.messages, protocol.Message{Role: "tool", Content: ptr(result.ForLLM), ToolCallID: call.ID})
+			if result.ResponseHandled != nil && *result.ResponseHandled && handled == "" {
+				handled = or(deref(result.ForUser), result.ForLLM)
+			}
+		}
+		if handled != "" {
+			return TurnResult{Status: TurnDone, Answer: handled, Iterations: iter}, nil
+		}
+	}
+	err := fmt.Errorf("no final answer after %d LLM rounds", max)
+	return TurnResult{Status: TurnFailed, Reason: err.Error(), Iterations: max}, err
+}
+
+// tool handles one tool call: before_tool, approval, the tool, after_tool.
+// A decision that does not continue ends the turn.
+func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protocol.ToolResult, runtime.Decision) {
+	a, hooks := t.a, t.a.hooks()
+	var args map[string]any
+	if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil || args == nil {
+		args = map[string]any{}
+		res := failure(fmt.Sprintf("%s: arguments are not a JSON object: %s", tc.Function.Name, tc.Function.Arguments))
+		a.step(Step{Kind: StepTool, Tool: tc.Function.Name, Arguments: args, Outcome: ToolDenied, Result: &res, Reason: "bad arguments"})
+		return res, runtime.Decision{Action: protocol.ActionContinue}
+	}
+	call, d := hooks.BeforeTool(ctx, protocol.BeforeToolParams{
+		Meta: t.meta(iter), Context: t.context, Tool: tc.Function.Name, Arguments: args, Channel: ptr(channel), ChatID: ptr(chatID),
+	})
+	step := Step{Kind: StepTool, Tool: call.Tool, Arguments: call.Arguments}
+	switch d.Action {
+	case protocol.ActionRespond:
+		// The hook's answer stands for the tool: no approval, no after_tool.
+		t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
+		t.emit(protocol.KindToolExecEnd, toolEnd(call.Tool, 0, *d.Result))
+		step.Outcome, step.By, step.Result, step.Reason = ToolAnswered, d.Hook, d.Result, d.Reason
+		a.step(step)
+		return *d.Result, pass
+	case protocol.ActionDenyTool:
+		res := failure(fmt.Sprintf("tool %s was denied by hook %s: %s", call.Tool, d.Hook, d.Reason))
+		t.emit(protocol.KindToolExecSkipped, map[string]any{"Tool": call.Tool, "Reason": d.Reason})
+		step.Outcome, step.By, step.Result, step.Reason = ToolDenied, d.Hook, &res, d.Reason
+		a.step(step)
+		return res, pass
+	case protocol.ActionContinue:
+	default:
+		return protocol.ToolResult{}, d
+	}
+	if d := hooks.ApproveTool(ctx, protocol.ApproveToolParams{
+		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: ptr(channel), ChatID: ptr(chatID),
+	}); !d.Continue() {
+		res := failure(fmt.Sprintf("tool %s was not approved by hook %s: %s", call.Tool, d.Hook, d.Reason))
+		t.emit(protocol.KindToolExecSkipped, map[string]any{"Tool": call.Tool, "Reason": d.Reason})
+		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason
+		a.step(step)
+		return res, pass
+	}
+	t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
+	started := time.Now()
+	res := a.run(ctx, call.Tool, call.Arguments)
+	took := time.Since(started)
+	t.emit(protocol.KindToolExecEnd, toolEnd(call.Tool, took, res))
+	after, d := hooks.AfterTool(ctx, protocol.AfterToolParams{
+		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Result: res,
+		Duration: ptr(took.Nanoseconds()), Channel: ptr(channel), ChatID: ptr(chatID),
+	})
+	if !d.Continue() {
+		return protocol.ToolResult{}, d
+	}
+	res = after.Result
+	step.Outcome, step.Result, step.Duration = ToolRan, &res, took
+	a.step(step)
+	return res, pass
+}
+
+var pass = runtime.Decision{Action: protocol.ActionContinue}
+
+// stop ends the turn on a hook's decision.
+func (t *turn) stop(d runtime.Decision, iter int) TurnResult {
+	status := TurnAborted
+	if d.Action == protocol.ActionHardAbort {
+		status = TurnHardAborted
+		t.a.stopped.Store(true)
+	}
+	return TurnResult{Status: status, Hook: d.Hook, Reason: d.Reason, Iterations: iter}
+}
+
+// run runs one of the agent's own tools.
+func (a *Agent) run(ctx context.Context, name string, args map[string]any) protocol.ToolResult {
+	for _, tool := range a.Tools {
+		if tool.Definition().Function.Name == name {
+			return tool.Run(ctx, args)
+		}
+	}
+	return failure(fmt.Sprintf("unknown tool %q", name))
+}
+
+func (a *Agent) definitions() []protocol.ToolDefinition {
+	defs := make([]protocol.ToolDefinition, len(a.Tools))
+	for i, tool := range a.Tools {
+		defs[i] = tool.Definition()
+	}
+	return defs
+}
+
+func (a *Agent) hooks() Hooks {
+	if a.Hooks == nil {
+		return noHooks{}
+	}
+	return a.Hooks
+}
+
+func (a *Agent) step(s Step) {
+	if a.OnStep != nil {
+		a.OnStep(s)
+	}
+}
+
+// emit raises a runtime event, with its payload in PascalCase as PicoClaw
+// writes it.
+func (t *turn) emit(kind string, payload map[string]any) {
+	a := t.a
+	a.step(Step{Kind: StepEvent, Event: kind})
+	if a.Hooks == nil {
+		return
+	}
+	raw, _ := json.Marshal(payload)
+	severity := "info"
+	if kind == protocol.KindError {
+		severity = "error"
+	}
+	agentID := or(a.AgentID, "agent-1")
+	a.Hooks.Emit(protocol.RuntimeEvent{
+		ID:     ptr("evt-" + strconv.FormatInt(a.events.Add(1), 10)),
+		Kind:   kind,
+		Time:   ptr(time.Now().UTC().Format(time.RFC3339Nano)),
+		Source: protocol.EventSource{Component: ptr("agent"), Name: ptr(agentID)},
+		Scope: protocol.EventScope{
+			AgentID: ptr(agentID), SessionKey: ptr(or(a.SessionKey, "session-1")), TurnID: ptr(t.id),
+			Channel: ptr(channel), ChatID: ptr(chatID),
+		},
+		Severity: ptr(severity),
+		Payload:  raw,
+	})
+}
+
+func toolEnd(tool string, took time.Duration, r protocol.ToolResult) map[string]any {
+	return map[string]any{
+		"Tool": tool, "Duration": took.Nanoseconds(), "ForLLMLen": len(r.ForLLM), "ForUserLen": len(deref(r.ForUser)),
+		"IsError": r.IsError != nil && *r.IsError, "Async": r.Async != nil && *r.Async,
+	}
+}
+
+// noHooks lets everything through.
+type noHooks struct{}
+
+func (noHooks) BeforeLLM(_ context.Context, p protocol.BeforeLLMParams) (protocol.BeforeLLMParams, runtime.Decision) {
+	return p, pass
+}
+func (noHooks) AfterLLM(_ context.Context, p protocol.AfterLLMParams) (protocol.AfterLLMParams, runtime.Decision) {
+	return p, pass
+}
+func (noHooks) BeforeTool(_ context.Context, p protocol.BeforeToolParams) (protocol.BeforeToolParams, runtime.Decision) {
+	return p, pass
+}
+func (noHooks) ApproveTool(context.Context, protocol.ApproveToolParams) runtime.Decision { return pass }
+func (noHooks) AfterTool(_ context.Context, p protocol.AfterToolParams) (protocol.AfterToolParams, runtime.Decision) {
+	return p, pass
+}
+func (noHooks) Emit(protocol.RuntimeEvent) {}
+
+func or(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,175 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hookwire/hookwire/core/internal/strict"
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// Scenario is a scripted conversation: the user's prompt, then what the LLM
+// answers to each request, in order.
+//
+//	{
+//	  "prompt": "What's the weather in Beijing today?",
+//	  "replies": [
+//	    {"tool_calls": [{"name": "get_weather", "arguments": {"city": "Beijing"}}]},
+//	    {"content": "Beijing is sunny today."}
+//	  ]
+//	}
+type Scenario struct {
+	// Prompt is the user's message that starts the turn.
+	Prompt string `json:"prompt"`
+	// Model is the model name sent to hooks; "scripted" when empty.
+	Model string `json:"model"`
+	// Tools lists the built-in tools the agent offers (see Builtin); all of
+	// them when empty.
+	Tools []string `json:"tools"`
+	// Root is the folder read_file may read, relative to the scenario file;
+	// the scenario's own folder when empty.
+	Root string `json:"root"`
+	// Replies are the LLM's answers, one per request.
+	Replies []Reply `json:"replies"`
+}
+
+// Reply is one scripted answer of the LLM: text, tool calls, or both.
+type Reply struct {
+	Content   string     `json:"content"`
+	ToolCalls []ToolCall `json:"tool_calls"`
+}
+
+// ToolCall is a tool call in a scripted reply. Its arguments are written
+// as an object; the LLM sends them as a JSON string, as LLMs do.
+type ToolCall struct {
+	// ID identifies the call; "call-N" when empty.
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// LoadScenario reads a scenario file. A relative root is resolved against
+// the file's folder.
+func LoadScenario(path string) (Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Scenario{}, err
+	}
+	var s Scenario
+	if err := strict.Decode(data, &s); err != nil {
+		return Scenario{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := s.check(); err != nil {
+		return Scenario{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if !filepath.IsAbs(s.Root) {
+		s.Root = filepath.Join(filepath.Dir(path), s.Root)
+	}
+	return s, nil
+}
+
+func (s Scenario) check() error {
+	if s.Prompt == "" {
+		return fmt.Errorf("prompt: required")
+	}
+	if len(s.Replies) == 0 {
+		return fmt.Errorf("replies: at least one is needed")
+	}
+	for i, name := range s.Tools {
+		if _, ok := builtins[name]; !ok {
+			return fmt.Errorf("tools[%d]: no built-in tool %q (there are: %s)", i, name, strings.Join(BuiltinNames(), ", "))
+		}
+	}
+	for i, r := range s.Replies {
+		for j, c := range r.ToolCalls {
+			if c.Name == "" {
+				return fmt.Errorf("replies[%d].tool_calls[%d].name: required", i, j)
+			}
+		}
+	}
+	return nil
+}
+
+// Scripted is an LLM that answers with the replies of a scenario, in order.
+// Like a real LLM, it can only call the tools its request offers: a reply
+// that calls another tool is an error, which makes it a test of what
+// before_llm hooks did to the request.
+type Scripted struct {
+	replies []Reply
+	next    int
+	calls   int
+}
+
+// NewScripted makes an LLM that gives these replies.
+func NewScripted(replies []Reply) *Scripted { return &Scripted{replies: replies} }
+
+// Chat answers with the next reply.
+func (s *Scripted) Chat(_ context.Context, req protocol.BeforeLLMParams) (protocol.LLMResponse, error) {
+	if s.next >= len(s.replies) {
+		return protocol.LLMResponse{}, fmt.Errorf("scripted LLM: request %d has no reply left (the scenario has %d)", s.next+1, len(s.replies))
+	}
+	r := s.replies[s.next]
+	s.next++
+	offered := toolNames(req.Tools)
+	resp := protocol.LLMResponse{Role: ptr("assistant"), FinishReason: ptr("stop")}
+	if r.Content != "" {
+		resp.Content = ptr(r.Content)
+	}
+	for _, c := range r.ToolCalls {
+		if !slices.Contains(offered, c.Name) {
+			return protocol.LLMResponse{}, fmt.Errorf("scripted LLM: reply %d calls %s, but the request offers no such tool (it offers: %s)",
+				s.next, c.Name, strings.Join(offered, ", "))
+		}
+		s.calls++
+		id := c.ID
+		if id == "" {
+			id = "call-" + strconv.Itoa(s.calls)
+		}
+		args, err := json.Marshal(c.Arguments)
+		if err != nil {
+			return protocol.LLMResponse{}, err
+		}
+		if c.Arguments == nil {
+			args = []byte("{}")
+		}
+		resp.ToolCalls = append(resp.ToolCalls, protocol.ToolCall{
+			ID: ptr(id), Type: ptr("function"),
+			Function: protocol.FunctionCall{Name: c.Name, Arguments: string(args)},
+		})
+	}
+	if len(resp.ToolCalls) > 0 {
+		resp.FinishReason = ptr("tool_calls")
+	}
+	return resp, nil
+}
+
+func toolNames(defs []protocol.ToolDefinition) []string {
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Function.Name
+	}
+	return names
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Agent makes an agent that plays the scenario: a scripted LLM and the
+// built-in tools it names. Set Hooks and OnStep on the result.
+func (s Scenario) Agent() *Agent {
+	names := s.Tools
+	if len(names) == 0 {
+		names = BuiltinNames()
+	}
+	a := &Agent{LLM: NewScripted(s.Replies), Model: s.Model}
+	for _, name := range names {
+		tool, _ := Builtin(name, s.Root)
+		a.Tools = append(a.Tools, tool)
+	}
+	return a
+}

@@ -1,0 +1,111 @@
+// Command hookwire is the reference host of the hookwire protocol: it plays
+// scripted agent turns with hooks, validates messages and wire traces
+// against the schema, and prints the schema.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+const usage = `hookwire runs agent hooks: the reference host of the hookwire protocol.
+
+Usage:
+  hookwire run [flags] SCENARIO       play a scripted agent turn with hooks and print a transcript
+  hookwire validate [flags] FILE...   check messages, test vectors or wire traces against the schema
+  hookwire schema                     print the protocol's JSON Schema
+
+Run "hookwire COMMAND --help" for the flags of a command.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and found a failure
+	exitUsage = 2 // bad flags or arguments
+)
+
+type command struct {
+	name, args, summary string
+	flags               func(*flag.FlagSet) func(args []string, env env) int
+}
+
+// env is what a command may touch, so that tests can run it in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// fail prints one line on stderr and returns code.
+func (e env) fail(code int, cmd string, err error) int {
+	fmt.Fprintf(e.stderr, "hookwire %s: %v\n", cmd, err)
+	return code
+}
+
+var commands = []command{runCommand, validateCommand, schemaCommand}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := env{stdin, stdout, stderr}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			return run([]string{args[1], "--help"}, stdin, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], e)
+		}
+	}
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema; see hookwire --help)\n", args[0])
+	return exitUsage
+}
+
+func (c command) run(args []string, e env) int {
+	fs := flag.NewFlagSet("hookwire "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	body := c.flags(fs)
+	// The flag package calls Usage on every error; only --help should print it.
+	fs.Usage = func() {}
+	help := func() {
+		fmt.Fprintf(e.stdout, "Usage: %s\n\n%s\n", strings.TrimSpace("hookwire "+c.name+" "+c.args), c.summary)
+		var flags strings.Builder
+		fs.SetOutput(&flags)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		if flags.Len() > 0 {
+			fmt.Fprintf(e.stdout, "\nFlags:\n%s", flags.String())
+		}
+	}
+	// Flags may come before or after the arguments.
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				help()
+				return exitOK
+			}
+			return e.fail(exitUsage, c.name, fmt.Errorf("%v (see hookwire %s --help)", err, c.name))
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return body(rest, e)
+}

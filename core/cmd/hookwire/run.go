@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/transcript"
+)
+
+var runCommand = command{
+	name: "run",
+	args: "[--hooks FILE] [--json] [--trace FILE] SCENARIO",
+	summary: `Plays the scenario's agent turn: its user prompt, then its scripted LLM
+replies, with the built-in tools echo_text and read_file and the hooks of the
+hooks configuration. Prints a transcript of every LLM round, tool call, hook
+call, decision and timing on stdout; the hooks' stderr and the runtime's log
+go to stderr. Exits 1 when the turn fails (not when a hook aborts it).`,
+	flags: func(fs *flag.FlagSet) func([]string, env) int {
+		hooks := fs.String("hooks", "", "hooks configuration `file` (the hooks block of the host's configuration)")
+		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
+		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines")
+		events := fs.Bool("events", false, "show runtime events in the text transcript")
+		return func(args []string, e env) int {
+			if len(args) != 1 {
+				return e.fail(exitUsage, "run", errors.New("need exactly one scenario file (see hookwire run --help)"))
+			}
+			return play(args[0], *hooks, *jsonl, *events, *trace, e)
+		}
+	},
+}
+
+func play(scenarioPath, hooksPath string, jsonl, events bool, tracePath string, e env) int {
+	scenario, err := agent.LoadScenario(scenarioPath)
+	if err != nil {
+		return e.fail(exitFail, "run", err)
+	}
+	var cfg runtime.Config
+	if hooksPath != "" {
+		if cfg, err = runtime.LoadConfig(hooksPath); err != nil {
+			return e.fail(exitFail, "run", err)
+		}
+	}
+	tr := transcript.New(e.stdout, jsonl)
+	tr.Events = events
+	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call}
+	if tracePath != "" {
+		f, err := os.Create(tracePath)
+		if err != nil {
+			return e.fail(exitFail, "run", err)
+		}
+		defer f.Close()
+		opts.Trace = traceTo(f)
+	}
+	rt, err := runtime.New(cfg, opts)
+	if err != nil {
+		return e.fail(exitFail, "run", fmt.Errorf("%s: %w", hooksPath, err))
+	}
+	// Stop the hooks on Ctrl-C too: none may outlive the run.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := rt.Start(ctx); err != nil {
+		return e.fail(exitFail, "run", err)
+	}
+	defer rt.Close()
+	tr.Hooks(rt.Hooks())
+
+	a := scenario.Agent()
+	a.Hooks, a.OnStep = rt, tr.Step
+	res, turnErr := a.RunTurn(ctx, scenario.Prompt)
+	rt.Close()
+	for hook, n := range rt.Dropped() {
+		if n > 0 {
+			fmt.Fprintf(e.stderr, "hookwire run: hook %s missed %d events (its queue was full)\n", hook, n)
+		}
+	}
+	if err := tr.Err(); err != nil {
+		return e.fail(exitFail, "run", err)
+	}
+	if turnErr != nil {
+		return e.fail(exitFail, "run", fmt.Errorf("the turn failed: %s", res.Reason))
+	}
+	return exitOK
+}
+
+// traceTo writes wire trace records: the hook, the direction ("send" from
+// host to hook, "recv" from hook to host), and the line as it was on the
+// wire, or as text when it is not JSON.
+func traceTo(w io.Writer) func(hook string, out bool, line []byte) {
+	var mu sync.Mutex
+	return func(hook string, out bool, line []byte) {
+		dir := "recv"
+		if out {
+			dir = "send"
+		}
+		rec := []byte(fmt.Sprintf(`{"hook":%q,"dir":%q,`, hook, dir))
+		if jsonValid(line) {
+			rec = append(append(append(rec, `"message":`...), line...), "}\n"...)
+		} else {
+			rec = append(rec, fmt.Sprintf(`"text":%s}`+"\n", quote(line))...)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write(rec)
+	}
+}
+
+// logHandler prints the runtime's log for people: a hook's stderr as
+// "[hook] line", anything else as "hookwire: level: message key=value".
+type logHandler struct {
+	mu    *sync.Mutex
+	w     io.Writer
+	attrs []slog.Attr
+}
+
+func newLogHandler(w io.Writer) *logHandler { return &logHandler{mu: &sync.Mutex{}, w: w} }
+
+func (h *logHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
+
+func (h *logHandler) Handle(_ context.Context, r slog.Record) error {
+	attrs := append([]slog.Attr{}, h.attrs...)
+	r.Attrs(func(a slog.Attr) bool { attrs = append(attrs, a); return true })
+	var hook, stream string
+	var rest []slog.Attr
+	for _, a := range attrs {
+		switch a.Key {
+		case "hook":
+			hook = a.Value.String()
+		case "stream":
+			stream = a.Value.String()
+		default:
+			rest = append(rest, a)
+		}
+	}
+	var line string
+	if stream == "stderr" {
+		line = fmt.Sprintf("[%s] %s", hook, r.Message)
+	} else {
+		line = "hookwire: " + levelName(r.Level) + ": "
+		if hook != "" {
+			line += "hook " + hook + ": "
+		}
+		line += r.Message
+		for _, a := range rest {
+			v := a.Value.String()
+			if a.Value.Kind() == slog.KindDuration {
+				v = a.Value.Duration().Round(time.Millisecond).String()
+			}
+			line += fmt.Sprintf(" %s=%s", a.Key, quoteIfNeeded(v))
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := fmt.Fprintln(h.w, line)
+	return err
+}
+
+func (h *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &logHandler{mu: h.mu, w: h.w, attrs: append(append([]slog.Attr{}, h.attrs...), attrs...)}
+}
+
+func (h *logHandler) WithGroup(string) slog.Handler { return h }
+
+func levelName(l slog.Level) string {
+	switch {
+	case l >= slog.LevelError:
+		return "error"
+	case l >= slog.LevelWarn:
+		return "warning"
+	}
+	return "info"
+}

@@ -1,0 +1,300 @@
+// Package transcript writes what happened in an agent turn, every hook
+// call and decision included, as readable text or as JSON Lines.
+//
+// The JSON Lines are meant for machines: each record is one object with a
+// "type", keys in a fixed order, and nothing that varies between two runs
+// of the same scenario except the "duration_ms" key, so that a test can
+// drop that key and compare two transcripts byte for byte (for example, the
+// same hook written in two languages).
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// Writer writes a transcript. Its methods are safe for concurrent use.
+type Writer struct {
+	w     io.Writer
+	jsonl bool
+	// Events, in the text form, adds a line per runtime event; JSON Lines
+	// always have them.
+	Events bool
+
+	mu  sync.Mutex
+	err error
+}
+
+// New makes a writer of text, or of JSON Lines when jsonl is set.
+func New(w io.Writer, jsonl bool) *Writer { return &Writer{w: w, jsonl: jsonl} }
+
+// Err is the first write error.
+func (t *Writer) Err() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+// Record is one line of a JSON Lines transcript. Which keys are set
+// depends on Type: hooks, user, event, hook, llm_request, llm_response,
+// tool, turn_end.
+type Record struct {
+	Type      string         `json:"type"`
+	Hooks     []HookRecord   `json:"hooks,omitempty"`
+	Hook      string         `json:"hook,omitempty"`
+	Method    string         `json:"method,omitempty"`
+	Iteration int            `json:"iteration,omitempty"`
+	Kind      string         `json:"kind,omitempty"`
+	Tool      string         `json:"tool,omitempty"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	Content   string         `json:"content,omitempty"`
+	Tools     []string       `json:"tools,omitempty"`
+	ToolCalls []CallRecord   `json:"tool_calls,omitempty"`
+	Action    string         `json:"action,omitempty"`
+	Approved  *bool          `json:"approved,omitempty"`
+	Outcome   string         `json:"outcome,omitempty"`
+	By        string         `json:"by,omitempty"`
+	Status    string         `json:"status,omitempty"`
+	Answer    string         `json:"answer,omitempty"`
+	Reason    string         `json:"reason,omitempty"`
+	Result    *ResultRecord  `json:"result,omitempty"`
+	Error     string         `json:"error,omitempty"`
+	Policy    string         `json:"policy,omitempty"`
+	// DurationMS is the only key that changes from run to run.
+	DurationMS *float64 `json:"duration_ms,omitempty"`
+}
+
+// HookRecord describes one hook in the "hooks" record.
+type HookRecord struct {
+	Name      string   `json:"name"`
+	InProcess bool     `json:"in_process,omitempty"`
+	Priority  int      `json:"priority"`
+	Intercept []string `json:"intercept,omitempty"`
+	Observe   bool     `json:"observe,omitempty"`
+}
+
+// CallRecord is a tool call the LLM asked for.
+type CallRecord struct {
+	ID        string         `json:"id,omitempty"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// ResultRecord is a tool result, with only the fields that say something:
+// hooks in different languages may or may not write the empty ones.
+type ResultRecord struct {
+	ForLLM          string   `json:"for_llm"`
+	IsError         bool     `json:"is_error"`
+	ForUser         string   `json:"for_user,omitempty"`
+	Silent          bool     `json:"silent,omitempty"`
+	Async           bool     `json:"async,omitempty"`
+	Media           []string `json:"media,omitempty"`
+	ResponseHandled bool     `json:"response_handled,omitempty"`
+}
+
+func result(r *protocol.ToolResult) *ResultRecord {
+	if r == nil {
+		return nil
+	}
+	t := func(b *bool) bool { return b != nil && *b }
+	rec := &ResultRecord{ForLLM: r.ForLLM, IsError: t(r.IsError), Silent: t(r.Silent), Async: t(r.Async), Media: r.Media, ResponseHandled: t(r.ResponseHandled)}
+	if r.ForUser != nil {
+		rec.ForUser = *r.ForUser
+	}
+	return rec
+}
+
+func millis(d time.Duration) *float64 {
+	ms := math.Round(float64(d)/float64(time.Microsecond)) / 1000
+	return &ms
+}
+
+// Hooks writes the hooks that will be asked, in order.
+func (t *Writer) Hooks(hooks []runtime.HookInfo) {
+	rec := Record{Type: "hooks", Hooks: []HookRecord{}}
+	var text []string
+	for _, h := range hooks {
+		hr := HookRecord{Name: h.Name, InProcess: h.InProcess, Priority: h.Priority, Observe: h.Observes}
+		kind := "process"
+		if h.InProcess {
+			kind = "in-process"
+		}
+		what := []string{}
+		for _, s := range h.Stages {
+			hr.Intercept = append(hr.Intercept, string(s))
+			what = append(what, string(s))
+		}
+		if h.Observes {
+			what = append(what, "observes events")
+		}
+		rec.Hooks = append(rec.Hooks, hr)
+		text = append(text, fmt.Sprintf("%s (%s, priority %d): %s", h.Name, kind, h.Priority, strings.Join(what, ", ")))
+	}
+	if len(text) == 0 {
+		text = []string{"none"}
+	}
+	t.write(rec, "hooks", strings.Join(text, "; "))
+}
+
+// Call writes one hook call; it fits runtime.Options.OnCall.
+func (t *Writer) Call(c runtime.CallRecord) {
+	rec := Record{Type: "hook", Hook: c.Hook, Method: c.Method, DurationMS: millis(c.Duration)}
+	switch p := c.Params.(type) {
+	case protocol.BeforeToolParams:
+		rec.Tool = p.Tool
+	case protocol.AfterToolParams:
+		rec.Tool = p.Tool
+	case protocol.ApproveToolParams:
+		rec.Tool = p.Tool
+	}
+	var outcome string
+	switch v := c.Result.(type) {
+	case nil:
+		rec.Error, rec.Policy = c.Err.Error(), string(c.Policy)
+		outcome = fmt.Sprintf("failed (fail %s): %v", c.Policy, c.Err)
+	case protocol.ApproveToolResult:
+		rec.Approved = &v.Approved
+		rec.Reason = deref(v.Reason)
+		outcome = "approved"
+		if !v.Approved {
+			outcome = "denied" + colon(rec.Reason)
+		}
+	case protocol.Variant:
+		rec.Action = string(v.ResultAction())
+		outcome = rec.Action
+		switch v := v.(type) {
+		case protocol.Respond:
+			rec.Result, rec.Reason = result(&v.Result), deref(v.Reason)
+		case protocol.DenyTool:
+			rec.Reason = v.Reason
+		case protocol.AbortTurn:
+			rec.Reason = deref(v.Reason)
+		case protocol.HardAbort:
+			rec.Reason = deref(v.Reason)
+		}
+		outcome += colon(rec.Reason)
+	}
+	target := c.Method
+	if rec.Tool != "" {
+		target += " " + rec.Tool
+	}
+	t.write(rec, "hook", fmt.Sprintf("%s %s -> %s  (%s)", c.Hook, target, outcome, ms(c.Duration)))
+}
+
+// Step writes one step of the agent; it fits agent.Agent.OnStep.
+func (t *Writer) Step(s agent.Step) {
+	switch s.Kind {
+	case agent.StepUser:
+		t.write(Record{Type: "user", Content: s.Text}, "user", s.Text)
+	case agent.StepEvent:
+		rec := Record{Type: "event", Kind: s.Event}
+		if t.jsonl || t.Events {
+			t.write(rec, "event", s.Event)
+		}
+	case agent.StepLLMRequest:
+		tools := s.Tools
+		if tools == nil {
+			tools = []string{}
+		}
+		t.write(Record{Type: "llm_request", Iteration: s.Iteration, Tools: tools},
+			fmt.Sprintf("llm #%d", s.Iteration), "offered tools: "+orNone(strings.Join(s.Tools, ", ")))
+	case agent.StepLLMResponse:
+		rec := Record{Type: "llm_response", Iteration: s.Iteration, Content: s.Text}
+		var lines []string
+		if s.Text != "" {
+			lines = append(lines, "says: "+s.Text)
+		}
+		for _, c := range s.Calls {
+			var args map[string]any
+			_ = json.Unmarshal([]byte(c.Function.Arguments), &args)
+			rec.ToolCalls = append(rec.ToolCalls, CallRecord{ID: deref(c.ID), Name: c.Function.Name, Arguments: args})
+			lines = append(lines, "calls "+c.Function.Name+" "+c.Function.Arguments)
+		}
+		t.write(rec, fmt.Sprintf("llm #%d", s.Iteration), strings.Join(lines, "\n"+pad("")))
+	case agent.StepTool:
+		rec := Record{Type: "tool", Tool: s.Tool, Arguments: s.Arguments, Outcome: s.Outcome, By: s.By, Reason: s.Reason, Result: result(s.Result)}
+		args, _ := json.Marshal(s.Arguments)
+		line := fmt.Sprintf("%s %s ", s.Tool, args)
+		switch s.Outcome {
+		case agent.ToolRan:
+			rec.DurationMS = millis(s.Duration)
+			line += "ran"
+		case agent.ToolAnswered:
+			line += "answered by hook " + s.By
+		default:
+			line += s.Outcome
+			if s.By != "" {
+				line += " by hook " + s.By
+			}
+		}
+		if s.Result != nil {
+			line += ": " + s.Result.ForLLM
+			if s.Result.IsError != nil && *s.Result.IsError {
+				line += " (error)"
+			}
+		}
+		t.write(rec, "tool", line)
+	case agent.StepTurnEnd:
+		rec := Record{Type: "turn_end", Status: s.Outcome, Answer: s.Text, By: s.By, Reason: s.Reason, DurationMS: millis(s.Duration)}
+		line := s.Text
+		if s.Outcome != agent.TurnDone {
+			line = s.Reason
+			if s.By != "" {
+				line = "by hook " + s.By + colon(s.Reason)
+			}
+		}
+		t.write(rec, s.Outcome, fmt.Sprintf("%s  (%s)", line, ms(s.Duration)))
+	}
+}
+
+func (t *Writer) write(rec Record, label, text string) {
+	var line []byte
+	if t.jsonl {
+		var err error
+		if line, err = json.Marshal(rec); err != nil {
+			line = []byte(fmt.Sprintf(`{"type":"error","error":%q}`, err.Error()))
+		}
+		line = append(line, '\n')
+	} else {
+		line = []byte(pad(label) + text + "\n")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.err == nil {
+		_, t.err = t.w.Write(line)
+	}
+}
+
+func pad(label string) string { return fmt.Sprintf("%-9s ", label) }
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+
+func colon(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -105,7 +105,7 @@ class Tool:
 
     def refused(self, e: ArgumentError) -> ToolResult:
         log.warning("tool %s: %s", self.name, e)
-        return tool_result(f"{self.name}: {e}", is_error=True)
+        return tool_result(f"invalid arguments for {self.name}: {e}", is_error=True)
 
     def failed(self, e: Exception) -> ToolResult:
         log.error("tool %s failed", self.name, exc_info=e)
@@ -259,6 +259,19 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
+def _a(json_type: str) -> str:
+    return f"an {json_type}" if json_type in ("integer", "array", "object") else f"a {json_type}"
+
+
+def _describe(value: Any) -> str:
+    """A received JSON value, named for an error message."""
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return json.dumps(value)
+
+
 def _fits(value: Any, json_type: str) -> bool:
     actual = _json_type(value)
     if json_type == "number":
@@ -272,29 +285,29 @@ def _check(schema: Schema, value: Any, at: str) -> Any:
     """Check value against the subset of JSON Schema that schema_of writes.
 
     Returns the value to pass on: a whole number sent as 3.0 becomes 3 for
-    an integer. Raises ArgumentError naming the argument at fault.
+    an integer. Raises ArgumentError naming the argument at fault, in the
+    words the Go and TypeScript SDKs use.
     """
-    name = f'argument "{at}"' if at else "arguments"
+    name = f'argument "{at}"' if at else "the arguments"
     want = schema.get("type")
     if want is not None:
         wanted = want if isinstance(want, list) else [want]
         fit = next((t for t in wanted if _fits(value, t)), None)
         if fit is None:
-            raise ArgumentError(
-                f"invalid {name}: want {' or '.join(wanted)}, got {_json_type(value)}"
-            )
+            kinds = " or ".join("null" if t == "null" else _a(t) for t in wanted)
+            raise ArgumentError(f"{name} must be {kinds}, not {_describe(value)}")
         if fit == "integer" and isinstance(value, float):
             value = int(value)
     if "enum" in schema and not any(value == v and type(value) is type(v) for v in schema["enum"]):
         allowed = ", ".join(json.dumps(v) for v in schema["enum"])
-        raise ArgumentError(f"invalid {name}: {json.dumps(value)} is not one of {allowed}")
+        raise ArgumentError(f"{name} must be one of {allowed}, not {_describe(value)}")
     if "anyOf" in schema:
         for option in schema["anyOf"]:
             try:
                 return _check(option, value, at)
             except ArgumentError:
                 continue
-        raise ArgumentError(f"invalid {name}: {json.dumps(value)} fits none of its types")
+        raise ArgumentError(f"{name} fits none of its types: {_describe(value)}")
     if isinstance(value, list) and "items" in schema:
         return [_check(schema["items"], v, f"{at}[{i}]") for i, v in enumerate(value)]
     if isinstance(value, dict):
@@ -304,20 +317,25 @@ def _check(schema: Schema, value: Any, at: str) -> Any:
 
 def _check_object(schema: Schema, value: dict[str, Any], at: str) -> dict[str, Any]:
     properties: dict[str, Schema] = schema.get("properties", {})
-    for key in schema.get("required", []):
+    required = schema.get("required", [])
+    for key in required:
         if key not in value:
-            where = f"{at}.{key}" if at else key
-            raise ArgumentError(f'missing required argument "{where}"')
-    out = dict(value)
+            raise ArgumentError(f'argument "{_join(at, key)}" is missing')
     extra = schema.get("additionalProperties")
+    out = {}
     for key, v in value.items():
-        where = f"{at}.{key}" if at else key
+        if v is None and key not in required:
+            continue  # an optional argument sent as null is an argument not sent
         if key in properties:
-            out[key] = _check(properties[key], v, where)
+            out[key] = _check(properties[key], v, _join(at, key))
         elif isinstance(extra, dict):
-            out[key] = _check(extra, v, where)
-    if not at:
-        # The function takes its declared parameters only; members the schema
-        # does not name are allowed by it and ignored here.
-        out = {k: v for k, v in out.items() if k in properties or not properties}
+            out[key] = _check(extra, v, _join(at, key))
+        elif at or not properties:
+            # The schema allows members it does not name; the function takes
+            # only its own parameters, so at the top they are left out.
+            out[key] = v
     return out
+
+
+def _join(at: str, key: str) -> str:
+    return f"{at}.{key}" if at else key

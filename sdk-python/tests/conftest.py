@@ -1,0 +1,112 @@
+"""A hook process driven over real pipes, as a host drives it."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+HOOKS = Path(__file__).parent / "hooks"
+# Generous: they only bound how long a broken hook can hang the suite.
+TIMEOUT = 20.0
+
+
+class HookProcess:
+    """A running hook: write lines to its stdin, read its stdout line by line."""
+
+    def __init__(self, *args: str, stdin: IO[bytes] | int = subprocess.PIPE) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, *args],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: list[bytes] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def _drain_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self._stderr.append(line)
+
+    def send(self, message: Any) -> None:
+        self.send_raw(json.dumps(message).encode() + b"\n")
+
+    def request(self, request_id: int, method: str, params: Any) -> None:
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+
+    def send_raw(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def close_stdin(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+
+    def line(self) -> bytes | None:
+        """The next line of stdout, or None at its end."""
+        try:
+            return self._lines.get(timeout=TIMEOUT)
+        except queue.Empty:
+            raise AssertionError(f"no line on stdout within {TIMEOUT}s") from None
+
+    def reply(self) -> dict[str, Any]:
+        line = self.line()
+        assert line is not None, "stdout closed"
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def call(self, request_id: int, method: str, params: Any) -> dict[str, Any]:
+        self.request(request_id, method, params)
+        reply = self.reply()
+        assert reply["id"] == request_id, reply
+        return reply
+
+    def hello(self) -> dict[str, Any]:
+        return self.call(1, "hook.hello", {"name": "test", "version": 1, "modes": ["tool"]})
+
+    def rest_of_stdout(self) -> list[bytes]:
+        """Every line still to come on stdout; the hook must have exited or be exiting."""
+        lines = []
+        while (line := self.line()) is not None:
+            lines.append(line)
+        return lines
+
+    def wait(self) -> int:
+        return self.proc.wait(timeout=TIMEOUT)
+
+    @property
+    def stderr(self) -> str:
+        return b"".join(self._stderr).decode()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.fixture(params=["sync", "async"])
+def wire_hook(request: pytest.FixtureRequest) -> Iterator[HookProcess]:
+    """tests/hooks/wire.py with a sync, then an async, before_tool handler."""
+    hook = HookProcess(str(HOOKS / "wire.py"), request.param)
+    yield hook
+    hook.kill()

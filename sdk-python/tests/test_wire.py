@@ -1,0 +1,238 @@
+"""The hook as a process: real pipes, real signals, the bytes a host sees."""
+
+from __future__ import annotations
+
+import json
+import signal
+import tempfile
+
+import pytest
+
+from conftest import HOOKS, HookProcess
+
+
+def before_tool(tool: str, **arguments: object) -> dict[str, object]:
+    return {"tool": tool, "arguments": arguments}
+
+
+def test_hello_is_answered_with_the_name_and_the_modes_the_handlers_need(
+    wire_hook: HookProcess,
+) -> None:
+    reply = wire_hook.hello()
+    assert reply == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {"ok": True, "name": "wire-test", "modes": ["observe", "tool", "approve"]},
+    }
+
+
+def test_an_unknown_protocol_version_is_a_warning_not_a_crash(wire_hook: HookProcess) -> None:
+    reply = wire_hook.call(1, "hook.hello", {"name": "test", "version": 99, "modes": []})
+    assert reply["result"]["ok"] is True
+    assert wire_hook.call(2, "hook.before_tool", before_tool("echo", text="still here"))[
+        "result"
+    ] == {"action": "deny_tool", "reason": "still here"}
+    wire_hook.close_stdin()
+    assert wire_hook.wait() == 0
+    assert "protocol version 99" in wire_hook.stderr
+
+
+def test_print_child_processes_and_fd_1_writes_in_a_handler_go_to_stderr(
+    wire_hook: HookProcess,
+) -> None:
+    wire_hook.hello()
+    assert wire_hook.call(2, "hook.before_tool", before_tool("noise"))["result"] == {
+        "action": "continue"
+    }
+    wire_hook.close_stdin()
+    assert wire_hook.rest_of_stdout() == []
+    assert wire_hook.wait() == 0
+    for noise in (
+        "noise from print",
+        "noise from fd 1",
+        "noise from a child",
+        "noise from logging",
+    ):
+        assert noise in wire_hook.stderr
+
+
+def test_a_child_process_cannot_read_the_hosts_messages(wire_hook: HookProcess) -> None:
+    wire_hook.hello()
+    wire_hook.request(2, "hook.before_tool", before_tool("read_stdin"))
+    wire_hook.request(3, "hook.before_tool", before_tool("echo", text="after the child"))
+    replies = {r["id"]: r["result"] for r in (wire_hook.reply(), wire_hook.reply())}
+    assert replies == {
+        2: {"action": "deny_tool", "reason": "a child read 0 bytes of stdin"},
+        3: {"action": "deny_tool", "reason": "after the child"},
+    }
+
+
+def test_a_handler_that_raises_gets_a_32000_error_and_the_loop_goes_on(
+    wire_hook: HookProcess,
+) -> None:
+    wire_hook.hello()
+    reply = wire_hook.call(2, "hook.before_tool", before_tool("fail"))
+    assert reply == {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "error": {"code": -32000, "message": "the handler broke"},
+    }
+    assert wire_hook.call(3, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
+        "action": "deny_tool",
+        "reason": "ok",
+    }
+    wire_hook.close_stdin()
+    wire_hook.wait()
+    assert "Traceback" in wire_hook.stderr
+    assert "RuntimeError: the handler broke" in wire_hook.stderr
+
+
+def test_a_line_that_is_not_json_gets_a_32700_error_with_a_null_id_and_the_loop_goes_on(
+    wire_hook: HookProcess,
+) -> None:
+    wire_hook.hello()
+    wire_hook.send_raw(b"this is not json\n")
+    reply = wire_hook.reply()
+    assert reply["id"] is None
+    assert reply["error"]["code"] == -32700
+    wire_hook.send_raw(b"[1, 2]\n")
+    reply = wire_hook.reply()
+    assert (reply["id"], reply["error"]["code"]) == (None, -32600)
+    assert wire_hook.call(2, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
+        "action": "deny_tool",
+        "reason": "ok",
+    }
+
+
+def test_an_unknown_method_gets_a_32601_error(wire_hook: HookProcess) -> None:
+    wire_hook.hello()
+    reply = wire_hook.call(2, "hook.after_everything", {})
+    assert reply["error"] == {"code": -32601, "message": "method not found: hook.after_everything"}
+
+
+def test_params_that_do_not_fit_the_method_get_a_32602_error(wire_hook: HookProcess) -> None:
+    wire_hook.hello()
+    reply = wire_hook.call(2, "hook.before_tool", {"arguments": {}})
+    assert reply["error"]["code"] == -32602
+    assert "tool" in reply["error"]["message"]
+
+
+def test_notifications_get_no_reply_and_reach_the_observers(wire_hook: HookProcess) -> None:
+    wire_hook.hello()
+    wire_hook.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "hook.runtime_event",
+            "params": {
+                "kind": "agent.tool.exec_start",
+                "source": {"component": "agent"},
+                "scope": {"agent_id": "main"},
+                "payload": {"Tool": "exec"},
+            },
+        }
+    )
+    # An older host: hook.event, with an id of 0.
+    wire_hook.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "hook.event",
+            "params": {"Kind": "tool_exec_end", "Meta": {"AgentID": "main"}},
+        }
+    )
+    wire_hook.send({"jsonrpc": "2.0", "method": "hook.runtime_event", "params": {"kind": 1}})
+    assert wire_hook.call(2, "hook.approve_tool", {"tool": "exec", "arguments": {}})["result"] == {
+        "approved": False
+    }
+    wire_hook.close_stdin()
+    assert wire_hook.rest_of_stdout() == []
+    assert wire_hook.wait() == 0
+    assert "observed agent.tool.exec_start" in wire_hook.stderr
+    assert "observed agent.tool.exec_end" in wire_hook.stderr
+
+
+def test_50_concurrent_slow_requests_are_answered_out_of_order_by_id(
+    wire_hook: HookProcess,
+) -> None:
+    # Each "wait" call blocks until a "release" call for it arrives; the
+    # releases come last to first. Handled one at a time, the first wait
+    # would block everything after it.
+    wire_hook.hello()
+    for n in range(1, 51):
+        wire_hook.request(100 + n, "hook.before_tool", before_tool("wait", n=n))
+    for n in range(50, 0, -1):
+        wire_hook.request(200 + n, "hook.before_tool", before_tool("release", n=n))
+        replies = {r["id"]: r["result"] for r in (wire_hook.reply(), wire_hook.reply())}
+        assert replies == {
+            100 + n: {"action": "deny_tool", "reason": str(n)},
+            200 + n: {"action": "deny_tool", "reason": "released"},
+        }
+
+
+def test_a_line_of_16_mib_is_read_and_answered_whole() -> None:
+    text = "x" * (16 << 20)
+    hook = HookProcess(str(HOOKS / "tools.py"))
+    try:
+        hook.hello()
+        request = {"model": "m", "messages": [{"role": "user", "content": text}]}
+        reply = hook.call(2, "hook.before_llm", request)
+        assert reply["result"]["action"] == "modify"
+        assert reply["result"]["request"]["messages"][0]["content"] == text
+    finally:
+        hook.kill()
+
+
+def test_a_last_line_without_a_newline_is_still_answered(wire_hook: HookProcess) -> None:
+    wire_hook.hello()
+    wire_hook.send_raw(
+        json.dumps(
+            {"jsonrpc": "2.0", "id": 2, "method": "hook.before_tool", "params": before_tool("echo")}
+        ).encode()
+    )
+    wire_hook.close_stdin()
+    assert wire_hook.reply()["id"] == 2
+    assert wire_hook.wait() == 0
+
+
+def test_stdin_closing_exits_0_after_the_handlers_in_flight_have_answered(
+    wire_hook: HookProcess,
+) -> None:
+    wire_hook.hello()
+    wire_hook.request(2, "hook.before_tool", before_tool("sleep", seconds=0.5))
+    wire_hook.close_stdin()
+    assert wire_hook.reply() == {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "result": {"action": "deny_tool", "reason": "slept"},
+    }
+    assert wire_hook.wait() == 0
+    assert "run() returned" in wire_hook.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_exits_0_without_waiting_for_a_handler_that_never_returns(
+    wire_hook: HookProcess, signum: int
+) -> None:
+    wire_hook.hello()  # answered: the signal handlers are in place
+    wire_hook.request(2, "hook.before_tool", before_tool("block"))
+    wire_hook.proc.send_signal(signum)
+    assert wire_hook.wait() == 0
+    assert "run() returned" in wire_hook.stderr
+    assert "Traceback" not in wire_hook.stderr
+
+
+def test_stdin_may_be_a_regular_file() -> None:
+    with tempfile.TemporaryFile() as f:
+        f.write(
+            b'{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"t","version":1,"modes":[]}}\n'
+        )
+        f.write(
+            b'{"jsonrpc":"2.0","id":2,"method":"hook.approve_tool","params":{"tool":"ls","arguments":{}}}\n'
+        )
+        f.seek(0)
+        hook = HookProcess(str(HOOKS / "wire.py"), "sync", stdin=f)
+        try:
+            assert [json.loads(line)["id"] for line in hook.rest_of_stdout()] == [1, 2]
+            assert hook.wait() == 0
+        finally:
+            hook.kill()

@@ -77,11 +77,11 @@ export type Infer<S> = S extends { readonly const: infer C }
             : Primitive<T>
           : unknown;
 
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number" && Number.isInteger(value)) return "integer";
-  return typeof value;
+/** A received JSON value, named for an error message, in the words of the Go and Python SDKs. */
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object" && value !== null) return "an object";
+  return JSON.stringify(value) ?? String(value);
 }
 
 function isType(type: SchemaType, value: unknown): boolean {
@@ -111,21 +111,22 @@ const article = (t: string): string =>
 /**
  * Checks value against schema and says what is wrong with the first argument
  * that does not fit, naming it by its path ("city", "days[2]",
- * "where.lat"); undefined when the value fits.
+ * "where.lat"); undefined when the value fits. An optional argument sent as
+ * null counts as not sent.
  */
 export function check(schema: JSONSchema, value: unknown, path = ""): string | undefined {
-  const name = path === "" ? "the arguments" : `"${path}"`;
+  const name = path === "" ? "the arguments" : `argument "${path}"`;
   if (schema.type !== undefined) {
     const types: readonly SchemaType[] = typeof schema.type === "string" ? [schema.type] : schema.type;
     if (!types.some((t) => isType(t, value))) {
-      return `${name} must be ${types.map(article).join(" or ")}, not ${kindOf(value)}`;
+      return `${name} must be ${types.map(article).join(" or ")}, not ${describe(value)}`;
     }
   }
   if (schema.const !== undefined && !same(schema.const, value)) {
-    return `${name} must be ${JSON.stringify(schema.const)}`;
+    return `${name} must be ${JSON.stringify(schema.const)}, not ${describe(value)}`;
   }
   if (schema.enum !== undefined && !schema.enum.some((e) => same(e, value))) {
-    return `${name} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`;
+    return `${name} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}, not ${describe(value)}`;
   }
   if (typeof value === "string") {
     if (schema.minLength !== undefined && value.length < schema.minLength) {
@@ -165,16 +166,18 @@ export function check(schema: JSONSchema, value: unknown, path = ""): string | u
   if (isType("object", value)) {
     const obj = value as { readonly [key: string]: unknown };
     const at = (key: string): string => (path === "" ? key : `${path}.${key}`);
-    for (const key of schema.required ?? []) {
-      if (!Object.hasOwn(obj, key)) return `"${at(key)}" is required`;
+    const required = schema.required ?? [];
+    for (const key of required) {
+      if (!Object.hasOwn(obj, key)) return `argument "${at(key)}" is missing`;
     }
     for (const [key, v] of Object.entries(obj)) {
+      if (v === null && !required.includes(key)) continue;
       const sub = schema.properties !== undefined && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
       if (sub !== undefined) {
         const problem = check(sub, v, at(key));
         if (problem !== undefined) return problem;
       } else if (schema.additionalProperties === false) {
-        return `"${at(key)}" is not a known argument`;
+        return `argument "${at(key)}" is not a known argument`;
       } else if (typeof schema.additionalProperties === "object") {
         const problem = check(schema.additionalProperties, v, at(key));
         if (problem !== undefined) return problem;

@@ -336,11 +336,11 @@ describe("plugin tools", () => {
   it("answer arguments that do not fit the schema with an error result naming the argument", async () => {
     assert.deepEqual(await testHook(hook()).beforeTool(call("get_weather", {})), {
       action: "respond",
-      result: { for_llm: 'invalid arguments for get_weather: "city" is required', is_error: true },
+      result: { for_llm: 'invalid arguments for get_weather: argument "city" is missing', is_error: true },
     });
     assert.deepEqual(await testHook(hook()).beforeTool(call("get_weather", { city: 7 })), {
       action: "respond",
-      result: { for_llm: 'invalid arguments for get_weather: "city" must be a string, not integer', is_error: true },
+      result: { for_llm: 'invalid arguments for get_weather: argument "city" must be a string, not 7', is_error: true },
     });
   });
 

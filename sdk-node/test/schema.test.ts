@@ -30,24 +30,27 @@ describe("check", () => {
       undefined,
     );
     assert.equal(check(trip, { city: "Oslo", extra: "kept" }), undefined, "unknown arguments pass unless forbidden");
+    assert.equal(check(trip, { city: "Oslo", days: null }), undefined, "an optional argument sent as null is not sent");
   });
 
   const cases: [string, unknown, string][] = [
-    ["not an object", "Beijing", "the arguments must be an object, not string"],
-    ["missing required", {}, '"city" is required'],
-    ["wrong type", { city: 5 }, '"city" must be a string, not integer'],
-    ["too short", { city: "" }, '"city" must be at least 1 characters long'],
-    ["integer wanted", { city: "x", days: 1.5 }, '"days" must be an integer, not number'],
-    ["below minimum", { city: "x", days: 0 }, '"days" must be at least 1'],
-    ["above maximum", { city: "x", days: 15 }, '"days" must be at most 14'],
-    ["not in enum", { city: "x", unit: "k" }, '"unit" must be one of "c", "f"'],
-    ["array item", { city: "x", tags: ["a", 2] }, '"tags[1]" must be a string, not integer'],
-    ["too many items", { city: "x", tags: ["a", "b", "c"] }, '"tags" must have at most 2 items'],
-    ["nested required", { city: "x", where: { lon: 1 } }, '"where.lat" is required'],
-    ["nested type", { city: "x", where: { lat: "n" } }, '"where.lat" must be a number, not string'],
-    ["additional property", { city: "x", where: { lat: 1, alt: 3 } }, '"where.alt" is not a known argument'],
-    ["type list", { city: "x", note: 3 }, '"note" must be a string or null, not integer'],
-    ["pattern", { city: "x", code: "osl" }, '"code" must match ^[A-Z]{3}$'],
+    ["not an object", "Beijing", 'the arguments must be an object, not "Beijing"'],
+    ["missing required", {}, 'argument "city" is missing'],
+    ["wrong type", { city: 5 }, 'argument "city" must be a string, not 5'],
+    ["wrong type, an object", { city: { name: "x" } }, 'argument "city" must be a string, not an object'],
+    ["required null", { city: null }, 'argument "city" must be a string, not null'],
+    ["too short", { city: "" }, 'argument "city" must be at least 1 characters long'],
+    ["integer wanted", { city: "x", days: 1.5 }, 'argument "days" must be an integer, not 1.5'],
+    ["below minimum", { city: "x", days: 0 }, 'argument "days" must be at least 1'],
+    ["above maximum", { city: "x", days: 15 }, 'argument "days" must be at most 14'],
+    ["not in enum", { city: "x", unit: "k" }, 'argument "unit" must be one of "c", "f", not "k"'],
+    ["array item", { city: "x", tags: ["a", 2] }, 'argument "tags[1]" must be a string, not 2'],
+    ["too many items", { city: "x", tags: ["a", "b", "c"] }, 'argument "tags" must have at most 2 items'],
+    ["nested required", { city: "x", where: { lon: 1 } }, 'argument "where.lat" is missing'],
+    ["nested type", { city: "x", where: { lat: "n" } }, 'argument "where.lat" must be a number, not "n"'],
+    ["additional property", { city: "x", where: { lat: 1, alt: 3 } }, 'argument "where.alt" is not a known argument'],
+    ["type list", { city: "x", note: [] }, 'argument "note" must be a string or null, not an array'],
+    ["pattern", { city: "x", code: "osl" }, 'argument "code" must match ^[A-Z]{3}$'],
   ];
   for (const [name, args, problem] of cases) {
     it(`names the argument: ${name}`, () => {
@@ -56,8 +59,8 @@ describe("check", () => {
   }
 
   it("checks const and exclusive bounds", () => {
-    assert.equal(check({ const: "v1" }, "v2", "version"), '"version" must be "v1"');
-    assert.equal(check({ type: "number", exclusiveMinimum: 0 }, 0, "x"), '"x" must be more than 0');
-    assert.equal(check({ type: "number", exclusiveMaximum: 1 }, 1, "x"), '"x" must be less than 1');
+    assert.equal(check({ const: "v1" }, "v2", "version"), 'argument "version" must be "v1", not "v2"');
+    assert.equal(check({ type: "number", exclusiveMinimum: 0 }, 0, "x"), 'argument "x" must be more than 0');
+    assert.equal(check({ type: "number", exclusiveMaximum: 1 }, 1, "x"), 'argument "x" must be less than 1');
   });
 });

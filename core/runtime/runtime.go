@@ -415,13 +415,18 @@ func (h *hook) policyFor(s Stage) Policy {
 // ends the chain, under an open one ok is false and the hook is skipped.
 func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any, call func(context.Context) (R, error)) (res R, ok bool, stop *Decision) {
 	d := r.deadline(h, s)
-	cctx, cancel := context.WithTimeoutCause(ctx, d, fmt.Errorf("no reply within %v: %w", d, context.DeadlineExceeded))
+	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
 	res, err := call(cctx)
 	took := time.Since(start)
 	cancel()
-	if err == nil && any(res) == nil {
+	switch {
+	case err == nil && any(res) == nil:
 		err = errors.New("the hook returned no result")
+	case err == context.DeadlineExceeded && ctx.Err() == nil:
+		// Worded here, not up front, to keep the path of a call that
+		// succeeds free of allocations it does not need.
+		err = fmt.Errorf("no reply within %v: %w", d, context.DeadlineExceeded)
 	}
 	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
 	if err != nil {

@@ -1,0 +1,111 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// dangerGate is an in-process hook: a ToolApprover written in Go.
+type dangerGate struct{}
+
+func (dangerGate) ApproveTool(_ context.Context, req protocol.ApproveToolParams) (protocol.ApproveToolResult, error) {
+	if cmd, _ := req.Arguments["command"].(string); strings.Contains(cmd, "rm -rf") {
+		reason := "Dangerous command, execution denied"
+		return protocol.ApproveToolResult{Approved: false, Reason: &reason}, nil
+	}
+	return protocol.ApproveToolResult{Approved: true}, nil
+}
+
+// An agent embeds a runtime: it is made from a hooks configuration, given
+// in-process hooks, started, asked at each stage, and closed. Here the
+// configuration runs the weather plugin of the source documents, a Python
+// script, next to an approver written in Go.
+func Example() {
+	cfg, err := runtime.ParseConfig([]byte(`{"hooks": {
+	  "enabled": true,
+	  "processes": {
+	    "weather_plugin": {
+	      "enabled": true,
+	      "command": ["python3", "../../examples/weather/script/weather_plugin.py"],
+	      "intercept": ["before_llm", "before_tool"]
+	    }
+	  }
+	}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	rt, err := runtime.New(cfg, runtime.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := rt.Use(runtime.InProcess{Name: "danger_gate", Hook: dangerGate{}}); err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := rt.Start(ctx); err != nil {
+		log.Fatal(err)
+	}
+	defer rt.Close()
+
+	// before_llm: the plugin adds its tool to the request.
+	user := "What's the weather in Beijing today?"
+	req, _ := rt.BeforeLLM(ctx, protocol.BeforeLLMParams{
+		Model:    "m",
+		Messages: []protocol.Message{{Role: "user", Content: &user}},
+	})
+	for _, tool := range req.Tools {
+		fmt.Println("offered:", tool.Function.Name)
+	}
+
+	// before_tool: the plugin answers its tool itself.
+	_, d := rt.BeforeTool(ctx, protocol.BeforeToolParams{Tool: "get_weather", Arguments: map[string]any{"city": "Beijing"}})
+	fmt.Println(d.Action, "by", d.Hook+":", d.Result.ForLLM)
+
+	// Other tools pass before_tool, then meet the approvers.
+	call, d := rt.BeforeTool(ctx, protocol.BeforeToolParams{Tool: "bash", Arguments: map[string]any{"command": "rm -rf /"}})
+	fmt.Println(call.Tool, d.Action)
+	d = rt.ApproveTool(ctx, protocol.ApproveToolParams{Tool: call.Tool, Arguments: call.Arguments})
+	fmt.Println(d.Action, "by", d.Hook+":", d.Reason)
+	// Output:
+	// offered: get_weather
+	// respond by weather_plugin: Beijing weather: Sunny, temperature 15°C, humidity 45%
+	// bash continue
+	// deny_tool by danger_gate: Dangerous command, execution denied
+}
+
+// Spawn runs one hook process on its own, without a Runtime: a handshake,
+// then calls and notifications of any method. Results come back raw, to be
+// read with protocol.DecodeResult.
+func ExampleSpawn() {
+	ctx := context.Background()
+	p, err := runtime.Spawn(ctx, runtime.Command{
+		Name:  "weather_plugin",
+		Argv:  []string{"python3", "weather_plugin.py"},
+		Dir:   "../../examples/weather/script",
+		Modes: []protocol.Mode{protocol.ModeTool},
+	}, runtime.ProcessOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	fmt.Println("hello:", *p.Hello().Name)
+
+	raw, err := p.Call(ctx, protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "get_weather", Arguments: map[string]any{"city": "Atlantis"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := protocol.DecodeResult(protocol.MethodBeforeTool, raw)
+	if err != nil {
+		log.Fatal(err)
+	}
+	respond := res.(protocol.Respond)
+	fmt.Println(respond.Result.ForLLM, *respond.Result.IsError)
+	// Output:
+	// hello: weather-plugin
+	// Weather data not found for city Atlantis true
+}

@@ -110,3 +110,12 @@ def wire_hook(request: pytest.FixtureRequest) -> Iterator[HookProcess]:
     hook = HookProcess(str(HOOKS / "wire.py"), request.param)
     yield hook
     hook.kill()
+
+
+@pytest.fixture(scope="session")
+def hookwire_cli(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reference runtime's CLI, built once per test session from this checkout."""
+    binary = tmp_path_factory.mktemp("bin") / "hookwire"
+    core = Path(__file__).parents[2] / "core"
+    subprocess.run(["go", "build", "-o", str(binary), "./cmd/hookwire"], cwd=core, check=True)
+    return binary

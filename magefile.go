@@ -114,7 +114,10 @@ func Test() error {
 	if err := run("sdk-python", filepath.Join("..", venvBin("pytest")), "-q"); err != nil {
 		return err
 	}
-	return run("sdk-node", "npm", "test")
+	if err := run("sdk-node", "npm", "test"); err != nil {
+		return err
+	}
+	return run("examples/weather/typescript", "npm", "test")
 }
 
 // CI runs check, then test.
@@ -139,8 +142,12 @@ func Deps() error {
 			return err
 		}
 	}
-	if olderThan("sdk-node/node_modules/.package-lock.json", "sdk-node/package-lock.json") {
-		return run("sdk-node", "npm", "ci", "--no-audit", "--no-fund")
+	for _, dir := range []string{"sdk-node", "examples/weather/typescript"} {
+		if olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
+			if err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

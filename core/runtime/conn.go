@@ -29,8 +29,9 @@ type ConnOptions struct {
 	// Logger receives what the peer gets wrong: lines that are not JSON,
 	// replies nobody waits for. Nil means slog.Default().
 	Logger *slog.Logger
-	// Trace, when set, sees every line sent (out is true) and received, as
-	// it is on the wire, without its newline. It must not keep line.
+	// Trace, when set, sees every line sent (out is true), just before it
+	// is written, and every line received, as it is on the wire, without
+	// its newline. It must not keep line.
 	Trace func(out bool, line []byte)
 	// OnEOF, when set, is asked why the peer closed its output; its answer
 	// becomes the error of the calls in flight. A process uses it to report
@@ -205,6 +206,11 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
+	// Traced before it is written: once written, the reply may be read,
+	// and traced, before this goroutine runs again.
+	if c.opts.Trace != nil {
+		c.opts.Trace(true, line[:len(line)-1])
+	}
 	dl, _ := ctx.Deadline()
 	d, canTimeout := c.w.(deadliner)
 	if canTimeout {
@@ -219,9 +225,6 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 			c.fail(fmt.Errorf("write cut short after %d of %d bytes: %w", n, len(line), err))
 		}
 		return err
-	}
-	if c.opts.Trace != nil {
-		c.opts.Trace(true, line[:len(line)-1])
 	}
 	return nil
 }

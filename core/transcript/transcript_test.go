@@ -1,0 +1,64 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestCallsAreWrittenWithTheirOutcome(t *testing.T) {
+	calls := []runtime.CallRecord{
+		{Hook: "gate", Method: "hook.approve_tool", Params: protocol.ApproveToolParams{Tool: "bash"},
+			Result: protocol.ApproveToolResult{Approved: false, Reason: ptr("Dangerous command")}, Duration: 1500 * time.Microsecond},
+		{Hook: "gate", Method: "hook.before_tool", Params: protocol.BeforeToolParams{Tool: "bash"},
+			Err: errors.New("hook exited with status 3"), Policy: runtime.FailClosed, Duration: time.Millisecond},
+		{Hook: "w", Method: "hook.before_tool", Params: protocol.BeforeToolParams{Tool: "get_weather"},
+			Result: protocol.Respond{Action: protocol.ActionRespond, Result: protocol.ToolResult{ForLLM: "sunny", ForUser: ptr(""), Silent: ptr(false)}}},
+	}
+	var text, jsonl bytes.Buffer
+	tw, jw := New(&text, false), New(&jsonl, true)
+	for _, c := range calls {
+		tw.Call(c)
+		jw.Call(c)
+	}
+	wantText := "hook      gate hook.approve_tool bash -> denied: Dangerous command  (1.5 ms)\n" +
+		"hook      gate hook.before_tool bash -> failed (fail closed): hook exited with status 3  (1.0 ms)\n" +
+		"hook      w hook.before_tool get_weather -> respond  (0.0 ms)\n"
+	if text.String() != wantText {
+		t.Errorf("text:\n%s\nwant:\n%s", text.String(), wantText)
+	}
+	wantJSON := `{"type":"hook","hook":"gate","method":"hook.approve_tool","tool":"bash","approved":false,"reason":"Dangerous command","duration_ms":1.5}
+{"type":"hook","hook":"gate","method":"hook.before_tool","tool":"bash","error":"hook exited with status 3","policy":"closed","duration_ms":1}
+{"type":"hook","hook":"w","method":"hook.before_tool","tool":"get_weather","action":"respond","result":{"for_llm":"sunny","is_error":false},"duration_ms":0}
+`
+	if jsonl.String() != wantJSON {
+		t.Errorf("json:\n%s\nwant:\n%s", jsonl.String(), wantJSON)
+	}
+}
+
+func TestEventsAreInTheTextOnlyOnRequest(t *testing.T) {
+	var quiet, loud bytes.Buffer
+	New(&quiet, false).Step(agent.Step{Kind: agent.StepEvent, Event: protocol.KindTurnStart})
+	w := New(&loud, false)
+	w.Events = true
+	w.Step(agent.Step{Kind: agent.StepEvent, Event: protocol.KindTurnStart})
+	if quiet.Len() != 0 || !strings.Contains(loud.String(), "agent.turn.start") {
+		t.Errorf("quiet %q, loud %q", quiet.String(), loud.String())
+	}
+}
+
+func TestAnAbortedTurnNamesTheHook(t *testing.T) {
+	var text bytes.Buffer
+	New(&text, false).Step(agent.Step{Kind: agent.StepTurnEnd, Outcome: agent.TurnAborted, By: "budget", Reason: "over budget", Duration: 2 * time.Millisecond})
+	if want := "aborted   by hook budget: over budget  (2.0 ms)\n"; text.String() != want {
+		t.Errorf("got %q, want %q", text.String(), want)
+	}
+}

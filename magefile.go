@@ -17,7 +17,7 @@ import (
 )
 
 // goModules are the Go modules of the repository, in dependency order.
-var goModules = []string{".", "core", "codegen", "sdk-go"}
+var goModules = []string{".", "core", "codegen", "sdk-go", "examples"}
 
 // generated are the files `gen` writes; `check` compares them with a fresh run.
 var generated = []string{

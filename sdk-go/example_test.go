@@ -200,7 +200,8 @@ func ExampleToolResult() {
 		hookwire.Text("15°C"),
 		hookwire.ErrorText("no such city"),
 		hookwire.Text("chart attached").WithMedia("media://chart1").WithResponseHandled(),
-		hookwire.Text("saved").WithForUser("Saved your notes.").WithSilent(),
+		hookwire.Text("saved").WithForUser("Saved your notes."),
+		hookwire.Text("indexed").WithSilent(),
 	} {
 		b, _ := hookwire.Respond{Result: r}.MarshalJSON()
 		fmt.Println(string(b))
@@ -209,7 +210,8 @@ func ExampleToolResult() {
 	// {"action":"respond","result":{"for_llm":"15°C"}}
 	// {"action":"respond","result":{"for_llm":"no such city","is_error":true}}
 	// {"action":"respond","result":{"for_llm":"chart attached","media":["media://chart1"],"response_handled":true}}
-	// {"action":"respond","result":{"for_llm":"saved","for_user":"Saved your notes.","silent":true}}
+	// {"action":"respond","result":{"for_llm":"saved","for_user":"Saved your notes."}}
+	// {"action":"respond","result":{"for_llm":"indexed","silent":true}}
 }
 
 // Call runs a hook's handlers in-process, from the hook's own tests; an

@@ -9,7 +9,12 @@ const log = (message: string): void => {
   process.stderr.write(message + "\n");
 };
 
+let running = false;
+
 export function run(hook: Hook): void {
+  // stdin and stdout are one per process: a second loop would steal lines.
+  if (running) throw new Error("hookwire: a hook is already running in this process");
+  running = true;
   const write = protectStdout();
   const stopping = new AbortController();
   const session = new Session(hook, log, stopping.signal);

@@ -94,8 +94,13 @@ func (h *Hook) OnApproveTool(fn ApproveToolFunc) {
 // hook.runtime_event and the legacy hook.event alike: a legacy event
 // arrives with its kind mapped by [LegacyEventKinds] ("tool_exec_start" is
 // "agent.tool.exec_start"), its Meta's AgentID, SessionKey and TurnID in
-// Scope, and its Payload as sent. OnEvent panics on a malformed pattern.
+// Scope, and its Payload as sent. A legacy kind as pattern stands for its
+// runtime kind, as in the host's observe list. OnEvent panics on a
+// malformed pattern.
 func (h *Hook) OnEvent(pattern string, fn EventFunc) {
+	if kind, ok := LegacyEventKinds[pattern]; ok {
+		pattern = kind
+	}
 	if _, err := path.Match(pattern, ""); err != nil {
 		panic(fmt.Sprintf("hookwire: OnEvent(%q): %v", pattern, err))
 	}

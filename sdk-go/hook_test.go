@@ -272,6 +272,18 @@ func TestObserversSeeRuntimeAndLegacyEventsByKindGlob(t *testing.T) {
 	}
 }
 
+func TestALegacyKindAsPatternObservesItsRuntimeKind(t *testing.T) {
+	h := New("obs")
+	var seen []string
+	h.OnEvent("tool_exec_end", func(_ context.Context, ev RuntimeEvent) { seen = append(seen, ev.Kind) })
+	h.Call(ctx, MethodEvent, json.RawMessage(`{"Kind":"tool_exec_end"}`))
+	h.Call(ctx, MethodRuntimeEvent, json.RawMessage(`{"kind":"agent.tool.exec_end","source":{},"scope":{},"payload":{}}`))
+	h.Call(ctx, MethodEvent, json.RawMessage(`{"Kind":"tool_exec_start"}`))
+	if want := []string{"agent.tool.exec_end", "agent.tool.exec_end"}; !slices.Equal(seen, want) {
+		t.Errorf("saw %q, want %q", seen, want)
+	}
+}
+
 func TestAPanickingObserverIsLoggedAndTheOthersStillRun(t *testing.T) {
 	h, logs := newTestHook("obs")
 	ran := false

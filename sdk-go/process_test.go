@@ -59,6 +59,15 @@ var processHooks = map[string]func() *Hook{
 		})
 		return h
 	},
+	// stubborn ignores shutdown.
+	"stubborn": func() *Hook {
+		h := New("stubborn")
+		h.OnAfterLLM(func(context.Context, AfterLLMParams) (AfterLLMResult, error) {
+			fmt.Fprintln(os.Stderr, "waiting")
+			select {}
+		})
+		return h
+	},
 }
 
 func TestMain(m *testing.M) {
@@ -232,6 +241,36 @@ func TestSIGTERMAndSIGINTCancelTheHandlersAndExitZero(t *testing.T) {
 				t.Errorf("exit code %d; stderr:\n%s", code, p.stderr)
 			}
 		})
+	}
+}
+
+func TestASecondSignalEndsAHookWhoseHandlerIgnoresTheFirst(t *testing.T) {
+	p := startHook(t, "stubborn")
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"hook.after_llm","params":{"model":"m","response":{}}}`)
+	p.waitStderr("waiting")
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		p.cmd.Wait()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+		t.Fatalf("the hook exited (%v) with a handler still running", p.cmd.ProcessState)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+		if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGTERM {
+			t.Errorf("the hook ended with %v, want killed by SIGTERM", p.cmd.ProcessState)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the second SIGTERM did not end the hook")
 	}
 }
 

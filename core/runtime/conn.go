@@ -43,6 +43,7 @@ type ConnOptions struct {
 // Many calls may be in flight at once; replies are matched to calls by id
 // and may come in any order. Conn is safe for concurrent use.
 type Conn struct {
+	r      io.Reader
 	w      io.Writer
 	opts   ConnOptions
 	log    *slog.Logger
@@ -53,6 +54,7 @@ type Conn struct {
 	pending map[uint64]chan reply // nil value: the caller gave up waiting
 	err     error                 // why the connection ended; set once
 	done    chan struct{}
+	readEnd chan struct{} // closed when the reader has stopped and closed r
 }
 
 type reply struct {
@@ -64,12 +66,14 @@ type reply struct {
 // from r until r ends or Close is called.
 func NewConn(r io.Reader, w io.Writer, opts ConnOptions) *Conn {
 	c := &Conn{
+		r:       r,
 		w:       w,
 		opts:    opts,
 		log:     opts.Logger,
 		wsem:    make(chan struct{}, 1),
 		pending: map[uint64]chan reply{},
 		done:    make(chan struct{}),
+		readEnd: make(chan struct{}),
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -142,8 +146,12 @@ func (c *Conn) Err() error {
 func (c *Conn) Close() error {
 	c.fail(ErrClosed)
 	var errs []error
-	if w, ok := c.w.(io.Closer); ok {
-		errs = append(errs, w.Close())
+	for _, x := range []any{c.w, c.r} {
+		if cl, ok := x.(io.Closer); ok {
+			if err := cl.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+				errs = append(errs, err)
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -231,6 +239,10 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 
 // read takes lines from the peer until its output ends.
 func (c *Conn) read(r io.Reader) {
+	defer close(c.readEnd)
+	if rc, ok := r.(io.Closer); ok {
+		defer rc.Close()
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br, c.opts.MaxLineSize)

@@ -303,9 +303,11 @@ func (p *Process) stop() {
 	}
 	p.conn.fail(ErrClosed)
 	_ = p.conn.Close()
-	select {
-	case <-p.stderrDone:
-	case <-time.After(grace):
+	for _, end := range []chan struct{}{p.conn.readEnd, p.stderrDone} {
+		select {
+		case <-end:
+		case <-time.After(grace):
+		}
 	}
 }
 

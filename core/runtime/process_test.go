@@ -260,3 +260,24 @@ func waitFile(t *testing.T, path string) []byte {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestSpawnAndCloseLeaveNoFileDescriptorOpen(t *testing.T) {
+	count := func() int {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(fds)
+	}
+	before := count()
+	for range 5 {
+		p, err := Spawn(context.Background(), Command{Name: "fx", Argv: fixture("-log", "bye")}, quick(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Close()
+	}
+	if after := count(); after > before {
+		t.Errorf("%d file descriptors open before, %d after five hooks came and went", before, after)
+	}
+}

@@ -82,7 +82,7 @@ func Spawn(ctx context.Context, cmd Command, opts ProcessOptions) (*Process, err
 	if timeout <= 0 {
 		timeout = DefaultHelloTimeout
 	}
-	hctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("no reply to hook.hello within %v", timeout))
+	hctx, cancel := context.WithTimeoutCause(ctx, timeout, noReply(timeout))
 	defer cancel()
 	if err := p.handshake(hctx); err != nil {
 		p.Close()

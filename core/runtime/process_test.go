@@ -45,7 +45,7 @@ func TestHandshakeFailures(t *testing.T) {
 	}{
 		{"error", []string{"hook fx", "hook.hello", "not today"}},
 		{"refuse", []string{"hook fx", "ok: false"}},
-		{"hang", []string{"hook fx", "no reply to hook.hello within"}},
+		{"hang", []string{"hook fx: hook.hello: no reply within 300ms"}},
 		{"exit", []string{"hook fx", "exited with status 2", "giving up before hello"}},
 	} {
 		t.Run(tc.hello, func(t *testing.T) {

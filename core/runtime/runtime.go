@@ -153,8 +153,11 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 		}
 		factory := opts.Builtins[name]
 		if factory == nil {
-			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)",
-				name, strings.Join(slices.Sorted(maps.Keys(opts.Builtins)), ", "))
+			have := "none"
+			if len(opts.Builtins) > 0 {
+				have = strings.Join(slices.Sorted(maps.Keys(opts.Builtins)), ", ")
+			}
+			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, have)
 		}
 		impl, err := factory(b.Config)
 		if err != nil {
@@ -426,7 +429,7 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	case err == context.DeadlineExceeded && ctx.Err() == nil:
 		// Worded here, not up front, to keep the path of a call that
 		// succeeds free of allocations it does not need.
-		err = fmt.Errorf("no reply within %v: %w", d, context.DeadlineExceeded)
+		err = noReply(d)
 	}
 	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
 	if err != nil {
@@ -451,6 +454,12 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	}
 	return res, false, &Decision{Action: action, Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
 }
+
+// noReply is the error of a call that met its deadline.
+type noReply time.Duration
+
+func (e noReply) Error() string { return fmt.Sprintf("no reply within %v", time.Duration(e)) }
+func (e noReply) Unwrap() error { return context.DeadlineExceeded }
 
 func ended(h *hook, a protocol.Action, reason *string) Decision {
 	d := Decision{Action: a, Hook: h.name}

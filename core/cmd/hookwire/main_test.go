@@ -238,3 +238,16 @@ func TestSchemaPrintsTheSchema(t *testing.T) {
 		t.Errorf("exit %d; the output is not schema.JSON()", code)
 	}
 }
+
+func TestAHookThatCannotStartIsNamedWithItsLastWords(t *testing.T) {
+	hooks := filepath.Join(t.TempDir(), "hooks.json")
+	os.WriteFile(hooks, []byte(`{"hooks": {"enabled": true, "processes": {"broken": {
+		"enabled": true, "intercept": ["before_tool"],
+		"command": ["python3", "-c", "import sys; print('no config found', file=sys.stderr); sys.exit(3)"]}}}}`), 0o644)
+	code, out, errOut := hookwire(t, "", "run", "--hooks", hooks, weatherScenario)
+	want := "[broken] no config found\n" +
+		`hookwire run: hook broken: hook.hello: hook exited with status 3 (last stderr line: "no config found")` + "\n"
+	if code != exitFail || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
+	}
+}

@@ -55,6 +55,7 @@ type Conn struct {
 	err     error                 // why the connection ended; set once
 	done    chan struct{}
 	readEnd chan struct{} // closed when the reader has stopped and closed r
+	garbage int           // lines that were not JSON; the reader's own
 }
 
 type reply struct {
@@ -337,7 +338,15 @@ func (c *Conn) unreadable(line []byte, err error) {
 	}
 	switch {
 	case !json.Valid(line):
-		c.log.Warn("skipped a line of stdout that is not JSON", "line", clip(line))
+		// A hook that floods stdout must not flood the log: the first lines
+		// are logged, then a count now and then.
+		c.garbage++
+		switch {
+		case c.garbage <= 10:
+			c.log.Warn("skipped a line of stdout that is not JSON", "line", clip(line))
+		case c.garbage%1000 == 0 || c.garbage == 11:
+			c.log.Warn("skipping lines of stdout that are not JSON", "skipped", c.garbage)
+		}
 	case json.Unmarshal(line, &head) == nil && head.ID != nil:
 		c.log.Warn("dropped a reply whose id is not a positive integer", "id", clip(head.ID), "error", err)
 	default:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -123,6 +124,21 @@ func TestGarbageOnStdoutIsLoggedAndSkipped(t *testing.T) {
 	}
 	logs.waitFor(t, "skipped a line of stdout that is not JSON")
 	logs.waitFor(t, `line="this is not JSON"`)
+}
+
+func TestAFloodOfGarbageIsCountedNotLoggedLineByLine(t *testing.T) {
+	log, logs := testLogger()
+	flood := strings.Repeat("garbage\n", 2500)
+	c := NewConn(strings.NewReader(flood), io.Discard, ConnOptions{Logger: log})
+	<-c.Done()
+	if got := strings.Count(logs.String(), "skipped a line of stdout that is not JSON"); got != 10 {
+		t.Errorf("%d lines logged one by one, want 10", got)
+	}
+	for _, want := range []string{"skipped=11", "skipped=1000", "skipped=2000"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the log does not count %s", want)
+		}
+	}
 }
 
 func TestReplyWithUnknownIDIsLogged(t *testing.T) {

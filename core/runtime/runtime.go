@@ -99,10 +99,10 @@ type HookInfo struct {
 
 // Runtime runs hooks and dispatches the stages of agent turns to them. Its
 // methods are safe for concurrent use once Start has returned. A Runtime
-// with no hooks lets everything through.
+// with no hooks lets everything through; the zero Runtime is one, to which
+// in-process hooks may be added with Use.
 type Runtime struct {
 	opts     Options
-	log      *slog.Logger
 	defaults DefaultsConfig
 
 	mu      sync.Mutex
@@ -136,13 +136,10 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	r := &Runtime{opts: opts, log: opts.Logger, defaults: cfg.Hooks.Defaults}
-	if r.log == nil {
-		r.log = slog.Default()
-	}
+	r := &Runtime{opts: opts, defaults: cfg.Hooks.Defaults}
 	if !cfg.Hooks.Enabled {
 		if len(cfg.Hooks.Processes)+len(cfg.Hooks.Builtins) > 0 {
-			r.log.Info("hooks.enabled is not true: no configured hook runs")
+			r.logger().Info("hooks.enabled is not true: no configured hook runs")
 		}
 		return r, nil
 	}
@@ -170,7 +167,7 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 	for _, name := range slices.Sorted(maps.Keys(cfg.Hooks.Processes)) {
 		p := cfg.Hooks.Processes[name]
 		if !p.Enabled {
-			r.log.Info("hook is not enabled", "hook", name)
+			r.logger().Info("hook is not enabled", "hook", name)
 			continue
 		}
 		if err := r.addProcess(name, p); err != nil {
@@ -178,6 +175,13 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 		}
 	}
 	return r, nil
+}
+
+func (r *Runtime) logger() *slog.Logger {
+	if r.opts.Logger != nil {
+		return r.opts.Logger
+	}
+	return slog.Default()
 }
 
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
@@ -197,7 +201,7 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	}
 	slices.SortFunc(modes, func(a, b protocol.Mode) int { return modeOrder(a) - modeOrder(b) })
 	popts := ProcessOptions{
-		Conn:         ConnOptions{MaxLineSize: r.opts.MaxLineSize, Logger: r.log},
+		Conn:         ConnOptions{MaxLineSize: r.opts.MaxLineSize, Logger: r.logger()},
 		HelloTimeout: r.opts.HelloTimeout,
 		StopTimeout:  r.opts.StopTimeout,
 	}
@@ -205,7 +209,7 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
 	}
 	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes}
-	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.log)
+	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.logger())
 	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
 	return r.add(h)
 }
@@ -308,7 +312,7 @@ func (r *Runtime) Start(ctx context.Context) error {
 		}
 		if h.observe != nil {
 			timeout := cmp.Or(h.timeout, ms(r.defaults.ObserverTimeoutMS), DefaultObserverTimeout)
-			h.queue = newObserveQueue(h.name, h.observer, size, timeout, r.log)
+			h.queue = newObserveQueue(h.name, h.observer, size, timeout, r.logger())
 			r.queues = append(r.queues, h.queue)
 		}
 	}
@@ -444,7 +448,7 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	if err == nil {
 		return res, true, nil
 	}
-	r.log.Warn("hook call failed", "hook", h.name, "method", s.Method(), "error", err, "policy", "fail "+string(rec.Policy))
+	r.logger().Warn("hook call failed", "hook", h.name, "method", s.Method(), "error", err, "policy", "fail "+string(rec.Policy))
 	if rec.Policy == FailOpen {
 		return res, false, nil
 	}

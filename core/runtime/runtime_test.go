@@ -659,3 +659,17 @@ func same(t *testing.T, got, want any) {
 		t.Errorf("got  %s\nwant %s", a, b)
 	}
 }
+
+func TestTheZeroRuntimeIsUsable(t *testing.T) {
+	var r Runtime
+	if err := r.Use(InProcess{Name: "tag", Hook: tagger("Z")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if req, d := r.BeforeLLM(context.Background(), llmReq); !d.Continue() || *req.Messages[1].Content != "Z" {
+		t.Errorf("request %+v, decision %+v", req, d)
+	}
+}

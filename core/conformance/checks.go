@@ -1,0 +1,521 @@
+package conformance
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/schema"
+)
+
+// samples are realistic params for every method, in the shapes PicoClaw
+// writes them (taken from its host capture and the source documents).
+//
+//go:embed samples.json
+var samplesJSON []byte
+
+var samples = sync.OnceValue(func() map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(samplesJSON, &m); err != nil {
+		panic("conformance: samples.json: " + err.Error())
+	}
+	return m
+})
+
+var validator = sync.OnceValues(schema.NewValidator)
+
+const (
+	// noSuchMethod is a method no version of the protocol will define.
+	noSuchMethod = "hook.conformance_no_such_method"
+	// quiet is how long a hook has, after answering the request that
+	// follows some notifications, to (wrongly) answer them too.
+	quiet = 200 * time.Millisecond
+)
+
+// suite is one run of every check against one hook command.
+type suite struct {
+	cmd  runtime.Command
+	opts Options
+
+	results    map[string]Result
+	skipReason string
+	name       string
+	modes      []protocol.Mode // the modes whose methods are asked
+	procs      []*proc
+}
+
+func (s *suite) pass(check, format string, args ...any) {
+	s.results[check] = Result{Check: check, Status: Pass, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (s *suite) fail(check, format string, args ...any) {
+	s.results[check] = Result{Check: check, Status: Fail, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (s *suite) start() (*proc, error) {
+	p, err := start(s.cmd, s.opts.Timeout, s.opts.Stderr)
+	if err == nil {
+		s.procs = append(s.procs, p)
+	}
+	return p, err
+}
+
+func (s *suite) run(ctx context.Context) {
+	v, err := validator()
+	if err != nil {
+		panic("conformance: the protocol's schema does not compile: " + err.Error())
+	}
+	p, err := s.start()
+	if err != nil {
+		s.fail(Handshake, "the hook did not start: %v", err)
+		s.skipReason = "the hook did not start"
+		return
+	}
+	defer p.stop()
+	if !s.handshake(ctx, p) {
+		s.skipReason = "the handshake failed"
+		return
+	}
+	s.actions(ctx, p)
+	s.notifications(ctx, p)
+	s.unknownMethod(ctx, p)
+	s.concurrent(ctx, p)
+	s.exitOnEOF(p)
+	s.malformed(ctx)
+	s.repliesValid(v)
+	s.stdoutClean()
+}
+
+// hello is the host's hook.hello.
+func (s *suite) hello() protocol.HelloParams {
+	return protocol.HelloParams{Name: s.cmd.Name, Version: protocol.Version, Modes: s.cmd.Modes}
+}
+
+func (s *suite) handshake(ctx context.Context, p *proc) bool {
+	m, err := p.call(ctx, protocol.MethodHello, s.hello())
+	if err != nil {
+		s.fail(Handshake, "hook.hello got no answer: %v%s", err, strays(p, 0))
+		return false
+	}
+	if m.err != nil {
+		s.fail(Handshake, "hook.hello was answered with error %d: %s", m.err.Code, m.err.Message)
+		return false
+	}
+	var hr protocol.HelloResult
+	if err := json.Unmarshal(m.result, &hr); err != nil {
+		s.fail(Handshake, "the result of hook.hello cannot be read: %v: %s", err, clip(m.result))
+		return false
+	}
+	if !hr.OK {
+		s.fail(Handshake, "hook.hello was answered with ok: false")
+		return false
+	}
+	if hr.Name != nil {
+		s.name = *hr.Name
+	}
+	var declared []protocol.Mode
+	_ = json.Unmarshal(hr.Extra["modes"], &declared)
+	var note string
+	if declared == nil {
+		s.modes = s.cmd.Modes
+		note = "declares no modes, so it is asked the methods of every mode offered: " + modeList(s.modes)
+	} else {
+		for _, mode := range s.cmd.Modes {
+			if slices.Contains(declared, mode) {
+				s.modes = append(s.modes, mode)
+			}
+		}
+		note = "modes " + modeList(declared)
+	}
+	s.pass(Handshake, "ok: true, name %q, %s", s.name, note)
+	return true
+}
+
+// requestMethods are the request methods of the modes asked, in table order.
+func (s *suite) requestMethods() []string {
+	var out []string
+	for _, m := range protocol.Methods {
+		if !m.Notification && m.Mode != "" && slices.Contains(s.modes, m.Mode) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+func (s *suite) actions(ctx context.Context, p *proc) {
+	methods := s.requestMethods()
+	if len(methods) == 0 {
+		s.pass(ActionsAllowed, "no method to ask: the hook's modes (%s) receive no requests", modeList(s.modes))
+		return
+	}
+	var answers, faults []string
+	for _, method := range methods {
+		m, err := p.call(ctx, method, samples()[method])
+		switch {
+		case err != nil:
+			faults = append(faults, fmt.Sprintf("%s got no answer: %v", method, err))
+		case m.err != nil:
+			faults = append(faults, fmt.Sprintf("%s was answered with error %d: %s", method, m.err.Code, m.err.Message))
+		default:
+			decision, err := decide(method, m.result)
+			if err != nil {
+				faults = append(faults, err.Error())
+			} else {
+				answers = append(answers, strings.TrimPrefix(method, "hook.")+": "+decision)
+			}
+		}
+	}
+	if len(faults) > 0 {
+		s.fail(ActionsAllowed, "%s", strings.Join(faults, "; "))
+		return
+	}
+	s.pass(ActionsAllowed, "%s", strings.Join(answers, ", "))
+}
+
+// decide reads a result the way a host does, action first, and names the decision.
+func decide(method string, result json.RawMessage) (string, error) {
+	v, err := protocol.DecodeResult(method, result)
+	if err != nil {
+		return "", err
+	}
+	switch r := v.(type) {
+	case protocol.ApproveToolResult:
+		if r.Approved {
+			return "approved", nil
+		}
+		return "denied", nil
+	case protocol.Variant:
+		return string(r.ResultAction()), nil
+	}
+	return "answered", nil
+}
+
+func (s *suite) notifications(ctx context.Context, p *proc) {
+	zero := 0
+	notes := [][]byte{
+		notification(protocol.MethodRuntimeEvent, samples()[protocol.MethodRuntimeEvent], nil),
+		// Older hosts send hook.event with an id of 0: still a notification.
+		notification(protocol.MethodEvent, samples()[protocol.MethodEvent], &zero),
+		notification("hook.conformance_no_such_notification", json.RawMessage(`{}`), nil),
+	}
+	mark := p.mark()
+	if err := p.write(slices.Concat(notes...)); err != nil {
+		s.fail(NotificationsSilent, "sending notifications: %v", err)
+		return
+	}
+	next, err := p.call(ctx, protocol.MethodHello, s.hello())
+	if err != nil {
+		s.fail(NotificationsSilent, "after %d notifications, hook.hello got no answer: %v", len(notes), err)
+		return
+	}
+	time.Sleep(quiet)
+	var replies []string
+	for _, m := range p.since(mark) {
+		if m.method == "" && (m.id == nil || *m.id != *next.id) {
+			replies = append(replies, m.String())
+		}
+	}
+	if len(replies) > 0 {
+		s.fail(NotificationsSilent, "%d notifications got %d replies, the first: %s", len(notes), len(replies), replies[0])
+		return
+	}
+	s.pass(NotificationsSilent, "hook.runtime_event, hook.event (id 0) and an unknown notification got no reply")
+}
+
+func (s *suite) unknownMethod(ctx context.Context, p *proc) {
+	m, err := p.call(ctx, noSuchMethod, json.RawMessage(`{}`))
+	switch {
+	case err != nil:
+		s.fail(UnknownMethod, "%s got no answer: %v", noSuchMethod, err)
+		return
+	case m.err == nil:
+		s.fail(UnknownMethod, "%s was answered with a result, not error -32601: %s", noSuchMethod, m)
+		return
+	case m.err.Code != protocol.CodeMethodNotFound:
+		s.fail(UnknownMethod, "%s was answered with error %d, not -32601: %s", noSuchMethod, m.err.Code, m.err.Message)
+		return
+	}
+	if _, err := p.call(ctx, protocol.MethodHello, s.hello()); err != nil {
+		s.fail(UnknownMethod, "after an unknown method, hook.hello got no answer: %v", err)
+		return
+	}
+	s.pass(UnknownMethod, "error -32601 (%s), then the next request was answered", m.err.Message)
+}
+
+func (s *suite) concurrent(ctx context.Context, p *proc) {
+	const n = 50
+	methods := s.requestMethods()
+	if len(methods) == 0 {
+		methods = []string{protocol.MethodHello}
+	}
+	var lines []byte
+	ids := map[uint64]int{} // replies per id sent
+	for i := range n {
+		method := methods[i%len(methods)]
+		var params any = samples()[method]
+		if method == protocol.MethodHello {
+			params = s.hello()
+		}
+		line, id := p.request(method, params)
+		lines = append(lines, line...)
+		ids[id] = 0
+	}
+	mark := p.mark()
+	if err := p.write(lines); err != nil {
+		s.fail(Concurrent50, "sending %d requests: %v", n, err)
+		return
+	}
+	answered := 0
+	var foreign []string
+	count := func(m message) {
+		if m.method != "" {
+			return
+		}
+		if m.id != nil {
+			if c, ok := ids[*m.id]; ok {
+				if c == 0 {
+					answered++
+				}
+				ids[*m.id] = c + 1
+				return
+			}
+		}
+		foreign = append(foreign, idString(m))
+	}
+	deadline := time.Now().Add(s.opts.Timeout)
+	seen := mark
+	var waitErr error
+	for answered < n && waitErr == nil {
+		_, waitErr = p.await(ctx, seen, deadline, func(message) bool { return true })
+		for _, m := range p.since(seen) {
+			count(m)
+			seen++
+		}
+	}
+	// Duplicates may trail the last new id.
+	time.Sleep(quiet)
+	for _, m := range p.since(seen) {
+		count(m)
+	}
+
+	var missing, twice []string
+	for _, id := range sortedIDs(ids) {
+		switch c := ids[id]; {
+		case c == 0:
+			missing = append(missing, strconv.FormatUint(id, 10))
+		case c > 1:
+			twice = append(twice, fmt.Sprintf("%d (%d times)", id, c))
+		}
+	}
+	var faults []string
+	if len(missing) > 0 {
+		fault := fmt.Sprintf("%d of %d requests got no reply (ids %s)", len(missing), n, list(missing))
+		if waitErr != nil {
+			fault += ": " + waitErr.Error()
+		}
+		faults = append(faults, fault)
+	}
+	if len(twice) > 0 {
+		faults = append(faults, "ids answered more than once: "+list(twice))
+	}
+	if len(foreign) > 0 {
+		faults = append(faults, "replies with ids that were not sent: "+list(foreign))
+	}
+	if len(faults) > 0 {
+		s.fail(Concurrent50, "%s", strings.Join(faults, "; "))
+		return
+	}
+	s.pass(Concurrent50, "%d requests (%s) sent at once, each answered once with its own id", n, strings.Join(methods, ", "))
+}
+
+func (s *suite) exitOnEOF(p *proc) {
+	select {
+	case <-p.exited:
+		s.fail(ExitOnEOF, "the hook had stopped before its stdin was closed: %s", p.describeExit())
+		return
+	default:
+	}
+	exited, took := p.closeStdin(ExitTimeout)
+	switch {
+	case !exited:
+		s.fail(ExitOnEOF, "the hook was still running %v after its stdin was closed", ExitTimeout)
+	case p.exitErr != nil:
+		s.fail(ExitOnEOF, "%s, %d ms after its stdin was closed; a clean end is status 0", p.describeExit(), took.Milliseconds())
+	default:
+		s.pass(ExitOnEOF, "status 0, %d ms after its stdin was closed", took.Milliseconds())
+	}
+}
+
+// malformedLines are lines that are not JSON: plain text, and a request cut short.
+var malformedLines = []string{
+	"this line is not JSON",
+	`{"jsonrpc":"2.0","id":99,"method":"hook.before_tool","params":{"tool":"exec","argu`,
+}
+
+// malformed runs in a process of its own: a hook that dies of a bad line
+// must fail this check and no other.
+func (s *suite) malformed(ctx context.Context) {
+	p, err := s.start()
+	if err != nil {
+		s.fail(MalformedLine, "a second run of the hook did not start: %v", err)
+		return
+	}
+	defer p.stop()
+	if _, err := p.call(ctx, protocol.MethodHello, s.hello()); err != nil {
+		s.fail(MalformedLine, "a second run of the hook did not answer hook.hello: %v", err)
+		return
+	}
+	mark := p.mark()
+	for _, line := range malformedLines {
+		if err := p.write([]byte(line + "\n")); err != nil {
+			s.fail(MalformedLine, "after the line %q: %v", line, err)
+			return
+		}
+	}
+	next, err := p.call(ctx, protocol.MethodHello, s.hello())
+	if err != nil {
+		s.fail(MalformedLine, "after %d lines that are not JSON, hook.hello got no answer: %v", len(malformedLines), err)
+		return
+	}
+	var codes []string
+	for _, m := range p.since(mark) {
+		if m.id != nil && *m.id == *next.id {
+			continue
+		}
+		if m.err == nil || m.err.Code != protocol.CodeParseError {
+			s.fail(MalformedLine, "a line that is not JSON must get error -32700 or no reply, not %s", m)
+			return
+		}
+		codes = append(codes, "-32700")
+	}
+	how := "no reply"
+	if len(codes) > 0 {
+		how = "error " + list(codes)
+	}
+	s.pass(MalformedLine, "%d lines that are not JSON got %s, then the next request was answered", len(malformedLines), how)
+}
+
+func (s *suite) repliesValid(v *schema.Validator) {
+	n := 0
+	var faults []string
+	for _, p := range s.procs {
+		p.mu.Lock()
+		msgs, sent := slices.Clone(p.msgs), p.sent
+		p.mu.Unlock()
+		replies := map[uint64]int{}
+		for _, m := range msgs {
+			if m.method == "" && m.id != nil {
+				replies[*m.id]++
+			}
+		}
+		for _, m := range msgs {
+			if m.method != "" {
+				faults = append(faults, fmt.Sprintf("the hook sent %s, but hooks have no methods to call on their host", m.method))
+				continue
+			}
+			n++
+			method := ""
+			if m.id != nil && replies[*m.id] == 1 {
+				// An id answered twice is concurrent-50's fault: which
+				// request each of those replies answers cannot be known.
+				method = sent[*m.id]
+			}
+			var err error
+			if _, known := protocol.Lookup(method); known || m.err != nil {
+				err = v.Validate(m.raw, method)
+			} else {
+				// A reply to a method the protocol does not define, or to no
+				// request at all: only its envelope can be judged.
+				err = v.ValidateDef("Response", m.raw)
+			}
+			if err != nil {
+				what := "a reply with id " + idString(m)
+				if method != "" {
+					what = fmt.Sprintf("the reply to %s (id %d)", method, *m.id)
+				}
+				faults = append(faults, fmt.Sprintf("%s: %v", what, err))
+			}
+		}
+	}
+	if len(faults) > 0 {
+		more := ""
+		if len(faults) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(faults)-1)
+		}
+		s.fail(RepliesValid, "%s%s", faults[0], more)
+		return
+	}
+	s.pass(RepliesValid, "%d replies, every one valid", n)
+}
+
+func (s *suite) stdoutClean() {
+	var junk [][]byte
+	lines := 0
+	for _, p := range s.procs {
+		p.mu.Lock()
+		junk = append(junk, p.junk...)
+		lines += len(p.msgs) + len(p.junk)
+		p.mu.Unlock()
+	}
+	if len(junk) > 0 {
+		s.fail(StdoutClean, "%d of %d lines on stdout are not JSON-RPC messages, the first: %q", len(junk), lines, clip(junk[0]))
+		return
+	}
+	s.pass(StdoutClean, "%d lines on stdout, every one a JSON-RPC message", lines)
+}
+
+// strays describes the messages that answered nothing, to explain a missing reply.
+func strays(p *proc, mark int) string {
+	var ids []string
+	for _, m := range p.since(mark) {
+		ids = append(ids, idString(m))
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return "; it sent replies with ids " + list(ids)
+}
+
+func idString(m message) string {
+	if m.rawID == "" {
+		return "(none)"
+	}
+	return m.rawID
+}
+
+func sortedIDs(ids map[uint64]int) []uint64 {
+	out := make([]uint64, 0, len(ids))
+	for id := range ids {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// list joins items, shortened after a few.
+func list(items []string) string {
+	const max = 5
+	if len(items) > max {
+		return strings.Join(items[:max], ", ") + fmt.Sprintf(" and %d more", len(items)-max)
+	}
+	return strings.Join(items, ", ")
+}
+
+func modeList(modes []protocol.Mode) string {
+	if len(modes) == 0 {
+		return "none"
+	}
+	s := make([]string, len(modes))
+	for i, m := range modes {
+		s[i] = string(m)
+	}
+	return strings.Join(s, ", ")
+}

@@ -4,9 +4,9 @@
 //
 // A hook registers typed handlers on a [Hook] and calls [Hook.Main] (or
 // [Hook.Run]). The SDK answers hook.hello with the modes the handlers need,
-// runs every request in a goroutine of its own with a context that is
-// cancelled at shutdown, writes each reply as one line, and exits when the
-// host closes stdin or sends SIGTERM or SIGINT:
+// runs requests concurrently, each with a context that is cancelled at
+// shutdown, writes each reply as one line, and exits when the host closes
+// stdin or sends SIGTERM or SIGINT:
 //
 //	h := hookwire.New("guard")
 //	h.OnBeforeTool(func(ctx context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {

@@ -9,8 +9,9 @@ import (
 	"sync"
 )
 
-// Handler types, one per request method. A handler gets its own goroutine
-// and a context that is cancelled when the hook shuts down. An error (or a
+// Handler types, one per request method. Handlers run concurrently, so
+// one that takes long holds up no other; their context is cancelled when
+// the hook shuts down. An error (or a
 // panic) becomes a JSON-RPC error reply, code -32000 with the error's
 // message, unless the error is an [*Error], whose code is kept.
 type (

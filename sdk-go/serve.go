@@ -8,12 +8,14 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // Serve speaks the protocol on r and w: it reads one JSON-RPC message per
 // line from r and writes one line per reply to w, until r ends or ctx is
-// done. Each request runs in a goroutine of its own, so a slow handler holds
-// up no other, and replies go out as their handlers finish, matched by id.
+// done. Requests are handled concurrently, so a slow handler holds up no
+// other, and replies go out as their handlers finish, matched by id.
 // Notifications get no reply. A line that is not JSON gets a -32700 error
 // with a null id, and reading goes on. Lines have no length limit.
 //
@@ -25,14 +27,9 @@ import (
 func (h *Hook) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := &session{h: h, ctx: ctx, out: make(chan []byte, 64)}
-	written := make(chan struct{})
-	go func() {
-		defer close(written)
-		s.write(w, cancel)
-	}()
+	s := &session{h: h, ctx: ctx, out: replyWriter{w: bufio.NewWriterSize(w, 64<<10), fail: cancel}}
 	ended := make(chan error, 1)
-	go func() { ended <- s.read(r) }()
+	go s.read(bufio.NewReaderSize(r, 64<<10), ended)
 
 	var err error
 	select {
@@ -40,29 +37,25 @@ func (h *Hook) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 	}
 	s.close()
-	close(s.out)
-	<-written
 	if err == nil {
-		err = s.writeErr
+		err = s.out.err
 	}
 	return err
 }
 
 // session is one run of Serve. Everything that may write a reply or call
 // an observer is a task counted in wg, so that close can wait for all of
-// them before the output is closed.
+// them.
 type session struct {
 	h   *Hook
 	ctx context.Context
-	out chan []byte // whole reply lines, for the one writer
+	out replyWriter
 
 	mu       sync.Mutex
 	closed   bool
 	wg       sync.WaitGroup
 	events   []notification // in arrival order, for the one observer task
 	draining bool
-
-	writeErr error // set by the writer, read after it ends
 }
 
 type notification struct {
@@ -88,42 +81,70 @@ func (s *session) close() {
 	s.wg.Wait()
 }
 
-func (s *session) read(r io.Reader) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+// handOff is how long a request may hold up the reading of the next line.
+const handOff = 100 * time.Microsecond
+
+// read reads the input, one line at a time, and runs each request right
+// where its line was read: most handlers finish in microseconds, less than
+// it costs to start a goroutine and wake a thread for each. A handler that
+// is still running after handOff gets the goroutine to itself: the reading
+// goes on in a new one, so that a slow handler holds up no other request.
+// There is one reader at a time, so that events keep their order. The
+// reader that meets the end of the input says why on ended.
+func (s *session) read(r *bufio.Reader, ended chan<- error) {
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := r.ReadBytes('\n')
+		var req *envelope
 		if len(bytes.TrimSpace(line)) > 0 {
-			s.receive(line)
+			req = s.receive(line)
 		}
-		if err == io.EOF {
-			return nil
+		if err != nil || s.ctx.Err() != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			ended <- err
+			if req != nil {
+				s.handle(req)
+			}
+			return
 		}
-		if err != nil {
-			return err
+		if req == nil {
+			continue
 		}
-		if s.ctx.Err() != nil {
-			return nil
+		next := time.AfterFunc(handOff, func() { s.read(r, ended) })
+		s.handle(req)
+		if !next.Stop() {
+			return // the reading went on without us
 		}
 	}
 }
 
-// write is the one writer of replies. It flushes when no other reply is
-// waiting, so a burst of replies costs one write. After a failed write it
-// keeps draining, so that no handler blocks on a reply nobody will read.
-func (s *session) write(w io.Writer, fail context.CancelFunc) {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	for line := range s.out {
-		if s.writeErr != nil {
-			continue
-		}
-		_, err := bw.Write(line)
-		if err == nil && len(s.out) == 0 {
-			err = bw.Flush()
-		}
-		if err != nil {
-			s.writeErr = err
-			fail()
-		}
+// replyWriter writes whole reply lines, one at a time. A reply is flushed
+// by the last of the handlers waiting to write, so that a burst of replies
+// costs one write, and a lone reply goes out at once.
+type replyWriter struct {
+	waiting atomic.Int32
+	mu      sync.Mutex
+	w       *bufio.Writer
+	fail    context.CancelFunc
+	err     error // the first failed write; later replies are dropped
+}
+
+func (rw *replyWriter) send(line []byte) {
+	rw.waiting.Add(1)
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	last := rw.waiting.Add(-1) == 0
+	if rw.err != nil {
+		return
+	}
+	_, err := rw.w.Write(line)
+	if err == nil && last {
+		err = rw.w.Flush()
+	}
+	if err != nil {
+		rw.err = err
+		rw.fail()
 	}
 }
 
@@ -134,7 +155,9 @@ type envelope struct {
 	Params json.RawMessage `json:"params"`
 }
 
-func (s *session) receive(line []byte) {
+// receive deals with a line, except for a request, which it counts as a
+// task and returns to be handled.
+func (s *session) receive(line []byte) *envelope {
 	var m envelope
 	if err := json.Unmarshal(line, &m); err != nil {
 		var syntax *json.SyntaxError
@@ -143,7 +166,7 @@ func (s *session) receive(line []byte) {
 		} else {
 			s.reply(validID(m.ID), nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()})
 		}
-		return
+		return nil
 	}
 	switch {
 	case m.Method == MethodRuntimeEvent || m.Method == MethodEvent:
@@ -154,21 +177,23 @@ func (s *session) receive(line []byte) {
 	case validID(m.ID) == nil || m.Method == "":
 		s.reply(validID(m.ID), nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: want a method and a number or string id"})
 	default:
-		if !s.begin() {
-			return
+		if s.begin() {
+			return &m
 		}
-		go func() {
-			defer s.wg.Done()
-			result, err := s.h.dispatch(s.ctx, m.Method, m.Params)
-			s.out <- replyLine(m.ID, result, err)
-		}()
 	}
+	return nil
+}
+
+func (s *session) handle(m *envelope) {
+	defer s.wg.Done()
+	result, err := s.h.dispatch(s.ctx, m.Method, m.Params)
+	s.out.send(replyLine(m.ID, result, err))
 }
 
 // reply sends a reply the reader makes itself, such as a parse error.
 func (s *session) reply(id json.RawMessage, result []byte, err *Error) {
 	if s.begin() {
-		s.out <- replyLine(id, result, err)
+		s.out.send(replyLine(id, result, err))
 		s.wg.Done()
 	}
 }

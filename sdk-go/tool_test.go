@@ -190,7 +190,7 @@ func TestArgumentsThatDoNotFitTheSchemaGetAnErrorResultNamingTheArgument(t *test
 		{"plot", `{"points":[{"x":1},{"x":1.5}]}`, `invalid arguments for plot: argument "points[1].x" must be an integer, not 1.5`},
 		{"plot", `{"points":{}}`, `invalid arguments for plot: argument "points" must be an array, not an object`},
 		{"plot", `{"points":[],"opts":{"a":true,"b":"yes"}}`, `invalid arguments for plot: argument "opts.b" must be a boolean, not "yes"`},
-		{"plot", `{"points":[{"x":300000000000000000000000}]}`, `invalid arguments for plot: json: cannot unmarshal number 300000000000000000000000 into Go struct field .points.x of type int`},
+		{"plot", `{"points":[{"x":300000000000000000000000}]}`, `invalid arguments for plot: json: cannot unmarshal number 3e+23 into Go struct field .points.x of type int`},
 	} {
 		got, err := h.Call(ctx, MethodBeforeTool, json.RawMessage(`{"tool":"`+c.tool+`","arguments":`+c.args+`}`))
 		if err != nil {

@@ -126,6 +126,14 @@ func Test() error {
 	return run("examples/weather/typescript", "npm", "test")
 }
 
+// Demo runs one agent turn with the weather plugin of the PicoClaw documents,
+// a plain Python script, and prints the transcript: the LLM calls
+// get_weather and the hook answers it.
+func Demo() error {
+	return run("core", "go", "run", "./cmd/hookwire", "run",
+		"--hooks", "../examples/weather/hooks.json", "../examples/weather/scenario.json")
+}
+
 // CI runs check, then test.
 func CI() {
 	mg.SerialDeps(Check, Test)

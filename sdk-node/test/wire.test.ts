@@ -90,9 +90,9 @@ describe("the dispatch loop", () => {
     assert.deepEqual(order, [...ids].reverse(), "the fastest is answered first, not held up by the slow ones");
   });
 
-  it("reads and writes a line of 16 MiB", async () => {
+  it("reads and writes a line of 70 MiB, more than the reference host reads", async () => {
     const hook = start();
-    const content = "x".repeat(16 << 20);
+    const content = "x".repeat(70 << 20);
     const req = { model: "echo", messages: [{ role: "user", content }] };
     const reply = await hook.request("hook.before_llm", req);
     assert.deepEqual(reply.result, { action: "modify", request: req });

@@ -38,9 +38,15 @@ export class HookProcess {
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (chunk: string) => (this.stderr += chunk));
     this.child.stdout.on("data", (chunk: string) => {
-      const parts = (this.rest + chunk).split("\n");
-      this.rest = parts.pop() ?? "";
-      for (const line of parts) this.received(line);
+      // Only the new chunk is searched, so that a long line costs linear time.
+      const parts = chunk.split("\n");
+      if (parts.length === 1) {
+        this.rest += chunk;
+        return;
+      }
+      this.received(this.rest + parts[0]);
+      for (const line of parts.slice(1, -1)) this.received(line);
+      this.rest = parts.at(-1) ?? "";
     });
   }
 

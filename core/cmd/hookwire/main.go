@@ -18,6 +18,8 @@ Usage:
   hookwire run [flags] SCENARIO       play a scripted agent turn with hooks and print a transcript
   hookwire validate [flags] FILE...   check messages, test vectors or wire traces against the schema
   hookwire schema                     print the protocol's JSON Schema
+  hookwire conformance [flags] -- COMMAND [ARGS...]
+                                      check that a hook speaks the protocol correctly
 
 Run "hookwire COMMAND --help" for the flags of a command.
 `
@@ -50,7 +52,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -71,7 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 
@@ -102,6 +104,10 @@ func (c command) run(args []string, e env) int {
 			return e.fail(exitUsage, c.name, fmt.Errorf("%v (see hookwire %s --help)", err, c.name))
 		}
 		if fs.NArg() == 0 {
+			break
+		}
+		if i := len(args) - fs.NArg() - 1; i >= 0 && args[i] == "--" { // "--" ends the flags: what follows is arguments only
+			rest = append(rest, fs.Args()...)
 			break
 		}
 		rest = append(rest, fs.Arg(0))

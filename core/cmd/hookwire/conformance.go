@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/hookwire/hookwire/core/conformance"
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+var conformanceCommand = command{
+	name: "conformance",
+	args: "[--json] [--modes LIST] [--timeout DURATION] [-v] -- COMMAND [ARGS...]",
+	summary: `Starts the hook COMMAND (directly, with no shell) and drives it through the
+protocol as a host does: the handshake, each method of the modes it declares,
+notifications, an unknown method, lines that are not JSON, 50 concurrent
+requests, and the end of its stdin. Prints every check, pass or fail with the
+reason, and exits 1 when one fails. The checks:
+` + checkList(),
+	flags: func(fs *flag.FlagSet) func([]string, env) int {
+		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
+		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
+		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
+		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr")
+		return func(args []string, e env) int {
+			if len(args) == 0 {
+				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))
+			}
+			cmd := runtime.Command{Argv: args}
+			for _, m := range strings.Split(*modes, ",") {
+				mode := protocol.Mode(strings.TrimSpace(m))
+				switch mode {
+				case protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove:
+					cmd.Modes = append(cmd.Modes, mode)
+				default:
+					return e.fail(exitUsage, "conformance", fmt.Errorf("--modes: unknown mode %q (known: observe, llm, tool, approve)", m))
+				}
+			}
+			opts := conformance.Options{Timeout: *timeout}
+			if *verbose {
+				opts.Stderr = e.stderr
+			}
+			// Stop the hook on Ctrl-C too: none may outlive the run.
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			report, err := conformance.Run(ctx, cmd, opts)
+			if err != nil {
+				return e.fail(exitFail, "conformance", err)
+			}
+			if *jsonOut {
+				b, _ := json.Marshal(report)
+				fmt.Fprintf(e.stdout, "%s\n", b)
+			} else {
+				report.WriteText(e.stdout)
+			}
+			if !report.OK() {
+				return exitFail
+			}
+			return exitOK
+		}
+	},
+}
+
+func checkList() string {
+	var b strings.Builder
+	for _, c := range conformance.Checks {
+		fmt.Fprintf(&b, "  %-20s  %s\n", c.Name, c.Rule)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -14,7 +14,6 @@ export {
 } from "./hook.js";
 export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
-export { fromLegacy, kindMatcher } from "./events.js";
 export { ErrorCodes } from "./session.js";
 export { RpcError, TestClient, testHook, type TestOptions, type WireResponse } from "./testing.js";
 export type {

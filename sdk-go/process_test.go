@@ -75,7 +75,11 @@ func TestMain(m *testing.M) {
 		processHooks[name]().Main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if cliBuild.dir != "" {
+		os.RemoveAll(cliBuild.dir)
+	}
+	os.Exit(code)
 }
 
 // hookProcess is a test hook running as a child process.

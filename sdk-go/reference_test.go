@@ -6,12 +6,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -38,16 +40,40 @@ func init() {
 	}
 }
 
-// hookwireCLI builds the reference runtime's CLI from the workspace. The
-// SDK does not import core: the runtime is only ever the other process.
+var cliBuild struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// hookwireCLI builds the reference runtime's CLI from the workspace, once
+// per test run. The SDK does not import core: the runtime is only ever the
+// other process.
 func hookwireCLI(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookwire")
-	build := exec.Command("go", "build", "-o", bin, "github.com/hookwire/hookwire/core/cmd/hookwire")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the hookwire CLI (it comes from the go.work workspace): %v\n%s", err, out)
+	cliBuild.once.Do(func() {
+		if cliBuild.dir, cliBuild.err = os.MkdirTemp("", "hookwire-cli-"); cliBuild.err != nil {
+			return
+		}
+		cliBuild.path = filepath.Join(cliBuild.dir, "hookwire")
+		out, err := exec.Command("go", "build", "-o", cliBuild.path, "github.com/hookwire/hookwire/core/cmd/hookwire").CombinedOutput()
+		if err != nil {
+			cliBuild.err = fmt.Errorf("building the hookwire CLI (it comes from the go.work workspace): %v\n%s", err, out)
+		}
+	})
+	if cliBuild.err != nil {
+		t.Fatal(cliBuild.err)
 	}
-	return bin
+	return cliBuild.path
+}
+
+func TestAHookPassesTheConformanceSuite(t *testing.T) {
+	suite := exec.Command(hookwireCLI(t), "conformance", "--", os.Args[0], "-test.run=^$")
+	suite.Env = append(os.Environ(), "HOOKWIRE_TEST_HOOK=plugin")
+	if out, err := suite.CombinedOutput(); err != nil {
+		t.Errorf("hookwire conformance: %v\n%s", err, out)
+	}
 }
 
 func writeJSON(t *testing.T, path string, v any) {

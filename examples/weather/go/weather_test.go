@@ -92,8 +92,8 @@ func run(t *testing.T, cli, hooksFile string) []string {
 }
 
 // Under the reference runtime, with the committed hooks.json, the hook
-// answers the LLM's get_weather call, and the turn goes exactly as with the
-// plain script of the source documents.
+// answers the LLM's get_weather call, passes the conformance suite, and the
+// turn goes exactly as with the plain script of the source documents.
 func TestUnderTheReferenceRuntimeItAnswersGetWeatherAsThePlainScriptDoes(t *testing.T) {
 	cli := filepath.Join(t.TempDir(), "hookwire")
 	t.Cleanup(func() { os.Remove("weather") })
@@ -115,6 +115,10 @@ func TestUnderTheReferenceRuntimeItAnswersGetWeatherAsThePlainScriptDoes(t *test
 	}
 	if !answered || !strings.Contains(got[len(got)-1], `"status":"done"`) {
 		t.Errorf("get_weather was not answered by the hook, or the turn failed:\n%s", strings.Join(got, "\n"))
+	}
+
+	if out, err := exec.Command(cli, "conformance", "--", "./weather").CombinedOutput(); err != nil {
+		t.Errorf("hookwire conformance: %v\n%s", err, out)
 	}
 
 	if _, err := exec.LookPath("python3"); err != nil {

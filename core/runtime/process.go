@@ -36,6 +36,10 @@ type Command struct {
 	Env map[string]string
 	// Modes are the capabilities announced in hook.hello.
 	Modes []protocol.Mode
+	// Extensions are the protocol extensions announced in hook.hello (see
+	// the protocol.Ext* constants). Announce only those the caller applies:
+	// a Process on its own applies none.
+	Extensions []string
 }
 
 // ProcessOptions tune a Process. The zero value is ready to use.
@@ -168,7 +172,9 @@ func (p *Process) handshake(ctx context.Context) error {
 	if modes == nil {
 		modes = []protocol.Mode{}
 	}
-	raw, err := p.conn.Call(ctx, protocol.MethodHello, protocol.HelloParams{Name: p.cmd.Name, Version: protocol.Version, Modes: modes})
+	raw, err := p.conn.Call(ctx, protocol.MethodHello, protocol.HelloParams{
+		Name: p.cmd.Name, Version: protocol.Version, Modes: modes, Extensions: p.cmd.Extensions,
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", protocol.MethodHello, err)
 	}

@@ -49,6 +49,11 @@ type Options struct {
 	OnCall func(CallRecord)
 	// Trace, when set, sees every line exchanged with every hook process.
 	Trace func(hook string, out bool, line []byte)
+	// NoSessionEvents, when set, keeps runtime_event.session out of the
+	// extensions announced in hook.hello. The agent package raises
+	// agent.session.start and agent.session.end; a program that drives the
+	// runtime with a loop of its own that does not should set it.
+	NoSessionEvents bool
 }
 
 // CallRecord describes one call to one hook.
@@ -208,10 +213,23 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	if r.opts.Trace != nil {
 		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
 	}
-	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes}
+	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes, Extensions: r.Extensions()}
 	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.logger())
 	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
 	return r.add(h)
+}
+
+// Extensions lists the protocol extensions the runtime applies, as it
+// announces them to every hook process in hook.hello: an approver may
+// abstain (protocol.ExtApproveAbstain) or approve with new arguments
+// (protocol.ExtApproveArguments), and observers are sent session events
+// (protocol.ExtSessionEvents) unless Options.NoSessionEvents is set.
+func (r *Runtime) Extensions() []string {
+	ext := []string{protocol.ExtApproveAbstain, protocol.ExtApproveArguments}
+	if !r.opts.NoSessionEvents {
+		ext = append(ext, protocol.ExtSessionEvents)
+	}
+	return ext
 }
 
 // modeOrder puts hello modes in the order the documents list them.

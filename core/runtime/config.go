@@ -30,6 +30,8 @@ import (
 //	}}
 type Config struct {
 	Hooks HooksConfig `json:"hooks"`
+
+	dir string // the configuration file's folder: relative paths in built-ins' configs start there
 }
 
 // HooksConfig is the hooks block.
@@ -45,8 +47,8 @@ type HooksConfig struct {
 	Processes map[string]ProcessConfig `json:"processes"`
 }
 
-// DefaultsConfig holds the deadlines of hook calls, in milliseconds; zero
-// means the documented default.
+// DefaultsConfig holds the deadlines of hook calls, in milliseconds (zero
+// means the documented default), and the default approval.
 type DefaultsConfig struct {
 	// ObserverTimeoutMS bounds the delivery of one event (default 500).
 	ObserverTimeoutMS int `json:"observer_timeout_ms"`
@@ -54,7 +56,16 @@ type DefaultsConfig struct {
 	InterceptorTimeoutMS int `json:"interceptor_timeout_ms"`
 	// ApprovalTimeoutMS bounds one approve_tool call (default 60000).
 	ApprovalTimeoutMS int `json:"approval_timeout_ms"`
+	// Approval decides a tool call when every approver abstained: "deny"
+	// (the default, also when empty) or "allow". Extension.
+	Approval string `json:"approval"`
 }
+
+// The values of hooks.defaults.approval.
+const (
+	ApprovalDeny  = "deny"
+	ApprovalAllow = "allow"
+)
 
 // BuiltinConfig enables a built-in, in-process hook.
 type BuiltinConfig struct {
@@ -121,6 +132,7 @@ func LoadConfig(path string) (Config, error) {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
 	base := filepath.Dir(path)
+	cfg.dir = base
 	for name, p := range cfg.Hooks.Processes {
 		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
 			p.Dir = filepath.Join(base, p.Dir)
@@ -151,6 +163,9 @@ func (c Config) check() error {
 		if ms < 0 {
 			return fmt.Errorf("hooks.defaults.%s: must not be negative", key)
 		}
+	}
+	if a := h.Defaults.Approval; a != "" && a != ApprovalDeny && a != ApprovalAllow {
+		return fmt.Errorf(`hooks.defaults.approval: %q is not "deny" or "allow"`, a)
 	}
 	for _, name := range slices.Sorted(maps.Keys(h.Processes)) {
 		if err := h.Processes[name].check("hooks.processes." + name); err != nil {

@@ -13,7 +13,7 @@ func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
 	cfg, err := ParseConfig([]byte(`{
 	  "hooks": {
 	    "enabled": true,
-	    "defaults": {"observer_timeout_ms": 250, "interceptor_timeout_ms": 4000, "approval_timeout_ms": 30000},
+	    "defaults": {"observer_timeout_ms": 250, "interceptor_timeout_ms": 4000, "approval_timeout_ms": 30000, "approval": "allow"},
 	    "builtins": {"example_logger": {"enabled": true, "priority": 10, "config": {"log_events": true}}},
 	    "processes": {
 	      "py_review_gate": {
@@ -38,7 +38,7 @@ func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
 	h := cfg.Hooks
 	p := h.Processes["py_review_gate"]
 	switch {
-	case !h.Enabled, h.Defaults.ObserverTimeoutMS != 250, h.Defaults.ApprovalTimeoutMS != 30000:
+	case !h.Enabled, h.Defaults.ObserverTimeoutMS != 250, h.Defaults.ApprovalTimeoutMS != 30000, h.Defaults.Approval != ApprovalAllow:
 		t.Errorf("hooks = %+v", h)
 	case string(h.Builtins["example_logger"].Config) != `{"log_events": true}`:
 		t.Errorf("builtin config = %s", h.Builtins["example_logger"].Config)
@@ -64,6 +64,8 @@ func TestParseConfigNamesTheKeyAtFault(t *testing.T) {
 		{`{"hooks": {"enabled": "yes"}}`, "hooks.enabled: want true or false, got string"},
 		{`{"hooks": {"defaults": {"timeout_ms": 5}}}`, "hooks.defaults.timeout_ms: unknown key"},
 		{`{"hooks": {"defaults": {"approval_timeout_ms": -1}}}`, "hooks.defaults.approval_timeout_ms: must not be negative"},
+		{`{"hooks": {"defaults": {"approval": "ask"}}}`, `hooks.defaults.approval: "ask" is not "deny" or "allow"`},
+		{`{"hooks": {"defaults": {"approval": true}}}`, "hooks.defaults.approval: want a string, got"},
 		{`{"hooks": {"processes": []}}`, "hooks.processes: want an object"},
 		{`{"hooks": {"processes": {"a": {"intercpt": []}}}}`, "hooks.processes.a.intercpt: unknown key"},
 		{`{"hooks": {"processes": {"a": {"priority": "high"}}}}`, "hooks.processes.a.priority: want an integer, got string"},

@@ -42,7 +42,8 @@ type Options struct {
 	ObserveQueue int
 	// Builtins provides the in-process hooks that the configuration's
 	// builtins block may enable, by name. A factory gets the hook's config
-	// and returns a value implementing one or more hook interfaces.
+	// and returns a value implementing one or more hook interfaces. The
+	// skill_hooks built-in (SkillHooks) is there unless an entry replaces it.
 	Builtins map[string]func(config json.RawMessage) (any, error)
 	// OnCall, when set, is told about every interceptor and approver call,
 	// once it is over, on the goroutine that asked the runtime.
@@ -88,6 +89,12 @@ type Decision struct {
 	Reason string
 	// Result is the tool result of a respond.
 	Result *protocol.ToolResult
+	// Arguments, after approve_tool, replace the call's arguments: set when
+	// an approver approved with arguments (the last one that did wins).
+	Arguments map[string]any
+	// ByDefault is true when no hook decided: every approver that answered
+	// abstained, and hooks.defaults.approval ruled; Reason says how.
+	ByDefault bool
 }
 
 // Continue reports whether the agent may go on.
@@ -155,11 +162,10 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 		}
 		factory := opts.Builtins[name]
 		if factory == nil {
-			have := "none"
-			if len(opts.Builtins) > 0 {
-				have = strings.Join(slices.Sorted(maps.Keys(opts.Builtins)), ", ")
-			}
-			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, have)
+			factory = standardBuiltin(name, cfg.dir)
+		}
+		if factory == nil {
+			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, strings.Join(builtinNames(opts), ", "))
 		}
 		impl, err := factory(b.Config)
 		if err != nil {
@@ -580,23 +586,65 @@ func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams
 	return call, pass
 }
 
-// ApproveTool asks every approver, in order; all must approve. The first
-// denial ends the chain as a deny_tool decision. A failed approver denies,
-// unless its policy for approve_tool is open.
+// ApproveTool asks the approvers, in order, whether a tool call may run.
+//
+// An approval goes on to the next approver; when it carries arguments they
+// replace the call's, for the approvers after it and for the tool, so the
+// last approver that set arguments wins (Decision.Arguments). Those later
+// approvers get no affected_paths: the host cannot tell which paths new
+// arguments touch. The first denial ends the chain as a deny_tool
+// decision. An abstention ({"approved": false, "abstain": true}) leaves the
+// call to the next approver; when at least one approver abstained and none
+// approved or denied, hooks.defaults.approval decides (deny unless it is
+// allow) and the decision is ByDefault. An approver that fails, or answers
+// approved and abstain at once, denies the call, unless its policy for
+// approve_tool is open: then it is skipped, neither approving nor
+// abstaining. With no approver, or none that answered, the call may run.
 func (r *Runtime) ApproveTool(ctx context.Context, req protocol.ApproveToolParams) Decision {
+	d := pass
+	approved, abstained := false, false
 	for _, h := range r.chain(StageApproveTool) {
 		res, ok, stop := invoke(r, ctx, h, StageApproveTool, req, func(ctx context.Context) (protocol.ApproveToolResult, error) {
-			return h.approver.ApproveTool(ctx, req)
+			res, err := h.approver.ApproveTool(ctx, req)
+			if err == nil && res.Approved && isTrue(res.Abstain) {
+				err = errApprovedAndAbstained
+			}
+			return res, err
 		})
-		if stop != nil {
+		switch {
+		case stop != nil:
 			return *stop
-		}
-		if ok && !res.Approved {
+		case !ok:
+		case isTrue(res.Abstain):
+			abstained = true
+		case !res.Approved:
 			return ended(h, protocol.ActionDenyTool, res.Reason)
+		default:
+			approved = true
+			if res.Arguments != nil {
+				req.Arguments, req.AffectedPaths, d.Arguments = res.Arguments, nil, res.Arguments
+			}
 		}
 	}
-	return pass
+	if abstained && !approved {
+		return r.approvalDefault()
+	}
+	return d
 }
+
+// errApprovedAndAbstained is the failure of an approver that says yes and
+// "no opinion" at once: neither reading is safe to pick.
+var errApprovedAndAbstained = errors.New(`the approver answered "approved": true and "abstain": true; an abstention must say "approved": false`)
+
+func (r *Runtime) approvalDefault() Decision {
+	d := Decision{Action: protocol.ActionDenyTool, ByDefault: true, Reason: "every approver abstained; hooks.defaults.approval is deny"}
+	if r.defaults.Approval == ApprovalAllow {
+		d.Action, d.Reason = protocol.ActionContinue, "every approver abstained; hooks.defaults.approval is allow"
+	}
+	return d
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
 
 // AfterTool asks the after_tool hooks, in order, about a tool's outcome. A
 // modify replaces the whole params object; the tool result is its Result.

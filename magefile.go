@@ -108,10 +108,10 @@ func Test() error {
 		return err
 	}
 	// The SDK, its generated module included, must type-check on the oldest Python it supports.
-	if err := run(".", venvBin("mypy"), "--strict", "--python-version", "3.9", "sdk-python/src", "sdk-python/tests", "examples/weather/python"); err != nil {
+	if err := run(".", venvBin("mypy"), "--strict", "--python-version", "3.9", "sdk-python/src", "sdk-python/tests", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python"); err != nil {
 		return err
 	}
-	if err := run(".", venvBin("ruff"), "check", "sdk-python", "examples/weather/python"); err != nil {
+	if err := run(".", venvBin("ruff"), "check", "sdk-python", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python"); err != nil {
 		return err
 	}
 	if err := run("sdk-python", filepath.Join("..", venvBin("pytest")), "-q"); err != nil {
@@ -156,7 +156,7 @@ func Deps() error {
 			return err
 		}
 	}
-	for _, dir := range []string{"sdk-node", "examples/weather/typescript"} {
+	for _, dir := range []string{"sdk-node", "examples/weather/typescript", "examples/audit-log/typescript", "examples/result-cache/typescript"} {
 		if olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
 			if err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
 				return err

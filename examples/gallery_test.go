@@ -1,0 +1,144 @@
+package examples
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tools are the tool records of a transcript, as "tool outcome by: result or reason".
+func tools(records []record) []string {
+	var out []string
+	for _, r := range ofType(records, "tool") {
+		s := r.Tool + " " + r.Outcome
+		if r.By != "" {
+			s += " by " + r.By
+		}
+		if r.Reason != "" {
+			s += ": " + r.Reason
+		} else if r.Result != nil {
+			s += ": " + r.Result.ForLLM
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func equal(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s:\n  %s\nwant:\n  %s", what, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func TestApprovalGateDeniesDangerousCommandsAndLetsTheRestThrough(t *testing.T) {
+	records := play(t, filepath.Join("approval-gate", "python", "hooks.json"), filepath.Join("approval-gate", "scenario.json"), nil)
+	equal(t, "tool calls", tools(records), []string{
+		"exec answered by sandbox_shell: $ ls -la build 2>/dev/null\n(sandbox: nothing was run)",
+		"exec denied by approval_gate: a recursive forced delete (rm -rf) is not allowed: rm -rf build",
+		"exec denied by approval_gate: formatting a file system (mkfs) is not allowed: mkfs.ext4 /dev/sdb1",
+		"exec denied by approval_gate: a raw copy with dd (dd if=) is not allowed: dd if=/dev/zero of=/dev/sdb bs=1M",
+		"exec denied by approval_gate: a write to a device (> /dev/...) is not allowed: echo wiped > /dev/sdb",
+	})
+	// The gate runs first; a denied call never reaches the shell.
+	var order []string
+	for _, r := range ofType(records, "hook") {
+		if r.Method == "hook.before_tool" {
+			order = append(order, r.Hook+" "+r.Action)
+		}
+	}
+	equal(t, "before_tool calls", order, []string{
+		"approval_gate continue", "sandbox_shell respond",
+		"approval_gate deny_tool", "approval_gate deny_tool", "approval_gate deny_tool", "approval_gate deny_tool",
+	})
+}
+
+func TestRateLimiterDeniesTheCallOverTheLimit(t *testing.T) {
+	records := play(t, filepath.Join("rate-limiter", "python", "hooks.json"), filepath.Join("rate-limiter", "scenario.json"), nil)
+	equal(t, "tool calls", tools(records), []string{
+		"echo_text ran: hello 1",
+		"echo_text ran: hello 2",
+		"echo_text denied by rate_limiter: rate limit: echo_text may be called 2 times per session, and this session has used them all; do without it",
+	})
+}
+
+func TestAuditLogAppendsARecordPerEvent(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "audit.jsonl")
+	os.WriteFile(log, []byte(`{"kind":"an earlier line, kept"}`+"\n"), 0o644)
+	records := play(t, filepath.Join("audit-log", "typescript", "hooks.json"), filepath.Join("audit-log", "scenario.json"),
+		map[string]string{"AUDIT_LOG": log})
+
+	f, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var audit []map[string]any
+	for s := bufio.NewScanner(f); s.Scan(); {
+		var rec map[string]any
+		if err := json.Unmarshal(s.Bytes(), &rec); err != nil {
+			t.Fatalf("audit line %q: %v", s.Text(), err)
+		}
+		audit = append(audit, rec)
+	}
+	if len(audit) == 0 || audit[0]["kind"] != "an earlier line, kept" {
+		t.Fatalf("the log was not appended to: %v", audit)
+	}
+	audit = audit[1:]
+	var kinds, want []string
+	for _, r := range ofType(records, "event") {
+		want = append(want, r.Kind)
+	}
+	for _, rec := range audit {
+		kinds = append(kinds, rec["kind"].(string))
+		if time, _ := rec["time"].(string); !strings.HasPrefix(time, "20") {
+			t.Errorf("record without a time: %v", rec)
+		}
+	}
+	equal(t, "audited kinds (one per event, in order)", kinds, want)
+
+	var calls []string
+	for _, rec := range audit {
+		if rec["kind"] == "agent.tool.exec_start" {
+			args, _ := json.Marshal(rec["arguments"])
+			calls = append(calls, rec["tool"].(string)+" "+string(args))
+		}
+	}
+	equal(t, "audited tool calls", calls, []string{`read_file {"path":"notes.txt"}`, `echo_text {"text":"Ship on Friday."}`})
+}
+
+func TestSecretRedactorMasksSecretsInToolResults(t *testing.T) {
+	records := play(t, filepath.Join("secret-redactor", "go", "hooks.json"), filepath.Join("secret-redactor", "scenario.json"), nil)
+	var actions []string
+	for _, r := range ofType(records, "hook") {
+		actions = append(actions, r.Method+" "+r.Tool+" "+r.Action)
+	}
+	equal(t, "hook calls", actions, []string{"hook.after_tool read_file continue", "hook.after_tool read_file modify", "hook.after_tool read_file modify"})
+
+	readme, _ := os.ReadFile(filepath.Join("secret-redactor", "workspace", "README.txt"))
+	equal(t, "tool calls", tools(records), []string{
+		"read_file ran: " + string(readme),
+		"read_file ran: # Deployment settings. Every secret below is a made-up example.\n" +
+			"APP_NAME=weather-bot\nMAX_TOKENS=4096\nSECRET_KEY=***\nDATABASE_PASSWORD=***\nAWS_ACCESS_KEY_ID=AKIA***\nGITHUB_TOKEN=***\n",
+		"read_file ran: $ curl -H \"Authorization: Bearer ***\" https://api.example.com/deploy\n" +
+			"{\"status\": \"ok\", \"session\": \"eyJ***\"}\nnotify: posted to Slack with xoxb-***\ndone in 3.2s\n",
+	})
+}
+
+func TestResultCacheAnswersARepeatedCallFromItsCache(t *testing.T) {
+	records := play(t, filepath.Join("result-cache", "typescript", "hooks.json"), filepath.Join("result-cache", "scenario.json"), nil)
+	equal(t, "tool calls", tools(records), []string{
+		"read_file ran: Ship on Friday.\n",
+		"read_file answered by result_cache: answered from the cache",
+		// echo_text is not in CACHE_TOOLS: it runs every time.
+		"echo_text ran: Ship on Friday.",
+		"echo_text ran: Ship on Friday.",
+	})
+	if r := ofType(records, "tool")[1].Result; r == nil || r.ForLLM != "Ship on Friday.\n" || r.IsError {
+		t.Errorf("the cached answer is %+v, want what read_file returned", r)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -140,5 +141,36 @@ func TestResultCacheAnswersARepeatedCallFromItsCache(t *testing.T) {
 	})
 	if r := ofType(records, "tool")[1].Result; r == nil || r.ForLLM != "Ship on Friday.\n" || r.IsError {
 		t.Errorf("the cached answer is %+v, want what read_file returned", r)
+	}
+}
+
+// Older hosts send hook.event, with PascalCase keys and legacy kinds: the
+// audit log records it as the runtime event it stands for.
+func TestAuditLogRecordsLegacyEvents(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "audit.jsonl")
+	hook := exec.Command("node", "dist/main.js")
+	hook.Dir = filepath.Join("audit-log", "typescript")
+	hook.Env = environ(map[string]string{"AUDIT_LOG": log})
+	hook.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"audit_log","version":1,"modes":["observe"]}}
+{"jsonrpc":"2.0","method":"hook.event","params":{"Kind":"tool_exec_start","Meta":{"AgentID":"agent-1","TurnID":"turn-1"},"Payload":{"Tool":"echo_text","Arguments":{"text":"hello"}}}}
+`)
+	if out, err := hook.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if time, _ := rec["time"].(string); time == "" {
+		t.Errorf("no time: %s", b)
+	}
+	delete(rec, "time")
+	got, _ := json.Marshal(rec)
+	if want := `{"arguments":{"text":"hello"},"kind":"agent.tool.exec_start","tool":"echo_text"}`; string(got) != want {
+		t.Errorf("recorded %s, want %s", got, want)
 	}
 }

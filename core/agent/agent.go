@@ -63,7 +63,7 @@ const (
 	StepEvent       StepKind = "event"        // Event is the kind raised
 	StepLLMRequest  StepKind = "llm_request"  // Iteration, Tools offered
 	StepLLMResponse StepKind = "llm_response" // Iteration, Text, Calls
-	StepTool        StepKind = "tool"         // Tool, Arguments, Outcome, By, Result, Reason, Duration
+	StepTool        StepKind = "tool"         // Tool, Arguments, Outcome, By or ByDefault, Result, Reason, Duration
 	StepTurnEnd     StepKind = "turn_end"     // Outcome is the status, Text the answer, By and Reason who stopped it
 )
 
@@ -87,6 +87,9 @@ type Step struct {
 	Result    *protocol.ToolResult
 	Outcome   string
 	By        string
+	// ByDefault is true when the approval default decided the tool call,
+	// every approver having abstained; Reason then says how.
+	ByDefault bool
 	Reason    string
 	Event     string
 	Duration  time.Duration
@@ -253,14 +256,31 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	default:
 		return protocol.ToolResult{}, d
 	}
-	if d := hooks.ApproveTool(ctx, protocol.ApproveToolParams{
+	approval := protocol.ApproveToolParams{
 		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: ptr(channel), ChatID: ptr(chatID),
-	}); !d.Continue() {
-		res := failure(fmt.Sprintf("tool %s was not approved by hook %s: %s", call.Tool, d.Hook, d.Reason))
+	}
+	if tool, ok := a.tool(call.Tool).(Describer); ok {
+		kind, paths := tool.Describe(call.Arguments)
+		approval.ToolKind, approval.AffectedPaths = &kind, paths
+	}
+	d = hooks.ApproveTool(ctx, approval)
+	step.ByDefault = d.ByDefault
+	if !d.Continue() {
+		by := " by hook " + d.Hook
+		if d.ByDefault {
+			by = ""
+		}
+		res := failure(fmt.Sprintf("tool %s was not approved%s: %s", call.Tool, by, d.Reason))
 		t.emit(protocol.KindToolExecSkipped, map[string]any{"Tool": call.Tool, "Reason": d.Reason})
 		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason
 		a.step(step)
 		return res, pass
+	}
+	if d.Arguments != nil {
+		call.Arguments, step.Arguments = d.Arguments, d.Arguments
+	}
+	if d.ByDefault {
+		step.Reason = d.Reason
 	}
 	t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
 	started := time.Now()
@@ -294,12 +314,20 @@ func (t *turn) stop(d runtime.Decision, iter int) TurnResult {
 
 // run runs one of the agent's own tools.
 func (a *Agent) run(ctx context.Context, name string, args map[string]any) protocol.ToolResult {
-	for _, tool := range a.Tools {
-		if tool.Definition().Function.Name == name {
-			return tool.Run(ctx, args)
-		}
+	if tool := a.tool(name); tool != nil {
+		return tool.Run(ctx, args)
 	}
 	return failure(fmt.Sprintf("unknown tool %q", name))
+}
+
+// tool is the agent's own tool of that name, or nil.
+func (a *Agent) tool(name string) Tool {
+	for _, tool := range a.Tools {
+		if tool.Definition().Function.Name == name {
+			return tool
+		}
+	}
+	return nil
 }
 
 func (a *Agent) definitions() []protocol.ToolDefinition {

@@ -329,7 +329,7 @@ func TestLoadScenario(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"replies":[{"content":"x"}]}`:                                "prompt: required",
 		`{"prompt":"p","replies":[]}`:                                  "replies: at least one is needed",
-		`{"prompt":"p","tools":["bash"],"replies":[{}]}`:               `tools[0]: no built-in tool "bash" (there are: echo_text, read_file)`,
+		`{"prompt":"p","tools":["bash"],"replies":[{}]}`:               `tools[0]: no built-in tool "bash" (there are: echo_text, read_file, shell)`,
 		`{"prompt":"p","replies":[{"tool_calls":[{"arguments":{}}]}]}`: "replies[0].tool_calls[0].name: required",
 		`{"prompt":"p","replies":[{"text":"x"}]}`:                      "replies[0].text: unknown key",
 	} {

@@ -29,8 +29,8 @@ type Scenario struct {
 	Prompt string `json:"prompt"`
 	// Model is the model name sent to hooks; "scripted" when empty.
 	Model string `json:"model"`
-	// Tools lists the built-in tools the agent offers (see Builtin); all of
-	// them when empty.
+	// Tools lists the built-in tools the agent offers (see Builtin);
+	// echo_text and read_file when empty.
 	Tools []string `json:"tools"`
 	// Root is the folder read_file may read, relative to the scenario file;
 	// the scenario's own folder when empty.
@@ -164,7 +164,7 @@ func ptr[T any](v T) *T { return &v }
 func (s Scenario) Agent() *Agent {
 	names := s.Tools
 	if len(names) == 0 {
-		names = BuiltinNames()
+		names = defaultTools
 	}
 	a := &Agent{LLM: NewScripted(s.Replies), Model: s.Model}
 	for _, name := range names {

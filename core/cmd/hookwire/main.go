@@ -20,6 +20,8 @@ Usage:
   hookwire schema                     print the protocol's JSON Schema
   hookwire conformance [flags] -- COMMAND [ARGS...]
                                       check that a hook speaks the protocol correctly
+  hookwire skill-hooks [flags] SKILLS_DIR
+                                      run the prompt hooks of skills as a hook process
 
 Run "hookwire COMMAND --help" for the flags of a command.
 `
@@ -52,7 +54,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -73,7 +75,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

@@ -30,6 +30,8 @@ import (
 //	}}
 type Config struct {
 	Hooks HooksConfig `json:"hooks"`
+
+	dir string // the configuration file's folder: relative paths in built-ins' configs start there
 }
 
 // HooksConfig is the hooks block.
@@ -130,6 +132,7 @@ func LoadConfig(path string) (Config, error) {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
 	base := filepath.Dir(path)
+	cfg.dir = base
 	for name, p := range cfg.Hooks.Processes {
 		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
 			p.Dir = filepath.Join(base, p.Dir)

@@ -162,11 +162,10 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 		}
 		factory := opts.Builtins[name]
 		if factory == nil {
-			have := "none"
-			if len(opts.Builtins) > 0 {
-				have = strings.Join(slices.Sorted(maps.Keys(opts.Builtins)), ", ")
-			}
-			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, have)
+			factory = standardBuiltin(name, cfg.dir)
+		}
+		if factory == nil {
+			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, strings.Join(builtinNames(opts), ", "))
 		}
 		impl, err := factory(b.Config)
 		if err != nil {

@@ -61,7 +61,7 @@ type StepKind string
 const (
 	StepUser        StepKind = "user"         // Text is the prompt
 	StepEvent       StepKind = "event"        // Event is the kind raised
-	StepLLMRequest  StepKind = "llm_request"  // Iteration, Tools offered
+	StepLLMRequest  StepKind = "llm_request"  // Iteration, Tools offered, Messages sent
 	StepLLMResponse StepKind = "llm_response" // Iteration, Text, Calls
 	StepTool        StepKind = "tool"         // Tool, Arguments, Outcome, By or ByDefault, Result, Reason, Duration
 	StepTurnEnd     StepKind = "turn_end"     // Outcome is the status, Text the answer, By and Reason who stopped it
@@ -81,6 +81,7 @@ type Step struct {
 	Iteration int
 	Text      string
 	Tools     []string
+	Messages  []protocol.Message
 	Calls     []protocol.ToolCall
 	Tool      string
 	Arguments map[string]any
@@ -176,7 +177,7 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		if !d.Continue() {
 			return t.stop(d, iter), nil
 		}
-		a.step(Step{Kind: StepLLMRequest, Iteration: iter, Tools: toolNames(req.Tools)})
+		a.step(Step{Kind: StepLLMRequest, Iteration: iter, Tools: toolNames(req.Tools), Messages: req.Messages})
 		t.emit(protocol.KindLLMRequest, map[string]any{"Model": req.Model, "MessagesCount": len(req.Messages), "ToolsCount": len(req.Tools)})
 		resp, err := a.LLM.Chat(ctx, req)
 		if err != nil {

@@ -31,16 +31,17 @@ go to stderr. Exits 1 when the turn fails (not when a hook aborts it).`,
 		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
 		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines")
 		events := fs.Bool("events", false, "show runtime events in the text transcript")
+		messages := fs.Bool("messages", false, "show the messages of each LLM request, as hooks left them")
 		return func(args []string, e env) int {
 			if len(args) != 1 {
 				return e.fail(exitUsage, "run", errors.New("need exactly one scenario file (see hookwire run --help)"))
 			}
-			return play(args[0], *hooks, *jsonl, *events, *trace, e)
+			return play(args[0], *hooks, *jsonl, *events, *messages, *trace, e)
 		}
 	},
 }
 
-func play(scenarioPath, hooksPath string, jsonl, events bool, tracePath string, e env) int {
+func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePath string, e env) int {
 	scenario, err := agent.LoadScenario(scenarioPath)
 	if err != nil {
 		return e.fail(exitFail, "run", err)
@@ -52,7 +53,7 @@ func play(scenarioPath, hooksPath string, jsonl, events bool, tracePath string, 
 		}
 	}
 	tr := transcript.New(e.stdout, jsonl)
-	tr.Events = events
+	tr.Events, tr.Messages = events, messages
 	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call}
 	if tracePath != "" {
 		f, err := os.Create(tracePath)

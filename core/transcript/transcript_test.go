@@ -62,3 +62,43 @@ func TestAnAbortedTurnNamesTheHook(t *testing.T) {
 		t.Errorf("got %q, want %q", text.String(), want)
 	}
 }
+
+func TestAbstentionsApprovalArgumentsAndTheDefaultAreShown(t *testing.T) {
+	approve := func(res protocol.ApproveToolResult) runtime.CallRecord {
+		return runtime.CallRecord{Hook: "gate", Method: "hook.approve_tool", Params: protocol.ApproveToolParams{Tool: "shell"}, Result: res}
+	}
+	var text, jsonl bytes.Buffer
+	tw, jw := New(&text, false), New(&jsonl, true)
+	for _, c := range []runtime.CallRecord{
+		approve(protocol.ApproveToolResult{Abstain: ptr(true), Reason: ptr("not mine to judge")}),
+		approve(protocol.ApproveToolResult{Approved: true, Abstain: ptr(false), Arguments: map[string]any{"command": "make test"}}),
+	} {
+		tw.Call(c)
+		jw.Call(c)
+	}
+	for _, s := range []agent.Step{
+		{Kind: agent.StepTool, Tool: "shell", Arguments: map[string]any{"command": "make deploy"}, Outcome: agent.ToolUnapproved, ByDefault: true,
+			Reason: "every approver abstained; hooks.defaults.approval is deny", Result: &protocol.ToolResult{ForLLM: "not approved", IsError: ptr(true)}},
+		{Kind: agent.StepTool, Tool: "shell", Arguments: map[string]any{"command": "make deploy"}, Outcome: agent.ToolRan, ByDefault: true,
+			Reason: "every approver abstained; hooks.defaults.approval is allow", Result: &protocol.ToolResult{ForLLM: "would run: make deploy"}, Duration: time.Millisecond},
+	} {
+		tw.Step(s)
+		jw.Step(s)
+	}
+	wantText := `hook      gate hook.approve_tool shell -> abstained: not mine to judge  (0.0 ms)
+hook      gate hook.approve_tool shell -> approved with arguments {"command":"make test"}  (0.0 ms)
+tool      shell {"command":"make deploy"} unapproved by default: not approved (error)
+tool      shell {"command":"make deploy"} ran by default (every approver abstained; hooks.defaults.approval is allow): would run: make deploy
+`
+	if text.String() != wantText {
+		t.Errorf("text:\n%s\nwant:\n%s", text.String(), wantText)
+	}
+	wantJSON := `{"type":"hook","hook":"gate","method":"hook.approve_tool","tool":"shell","approved":false,"abstain":true,"reason":"not mine to judge","duration_ms":0}
+{"type":"hook","hook":"gate","method":"hook.approve_tool","tool":"shell","arguments":{"command":"make test"},"approved":true,"duration_ms":0}
+{"type":"tool","tool":"shell","arguments":{"command":"make deploy"},"outcome":"unapproved","by_default":true,"reason":"every approver abstained; hooks.defaults.approval is deny","result":{"for_llm":"not approved","is_error":true}}
+{"type":"tool","tool":"shell","arguments":{"command":"make deploy"},"outcome":"ran","by_default":true,"reason":"every approver abstained; hooks.defaults.approval is allow","result":{"for_llm":"would run: make deploy","is_error":false},"duration_ms":1}
+`
+	if jsonl.String() != wantJSON {
+		t.Errorf("json:\n%s\nwant:\n%s", jsonl.String(), wantJSON)
+	}
+}

@@ -29,6 +29,9 @@ type Writer struct {
 	// Events, in the text form, adds a line per runtime event; JSON Lines
 	// always have them.
 	Events bool
+	// Messages adds the messages of each LLM request, as hooks left them:
+	// a line each in the text form, a "messages" key in JSON Lines.
+	Messages bool
 
 	mu  sync.Mutex
 	err error
@@ -48,29 +51,30 @@ func (t *Writer) Err() error {
 // depends on Type: hooks, user, event, hook, llm_request, llm_response,
 // tool, turn_end.
 type Record struct {
-	Type      string         `json:"type"`
-	Hooks     []HookRecord   `json:"hooks,omitempty"`
-	Hook      string         `json:"hook,omitempty"`
-	Method    string         `json:"method,omitempty"`
-	Iteration int            `json:"iteration,omitempty"`
-	Kind      string         `json:"kind,omitempty"`
-	Tool      string         `json:"tool,omitempty"`
-	Arguments map[string]any `json:"arguments,omitempty"`
-	Content   string         `json:"content,omitempty"`
-	Tools     []string       `json:"tools,omitempty"`
-	ToolCalls []CallRecord   `json:"tool_calls,omitempty"`
-	Action    string         `json:"action,omitempty"`
-	Approved  *bool          `json:"approved,omitempty"`
-	Abstain   *bool          `json:"abstain,omitempty"`
-	Outcome   string         `json:"outcome,omitempty"`
-	By        string         `json:"by,omitempty"`
-	ByDefault bool           `json:"by_default,omitempty"`
-	Status    string         `json:"status,omitempty"`
-	Answer    string         `json:"answer,omitempty"`
-	Reason    string         `json:"reason,omitempty"`
-	Result    *ResultRecord  `json:"result,omitempty"`
-	Error     string         `json:"error,omitempty"`
-	Policy    string         `json:"policy,omitempty"`
+	Type      string          `json:"type"`
+	Hooks     []HookRecord    `json:"hooks,omitempty"`
+	Hook      string          `json:"hook,omitempty"`
+	Method    string          `json:"method,omitempty"`
+	Iteration int             `json:"iteration,omitempty"`
+	Kind      string          `json:"kind,omitempty"`
+	Tool      string          `json:"tool,omitempty"`
+	Arguments map[string]any  `json:"arguments,omitempty"`
+	Content   string          `json:"content,omitempty"`
+	Tools     []string        `json:"tools,omitempty"`
+	Messages  []MessageRecord `json:"messages,omitempty"`
+	ToolCalls []CallRecord    `json:"tool_calls,omitempty"`
+	Action    string          `json:"action,omitempty"`
+	Approved  *bool           `json:"approved,omitempty"`
+	Abstain   *bool           `json:"abstain,omitempty"`
+	Outcome   string          `json:"outcome,omitempty"`
+	By        string          `json:"by,omitempty"`
+	ByDefault bool            `json:"by_default,omitempty"`
+	Status    string          `json:"status,omitempty"`
+	Answer    string          `json:"answer,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	Result    *ResultRecord   `json:"result,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Policy    string          `json:"policy,omitempty"`
 	// DurationMS is the only key that changes from run to run.
 	DurationMS *float64 `json:"duration_ms,omitempty"`
 }
@@ -89,6 +93,14 @@ type CallRecord struct {
 	ID        string         `json:"id,omitempty"`
 	Name      string         `json:"name"`
 	Arguments map[string]any `json:"arguments"`
+}
+
+// MessageRecord is a message of an LLM request.
+type MessageRecord struct {
+	Role       string       `json:"role"`
+	Content    string       `json:"content,omitempty"`
+	ToolCalls  []CallRecord `json:"tool_calls,omitempty"`
+	ToolCallID string       `json:"tool_call_id,omitempty"`
 }
 
 // ResultRecord is a tool result, with only the fields that say something:
@@ -215,8 +227,22 @@ func (t *Writer) Step(s agent.Step) {
 		if tools == nil {
 			tools = []string{}
 		}
-		t.write(Record{Type: "llm_request", Iteration: s.Iteration, Tools: tools},
-			fmt.Sprintf("llm #%d", s.Iteration), "offered tools: "+orNone(strings.Join(s.Tools, ", ")))
+		rec := Record{Type: "llm_request", Iteration: s.Iteration, Tools: tools}
+		text := "offered tools: " + orNone(strings.Join(s.Tools, ", "))
+		if t.Messages {
+			text += fmt.Sprintf("\n%ssees %d messages:", pad(fmt.Sprintf("llm #%d", s.Iteration)), len(s.Messages))
+			for _, m := range s.Messages {
+				mr := MessageRecord{Role: m.Role, Content: deref(m.Content), ToolCallID: deref(m.ToolCallID)}
+				line := oneLine(mr.Content)
+				for _, c := range m.ToolCalls {
+					mr.ToolCalls = append(mr.ToolCalls, call(c))
+					line = strings.TrimPrefix(line+"; calls "+c.Function.Name+" "+c.Function.Arguments, "; ")
+				}
+				rec.Messages = append(rec.Messages, mr)
+				text += fmt.Sprintf("\n%s  %-10s %s", pad(""), m.Role, line)
+			}
+		}
+		t.write(rec, fmt.Sprintf("llm #%d", s.Iteration), text)
 	case agent.StepLLMResponse:
 		rec := Record{Type: "llm_response", Iteration: s.Iteration, Content: s.Text}
 		var lines []string
@@ -224,9 +250,7 @@ func (t *Writer) Step(s agent.Step) {
 			lines = append(lines, "says: "+s.Text)
 		}
 		for _, c := range s.Calls {
-			var args map[string]any
-			_ = json.Unmarshal([]byte(c.Function.Arguments), &args)
-			rec.ToolCalls = append(rec.ToolCalls, CallRecord{ID: deref(c.ID), Name: c.Function.Name, Arguments: args})
+			rec.ToolCalls = append(rec.ToolCalls, call(c))
 			lines = append(lines, "calls "+c.Function.Name+" "+c.Function.Arguments)
 		}
 		t.write(rec, fmt.Sprintf("llm #%d", s.Iteration), strings.Join(lines, "\n"+pad("")))
@@ -288,6 +312,21 @@ func (t *Writer) write(rec Record, label, text string) {
 	if t.err == nil {
 		_, t.err = t.w.Write(line)
 	}
+}
+
+func call(c protocol.ToolCall) CallRecord {
+	var args map[string]any
+	_ = json.Unmarshal([]byte(c.Function.Arguments), &args)
+	return CallRecord{ID: deref(c.ID), Name: c.Function.Name, Arguments: args}
+}
+
+// oneLine shows a message's text on one line, cut at 200 characters.
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
 }
 
 func pad(label string) string { return fmt.Sprintf("%-9s ", label) }

@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,8 +43,9 @@ type Agent struct {
 	Hooks Hooks
 	// Model is the model name sent to hooks; "scripted" when empty.
 	Model string
-	// AgentID and SessionKey identify the agent in meta and events;
-	// "agent-1" and "session-1" when empty, as in the documents' examples.
+	// AgentID names the agent in meta and events, and SessionKey is the
+	// session of RunTurn; "agent-1" and "session-1" when empty, as in the
+	// documents' examples.
 	AgentID, SessionKey string
 	// MaxIterations bounds the LLM rounds of a turn; 10 when zero.
 	MaxIterations int
@@ -52,6 +55,16 @@ type Agent struct {
 	turns   atomic.Int64
 	events  atomic.Int64
 	stopped atomic.Bool // a hook asked for hard_abort
+
+	mu       sync.Mutex
+	sessions []*session // started and not ended, in the order they started
+}
+
+// session is a conversation: the turns of one session key.
+type session struct {
+	key     string
+	turns   int
+	history []protocol.Message // what the agent said and heard in earlier turns
 }
 
 // StepKind names a kind of Step.
@@ -124,6 +137,7 @@ var ErrStopped = errors.New("agent stopped by hard_abort")
 type turn struct {
 	a        *Agent
 	id       string
+	session  string
 	meta     func(iteration int) *protocol.Meta
 	context  *protocol.TurnContext
 	messages []protocol.Message
@@ -135,20 +149,32 @@ const (
 	chatID  = "chat-1"
 )
 
-// RunTurn runs one turn: the prompt, then LLM rounds and tool calls until
-// the LLM answers without calling a tool. The error is set when the turn
-// failed (TurnFailed) or the agent was stopped.
+// RunTurn runs one turn of the agent's session (SessionKey): the prompt,
+// then LLM rounds and tool calls until the LLM answers without calling a
+// tool. The error is set when the turn failed (TurnFailed) or the agent was
+// stopped.
 func (a *Agent) RunTurn(ctx context.Context, prompt string) (TurnResult, error) {
+	return a.RunTurnIn(ctx, a.SessionKey, prompt)
+}
+
+// RunTurnIn runs one turn of the session with that key ("session-1" when
+// empty), as RunTurn does. The first turn of a session key not seen yet, or
+// seen and ended, raises agent.session.start before the turn; the LLM sees
+// the session's earlier turns before the prompt.
+func (a *Agent) RunTurnIn(ctx context.Context, sessionKey, prompt string) (TurnResult, error) {
 	if a.stopped.Load() {
 		return TurnResult{Status: TurnHardAborted, Reason: ErrStopped.Error()}, ErrStopped
 	}
-	t := &turn{a: a, id: "turn-" + strconv.FormatInt(a.turns.Add(1), 10), started: time.Now()}
-	agentID, session := or(a.AgentID, "agent-1"), or(a.SessionKey, "session-1")
+	s := a.session(or(sessionKey, "session-1"))
+	t := &turn{a: a, id: "turn-" + strconv.FormatInt(a.turns.Add(1), 10), session: s.key, started: time.Now()}
+	agentID := or(a.AgentID, "agent-1")
 	t.meta = func(iteration int) *protocol.Meta {
-		return &protocol.Meta{AgentID: ptr(agentID), TurnID: ptr(t.id), ParentTurnID: ptr(""), SessionKey: ptr(session), Iteration: ptr(iteration)}
+		return &protocol.Meta{AgentID: ptr(agentID), TurnID: ptr(t.id), ParentTurnID: ptr(""), SessionKey: ptr(s.key), Iteration: ptr(iteration)}
 	}
 	t.context = &protocol.TurnContext{Inbound: &protocol.InboundContext{Channel: ptr(channel), ChatID: ptr(chatID), SenderID: ptr("user")}}
-	t.messages = []protocol.Message{{Role: "user", Content: ptr(prompt)}}
+	a.mu.Lock()
+	t.messages = append(slices.Clip(s.history), protocol.Message{Role: "user", Content: ptr(prompt)})
+	a.mu.Unlock()
 
 	a.step(Step{Kind: StepUser, Text: prompt})
 	t.emit(protocol.KindTurnStart, map[string]any{"UserMessage": prompt})
@@ -157,7 +183,63 @@ func (a *Agent) RunTurn(ctx context.Context, prompt string) (TurnResult, error) 
 		"Status": res.Status, "Iterations": res.Iterations, "Duration": time.Since(t.started).Nanoseconds(), "FinalContentLen": len(res.Answer),
 	})
 	a.step(Step{Kind: StepTurnEnd, Outcome: res.Status, Text: res.Answer, By: res.Hook, Reason: res.Reason, Duration: time.Since(t.started)})
+	a.mu.Lock()
+	s.history, s.turns = t.messages, s.turns+1
+	a.mu.Unlock()
 	return res, err
+}
+
+// session is the open session of that key; a new one raises
+// agent.session.start.
+func (a *Agent) session(key string) *session {
+	a.mu.Lock()
+	i := slices.IndexFunc(a.sessions, func(s *session) bool { return s.key == key })
+	if i >= 0 {
+		defer a.mu.Unlock()
+		return a.sessions[i]
+	}
+	s := &session{key: key}
+	a.sessions = append(a.sessions, s)
+	a.mu.Unlock()
+	a.emit(protocol.KindSessionStart, key, "", map[string]any{"SessionKey": key})
+	return s
+}
+
+// EndSession ends the session of that key, if it has started and not
+// ended: it raises agent.session.end, and the next turn with that key
+// starts a new session, with no history.
+func (a *Agent) EndSession(sessionKey string) {
+	a.end(or(sessionKey, "session-1"), "ended")
+}
+
+// Close ends every session still open, in the order they started. The
+// agent stays usable: a later turn starts its session anew. Close the
+// agent before the runtime, so that observers get the session ends.
+func (a *Agent) Close() error {
+	a.mu.Lock()
+	keys := make([]string, len(a.sessions))
+	for i, s := range a.sessions {
+		keys[i] = s.key
+	}
+	a.mu.Unlock()
+	for _, key := range keys {
+		a.end(key, "closed")
+	}
+	return nil
+}
+
+func (a *Agent) end(key, reason string) {
+	a.mu.Lock()
+	i := slices.IndexFunc(a.sessions, func(s *session) bool { return s.key == key })
+	if i < 0 {
+		a.mu.Unlock()
+		return
+	}
+	s := a.sessions[i]
+	a.sessions = slices.Delete(a.sessions, i, i+1)
+	turns := s.turns
+	a.mu.Unlock()
+	a.emit(protocol.KindSessionEnd, key, "", map[string]any{"SessionKey": key, "Turns": turns, "Reason": reason})
 }
 
 func (t *turn) run(ctx context.Context) (TurnResult, error) {
@@ -352,10 +434,11 @@ func (a *Agent) step(s Step) {
 	}
 }
 
+func (t *turn) emit(kind string, payload map[string]any) { t.a.emit(kind, t.session, t.id, payload) }
+
 // emit raises a runtime event, with its payload in PascalCase as PicoClaw
-// writes it.
-func (t *turn) emit(kind string, payload map[string]any) {
-	a := t.a
+// writes it; turnID is empty for an event of the session.
+func (a *Agent) emit(kind, sessionKey, turnID string, payload map[string]any) {
 	a.step(Step{Kind: StepEvent, Event: kind})
 	if a.Hooks == nil {
 		return
@@ -372,7 +455,7 @@ func (t *turn) emit(kind string, payload map[string]any) {
 		Time:   ptr(time.Now().UTC().Format(time.RFC3339Nano)),
 		Source: protocol.EventSource{Component: ptr("agent"), Name: ptr(agentID)},
 		Scope: protocol.EventScope{
-			AgentID: ptr(agentID), SessionKey: ptr(or(a.SessionKey, "session-1")), TurnID: ptr(t.id),
+			AgentID: ptr(agentID), SessionKey: ptr(sessionKey), TurnID: optional(turnID),
 			Channel: ptr(channel), ChatID: ptr(chatID),
 		},
 		Severity: ptr(severity),
@@ -404,6 +487,13 @@ func (noHooks) AfterTool(_ context.Context, p protocol.AfterToolParams) (protoco
 	return p, pass
 }
 func (noHooks) Emit(protocol.RuntimeEvent) {}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
 
 func or(s, fallback string) string {
 	if s == "" {

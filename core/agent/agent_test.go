@@ -146,7 +146,7 @@ func TestAToolRunsBetweenApprovalAndAfterTool(t *testing.T) {
 		t.Errorf("tool step = %+v, want the after_tool hook's result", tool)
 	}
 	wantEvents := []string{
-		protocol.KindTurnStart, protocol.KindLLMRequest, protocol.KindLLMResponse,
+		protocol.KindSessionStart, protocol.KindTurnStart, protocol.KindLLMRequest, protocol.KindLLMResponse,
 		protocol.KindToolExecStart, protocol.KindToolExecEnd,
 		protocol.KindLLMRequest, protocol.KindLLMResponse, protocol.KindTurnEnd,
 	}
@@ -161,9 +161,9 @@ func TestAToolRunsBetweenApprovalAndAfterTool(t *testing.T) {
 		t.Errorf("the observer got %v", kinds)
 	}
 	var start map[string]any
-	json.Unmarshal(h.events[3].Payload, &start)
-	if start["Tool"] != "echo_text" || h.events[3].Scope.TurnID == nil || *h.events[3].Scope.TurnID != "turn-1" {
-		t.Errorf("exec_start event = %+v, payload %v", h.events[3], start)
+	json.Unmarshal(h.events[4].Payload, &start)
+	if start["Tool"] != "echo_text" || h.events[4].Scope.TurnID == nil || *h.events[4].Scope.TurnID != "turn-1" {
+		t.Errorf("exec_start event = %+v, payload %v", h.events[4], start)
 	}
 }
 

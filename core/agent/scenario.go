@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,6 +25,16 @@ import (
 //	    {"content": "Beijing is sunny today."}
 //	  ]
 //	}
+//
+// Or several turns, each with its session key, its prompt and its replies:
+//
+//	{
+//	  "turns": [
+//	    {"session": "alice", "prompt": "Hi", "replies": [{"content": "Hello Alice."}]},
+//	    {"session": "bob", "prompt": "Hi", "replies": [{"content": "Hello Bob."}]},
+//	    {"session": "alice", "prompt": "Bye", "replies": [{"content": "Bye."}], "end_session": true}
+//	  ]
+//	}
 type Scenario struct {
 	// Prompt is the user's message that starts the turn.
 	Prompt string `json:"prompt"`
@@ -37,6 +48,22 @@ type Scenario struct {
 	Root string `json:"root"`
 	// Replies are the LLM's answers, one per request.
 	Replies []Reply `json:"replies"`
+	// Turns, in place of Prompt and Replies, are turns played in order.
+	Turns []Turn `json:"turns"`
+}
+
+// Turn is one turn of a scenario.
+type Turn struct {
+	// Session is the key of the turn's session; the agent's SessionKey
+	// ("session-1") when empty.
+	Session string `json:"session"`
+	// Prompt is the user's message that starts the turn.
+	Prompt string `json:"prompt"`
+	// Replies are the LLM's answers to the turn's requests, in order.
+	Replies []Reply `json:"replies"`
+	// EndSession ends the session once the turn is over. Sessions still
+	// open end when the scenario does.
+	EndSession bool `json:"end_session"`
 }
 
 // Reply is one scripted answer of the LLM: text, tool calls, or both.
@@ -75,25 +102,68 @@ func LoadScenario(path string) (Scenario, error) {
 }
 
 func (s Scenario) check() error {
-	if s.Prompt == "" {
-		return fmt.Errorf("prompt: required")
-	}
-	if len(s.Replies) == 0 {
-		return fmt.Errorf("replies: at least one is needed")
+	if len(s.Turns) > 0 && (s.Prompt != "" || s.Replies != nil) {
+		return fmt.Errorf("turns: a scenario has either prompt and replies, or turns")
 	}
 	for i, name := range s.Tools {
 		if _, ok := builtins[name]; !ok {
 			return fmt.Errorf("tools[%d]: no built-in tool %q (there are: %s)", i, name, strings.Join(BuiltinNames(), ", "))
 		}
 	}
-	for i, r := range s.Replies {
-		for j, c := range r.ToolCalls {
-			if c.Name == "" {
-				return fmt.Errorf("replies[%d].tool_calls[%d].name: required", i, j)
+	for i, t := range s.turns() {
+		at := ""
+		if len(s.Turns) > 0 {
+			at = fmt.Sprintf("turns[%d].", i)
+		}
+		if t.Prompt == "" {
+			return fmt.Errorf("%sprompt: required", at)
+		}
+		if len(t.Replies) == 0 {
+			return fmt.Errorf("%sreplies: at least one is needed", at)
+		}
+		for j, r := range t.Replies {
+			for k, c := range r.ToolCalls {
+				if c.Name == "" {
+					return fmt.Errorf("%sreplies[%d].tool_calls[%d].name: required", at, j, k)
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// turns are the scenario's turns: Turns, or the one of Prompt and Replies.
+func (s Scenario) turns() []Turn {
+	if len(s.Turns) > 0 {
+		return s.Turns
+	}
+	return []Turn{{Prompt: s.Prompt, Replies: s.Replies}}
+}
+
+// Play plays the scenario's turns in order on an agent (see Agent), each
+// with its own scripted replies, ends the sessions the turns say to end,
+// then closes the agent, which ends the sessions still open. It stops after
+// a turn that fails, with an error naming it, or that hard-aborts.
+func (s Scenario) Play(ctx context.Context, a *Agent) ([]TurnResult, error) {
+	defer a.Close()
+	var results []TurnResult
+	for i, t := range s.turns() {
+		session := cmp.Or(t.Session, a.SessionKey)
+		a.LLM = NewScripted(t.Replies)
+		res, err := a.RunTurnIn(ctx, session, t.Prompt)
+		results = append(results, res)
+		switch {
+		case err != nil && len(s.Turns) > 1:
+			return results, fmt.Errorf("turn %d failed: %s", i+1, res.Reason)
+		case err != nil:
+			return results, fmt.Errorf("the turn failed: %s", res.Reason)
+		case res.Status == TurnHardAborted:
+			return results, nil
+		case t.EndSession:
+			a.EndSession(session)
+		}
+	}
+	return results, nil
 }
 
 // Scripted is an LLM that answers with the replies of a scenario, in order.
@@ -166,7 +236,7 @@ func (s Scenario) Agent() *Agent {
 	if len(names) == 0 {
 		names = defaultTools
 	}
-	a := &Agent{LLM: NewScripted(s.Replies), Model: s.Model}
+	a := &Agent{LLM: NewScripted(s.turns()[0].Replies), Model: s.Model}
 	for _, name := range names {
 		tool, _ := Builtin(name, s.Root)
 		a.Tools = append(a.Tools, tool)

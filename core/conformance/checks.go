@@ -89,7 +89,9 @@ func (s *suite) run(ctx context.Context) {
 	s.unknownMethod(ctx, p)
 	s.concurrent(ctx, p)
 	s.exitOnEOF(p)
+	p.stop()
 	s.malformed(ctx)
+	// Both runs have ended: every line they wrote is in.
 	s.repliesValid(v)
 	s.stdoutClean()
 }

@@ -37,6 +37,8 @@ type proc struct {
 	readDone chan struct{} // closed when stdout has ended
 	errDone  chan struct{} // closed when stderr has ended
 
+	stopOnce sync.Once
+
 	mu      sync.Mutex
 	nextID  uint64
 	sent    map[uint64]string // the method of each request sent, by id
@@ -341,8 +343,11 @@ func (p *proc) closeStdin(wait time.Duration) (exited bool, took time.Duration) 
 }
 
 // stop ends the hook and everything it started: stdin closed, then
-// SIGTERM, then SIGKILL, to its whole process group.
-func (p *proc) stop() {
+// SIGTERM, then SIGKILL, to its whole process group. Once it returns, every
+// line the hook wrote has been taken in.
+func (p *proc) stop() { p.stopOnce.Do(p.end) }
+
+func (p *proc) end() {
 	p.stdin.Close()
 	pgid := p.cmd.Process.Pid
 	if !p.waitExit(time.Second) {

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,6 +102,14 @@ func (s *suite) hello() protocol.HelloParams {
 	return protocol.HelloParams{Name: s.cmd.Name, Version: protocol.Version, Modes: s.cmd.Modes}
 }
 
+// params are the params the suite sends with a request.
+func (s *suite) params(method string) any {
+	if method == protocol.MethodHello {
+		return s.hello()
+	}
+	return samples()[method]
+}
+
 func (s *suite) handshake(ctx context.Context, p *proc) bool {
 	m, err := p.call(ctx, protocol.MethodHello, s.hello())
 	if err != nil {
@@ -160,7 +169,7 @@ func (s *suite) actions(ctx context.Context, p *proc) {
 	}
 	var answers, faults []string
 	for _, method := range methods {
-		m, err := p.call(ctx, method, samples()[method])
+		m, err := p.call(ctx, method, s.params(method))
 		switch {
 		case err != nil:
 			faults = append(faults, fmt.Sprintf("%s got no answer: %v", method, err))
@@ -262,11 +271,7 @@ func (s *suite) concurrent(ctx context.Context, p *proc) {
 	ids := map[uint64]int{} // replies per id sent
 	for i := range n {
 		method := methods[i%len(methods)]
-		var params any = samples()[method]
-		if method == protocol.MethodHello {
-			params = s.hello()
-		}
-		line, id := p.request(method, params)
+		line, id := p.request(method, s.params(method))
 		lines = append(lines, line...)
 		ids[id] = 0
 	}
@@ -309,7 +314,7 @@ func (s *suite) concurrent(ctx context.Context, p *proc) {
 	}
 
 	var missing, twice []string
-	for _, id := range sortedIDs(ids) {
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
 		switch c := ids[id]; {
 		case c == 0:
 			missing = append(missing, strconv.FormatUint(id, 10))
@@ -491,15 +496,6 @@ func idString(m message) string {
 		return "(none)"
 	}
 	return m.rawID
-}
-
-func sortedIDs(ids map[uint64]int) []uint64 {
-	out := make([]uint64, 0, len(ids))
-	for id := range ids {
-		out = append(out, id)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // list joins items, shortened after a few.

@@ -21,8 +21,9 @@
 // declares it in hook.before_llm and answers it in hook.before_tool.
 //
 // While [Hook.Run] runs, file descriptor 1 points at stderr, so fmt.Println
-// and child processes cannot corrupt the protocol; the protocol writes to a
-// duplicate of the original stdout. Log with log/slog: it goes to stderr,
+// and child processes cannot corrupt the protocol, and descriptor 0 at
+// /dev/null; the protocol reads and writes duplicates of the original stdin
+// and stdout. Log with log/slog: it goes to stderr,
 // which the host keeps as the hook's log.
 //
 // [Hook.Call] runs a hook's handlers in-process, for the hook's own tests.

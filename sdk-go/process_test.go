@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,15 +23,16 @@ import (
 // again with HOOKWIRE_TEST_HOOK naming one of these hooks, which TestMain
 // runs with Main instead of the tests.
 var processHooks = map[string]func() *Hook{
-	// noisy writes to stdout every way a hook's code can.
+	// noisy writes to stdout every way a hook's code can, and lets a child
+	// read stdin.
 	"noisy": func() *Hook {
 		h := New("noisy")
 		h.OnBeforeTool(func(ctx context.Context, call BeforeToolParams) (BeforeToolResult, error) {
 			fmt.Println("fmt.Println to stdout")
 			os.Stdout.WriteString("os.Stdout.WriteString\n")
 			slog.InfoContext(ctx, "a log record")
-			child := exec.CommandContext(ctx, "sh", "-c", "echo child writing to its inherited stdout; echo child writing to /dev/stdout > /dev/stdout")
-			child.Stdout, child.Stderr = os.Stdout, os.Stderr
+			child := exec.CommandContext(ctx, "sh", "-c", `echo child writing to its inherited stdout; echo child writing to /dev/stdout > /dev/stdout; read line; echo "child read stdin: [$line]" >&2`)
+			child.Stdin, child.Stdout, child.Stderr = os.Stdin, os.Stdout, os.Stderr
 			if err := child.Run(); err != nil {
 				return nil, err
 			}
@@ -96,6 +98,10 @@ func startHook(t *testing.T, name string) *hookProcess {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "HOOKWIRE_TEST_HOOK="+name)
+	// A group of its own, so that the cleanup also stops what the hook
+	// started, which would otherwise keep its pipes open.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 10 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +127,7 @@ func startHook(t *testing.T, name string) *hookProcess {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
 		errW.Close()
 	})
@@ -190,16 +196,21 @@ func (p *hookProcess) exitCode() int {
 	return -1
 }
 
-func TestWhatAHandlerPrintsToStdoutGoesToStderrAndTheProtocolStaysClean(t *testing.T) {
+func TestWhatAHandlerPrintsGoesToStderrAndNothingButTheSDKReadsStdin(t *testing.T) {
 	p := startHook(t, "noisy")
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"noisy","version":1,"modes":["tool"]}}`)
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"exec","arguments":{}}}`)
-	p.waitStderr("child writing to /dev/stdout")
+	// The child reads stdin at once and gets nothing: the host's next line
+	// is the SDK's.
+	p.waitStderr("child read stdin: []")
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"hook.hello","params":{"name":"noisy","version":1,"modes":[]}}`)
 	p.stdin.Close()
 	lines := p.stdoutLines()
+	slices.Sort(lines) // by id: 3 may overtake 2, whose handler waits for its child
 	want := []string{
 		`{"jsonrpc":"2.0","id":1,"result":{"ok":true,"name":"noisy","modes":["tool"]}}` + "\n",
 		`{"jsonrpc":"2.0","id":2,"result":{"action":"respond","result":{"for_llm":"printed"}}}` + "\n",
+		`{"jsonrpc":"2.0","id":3,"result":{"ok":true,"name":"noisy","modes":["tool"]}}` + "\n",
 	}
 	if strings.Join(lines, "") != strings.Join(want, "") {
 		t.Errorf("stdout:\n%s\nwant only the replies:\n%s", strings.Join(lines, ""), strings.Join(want, ""))
@@ -278,20 +289,21 @@ func TestASecondSignalEndsAHookWhoseHandlerIgnoresTheFirst(t *testing.T) {
 	}
 }
 
-func TestProtectionPointsFD1AtStderrAndRestoreBringsStdoutBack(t *testing.T) {
-	same := func(a, b int) bool {
-		var sa, sb syscall.Stat_t
-		if err := syscall.Fstat(a, &sa); err != nil {
+func TestProtectionMovesStdinAndStdoutAsideAndRestoreBringsThemBack(t *testing.T) {
+	sameFile := func(fd int, other int) bool {
+		var a, b syscall.Stat_t
+		if err := syscall.Fstat(fd, &a); err != nil {
 			t.Fatal(err)
 		}
-		if err := syscall.Fstat(b, &sb); err != nil {
+		if err := syscall.Fstat(other, &b); err != nil {
 			t.Fatal(err)
 		}
-		return sa.Dev == sb.Dev && sa.Ino == sb.Ino
+		return a.Dev == b.Dev && a.Ino == b.Ino
 	}
-	// go test may give stdout and stderr one pipe: give each its own for
-	// the test, and put the test binary's back afterwards.
-	for _, fd := range []int{1, 2} {
+	// go test may share one pipe between stdout and stderr, and give stdin
+	// /dev/null: give each descriptor a pipe of its own for the test, and
+	// put the test binary's back afterwards.
+	for _, fd := range []int{0, 1, 2} {
 		saved, err := syscall.Dup(fd)
 		if err != nil {
 			t.Fatal(err)
@@ -300,7 +312,11 @@ func TestProtectionPointsFD1AtStderrAndRestoreBringsStdoutBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := dup2(int(w.Fd()), fd); err != nil {
+		end := w
+		if fd == 0 {
+			end = r
+		}
+		if err := dup2(int(end.Fd()), fd); err != nil {
 			t.Fatal(err)
 		}
 		r.Close()
@@ -310,24 +326,32 @@ func TestProtectionPointsFD1AtStderrAndRestoreBringsStdoutBack(t *testing.T) {
 			syscall.Close(saved)
 		}()
 	}
-	original, err := syscall.Dup(1)
+	origIn, _ := syscall.Dup(0)
+	origOut, _ := syscall.Dup(1)
+	defer syscall.Close(origIn)
+	defer syscall.Close(origOut)
+	null, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Close(original)
-	wire, restore, err := protectStdout()
+	defer null.Close()
+
+	in, out, restore, err := protectStdio()
 	if err != nil {
 		t.Fatal(err)
 	}
-	protected, kept := same(1, 2), same(int(wire.Fd()), original)
+	checks := map[string]bool{
+		"fd 1 is stderr":                     sameFile(1, 2),
+		"fd 0 is /dev/null":                  sameFile(0, int(null.Fd())),
+		"the protocol reads the old stdin":   sameFile(int(in.Fd()), origIn),
+		"the protocol writes the old stdout": sameFile(int(out.Fd()), origOut),
+	}
 	restore()
-	if !protected {
-		t.Error("while protected, fd 1 is not stderr")
-	}
-	if !kept {
-		t.Error("the protocol's file is not the original stdout")
-	}
-	if !same(1, original) {
-		t.Error("after restore, fd 1 is not the original stdout")
+	checks["after restore, fd 0 is stdin again"] = sameFile(0, origIn)
+	checks["after restore, fd 1 is stdout again"] = sameFile(1, origOut)
+	for what, ok := range checks {
+		if !ok {
+			t.Error("not so:", what)
+		}
 	}
 }

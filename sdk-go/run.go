@@ -13,21 +13,22 @@ import (
 // the handlers, whose context is cancelled, return). Both are a clean end:
 // Run returns nil. A second signal ends the process at once.
 //
-// While Run runs, stdout is protected: file descriptor 1 is moved to
-// stderr, so that fmt.Println, a library that prints and a child process
-// that inherits stdout all end up in the hook's log, and the protocol
-// writes to a duplicate of the original stdout. On platforms without
+// While Run runs, the protocol has stdin and stdout to itself: it reads and
+// writes duplicates of them, file descriptor 1 points at stderr and file
+// descriptor 0 at /dev/null. fmt.Println, a library that prints and a child
+// process that inherits stdout all end up in the hook's log, and nothing
+// can read the host's messages from under the SDK. On platforms without
 // dup2 (Windows, wasm, plan9) only os.Stdout is redirected.
 func (h *Hook) Run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	context.AfterFunc(ctx, stop) // the next signal gets its default effect
-	wire, restore, err := protectStdout()
+	in, out, restore, err := protectStdio()
 	if err != nil {
-		return fmt.Errorf("hookwire: protecting stdout: %w", err)
+		return fmt.Errorf("hookwire: protecting stdin and stdout: %w", err)
 	}
 	defer restore()
-	return h.Serve(ctx, os.Stdin, wire)
+	return h.Serve(ctx, in, out)
 }
 
 // Main is the main function of a hook program: it calls [Hook.Run] and

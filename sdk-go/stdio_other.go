@@ -4,10 +4,10 @@ package hookwire
 
 import "os"
 
-// protectStdout redirects os.Stdout only: without dup2, what a child
-// process or a C library writes to the real stdout cannot be caught.
-func protectStdout() (wire *os.File, restore func(), err error) {
-	wire = os.Stdout
+// protectStdio redirects os.Stdout only: without dup2, what a child process
+// or a C library writes to the real stdout cannot be caught.
+func protectStdio() (in, out *os.File, restore func(), err error) {
+	out = os.Stdout
 	os.Stdout = os.Stderr
-	return wire, func() { os.Stdout = wire }, nil
+	return os.Stdin, out, func() { os.Stdout = out }, nil
 }

@@ -21,11 +21,12 @@ import (
 var runCommand = command{
 	name: "run",
 	args: "[--hooks FILE] [--json] [--trace FILE] SCENARIO",
-	summary: `Plays the scenario's agent turn: its user prompt, then its scripted LLM
-replies, with the built-in tools echo_text and read_file and the hooks of the
-hooks configuration. Prints a transcript of every LLM round, tool call, hook
-call, decision and timing on stdout; the hooks' stderr and the runtime's log
-go to stderr. Exits 1 when the turn fails (not when a hook aborts it).`,
+	summary: `Plays the scenario's agent turns: each user prompt, then its scripted LLM
+replies, in its session, with the built-in tools the scenario names (echo_text
+and read_file unless it says) and the hooks of the hooks configuration. Prints
+a transcript of every LLM round, tool call, hook call, decision and timing on
+stdout; the hooks' stderr and the runtime's log go to stderr. Exits 1 when a
+turn fails (not when a hook aborts it).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		hooks := fs.String("hooks", "", "hooks configuration `file` (the hooks block of the host's configuration)")
 		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
@@ -78,7 +79,7 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 
 	a := scenario.Agent()
 	a.Hooks, a.OnStep = rt, tr.Step
-	res, turnErr := a.RunTurn(ctx, scenario.Prompt)
+	_, turnErr := scenario.Play(ctx, a) // closes the agent: its sessions end before the hooks stop
 	rt.Close()
 	for hook, n := range rt.Dropped() {
 		if n > 0 {
@@ -89,7 +90,7 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 		return e.fail(exitFail, "run", err)
 	}
 	if turnErr != nil {
-		return e.fail(exitFail, "run", fmt.Errorf("the turn failed: %s", res.Reason))
+		return e.fail(exitFail, "run", turnErr)
 	}
 	return exitOK
 }

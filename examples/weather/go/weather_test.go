@@ -113,7 +113,7 @@ func TestUnderTheReferenceRuntimeItAnswersGetWeatherAsThePlainScriptDoes(t *test
 			answered = true
 		}
 	}
-	if !answered || !strings.Contains(got[len(got)-1], `"status":"done"`) {
+	if !answered || !strings.Contains(strings.Join(got, "\n"), `"status":"done","type":"turn_end"`) {
 		t.Errorf("get_weather was not answered by the hook, or the turn failed:\n%s", strings.Join(got, "\n"))
 	}
 

@@ -95,9 +95,11 @@ def test_under_the_runtime_the_llms_get_weather_call_is_answered_by_the_hook(
             },
         }
     ]
-    assert records[-1] == {
-        "type": "turn_end",
-        "status": "done",
-        "answer": "Beijing is sunny today, temperature 15°C.",
-    }
+    assert [r for r in records if r["type"] == "turn_end"] == [
+        {
+            "type": "turn_end",
+            "status": "done",
+            "answer": "Beijing is sunny today, temperature 15°C.",
+        }
+    ]
     assert records == transcript(hookwire_cli, EXAMPLE / "hooks.json")

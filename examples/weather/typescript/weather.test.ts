@@ -70,6 +70,6 @@ describe("the weather hook under the reference runtime", () => {
       by: "weather_plugin",
       result: { for_llm: "Beijing weather: Sunny, temperature 15°C, humidity 45%", is_error: false },
     });
-    assert.deepEqual(records.at(-1)?.["status"], "done");
+    assert.deepEqual(records.filter((r) => r["type"] === "turn_end").at(-1)?.["status"], "done");
   });
 });

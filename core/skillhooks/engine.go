@@ -33,9 +33,6 @@ func New(hooks []Hook) *Engine {
 	return &Engine{hooks: slices.Clone(hooks), sessions: map[string]*session{}, turns: map[turnKey]*turn{}}
 }
 
-// Hooks are the engine's hooks.
-func (e *Engine) Hooks() []Hook { return slices.Clone(e.hooks) }
-
 type turnKey struct{ session, turn string }
 
 // session holds what outlives a turn: the persistent messages.

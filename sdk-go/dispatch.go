@@ -58,7 +58,7 @@ func (h *Hook) dispatch(ctx context.Context, method string, params json.RawMessa
 		return result, nil
 	}
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return nil, e
 	}
 	h.logger().Error("handler failed", "method", method, "err", err)

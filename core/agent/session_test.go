@@ -158,10 +158,10 @@ func TestLoadScenarioWithTurns(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		`{"prompt":"p","replies":[{}],"turns":[{"prompt":"q","replies":[{}]}]}`: "turns: a scenario has either prompt and replies, or turns",
-		`{"turns":[{"prompt":"p","replies":[{}]},{"replies":[{}]}]}`:              "turns[1].prompt: required",
-		`{"turns":[{"prompt":"p"}]}`:                                              "turns[0].replies: at least one is needed",
-		`{"turns":[{"prompt":"p","replies":[{"tool_calls":[{}]}]}]}`:              "turns[0].replies[0].tool_calls[0].name: required",
-		`{"turns":[{"prompt":"p","replies":[{}],"end":true}]}`:                    "turns[0].end: unknown key",
+		`{"turns":[{"prompt":"p","replies":[{}]},{"replies":[{}]}]}`:            "turns[1].prompt: required",
+		`{"turns":[{"prompt":"p"}]}`:                                            "turns[0].replies: at least one is needed",
+		`{"turns":[{"prompt":"p","replies":[{"tool_calls":[{}]}]}]}`:            "turns[0].replies[0].tool_calls[0].name: required",
+		`{"turns":[{"prompt":"p","replies":[{}],"end":true}]}`:                  "turns[0].end: unknown key",
 	} {
 		os.WriteFile(path, []byte(body), 0o644)
 		if _, err := LoadScenario(path); err == nil || !strings.Contains(err.Error(), want) {
@@ -198,4 +198,3 @@ func ExampleScenario_Play() {
 	// done: Hello Bob.
 	// done: Bye.
 }
-

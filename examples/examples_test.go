@@ -144,6 +144,7 @@ type record struct {
 	Tool      string         `json:"tool"`
 	Arguments map[string]any `json:"arguments"`
 	Action    string         `json:"action"`
+	Approved  *bool          `json:"approved"`
 	Outcome   string         `json:"outcome"`
 	By        string         `json:"by"`
 	Reason    string         `json:"reason"`

@@ -3,6 +3,7 @@ package examples
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,25 +37,23 @@ func equal(t *testing.T, what string, got, want []string) {
 	}
 }
 
-func TestApprovalGateDeniesDangerousCommandsAndLetsTheRestThrough(t *testing.T) {
+func TestApprovalGateDeniesDangerousCommandsAndApprovesTheRest(t *testing.T) {
 	records := play(t, filepath.Join("approval-gate", "python", "hooks.json"), filepath.Join("approval-gate", "scenario.json"), nil)
 	equal(t, "tool calls", tools(records), []string{
-		"exec answered by sandbox_shell: $ ls -la build 2>/dev/null\n(sandbox: nothing was run)",
-		"exec denied by approval_gate: a recursive forced delete (rm -rf) is not allowed: rm -rf build",
-		"exec denied by approval_gate: formatting a file system (mkfs) is not allowed: mkfs.ext4 /dev/sdb1",
-		"exec denied by approval_gate: a raw copy with dd (dd if=) is not allowed: dd if=/dev/zero of=/dev/sdb bs=1M",
-		"exec denied by approval_gate: a write to a device (> /dev/...) is not allowed: echo wiped > /dev/sdb",
+		"shell ran: would run: ls -la build 2>/dev/null",
+		"shell unapproved by approval_gate: a recursive forced delete (rm -rf) is not allowed: rm -rf build",
+		"shell unapproved by approval_gate: formatting a file system (mkfs) is not allowed: mkfs.ext4 /dev/sdb1",
+		"shell unapproved by approval_gate: a raw copy with dd (dd if=) is not allowed: dd if=/dev/zero of=/dev/sdb bs=1M",
+		"shell unapproved by approval_gate: a write to a device (> /dev/...) is not allowed: echo wiped > /dev/sdb",
 	})
-	// The gate runs first; a denied call never reaches the shell.
-	var order []string
+	var approvals []string
 	for _, r := range ofType(records, "hook") {
-		if r.Method == "hook.before_tool" {
-			order = append(order, r.Hook+" "+r.Action)
-		}
+		approvals = append(approvals, fmt.Sprintf("%s %s approved=%v", r.Hook, r.Method, r.Approved != nil && *r.Approved))
 	}
-	equal(t, "before_tool calls", order, []string{
-		"approval_gate continue", "sandbox_shell respond",
-		"approval_gate deny_tool", "approval_gate deny_tool", "approval_gate deny_tool", "approval_gate deny_tool",
+	equal(t, "hook calls", approvals, []string{
+		"approval_gate hook.approve_tool approved=true",
+		"approval_gate hook.approve_tool approved=false", "approval_gate hook.approve_tool approved=false",
+		"approval_gate hook.approve_tool approved=false", "approval_gate hook.approve_tool approved=false",
 	})
 }
 

@@ -1,6 +1,6 @@
-"""A gate for shell commands: dangerous ones are denied with a reason, the rest go on.
+"""A gate for shell commands: dangerous ones are denied with a reason, the rest approved.
 
-It answers hook.before_tool, not hook.approve_tool: see ../README.md for why.
+It answers hook.approve_tool, not hook.before_tool: see ../README.md for why.
 Run it as a hook: ``python3 approval_gate.py`` (hooks.json does).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from hookwire import BeforeToolParams, BeforeToolReply, Hook, deny
+from hookwire import ApproveToolParams, ApproveToolReply, Hook
 
 # The patterns of the Blade SDK document's dangerous-command example, made
 # a little harder to dodge: rm's flags in any order and form, mkfs.ext4 as
@@ -46,15 +46,15 @@ def danger(command: str) -> str | None:
     return None
 
 
-@hook.before_tool
-def gate(call: BeforeToolParams) -> BeforeToolReply:
-    # Any tool with a command argument runs a shell: exec, bash, shell...
+@hook.approve_tool
+def gate(call: ApproveToolParams) -> ApproveToolReply:
+    # Any tool with a command argument runs a shell: shell, exec, bash...
     command = call["arguments"].get("command")
     if isinstance(command, str):
         what = danger(command)
         if what is not None:
-            return deny(f"{what} is not allowed: {command}")
-    return None
+            return {"approved": False, "reason": f"{what} is not allowed: {command}"}
+    return True
 
 
 if __name__ == "__main__":

@@ -51,8 +51,14 @@ func ExampleRuntime_ApproveTool() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rt.Use(runtime.InProcess{Name: "commands", Hook: commandGate{}})
-	rt.Use(runtime.InProcess{Name: "readers", Priority: 1, Hook: readerGate{}})
+	for _, h := range []runtime.InProcess{
+		{Name: "commands", Hook: commandGate{}},
+		{Name: "readers", Priority: 1, Hook: readerGate{}},
+	} {
+		if err := rt.Use(h); err != nil {
+			log.Fatal(err)
+		}
+	}
 	if err := rt.Start(context.Background()); err != nil {
 		log.Fatal(err)
 	}

@@ -116,6 +116,12 @@ func start(cmd runtime.Command, timeout time.Duration, stderr io.Writer) (*proc,
 	go func() {
 		p.exitErr = c.Wait()
 		p.exitedAt = time.Now()
+		// The hook's last words on stderr explain its end best: let them
+		// in before anyone asks how it ended.
+		select {
+		case <-p.errDone:
+		case <-time.After(100 * time.Millisecond):
+		}
 		close(p.exited)
 	}()
 	return p, nil

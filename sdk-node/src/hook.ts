@@ -18,6 +18,12 @@ export type Awaitable<T> = T | PromiseLike<T>;
 export interface Context {
   /** Aborted when the hook is told to stop (SIGTERM, SIGINT). */
   readonly signal: AbortSignal;
+  /**
+   * The hookwire extensions the host announced in hook.hello, such as
+   * `approve_tool.arguments`: none before the handshake, or from a host that
+   * announces none, which then applies none.
+   */
+  readonly extensions: readonly string[];
 }
 
 /** What an observer gets besides the event. */
@@ -40,6 +46,9 @@ export type Handler<M extends Intercepted> = (
   params: Requests[M]["params"],
   ctx: Context,
 ) => Awaitable<Requests[M]["result"]>;
+
+/** Runs when the hook stops; see Hook.onClose. */
+export type Closer = (ctx: Context) => Awaitable<void>;
 
 /** An observer of runtime events. */
 export type Observer = (event: RuntimeEvent, ctx: EventContext) => Awaitable<void>;
@@ -85,6 +94,8 @@ export class Hook {
   readonly observers: ObserverEntry[] = [];
   /** @internal */
   readonly tools = new Map<string, Tool>();
+  /** @internal */
+  readonly closers: Closer[] = [];
 
   constructor(name?: string) {
     this.name = name;
@@ -145,6 +156,17 @@ export class Hook {
     return this;
   }
 
+  /**
+   * Runs fn when the hook stops: once stdin is closed and the calls in flight
+   * are answered, or on SIGTERM and SIGINT (ctx.signal is then aborted). The
+   * process exits once every such function, in registration order, is done;
+   * one that throws is logged.
+   */
+  onClose(fn: Closer): this {
+    this.closers.push(fn);
+    return this;
+  }
+
   /** The hello modes the registered handlers, observers and tools need. */
   modes(): Mode[] {
     const h = this.handlers;
@@ -160,9 +182,10 @@ export class Hook {
 
   /**
    * Serves the hook on stdin and stdout until stdin closes, then exits 0
-   * once the calls in flight are answered. SIGTERM and SIGINT abort
-   * `ctx.signal` and exit 0 at once. While it runs, whatever else is
-   * written to stdout goes to stderr.
+   * once the calls in flight are answered and the onClose functions are
+   * done. SIGTERM and SIGINT abort `ctx.signal`, run the onClose functions
+   * and exit 0 without waiting for the calls in flight. While it runs,
+   * whatever else is written to stdout goes to stderr.
    */
   run(): void {
     run(this);

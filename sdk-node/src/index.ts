@@ -3,6 +3,7 @@
 export {
   Hook,
   type Awaitable,
+  type Closer,
   type Context,
   type EventContext,
   type Handler,

@@ -20,6 +20,7 @@ export function run(hook: Hook): void {
   const session = new Session(hook, log, stopping.signal);
   // Exit only once every reply written so far has reached the host.
   const exit = (): void => write("", () => process.exit(0));
+  const close = (): void => void session.close().then(exit);
   // The host closed our stdout: nobody is left to answer.
   process.stdout.once("error", () => process.exit(0));
 
@@ -44,17 +45,17 @@ export function run(hook: Hook): void {
   });
   stdin.once("end", () => {
     if (rest !== "") session.line(rest, write);
-    session.whenIdle(exit);
+    session.whenIdle(close);
   });
   stdin.once("error", (err) => {
     log(`hookwire: reading stdin failed: ${err.message}`);
-    session.whenIdle(exit);
+    session.whenIdle(close);
   });
 
   const stop = (): void => {
     stopping.abort();
     stdin.pause();
-    exit();
+    close();
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

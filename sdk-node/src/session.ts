@@ -61,14 +61,15 @@ type Call = (params: unknown, ctx: Context) => unknown;
 export class Session {
   private inflight = 0;
   private onIdle: (() => void) | undefined;
-  private readonly ctx: Context;
+  private ctx: Context;
+  private closed: Promise<void> | undefined;
 
   constructor(
     private readonly hook: Hook,
     private readonly log: Log,
     signal: AbortSignal,
   ) {
-    this.ctx = { signal };
+    this.ctx = { signal, extensions: [] };
   }
 
   /** Handles one input line; a reply, if any, goes to write. */
@@ -152,7 +153,7 @@ export class Session {
       if (method === "hook.event") {
         const legacy = decodeLegacyEvent(params);
         event = fromLegacy(legacy);
-        ctx = { signal: this.ctx.signal, legacy };
+        ctx = { ...this.ctx, legacy };
       } else {
         event = decodeRuntimeEvent(params);
       }
@@ -165,6 +166,20 @@ export class Session {
       if (o.match(event.kind)) pending.push(this.observe(o, event, ctx));
     }
     return pending.length === 0 ? RESOLVED : Promise.all(pending).then(noop);
+  }
+
+  /** Runs the hook's onClose functions, one after the other, once however often it is called. */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      for (const fn of this.hook.closers) {
+        try {
+          await fn(this.ctx);
+        } catch (err) {
+          this.log(`hookwire: an onClose function failed: ${detailsOf(err)}`);
+        }
+      }
+    })();
+    return this.closed;
   }
 
   /** Calls f once no handler or observer is running. */
@@ -182,6 +197,8 @@ export class Session {
           `this hook version ${PROTOCOL_VERSION}; carrying on`,
       );
     }
+    const extensions = Array.isArray(p["extensions"]) ? p["extensions"].filter((e): e is string => typeof e === "string") : [];
+    this.ctx = { ...this.ctx, extensions };
     const name = this.hook.name ?? (typeof p["name"] === "string" ? p["name"] : undefined);
     const modes = this.hook.modes();
     return name === undefined ? { ok: true, modes } : { ok: true, name, modes };
@@ -231,7 +248,7 @@ export class Session {
     const problem = check(parameters, call.arguments);
     if (problem !== undefined) return respond(`invalid arguments for ${name}: ${problem}`, { is_error: true });
     try {
-      return respond(await tool.run(call.arguments as never, { signal: this.ctx.signal, call }));
+      return respond(await tool.run(call.arguments as never, { ...this.ctx, call }));
     } catch (err) {
       this.log(`hookwire: tool ${name} failed: ${detailsOf(err)}`);
       return respond(`${name} failed: ${messageOf(err)}`, { is_error: true });

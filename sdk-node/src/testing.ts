@@ -111,6 +111,11 @@ export class TestClient {
     return this.session.notify(legacy ? "hook.event" : "hook.runtime_event", JSON.parse(JSON.stringify(event)));
   }
 
+  /** Stops the hook as a closed stdin would: resolves once its onClose functions are done. */
+  close(): Promise<void> {
+    return this.session.close();
+  }
+
   private async result<R>(method: string, params: unknown): Promise<R> {
     const response = await this.request(method, params);
     if (response.error !== undefined) throw new RpcError(response.error.code, response.error.message);

@@ -178,6 +178,44 @@ describe("typed handlers", () => {
     stop.abort();
     assert.equal(seen?.aborted, true);
   });
+
+  it("tells handlers, observers and tools the extensions the host announced in hello", async () => {
+    const seen: (readonly string[])[] = [];
+    const hook = new Hook("h")
+      .approveTool((_, ctx) => (seen.push(ctx.extensions), { approved: true }))
+      .on("*", (_, ctx) => void seen.push(ctx.extensions))
+      .tool({ name: "t", parameters: { type: "object" } }, (_, ctx) => (seen.push(ctx.extensions), "ok"));
+    const t = testHook(hook);
+    await t.approveTool({ tool: "x", arguments: {} });
+    await t.hello({ extensions: ["approve_tool.arguments", "runtime_event.session"] });
+    await t.approveTool({ tool: "x", arguments: {} });
+    await t.event({ Kind: "turn_end" });
+    await t.beforeTool(call("t", {}));
+    const announced = ["approve_tool.arguments", "runtime_event.session"];
+    assert.deepEqual(seen, [[], announced, announced, announced]);
+  });
+});
+
+describe("onClose", () => {
+  it("runs the functions in order, once, when the hook stops; one that throws is logged", async () => {
+    const { lines, log } = capture();
+    const ran: string[] = [];
+    const hook = new Hook("h")
+      .onClose(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        ran.push("first");
+      })
+      .onClose(() => {
+        throw new Error("flush failed");
+      })
+      .onClose((ctx) => void ran.push(`third ${ctx.signal.aborted}`));
+    const t = testHook(hook, { log });
+    await Promise.all([t.close(), t.close()]);
+    await t.close();
+    assert.deepEqual(ran, ["first", "third false"]);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /an onClose function failed: Error: flush failed/);
+  });
 });
 
 describe("input lines", () => {

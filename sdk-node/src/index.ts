@@ -13,6 +13,26 @@ export {
   type ToolFunction,
   type ToolSpec,
 } from "./hook.js";
+export {
+  HookEvent,
+  lifecycle,
+  type CanUseTool,
+  type CanUseToolOptions,
+  type HookAbort,
+  type HookCallback,
+  type HookContinue,
+  type HookInput,
+  type HookInputs,
+  type HookModifyInput,
+  type HookModifyOutput,
+  type HookOutput,
+  type HookOutputs,
+  type HookSkip,
+  type LifecycleHooks,
+  type LifecycleOptions,
+  type PermissionResult,
+  type ToolInput,
+} from "./lifecycle.js";
 export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
 export { ErrorCodes } from "./session.js";
@@ -57,6 +77,7 @@ export type {
   RuntimeEvent,
   ToolCall,
   ToolDefinition,
+  ToolKind,
   ToolResult,
   TurnContext,
 } from "./protocol.gen.js";

@@ -17,7 +17,7 @@ import (
 )
 
 // goModules are the Go modules of the repository, in dependency order.
-var goModules = []string{".", "core", "codegen", "sdk-go", "examples"}
+var goModules = []string{".", "core", "codegen", "sdk-go", "examples", "bench"}
 
 // generated are the files `gen` writes; `check` compares them with a fresh run.
 var generated = []string{
@@ -132,6 +132,15 @@ func Test() error {
 func Demo() error {
 	return run("core", "go", "run", "./cmd/hookwire", "run",
 		"--hooks", "../examples/weather/hooks.json", "../examples/weather/scenario.json")
+}
+
+// Bench measures what hooks cost, every contender side by side in one run
+// of a few minutes: it prints medians, p99s and ratios, and writes
+// bench/results.json (BENCHMARKS.md explains them). Not part of ci: timings
+// are too noisy to gate on. HOOKWIRE_BENCH_QUICK=1 runs a tenth of the counts.
+func Bench() error {
+	mg.Deps(Deps)
+	return run("bench", "go", "run", ".")
 }
 
 // CI runs check, then test.

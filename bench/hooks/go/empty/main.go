@@ -1,0 +1,4 @@
+// An empty program: the start-up floor of a Go hook.
+package main
+
+func main() {}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// roundTrip times hook.before_tool calls: the raw pipe, the Go loop driven
+// by a bare pipe client, by the runtime's connection and by the runtime;
+// then each language's loop and SDK hook, through the runtime.
+func (b *bench) roundTrip() error {
+	call := toolCall()
+	params, err := json.Marshal(call)
+	if err != nil {
+		return err
+	}
+	line := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`+"\n", protocol.MethodBeforeTool, params)
+	isContinue := func(reply []byte) bool { return bytes.Contains(reply, []byte(`"continue"`)) }
+
+	pipe, err := startBare([]string{"cat"}, line, func(reply []byte) bool { return bytes.Equal(reply, line) })
+	if err != nil {
+		return err
+	}
+	defer pipe.close()
+	bare, err := startBare(b.env.argv("go", raw, modeContinue), line, isContinue)
+	if err != nil {
+		return err
+	}
+	defer bare.close()
+	proc, err := runtime.Spawn(b.ctx, runtime.Command{
+		Name: "go-raw-conn", Argv: b.env.argv("go", raw, modeContinue), Modes: []protocol.Mode{protocol.ModeTool},
+	}, runtime.ProcessOptions{Conn: runtime.ConnOptions{Logger: b.env.log.logger()}})
+	if err != nil {
+		return err
+	}
+	defer proc.Close()
+
+	cs := []*contender{
+		{id: "pipe", label: "raw pipe ping-pong (cat)", do: pipe.call},
+		{id: "go-raw-bare", label: "go loop, bare pipe client", do: bare.call},
+		{id: "go-raw-conn", label: "go loop, runtime connection", do: func() error {
+			reply, err := proc.Call(b.ctx, protocol.MethodBeforeTool, call)
+			if err == nil && !isContinue(reply) {
+				err = fmt.Errorf("unexpected reply %.200s", reply)
+			}
+			return err
+		}},
+	}
+	for _, lang := range langs {
+		for _, kind := range []string{raw, sdk} {
+			h := b.hook(lang, kind, modeContinue)
+			cs = append(cs, &contender{id: h.id, label: label(lang, kind), do: func() error {
+				_, d := h.rt.BeforeTool(b.ctx, call)
+				return expect(d, protocol.ActionContinue)
+			}})
+		}
+	}
+	fmt.Fprintf(b.progress, "  %d contenders, %d calls each after %d to warm up\n", len(cs), b.cfg.Calls, b.cfg.Warmup)
+	turn := func(record bool) func(i, n int) {
+		return func(i, n int) {
+			for range n {
+				cs[i].measure(record)
+			}
+		}
+	}
+	interleave(b.rng, len(cs), b.cfg.Warmup, b.cfg.Rounds, turn(false))
+	interleave(b.rng, len(cs), b.cfg.Calls, b.cfg.Rounds, turn(true))
+	b.failures(cs)
+
+	byID := map[string]summary{}
+	for _, c := range cs {
+		byID[c.id] = summarize(c.samples)
+	}
+	for _, c := range cs {
+		s := byID[c.id]
+		r := row{ID: c.id, Label: c.label, summary: s, VsPipe: ratio(s.Median, byID["pipe"].Median)}
+		if h, ok := b.hooks[c.id]; ok && h.kind == sdk {
+			r.VsLoop = ratio(s.Median, byID[h.lang+"-raw"].Median)
+		}
+		if c.id == "go-raw-conn" || c.id == "go-raw" {
+			r.VsLoop = ratio(s.Median, byID["go-raw-bare"].Median)
+		}
+		b.res.RoundTrip = append(b.res.RoundTrip, r)
+	}
+	return nil
+}
+
+// concurrency times Callers callers calling one hook at once.
+func (b *bench) concurrency() error {
+	call := toolCall()
+	type load struct {
+		h     *hook
+		wall  time.Duration
+		calls int
+		c     *contender
+	}
+	var loads []*load
+	for _, lang := range langs {
+		for _, kind := range []string{raw, sdk} {
+			h := b.hook(lang, kind, modeContinue)
+			loads = append(loads, &load{h: h, c: &contender{id: h.id, label: label(lang, kind)}})
+		}
+	}
+	callers := b.cfg.Callers
+	fmt.Fprintf(b.progress, "  %d contenders, %d calls each from %d callers at once\n", len(loads), b.cfg.ConcurrentCalls, callers)
+	interleave(b.rng, len(loads), b.cfg.ConcurrentCalls, b.cfg.Rounds/2, func(i, n int) {
+		l := loads[i]
+		samples := make([][]time.Duration, callers)
+		errs := make([][]error, callers)
+		var wg sync.WaitGroup
+		start := time.Now()
+		for g := range callers {
+			wg.Go(func() {
+				for j := g; j < n; j += callers {
+					t := time.Now()
+					_, d := l.h.rt.BeforeTool(b.ctx, call)
+					took := time.Since(t)
+					if err := expect(d, protocol.ActionContinue); err != nil {
+						errs[g] = append(errs[g], err)
+						continue
+					}
+					samples[g] = append(samples[g], took)
+				}
+			})
+		}
+		wg.Wait()
+		l.wall += time.Since(start)
+		for g := range callers {
+			l.c.samples = append(l.c.samples, samples[g]...)
+			l.calls += len(samples[g])
+			for _, err := range errs[g] {
+				l.c.fail(err)
+			}
+		}
+	})
+	perSec := map[string]float64{}
+	for _, l := range loads {
+		perSec[l.h.id] = float64(l.calls) / l.wall.Seconds()
+	}
+	for _, l := range loads {
+		r := row{ID: l.h.id, Label: l.c.label, summary: summarize(l.c.samples), CallsPerSec: round(perSec[l.h.id])}
+		if l.h.kind == sdk {
+			r.VsLoop = round(perSec[l.h.id]/perSec[l.h.lang+"-raw"]*100) / 100
+		}
+		b.res.Concurrency = append(b.res.Concurrency, r)
+		b.failures([]*contender{l.c})
+	}
+	return nil
+}
+
+// bareClient is the least a host can do: write a line to a child's stdin
+// and read one back from its stdout, with nothing in between.
+type bareClient struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	line []byte
+	ok   func(reply []byte) bool
+}
+
+func startBare(argv []string, line []byte, ok func([]byte) bool) (*bareClient, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &bareClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), line: line, ok: ok}, nil
+}
+
+func (c *bareClient) call() error {
+	if _, err := c.in.Write(c.line); err != nil {
+		return err
+	}
+	reply, err := c.out.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	if !c.ok(reply) {
+		return fmt.Errorf("unexpected reply %.200s", reply)
+	}
+	return nil
+}
+
+func (c *bareClient) close() {
+	c.in.Close()
+	c.cmd.Wait()
+}
+
+// expect is nil when the hooks decided want.
+func expect(d runtime.Decision, want protocol.Action) error {
+	if d.Action != want {
+		return fmt.Errorf("decision %s (hook %s: %s), want %s", d.Action, d.Hook, d.Reason, want)
+	}
+	return nil
+}
+
+func label(lang, kind string) string {
+	switch kind {
+	case raw:
+		return lang + " loop, runtime"
+	case floor:
+		return "floor (go, no parse)"
+	default:
+		return lang + " sdk, runtime"
+	}
+}

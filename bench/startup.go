@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// startup times, per language, the bare interpreter (or an empty Go
+// program) from start to exit, and the hand-written loop and the SDK hook
+// from spawn to the end of the handshake.
+func (b *bench) startup() error {
+	var cs []*contender
+	for _, lang := range langs {
+		bare := b.env.bare(lang)
+		cs = append(cs, &contender{id: lang + "-bare", label: bareLabel(lang), do: func() error {
+			return exec.Command(bare[0], bare[1:]...).Run()
+		}})
+		for _, kind := range []string{raw, sdk} {
+			argv := b.env.argv(lang, kind, modeContinue)
+			cs = append(cs, &contender{id: lang + "-" + kind, label: lang + " " + kind + " hook, to handshake done", timed: func() (time.Duration, error) {
+				start := time.Now()
+				p, err := runtime.Spawn(b.ctx, runtime.Command{Name: "startup", Argv: argv, Modes: []protocol.Mode{protocol.ModeTool}},
+					runtime.ProcessOptions{Conn: runtime.ConnOptions{Logger: b.env.log.logger()}})
+				took := time.Since(start)
+				if err != nil {
+					return 0, err
+				}
+				return took, p.Close()
+			}})
+		}
+	}
+	fmt.Fprintf(b.progress, "  %d contenders, %d starts each\n", len(cs), b.cfg.Startups)
+	turn := func(record bool) func(i, n int) {
+		return func(i, n int) {
+			for range n {
+				cs[i].measure(record)
+			}
+		}
+	}
+	interleave(b.rng, len(cs), 1, 1, turn(false))
+	interleave(b.rng, len(cs), b.cfg.Startups, b.cfg.Startups, turn(true))
+	b.failures(cs)
+	bare := map[string]int64{}
+	for _, c := range cs {
+		if lang, ok := strings.CutSuffix(c.id, "-bare"); ok {
+			bare[lang] = summarize(c.samples).Median
+		}
+	}
+	for i, c := range cs {
+		lang := langs[i/3]
+		r := row{ID: c.id, Label: c.label, summary: summarize(c.samples)}
+		if c.id != lang+"-bare" {
+			r.VsBare = ratio(r.Median, bare[lang])
+			r.Limit = int64(float64(bare[lang])*1.3) + int64(10*time.Millisecond)
+		}
+		b.res.Startup = append(b.res.Startup, r)
+	}
+	return nil
+}
+
+func bareLabel(lang string) string {
+	switch lang {
+	case "go":
+		return "go, an empty program"
+	case "python":
+		return "python -c pass"
+	default:
+		return "node -e 0"
+	}
+}
+
+// memory reads the peak resident set size of this process, which hosts
+// the runtime, and of each hook process.
+func (b *bench) memory(into *[]memRow) error {
+	self, err := peakRSS("self")
+	if err != nil {
+		return err
+	}
+	*into = append(*into, memRow{ID: "runtime", Label: "runtime (this process)", Peak: self})
+	for _, id := range slices.Sorted(maps.Keys(b.hooks)) {
+		h := b.hooks[id]
+		if h.mode == modeObserve {
+			continue
+		}
+		peak, err := peakRSS(strconv.Itoa(h.pid))
+		if err != nil {
+			return fmt.Errorf("%s: %w", id, err)
+		}
+		*into = append(*into, memRow{ID: id, Label: label(h.lang, h.kind), Peak: peak})
+	}
+	return nil
+}

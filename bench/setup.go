@@ -218,9 +218,11 @@ type logCounter struct {
 
 func (l *logCounter) logger() *slog.Logger { return slog.New(l) }
 
-func (l *logCounter) Enabled(_ context.Context, level slog.Level) bool { return level >= slog.LevelWarn }
-func (l *logCounter) WithAttrs([]slog.Attr) slog.Handler                { return l }
-func (l *logCounter) WithGroup(string) slog.Handler                     { return l }
+func (l *logCounter) Enabled(_ context.Context, level slog.Level) bool {
+	return level >= slog.LevelWarn
+}
+func (l *logCounter) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logCounter) WithGroup(string) slog.Handler      { return l }
 
 func (l *logCounter) Handle(_ context.Context, r slog.Record) error {
 	l.mu.Lock()

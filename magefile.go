@@ -123,7 +123,10 @@ func Test() error {
 	if err := run("sdk-node", "npm", "test"); err != nil {
 		return err
 	}
-	return run("examples/weather/typescript", "npm", "test")
+	if err := run("examples/weather/typescript", "npm", "test"); err != nil {
+		return err
+	}
+	return run("examples/lifecycle-audit-log/typescript", "npm", "test")
 }
 
 // Demo runs one agent turn with the weather plugin of the PicoClaw documents,
@@ -165,7 +168,7 @@ func Deps() error {
 			return err
 		}
 	}
-	for _, dir := range []string{"sdk-node", "examples/weather/typescript", "examples/audit-log/typescript", "examples/result-cache/typescript"} {
+	for _, dir := range []string{"sdk-node", "examples/weather/typescript", "examples/audit-log/typescript", "examples/result-cache/typescript", "examples/lifecycle-audit-log/typescript"} {
 		if olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
 			if err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
 				return err

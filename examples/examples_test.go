@@ -36,7 +36,8 @@ func TestMain(m *testing.M) {
 		// compiled likewise. Build mode is incremental: nothing is redone
 		// that is up to date.
 		exec.Command(filepath.Join("..", "sdk-node", "node_modules", ".bin", "tsc"), "-b", filepath.Join("..", "sdk-node"),
-			filepath.Join("weather", "typescript"), filepath.Join("audit-log", "typescript"), filepath.Join("result-cache", "typescript")),
+			filepath.Join("weather", "typescript"), filepath.Join("audit-log", "typescript"), filepath.Join("result-cache", "typescript"),
+			filepath.Join("lifecycle-audit-log", "typescript")),
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

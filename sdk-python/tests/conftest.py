@@ -31,7 +31,8 @@ class HookProcess:
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: list[bytes] = []
         threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_drained = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_drained.start()
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
@@ -89,7 +90,10 @@ class HookProcess:
         return lines
 
     def wait(self) -> int:
-        return self.proc.wait(timeout=TIMEOUT)
+        """The exit status, once the hook has exited and all its stderr is in."""
+        status = self.proc.wait(timeout=TIMEOUT)
+        self._stderr_drained.join(timeout=TIMEOUT)
+        return status
 
     @property
     def stderr(self) -> str:

@@ -75,7 +75,7 @@ def test_every_decision_of_a_python_hook_takes_effect_in_the_agent_turn(
         ("hook.after_llm", None, "continue"),
     ]
     requests = [r for r in transcript if r["type"] == "llm_request"]
-    assert all(r["tools"] == ["echo_text", "read_file", "shout"] for r in requests)
+    assert [r["tools"] for r in requests] == [["echo_text", "read_file", "shout"]] * 2
     tools = {r["tool"]: r for r in transcript if r["type"] == "tool"}
     assert tools["echo_text"]["arguments"] == {"text": "hi!"}
     assert tools["echo_text"]["result"] == {"for_llm": "hi! (checked)", "is_error": False}

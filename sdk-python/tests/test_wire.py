@@ -77,7 +77,12 @@ def test_a_handler_that_raises_gets_a_32000_error_and_the_loop_goes_on(
         "id": 2,
         "error": {"code": -32000, "message": "the handler broke"},
     }
-    assert wire_hook.call(3, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
+    # One that raises after it has waited for something.
+    assert wire_hook.call(3, "hook.before_tool", before_tool("fail_later"))["error"] == {
+        "code": -32000,
+        "message": "the handler broke later",
+    }
+    assert wire_hook.call(4, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
         "action": "deny_tool",
         "reason": "ok",
     }

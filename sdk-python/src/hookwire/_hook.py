@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import fnmatch
 import logging
 import sys
@@ -154,6 +153,7 @@ class Hook:
         self._handlers: dict[str, _Handler] = {}
         self._observers: list[tuple[tuple[str, ...], _Handler]] = []
         self._tools: dict[str, Tool] = {}
+        self.threads = threads
         self._workers = Workers(threads)
 
     # Registration.
@@ -272,13 +272,21 @@ class Hook:
                 stream=sys.stderr,
                 format="%(levelname)s %(name)s: %(message)s",
             )
-        asyncio.run(self.serve())
+        from ._stdio import run
+
+        run(self)
 
     async def serve(self) -> None:
         """run(), for a program that already has an event loop."""
         from ._stdio import serve
 
         await serve(self)
+
+    def needs_loop(self) -> bool:
+        """Whether a handler, observer or tool is a coroutine function."""
+        return any(
+            h.is_async for h in (*self._handlers.values(), *(h for _, h in self._observers))
+        ) or any(t.is_async for t in self._tools.values())
 
     def test_client(self) -> TestClient:
         """A client that calls this hook's handlers in-process, for tests."""
@@ -320,11 +328,20 @@ class Hook:
     def _finish(self, method: str, params: dict[str, Any], reply: Any) -> Any:
         """The wire result of a handler's reply, checked against the method's result type."""
         if method == METHOD_APPROVE_TOOL:
-            result = _approval(reply)
+            if isinstance(reply, bool):
+                return {"approved": reply}
+            if not isinstance(reply, dict):
+                raise TypeError(
+                    f"the approve_tool handler returned {reply!r}: return True, False, "
+                    'or {"approved": False, "reason": "..."}'
+                )
+            result = reply
         else:
             result = _render(method, reply)
             if method == METHOD_BEFORE_LLM and self._tools:
                 result = self._with_tools(params, result)
+            elif reply is None:
+                return result  # made here, and valid: spare the check on the busiest path
         try:
             DECODERS[METHODS[method].result or ""](result)
         except DecodeError as e:
@@ -404,17 +421,6 @@ def _render(method: str, reply: Any) -> dict[str, Any]:
             "or what continue_(), modify(), respond(), deny(), abort_turn() or hard_abort() returns"
         )
     return reply
-
-
-def _approval(reply: Any) -> dict[str, Any]:
-    if isinstance(reply, bool):
-        return {"approved": reply}
-    if isinstance(reply, dict) and isinstance(reply.get("approved"), bool):
-        return reply
-    raise TypeError(
-        f"the approve_tool handler returned {reply!r}: return True, False, "
-        'or {"approved": False, "reason": "..."}'
-    )
 
 
 def _from_legacy(event: LegacyEvent) -> RuntimeEvent:

@@ -1,9 +1,16 @@
-"""The stdio server: the protocol on stdin and stdout, one JSON message per line.
+"""The stdio servers: the protocol on stdin and stdout, one JSON message per line.
 
-One event loop reads stdin and answers every request concurrently: async
-handlers run as tasks on the loop, sync handlers on worker threads, and
-whoever finishes a reply writes it, whole, under one lock. Nothing limits
-the length of a line.
+Requests are answered concurrently, each reply written whole, under one
+lock, by whoever finishes it; nothing limits the length of a line. How the
+work is spread depends on the handlers:
+
+- A hook with an ``async def`` handler gets an event loop. The loop reads
+  stdin; async handlers run as tasks on it, plain functions on worker
+  threads, so that none of them blocks the loop.
+- A hook whose handlers are all plain functions needs no loop: threads take
+  turns reading stdin, and the thread that reads a request answers it
+  itself, so that no request waits for a thread to wake up. When a handler
+  takes longer than a millisecond, another thread goes on reading.
 """
 
 from __future__ import annotations
@@ -15,10 +22,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Generator, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
 
 from ._hook import (
     HANDLER_ERROR,
@@ -27,6 +36,7 @@ from ._hook import (
     PARSE_ERROR,
     HookError,
     Route,
+    _Handler,
 )
 
 if TYPE_CHECKING:
@@ -37,17 +47,37 @@ log = logging.getLogger("hookwire")
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 
+class _Stop(BaseException):
+    """Raised in the main thread by SIGTERM and SIGINT while a threads server waits."""
+
+
+def run(hook: Hook) -> None:
+    """Serve on stdin and stdout, with or without an event loop as the handlers need."""
+    if hook.needs_loop():
+        asyncio.run(serve(hook))
+        return
+    with _claim_stdio() as (fd_in, fd_out):
+        _ThreadsServer(hook, fd_in, fd_out).serve()
+
+
 async def serve(hook: Hook) -> None:
+    """Serve on stdin and stdout from the running event loop."""
     loop = asyncio.get_running_loop()
     with _claim_stdio() as (fd_in, fd_out):
-        server = _Server(hook, fd_out, loop)
+        server = _LoopServer(hook, fd_out, loop)
         stopped: asyncio.Future[None] = loop.create_future()
 
         def stop() -> None:
             if not stopped.done():
                 stopped.set_result(None)
 
-        signals = _on_signals(loop, stop)
+        signals = []
+        for s in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(s, stop)
+                signals.append(s)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not the main thread, or a platform without loop signals
         transport = await _read(loop, fd_in, server)
         try:
             await asyncio.wait({server.eof, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -58,9 +88,7 @@ async def serve(hook: Hook) -> None:
                 await asyncio.wait({drained, stopped}, return_when=asyncio.FIRST_COMPLETED)
                 drained.cancel()
             if stopped.done():
-                log.info(
-                    "signal received: exiting without waiting for %d handlers", server.in_flight
-                )
+                log.info("signal: exiting without waiting for %d handlers", server.in_flight)
                 server.cancel()
         finally:
             for s in signals:
@@ -70,16 +98,101 @@ async def serve(hook: Hook) -> None:
             os.set_blocking(fd_in, True)
 
 
-class _Server(asyncio.Protocol):
-    def __init__(self, hook: Hook, fd_out: int, loop: asyncio.AbstractEventLoop) -> None:
-        self._hook = hook
+class _Wire:
+    """What both servers share: a line in, the replies out."""
+
+    def __init__(self, hook: Hook, fd_out: int) -> None:
+        self.hook = hook
         self._fd = fd_out
         self._lock = threading.Lock()
+        self._broken = False
+
+    def line(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            message = json.loads(line)
+        except ValueError as e:
+            self.error(None, PARSE_ERROR, f"parse error: {e}")
+            return
+        if not isinstance(message, dict):
+            self.error(None, INVALID_REQUEST, "invalid request: not a JSON object")
+            return
+        method = message.get("method")
+        if not isinstance(method, str):
+            log.warning("ignored a message that is not a request: %.200s", line)
+            return
+        params = message.get("params", {})
+        request_id = message.get("id")
+        # Older hosts send notifications with an id of 0.
+        if request_id is None or request_id == 0:
+            if isinstance(params, dict):
+                self.notify(*self.hook.observers(method, params))
+            else:
+                log.warning("ignored %s: its params are not an object", method)
+            return
+        if not isinstance(params, dict):
+            self.error(request_id, INVALID_PARAMS, f"invalid params: {method} takes an object")
+            return
+        try:
+            route = self.hook.route(method, params)
+        except HookError as e:
+            self.error(request_id, e.code, e.message)
+            return
+        if route.call is None:
+            self.answer(request_id, method, route, params)
+        else:
+            self.start(request_id, method, route, params)
+
+    def notify(self, event: Any, observers: list[_Handler]) -> None:
+        raise NotImplementedError
+
+    def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
+        """Answer a request whose handler may take its time."""
+        raise NotImplementedError
+
+    def answer(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
+        """Answer a request here and now: call its sync handler, if any, and reply."""
+        try:
+            reply = route.call(params) if route.call is not None else None
+            self.result(request_id, route.finish(reply))
+        except Exception as e:
+            self.failed(request_id, method, e)
+
+    def result(self, request_id: Any, result: Any) -> None:
+        self.write(_dumps({"jsonrpc": "2.0", "id": request_id, "result": result}))
+
+    def failed(self, request_id: Any, method: str, e: Exception) -> None:
+        log.error("%s handler failed", method, exc_info=e)
+        self.error(request_id, HANDLER_ERROR, str(e) or type(e).__name__)
+
+    def error(self, request_id: Any, code: int, message: str) -> None:
+        error = {"code": code, "message": message}
+        self.write(_dumps({"jsonrpc": "2.0", "id": request_id, "error": error}))
+
+    def write(self, line: str) -> None:
+        data = memoryview((line + "\n").encode())
+        with self._lock:
+            if self._broken:
+                return
+            try:
+                while data:
+                    data = data[os.write(self._fd, data) :]
+            except OSError as e:
+                # The host has gone; stdin will close too, and the hook with it.
+                self._broken = True
+                log.error("cannot write to the host: %s", e)
+
+
+class _LoopServer(_Wire, asyncio.Protocol):
+    """The event loop reads stdin; async handlers are tasks, sync ones go to worker threads."""
+
+    def __init__(self, hook: Hook, fd_out: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(hook, fd_out)
         self._loop = loop
         self._partial = bytearray()
         self._tasks: set[asyncio.Future[Any]] = set()
         self._jobs: set[Future[Any]] = set()
-        self._broken = False
         self.eof: asyncio.Future[None] = loop.create_future()
 
     @property
@@ -98,13 +211,13 @@ class _Server(asyncio.Protocol):
             self._partial += data[:end]
             line = bytes(self._partial)
             self._partial.clear()
-            self._line(line)
+            self.line(line)
             start = end + 1
         while True:
             end = data.find(b"\n", start)
             if end < 0:
                 break
-            self._line(data[start:end])
+            self.line(data[start:end])
             start = end + 1
         if start < len(data):
             self._partial += data[start:]
@@ -114,7 +227,7 @@ class _Server(asyncio.Protocol):
             # A last line without its newline is still a message.
             line = bytes(self._partial)
             self._partial.clear()
-            self._line(line)
+            self.line(line)
         if not self.eof.done():
             self.eof.set_result(None)
         return None
@@ -123,80 +236,52 @@ class _Server(asyncio.Protocol):
         if not self.eof.done():
             self.eof.set_result(None)
 
-    # One message.
-
-    def _line(self, line: bytes) -> None:
-        if not line.strip():
-            return
-        try:
-            message = json.loads(line)
-        except ValueError as e:
-            self._error(None, PARSE_ERROR, f"parse error: {e}")
-            return
-        if not isinstance(message, dict):
-            self._error(None, INVALID_REQUEST, "invalid request: not a JSON object")
-            return
-        method = message.get("method")
-        if not isinstance(method, str):
-            log.warning("ignored a message that is not a request: %.200s", line)
-            return
-        params = message.get("params", {})
-        request_id = message.get("id")
-        # Older hosts send notifications with an id of 0.
-        if request_id is None or request_id == 0:
-            self._notify(method, params)
-            return
-        if not isinstance(params, dict):
-            self._error(request_id, INVALID_PARAMS, f"invalid params: {method} takes an object")
-            return
-        try:
-            route = self._hook.route(method, params)
-        except HookError as e:
-            self._error(request_id, e.code, e.message)
-            return
-        if route.call is None:
-            self._answer(request_id, method, route, params)
-        elif route.is_async:
-            self._track(
-                self._loop.create_task(self._answer_async(request_id, method, route, params))
-            )
-        else:
-            job = self._hook._workers.submit(self._answer, request_id, method, route, params)
-            self._jobs.add(job)
-            job.add_done_callback(self._jobs.discard)
-
-    def _answer(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
-        try:
-            reply = route.call(params) if route.call is not None else None
-            self._result(request_id, route.finish(reply))
-        except Exception as e:
-            self._failed(request_id, method, e)
-
-    async def _answer_async(
-        self, request_id: Any, method: str, route: Route, params: dict[str, Any]
-    ) -> None:
+    def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
         assert route.call is not None
-        try:
-            self._result(request_id, route.finish(await route.call(params)))
-        except Exception as e:
-            self._failed(request_id, method, e)
-
-    def _notify(self, method: str, params: Any) -> None:
-        if not isinstance(params, dict):
-            log.warning("ignored %s: its params are not an object", method)
+        if not route.is_async:
+            self._job(self.hook._workers.submit(self.answer, request_id, method, route, params))
             return
-        event, observers = self._hook.observers(method, params)
-        for observer in observers:
-            if observer.is_async:
-                self._track(self._loop.create_task(_observe_async(observer.fn, event)))
-            else:
-                job = self._hook._workers.submit(_observe, observer.fn, event)
-                self._jobs.add(job)
-                job.add_done_callback(self._jobs.discard)
+        # Run the handler up to its first await here, as Python 3.12's eager
+        # tasks do: one that never waits is answered now, without a task.
+        try:
+            coroutine = route.call(params)
+            waiting_for = coroutine.send(None)
+        except StopIteration as returned:
+            reply = returned.value
+        except Exception as e:
+            self.failed(request_id, method, e)
+            return
+        else:
+            self._task(self._answer_later(request_id, method, route, coroutine, waiting_for))
+            return
+        try:
+            self.result(request_id, route.finish(reply))
+        except Exception as e:
+            self.failed(request_id, method, e)
 
-    def _track(self, task: asyncio.Future[Any]) -> None:
+    async def _answer_later(
+        self, request_id: Any, method: str, route: Route, coroutine: Any, waiting_for: Any
+    ) -> None:
+        try:
+            self.result(request_id, route.finish(await _Resumed(coroutine, waiting_for)))
+        except Exception as e:
+            self.failed(request_id, method, e)
+
+    def notify(self, event: Any, observers: list[_Handler]) -> None:
+        for o in observers:
+            if o.is_async:
+                self._task(_observe_async(o.fn, event))
+            else:
+                self._job(self.hook._workers.submit(_observe, o.fn, event))
+
+    def _task(self, coroutine: Any) -> None:
+        task = self._loop.create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _job(self, job: Future[Any]) -> None:
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
 
     async def drain(self) -> None:
         while self._tasks or self._jobs:
@@ -207,34 +292,162 @@ class _Server(asyncio.Protocol):
         for task in self._tasks:
             task.cancel()
 
-    # Replies.
 
-    def _result(self, request_id: Any, result: Any) -> None:
-        self._write(_dumps({"jsonrpc": "2.0", "id": request_id, "result": result}))
+class _ThreadsServer(_Wire):
+    """Threads take turns reading stdin, each answering what it read (see the module doc)."""
 
-    def _failed(self, request_id: Any, method: str, e: Exception) -> None:
-        log.error("%s handler failed", method, exc_info=e)
-        self._error(request_id, HANDLER_ERROR, str(e) or type(e).__name__)
+    # How long a handler may hold up reading before another thread reads.
+    TICK = 0.001
+    # After this long with nothing read, the watch sleeps until work comes.
+    DOZE = 1.0
 
-    def _error(self, request_id: Any, code: int, message: str) -> None:
-        self._write(
-            _dumps(
-                {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
-            )
-        )
+    def __init__(self, hook: Hook, fd_in: int, fd_out: int) -> None:
+        super().__init__(hook, fd_out)
+        # Its own duplicate of stdin: at a signal, a thread may still be
+        # blocked reading it when serve() returns.
+        self._stdin = open(os.dup(fd_in), "rb")  # noqa: SIM115 - closed by serve() at EOF
+        self._reading = threading.Lock()  # held by the thread reading stdin
+        self._state = threading.Condition()  # guards what follows
+        self._threads = 0
+        self._parked = 0  # threads waiting for the watch to need another reader
+        self._spare = threading.Semaphore(0)  # a permit sends one parked thread to read
+        self._busy = 0  # requests and notifications being answered
+        self._lines = 0  # lines read: the watch's sign that reading goes on
+        self._eof = False
+        self._dozing = False
+        self._work: Callable[[], None] | None = None  # what the reading thread found to do
 
-    def _write(self, line: str) -> None:
-        data = memoryview((line + "\n").encode())
-        with self._lock:
-            if self._broken:
+    def serve(self) -> None:
+        previous = _raise_on_signals()
+        try:
+            self._add_reader()
+            self._watch()
+            self._stdin.close()
+        except _Stop:
+            log.info("signal: exiting without waiting for %d handlers", self._busy)
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+
+    def _watch(self) -> None:
+        """Until stdin ends and every answer is out, add a reader when a handler holds one up.
+
+        The reading thread answers what it reads itself, so that no request
+        waits for another thread to wake. Handing reading on at each request
+        would cost that wake; instead this watch, like Go's sysmon, looks
+        every tick and sends another thread to read when no line came in
+        while a handler ran. The main thread keeps it, so it also runs the
+        signal handlers promptly.
+        """
+        seen, last = -1, time.monotonic()
+        with self._state:
+            while not (self._eof and self._busy == 0):
+                self._dozing = self._busy == 0 and time.monotonic() - last > self.DOZE
+                self._state.wait(0.2 if self._dozing else self.TICK)
+                self._dozing = False
+                if self._lines != seen:
+                    seen, last = self._lines, time.monotonic()
+                elif self._busy and not self._eof and not self._reading.locked():
+                    self._add_reader()
+
+    def _add_reader(self) -> None:
+        with self._state:
+            if self._parked:
+                self._parked -= 1
+                self._spare.release()
                 return
+            if self._threads >= self.hook.threads:
+                return  # every thread is busy: reading waits for one to be free
+            self._threads += 1
+            name = f"hookwire-{self._threads}"
+        threading.Thread(target=self._take_turns, name=name, daemon=True).start()
+
+    def _take_turns(self) -> None:
+        while not self._eof:
+            if not self._reading.acquire(blocking=False):
+                # Another thread reads: wait until the watch needs one more.
+                with self._state:
+                    self._parked += 1
+                self._spare.acquire()
+                continue
             try:
-                while data:
-                    data = data[os.write(self._fd, data) :]
-            except OSError as e:
-                # The host has gone; stdin will close too, and the hook with it.
-                self._broken = True
-                log.error("cannot write to the host: %s", e)
+                work = self._next()
+            finally:
+                self._reading.release()
+            if work is not None:
+                self._answer(work)
+
+    def _next(self) -> Callable[[], None] | None:
+        """Read and dispatch one line; return the work it leaves for this thread."""
+        if self._eof:
+            return None
+        try:
+            line = self._stdin.readline()
+        except (OSError, ValueError):
+            line = b""  # stdin failed: the end, as for EOF
+        if not line:
+            with self._state:
+                self._eof = True
+                if self._parked:
+                    self._spare.release(self._parked)  # they have nothing left to read
+                    self._parked = 0
+                self._state.notify_all()
+            return None
+        self._lines += 1
+        self.line(line)
+        work, self._work = self._work, None
+        return work
+
+    def _answer(self, work: Callable[[], None]) -> None:
+        with self._state:
+            self._busy += 1
+            if self._dozing:
+                self._state.notify_all()  # wake the watch: this may take a while
+        try:
+            work()
+        finally:
+            with self._state:
+                self._busy -= 1
+                if self._eof and self._busy == 0:
+                    self._state.notify_all()
+
+    def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
+        # The reading thread answers this once it has let go of reading.
+        self._work = partial(self.answer, request_id, method, route, params)
+
+    def notify(self, event: Any, observers: list[_Handler]) -> None:
+        if observers:
+            self._work = partial(_observe_all, observers, event)
+
+
+class _Resumed:
+    """A coroutine that has run up to its first await, to be awaited from there.
+
+    Awaiting it is ``yield from coroutine`` written out, so that the task
+    awaiting it passes each value and exception on as if it ran the
+    coroutine itself, starting from what the coroutine first yielded.
+    """
+
+    def __init__(self, coroutine: Any, waiting_for: Any) -> None:
+        self._coroutine = coroutine
+        self._waiting_for = waiting_for
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coroutine, waiting_for = self._coroutine, self._waiting_for
+        while True:
+            try:
+                sent = yield waiting_for
+            except GeneratorExit:
+                coroutine.close()
+                raise
+            except BaseException as e:
+                step = partial(coroutine.throw, e)
+            else:
+                step = partial(coroutine.send, sent)
+            try:
+                waiting_for = step()
+            except StopIteration as returned:
+                return returned.value
 
 
 def _observe(fn: Any, event: Any) -> None:
@@ -244,11 +457,31 @@ def _observe(fn: Any, event: Any) -> None:
         log.exception("observer %s failed", getattr(fn, "__name__", fn))
 
 
+def _observe_all(observers: list[_Handler], event: Any) -> None:
+    for o in observers:
+        _observe(o.fn, event)
+
+
 async def _observe_async(fn: Any, event: Any) -> None:
     try:
         await fn(event)
     except Exception:
         log.exception("observer %s failed", getattr(fn, "__name__", fn))
+
+
+def _raise_on_signals() -> dict[int, Any]:
+    """Make SIGTERM and SIGINT raise _Stop in the main thread; the handlers they had."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Stop
+
+    previous: dict[int, Any] = {}
+    for s in (signal.SIGTERM, signal.SIGINT):
+        try:
+            previous[s] = signal.signal(s, stop)
+        except ValueError:
+            break  # not the main thread: signals are not ours to handle
+    return previous
 
 
 @contextmanager
@@ -284,7 +517,7 @@ def _claim_stdio() -> Iterator[tuple[int, int]]:
 
 
 async def _read(
-    loop: asyncio.AbstractEventLoop, fd: int, server: _Server
+    loop: asyncio.AbstractEventLoop, fd: int, server: _LoopServer
 ) -> asyncio.BaseTransport | None:
     """Feed stdin to the server: from the event loop for a pipe or socket,
     from a thread for anything the loop cannot watch (a regular file)."""
@@ -306,22 +539,12 @@ async def _read(
                 if not chunk:
                     break
                 loop.call_soon_threadsafe(server.data_received, chunk)
-            loop.call_soon_threadsafe(server.eof_received)
-        except (OSError, RuntimeError):
-            pass  # stdin failed, or the loop is gone: nothing is listening
+        except OSError:
+            pass  # stdin failed: the end, as for EOF
         finally:
             os.close(own)
+        with suppress(RuntimeError):  # the loop is gone: nobody is listening
+            loop.call_soon_threadsafe(server.eof_received)
 
     threading.Thread(target=pump, name="hookwire-stdin", daemon=True).start()
     return None
-
-
-def _on_signals(loop: asyncio.AbstractEventLoop, stop: Any) -> tuple[int, ...]:
-    installed = []
-    for s in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(s, stop)
-        except (NotImplementedError, RuntimeError, ValueError):
-            continue  # not the main thread, or not a platform with loop signals
-        installed.append(s)
-    return tuple(installed)

@@ -58,6 +58,9 @@ def sync_before_tool(call: BeforeToolParams) -> BeforeToolReply:
         return deny("slept")
     if tool == "block":
         threading.Event().wait()
+    if tool == "fail_later":
+        time.sleep(0.01)
+        raise RuntimeError("the handler broke later")
     return behave(call)
 
 
@@ -80,6 +83,9 @@ async def async_before_tool(call: BeforeToolParams) -> BeforeToolReply:
         return deny("slept")
     if tool == "block":
         await asyncio.Future()
+    if tool == "fail_later":
+        await asyncio.sleep(0.01)
+        raise RuntimeError("the handler broke later")
     return behave(call)
 
 

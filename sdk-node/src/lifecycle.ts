@@ -199,7 +199,12 @@ class Lifecycle {
     if (has("PostToolUse", "PostToolUseFailure")) hook.afterTool((ran, ctx) => this.afterTool(ran, ctx));
     if (has("PermissionRequest") || options.canUseTool !== undefined) hook.approveTool((req, ctx) => this.approveTool(req, ctx));
     if (has("SessionStart", "SessionEnd", "TaskCompleted")) {
-      hook.on("*", (event, ctx) => (this.events = this.events.then(() => this.observe(event, ctx))));
+      hook.on("*", (event, ctx) => {
+        const handled = this.events.then(() => this.observe(event, ctx));
+        // The SDK logs a failure; the next notification is handled all the same.
+        this.events = handled.catch(() => {});
+        return handled;
+      });
       hook.onClose(async (ctx) => {
         await this.events;
         for (const key of [...this.open.keys()]) await this.end(key, ctx);
@@ -362,7 +367,7 @@ class Lifecycle {
     await this.start(sessionId, ctx);
     const affectedPaths = req.affected_paths ?? [];
     const known = req.tool_kind === undefined ? {} : { toolKind: req.tool_kind };
-    const input = { event: "PermissionRequest", sessionId, toolName: req.tool, toolInput: req.arguments, ...known, affectedPaths } as const;
+    const input: HookInputs["PermissionRequest"] = { event: "PermissionRequest", sessionId, toolName: req.tool, toolInput: req.arguments, ...known, affectedPaths };
     const { stop } = await this.chain("PermissionRequest", input, ctx);
     if (stop !== undefined) return { approved: false, reason: stop.reason ?? `${req.tool} refused by a PermissionRequest callback` };
     const canUseTool = this.options.canUseTool;

@@ -219,6 +219,8 @@ def schema_of(hint: Any) -> Schema:
         return schema
     if origin in _UNIONS:
         options = [schema_of(a) for a in args if a is not type(None)]
+        if {} in options:
+            return {}  # Any takes null too; before 3.11, `x: Any = None` reads as Optional[Any]
         nullable = len(options) < len(args)
         if len(options) == 1 and nullable and isinstance(options[0].get("type"), str):
             return {**options[0], "type": [options[0]["type"], "null"]}

@@ -30,14 +30,17 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	cli = filepath.Join(tmp, "hookwire")
+	// The TypeScript hooks, every */typescript project, run as compiled
+	// JavaScript against the SDK compiled likewise. Build mode is
+	// incremental: nothing is redone that is up to date.
+	projects, _ := filepath.Glob(filepath.Join("*", "typescript", "tsconfig.json"))
+	tsc := []string{"-b", filepath.Join("..", "sdk-node")}
+	for _, p := range projects {
+		tsc = append(tsc, filepath.Dir(p))
+	}
 	err = build(
 		exec.Command("go", "build", "-o", cli, "github.com/hookwire/hookwire/core/cmd/hookwire"),
-		// The TypeScript hooks run as compiled JavaScript, against the SDK
-		// compiled likewise. Build mode is incremental: nothing is redone
-		// that is up to date.
-		exec.Command(filepath.Join("..", "sdk-node", "node_modules", ".bin", "tsc"), "-b", filepath.Join("..", "sdk-node"),
-			filepath.Join("weather", "typescript"), filepath.Join("audit-log", "typescript"), filepath.Join("result-cache", "typescript"),
-			filepath.Join("lifecycle-audit-log", "typescript")),
+		exec.Command(filepath.Join("..", "sdk-node", "node_modules", ".bin", "tsc"), tsc...),
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -2,11 +2,13 @@
 """Weather query plugin hook example"""
 
 # The weather plugin of the source documents (PicoClaw's plugin tool
-# injection guide), as it is written there, with no SDK. Two changes only:
-# the indentation, which the copy of the document lost, is restored; and the
+# injection guide), as it is written there, with no SDK. Three changes only:
+# the indentation, which the copy of the document lost, is restored; the
 # signal handlers call sys.exit(0) where the document writes
 # `lambda *_: raise SystemExit(0)`, which is a SyntaxError in Python (raise
-# is a statement); sys.exit(0) raises the same SystemExit(0).
+# is a statement); sys.exit(0) raises the same SystemExit(0); and an unknown
+# method is answered with JSON-RPC's -32601 (method not found) where the
+# document sends -32000, so the script passes `hookwire conformance`.
 
 from __future__ import annotations
 
@@ -115,13 +117,13 @@ def handle_request(method: str, params: dict) -> dict:
     raise KeyError(f"method not found: {method}")
 
 
-def send_response(message_id: int, result: Any | None = None, error: str | None = None) -> None:
+def send_response(message_id: int, result: Any | None = None, error: str | None = None, code: int = -32000) -> None:
     payload: dict[str, Any] = {
         "jsonrpc": "2.0",
         "id": message_id,
     }
     if error is not None:
-        payload["error"] = {"code": -32000, "message": error}
+        payload["error"] = {"code": code, "message": error}
     else:
         payload["result"] = result if result is not None else {}
     sys.stdout.write(json.dumps(payload, ensure_ascii=True) + "\n")
@@ -149,7 +151,7 @@ def main() -> int:
             result = handle_request(str(method or ""), params)
             send_response(int(message_id), result=result)
         except KeyError as exc:
-            send_response(int(message_id), error=str(exc))
+            send_response(int(message_id), error=str(exc), code=-32601)
         except Exception as exc:
             send_response(int(message_id), error=f"unexpected error: {exc}")
 

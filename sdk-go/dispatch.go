@@ -110,10 +110,12 @@ func orContinue[P any, R any](fn func(context.Context, P) (R, error)) func(conte
 func (h *Hook) hello(raw json.RawMessage) HelloResult {
 	// Read leniently: whatever the host sent, the hook wants to start.
 	var p struct {
-		Name    string `json:"name"`
-		Version int    `json:"version"`
+		Name       string   `json:"name"`
+		Version    int      `json:"version"`
+		Extensions []string `json:"extensions"`
 	}
 	_ = json.Unmarshal(raw, &p)
+	h.extensions.Store(&p.Extensions)
 	if p.Version != ProtocolVersion {
 		h.logger().Warn("the host speaks another protocol version; going on", "host", p.Version, "hook", ProtocolVersion)
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
@@ -260,4 +262,28 @@ func ExampleHook_Main() {
 		slog.InfoContext(ctx, "event", "kind", ev.Kind)
 	})
 	h.Main()
+}
+
+// OnClose runs when the hook stops serving, once the handlers are done:
+// here the host sends one call and closes stdin. HostExtensions are what
+// the host's hello announced.
+func ExampleHook_OnClose() {
+	h := hookwire.New("counter")
+	calls := 0
+	var mu sync.Mutex
+	h.OnBeforeTool(func(ctx context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		return hookwire.Continue{}, nil
+	})
+	h.OnClose(func(ctx context.Context) {
+		fmt.Println("calls:", calls, "host extensions:", h.HostExtensions())
+	})
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"counter","version":1,"modes":["tool"],"extensions":["approve_tool.abstain"]}}
+{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"echo_text","arguments":{"text":"hi"}}}
+`)
+	h.Serve(context.Background(), in, io.Discard)
+	// Output:
+	// calls: 1 host extensions: [approve_tool.abstain]
 }

@@ -6,7 +6,10 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"runtime/debug"
+	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Handler types, one per request method. Handlers run concurrently, so
@@ -43,6 +46,8 @@ type Hook struct {
 	approveTool ApproveToolFunc
 	observers   []observer
 	tools       []*tool
+	closers     []func(context.Context)
+	extensions  atomic.Pointer[[]string] // announced in the host's last hello
 
 	defaultLog sync.Once
 	log        *slog.Logger
@@ -109,6 +114,46 @@ func (h *Hook) OnEvent(pattern string, fn EventFunc) {
 		panic("hookwire: OnEvent: nil func")
 	}
 	h.observers = append(h.observers, observer{pattern, fn})
+}
+
+// OnClose registers fn to run when the hook stops serving, because the host
+// closed stdin or a signal came: once the handlers and observers in flight
+// are done, before [Hook.Serve] (and so [Hook.Run]) returns. It is the
+// place to flush what the hook keeps. The functions run one after the
+// other, in the order registered; a panic is logged and the next one runs.
+// Their context carries the hook's values but is not cancelled, so that
+// they can finish after a signal (a second signal ends the process).
+func (h *Hook) OnClose(fn func(ctx context.Context)) {
+	if fn == nil {
+		panic("hookwire: OnClose: nil func")
+	}
+	h.closers = append(h.closers, fn)
+}
+
+// HostExtensions are the protocol extensions the host announced in its
+// last hook.hello, such as "approve_tool.arguments" (see the protocol
+// reference): a hook must not send what the host did not announce. Nil
+// before the first hello.
+func (h *Hook) HostExtensions() []string {
+	if p := h.extensions.Load(); p != nil {
+		return slices.Clone(*p)
+	}
+	return nil
+}
+
+// close runs the OnClose functions.
+func (h *Hook) close(ctx context.Context) {
+	ctx = context.WithoutCancel(ctx)
+	for i, fn := range h.closers {
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					h.logger().Error("an OnClose function panicked", "index", i, "panic", v, "stack", string(debug.Stack()))
+				}
+			}()
+			fn(ctx)
+		}()
+	}
 }
 
 // register refuses a nil handler and a second one for the same method,

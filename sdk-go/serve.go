@@ -19,10 +19,11 @@ import (
 // Notifications get no reply. A line that is not JSON gets a -32700 error
 // with a null id, and reading goes on. Lines have no length limit.
 //
-// When r ends, Serve waits for the handlers in flight, writes their replies
-// and returns nil. When ctx is done, Serve cancels the handlers' context,
-// waits for them and returns nil, leaving behind a read in progress, which
-// it cannot interrupt. Serve returns an error only when reading r or
+// When r ends, Serve waits for the handlers in flight, writes their replies,
+// runs the [Hook.OnClose] functions and returns nil. When ctx is done, Serve
+// cancels the handlers' context, waits for them, runs the OnClose functions
+// and returns nil, leaving behind a read in progress, which it cannot
+// interrupt. Serve returns an error only when reading r or
 // writing w fails. It does not touch stdout: [Hook.Run] does.
 func (h *Hook) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -37,6 +38,7 @@ func (h *Hook) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 	}
 	s.close()
+	h.close(ctx)
 	if err == nil {
 		err = s.out.err
 	}

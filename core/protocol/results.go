@@ -239,15 +239,22 @@ func DecodeResult(method string, data []byte) (any, error) {
 	if m.Variants == nil {
 		t = m.Result
 	} else {
-		var head struct {
-			Action *Action `json:"action"`
-		}
-		if err := json.Unmarshal(data, &head); err != nil {
-			return nil, fmt.Errorf("%s result: %w", method, err)
-		}
 		action := ActionContinue
-		if head.Action != nil && *head.Action != "" {
-			action = *head.Action
+		err := eachMember(data, func(name string, raw []byte) error {
+			if name != "action" {
+				return nil
+			}
+			var a *Action
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return fmt.Errorf("action: %w", err)
+			}
+			if a != nil && *a != "" {
+				action = *a
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s result: %w", method, err)
 		}
 		i := slices.IndexFunc(m.Variants, func(v Variant) bool { return v.ResultAction() == action })
 		if i < 0 {
@@ -255,8 +262,16 @@ func DecodeResult(method string, data []byte) (any, error) {
 		}
 		t = reflect.TypeOf(m.Variants[i])
 	}
+	// Straight to the type's UnmarshalJSON: through json.Unmarshal, a long
+	// result would be read twice more, to check it and to find its end.
 	v := reflect.New(t)
-	if err := json.Unmarshal(data, v.Interface()); err != nil {
+	var err error
+	if u, ok := v.Interface().(json.Unmarshaler); ok {
+		err = u.UnmarshalJSON(data)
+	} else {
+		err = json.Unmarshal(data, v.Interface())
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s result: %w", method, err)
 	}
 	return v.Elem().Interface(), nil

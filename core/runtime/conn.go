@@ -302,8 +302,10 @@ func (c *Conn) dispatch(line []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
+	// Straight to UnmarshalJSON, which checks what it reads: through
+	// json.Unmarshal, a long line would be read twice more.
 	var msg protocol.Response
-	if err := json.Unmarshal(line, &msg); err != nil {
+	if err := msg.UnmarshalJSON(line); err != nil {
 		c.unreadable(line, err)
 		return
 	}

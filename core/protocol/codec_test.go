@@ -1,0 +1,50 @@
+package protocol_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// UnmarshalJSON reads nested objects in place, without encoding/json
+// checking each level first, so it must reject what is not JSON itself,
+// also when it is called directly.
+func TestUnmarshalRejectsWhatIsNotJSON(t *testing.T) {
+	for _, bad := range []string{
+		``, "  ", " \n", `{`, `}`, `[]`, `"role"`, `nul`, "\vnull",
+		`{"role":"user"`, `{"role":"user",}`, `{,"role":"user"}`, `{"role" "user"}`, `{"role":"user"} x`,
+		`{"role":}`, `{"role":tru}`, `{"role":"a\x"}`, `{"role":"user","content":"unterminated}`,
+		`{"tool_calls":[{"id":"1"]}`, `{"tool_calls":[{"id":"1"},]}`, `{"tool_calls":[,]}`,
+		`{"unknown":{"a":}}`, `{"unknown":[1 2]}`, `{"unknown":01}`,
+	} {
+		var m protocol.Message
+		assert.Error(t, m.UnmarshalJSON([]byte(bad)), "%s", bad)
+		assert.Error(t, json.Unmarshal([]byte(bad), &m), "%s", bad)
+	}
+}
+
+func TestUnmarshalNestedObjects(t *testing.T) {
+	data := `{"meta":{"TurnID":"t1","Later":[1,{"x":null}]},"model":"m","messages":[` +
+		`{"role":"user","content":"a \"quoted\"\nline"},{"ro\u006ce":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}],` +
+		`"tools":[],"options":{"temperature":0},"extra":{"deep":[true]}}`
+	var p protocol.BeforeLLMParams
+	require.NoError(t, json.Unmarshal([]byte(data), &p))
+	assert.Equal(t, "t1", *p.Meta.TurnID)
+	assert.JSONEq(t, `[1,{"x":null}]`, string(p.Meta.Extra["Later"]))
+	assert.Equal(t, "a \"quoted\"\nline", *p.Messages[0].Content)
+	assert.Equal(t, "assistant", p.Messages[1].Role, "member names are unescaped")
+	assert.Equal(t, "f", p.Messages[1].ToolCalls[0].Function.Name)
+	assert.NotNil(t, p.Tools, "an empty list stays a list")
+	assert.JSONEq(t, `{"deep":[true]}`, string(p.Extra["extra"]))
+	out, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.JSONEq(t, data, string(out))
+
+	require.NoError(t, json.Unmarshal([]byte(`{"meta":null,"messages":null}`), &p))
+	assert.Nil(t, p.Meta, "null sets a pointer to nil")
+	assert.Nil(t, p.Messages, "null sets a list to nil")
+}

@@ -40,7 +40,7 @@ def test_an_example_runs(code: str, tmp_path: Path) -> None:
         timeout=TIMEOUT,
     )
     assert run.returncode == 0, run.stderr.decode()
-    if "hook.run()" in code:
+    if "hook.run()" in code or "hook.serve()" in code:
         reply = json.loads(run.stdout.splitlines()[0])
         assert reply["id"] == 1
         assert reply["result"]["ok"] is True

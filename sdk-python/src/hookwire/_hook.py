@@ -144,8 +144,8 @@ class Hook:
     ...     return deny("not today") if call["tool"] == "exec" else None
 
     name is what hook.hello answers; by default the name the host gives the
-    hook. threads is how many sync handlers may run at once (async handlers
-    run on the event loop, as many as there are requests).
+    hook. threads is how many plain-function handlers may run at once
+    (async handlers run on the event loop, as many as there are requests).
     """
 
     def __init__(self, name: str | None = None, *, threads: int = 64) -> None:

@@ -108,6 +108,13 @@ class _Wire:
         self._broken = False
 
     def line(self, line: bytes) -> None:
+        try:
+            self._line(line)
+        except Exception:
+            # A fault of ours must not stop the hook: the host times the call out.
+            log.exception("could not handle the line %.200r", line)
+
+    def _line(self, line: bytes) -> None:
         if not line.strip():
             return
         try:

@@ -5,9 +5,12 @@ package hookwire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
+	"sync"
 )
 
 // Extra holds the members of a JSON object that its type does not declare.
@@ -30,17 +33,14 @@ const (
 // so that UnmarshalJSON reads as a list of members.
 type reader struct {
 	typ     string
-	members map[string]json.RawMessage
+	members map[string]json.RawMessage // slices of the data being decoded
 	err     error
 }
 
 func newReader(typ string, data []byte) (*reader, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
+	members, err := splitMembers(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", typ, err)
-	}
-	if members == nil {
-		return nil, fmt.Errorf("%s: want an object, got null", typ)
 	}
 	return &reader{typ: typ, members: members}, nil
 }
@@ -60,7 +60,7 @@ func (r *reader) member(name string, flags int, dst any) {
 	case flags&nullable == 0 && string(raw) == "null":
 		r.fail(name, "must not be null")
 	default:
-		if err := json.Unmarshal(raw, dst); err != nil {
+		if err := decodeInto(raw, dst); err != nil {
 			r.err = fmt.Errorf("%s: %q: %w", r.typ, name, err)
 		}
 	}
@@ -70,12 +70,218 @@ func (r *reader) fail(name, problem string) {
 	r.err = fmt.Errorf("%s: %q %s", r.typ, name, problem)
 }
 
-// rest is the members no field took.
+// rest is the members no field took, copied: the data they were read from
+// is the caller's.
 func (r *reader) rest() Extra {
 	if len(r.members) == 0 {
 		return nil
 	}
-	return Extra(r.members)
+	extra := make(Extra, len(r.members))
+	for name, raw := range r.members {
+		if r.err == nil && !json.Valid(raw) {
+			r.fail(name, "is not JSON")
+		}
+		extra[name] = slices.Clone(raw)
+	}
+	return extra
+}
+
+// decodeInto decodes raw into dst. A type of this package, a pointer to one
+// and a list of them are decoded by their UnmarshalJSON directly: through
+// json.Unmarshal, which checks the bytes it hands an UnmarshalJSON, each
+// level of nesting would read them once more, and a long message history
+// would cost several times its size. Values are checked once, by whatever
+// decodes them.
+func decodeInto(raw []byte, dst any) error {
+	v := reflect.ValueOf(dst).Elem()
+	t := v.Type()
+	switch {
+	case ownType(t):
+		return dst.(json.Unmarshaler).UnmarshalJSON(raw)
+	case (t.Kind() != reflect.Pointer && t.Kind() != reflect.Slice) || !ownType(t.Elem()):
+		return json.Unmarshal(raw, dst)
+	case string(raw) == "null":
+		v.SetZero()
+		return nil
+	case t.Kind() == reflect.Pointer:
+		p := reflect.New(t.Elem())
+		if err := decodeInto(raw, p.Interface()); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	}
+	i := skipSpace(raw, 0)
+	if i == len(raw) || raw[i] != '[' {
+		return fmt.Errorf("%w: want an array", errSyntax)
+	}
+	var elems [][]byte
+	if err := eachItem(raw, i, ']', func(e []byte) error { elems = append(elems, e); return nil }); err != nil {
+		return err
+	}
+	list := reflect.MakeSlice(t, len(elems), len(elems))
+	for i, e := range elems {
+		if err := decodeInto(e, list.Index(i).Addr().Interface()); err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	v.Set(list)
+	return nil
+}
+
+var ownTypes sync.Map // reflect.Type -> bool
+
+// ownType reports whether t is a struct of this package: one with the
+// MarshalJSON and UnmarshalJSON written here.
+func ownType(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || t.PkgPath() != reflect.TypeFor[Extra]().PkgPath() {
+		return false
+	}
+	if own, ok := ownTypes.Load(t); ok {
+		return own.(bool)
+	}
+	own := t.Implements(reflect.TypeFor[json.Marshaler]()) && reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())
+	ownTypes.Store(t, own)
+	return own
+}
+
+var errSyntax = errors.New("invalid JSON")
+
+// splitMembers splits the JSON object data into its members. It checks the
+// punctuation of the object: the values are checked by what decodes them.
+func splitMembers(data []byte) (map[string]json.RawMessage, error) {
+	if string(bytes.Trim(data, " \t\r\n")) == "null" {
+		return nil, errors.New("want an object, got null")
+	}
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return nil, fmt.Errorf("%w: want an object", errSyntax)
+	}
+	members := map[string]json.RawMessage{}
+	err := eachItem(data, i, '}', func(item []byte) error {
+		end := endOfString(item, 0)
+		if end < 0 {
+			return fmt.Errorf("%w: want a member name", errSyntax)
+		}
+		var name string
+		if bytes.IndexByte(item[:end], '\\') < 0 {
+			name = string(item[1 : end-1])
+		} else if err := json.Unmarshal(item[:end], &name); err != nil {
+			return err
+		}
+		colon := skipSpace(item, end)
+		if colon == len(item) || item[colon] != ':' {
+			return fmt.Errorf("%w: want a colon after %q", errSyntax, name)
+		}
+		members[name] = item[skipSpace(item, colon+1):]
+		return nil
+	})
+	return members, err
+}
+
+// eachItem splits the object or array that opens at data[open] into its
+// items at the commas between them, and checks that nothing follows it.
+// An item of an object is its name, its colon and its value.
+func eachItem(data []byte, open int, closing byte, fn func(item []byte) error) error {
+	i := skipSpace(data, open+1)
+	if i < len(data) && data[i] == closing {
+		i++
+	} else {
+		for {
+			start := i
+			for i < len(data) && data[i] != ',' && data[i] != closing {
+				if i = endOfValue(data, i); i < 0 {
+					return fmt.Errorf("%w: unexpected end", errSyntax)
+				}
+				i = skipSpace(data, i)
+			}
+			if i == len(data) {
+				return fmt.Errorf("%w: unexpected end", errSyntax)
+			}
+			item := bytes.TrimRight(data[start:i], " \t\r\n")
+			if len(item) == 0 {
+				return fmt.Errorf("%w: empty item", errSyntax)
+			}
+			if err := fn(item); err != nil {
+				return err
+			}
+			i++
+			if data[i-1] == closing {
+				break
+			}
+			i = skipSpace(data, i)
+		}
+	}
+	if skipSpace(data, i) != len(data) {
+		return fmt.Errorf("%w: data after the end", errSyntax)
+	}
+	return nil
+}
+
+// endOfValue is the index just past the token or the nested object, array
+// or string that starts at data[i], or -1 when data ends first.
+func endOfValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return endOfString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				if i = endOfString(data, i); i < 0 {
+					return -1
+				}
+				i--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	case ':':
+		return i + 1
+	}
+	for i < len(data) && !delimiter(data[i]) {
+		i++
+	}
+	return i
+}
+
+// endOfString is the index just past the string that starts at data[i],
+// or -1 when data ends first.
+func endOfString(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
+	}
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// delimiter reports whether c ends a number or a literal.
+func delimiter(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', ',', ':', '{', '}', '[', ']', '"':
+		return true
+	}
+	return false
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 // checkConst fails unless got is absent (nil) or one of allowed.
@@ -88,6 +294,7 @@ func checkConst[T comparable](r *reader, name string, got *T, allowed ...T) {
 // writer encodes the members of one JSON object, in the order written.
 type writer struct {
 	buf   bytes.Buffer
+	enc   *json.Encoder // writes to buf
 	names []string
 	err   error
 }
@@ -97,25 +304,64 @@ func (w *writer) member(name string, value any) {
 		return
 	}
 	w.names = append(w.names, name)
-	if w.buf.Len() == 0 {
+	if w.enc == nil {
 		w.buf.WriteByte('{')
+		// HTML escaping is for JSON inside HTML, not for a protocol line.
+		w.enc = json.NewEncoder(&w.buf)
+		w.enc.SetEscapeHTML(false)
 	} else {
 		w.buf.WriteByte(',')
 	}
-	// HTML escaping is for JSON inside HTML, not for a protocol line.
-	enc := json.NewEncoder(&w.buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(name); err != nil {
-		w.err = err
+	if w.err = w.encode(name); w.err != nil {
 		return
+	}
+	w.buf.WriteByte(':')
+	if err := w.value(reflect.ValueOf(value)); err != nil {
+		w.err = fmt.Errorf("%q: %w", name, err)
+	}
+}
+
+// value writes v. A type of this package, a pointer to one and a list of
+// them are written by their MarshalJSON directly: through the encoder,
+// which checks and compacts what a MarshalJSON returns, each level of
+// nesting would read their bytes once more.
+func (w *writer) value(v reflect.Value) error {
+	if !v.IsValid() {
+		return w.encode(nil)
+	}
+	t := v.Type()
+	switch {
+	case ownType(t):
+		b, err := v.Interface().(json.Marshaler).MarshalJSON()
+		w.buf.Write(b)
+		return err
+	case (t.Kind() != reflect.Pointer && t.Kind() != reflect.Slice) || !ownType(t.Elem()):
+		return w.encode(v.Interface())
+	case v.IsNil():
+		w.buf.WriteString("null")
+		return nil
+	case t.Kind() == reflect.Pointer:
+		return w.value(v.Elem())
+	}
+	w.buf.WriteByte('[')
+	for i := range v.Len() {
+		if i > 0 {
+			w.buf.WriteByte(',')
+		}
+		if err := w.value(v.Index(i)); err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	w.buf.WriteByte(']')
+	return nil
+}
+
+func (w *writer) encode(x any) error {
+	if err := w.enc.Encode(x); err != nil {
+		return err
 	}
 	w.buf.Truncate(w.buf.Len() - 1) // Encode ends with a newline
-	w.buf.WriteByte(':')
-	if err := enc.Encode(value); err != nil {
-		w.err = fmt.Errorf("%q: %w", name, err)
-		return
-	}
-	w.buf.Truncate(w.buf.Len() - 1)
+	return nil
 }
 
 func (w *writer) optional(name string, value any, present bool) {
@@ -164,12 +410,9 @@ func orEmptyMap[T any](m map[string]T) map[string]T {
 
 // readTag reads the tag member of a union's value, and nothing else.
 func readTag(union, tag string, data []byte) (value string, present bool, err error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
+	members, err := splitMembers(data)
+	if err != nil {
 		return "", false, fmt.Errorf("%s: %w", union, err)
-	}
-	if members == nil {
-		return "", false, fmt.Errorf("%s: want an object, got null", union)
 	}
 	raw, ok := members[tag]
 	if !ok {

@@ -13,7 +13,7 @@ import (
 //
 // Call returns the result exactly as it would go on the wire; decode it with
 // the Decode functions of the result types. An error reply is returned as
-// an [*Error] carrying its code. For hook.runtime_event and hook.event,
+// an [*RPCError] carrying its code. For hook.runtime_event and hook.event,
 // Call runs the observers and returns nil, nil.
 func (h *Hook) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	var raw []byte

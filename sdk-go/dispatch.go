@@ -21,16 +21,16 @@ const (
 // Error makes the JSON-RPC error object an error: a handler that returns
 // one chooses the code of its error reply, and [Hook.Call] returns the
 // error reply as one.
-func (e *Error) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
+func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
 
 // dispatch runs the request method and returns its result, encoded, or
 // the error to reply with. It never panics: a handler's panic is an error
 // reply, and the hook goes on.
-func (h *Hook) dispatch(ctx context.Context, method string, params json.RawMessage) (result []byte, rpcErr *Error) {
+func (h *Hook) dispatch(ctx context.Context, method string, params json.RawMessage) (result []byte, rpcErr *RPCError) {
 	defer func() {
 		if v := recover(); v != nil {
 			h.logger().Error("handler panicked", "method", method, "panic", v, "stack", string(debug.Stack()))
-			result, rpcErr = nil, &Error{Code: CodeHandlerError, Message: fmt.Sprint("panic: ", v)}
+			result, rpcErr = nil, &RPCError{Code: CodeHandlerError, Message: fmt.Sprint("panic: ", v)}
 		}
 	}()
 	var err error
@@ -48,21 +48,21 @@ func (h *Hook) dispatch(ctx context.Context, method string, params json.RawMessa
 	case MethodApproveTool:
 		if h.approveTool == nil {
 			// Approving what nobody looked at would be a silent yes.
-			return nil, &Error{Code: CodeMethodNotFound, Message: "this hook does not handle " + method}
+			return nil, &RPCError{Code: CodeMethodNotFound, Message: "this hook does not handle " + method}
 		}
 		result, err = invoke(ctx, method, params, h.approveTool)
 	default:
-		return nil, &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + method}
 	}
 	if err == nil {
 		return result, nil
 	}
-	var e *Error
+	var e *RPCError
 	if errors.As(err, &e) && e != nil {
 		return nil, e
 	}
 	h.logger().Error("handler failed", "method", method, "err", err)
-	return nil, &Error{Code: CodeHandlerError, Message: err.Error()}
+	return nil, &RPCError{Code: CodeHandlerError, Message: err.Error()}
 }
 
 // invoke decodes the params of method, runs fn and encodes its result. A
@@ -73,7 +73,7 @@ func invoke[P any, PP interface {
 }, R json.Marshaler](ctx context.Context, method string, raw json.RawMessage, fn func(context.Context, P) (R, error)) ([]byte, error) {
 	var p P
 	if err := PP(&p).UnmarshalJSON(raw); err != nil {
-		return nil, &Error{Code: CodeInvalidParams, Message: fmt.Sprintf("invalid params of %s: %v", method, err)}
+		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("invalid params of %s: %v", method, err)}
 	}
 	r, err := fn(ctx, p)
 	if err != nil {

@@ -217,7 +217,7 @@ func ExampleToolResult() {
 }
 
 // Call runs a hook's handlers in-process, from the hook's own tests; an
-// error reply comes back as an *Error.
+// error reply comes back as an *RPCError.
 func ExampleHook_Call() {
 	h := hookwire.New("guard")
 	h.OnBeforeTool(func(_ context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {

@@ -16,7 +16,7 @@ import (
 // one that takes long holds up no other; their context is cancelled when
 // the hook shuts down. An error (or a panic) becomes a JSON-RPC error
 // reply, code -32000 with the error's message, unless the error is an
-// [*Error], whose code is kept. A nil result of a union is continue.
+// [*RPCError], whose code is kept. A nil result of a union is continue.
 type (
 	BeforeLLMFunc   func(ctx context.Context, req BeforeLLMParams) (BeforeLLMResult, error)
 	AfterLLMFunc    func(ctx context.Context, resp AfterLLMParams) (AfterLLMResult, error)

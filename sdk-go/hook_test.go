@@ -53,9 +53,9 @@ func jsonEqual(t *testing.T, got []byte, want string) {
 	}
 }
 
-func rpcError(t *testing.T, err error) *Error {
+func rpcError(t *testing.T, err error) *RPCError {
 	t.Helper()
-	var e *Error
+	var e *RPCError
 	if !errors.As(err, &e) {
 		t.Fatalf("got error %v, want a JSON-RPC error reply", err)
 	}
@@ -204,7 +204,7 @@ func TestAFailingHandlerIsAnErrorReplyWithItsMessage(t *testing.T) {
 func TestAHandlerChoosesItsErrorCodeWithAnError(t *testing.T) {
 	h := New("h")
 	h.OnAfterLLM(func(context.Context, AfterLLMParams) (AfterLLMResult, error) {
-		return nil, &Error{Code: CodeInvalidParams, Message: "response.content is empty"}
+		return nil, &RPCError{Code: CodeInvalidParams, Message: "response.content is empty"}
 	})
 	_, err := h.Call(ctx, MethodAfterLLM, json.RawMessage(`{"model":"m","response":{}}`))
 	if e := rpcError(t, err); e.Code != CodeInvalidParams || e.Message != "response.content is empty" {

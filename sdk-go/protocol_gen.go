@@ -643,39 +643,6 @@ func (v *DenyTool) UnmarshalJSON(data []byte) error {
 	return r.err
 }
 
-// Error is a JSON-RPC error object.
-type Error struct {
-	// Code is one of the Code* constants, or another integer code.
-	Code int64 `json:"code"`
-	// Message says what went wrong, in one line.
-	Message string `json:"message"`
-	// Data carries optional details.
-	Data json.RawMessage `json:"data,omitzero"`
-	// Extra holds the members this version does not declare.
-	Extra Extra `json:"-"`
-}
-
-func (v Error) MarshalJSON() ([]byte, error) {
-	var w writer
-	w.member("code", v.Code)
-	w.member("message", v.Message)
-	w.optional("data", v.Data, len(v.Data) > 0)
-	return w.close(v.Extra)
-}
-
-func (v *Error) UnmarshalJSON(data []byte) error {
-	r, err := newReader("Error", data)
-	if err != nil {
-		return err
-	}
-	*v = Error{}
-	r.member("code", required, &v.Code)
-	r.member("message", required, &v.Message)
-	r.member("data", optional|nullable, &v.Data)
-	v.Extra = r.rest()
-	return r.err
-}
-
 // EventScope places an event.
 type EventScope struct {
 	// AgentID names the agent.
@@ -883,6 +850,10 @@ type HelloResult struct {
 	OK bool `json:"ok"`
 	// Name is the name the hook gives itself.
 	Name *string `json:"name,omitempty"`
+	// Modes are the modes the hook's handlers need.
+	//
+	// hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
+	Modes []Mode `json:"modes,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -891,6 +862,7 @@ func (v HelloResult) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("ok", v.OK)
 	w.optional("name", v.Name, v.Name != nil)
+	w.optional("modes", v.Modes, v.Modes != nil)
 	return w.close(v.Extra)
 }
 
@@ -902,6 +874,7 @@ func (v *HelloResult) UnmarshalJSON(data []byte) error {
 	*v = HelloResult{}
 	r.member("ok", required, &v.OK)
 	r.member("name", optional, &v.Name)
+	r.member("modes", optional, &v.Modes)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1143,6 +1116,39 @@ func (v *Notification) UnmarshalJSON(data []byte) error {
 	return r.err
 }
 
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	// Code is one of the Code* constants, or another integer code.
+	Code int64 `json:"code"`
+	// Message says what went wrong, in one line.
+	Message string `json:"message"`
+	// Data carries optional details.
+	Data json.RawMessage `json:"data,omitzero"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v RPCError) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.member("code", v.Code)
+	w.member("message", v.Message)
+	w.optional("data", v.Data, len(v.Data) > 0)
+	return w.close(v.Extra)
+}
+
+func (v *RPCError) UnmarshalJSON(data []byte) error {
+	r, err := newReader("RPCError", data)
+	if err != nil {
+		return err
+	}
+	*v = RPCError{}
+	r.member("code", required, &v.Code)
+	r.member("message", required, &v.Message)
+	r.member("data", optional|nullable, &v.Data)
+	v.Extra = r.rest()
+	return r.err
+}
+
 // Request is a call that expects a Response with the same id.
 type Request struct {
 	// JSONRPC is always "2.0".
@@ -1229,7 +1235,7 @@ type Response struct {
 	// Result is the method's result when the call succeeded.
 	Result json.RawMessage `json:"result,omitzero"`
 	// Error says why the call failed.
-	Error *Error `json:"error,omitempty"`
+	Error *RPCError `json:"error,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -1680,7 +1686,6 @@ var decoders = map[string]func([]byte) (any, error){
 	"BeforeToolResult":   func(data []byte) (any, error) { return DecodeBeforeToolResult(data) },
 	"Continue":           decode[Continue],
 	"DenyTool":           decode[DenyTool],
-	"Error":              decode[Error],
 	"EventScope":         decode[EventScope],
 	"EventSource":        decode[EventSource],
 	"FunctionCall":       decode[FunctionCall],
@@ -1695,6 +1700,7 @@ var decoders = map[string]func([]byte) (any, error){
 	"Meta":               decode[Meta],
 	"Mode":               decode[Mode],
 	"Notification":       decode[Notification],
+	"RPCError":           decode[RPCError],
 	"Request":            decode[Request],
 	"Respond":            decode[Respond],
 	"Response":           decode[Response],

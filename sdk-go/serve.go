@@ -164,9 +164,9 @@ func (s *session) receive(line []byte) *envelope {
 	if err := json.Unmarshal(line, &m); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
-			s.reply(nil, nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()})
+			s.reply(nil, nil, &RPCError{Code: CodeParseError, Message: "parse error: " + err.Error()})
 		} else {
-			s.reply(validID(m.ID), nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()})
+			s.reply(validID(m.ID), nil, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()})
 		}
 		return nil
 	}
@@ -177,7 +177,7 @@ func (s *session) receive(line []byte) *envelope {
 	case len(m.ID) == 0 || string(m.ID) == "null":
 		s.h.logger().Debug("ignoring a notification", "method", m.Method)
 	case validID(m.ID) == nil || m.Method == "":
-		s.reply(validID(m.ID), nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: want a method and a number or string id"})
+		s.reply(validID(m.ID), nil, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: want a method and a number or string id"})
 	default:
 		if s.begin() {
 			return &m
@@ -193,7 +193,7 @@ func (s *session) handle(m *envelope) {
 }
 
 // reply sends a reply the reader makes itself, such as a parse error.
-func (s *session) reply(id json.RawMessage, result []byte, err *Error) {
+func (s *session) reply(id json.RawMessage, result []byte, err *RPCError) {
 	if s.begin() {
 		s.out.send(replyLine(id, result, err))
 		s.wg.Done()
@@ -247,7 +247,7 @@ func validID(id json.RawMessage) json.RawMessage {
 
 // replyLine is a whole reply line. It is built by hand: the id goes back
 // exactly as it came, and the result is already encoded.
-func replyLine(id json.RawMessage, result []byte, rpcErr *Error) []byte {
+func replyLine(id json.RawMessage, result []byte, rpcErr *RPCError) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}

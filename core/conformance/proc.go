@@ -55,7 +55,7 @@ type message struct {
 	rawID  string  // the id as written, "" when absent
 	method string  // set when the hook sent a request or notification
 	result json.RawMessage
-	err    *protocol.Error
+	err    *protocol.RPCError
 }
 
 func (m message) String() string { return clip(m.raw) }
@@ -165,11 +165,11 @@ func (p *proc) take(line []byte) {
 		}
 	}
 	if raw, ok := members["error"]; ok {
-		var e protocol.Error
+		var e protocol.RPCError
 		if json.Unmarshal(raw, &e) == nil {
 			m.err = &e
 		} else {
-			m.err = &protocol.Error{Code: protocol.CodeInternalError, Message: "unreadable error object " + clip(raw)}
+			m.err = &protocol.RPCError{Code: protocol.CodeInternalError, Message: "unreadable error object " + clip(raw)}
 		}
 	}
 	p.mu.Lock()

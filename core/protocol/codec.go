@@ -37,8 +37,8 @@ func (v Continue) MarshalJSON() ([]byte, error)           { return marshalObject
 func (v *Continue) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
 func (v DenyTool) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
 func (v *DenyTool) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
-func (v Error) MarshalJSON() ([]byte, error)              { return marshalObject(v, v.Extra) }
-func (v *Error) UnmarshalJSON(data []byte) error          { return unmarshalObject(data, v, &v.Extra) }
+func (v RPCError) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
+func (v *RPCError) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
 func (v EventScope) MarshalJSON() ([]byte, error)         { return marshalObject(v, v.Extra) }
 func (v *EventScope) UnmarshalJSON(data []byte) error     { return unmarshalObject(data, v, &v.Extra) }
 func (v EventSource) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }

@@ -18,6 +18,20 @@ const (
 	CodeHandlerError   = -32000 // the handler for the method failed
 )
 
+// ErrorCodes lists the error codes above, with what each means.
+var ErrorCodes = []struct {
+	Name string
+	Code int
+	Doc  string
+}{
+	{"ParseError", CodeParseError, "The line is not JSON; the reply's id is null."},
+	{"InvalidRequest", CodeInvalidRequest, "The message is JSON but not a request."},
+	{"MethodNotFound", CodeMethodNotFound, "The receiver does not know the method."},
+	{"InvalidParams", CodeInvalidParams, "The params do not fit the method."},
+	{"InternalError", CodeInternalError, "The receiver failed outside any handler."},
+	{"HandlerError", CodeHandlerError, "The handler for the method failed; the message says why."},
+}
+
 // Request is a call that expects a Response with the same id.
 type Request struct {
 	// JSONRPC is always "2.0".
@@ -55,13 +69,13 @@ type Response struct {
 	// Result is the method's result when the call succeeded.
 	Result json.RawMessage `json:"result,omitzero"`
 	// Error says why the call failed.
-	Error *Error `json:"error,omitempty"`
+	Error *RPCError `json:"error,omitempty"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:"-"`
 }
 
-// Error is a JSON-RPC error object.
-type Error struct {
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
 	// Code is one of the Code* constants, or another integer code.
 	Code int `json:"code"`
 	// Message says what went wrong, in one line.
@@ -72,4 +86,4 @@ type Error struct {
 	Extra Extra `json:"-"`
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
+func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }

@@ -45,6 +45,8 @@ type HelloResult struct {
 	OK bool `json:"ok"`
 	// Name is the name the hook gives itself.
 	Name *string `json:"name,omitempty"`
+	// Modes are the modes the hook's handlers need.
+	Modes []Mode `json:"modes,omitzero" jsonschema_extras:"x-hookwire-extension=Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start."`
 	// Extra holds members this version does not know.
 	Extra Extra `json:"-"`
 }
@@ -249,6 +251,13 @@ const (
 	ToolWrite    ToolKind = "write"    // writes files or state
 	ToolExecute  ToolKind = "execute"  // runs commands or code
 )
+
+// HostExtensions are the extensions a host may list in hook.hello, with what each means.
+var HostExtensions = []struct{ Name, Doc string }{
+	{ExtApproveAbstain, "The host honours abstain in approve_tool results: it asks the next approver, then applies its default."},
+	{ExtApproveArguments, "The host runs an approved tool with the arguments of the approve_tool result."},
+	{ExtSessionEvents, "The host sends the runtime events agent.session.start and agent.session.end."},
+}
 
 // Extensions a host may list in hook.hello.
 const (

@@ -89,7 +89,7 @@ func NewConn(r io.Reader, w io.Writer, opts ConnOptions) *Conn {
 // Call sends a request and waits for its reply, the end of ctx or the end of
 // the connection. params may be any value that encodes to a JSON object,
 // including a json.RawMessage. A JSON-RPC error reply comes back as a
-// *protocol.Error.
+// *protocol.RPCError.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := c.nextID.Add(1)
 	line, err := encodeMessage(&id, method, params)
@@ -366,7 +366,7 @@ func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
 	resp := protocol.Response{
 		JSONRPC: protocol.JSONRPCVersion,
 		ID:      id,
-		Error:   &protocol.Error{Code: protocol.CodeMethodNotFound, Message: "method not found: " + string(method)},
+		Error:   &protocol.RPCError{Code: protocol.CodeMethodNotFound, Message: "method not found: " + string(method)},
 	}
 	line, err := json.Marshal(resp)
 	if err != nil {

@@ -126,6 +126,21 @@ type Table struct {
 	Methods          []MethodEntry     `json:"methods"`
 	EventKinds       []string          `json:"eventKinds"`
 	LegacyEventKinds map[string]string `json:"legacyEventKinds"`
+	HostExtensions   []NamedDoc        `json:"hostExtensions"`
+	ErrorCodes       []ErrorCode       `json:"errorCodes"`
+}
+
+// NamedDoc is a name and what it means.
+type NamedDoc struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// ErrorCode is a JSON-RPC error code and what it means.
+type ErrorCode struct {
+	Name string `json:"name"`
+	Code int    `json:"code"`
+	Doc  string `json:"doc"`
 }
 
 // MethodTable is protocol.Methods as JSON, for generators and other languages.
@@ -145,6 +160,12 @@ func MethodTable() ([]byte, error) {
 		t.Methods = append(t.Methods, e)
 	}
 	t.EventKinds = protocol.EventKinds
+	for _, e := range protocol.HostExtensions {
+		t.HostExtensions = append(t.HostExtensions, NamedDoc{e.Name, e.Doc})
+	}
+	for _, c := range protocol.ErrorCodes {
+		t.ErrorCodes = append(t.ErrorCodes, ErrorCode{c.Name, c.Code, c.Doc})
+	}
 	out, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		return nil, err

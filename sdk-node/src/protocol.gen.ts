@@ -318,16 +318,6 @@ export interface DenyTool {
   reason: string;
 }
 
-/** Error is a JSON-RPC error object. */
-export interface Error {
-  /** Code is one of the Code* constants, or another integer code. */
-  code: number;
-  /** Message says what went wrong, in one line. */
-  message: string;
-  /** Data carries optional details. */
-  data?: JsonValue;
-}
-
 /** EventScope places an event. */
 export interface EventScope {
   /** AgentID names the agent. */
@@ -398,6 +388,12 @@ export interface HelloResult {
   ok: boolean;
   /** Name is the name the hook gives itself. */
   name?: string;
+  /**
+   * Modes are the modes the hook's handlers need.
+   *
+   * hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
+   */
+  modes?: Mode[];
 }
 
 /** InboundContext is where the message that started the turn came from. */
@@ -481,6 +477,16 @@ export interface Notification {
   params?: JsonValue;
 }
 
+/** RPCError is a JSON-RPC error object. */
+export interface RPCError {
+  /** Code is one of the Code* constants, or another integer code. */
+  code: number;
+  /** Message says what went wrong, in one line. */
+  message: string;
+  /** Data carries optional details. */
+  data?: JsonValue;
+}
+
 /** Request is a call that expects a Response with the same id. */
 export interface Request {
   /** JSONRPC is always "2.0". */
@@ -517,7 +523,7 @@ export interface Response {
   /** Result is the method's result when the call succeeded. */
   result?: JsonValue;
   /** Error says why the call failed. */
-  error?: Error;
+  error?: RPCError;
 }
 
 /** RuntimeEvent is the observe notification hook.runtime_event. It gets no reply. */
@@ -951,13 +957,6 @@ function checkDenyTool(value: unknown, at: string): void {
   member(obj, at, "reason", true, string_);
 }
 
-function checkError(value: unknown, at: string): void {
-  const obj = object_(value, at);
-  member(obj, at, "code", true, integer);
-  member(obj, at, "message", true, string_);
-  member(obj, at, "data", false, any_);
-}
-
 function checkEventScope(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "agent_id", false, string_);
@@ -1004,6 +1003,7 @@ function checkHelloResult(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "ok", true, boolean_);
   member(obj, at, "name", false, string_);
+  member(obj, at, "modes", false, array(string_));
 }
 
 function checkInboundContext(value: unknown, at: string): void {
@@ -1057,6 +1057,13 @@ function checkNotification(value: unknown, at: string): void {
   member(obj, at, "params", false, any_);
 }
 
+function checkRPCError(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "code", true, integer);
+  member(obj, at, "message", true, string_);
+  member(obj, at, "data", false, any_);
+}
+
 function checkRequest(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "jsonrpc", true, literal("2.0"));
@@ -1078,7 +1085,7 @@ function checkResponse(value: unknown, at: string): void {
   member(obj, at, "jsonrpc", true, literal("2.0"));
   member(obj, at, "id", true, nullable(integer));
   member(obj, at, "result", false, any_);
-  member(obj, at, "error", false, checkError);
+  member(obj, at, "error", false, checkRPCError);
 }
 
 function checkRuntimeEvent(value: unknown, at: string): void {
@@ -1289,15 +1296,6 @@ export function decodeDenyTool(value: unknown): DenyTool {
 }
 
 /**
- * Checks that value is a Error.
- * Throws DecodeError naming the first member that does not fit.
- */
-export function decodeError(value: unknown): Error {
-  checkError(value, "Error");
-  return value as Error;
-}
-
-/**
  * Checks that value is a EventScope.
  * Throws DecodeError naming the first member that does not fit.
  */
@@ -1424,6 +1422,15 @@ export function decodeNotification(value: unknown): Notification {
 }
 
 /**
+ * Checks that value is a RPCError.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeRPCError(value: unknown): RPCError {
+  checkRPCError(value, "RPCError");
+  return value as RPCError;
+}
+
+/**
  * Checks that value is a Request.
  * Throws DecodeError naming the first member that does not fit.
  */
@@ -1524,7 +1531,6 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   BeforeToolResult: decodeBeforeToolResult,
   Continue: decodeContinue,
   DenyTool: decodeDenyTool,
-  Error: decodeError,
   EventScope: decodeEventScope,
   EventSource: decodeEventSource,
   FunctionCall: decodeFunctionCall,
@@ -1539,6 +1545,7 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   Meta: decodeMeta,
   Mode: decodeMode,
   Notification: decodeNotification,
+  RPCError: decodeRPCError,
   Request: decodeRequest,
   Respond: decodeRespond,
   Response: decodeResponse,

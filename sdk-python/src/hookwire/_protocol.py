@@ -840,30 +840,6 @@ BeforeToolResult = Union[
 """BeforeToolResult answers hook.before_tool."""
 
 
-_ErrorRequired = TypedDict(
-    "_ErrorRequired",
-    {
-        # Code is one of the Code* constants, or another integer code.
-        "code": int,
-        # Message says what went wrong, in one line.
-        "message": str,
-    },
-)
-
-_ErrorOptional = TypedDict(
-    "_ErrorOptional",
-    {
-        # Data carries optional details.
-        "data": JSON,
-    },
-    total=False,
-)
-
-
-class Error(_ErrorRequired, _ErrorOptional):
-    """Error is a JSON-RPC error object."""
-
-
 _EventScopeOptional = TypedDict(
     "_EventScopeOptional",
     {
@@ -943,6 +919,10 @@ _HelloResultOptional = TypedDict(
     {
         # Name is the name the hook gives itself.
         "name": str,
+        # Modes are the modes the hook's handlers need.
+        #
+        # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
+        "modes": list[Mode],
     },
     total=False,
 )
@@ -1002,6 +982,30 @@ class Notification(_NotificationRequired, _NotificationOptional):
     """Notification is a message that gets no reply. Older hosts may send an id of 0."""
 
 
+_RPCErrorRequired = TypedDict(
+    "_RPCErrorRequired",
+    {
+        # Code is one of the Code* constants, or another integer code.
+        "code": int,
+        # Message says what went wrong, in one line.
+        "message": str,
+    },
+)
+
+_RPCErrorOptional = TypedDict(
+    "_RPCErrorOptional",
+    {
+        # Data carries optional details.
+        "data": JSON,
+    },
+    total=False,
+)
+
+
+class RPCError(_RPCErrorRequired, _RPCErrorOptional):
+    """RPCError is a JSON-RPC error object."""
+
+
 _RequestRequired = TypedDict(
     "_RequestRequired",
     {
@@ -1044,7 +1048,7 @@ _ResponseOptional = TypedDict(
         # Result is the method's result when the call succeeded.
         "result": JSON,
         # Error says why the call failed.
-        "error": Error,
+        "error": RPCError,
     },
     total=False,
 )
@@ -1479,13 +1483,6 @@ def _check_deny_tool(value: object, at: str) -> None:
     _member(obj, at, "reason", True, _string)
 
 
-def _check_error(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "code", True, _integer)
-    _member(obj, at, "message", True, _string)
-    _member(obj, at, "data", False, _any)
-
-
 def _check_event_scope(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "agent_id", False, _string)
@@ -1532,6 +1529,7 @@ def _check_hello_result(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "ok", True, _boolean)
     _member(obj, at, "name", False, _string)
+    _member(obj, at, "modes", False, _array(_string))
 
 
 def _check_inbound_context(value: object, at: str) -> None:
@@ -1585,6 +1583,13 @@ def _check_notification(value: object, at: str) -> None:
     _member(obj, at, "params", False, _any)
 
 
+def _check_rpc_error(value: object, at: str) -> None:
+    obj = _object(value, at)
+    _member(obj, at, "code", True, _integer)
+    _member(obj, at, "message", True, _string)
+    _member(obj, at, "data", False, _any)
+
+
 def _check_request(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "jsonrpc", True, _literal("2.0"))
@@ -1606,7 +1611,7 @@ def _check_response(value: object, at: str) -> None:
     _member(obj, at, "jsonrpc", True, _literal("2.0"))
     _member(obj, at, "id", True, _nullable(_integer))
     _member(obj, at, "result", False, _any)
-    _member(obj, at, "error", False, _check_error)
+    _member(obj, at, "error", False, _check_rpc_error)
 
 
 def _check_runtime_event(value: object, at: str) -> None:
@@ -1816,15 +1821,6 @@ def decode_deny_tool(value: object) -> DenyTool:
     return cast(DenyTool, value)
 
 
-def decode_error(value: object) -> Error:
-    """Check that value is a Error.
-
-    Raises DecodeError naming the first member that does not fit.
-    """
-    _check_error(value, "Error")
-    return cast(Error, value)
-
-
 def decode_event_scope(value: object) -> EventScope:
     """Check that value is a EventScope.
 
@@ -1951,6 +1947,15 @@ def decode_notification(value: object) -> Notification:
     return cast(Notification, value)
 
 
+def decode_rpc_error(value: object) -> RPCError:
+    """Check that value is a RPCError.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_rpc_error(value, "RPCError")
+    return cast(RPCError, value)
+
+
 def decode_request(value: object) -> Request:
     """Check that value is a Request.
 
@@ -2051,7 +2056,6 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "BeforeToolResult": decode_before_tool_result,
     "Continue": decode_continue,
     "DenyTool": decode_deny_tool,
-    "Error": decode_error,
     "EventScope": decode_event_scope,
     "EventSource": decode_event_source,
     "FunctionCall": decode_function_call,
@@ -2066,6 +2070,7 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "Meta": decode_meta,
     "Mode": decode_mode,
     "Notification": decode_notification,
+    "RPCError": decode_rpc_error,
     "Request": decode_request,
     "Respond": decode_respond,
     "Response": decode_response,

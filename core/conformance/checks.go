@@ -132,8 +132,7 @@ func (s *suite) handshake(ctx context.Context, p *proc) bool {
 	if hr.Name != nil {
 		s.name = *hr.Name
 	}
-	var declared []protocol.Mode
-	_ = json.Unmarshal(hr.Extra["modes"], &declared)
+	declared := hr.Modes
 	var note string
 	if declared == nil {
 		s.modes = s.cmd.Modes

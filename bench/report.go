@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -145,22 +146,29 @@ func (r *results) judge() {
 	check := func(name string, value, limit float64, unit string) {
 		r.Targets = append(r.Targets, target{Name: name, Value: value, Limit: limit, Unit: unit, Met: value <= limit})
 	}
-	find := func(rows []row, id string) row {
+	find := func(rows []row, id string) (row, bool) {
 		for _, x := range rows {
 			if x.ID == id {
-				return x
+				return x, true
 			}
 		}
-		return row{}
+		return row{}, false
 	}
 	for _, lang := range langs {
-		check(lang+" sdk round-trip, against the "+lang+" loop", find(r.RoundTrip, lang+"-sdk").VsLoop, 1.3, "x")
+		if s, ok := find(r.RoundTrip, lang+"-sdk"); ok {
+			check(lang+" sdk round-trip, against the "+lang+" loop", s.VsLoop, 1.3, "x")
+		}
 	}
-	check("go sdk round-trip, against the raw pipe", find(r.RoundTrip, "go-sdk").VsPipe, 2, "x")
-	check("go loop through the runtime, against the raw pipe", find(r.RoundTrip, "go-raw").VsPipe, 2, "x")
+	if s, ok := find(r.RoundTrip, "go-sdk"); ok {
+		check("go sdk round-trip, against the raw pipe", s.VsPipe, 2, "x")
+	}
+	if s, ok := find(r.RoundTrip, "go-raw"); ok {
+		check("go loop through the runtime, against the raw pipe", s.VsPipe, 2, "x")
+	}
 	for _, lang := range langs {
-		s := find(r.Startup, lang+"-sdk")
-		check(lang+" sdk start-up (limit: 1.3 x bare + 10 ms)", ms(s.Median), ms(s.Limit), "ms")
+		if s, ok := find(r.Startup, lang+"-sdk"); ok {
+			check(lang+" sdk start-up (limit: 1.3 x bare + 10 ms)", ms(s.Median), ms(s.Limit), "ms")
+		}
 	}
 
 	// Payloads: the cost per MB of each contender, and the targets at the largest size.
@@ -186,7 +194,9 @@ func (r *results) judge() {
 				p.ShareVsJSON, 2, "x")
 		}
 	}
-	check("before_llm calls that failed, at any size", float64(failed), 0, "calls")
+	if len(r.Payload) > 0 {
+		check("before_llm calls that failed, at any size", float64(failed), 0, "calls")
+	}
 
 	for _, o := range r.Observe {
 		if o.ID == "none" {
@@ -210,10 +220,15 @@ func (r *results) print(w io.Writer) {
 	c := r.Config
 
 	table := func(title string, header string, rows func(t io.Writer)) {
+		var body bytes.Buffer
+		rows(&body)
+		if body.Len() == 0 {
+			return // a section left out of the run
+		}
 		fmt.Fprintf(w, "\n%s\n", title)
 		t := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(t, header)
-		rows(t)
+		t.Write(body.Bytes())
 		t.Flush()
 	}
 	x := func(v float64) string {
@@ -229,8 +244,10 @@ func (r *results) print(w io.Writer) {
 				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t\n", x2.Label, human(x2.Median), human(x2.P99), x(x2.VsPipe), x(x2.VsLoop))
 			}
 		})
-	fmt.Fprintln(w, "x loop: an SDK against its language's loop, both through the runtime; the Go loop's")
-	fmt.Fprintln(w, "runtime connection and runtime rows against the same loop on a bare pipe")
+	if len(r.RoundTrip) > 0 {
+		fmt.Fprintln(w, "x loop: an SDK against its language's loop, both through the runtime; the Go loop's")
+		fmt.Fprintln(w, "runtime connection and runtime rows against the same loop on a bare pipe")
+	}
 
 	table(fmt.Sprintf("3. concurrency: %d callers into one hook, %d calls each", c.Callers, c.ConcurrentCalls),
 		"contender\tcalls/s\tmedian\tp99\tx loop\t", func(t io.Writer) {
@@ -253,7 +270,9 @@ func (r *results) print(w io.Writer) {
 					human(p.Median), human(p.P99), share, json, x(p.ShareVsJSON), x(p.VsLoop), perMB)
 			}
 		})
-	fmt.Fprintln(w, "share: median less the floor's; JSON: the language's own parse + serialize of the params")
+	if len(r.Payload) > 0 {
+		fmt.Fprintln(w, "share: median less the floor's; JSON: the language's own parse + serialize of the params")
+	}
 
 	table(fmt.Sprintf("5. observe: agent turns (one session each, %d events) until %d events; paced: the LLM takes %s",
 		eventsPerTurn, c.Events, human(int64(c.LLMDelay))),

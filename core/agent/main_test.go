@@ -2,13 +2,10 @@ package agent
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/testbin"
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
@@ -16,23 +13,7 @@ import (
 // answers are chosen by flags, built once for the whole test run.
 var fixtureBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hookwire-agent-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fixtureBin = filepath.Join(dir, "fixture")
-	build := exec.Command("go", "build", "-o", fixtureBin, "../runtime/testdata/fixture")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the fixture hook:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, "../runtime/testdata/fixture", &fixtureBin) }
 
 // fixture is a hook process running the fixture with flags.
 func fixture(intercept, observe []string, flags ...string) runtime.ProcessConfig {

@@ -3,9 +3,7 @@ package conformance_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/conformance"
+	"github.com/hookwire/hookwire/core/internal/testbin"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
@@ -22,23 +21,7 @@ import (
 // hookBin is the fixture hook of testdata/hook, built once for the whole run.
 var hookBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hookwire-conformance-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	hookBin = filepath.Join(dir, "hook")
-	build := exec.Command("go", "build", "-o", hookBin, "./testdata/hook")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the fixture hook:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, "./testdata/hook", &hookBin) }
 
 func run(t *testing.T, fault string, opts conformance.Options) *conformance.Report {
 	t.Helper()

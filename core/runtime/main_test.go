@@ -3,37 +3,19 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/testbin"
 )
 
 // fixtureBin is the fixture hook, built once for the whole test run.
 var fixtureBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hookwire-runtime-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fixtureBin = filepath.Join(dir, "fixture")
-	build := exec.Command("go", "build", "-o", fixtureBin, "./testdata/fixture")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the fixture hook:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, "./testdata/fixture", &fixtureBin) }
 
 // fixture is the argv of the fixture hook with the given flags.
 func fixture(flags ...string) []string { return append([]string{fixtureBin}, flags...) }

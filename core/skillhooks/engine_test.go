@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/hookwire/hookwire/core/internal/testbin"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/skillhooks"
@@ -20,23 +18,7 @@ import (
 // process form of the engine is its skill-hooks subcommand.
 var hookwireBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "skillhooks-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	hookwireBin = filepath.Join(dir, "hookwire")
-	build := exec.Command("go", "build", "-o", hookwireBin, "../cmd/hookwire")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building hookwire:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m, "../cmd/hookwire", &hookwireBin) }
 
 // form is one way to run the engine: what an LLM call sees, and a tool
 // having run.

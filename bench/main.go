@@ -68,7 +68,7 @@ func defaults() config {
 			{Bytes: 10 << 20, Calls: 8},
 		},
 		Events:   100_000,
-		LLMDelay: 200 * time.Microsecond,
+		LLMDelay: time.Millisecond,
 		Startups: 30,
 	}
 }

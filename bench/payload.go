@@ -60,10 +60,10 @@ func (b *bench) payloads() error {
 		if err != nil {
 			return err
 		}
-		floors := map[string]int64{}
+		floors := map[string][]time.Duration{}
 		for i, c := range cs {
 			if hooks[i].kind == floor {
-				floors[hooks[i].mode] = summarize(c.samples).Median
+				floors[hooks[i].mode] = c.samples
 			}
 		}
 		loops := map[string]int64{}
@@ -80,7 +80,7 @@ func (b *bench) payloads() error {
 			}
 			if h.kind != floor {
 				r.JSONCost = cost[h.lang]
-				r.Share = r.Median - floors[h.mode]
+				r.Share = share(c.samples, floors[h.mode])
 				r.ShareVsJSON = ratio(r.Share, r.JSONCost)
 			}
 			if h.kind == sdk {
@@ -90,6 +90,20 @@ func (b *bench) payloads() error {
 		}
 	}
 	return nil
+}
+
+// share is what a hook adds to the floor: the median of the differences
+// between the samples the two took in the same round, which the load of
+// the machine, changing from round to round, hits alike.
+func share(hook, floor []time.Duration) int64 {
+	if len(hook) != len(floor) { // a failed call put them out of step
+		return summarize(hook).Median - summarize(floor).Median
+	}
+	diffs := make([]time.Duration, len(hook))
+	for i := range hook {
+		diffs[i] = hook[i] - floor[i]
+	}
+	return summarize(diffs).Median
 }
 
 // sameButTool checks that a before_llm request came back whole: the same

@@ -180,6 +180,7 @@ type Options struct {
 //
 // New panics on an event that is not one of [Events] and on a nil callback.
 func New(name string, opts Options) *hookwire.Hook {
+	hooks := Hooks{} // a copy: the caller's map may change, and calls read it concurrently
 	for event, callbacks := range opts.Hooks {
 		if !slices.Contains(Events, event) {
 			panic(fmt.Sprintf("lifecycle: unknown event %q", event))
@@ -187,11 +188,12 @@ func New(name string, opts Options) *hookwire.Hook {
 		if slices.ContainsFunc(callbacks, func(c Callback) bool { return c == nil }) {
 			panic(fmt.Sprintf("lifecycle: a nil %s callback", event))
 		}
+		hooks[event] = slices.Clone(callbacks)
 	}
 	h := hookwire.New(name)
-	l := &layer{h: h, hooks: opts.Hooks, canUseTool: opts.CanUseTool, open: map[string]*session{}}
+	l := &layer{h: h, hooks: hooks, canUseTool: opts.CanUseTool, open: map[string]*session{}}
 	has := func(events ...Event) bool {
-		return slices.ContainsFunc(events, func(e Event) bool { return len(opts.Hooks[e]) > 0 })
+		return slices.ContainsFunc(events, func(e Event) bool { return len(hooks[e]) > 0 })
 	}
 	if has(UserPromptSubmit) {
 		h.OnBeforeLLM(l.beforeLLM)

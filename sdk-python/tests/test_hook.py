@@ -368,6 +368,41 @@ def test_the_test_client_runs_inside_an_event_loop_with_the_async_methods() -> N
     assert asyncio.run(in_a_loop()) == {"action": "deny_tool", "reason": "no"}
 
 
+def test_host_extensions_are_those_of_the_last_hello() -> None:
+    hook = Hook("h")
+    client = hook.test_client()
+    assert hook.host_extensions == ()
+    client.hello(extensions=["approve_tool.abstain", "approve_tool.arguments"])
+    assert hook.host_extensions == ("approve_tool.abstain", "approve_tool.arguments")
+    client.hello()  # a host that announces none applies none
+    assert hook.host_extensions == ()
+
+
+def test_on_close_functions_run_once_in_order_and_one_that_raises_is_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    hook = Hook("h")
+    ran: list[str] = []
+
+    @hook.on_close
+    def first() -> None:
+        ran.append("first")
+        raise RuntimeError("disk full")
+
+    @hook.on_close
+    async def second() -> None:
+        await asyncio.sleep(0)
+        ran.append("second")
+
+    assert hook.needs_loop()
+    client = hook.test_client()
+    client.close()
+    client.close()
+    assert ran == ["first", "second"]
+    assert "the on_close function first failed" in caplog.text
+    assert "disk full" in caplog.text
+
+
 def test_every_generated_type_is_exported() -> None:
     from hookwire import _protocol
 

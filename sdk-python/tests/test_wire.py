@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import signal
 import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
@@ -241,3 +243,75 @@ def test_stdin_may_be_a_regular_file() -> None:
             assert hook.wait() == 0
         finally:
             hook.kill()
+
+
+CLOSING = """
+import asyncio
+import sys
+import time
+
+from hookwire import BeforeToolParams, BeforeToolReply, Hook, deny
+
+hook = Hook("closing")
+
+
+@hook.before_tool
+def slow(call: BeforeToolParams) -> BeforeToolReply:
+    time.sleep(float(str(call["arguments"]["seconds"])))
+    print("answered", file=sys.stderr, flush=True)
+    return deny("slept")
+
+
+@hook.on_close
+def broken() -> None:
+    raise RuntimeError("the first on_close function broke")
+
+
+if sys.argv[1] == "sync":
+
+    @hook.on_close
+    def closing() -> None:
+        print("closed", file=sys.stderr, flush=True)
+
+else:
+
+    @hook.on_close
+    async def closing_async() -> None:
+        await asyncio.sleep(0)
+        print("closed", file=sys.stderr, flush=True)
+
+
+hook.run()
+print("run() returned", file=sys.stderr, flush=True)
+"""
+
+
+@pytest.mark.parametrize("flavour", ["sync", "async"])
+@pytest.mark.parametrize("stop", ["stdin", "SIGTERM"])
+def test_on_close_functions_run_in_order_when_the_hook_stops(
+    flavour: str, stop: str, tmp_path: Path
+) -> None:
+    script = tmp_path / "closing.py"
+    script.write_text(CLOSING)
+    hook = HookProcess(str(script), flavour)
+    try:
+        hook.hello()
+        hook.request(
+            2, "hook.before_tool", before_tool("slow", seconds=0.3 if stop == "stdin" else 60)
+        )
+        if stop == "stdin":
+            hook.close_stdin()  # after the handler in flight has answered
+            assert hook.reply()["result"] == {"action": "deny_tool", "reason": "slept"}
+        else:
+            time.sleep(0.1)  # the call is in flight: it is not waited for
+            hook.proc.send_signal(signal.SIGTERM)
+        assert hook.wait() == 0
+        log = hook.stderr
+        assert "the first on_close function broke" in log
+        ran = [
+            line for line in log.splitlines() if line in ("answered", "closed", "run() returned")
+        ]
+        expected = ["closed", "run() returned"]
+        assert ran == (["answered", *expected] if stop == "stdin" else expected), log
+    finally:
+        hook.kill()

@@ -97,6 +97,7 @@ ApproveToolHandler = TypeVar(
     bound=Callable[[ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]],
 )
 Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
+Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
 F = TypeVar("F", bound=ToolFunction)
 
 # Where a modify result carries the whole replacement object, by method.
@@ -131,7 +132,7 @@ class Route(NamedTuple):
 
 
 class _Handler(NamedTuple):
-    fn: Callable[[Any], Any]
+    fn: Callable[..., Any]
     is_async: bool
 
 
@@ -153,6 +154,8 @@ class Hook:
         self._handlers: dict[str, _Handler] = {}
         self._observers: list[tuple[tuple[str, ...], _Handler]] = []
         self._tools: dict[str, Tool] = {}
+        self._closers: list[_Handler] = []
+        self._host_extensions: tuple[str, ...] = ()
         self.threads = threads
         self._workers = Workers(threads)
 
@@ -243,6 +246,27 @@ class Hook:
 
         return register(fn) if fn is not None else register
 
+    def on_close(self, fn: Closer) -> Closer:
+        """Run fn when the hook stops serving: stdin closed, SIGTERM or SIGINT.
+
+        It runs after the handlers in flight have answered (at a signal,
+        without waiting for them), before run() returns: the place to flush
+        what the hook keeps. The functions run one after the other, in the
+        order registered; one that raises is logged and the next one runs. A
+        second signal ends the process without waiting for them.
+        """
+        self._closers.append(_Handler(fn, is_async(fn)))
+        return fn
+
+    @property
+    def host_extensions(self) -> tuple[str, ...]:
+        """The protocol extensions the host announced in its last hook.hello.
+
+        Such as "approve_tool.arguments": a hook must not send what its host
+        did not announce. Empty before the first hello.
+        """
+        return self._host_extensions
+
     def _register(self, method: str, fn: Callable[[Any], Any]) -> None:
         if method in self._handlers:
             raise ValueError(f"{method} already has a handler")
@@ -283,9 +307,10 @@ class Hook:
         await serve(self)
 
     def needs_loop(self) -> bool:
-        """Whether a handler, observer or tool is a coroutine function."""
+        """Whether a handler, observer, tool or on_close function is a coroutine function."""
         return any(
-            h.is_async for h in (*self._handlers.values(), *(h for _, h in self._observers))
+            h.is_async
+            for h in (*self._handlers.values(), *(h for _, h in self._observers), *self._closers)
         ) or any(t.is_async for t in self._tools.values())
 
     def test_client(self) -> TestClient:
@@ -375,7 +400,18 @@ class Hook:
         ]
         return event, matched
 
+    async def _close(self) -> None:
+        """Run the on_close functions, in order; one that raises is logged."""
+        for c in self._closers:
+            try:
+                done = c.fn()
+                if c.is_async:
+                    await done
+            except Exception:
+                log.exception("the on_close function %s failed", getattr(c.fn, "__name__", c.fn))
+
     def _hello(self, params: dict[str, Any]) -> dict[str, Any]:
+        self._host_extensions = tuple(params.get("extensions") or ())
         version = params.get("version")
         if version != PROTOCOL_VERSION:
             log.warning(

@@ -96,6 +96,8 @@ async def serve(hook: Hook) -> None:
             if transport is not None:
                 transport.close()
             os.set_blocking(fd_in, True)
+        # After the signal handlers are gone: a second signal ends the process.
+        await hook._close()
 
 
 class _Wire:
@@ -335,6 +337,9 @@ class _ThreadsServer(_Wire):
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
+        if self.hook._closers:
+            # They are plain functions (a coroutine one would have made this a loop server).
+            asyncio.run(self.hook._close())
 
     def _watch(self) -> None:
         """Until stdin ends and every answer is out, add a reader when a handler holds one up.

@@ -50,11 +50,23 @@ class TestClient:
 
     def __init__(self, hook: Hook) -> None:
         self._hook = hook
+        self._closed = False
 
     def hello(
-        self, name: str = "test", version: int = PROTOCOL_VERSION, modes: list[Mode] | None = None
+        self,
+        name: str = "test",
+        version: int = PROTOCOL_VERSION,
+        modes: list[Mode] | None = None,
+        extensions: list[str] | None = None,
     ) -> HelloResult:
-        params = {"name": name, "version": version, "modes": modes or self._hook.modes}
+        """Shake hands as a host would; extensions are those the host announces."""
+        params: dict[str, Any] = {
+            "name": name,
+            "version": version,
+            "modes": modes or self._hook.modes,
+        }
+        if extensions is not None:
+            params["extensions"] = extensions
         result: HelloResult = self.call(METHOD_HELLO, params)
         return result
 
@@ -97,6 +109,16 @@ class TestClient:
     def notify(self, method: str, params: Any) -> None:
         """Send any notification, and wait for the observers it reaches."""
         _run(self.notify_async(method, params))
+
+    def close(self) -> None:
+        """Stop the hook as a closed stdin would: run its on_close functions, once."""
+        _run(self.close_async())
+
+    async def close_async(self) -> None:
+        """close(), for tests that run in an event loop of their own."""
+        if not self._closed:
+            self._closed = True
+            await self._hook._close()
 
     async def call_async(self, method: str, params: Any) -> Any:
         """call(), for tests that run in an event loop of their own."""

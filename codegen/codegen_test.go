@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -145,6 +146,62 @@ func TestLoadHoldsTheMethodTableToTheSchema(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error containing %q", c.row, err, c.want)
 		}
+	}
+}
+
+func TestLoadRefusesHostExtensionsAndErrorCodesThatNameNoConstant(t *testing.T) {
+	for _, c := range []struct{ table, want string }{
+		{`"hostExtensions": [{"name": "tick.fast"}, {"name": "tick.fast"}]`, `hostExtensions: "tick.fast" is listed twice`},
+		{`"hostExtensions": [{"name": "tick.fast"}, {"name": "tick_fast"}]`, `hostExtensions: "tick.fast" and "tick_fast" are both TickFast in Go`},
+		{`"hostExtensions": [{"name": "ABC"}, {"name": "abc"}]`, `hostExtensions: "ABC" and "abc" are both ABC in Python`},
+		{`"hostExtensions": [{"name": "2fast"}]`, `hostExtensions: "2fast" does not start with a letter`},
+		{`"hostExtensions": [{"name": ""}]`, `hostExtensions: "" does not start with a letter`},
+		{`"errorCodes": [{"name": "Wet", "code": -1}, {"name": "Wet", "code": -2}]`, `errorCodes: "Wet" is listed twice`},
+		{`"errorCodes": [{"name": "Wet", "code": -31000.5}]`, "errorCodes: Wet: code -31000.5 is not an integer"},
+		{`"errorCodes": [{"name": "Wet", "code": "-31000"}]`, `errorCodes: Wet: code "-31000" is not an integer`},
+		{`"errorCodes": [{"name": "Wet"}]`, "errorCodes: Wet: code (absent) is not an integer"},
+		{`"errorCodes": [{"name": "Wet", "code": -1}, {"name": "Damp", "code": -1}]`, "errorCodes: Wet and Damp are both -1"},
+	} {
+		_, err := Load([]byte(`{}`), []byte(`{"version": 1, `+c.table+`}`))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.table, err, c.want)
+		}
+	}
+}
+
+// __all__ is built from the model, not from the rendered module; this holds
+// it to what the module defines.
+func TestThePythonAllListsEveryPublicNameOfTheModule(t *testing.T) {
+	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, ".py") })
+	src := string(outs[i].Data)
+	// Top-level statements start at column 0: NAME = ..., NAME: T = ...,
+	// class NAME(...), def NAME(...).
+	var defined []string
+	for _, m := range regexp.MustCompile(`(?m)^(?:class |def )?([A-Za-z]\w*)\b(?:\s*[=:(])`).FindAllStringSubmatch(src, -1) {
+		defined = append(defined, m[1])
+	}
+	_, list, ok := strings.Cut(src, "\n__all__ = [\n")
+	if !ok {
+		t.Fatal("no __all__")
+	}
+	list, _, _ = strings.Cut(list, "\n]\n")
+	var all []string
+	for _, line := range strings.Split(list, "\n") {
+		all = append(all, strings.Trim(line, ` ",`))
+	}
+	for _, want := range []string{"CODE_STILL_WET", "ERROR_CODES", "EXT_PAINT_LAYER_UNDO", "HOST_EXTENSIONS", "Paint", "decode_paint", "METHODS"} {
+		if !slices.Contains(defined, want) {
+			t.Errorf("the module does not define %s, or this test does not see it", want)
+		}
+	}
+	slices.Sort(defined)
+	got := slices.Sorted(slices.Values(all))
+	if !slices.Equal(got, defined) {
+		t.Errorf("__all__ lists %v\nthe module defines %v", got, defined)
 	}
 }
 

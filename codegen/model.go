@@ -1,12 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Model is the protocol as the renderers see it: every named type of the
@@ -27,6 +30,10 @@ type Model struct {
 	LegacyEventKinds []LegacyKind
 	// Extensions are the types and fields that hookwire adds to the documents.
 	Extensions []Extension
+	// HostExtensions are what a host may list in hook.hello, in table order.
+	HostExtensions []HostExtension
+	// ErrorCodes are the JSON-RPC error codes, in table order.
+	ErrorCodes []ErrorCode
 }
 
 // Kind is what a named type is.
@@ -129,6 +136,16 @@ type Extension struct {
 	Type, Field, Why string
 }
 
+// HostExtension is a behaviour a host announces in hook.hello.
+type HostExtension struct{ Name, Doc string }
+
+// ErrorCode is a JSON-RPC error code of the protocol.
+type ErrorCode struct {
+	Name string
+	Code int64
+	Doc  string
+}
+
 // The method table's modes and actions are values of these enums.
 const (
 	modeEnum   = "Mode"
@@ -169,6 +186,9 @@ func Load(schemaJSON, methodsJSON []byte, sources ...string) (*Model, error) {
 		return nil, err
 	}
 	if err := m.loadMethods(&table, byName); err != nil {
+		return nil, fmt.Errorf("method table: %w", err)
+	}
+	if err := m.loadConstants(&table); err != nil {
 		return nil, fmt.Errorf("method table: %w", err)
 	}
 	for _, t := range m.Types {
@@ -447,6 +467,64 @@ func (m *Model) loadMethods(table *methodTable, byName map[string]*Type) error {
 	m.EventKinds = table.EventKinds
 	for _, legacy := range slices.Sorted(maps.Keys(table.LegacyEventKinds)) {
 		m.LegacyEventKinds = append(m.LegacyEventKinds, LegacyKind{legacy, table.LegacyEventKinds[legacy]})
+	}
+	return nil
+}
+
+// loadConstants reads the host extensions and the error codes, which
+// every language renders as named constants.
+func (m *Model) loadConstants(table *methodTable) error {
+	ext := names{list: "hostExtensions"}
+	for _, e := range table.HostExtensions {
+		if err := ext.add(e.Name); err != nil {
+			return err
+		}
+		m.HostExtensions = append(m.HostExtensions, HostExtension{e.Name, e.Doc})
+	}
+	codes := names{list: "errorCodes"}
+	seen := map[int64]string{}
+	for _, c := range table.ErrorCodes {
+		if err := codes.add(c.Name); err != nil {
+			return err
+		}
+		code, err := strconv.ParseInt(string(c.Code), 10, 64)
+		if err != nil {
+			return fmt.Errorf("errorCodes: %s: code %s is not an integer", c.Name, cmp.Or(string(c.Code), "(absent)"))
+		}
+		if other, dup := seen[code]; dup {
+			return fmt.Errorf("errorCodes: %s and %s are both %d", other, c.Name, code)
+		}
+		seen[code] = c.Name
+		m.ErrorCodes = append(m.ErrorCodes, ErrorCode{c.Name, code, c.Doc})
+	}
+	return nil
+}
+
+// names checks that the names of one list give distinct identifiers in
+// every language: "a.b" and "a_b" are both AB in Go, "ABC" and "abc" are
+// both ABC in Python.
+type names struct {
+	list string
+	seen map[string]string
+}
+
+func (n *names) add(name string) error {
+	ws := words(name)
+	if len(ws) == 0 || !unicode.IsLetter([]rune(ws[0])[0]) {
+		return fmt.Errorf("%s: %q does not start with a letter, so it names no constant", n.list, name)
+	}
+	if n.seen == nil {
+		n.seen = map[string]string{}
+	}
+	for _, id := range []struct{ lang, name string }{{"Go", pascal(name)}, {"Python", screaming(name)}} {
+		key := id.lang + " " + id.name
+		if other, dup := n.seen[key]; dup {
+			if other == name {
+				return fmt.Errorf("%s: %q is listed twice", n.list, name)
+			}
+			return fmt.Errorf("%s: %q and %q are both %s in %s", n.list, other, name, id.name, id.lang)
+		}
+		n.seen[key] = name
 	}
 	return nil
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"text/template"
+	"unicode"
 )
 
 func pyFuncs(m *Model) template.FuncMap {
@@ -23,7 +26,51 @@ func pyFuncs(m *Model) template.FuncMap {
 			return out
 		},
 		"pyConsts": func(lits []string) string { return strings.Join(lits, ", ") },
+		"pyAll":    func() []string { return pyAll(m) },
 	}
+}
+
+// pyAll lists the module's public names for __all__, so that the package
+// can re-export them without a hand-kept list. The names follow the
+// template's; a test holds the two together. The order is ruff's (RUF022):
+// constants, then classes and aliases, then functions, each sorted.
+func pyAll(m *Model) []string {
+	out := []string{"DecodeError", "JSON", "PROTOCOL_VERSION", "Method", "EventKind", "EVENT_KINDS",
+		"LEGACY_EVENT_KINDS", "HOST_EXTENSIONS", "ERROR_CODES", "MethodInfo", "METHODS", "DECODERS"}
+	for _, t := range m.Types {
+		out = append(out, t.Name, "decode_"+snake(t.Name))
+		if t.Kind == Enum {
+			out = append(out, screaming(plural(t.Name)))
+			for _, v := range t.Values {
+				out = append(out, screaming(t.Name)+"_"+screaming(v))
+			}
+		}
+	}
+	for _, meth := range m.Methods {
+		out = append(out, "METHOD_"+screaming(methodName(meth.Name)))
+	}
+	for _, k := range m.EventKinds {
+		out = append(out, "KIND_"+screaming(k))
+	}
+	for _, e := range m.HostExtensions {
+		out = append(out, "EXT_"+screaming(e.Name))
+	}
+	for _, c := range m.ErrorCodes {
+		out = append(out, "CODE_"+screaming(c.Name))
+	}
+	group := func(name string) int {
+		switch {
+		case strings.ToUpper(name) == name:
+			return 0
+		case unicode.IsUpper([]rune(name)[0]):
+			return 1
+		}
+		return 2
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(group(a), group(b)), cmp.Compare(a, b))
+	})
+	return out
 }
 
 // pyType is the annotation of a value. Enums are Literal aliases and

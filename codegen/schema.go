@@ -90,4 +90,12 @@ type methodTable struct {
 	}
 	EventKinds       []string
 	LegacyEventKinds map[string]string
+	HostExtensions   []struct{ Name, Doc string }
+	ErrorCodes       []struct {
+		Name string
+		// Code is kept as written, so that Load can refuse anything but
+		// an integer literal: json.Number would take "-32700", a string.
+		Code json.RawMessage
+		Doc  string
+	}
 }

@@ -9,15 +9,6 @@ import (
 	"runtime/debug"
 )
 
-// JSON-RPC error codes of the protocol.
-const (
-	CodeParseError     = -32700 // the line is not JSON
-	CodeInvalidRequest = -32600 // JSON, but not a request
-	CodeMethodNotFound = -32601 // the method is unknown, or the hook has no handler for it
-	CodeInvalidParams  = -32602 // the params do not fit the method
-	CodeHandlerError   = -32000 // the handler failed
-)
-
 // Error makes the JSON-RPC error object an error: a handler that returns
 // one chooses the code of its error reply, and [Hook.Call] returns the
 // error reply as one.

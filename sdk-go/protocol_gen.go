@@ -70,6 +70,33 @@ var LegacyEventKinds = map[string]string{
 	"turn_start":         KindAgentTurnStart,
 }
 
+// Extensions a host may list in hook.hello. A hook relies on one only when
+// the host listed it.
+const (
+	// The host honours abstain in approve_tool results: it asks the next approver, then applies its default.
+	ExtApproveToolAbstain = "approve_tool.abstain"
+	// The host runs an approved tool with the arguments of the approve_tool result.
+	ExtApproveToolArguments = "approve_tool.arguments"
+	// The host sends the runtime events agent.session.start and agent.session.end.
+	ExtRuntimeEventSession = "runtime_event.session"
+)
+
+// JSON-RPC error codes.
+const (
+	// The line is not JSON; the reply's id is null.
+	CodeParseError = -32700
+	// The message is JSON but not a request.
+	CodeInvalidRequest = -32600
+	// The receiver does not know the method.
+	CodeMethodNotFound = -32601
+	// The params do not fit the method.
+	CodeInvalidParams = -32602
+	// The receiver failed outside any handler.
+	CodeInternalError = -32603
+	// The handler for the method failed; the message says why.
+	CodeHandlerError = -32000
+)
+
 // Action is what an interceptor decides. An empty action means continue.
 type Action string
 

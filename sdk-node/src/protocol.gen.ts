@@ -97,6 +97,32 @@ export const LegacyEventKinds: { readonly [legacy: string]: EventKind } = {
   turn_start: EventKinds.AgentTurnStart,
 };
 
+/** The extensions a host may list in hook.hello. A hook relies on one only when the host listed it. */
+export const HostExtensions = {
+  /** The host honours abstain in approve_tool results: it asks the next approver, then applies its default. */
+  ApproveToolAbstain: "approve_tool.abstain",
+  /** The host runs an approved tool with the arguments of the approve_tool result. */
+  ApproveToolArguments: "approve_tool.arguments",
+  /** The host sends the runtime events agent.session.start and agent.session.end. */
+  RuntimeEventSession: "runtime_event.session",
+} as const;
+
+/** The JSON-RPC error codes of this protocol version. */
+export const ErrorCodes = {
+  /** The line is not JSON; the reply's id is null. */
+  ParseError: -32700,
+  /** The message is JSON but not a request. */
+  InvalidRequest: -32600,
+  /** The receiver does not know the method. */
+  MethodNotFound: -32601,
+  /** The params do not fit the method. */
+  InvalidParams: -32602,
+  /** The receiver failed outside any handler. */
+  InternalError: -32603,
+  /** The handler for the method failed; the message says why. */
+  HandlerError: -32000,
+} as const;
+
 /** AbortTurn ends the current turn with an error. */
 export interface AbortTurn {
   /** Action is "abort_turn". */

@@ -12,6 +12,150 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union, cast
 
+__all__ = [
+    "ACTIONS",
+    "ACTION_ABORT_TURN",
+    "ACTION_CONTINUE",
+    "ACTION_DENY_TOOL",
+    "ACTION_HARD_ABORT",
+    "ACTION_MODIFY",
+    "ACTION_RESPOND",
+    "CODE_HANDLER_ERROR",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_INVALID_REQUEST",
+    "CODE_METHOD_NOT_FOUND",
+    "CODE_PARSE_ERROR",
+    "DECODERS",
+    "ERROR_CODES",
+    "EVENT_KINDS",
+    "EXT_APPROVE_TOOL_ABSTAIN",
+    "EXT_APPROVE_TOOL_ARGUMENTS",
+    "EXT_RUNTIME_EVENT_SESSION",
+    "HOST_EXTENSIONS",
+    "JSON",
+    "KIND_AGENT_ERROR",
+    "KIND_AGENT_INTERRUPT_RECEIVED",
+    "KIND_AGENT_LLM_REQUEST",
+    "KIND_AGENT_LLM_RESPONSE",
+    "KIND_AGENT_SESSION_END",
+    "KIND_AGENT_SESSION_START",
+    "KIND_AGENT_STEERING_INJECTED",
+    "KIND_AGENT_TOOL_EXEC_END",
+    "KIND_AGENT_TOOL_EXEC_SKIPPED",
+    "KIND_AGENT_TOOL_EXEC_START",
+    "KIND_AGENT_TURN_END",
+    "KIND_AGENT_TURN_START",
+    "LEGACY_EVENT_KINDS",
+    "METHODS",
+    "METHOD_AFTER_LLM",
+    "METHOD_AFTER_TOOL",
+    "METHOD_APPROVE_TOOL",
+    "METHOD_BEFORE_LLM",
+    "METHOD_BEFORE_TOOL",
+    "METHOD_EVENT",
+    "METHOD_HELLO",
+    "METHOD_RUNTIME_EVENT",
+    "MODES",
+    "MODE_APPROVE",
+    "MODE_LLM",
+    "MODE_OBSERVE",
+    "MODE_TOOL",
+    "PROTOCOL_VERSION",
+    "TOOL_KINDS",
+    "TOOL_KIND_EXECUTE",
+    "TOOL_KIND_READONLY",
+    "TOOL_KIND_WRITE",
+    "AbortTurn",
+    "Action",
+    "AfterLLMModify",
+    "AfterLLMParams",
+    "AfterLLMResult",
+    "AfterToolModify",
+    "AfterToolParams",
+    "AfterToolResult",
+    "ApproveToolParams",
+    "ApproveToolResult",
+    "BeforeLLMModify",
+    "BeforeLLMParams",
+    "BeforeLLMResult",
+    "BeforeToolModify",
+    "BeforeToolParams",
+    "BeforeToolResult",
+    "Continue",
+    "DecodeError",
+    "DenyTool",
+    "EventKind",
+    "EventScope",
+    "EventSource",
+    "FunctionCall",
+    "FunctionDefinition",
+    "HardAbort",
+    "HelloParams",
+    "HelloResult",
+    "InboundContext",
+    "LLMResponse",
+    "LegacyEvent",
+    "Message",
+    "Meta",
+    "Method",
+    "MethodInfo",
+    "Mode",
+    "Notification",
+    "RPCError",
+    "Request",
+    "Respond",
+    "Response",
+    "RuntimeEvent",
+    "ToolCall",
+    "ToolDefinition",
+    "ToolKind",
+    "ToolResult",
+    "TurnContext",
+    "decode_abort_turn",
+    "decode_action",
+    "decode_after_llm_modify",
+    "decode_after_llm_params",
+    "decode_after_llm_result",
+    "decode_after_tool_modify",
+    "decode_after_tool_params",
+    "decode_after_tool_result",
+    "decode_approve_tool_params",
+    "decode_approve_tool_result",
+    "decode_before_llm_modify",
+    "decode_before_llm_params",
+    "decode_before_llm_result",
+    "decode_before_tool_modify",
+    "decode_before_tool_params",
+    "decode_before_tool_result",
+    "decode_continue",
+    "decode_deny_tool",
+    "decode_event_scope",
+    "decode_event_source",
+    "decode_function_call",
+    "decode_function_definition",
+    "decode_hard_abort",
+    "decode_hello_params",
+    "decode_hello_result",
+    "decode_inbound_context",
+    "decode_legacy_event",
+    "decode_llm_response",
+    "decode_message",
+    "decode_meta",
+    "decode_mode",
+    "decode_notification",
+    "decode_request",
+    "decode_respond",
+    "decode_response",
+    "decode_rpc_error",
+    "decode_runtime_event",
+    "decode_tool_call",
+    "decode_tool_definition",
+    "decode_tool_kind",
+    "decode_tool_result",
+    "decode_turn_context",
+]
+
 
 class DecodeError(ValueError):
     """A value does not have the type it is decoded as."""
@@ -161,6 +305,50 @@ LEGACY_EVENT_KINDS: Final[Mapping[str, EventKind]] = {
     "turn_start": KIND_AGENT_TURN_START,
 }
 """Each kind of the legacy hook.event notification, with its runtime event kind."""
+
+EXT_APPROVE_TOOL_ABSTAIN: Final = "approve_tool.abstain"
+"""The host honours abstain in approve_tool results: it asks the next approver, then applies its default."""
+
+EXT_APPROVE_TOOL_ARGUMENTS: Final = "approve_tool.arguments"
+"""The host runs an approved tool with the arguments of the approve_tool result."""
+
+EXT_RUNTIME_EVENT_SESSION: Final = "runtime_event.session"
+"""The host sends the runtime events agent.session.start and agent.session.end."""
+
+HOST_EXTENSIONS: Final[tuple[str, ...]] = (
+    EXT_APPROVE_TOOL_ABSTAIN,
+    EXT_APPROVE_TOOL_ARGUMENTS,
+    EXT_RUNTIME_EVENT_SESSION,
+)
+"""The extensions a host may list in hook.hello. A hook relies on one only when the host listed it."""
+
+CODE_PARSE_ERROR: Final = -32700
+"""The line is not JSON; the reply's id is null."""
+
+CODE_INVALID_REQUEST: Final = -32600
+"""The message is JSON but not a request."""
+
+CODE_METHOD_NOT_FOUND: Final = -32601
+"""The receiver does not know the method."""
+
+CODE_INVALID_PARAMS: Final = -32602
+"""The params do not fit the method."""
+
+CODE_INTERNAL_ERROR: Final = -32603
+"""The receiver failed outside any handler."""
+
+CODE_HANDLER_ERROR: Final = -32000
+"""The handler for the method failed; the message says why."""
+
+ERROR_CODES: Final[tuple[int, ...]] = (
+    CODE_PARSE_ERROR,
+    CODE_INVALID_REQUEST,
+    CODE_METHOD_NOT_FOUND,
+    CODE_INVALID_PARAMS,
+    CODE_INTERNAL_ERROR,
+    CODE_HANDLER_ERROR,
+)
+"""The JSON-RPC error codes of this protocol version."""
 
 _AbortTurnRequired = TypedDict(
     "_AbortTurnRequired",

@@ -35,7 +35,6 @@ export {
 } from "./lifecycle.js";
 export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
-export { ErrorCodes } from "./session.js";
 export { RpcError, TestClient, testHook, type TestOptions, type WireResponse } from "./testing.js";
 export type {
   AbortTurn,
@@ -81,4 +80,13 @@ export type {
   ToolResult,
   TurnContext,
 } from "./protocol.gen.js";
-export { Actions, EventKinds, LegacyEventKinds, Methods, Modes, PROTOCOL_VERSION } from "./protocol.gen.js";
+export {
+  Actions,
+  ErrorCodes,
+  EventKinds,
+  HostExtensions,
+  LegacyEventKinds,
+  Methods,
+  Modes,
+  PROTOCOL_VERSION,
+} from "./protocol.gen.js";

@@ -5,6 +5,7 @@
 import { fromLegacy } from "./events.js";
 import type { Context, EventContext, Hook, Intercepted, ObserverEntry, Tool } from "./hook.js";
 import {
+  ErrorCodes,
   MethodTable,
   PROTOCOL_VERSION,
   decodeLegacyEvent,
@@ -22,15 +23,6 @@ import {
 } from "./protocol.gen.js";
 import { respond } from "./results.js";
 import { check } from "./schema.js";
-
-/** JSON-RPC error codes the SDK answers with. */
-export const ErrorCodes = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  HandlerError: -32000,
-} as const;
 
 /** Takes one whole reply line, newline included. */
 export type Write = (line: string) => void;

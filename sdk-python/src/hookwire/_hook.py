@@ -18,6 +18,8 @@ from typing import (
 )
 
 from ._protocol import (
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
     DECODERS,
     LEGACY_EVENT_KINDS,
     METHOD_AFTER_LLM,
@@ -57,13 +59,6 @@ if TYPE_CHECKING:
     from ._testing import TestClient
 
 log = logging.getLogger("hookwire")
-
-# JSON-RPC error codes the hook answers with.
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-HANDLER_ERROR = -32000
 
 BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
 """What a before_llm handler returns; None means continue."""
@@ -325,11 +320,11 @@ class Hook:
         """How to answer a request; raises HookError for one that gets an error reply."""
         info = METHODS.get(method)
         if info is None or info.notification:
-            raise HookError(METHOD_NOT_FOUND, f"method not found: {method}")
+            raise HookError(CODE_METHOD_NOT_FOUND, f"method not found: {method}")
         try:
             DECODERS[info.params](params)
         except DecodeError as e:
-            raise HookError(INVALID_PARAMS, f"invalid params: {e}") from None
+            raise HookError(CODE_INVALID_PARAMS, f"invalid params: {e}") from None
         finish = partial(self._finish, method, params)
         if method == METHOD_HELLO:
             return Route(None, False, lambda _: self._hello(params))
@@ -346,7 +341,7 @@ class Hook:
         if handler is None:
             if method == METHOD_APPROVE_TOOL:
                 # Never approve by default: an approval nobody decided is an error.
-                raise HookError(METHOD_NOT_FOUND, f"no handler for {method}")
+                raise HookError(CODE_METHOD_NOT_FOUND, f"no handler for {method}")
             return Route(None, False, finish)
         return Route(handler.fn, handler.is_async, finish)
 

@@ -29,14 +29,12 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
-from ._hook import (
-    HANDLER_ERROR,
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    HookError,
-    Route,
-    _Handler,
+from ._hook import HookError, Route, _Handler
+from ._protocol import (
+    CODE_HANDLER_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_INVALID_REQUEST,
+    CODE_PARSE_ERROR,
 )
 
 if TYPE_CHECKING:
@@ -122,10 +120,10 @@ class _Wire:
         try:
             message = json.loads(line)
         except ValueError as e:
-            self.error(None, PARSE_ERROR, f"parse error: {e}")
+            self.error(None, CODE_PARSE_ERROR, f"parse error: {e}")
             return
         if not isinstance(message, dict):
-            self.error(None, INVALID_REQUEST, "invalid request: not a JSON object")
+            self.error(None, CODE_INVALID_REQUEST, "invalid request: not a JSON object")
             return
         method = message.get("method")
         if not isinstance(method, str):
@@ -141,7 +139,7 @@ class _Wire:
                 log.warning("ignored %s: its params are not an object", method)
             return
         if not isinstance(params, dict):
-            self.error(request_id, INVALID_PARAMS, f"invalid params: {method} takes an object")
+            self.error(request_id, CODE_INVALID_PARAMS, f"invalid params: {method} takes an object")
             return
         try:
             route = self.hook.route(method, params)
@@ -173,7 +171,7 @@ class _Wire:
 
     def failed(self, request_id: Any, method: str, e: Exception) -> None:
         log.error("%s handler failed", method, exc_info=e)
-        self.error(request_id, HANDLER_ERROR, str(e) or type(e).__name__)
+        self.error(request_id, CODE_HANDLER_ERROR, str(e) or type(e).__name__)
 
     def error(self, request_id: Any, code: int, message: str) -> None:
         error = {"code": code, "message": message}

@@ -6,8 +6,10 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from ._hook import HANDLER_ERROR, INVALID_PARAMS, HookError
+from ._hook import HookError
 from ._protocol import (
+    CODE_HANDLER_ERROR,
+    CODE_INVALID_PARAMS,
     METHOD_AFTER_LLM,
     METHOD_AFTER_TOOL,
     METHOD_APPROVE_TOOL,
@@ -124,7 +126,7 @@ class TestClient:
         """call(), for tests that run in an event loop of their own."""
         params = _wire(params)
         if not isinstance(params, dict):
-            raise HookError(INVALID_PARAMS, f"invalid params: {method} takes an object")
+            raise HookError(CODE_INVALID_PARAMS, f"invalid params: {method} takes an object")
         route = self._hook.route(method, params)
         try:
             if route.call is None:
@@ -135,7 +137,7 @@ class TestClient:
                 reply = await asyncio.wrap_future(self._hook._workers.submit(route.call, params))
             return _wire(route.finish(reply))
         except Exception as e:
-            raise HookError(HANDLER_ERROR, str(e) or type(e).__name__) from e
+            raise HookError(CODE_HANDLER_ERROR, str(e) or type(e).__name__) from e
 
     async def notify_async(self, method: str, params: Any) -> None:
         """notify(), for tests that run in an event loop of their own."""

@@ -19,7 +19,7 @@ type wireReply struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Result  json.RawMessage `json:"result"`
-	Error   *RPCError          `json:"error"`
+	Error   *RPCError       `json:"error"`
 }
 
 // pipe is a Serve running on in-memory pipes.

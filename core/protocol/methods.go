@@ -254,19 +254,19 @@ const (
 
 // HostExtensions are the extensions a host may list in hook.hello, with what each means.
 var HostExtensions = []struct{ Name, Doc string }{
-	{ExtApproveAbstain, "The host honours abstain in approve_tool results: it asks the next approver, then applies its default."},
-	{ExtApproveArguments, "The host runs an approved tool with the arguments of the approve_tool result."},
-	{ExtSessionEvents, "The host sends the runtime events agent.session.start and agent.session.end."},
+	{ExtApproveToolAbstain, "The host honours abstain in approve_tool results: it asks the next approver, then applies its default."},
+	{ExtApproveToolArguments, "The host runs an approved tool with the arguments of the approve_tool result."},
+	{ExtRuntimeEventSession, "The host sends the runtime events agent.session.start and agent.session.end."},
 }
 
 // Extensions a host may list in hook.hello.
 const (
-	// ExtApproveAbstain: the host honours abstain in approve_tool results.
-	ExtApproveAbstain = "approve_tool.abstain"
-	// ExtApproveArguments: the host applies arguments in approve_tool results.
-	ExtApproveArguments = "approve_tool.arguments"
-	// ExtSessionEvents: the host sends agent.session.start and agent.session.end.
-	ExtSessionEvents = "runtime_event.session"
+	// ExtApproveToolAbstain: the host honours abstain in approve_tool results.
+	ExtApproveToolAbstain = "approve_tool.abstain"
+	// ExtApproveToolArguments: the host applies arguments in approve_tool results.
+	ExtApproveToolArguments = "approve_tool.arguments"
+	// ExtRuntimeEventSession: the host sends agent.session.start and agent.session.end.
+	ExtRuntimeEventSession = "runtime_event.session"
 )
 
 // Runtime event kinds.
@@ -281,7 +281,7 @@ const (
 	KindSteeringInjected  = "agent.steering.injected"
 	KindInterruptReceived = "agent.interrupt.received"
 	KindError             = "agent.error"
-	// KindSessionStart and KindSessionEnd are a hookwire extension (see ExtSessionEvents).
+	// KindSessionStart and KindSessionEnd are a hookwire extension (see ExtRuntimeEventSession).
 	KindSessionStart = "agent.session.start"
 	KindSessionEnd   = "agent.session.end"
 )

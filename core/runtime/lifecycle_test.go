@@ -26,7 +26,7 @@ func helloOf(t *testing.T, record string) protocol.HelloParams {
 }
 
 func TestHelloAnnouncesTheExtensionsTheRuntimeApplies(t *testing.T) {
-	all := []string{protocol.ExtApproveAbstain, protocol.ExtApproveArguments, protocol.ExtSessionEvents}
+	all := []string{protocol.ExtApproveToolAbstain, protocol.ExtApproveToolArguments, protocol.ExtRuntimeEventSession}
 	for _, tc := range []struct {
 		name string
 		opts Options

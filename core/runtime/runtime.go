@@ -227,13 +227,13 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 
 // Extensions lists the protocol extensions the runtime applies, as it
 // announces them to every hook process in hook.hello: an approver may
-// abstain (protocol.ExtApproveAbstain) or approve with new arguments
-// (protocol.ExtApproveArguments), and observers are sent session events
-// (protocol.ExtSessionEvents) unless Options.NoSessionEvents is set.
+// abstain (protocol.ExtApproveToolAbstain) or approve with new arguments
+// (protocol.ExtApproveToolArguments), and observers are sent session events
+// (protocol.ExtRuntimeEventSession) unless Options.NoSessionEvents is set.
 func (r *Runtime) Extensions() []string {
-	ext := []string{protocol.ExtApproveAbstain, protocol.ExtApproveArguments}
+	ext := []string{protocol.ExtApproveToolAbstain, protocol.ExtApproveToolArguments}
 	if !r.opts.NoSessionEvents {
-		ext = append(ext, protocol.ExtSessionEvents)
+		ext = append(ext, protocol.ExtRuntimeEventSession)
 	}
 	return ext
 }

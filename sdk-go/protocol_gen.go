@@ -133,9 +133,9 @@ const (
 
 // AbortTurn ends the current turn with an error.
 type AbortTurn struct {
-	// Action is "abort_turn".
+	// action is "abort_turn".
 	Action string `json:"action"`
-	// Reason says why the turn ends.
+	// reason says why the turn ends.
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -163,11 +163,11 @@ func (v *AbortTurn) UnmarshalJSON(data []byte) error {
 
 // AfterLLMModify replaces the LLM's answer with Response.
 type AfterLLMModify struct {
-	// Action is "modify".
+	// action is "modify".
 	Action string `json:"action"`
-	// Reason is an optional note for logs.
+	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
-	// Response is the whole modified params object: meta, model and response.
+	// response is the whole modified params object: meta, model and response.
 	Response AfterLLMParams `json:"response"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -197,17 +197,17 @@ func (v *AfterLLMModify) UnmarshalJSON(data []byte) error {
 
 // AfterLLMParams is the LLM's answer. A modify reply returns the whole object.
 type AfterLLMParams struct {
-	// Meta identifies the call.
+	// meta identifies the call.
 	Meta *Meta `json:"meta,omitempty"`
-	// Context is the turn context.
+	// context is the turn context.
 	Context *TurnContext `json:"context,omitempty"`
-	// Model is the model that answered.
+	// model is the model that answered.
 	Model string `json:"model"`
-	// Response is the LLM's answer.
+	// response is the LLM's answer.
 	Response LLMResponse `json:"response"`
-	// Channel is the channel the request came from.
+	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
-	// ChatID identifies the chat.
+	// chat_id identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -242,11 +242,11 @@ func (v *AfterLLMParams) UnmarshalJSON(data []byte) error {
 
 // AfterToolModify replaces the tool's outcome with Result.
 type AfterToolModify struct {
-	// Action is "modify".
+	// action is "modify".
 	Action string `json:"action"`
-	// Reason is an optional note for logs.
+	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
-	// Result is the whole modified params object; the tool result is Result.Result.
+	// result is the whole modified params object; the tool result is Result.Result.
 	Result AfterToolParams `json:"result"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -277,21 +277,21 @@ func (v *AfterToolModify) UnmarshalJSON(data []byte) error {
 // AfterToolParams is a tool call that has run. A modify reply returns the
 // whole object, so the tool result sits at result.result.
 type AfterToolParams struct {
-	// Meta identifies the call.
+	// meta identifies the call.
 	Meta *Meta `json:"meta,omitempty"`
-	// Context is the turn context.
+	// context is the turn context.
 	Context *TurnContext `json:"context,omitempty"`
-	// Tool is the tool's name.
+	// tool is the tool's name.
 	Tool string `json:"tool"`
-	// Arguments are the arguments the tool ran with.
+	// arguments are the arguments the tool ran with.
 	Arguments map[string]any `json:"arguments,omitzero"`
-	// Result is what the tool returned.
+	// result is what the tool returned.
 	Result ToolResult `json:"result"`
-	// Duration is how long the tool ran, in nanoseconds.
+	// duration is how long the tool ran, in nanoseconds.
 	Duration *int64 `json:"duration,omitempty"`
-	// Channel is the channel the request came from.
+	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
-	// ChatID identifies the chat.
+	// chat_id identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -330,25 +330,25 @@ func (v *AfterToolParams) UnmarshalJSON(data []byte) error {
 
 // ApproveToolParams asks whether a tool call may run.
 type ApproveToolParams struct {
-	// Meta identifies the call.
+	// meta identifies the call.
 	Meta *Meta `json:"meta,omitempty"`
-	// Context is the turn context.
+	// context is the turn context.
 	Context *TurnContext `json:"context,omitempty"`
-	// Tool is the tool's name.
+	// tool is the tool's name.
 	Tool string `json:"tool"`
-	// Arguments are the tool's arguments.
+	// arguments are the tool's arguments.
 	Arguments map[string]any `json:"arguments"`
-	// ToolKind says what the tool does to the world, when the host knows it.
+	// tool_kind says what the tool does to the world, when the host knows it.
 	//
 	// hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
 	ToolKind *ToolKind `json:"tool_kind,omitempty"`
-	// AffectedPaths are the files and folders the call reads or writes, when the host knows them.
+	// affected_paths are the files and folders the call reads or writes, when the host knows them.
 	//
 	// hookwire extension: Lets approvers judge a call by the paths it touches.
 	AffectedPaths []string `json:"affected_paths,omitzero"`
-	// Channel is the channel the request came from.
+	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
-	// ChatID identifies the chat.
+	// chat_id identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -392,15 +392,15 @@ func (v *ApproveToolParams) UnmarshalJSON(data []byte) error {
 // applies its configured default, and a host that does not know it reads a
 // denial, so abstaining never approves by accident.
 type ApproveToolResult struct {
-	// Approved is true to let the tool run.
+	// approved is true to let the tool run.
 	Approved bool `json:"approved"`
-	// Reason says why, when the call is denied.
+	// reason says why, when the call is denied.
 	Reason *string `json:"reason,omitempty"`
-	// Abstain is true when the approver has no opinion; Approved must then be false.
+	// abstain is true when the approver has no opinion; Approved must then be false.
 	//
 	// hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
 	Abstain *bool `json:"abstain,omitempty"`
-	// Arguments replace the tool's arguments when the call is approved; only
+	// arguments replace the tool's arguments when the call is approved; only
 	// for hosts that list approve_tool.arguments in hello's extensions.
 	//
 	// hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
@@ -434,11 +434,11 @@ func (v *ApproveToolResult) UnmarshalJSON(data []byte) error {
 
 // BeforeLLMModify replaces the LLM request with Request.
 type BeforeLLMModify struct {
-	// Action is "modify".
+	// action is "modify".
 	Action string `json:"action"`
-	// Reason is an optional note for logs.
+	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
-	// Request is the whole modified request.
+	// request is the whole modified request.
 	Request BeforeLLMParams `json:"request"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -469,27 +469,27 @@ func (v *BeforeLLMModify) UnmarshalJSON(data []byte) error {
 // BeforeLLMParams is the request about to be sent to the LLM. A modify
 // reply returns the whole object: the host replaces, it does not merge.
 type BeforeLLMParams struct {
-	// Meta identifies the call.
+	// meta identifies the call.
 	Meta *Meta `json:"meta,omitempty"`
-	// Context is the turn context.
+	// context is the turn context.
 	Context *TurnContext `json:"context,omitempty"`
-	// Model is the requested model.
+	// model is the requested model.
 	Model string `json:"model"`
-	// Messages is the conversation history.
+	// messages is the conversation history.
 	Messages []Message `json:"messages"`
-	// Tools are the tools the LLM may call.
+	// tools are the tools the LLM may call.
 	Tools []ToolDefinition `json:"tools,omitzero"`
-	// Options are LLM parameters such as temperature and max_tokens.
+	// options are LLM parameters such as temperature and max_tokens.
 	Options map[string]any `json:"options,omitzero"`
-	// GracefulTerminal is true on the last call of a turn that is being wound down.
+	// graceful_terminal is true on the last call of a turn that is being wound down.
 	GracefulTerminal *bool `json:"graceful_terminal,omitempty"`
-	// Planning is true on an LLM call the host makes to plan the turn, before any agent round.
+	// planning is true on an LLM call the host makes to plan the turn, before any agent round.
 	//
 	// hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
 	Planning *bool `json:"planning,omitempty"`
-	// Channel is the channel the request came from.
+	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
-	// ChatID identifies the chat.
+	// chat_id identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -532,11 +532,11 @@ func (v *BeforeLLMParams) UnmarshalJSON(data []byte) error {
 
 // BeforeToolModify replaces the tool call with Call.
 type BeforeToolModify struct {
-	// Action is "modify".
+	// action is "modify".
 	Action string `json:"action"`
-	// Reason is an optional note for logs.
+	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
-	// Call is the whole modified call; its tool must be set.
+	// call is the whole modified call; its tool must be set.
 	Call BeforeToolParams `json:"call"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -567,17 +567,17 @@ func (v *BeforeToolModify) UnmarshalJSON(data []byte) error {
 // BeforeToolParams is a tool call about to run. A modify or respond reply
 // carries it whole as call: a call without tool renames the tool to "".
 type BeforeToolParams struct {
-	// Meta identifies the call.
+	// meta identifies the call.
 	Meta *Meta `json:"meta,omitempty"`
-	// Context is the turn context.
+	// context is the turn context.
 	Context *TurnContext `json:"context,omitempty"`
-	// Tool is the tool's name.
+	// tool is the tool's name.
 	Tool string `json:"tool"`
-	// Arguments are the tool's arguments.
+	// arguments are the tool's arguments.
 	Arguments map[string]any `json:"arguments"`
-	// Channel is the channel the request came from.
+	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
-	// ChatID identifies the chat.
+	// chat_id identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -612,9 +612,9 @@ func (v *BeforeToolParams) UnmarshalJSON(data []byte) error {
 
 // Continue passes the object through unchanged. Its action may be omitted or empty.
 type Continue struct {
-	// Action is "continue", "" or absent: all three mean continue.
+	// action is "continue", "" or absent: all three mean continue.
 	Action *string `json:"action,omitempty"`
-	// Reason is an optional note for logs.
+	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -642,9 +642,9 @@ func (v *Continue) UnmarshalJSON(data []byte) error {
 
 // DenyTool refuses to run the tool; the LLM is told the reason.
 type DenyTool struct {
-	// Action is "deny_tool".
+	// action is "deny_tool".
 	Action string `json:"action"`
-	// Reason says why the tool may not run.
+	// reason says why the tool may not run.
 	Reason string `json:"reason"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -672,15 +672,15 @@ func (v *DenyTool) UnmarshalJSON(data []byte) error {
 
 // EventScope places an event.
 type EventScope struct {
-	// AgentID names the agent.
+	// agent_id names the agent.
 	AgentID *string `json:"agent_id,omitempty"`
-	// SessionKey identifies the session.
+	// session_key identifies the session.
 	SessionKey *string `json:"session_key,omitempty"`
-	// TurnID identifies the turn.
+	// turn_id identifies the turn.
 	TurnID *string `json:"turn_id,omitempty"`
-	// Channel is the channel of the turn.
+	// channel is the channel of the turn.
 	Channel *string `json:"channel,omitempty"`
-	// ChatID identifies the chat.
+	// chat_id identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -713,9 +713,9 @@ func (v *EventScope) UnmarshalJSON(data []byte) error {
 
 // EventSource is the component that raised an event.
 type EventSource struct {
-	// Component is the kind of component, such as "agent".
+	// component is the kind of component, such as "agent".
 	Component *string `json:"component,omitempty"`
-	// Name is the component's name.
+	// name is the component's name.
 	Name *string `json:"name,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -742,9 +742,9 @@ func (v *EventSource) UnmarshalJSON(data []byte) error {
 
 // FunctionCall names the tool called and its arguments.
 type FunctionCall struct {
-	// Name is the tool called.
+	// name is the tool called.
 	Name string `json:"name"`
-	// Arguments is the arguments object, encoded as a JSON string.
+	// arguments is the arguments object, encoded as a JSON string.
 	Arguments string `json:"arguments"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -771,11 +771,11 @@ func (v *FunctionCall) UnmarshalJSON(data []byte) error {
 
 // FunctionDefinition names a tool and describes its arguments.
 type FunctionDefinition struct {
-	// Name is the tool name the LLM calls.
+	// name is the tool name the LLM calls.
 	Name string `json:"name"`
-	// Description tells the LLM what the tool does.
+	// description tells the LLM what the tool does.
 	Description *string `json:"description,omitempty"`
-	// Parameters is the JSON Schema of the tool's arguments object.
+	// parameters is the JSON Schema of the tool's arguments object.
 	Parameters map[string]any `json:"parameters,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -804,9 +804,9 @@ func (v *FunctionDefinition) UnmarshalJSON(data []byte) error {
 
 // HardAbort stops the whole agent loop.
 type HardAbort struct {
-	// Action is "hard_abort".
+	// action is "hard_abort".
 	Action string `json:"action"`
-	// Reason says why the loop stops.
+	// reason says why the loop stops.
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -834,13 +834,13 @@ func (v *HardAbort) UnmarshalJSON(data []byte) error {
 
 // HelloParams opens the connection: the host names the hook and the protocol version.
 type HelloParams struct {
-	// Name is the hook's name in the host's configuration.
+	// name is the hook's name in the host's configuration.
 	Name string `json:"name"`
-	// Version is the protocol version; 1 for this one.
+	// version is the protocol version; 1 for this one.
 	Version int64 `json:"version"`
-	// Modes are the capabilities the host expects of the hook.
+	// modes are the capabilities the host expects of the hook.
 	Modes []Mode `json:"modes"`
-	// Extensions are the hookwire extensions the host understands; see the Ext* constants.
+	// extensions are the hookwire extensions the host understands; see the Ext* constants.
 	//
 	// hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
 	Extensions []string `json:"extensions,omitzero"`
@@ -873,11 +873,11 @@ func (v *HelloParams) UnmarshalJSON(data []byte) error {
 
 // HelloResult accepts the connection.
 type HelloResult struct {
-	// OK is true when the hook is ready.
+	// ok is true when the hook is ready.
 	OK bool `json:"ok"`
-	// Name is the name the hook gives itself.
+	// name is the name the hook gives itself.
 	Name *string `json:"name,omitempty"`
-	// Modes are the modes the hook's handlers need.
+	// modes are the modes the hook's handlers need.
 	//
 	// hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
 	Modes []Mode `json:"modes,omitzero"`
@@ -908,11 +908,11 @@ func (v *HelloResult) UnmarshalJSON(data []byte) error {
 
 // InboundContext is where the message that started the turn came from.
 type InboundContext struct {
-	// Channel is the channel the message arrived on, such as "cli".
+	// channel is the channel the message arrived on, such as "cli".
 	Channel *string `json:"channel,omitempty"`
-	// ChatID identifies the chat within the channel.
+	// chat_id identifies the chat within the channel.
 	ChatID *string `json:"chat_id,omitempty"`
-	// SenderID identifies who sent the message.
+	// sender_id identifies who sent the message.
 	SenderID *string `json:"sender_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -941,17 +941,17 @@ func (v *InboundContext) UnmarshalJSON(data []byte) error {
 
 // LLMResponse is what the LLM answered.
 type LLMResponse struct {
-	// Role is "assistant" when present.
+	// role is "assistant" when present.
 	Role *string `json:"role,omitempty"`
-	// Content is the text of the answer.
+	// content is the text of the answer.
 	Content *string `json:"content,omitempty"`
-	// ToolCalls are the tools the LLM asks to call.
+	// tool_calls are the tools the LLM asks to call.
 	ToolCalls []ToolCall `json:"tool_calls,omitzero"`
-	// FinishReason says why the LLM stopped, such as "stop" or "tool_calls".
+	// finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
 	FinishReason *string `json:"finish_reason,omitempty"`
-	// Reasoning is the model's reasoning text, where it gives one.
+	// reasoning is the model's reasoning text, where it gives one.
 	Reasoning *string `json:"reasoning,omitempty"`
-	// ReasoningDetails is provider-specific reasoning data; PicoClaw writes null when there is none.
+	// reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
 	ReasoningDetails json.RawMessage `json:"reasoning_details,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1019,13 +1019,13 @@ func (v *LegacyEvent) UnmarshalJSON(data []byte) error {
 
 // Message is one entry of the conversation sent to the LLM.
 type Message struct {
-	// Role is "system", "user", "assistant" or "tool".
+	// role is "system", "user", "assistant" or "tool".
 	Role string `json:"role"`
-	// Content is the text of the message.
+	// content is the text of the message.
 	Content *string `json:"content,omitempty"`
-	// ToolCalls are the calls an assistant message asks for.
+	// tool_calls are the calls an assistant message asks for.
 	ToolCalls []ToolCall `json:"tool_calls,omitzero"`
-	// ToolCallID links a tool message to the call it answers.
+	// tool_call_id links a tool message to the call it answers.
 	ToolCallID *string `json:"tool_call_id,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1106,13 +1106,13 @@ func (v *Meta) UnmarshalJSON(data []byte) error {
 
 // Notification is a message that gets no reply. Older hosts may send an id of 0.
 type Notification struct {
-	// JSONRPC is always "2.0".
+	// jsonrpc is always "2.0".
 	JSONRPC string `json:"jsonrpc"`
-	// ID is absent, or 0 on older hosts.
+	// id is absent, or 0 on older hosts.
 	ID *int64 `json:"id,omitempty"`
-	// Method is hook.runtime_event or hook.event.
+	// method is hook.runtime_event or hook.event.
 	Method string `json:"method"`
-	// Params is the event.
+	// params is the event.
 	Params json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1145,11 +1145,11 @@ func (v *Notification) UnmarshalJSON(data []byte) error {
 
 // RPCError is a JSON-RPC error object.
 type RPCError struct {
-	// Code is one of the Code* constants, or another integer code.
+	// code is one of the Code* constants, or another integer code.
 	Code int64 `json:"code"`
-	// Message says what went wrong, in one line.
+	// message says what went wrong, in one line.
 	Message string `json:"message"`
-	// Data carries optional details.
+	// data carries optional details.
 	Data json.RawMessage `json:"data,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1178,13 +1178,13 @@ func (v *RPCError) UnmarshalJSON(data []byte) error {
 
 // Request is a call that expects a Response with the same id.
 type Request struct {
-	// JSONRPC is always "2.0".
+	// jsonrpc is always "2.0".
 	JSONRPC string `json:"jsonrpc"`
-	// ID identifies the call; hosts count up from 1 and hello is 1.
+	// id identifies the call; hosts count up from 1 and hello is 1.
 	ID int64 `json:"id"`
-	// Method is one of the hook.* methods.
+	// method is one of the hook.* methods.
 	Method string `json:"method"`
-	// Params is the method's params object.
+	// params is the method's params object.
 	Params json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1217,13 +1217,13 @@ func (v *Request) UnmarshalJSON(data []byte) error {
 // Respond answers the tool call itself: the tool, its approval and
 // hook.after_tool are skipped, and Result goes to the LLM.
 type Respond struct {
-	// Action is "respond".
+	// action is "respond".
 	Action string `json:"action"`
-	// Reason is an optional note for logs.
+	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
-	// Call is the whole call as answered, when the hook changed it.
+	// call is the whole call as answered, when the hook changed it.
 	Call *BeforeToolParams `json:"call,omitempty"`
-	// Result is the tool result to return.
+	// result is the tool result to return.
 	Result ToolResult `json:"result"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1255,13 +1255,13 @@ func (v *Respond) UnmarshalJSON(data []byte) error {
 
 // Response answers a Request: exactly one of Result and Error is set.
 type Response struct {
-	// JSONRPC is always "2.0".
+	// jsonrpc is always "2.0".
 	JSONRPC string `json:"jsonrpc"`
-	// ID is the id of the request answered; null only when that id could not be read.
+	// id is the id of the request answered; null only when that id could not be read.
 	ID *int64 `json:"id"`
-	// Result is the method's result when the call succeeded.
+	// result is the method's result when the call succeeded.
 	Result json.RawMessage `json:"result,omitzero"`
-	// Error says why the call failed.
+	// error says why the call failed.
 	Error *RPCError `json:"error,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1293,23 +1293,23 @@ func (v *Response) UnmarshalJSON(data []byte) error {
 
 // RuntimeEvent is the observe notification hook.runtime_event. It gets no reply.
 type RuntimeEvent struct {
-	// ID identifies the event.
+	// id identifies the event.
 	ID *string `json:"id,omitempty"`
-	// Kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
+	// kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
 	Kind string `json:"kind"`
-	// Time is when the event happened, in RFC 3339 form.
+	// time is when the event happened, in RFC 3339 form.
 	Time *string `json:"time,omitempty"`
-	// Source is the component that raised the event.
+	// source is the component that raised the event.
 	Source EventSource `json:"source"`
-	// Scope places the event in an agent, session and turn.
+	// scope places the event in an agent, session and turn.
 	Scope EventScope `json:"scope"`
-	// Correlation links the event to others.
+	// correlation links the event to others.
 	Correlation map[string]any `json:"correlation,omitzero"`
-	// Severity is "debug", "info", "warn" or "error".
+	// severity is "debug", "info", "warn" or "error".
 	Severity *string `json:"severity,omitempty"`
-	// Payload is the event's data; its shape depends on the kind.
+	// payload is the event's data; its shape depends on the kind.
 	Payload json.RawMessage `json:"payload"`
-	// Attrs are further attributes.
+	// attrs are further attributes.
 	Attrs map[string]any `json:"attrs,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1350,11 +1350,11 @@ func (v *RuntimeEvent) UnmarshalJSON(data []byte) error {
 
 // ToolCall is a call to a tool that the LLM asks for.
 type ToolCall struct {
-	// ID identifies the call within the response.
+	// id identifies the call within the response.
 	ID *string `json:"id,omitempty"`
-	// Type is "function".
+	// type is "function".
 	Type *string `json:"type,omitempty"`
-	// Function names the tool and carries its arguments.
+	// function names the tool and carries its arguments.
 	Function FunctionCall `json:"function"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1383,9 +1383,9 @@ func (v *ToolCall) UnmarshalJSON(data []byte) error {
 
 // ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form.
 type ToolDefinition struct {
-	// Type is "function".
+	// type is "function".
 	Type string `json:"type"`
-	// Function describes the tool.
+	// function describes the tool.
 	Function FunctionDefinition `json:"function"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
@@ -1412,19 +1412,19 @@ func (v *ToolDefinition) UnmarshalJSON(data []byte) error {
 
 // ToolResult is the outcome of a tool call.
 type ToolResult struct {
-	// ForLLM is what the LLM sees.
+	// for_llm is what the LLM sees.
 	ForLLM string `json:"for_llm"`
-	// ForUser is sent to the user as it is, when not empty.
+	// for_user is sent to the user as it is, when not empty.
 	ForUser *string `json:"for_user,omitempty"`
 	// Silent, when true, sends nothing to the user.
 	Silent *bool `json:"silent,omitempty"`
-	// IsError marks a failed call.
+	// is_error marks a failed call.
 	IsError *bool `json:"is_error,omitempty"`
-	// Async marks a call that goes on in the background.
+	// async marks a call that goes on in the background.
 	Async *bool `json:"async,omitempty"`
-	// Media are media references, such as "media://abc123".
+	// media are media references, such as "media://abc123".
 	Media []string `json:"media,omitzero"`
-	// ArtifactTags tag local artifact paths.
+	// artifact_tags tag local artifact paths.
 	ArtifactTags []string `json:"artifact_tags,omitzero"`
 	// ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
 	ResponseHandled *bool `json:"response_handled,omitempty"`
@@ -1465,11 +1465,11 @@ func (v *ToolResult) UnmarshalJSON(data []byte) error {
 
 // TurnContext describes what started the turn and how it is routed.
 type TurnContext struct {
-	// Inbound is the message that started the turn.
+	// inbound is the message that started the turn.
 	Inbound *InboundContext `json:"inbound,omitempty"`
-	// Route is the host's routing decision, in the host's own shape.
+	// route is the host's routing decision, in the host's own shape.
 	Route json.RawMessage `json:"route,omitzero"`
-	// Scope is the host's scope of the turn, in the host's own shape.
+	// scope is the host's scope of the turn, in the host's own shape.
 	Scope json.RawMessage `json:"scope,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`

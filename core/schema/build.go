@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/invopop/jsonschema"
@@ -32,7 +33,7 @@ var extraTypes = []reflect.Type{
 func Build(comments map[string]string) ([]byte, error) {
 	r := &jsonschema.Reflector{
 		AllowAdditionalProperties: true, // a newer peer may add members
-		CommentMap:                comments,
+		LookupComment:             func(t reflect.Type, field string) string { return describe(comments, t, field) },
 	}
 	defs := jsonschema.Definitions{}
 	add := func(name string, s *jsonschema.Schema) error {
@@ -92,6 +93,27 @@ func Build(comments map[string]string) ([]byte, error) {
 		return nil, err
 	}
 	return append(out, '\n'), nil
+}
+
+// describe is the description of a type, or of one of its fields: its Go doc
+// comment, where a field's comment names the field by its JSON name rather
+// than its Go name ("for_llm is what the LLM sees", not "ForLLM is ..."),
+// because the descriptions become the doc comments of every language.
+func describe(comments map[string]string, t reflect.Type, field string) string {
+	key := t.PkgPath() + "." + t.Name()
+	if field == "" {
+		return comments[key]
+	}
+	doc := comments[key+"."+field]
+	f, ok := t.FieldByName(field)
+	if !ok {
+		return doc
+	}
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if rest, ok := strings.CutPrefix(doc, field+" "); ok && name != "" && name != "-" {
+		return name + " " + rest
+	}
+	return doc
 }
 
 // union is the definition of a result union: a oneOf over its variants,

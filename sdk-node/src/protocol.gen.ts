@@ -125,35 +125,35 @@ export const ErrorCodes = {
 
 /** AbortTurn ends the current turn with an error. */
 export interface AbortTurn {
-  /** Action is "abort_turn". */
+  /** action is "abort_turn". */
   action: "abort_turn";
-  /** Reason says why the turn ends. */
+  /** reason says why the turn ends. */
   reason?: string;
 }
 
 /** AfterLLMModify replaces the LLM's answer with Response. */
 export interface AfterLLMModify {
-  /** Action is "modify". */
+  /** action is "modify". */
   action: "modify";
-  /** Reason is an optional note for logs. */
+  /** reason is an optional note for logs. */
   reason?: string;
-  /** Response is the whole modified params object: meta, model and response. */
+  /** response is the whole modified params object: meta, model and response. */
   response: AfterLLMParams;
 }
 
 /** AfterLLMParams is the LLM's answer. A modify reply returns the whole object. */
 export interface AfterLLMParams {
-  /** Meta identifies the call. */
+  /** meta identifies the call. */
   meta?: Meta;
-  /** Context is the turn context. */
+  /** context is the turn context. */
   context?: TurnContext;
-  /** Model is the model that answered. */
+  /** model is the model that answered. */
   model: string;
-  /** Response is the LLM's answer. */
+  /** response is the LLM's answer. */
   response: LLMResponse;
-  /** Channel is the channel the request came from. */
+  /** channel is the channel the request came from. */
   channel?: string;
-  /** ChatID identifies the chat. */
+  /** chat_id identifies the chat. */
   chat_id?: string;
 }
 
@@ -162,11 +162,11 @@ export type AfterLLMResult = Continue | AfterLLMModify | AbortTurn | HardAbort;
 
 /** AfterToolModify replaces the tool's outcome with Result. */
 export interface AfterToolModify {
-  /** Action is "modify". */
+  /** action is "modify". */
   action: "modify";
-  /** Reason is an optional note for logs. */
+  /** reason is an optional note for logs. */
   reason?: string;
-  /** Result is the whole modified params object; the tool result is Result.Result. */
+  /** result is the whole modified params object; the tool result is Result.Result. */
   result: AfterToolParams;
 }
 
@@ -175,21 +175,21 @@ export interface AfterToolModify {
  * whole object, so the tool result sits at result.result.
  */
 export interface AfterToolParams {
-  /** Meta identifies the call. */
+  /** meta identifies the call. */
   meta?: Meta;
-  /** Context is the turn context. */
+  /** context is the turn context. */
   context?: TurnContext;
-  /** Tool is the tool's name. */
+  /** tool is the tool's name. */
   tool: string;
-  /** Arguments are the arguments the tool ran with. */
+  /** arguments are the arguments the tool ran with. */
   arguments?: { [key: string]: JsonValue };
-  /** Result is what the tool returned. */
+  /** result is what the tool returned. */
   result: ToolResult;
-  /** Duration is how long the tool ran, in nanoseconds. */
+  /** duration is how long the tool ran, in nanoseconds. */
   duration?: number;
-  /** Channel is the channel the request came from. */
+  /** channel is the channel the request came from. */
   channel?: string;
-  /** ChatID identifies the chat. */
+  /** chat_id identifies the chat. */
   chat_id?: string;
 }
 
@@ -198,29 +198,29 @@ export type AfterToolResult = Continue | AfterToolModify | AbortTurn | HardAbort
 
 /** ApproveToolParams asks whether a tool call may run. */
 export interface ApproveToolParams {
-  /** Meta identifies the call. */
+  /** meta identifies the call. */
   meta?: Meta;
-  /** Context is the turn context. */
+  /** context is the turn context. */
   context?: TurnContext;
-  /** Tool is the tool's name. */
+  /** tool is the tool's name. */
   tool: string;
-  /** Arguments are the tool's arguments. */
+  /** arguments are the tool's arguments. */
   arguments: { [key: string]: JsonValue };
   /**
-   * ToolKind says what the tool does to the world, when the host knows it.
+   * tool_kind says what the tool does to the world, when the host knows it.
    *
    * hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
    */
   tool_kind?: ToolKind;
   /**
-   * AffectedPaths are the files and folders the call reads or writes, when the host knows them.
+   * affected_paths are the files and folders the call reads or writes, when the host knows them.
    *
    * hookwire extension: Lets approvers judge a call by the paths it touches.
    */
   affected_paths?: string[];
-  /** Channel is the channel the request came from. */
+  /** channel is the channel the request came from. */
   channel?: string;
-  /** ChatID identifies the chat. */
+  /** chat_id identifies the chat. */
   chat_id?: string;
 }
 
@@ -233,18 +233,18 @@ export interface ApproveToolParams {
  * denial, so abstaining never approves by accident.
  */
 export interface ApproveToolResult {
-  /** Approved is true to let the tool run. */
+  /** approved is true to let the tool run. */
   approved: boolean;
-  /** Reason says why, when the call is denied. */
+  /** reason says why, when the call is denied. */
   reason?: string;
   /**
-   * Abstain is true when the approver has no opinion; Approved must then be false.
+   * abstain is true when the approver has no opinion; Approved must then be false.
    *
    * hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
    */
   abstain?: boolean;
   /**
-   * Arguments replace the tool's arguments when the call is approved; only
+   * arguments replace the tool's arguments when the call is approved; only
    * for hosts that list approve_tool.arguments in hello's extensions.
    *
    * hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
@@ -254,11 +254,11 @@ export interface ApproveToolResult {
 
 /** BeforeLLMModify replaces the LLM request with Request. */
 export interface BeforeLLMModify {
-  /** Action is "modify". */
+  /** action is "modify". */
   action: "modify";
-  /** Reason is an optional note for logs. */
+  /** reason is an optional note for logs. */
   reason?: string;
-  /** Request is the whole modified request. */
+  /** request is the whole modified request. */
   request: BeforeLLMParams;
 }
 
@@ -267,29 +267,29 @@ export interface BeforeLLMModify {
  * reply returns the whole object: the host replaces, it does not merge.
  */
 export interface BeforeLLMParams {
-  /** Meta identifies the call. */
+  /** meta identifies the call. */
   meta?: Meta;
-  /** Context is the turn context. */
+  /** context is the turn context. */
   context?: TurnContext;
-  /** Model is the requested model. */
+  /** model is the requested model. */
   model: string;
-  /** Messages is the conversation history. */
+  /** messages is the conversation history. */
   messages: Message[];
-  /** Tools are the tools the LLM may call. */
+  /** tools are the tools the LLM may call. */
   tools?: ToolDefinition[];
-  /** Options are LLM parameters such as temperature and max_tokens. */
+  /** options are LLM parameters such as temperature and max_tokens. */
   options?: { [key: string]: JsonValue };
-  /** GracefulTerminal is true on the last call of a turn that is being wound down. */
+  /** graceful_terminal is true on the last call of a turn that is being wound down. */
   graceful_terminal?: boolean;
   /**
-   * Planning is true on an LLM call the host makes to plan the turn, before any agent round.
+   * planning is true on an LLM call the host makes to plan the turn, before any agent round.
    *
    * hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
    */
   planning?: boolean;
-  /** Channel is the channel the request came from. */
+  /** channel is the channel the request came from. */
   channel?: string;
-  /** ChatID identifies the chat. */
+  /** chat_id identifies the chat. */
   chat_id?: string;
 }
 
@@ -298,11 +298,11 @@ export type BeforeLLMResult = Continue | BeforeLLMModify | AbortTurn | HardAbort
 
 /** BeforeToolModify replaces the tool call with Call. */
 export interface BeforeToolModify {
-  /** Action is "modify". */
+  /** action is "modify". */
   action: "modify";
-  /** Reason is an optional note for logs. */
+  /** reason is an optional note for logs. */
   reason?: string;
-  /** Call is the whole modified call; its tool must be set. */
+  /** call is the whole modified call; its tool must be set. */
   call: BeforeToolParams;
 }
 
@@ -311,17 +311,17 @@ export interface BeforeToolModify {
  * carries it whole as call: a call without tool renames the tool to "".
  */
 export interface BeforeToolParams {
-  /** Meta identifies the call. */
+  /** meta identifies the call. */
   meta?: Meta;
-  /** Context is the turn context. */
+  /** context is the turn context. */
   context?: TurnContext;
-  /** Tool is the tool's name. */
+  /** tool is the tool's name. */
   tool: string;
-  /** Arguments are the tool's arguments. */
+  /** arguments are the tool's arguments. */
   arguments: { [key: string]: JsonValue };
-  /** Channel is the channel the request came from. */
+  /** channel is the channel the request came from. */
   channel?: string;
-  /** ChatID identifies the chat. */
+  /** chat_id identifies the chat. */
   chat_id?: string;
 }
 
@@ -330,78 +330,78 @@ export type BeforeToolResult = Continue | BeforeToolModify | Respond | DenyTool 
 
 /** Continue passes the object through unchanged. Its action may be omitted or empty. */
 export interface Continue {
-  /** Action is "continue", "" or absent: all three mean continue. */
+  /** action is "continue", "" or absent: all three mean continue. */
   action?: "continue" | "";
-  /** Reason is an optional note for logs. */
+  /** reason is an optional note for logs. */
   reason?: string;
 }
 
 /** DenyTool refuses to run the tool; the LLM is told the reason. */
 export interface DenyTool {
-  /** Action is "deny_tool". */
+  /** action is "deny_tool". */
   action: "deny_tool";
-  /** Reason says why the tool may not run. */
+  /** reason says why the tool may not run. */
   reason: string;
 }
 
 /** EventScope places an event. */
 export interface EventScope {
-  /** AgentID names the agent. */
+  /** agent_id names the agent. */
   agent_id?: string;
-  /** SessionKey identifies the session. */
+  /** session_key identifies the session. */
   session_key?: string;
-  /** TurnID identifies the turn. */
+  /** turn_id identifies the turn. */
   turn_id?: string;
-  /** Channel is the channel of the turn. */
+  /** channel is the channel of the turn. */
   channel?: string;
-  /** ChatID identifies the chat. */
+  /** chat_id identifies the chat. */
   chat_id?: string;
 }
 
 /** EventSource is the component that raised an event. */
 export interface EventSource {
-  /** Component is the kind of component, such as "agent". */
+  /** component is the kind of component, such as "agent". */
   component?: string;
-  /** Name is the component's name. */
+  /** name is the component's name. */
   name?: string;
 }
 
 /** FunctionCall names the tool called and its arguments. */
 export interface FunctionCall {
-  /** Name is the tool called. */
+  /** name is the tool called. */
   name: string;
-  /** Arguments is the arguments object, encoded as a JSON string. */
+  /** arguments is the arguments object, encoded as a JSON string. */
   arguments: string;
 }
 
 /** FunctionDefinition names a tool and describes its arguments. */
 export interface FunctionDefinition {
-  /** Name is the tool name the LLM calls. */
+  /** name is the tool name the LLM calls. */
   name: string;
-  /** Description tells the LLM what the tool does. */
+  /** description tells the LLM what the tool does. */
   description?: string;
-  /** Parameters is the JSON Schema of the tool's arguments object. */
+  /** parameters is the JSON Schema of the tool's arguments object. */
   parameters?: { [key: string]: JsonValue };
 }
 
 /** HardAbort stops the whole agent loop. */
 export interface HardAbort {
-  /** Action is "hard_abort". */
+  /** action is "hard_abort". */
   action: "hard_abort";
-  /** Reason says why the loop stops. */
+  /** reason says why the loop stops. */
   reason?: string;
 }
 
 /** HelloParams opens the connection: the host names the hook and the protocol version. */
 export interface HelloParams {
-  /** Name is the hook's name in the host's configuration. */
+  /** name is the hook's name in the host's configuration. */
   name: string;
-  /** Version is the protocol version; 1 for this one. */
+  /** version is the protocol version; 1 for this one. */
   version: number;
-  /** Modes are the capabilities the host expects of the hook. */
+  /** modes are the capabilities the host expects of the hook. */
   modes: Mode[];
   /**
-   * Extensions are the hookwire extensions the host understands; see the Ext* constants.
+   * extensions are the hookwire extensions the host understands; see the Ext* constants.
    *
    * hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
    */
@@ -410,12 +410,12 @@ export interface HelloParams {
 
 /** HelloResult accepts the connection. */
 export interface HelloResult {
-  /** OK is true when the hook is ready. */
+  /** ok is true when the hook is ready. */
   ok: boolean;
-  /** Name is the name the hook gives itself. */
+  /** name is the name the hook gives itself. */
   name?: string;
   /**
-   * Modes are the modes the hook's handlers need.
+   * modes are the modes the hook's handlers need.
    *
    * hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
    */
@@ -424,27 +424,27 @@ export interface HelloResult {
 
 /** InboundContext is where the message that started the turn came from. */
 export interface InboundContext {
-  /** Channel is the channel the message arrived on, such as "cli". */
+  /** channel is the channel the message arrived on, such as "cli". */
   channel?: string;
-  /** ChatID identifies the chat within the channel. */
+  /** chat_id identifies the chat within the channel. */
   chat_id?: string;
-  /** SenderID identifies who sent the message. */
+  /** sender_id identifies who sent the message. */
   sender_id?: string;
 }
 
 /** LLMResponse is what the LLM answered. */
 export interface LLMResponse {
-  /** Role is "assistant" when present. */
+  /** role is "assistant" when present. */
   role?: string;
-  /** Content is the text of the answer. */
+  /** content is the text of the answer. */
   content?: string;
-  /** ToolCalls are the tools the LLM asks to call. */
+  /** tool_calls are the tools the LLM asks to call. */
   tool_calls?: ToolCall[];
-  /** FinishReason says why the LLM stopped, such as "stop" or "tool_calls". */
+  /** finish_reason says why the LLM stopped, such as "stop" or "tool_calls". */
   finish_reason?: string;
-  /** Reasoning is the model's reasoning text, where it gives one. */
+  /** reasoning is the model's reasoning text, where it gives one. */
   reasoning?: string;
-  /** ReasoningDetails is provider-specific reasoning data; PicoClaw writes null when there is none. */
+  /** reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none. */
   reasoning_details?: JsonValue;
 }
 
@@ -460,13 +460,13 @@ export interface LegacyEvent {
 
 /** Message is one entry of the conversation sent to the LLM. */
 export interface Message {
-  /** Role is "system", "user", "assistant" or "tool". */
+  /** role is "system", "user", "assistant" or "tool". */
   role: string;
-  /** Content is the text of the message. */
+  /** content is the text of the message. */
   content?: string;
-  /** ToolCalls are the calls an assistant message asks for. */
+  /** tool_calls are the calls an assistant message asks for. */
   tool_calls?: ToolCall[];
-  /** ToolCallID links a tool message to the call it answers. */
+  /** tool_call_id links a tool message to the call it answers. */
   tool_call_id?: string;
 }
 
@@ -493,35 +493,35 @@ export interface Meta {
 
 /** Notification is a message that gets no reply. Older hosts may send an id of 0. */
 export interface Notification {
-  /** JSONRPC is always "2.0". */
+  /** jsonrpc is always "2.0". */
   jsonrpc: "2.0";
-  /** ID is absent, or 0 on older hosts. */
+  /** id is absent, or 0 on older hosts. */
   id?: 0;
-  /** Method is hook.runtime_event or hook.event. */
+  /** method is hook.runtime_event or hook.event. */
   method: string;
-  /** Params is the event. */
+  /** params is the event. */
   params?: JsonValue;
 }
 
 /** RPCError is a JSON-RPC error object. */
 export interface RPCError {
-  /** Code is one of the Code* constants, or another integer code. */
+  /** code is one of the Code* constants, or another integer code. */
   code: number;
-  /** Message says what went wrong, in one line. */
+  /** message says what went wrong, in one line. */
   message: string;
-  /** Data carries optional details. */
+  /** data carries optional details. */
   data?: JsonValue;
 }
 
 /** Request is a call that expects a Response with the same id. */
 export interface Request {
-  /** JSONRPC is always "2.0". */
+  /** jsonrpc is always "2.0". */
   jsonrpc: "2.0";
-  /** ID identifies the call; hosts count up from 1 and hello is 1. */
+  /** id identifies the call; hosts count up from 1 and hello is 1. */
   id: number;
-  /** Method is one of the hook.* methods. */
+  /** method is one of the hook.* methods. */
   method: string;
-  /** Params is the method's params object. */
+  /** params is the method's params object. */
   params?: JsonValue;
 }
 
@@ -530,83 +530,83 @@ export interface Request {
  * hook.after_tool are skipped, and Result goes to the LLM.
  */
 export interface Respond {
-  /** Action is "respond". */
+  /** action is "respond". */
   action: "respond";
-  /** Reason is an optional note for logs. */
+  /** reason is an optional note for logs. */
   reason?: string;
-  /** Call is the whole call as answered, when the hook changed it. */
+  /** call is the whole call as answered, when the hook changed it. */
   call?: BeforeToolParams;
-  /** Result is the tool result to return. */
+  /** result is the tool result to return. */
   result: ToolResult;
 }
 
 /** Response answers a Request: exactly one of Result and Error is set. */
 export interface Response {
-  /** JSONRPC is always "2.0". */
+  /** jsonrpc is always "2.0". */
   jsonrpc: "2.0";
-  /** ID is the id of the request answered; null only when that id could not be read. */
+  /** id is the id of the request answered; null only when that id could not be read. */
   id: number | null;
-  /** Result is the method's result when the call succeeded. */
+  /** result is the method's result when the call succeeded. */
   result?: JsonValue;
-  /** Error says why the call failed. */
+  /** error says why the call failed. */
   error?: RPCError;
 }
 
 /** RuntimeEvent is the observe notification hook.runtime_event. It gets no reply. */
 export interface RuntimeEvent {
-  /** ID identifies the event. */
+  /** id identifies the event. */
   id?: string;
-  /** Kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants. */
+  /** kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants. */
   kind: string;
-  /** Time is when the event happened, in RFC 3339 form. */
+  /** time is when the event happened, in RFC 3339 form. */
   time?: string;
-  /** Source is the component that raised the event. */
+  /** source is the component that raised the event. */
   source: EventSource;
-  /** Scope places the event in an agent, session and turn. */
+  /** scope places the event in an agent, session and turn. */
   scope: EventScope;
-  /** Correlation links the event to others. */
+  /** correlation links the event to others. */
   correlation?: { [key: string]: JsonValue };
-  /** Severity is "debug", "info", "warn" or "error". */
+  /** severity is "debug", "info", "warn" or "error". */
   severity?: string;
-  /** Payload is the event's data; its shape depends on the kind. */
+  /** payload is the event's data; its shape depends on the kind. */
   payload: JsonValue;
-  /** Attrs are further attributes. */
+  /** attrs are further attributes. */
   attrs?: { [key: string]: JsonValue };
 }
 
 /** ToolCall is a call to a tool that the LLM asks for. */
 export interface ToolCall {
-  /** ID identifies the call within the response. */
+  /** id identifies the call within the response. */
   id?: string;
-  /** Type is "function". */
+  /** type is "function". */
   type?: string;
-  /** Function names the tool and carries its arguments. */
+  /** function names the tool and carries its arguments. */
   function: FunctionCall;
 }
 
 /** ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form. */
 export interface ToolDefinition {
-  /** Type is "function". */
+  /** type is "function". */
   type: string;
-  /** Function describes the tool. */
+  /** function describes the tool. */
   function: FunctionDefinition;
 }
 
 /** ToolResult is the outcome of a tool call. */
 export interface ToolResult {
-  /** ForLLM is what the LLM sees. */
+  /** for_llm is what the LLM sees. */
   for_llm: string;
-  /** ForUser is sent to the user as it is, when not empty. */
+  /** for_user is sent to the user as it is, when not empty. */
   for_user?: string;
   /** Silent, when true, sends nothing to the user. */
   silent?: boolean;
-  /** IsError marks a failed call. */
+  /** is_error marks a failed call. */
   is_error?: boolean;
-  /** Async marks a call that goes on in the background. */
+  /** async marks a call that goes on in the background. */
   async?: boolean;
-  /** Media are media references, such as "media://abc123". */
+  /** media are media references, such as "media://abc123". */
   media?: string[];
-  /** ArtifactTags tag local artifact paths. */
+  /** artifact_tags tag local artifact paths. */
   artifact_tags?: string[];
   /** ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends. */
   response_handled?: boolean;
@@ -614,11 +614,11 @@ export interface ToolResult {
 
 /** TurnContext describes what started the turn and how it is routed. */
 export interface TurnContext {
-  /** Inbound is the message that started the turn. */
+  /** inbound is the message that started the turn. */
   inbound?: InboundContext;
-  /** Route is the host's routing decision, in the host's own shape. */
+  /** route is the host's routing decision, in the host's own shape. */
   route?: JsonValue;
-  /** Scope is the host's scope of the turn, in the host's own shape. */
+  /** scope is the host's scope of the turn, in the host's own shape. */
   scope?: JsonValue;
 }
 

@@ -353,7 +353,7 @@ ERROR_CODES: Final[tuple[int, ...]] = (
 _AbortTurnRequired = TypedDict(
     "_AbortTurnRequired",
     {
-        # Action is "abort_turn".
+        # action is "abort_turn".
         "action": Literal["abort_turn"],
     },
 )
@@ -361,7 +361,7 @@ _AbortTurnRequired = TypedDict(
 _AbortTurnOptional = TypedDict(
     "_AbortTurnOptional",
     {
-        # Reason says why the turn ends.
+        # reason says why the turn ends.
         "reason": str,
     },
     total=False,
@@ -403,11 +403,11 @@ class Meta(_MetaOptional):
 _InboundContextOptional = TypedDict(
     "_InboundContextOptional",
     {
-        # Channel is the channel the message arrived on, such as "cli".
+        # channel is the channel the message arrived on, such as "cli".
         "channel": str,
-        # ChatID identifies the chat within the channel.
+        # chat_id identifies the chat within the channel.
         "chat_id": str,
-        # SenderID identifies who sent the message.
+        # sender_id identifies who sent the message.
         "sender_id": str,
     },
     total=False,
@@ -421,11 +421,11 @@ class InboundContext(_InboundContextOptional):
 _TurnContextOptional = TypedDict(
     "_TurnContextOptional",
     {
-        # Inbound is the message that started the turn.
+        # inbound is the message that started the turn.
         "inbound": InboundContext,
-        # Route is the host's routing decision, in the host's own shape.
+        # route is the host's routing decision, in the host's own shape.
         "route": JSON,
-        # Scope is the host's scope of the turn, in the host's own shape.
+        # scope is the host's scope of the turn, in the host's own shape.
         "scope": JSON,
     },
     total=False,
@@ -439,9 +439,9 @@ class TurnContext(_TurnContextOptional):
 _FunctionCallRequired = TypedDict(
     "_FunctionCallRequired",
     {
-        # Name is the tool called.
+        # name is the tool called.
         "name": str,
-        # Arguments is the arguments object, encoded as a JSON string.
+        # arguments is the arguments object, encoded as a JSON string.
         "arguments": str,
     },
 )
@@ -454,7 +454,7 @@ class FunctionCall(_FunctionCallRequired):
 _ToolCallRequired = TypedDict(
     "_ToolCallRequired",
     {
-        # Function names the tool and carries its arguments.
+        # function names the tool and carries its arguments.
         "function": FunctionCall,
     },
 )
@@ -462,9 +462,9 @@ _ToolCallRequired = TypedDict(
 _ToolCallOptional = TypedDict(
     "_ToolCallOptional",
     {
-        # ID identifies the call within the response.
+        # id identifies the call within the response.
         "id": str,
-        # Type is "function".
+        # type is "function".
         "type": str,
     },
     total=False,
@@ -478,17 +478,17 @@ class ToolCall(_ToolCallRequired, _ToolCallOptional):
 _LLMResponseOptional = TypedDict(
     "_LLMResponseOptional",
     {
-        # Role is "assistant" when present.
+        # role is "assistant" when present.
         "role": str,
-        # Content is the text of the answer.
+        # content is the text of the answer.
         "content": str,
-        # ToolCalls are the tools the LLM asks to call.
+        # tool_calls are the tools the LLM asks to call.
         "tool_calls": list[ToolCall],
-        # FinishReason says why the LLM stopped, such as "stop" or "tool_calls".
+        # finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
         "finish_reason": str,
-        # Reasoning is the model's reasoning text, where it gives one.
+        # reasoning is the model's reasoning text, where it gives one.
         "reasoning": str,
-        # ReasoningDetails is provider-specific reasoning data; PicoClaw writes null when there is none.
+        # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
         "reasoning_details": JSON,
     },
     total=False,
@@ -502,9 +502,9 @@ class LLMResponse(_LLMResponseOptional):
 _AfterLLMParamsRequired = TypedDict(
     "_AfterLLMParamsRequired",
     {
-        # Model is the model that answered.
+        # model is the model that answered.
         "model": str,
-        # Response is the LLM's answer.
+        # response is the LLM's answer.
         "response": LLMResponse,
     },
 )
@@ -512,13 +512,13 @@ _AfterLLMParamsRequired = TypedDict(
 _AfterLLMParamsOptional = TypedDict(
     "_AfterLLMParamsOptional",
     {
-        # Meta identifies the call.
+        # meta identifies the call.
         "meta": Meta,
-        # Context is the turn context.
+        # context is the turn context.
         "context": TurnContext,
-        # Channel is the channel the request came from.
+        # channel is the channel the request came from.
         "channel": str,
-        # ChatID identifies the chat.
+        # chat_id identifies the chat.
         "chat_id": str,
     },
     total=False,
@@ -532,9 +532,9 @@ class AfterLLMParams(_AfterLLMParamsRequired, _AfterLLMParamsOptional):
 _AfterLLMModifyRequired = TypedDict(
     "_AfterLLMModifyRequired",
     {
-        # Action is "modify".
+        # action is "modify".
         "action": Literal["modify"],
-        # Response is the whole modified params object: meta, model and response.
+        # response is the whole modified params object: meta, model and response.
         "response": AfterLLMParams,
     },
 )
@@ -542,7 +542,7 @@ _AfterLLMModifyRequired = TypedDict(
 _AfterLLMModifyOptional = TypedDict(
     "_AfterLLMModifyOptional",
     {
-        # Reason is an optional note for logs.
+        # reason is an optional note for logs.
         "reason": str,
     },
     total=False,
@@ -556,9 +556,9 @@ class AfterLLMModify(_AfterLLMModifyRequired, _AfterLLMModifyOptional):
 _ContinueOptional = TypedDict(
     "_ContinueOptional",
     {
-        # Action is "continue", "" or absent: all three mean continue.
+        # action is "continue", "" or absent: all three mean continue.
         "action": Literal["continue", ""],
-        # Reason is an optional note for logs.
+        # reason is an optional note for logs.
         "reason": str,
     },
     total=False,
@@ -572,7 +572,7 @@ class Continue(_ContinueOptional):
 _HardAbortRequired = TypedDict(
     "_HardAbortRequired",
     {
-        # Action is "hard_abort".
+        # action is "hard_abort".
         "action": Literal["hard_abort"],
     },
 )
@@ -580,7 +580,7 @@ _HardAbortRequired = TypedDict(
 _HardAbortOptional = TypedDict(
     "_HardAbortOptional",
     {
-        # Reason says why the loop stops.
+        # reason says why the loop stops.
         "reason": str,
     },
     total=False,
@@ -603,7 +603,7 @@ AfterLLMResult = Union[
 _ToolResultRequired = TypedDict(
     "_ToolResultRequired",
     {
-        # ForLLM is what the LLM sees.
+        # for_llm is what the LLM sees.
         "for_llm": str,
     },
 )
@@ -611,17 +611,17 @@ _ToolResultRequired = TypedDict(
 _ToolResultOptional = TypedDict(
     "_ToolResultOptional",
     {
-        # ForUser is sent to the user as it is, when not empty.
+        # for_user is sent to the user as it is, when not empty.
         "for_user": str,
         # Silent, when true, sends nothing to the user.
         "silent": bool,
-        # IsError marks a failed call.
+        # is_error marks a failed call.
         "is_error": bool,
-        # Async marks a call that goes on in the background.
+        # async marks a call that goes on in the background.
         "async": bool,
-        # Media are media references, such as "media://abc123".
+        # media are media references, such as "media://abc123".
         "media": list[str],
-        # ArtifactTags tag local artifact paths.
+        # artifact_tags tag local artifact paths.
         "artifact_tags": list[str],
         # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
         "response_handled": bool,
@@ -637,9 +637,9 @@ class ToolResult(_ToolResultRequired, _ToolResultOptional):
 _AfterToolParamsRequired = TypedDict(
     "_AfterToolParamsRequired",
     {
-        # Tool is the tool's name.
+        # tool is the tool's name.
         "tool": str,
-        # Result is what the tool returned.
+        # result is what the tool returned.
         "result": ToolResult,
     },
 )
@@ -647,17 +647,17 @@ _AfterToolParamsRequired = TypedDict(
 _AfterToolParamsOptional = TypedDict(
     "_AfterToolParamsOptional",
     {
-        # Meta identifies the call.
+        # meta identifies the call.
         "meta": Meta,
-        # Context is the turn context.
+        # context is the turn context.
         "context": TurnContext,
-        # Arguments are the arguments the tool ran with.
+        # arguments are the arguments the tool ran with.
         "arguments": dict[str, JSON],
-        # Duration is how long the tool ran, in nanoseconds.
+        # duration is how long the tool ran, in nanoseconds.
         "duration": int,
-        # Channel is the channel the request came from.
+        # channel is the channel the request came from.
         "channel": str,
-        # ChatID identifies the chat.
+        # chat_id identifies the chat.
         "chat_id": str,
     },
     total=False,
@@ -673,9 +673,9 @@ class AfterToolParams(_AfterToolParamsRequired, _AfterToolParamsOptional):
 _AfterToolModifyRequired = TypedDict(
     "_AfterToolModifyRequired",
     {
-        # Action is "modify".
+        # action is "modify".
         "action": Literal["modify"],
-        # Result is the whole modified params object; the tool result is Result.Result.
+        # result is the whole modified params object; the tool result is Result.Result.
         "result": AfterToolParams,
     },
 )
@@ -683,7 +683,7 @@ _AfterToolModifyRequired = TypedDict(
 _AfterToolModifyOptional = TypedDict(
     "_AfterToolModifyOptional",
     {
-        # Reason is an optional note for logs.
+        # reason is an optional note for logs.
         "reason": str,
     },
     total=False,
@@ -706,9 +706,9 @@ AfterToolResult = Union[
 _ApproveToolParamsRequired = TypedDict(
     "_ApproveToolParamsRequired",
     {
-        # Tool is the tool's name.
+        # tool is the tool's name.
         "tool": str,
-        # Arguments are the tool's arguments.
+        # arguments are the tool's arguments.
         "arguments": dict[str, JSON],
     },
 )
@@ -716,21 +716,21 @@ _ApproveToolParamsRequired = TypedDict(
 _ApproveToolParamsOptional = TypedDict(
     "_ApproveToolParamsOptional",
     {
-        # Meta identifies the call.
+        # meta identifies the call.
         "meta": Meta,
-        # Context is the turn context.
+        # context is the turn context.
         "context": TurnContext,
-        # ToolKind says what the tool does to the world, when the host knows it.
+        # tool_kind says what the tool does to the world, when the host knows it.
         #
         # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
         "tool_kind": ToolKind,
-        # AffectedPaths are the files and folders the call reads or writes, when the host knows them.
+        # affected_paths are the files and folders the call reads or writes, when the host knows them.
         #
         # hookwire extension: Lets approvers judge a call by the paths it touches.
         "affected_paths": list[str],
-        # Channel is the channel the request came from.
+        # channel is the channel the request came from.
         "channel": str,
-        # ChatID identifies the chat.
+        # chat_id identifies the chat.
         "chat_id": str,
     },
     total=False,
@@ -744,7 +744,7 @@ class ApproveToolParams(_ApproveToolParamsRequired, _ApproveToolParamsOptional):
 _ApproveToolResultRequired = TypedDict(
     "_ApproveToolResultRequired",
     {
-        # Approved is true to let the tool run.
+        # approved is true to let the tool run.
         "approved": bool,
     },
 )
@@ -752,13 +752,13 @@ _ApproveToolResultRequired = TypedDict(
 _ApproveToolResultOptional = TypedDict(
     "_ApproveToolResultOptional",
     {
-        # Reason says why, when the call is denied.
+        # reason says why, when the call is denied.
         "reason": str,
-        # Abstain is true when the approver has no opinion; Approved must then be false.
+        # abstain is true when the approver has no opinion; Approved must then be false.
         #
         # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
         "abstain": bool,
-        # Arguments replace the tool's arguments when the call is approved; only
+        # arguments replace the tool's arguments when the call is approved; only
         # for hosts that list approve_tool.arguments in hello's extensions.
         #
         # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
@@ -781,7 +781,7 @@ class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
 _MessageRequired = TypedDict(
     "_MessageRequired",
     {
-        # Role is "system", "user", "assistant" or "tool".
+        # role is "system", "user", "assistant" or "tool".
         "role": str,
     },
 )
@@ -789,11 +789,11 @@ _MessageRequired = TypedDict(
 _MessageOptional = TypedDict(
     "_MessageOptional",
     {
-        # Content is the text of the message.
+        # content is the text of the message.
         "content": str,
-        # ToolCalls are the calls an assistant message asks for.
+        # tool_calls are the calls an assistant message asks for.
         "tool_calls": list[ToolCall],
-        # ToolCallID links a tool message to the call it answers.
+        # tool_call_id links a tool message to the call it answers.
         "tool_call_id": str,
     },
     total=False,
@@ -807,7 +807,7 @@ class Message(_MessageRequired, _MessageOptional):
 _FunctionDefinitionRequired = TypedDict(
     "_FunctionDefinitionRequired",
     {
-        # Name is the tool name the LLM calls.
+        # name is the tool name the LLM calls.
         "name": str,
     },
 )
@@ -815,9 +815,9 @@ _FunctionDefinitionRequired = TypedDict(
 _FunctionDefinitionOptional = TypedDict(
     "_FunctionDefinitionOptional",
     {
-        # Description tells the LLM what the tool does.
+        # description tells the LLM what the tool does.
         "description": str,
-        # Parameters is the JSON Schema of the tool's arguments object.
+        # parameters is the JSON Schema of the tool's arguments object.
         "parameters": dict[str, JSON],
     },
     total=False,
@@ -831,9 +831,9 @@ class FunctionDefinition(_FunctionDefinitionRequired, _FunctionDefinitionOptiona
 _ToolDefinitionRequired = TypedDict(
     "_ToolDefinitionRequired",
     {
-        # Type is "function".
+        # type is "function".
         "type": str,
-        # Function describes the tool.
+        # function describes the tool.
         "function": FunctionDefinition,
     },
 )
@@ -846,9 +846,9 @@ class ToolDefinition(_ToolDefinitionRequired):
 _BeforeLLMParamsRequired = TypedDict(
     "_BeforeLLMParamsRequired",
     {
-        # Model is the requested model.
+        # model is the requested model.
         "model": str,
-        # Messages is the conversation history.
+        # messages is the conversation history.
         "messages": list[Message],
     },
 )
@@ -856,23 +856,23 @@ _BeforeLLMParamsRequired = TypedDict(
 _BeforeLLMParamsOptional = TypedDict(
     "_BeforeLLMParamsOptional",
     {
-        # Meta identifies the call.
+        # meta identifies the call.
         "meta": Meta,
-        # Context is the turn context.
+        # context is the turn context.
         "context": TurnContext,
-        # Tools are the tools the LLM may call.
+        # tools are the tools the LLM may call.
         "tools": list[ToolDefinition],
-        # Options are LLM parameters such as temperature and max_tokens.
+        # options are LLM parameters such as temperature and max_tokens.
         "options": dict[str, JSON],
-        # GracefulTerminal is true on the last call of a turn that is being wound down.
+        # graceful_terminal is true on the last call of a turn that is being wound down.
         "graceful_terminal": bool,
-        # Planning is true on an LLM call the host makes to plan the turn, before any agent round.
+        # planning is true on an LLM call the host makes to plan the turn, before any agent round.
         #
         # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
         "planning": bool,
-        # Channel is the channel the request came from.
+        # channel is the channel the request came from.
         "channel": str,
-        # ChatID identifies the chat.
+        # chat_id identifies the chat.
         "chat_id": str,
     },
     total=False,
@@ -888,9 +888,9 @@ class BeforeLLMParams(_BeforeLLMParamsRequired, _BeforeLLMParamsOptional):
 _BeforeLLMModifyRequired = TypedDict(
     "_BeforeLLMModifyRequired",
     {
-        # Action is "modify".
+        # action is "modify".
         "action": Literal["modify"],
-        # Request is the whole modified request.
+        # request is the whole modified request.
         "request": BeforeLLMParams,
     },
 )
@@ -898,7 +898,7 @@ _BeforeLLMModifyRequired = TypedDict(
 _BeforeLLMModifyOptional = TypedDict(
     "_BeforeLLMModifyOptional",
     {
-        # Reason is an optional note for logs.
+        # reason is an optional note for logs.
         "reason": str,
     },
     total=False,
@@ -921,9 +921,9 @@ BeforeLLMResult = Union[
 _BeforeToolParamsRequired = TypedDict(
     "_BeforeToolParamsRequired",
     {
-        # Tool is the tool's name.
+        # tool is the tool's name.
         "tool": str,
-        # Arguments are the tool's arguments.
+        # arguments are the tool's arguments.
         "arguments": dict[str, JSON],
     },
 )
@@ -931,13 +931,13 @@ _BeforeToolParamsRequired = TypedDict(
 _BeforeToolParamsOptional = TypedDict(
     "_BeforeToolParamsOptional",
     {
-        # Meta identifies the call.
+        # meta identifies the call.
         "meta": Meta,
-        # Context is the turn context.
+        # context is the turn context.
         "context": TurnContext,
-        # Channel is the channel the request came from.
+        # channel is the channel the request came from.
         "channel": str,
-        # ChatID identifies the chat.
+        # chat_id identifies the chat.
         "chat_id": str,
     },
     total=False,
@@ -953,9 +953,9 @@ class BeforeToolParams(_BeforeToolParamsRequired, _BeforeToolParamsOptional):
 _BeforeToolModifyRequired = TypedDict(
     "_BeforeToolModifyRequired",
     {
-        # Action is "modify".
+        # action is "modify".
         "action": Literal["modify"],
-        # Call is the whole modified call; its tool must be set.
+        # call is the whole modified call; its tool must be set.
         "call": BeforeToolParams,
     },
 )
@@ -963,7 +963,7 @@ _BeforeToolModifyRequired = TypedDict(
 _BeforeToolModifyOptional = TypedDict(
     "_BeforeToolModifyOptional",
     {
-        # Reason is an optional note for logs.
+        # reason is an optional note for logs.
         "reason": str,
     },
     total=False,
@@ -977,9 +977,9 @@ class BeforeToolModify(_BeforeToolModifyRequired, _BeforeToolModifyOptional):
 _RespondRequired = TypedDict(
     "_RespondRequired",
     {
-        # Action is "respond".
+        # action is "respond".
         "action": Literal["respond"],
-        # Result is the tool result to return.
+        # result is the tool result to return.
         "result": ToolResult,
     },
 )
@@ -987,9 +987,9 @@ _RespondRequired = TypedDict(
 _RespondOptional = TypedDict(
     "_RespondOptional",
     {
-        # Reason is an optional note for logs.
+        # reason is an optional note for logs.
         "reason": str,
-        # Call is the whole call as answered, when the hook changed it.
+        # call is the whole call as answered, when the hook changed it.
         "call": BeforeToolParams,
     },
     total=False,
@@ -1005,9 +1005,9 @@ class Respond(_RespondRequired, _RespondOptional):
 _DenyToolRequired = TypedDict(
     "_DenyToolRequired",
     {
-        # Action is "deny_tool".
+        # action is "deny_tool".
         "action": Literal["deny_tool"],
-        # Reason says why the tool may not run.
+        # reason says why the tool may not run.
         "reason": str,
     },
 )
@@ -1031,15 +1031,15 @@ BeforeToolResult = Union[
 _EventScopeOptional = TypedDict(
     "_EventScopeOptional",
     {
-        # AgentID names the agent.
+        # agent_id names the agent.
         "agent_id": str,
-        # SessionKey identifies the session.
+        # session_key identifies the session.
         "session_key": str,
-        # TurnID identifies the turn.
+        # turn_id identifies the turn.
         "turn_id": str,
-        # Channel is the channel of the turn.
+        # channel is the channel of the turn.
         "channel": str,
-        # ChatID identifies the chat.
+        # chat_id identifies the chat.
         "chat_id": str,
     },
     total=False,
@@ -1053,9 +1053,9 @@ class EventScope(_EventScopeOptional):
 _EventSourceOptional = TypedDict(
     "_EventSourceOptional",
     {
-        # Component is the kind of component, such as "agent".
+        # component is the kind of component, such as "agent".
         "component": str,
-        # Name is the component's name.
+        # name is the component's name.
         "name": str,
     },
     total=False,
@@ -1069,11 +1069,11 @@ class EventSource(_EventSourceOptional):
 _HelloParamsRequired = TypedDict(
     "_HelloParamsRequired",
     {
-        # Name is the hook's name in the host's configuration.
+        # name is the hook's name in the host's configuration.
         "name": str,
-        # Version is the protocol version; 1 for this one.
+        # version is the protocol version; 1 for this one.
         "version": int,
-        # Modes are the capabilities the host expects of the hook.
+        # modes are the capabilities the host expects of the hook.
         "modes": list[Mode],
     },
 )
@@ -1081,7 +1081,7 @@ _HelloParamsRequired = TypedDict(
 _HelloParamsOptional = TypedDict(
     "_HelloParamsOptional",
     {
-        # Extensions are the hookwire extensions the host understands; see the Ext* constants.
+        # extensions are the hookwire extensions the host understands; see the Ext* constants.
         #
         # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
         "extensions": list[str],
@@ -1097,7 +1097,7 @@ class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
 _HelloResultRequired = TypedDict(
     "_HelloResultRequired",
     {
-        # OK is true when the hook is ready.
+        # ok is true when the hook is ready.
         "ok": bool,
     },
 )
@@ -1105,9 +1105,9 @@ _HelloResultRequired = TypedDict(
 _HelloResultOptional = TypedDict(
     "_HelloResultOptional",
     {
-        # Name is the name the hook gives itself.
+        # name is the name the hook gives itself.
         "name": str,
-        # Modes are the modes the hook's handlers need.
+        # modes are the modes the hook's handlers need.
         #
         # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
         "modes": list[Mode],
@@ -1147,9 +1147,9 @@ class LegacyEvent(_LegacyEventRequired, _LegacyEventOptional):
 _NotificationRequired = TypedDict(
     "_NotificationRequired",
     {
-        # JSONRPC is always "2.0".
+        # jsonrpc is always "2.0".
         "jsonrpc": Literal["2.0"],
-        # Method is hook.runtime_event or hook.event.
+        # method is hook.runtime_event or hook.event.
         "method": str,
     },
 )
@@ -1157,9 +1157,9 @@ _NotificationRequired = TypedDict(
 _NotificationOptional = TypedDict(
     "_NotificationOptional",
     {
-        # ID is absent, or 0 on older hosts.
+        # id is absent, or 0 on older hosts.
         "id": Literal[0],
-        # Params is the event.
+        # params is the event.
         "params": JSON,
     },
     total=False,
@@ -1173,9 +1173,9 @@ class Notification(_NotificationRequired, _NotificationOptional):
 _RPCErrorRequired = TypedDict(
     "_RPCErrorRequired",
     {
-        # Code is one of the Code* constants, or another integer code.
+        # code is one of the Code* constants, or another integer code.
         "code": int,
-        # Message says what went wrong, in one line.
+        # message says what went wrong, in one line.
         "message": str,
     },
 )
@@ -1183,7 +1183,7 @@ _RPCErrorRequired = TypedDict(
 _RPCErrorOptional = TypedDict(
     "_RPCErrorOptional",
     {
-        # Data carries optional details.
+        # data carries optional details.
         "data": JSON,
     },
     total=False,
@@ -1197,11 +1197,11 @@ class RPCError(_RPCErrorRequired, _RPCErrorOptional):
 _RequestRequired = TypedDict(
     "_RequestRequired",
     {
-        # JSONRPC is always "2.0".
+        # jsonrpc is always "2.0".
         "jsonrpc": Literal["2.0"],
-        # ID identifies the call; hosts count up from 1 and hello is 1.
+        # id identifies the call; hosts count up from 1 and hello is 1.
         "id": int,
-        # Method is one of the hook.* methods.
+        # method is one of the hook.* methods.
         "method": str,
     },
 )
@@ -1209,7 +1209,7 @@ _RequestRequired = TypedDict(
 _RequestOptional = TypedDict(
     "_RequestOptional",
     {
-        # Params is the method's params object.
+        # params is the method's params object.
         "params": JSON,
     },
     total=False,
@@ -1223,9 +1223,9 @@ class Request(_RequestRequired, _RequestOptional):
 _ResponseRequired = TypedDict(
     "_ResponseRequired",
     {
-        # JSONRPC is always "2.0".
+        # jsonrpc is always "2.0".
         "jsonrpc": Literal["2.0"],
-        # ID is the id of the request answered; null only when that id could not be read.
+        # id is the id of the request answered; null only when that id could not be read.
         "id": Optional[int],
     },
 )
@@ -1233,9 +1233,9 @@ _ResponseRequired = TypedDict(
 _ResponseOptional = TypedDict(
     "_ResponseOptional",
     {
-        # Result is the method's result when the call succeeded.
+        # result is the method's result when the call succeeded.
         "result": JSON,
-        # Error says why the call failed.
+        # error says why the call failed.
         "error": RPCError,
     },
     total=False,
@@ -1249,13 +1249,13 @@ class Response(_ResponseRequired, _ResponseOptional):
 _RuntimeEventRequired = TypedDict(
     "_RuntimeEventRequired",
     {
-        # Kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
+        # kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
         "kind": str,
-        # Source is the component that raised the event.
+        # source is the component that raised the event.
         "source": EventSource,
-        # Scope places the event in an agent, session and turn.
+        # scope places the event in an agent, session and turn.
         "scope": EventScope,
-        # Payload is the event's data; its shape depends on the kind.
+        # payload is the event's data; its shape depends on the kind.
         "payload": JSON,
     },
 )
@@ -1263,15 +1263,15 @@ _RuntimeEventRequired = TypedDict(
 _RuntimeEventOptional = TypedDict(
     "_RuntimeEventOptional",
     {
-        # ID identifies the event.
+        # id identifies the event.
         "id": str,
-        # Time is when the event happened, in RFC 3339 form.
+        # time is when the event happened, in RFC 3339 form.
         "time": str,
-        # Correlation links the event to others.
+        # correlation links the event to others.
         "correlation": dict[str, JSON],
-        # Severity is "debug", "info", "warn" or "error".
+        # severity is "debug", "info", "warn" or "error".
         "severity": str,
-        # Attrs are further attributes.
+        # attrs are further attributes.
         "attrs": dict[str, JSON],
     },
     total=False,

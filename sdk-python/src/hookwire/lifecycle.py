@@ -131,9 +131,15 @@ class ToolError(Exception):
     """A tool's failure, as PostToolUseFailure gets it: message is the result's for_llm."""
 
     def __init__(self, result: ToolResult) -> None:
-        super().__init__(result["for_llm"])
-        self.message = result["for_llm"]
+        super().__init__(result)  # as args, so that copy and pickle rebuild it
         self.result = result
+
+    @property
+    def message(self) -> str:
+        return self.result["for_llm"]
+
+    def __str__(self) -> str:
+        return self.message
 
 
 # What each event's callbacks receive. Frozen: a callback changes what

@@ -16,10 +16,6 @@ import (
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
 
-// extApproveArguments is the extension a host announces in hello when it
-// runs a call with the arguments its approver set.
-const extApproveArguments = "approve_tool.arguments"
-
 // layer translates between the protocol and the callbacks of one hook.
 type layer struct {
 	h          *hookwire.Hook
@@ -361,12 +357,12 @@ func (l *layer) approveTool(ctx context.Context, req hookwire.ApproveToolParams)
 		switch {
 		case verdict.UpdatedInput == nil:
 			return hookwire.ApproveToolResult{Approved: true}, nil
-		case slices.Contains(l.h.HostExtensions(), extApproveArguments):
+		case slices.Contains(l.h.HostExtensions(), hookwire.ExtApproveToolArguments):
 			return hookwire.ApproveToolResult{Approved: true, Arguments: verdict.UpdatedInput}, nil
 		}
 		// Running the call with the arguments it came with would not be
 		// what was allowed.
-		return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, extApproveArguments)), nil
+		return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, hookwire.ExtApproveToolArguments)), nil
 	case Deny:
 		return deny(verdict.Message), nil
 	case Ask:

@@ -108,16 +108,19 @@ func Test() error {
 		return err
 	}
 	// The SDK, its generated module included, must type-check on the oldest Python it supports.
-	if err := run(".", venvBin("mypy"), "--strict", "--python-version", "3.9", "sdk-python/src", "sdk-python/tests", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python"); err != nil {
+	if err := run(".", venvBin("mypy"), "--strict", "--python-version", "3.9", "sdk-python/src", "sdk-python/tests", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python", "examples/lifecycle-dangerous-commands/python"); err != nil {
 		return err
 	}
-	if err := run(".", venvBin("ruff"), "check", "sdk-python", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python"); err != nil {
+	if err := run(".", venvBin("ruff"), "check", "sdk-python", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python", "examples/lifecycle-dangerous-commands/python"); err != nil {
 		return err
 	}
 	if err := run("sdk-python", filepath.Join("..", venvBin("pytest")), "-q"); err != nil {
 		return err
 	}
 	if err := run("examples/weather/python", filepath.Join("..", "..", "..", venvBin("pytest")), "-q"); err != nil {
+		return err
+	}
+	if err := run("examples/lifecycle-dangerous-commands/python", filepath.Join("..", "..", "..", venvBin("pytest")), "-q"); err != nil {
 		return err
 	}
 	if err := run("sdk-node", "npm", "test"); err != nil {

@@ -28,6 +28,10 @@
 //
 // [Hook.Call] runs a hook's handlers in-process, for the hook's own tests.
 //
+// The sub-package lifecycle speaks the vocabulary of in-process agent SDKs'
+// lifecycle hooks (SessionStart, PreToolUse, ... with continue, skip or
+// abort, and a canUseTool callback) on top of a Hook.
+//
 // The protocol types (params, results, [ToolResult], ...) are generated from
 // the protocol's JSON Schema. Optional scalars are pointers ([Ptr] makes
 // one), and every object keeps the members it does not know in Extra and

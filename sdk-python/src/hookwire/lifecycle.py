@@ -41,6 +41,7 @@ from ._hook import (
     Hook,
 )
 from ._protocol import (
+    EXT_APPROVE_TOOL_ARGUMENTS,
     JSON,
     KIND_AGENT_SESSION_END,
     KIND_AGENT_TURN_END,
@@ -84,10 +85,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("hookwire")
-
-# The extension a host announces in hello when it runs a call with the
-# arguments its approver set.
-_APPROVE_ARGUMENTS = "approve_tool.arguments"
 
 
 class HookEvent:
@@ -656,13 +653,13 @@ class _Layer:
             except _Ignored as e:
                 log.error("can_use_tool answered allow with %s: taken as ask", e)
                 return _abstain()
-            if _APPROVE_ARGUMENTS in self.hook.host_extensions:
+            if EXT_APPROVE_TOOL_ARGUMENTS in self.hook.host_extensions:
                 return {"approved": True, "arguments": updated}
             # Running the call with the arguments it came with would not be
             # what was allowed.
             return _refuse(
                 f"canUseTool allowed {tool} with updated input, which this host cannot apply "
-                f"(it does not announce {_APPROVE_ARGUMENTS})"
+                f"(it does not announce {EXT_APPROVE_TOOL_ARGUMENTS})"
             )
         if behavior == "deny":
             return _refuse(str(verdict.get("message", "")))

@@ -313,7 +313,7 @@ func (r *results) print(w io.Writer) {
 			if !g.Met {
 				verdict = "MISSED"
 			}
-			fmt.Fprintf(t, "%s\t%.2f %s\t%.2f %s\t%s\t\n", g.Name, g.Value, g.Unit, g.Limit, g.Unit, verdict)
+			fmt.Fprintf(t, "%s\t%.3f %s\t%.3f %s\t%s\t\n", g.Name, g.Value, g.Unit, g.Limit, g.Unit, verdict)
 		}
 	})
 

@@ -149,7 +149,7 @@ func (b *bench) concurrency() error {
 	for _, l := range loads {
 		r := row{ID: l.h.id, Label: l.c.label, summary: summarize(l.c.samples), CallsPerSec: round(perSec[l.h.id])}
 		if l.h.kind == sdk {
-			r.VsLoop = round(perSec[l.h.id]/perSec[l.h.lang+"-raw"]*100) / 100
+			r.VsLoop = round(perSec[l.h.id]/perSec[l.h.lang+"-raw"]*1000) / 1000
 		}
 		b.res.Concurrency = append(b.res.Concurrency, r)
 		b.failures([]*contender{l.c})

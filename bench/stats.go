@@ -95,12 +95,13 @@ func summarize(samples []time.Duration) summary {
 	return summary{N: n, Median: int64(median), P99: int64(p99)}
 }
 
-// ratio is a/b, rounded to two decimals; 0 when b is.
+// ratio is a/b, rounded to three decimals, so that a target is judged on
+// what the table shows to two; 0 when b is.
 func ratio(a, b int64) float64 {
 	if b == 0 {
 		return 0
 	}
-	return math.Round(float64(a)/float64(b)*100) / 100
+	return math.Round(float64(a)/float64(b)*1000) / 1000
 }
 
 func round(x float64) float64 { return math.Round(x) }

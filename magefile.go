@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -104,32 +105,33 @@ func Test() error {
 			return err
 		}
 	}
+	python := append([]string{"sdk-python"}, glob("examples/*/python")...)
 	if err := run(".", venvBin("pytest"), "-q", "schema"); err != nil {
 		return err
 	}
 	// The SDK, its generated module included, must type-check on the oldest Python it supports.
-	if err := run(".", venvBin("mypy"), "--strict", "--python-version", "3.9", "sdk-python/src", "sdk-python/tests", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python", "examples/lifecycle-dangerous-commands/python"); err != nil {
+	mypy := append([]string{"--strict", "--python-version", "3.9", "sdk-python/src", "sdk-python/tests"}, python[1:]...)
+	if err := run(".", venvBin("mypy"), mypy...); err != nil {
 		return err
 	}
-	if err := run(".", venvBin("ruff"), "check", "sdk-python", "examples/weather/python", "examples/approval-gate/python", "examples/rate-limiter/python", "examples/lifecycle-dangerous-commands/python"); err != nil {
+	if err := run(".", venvBin("ruff"), append([]string{"check"}, python...)...); err != nil {
 		return err
 	}
-	if err := run("sdk-python", filepath.Join("..", venvBin("pytest")), "-q"); err != nil {
-		return err
+	for _, dir := range python {
+		if len(glob(dir+"/test_*.py")) > 0 || len(glob(dir+"/tests")) > 0 {
+			if err := run(dir, venvBin("pytest"), "-q"); err != nil {
+				return err
+			}
+		}
 	}
-	if err := run("examples/weather/python", filepath.Join("..", "..", "..", venvBin("pytest")), "-q"); err != nil {
-		return err
+	for _, dir := range nodeProjects() {
+		if hasScript(dir, "test") {
+			if err := run(dir, "npm", "test"); err != nil {
+				return err
+			}
+		}
 	}
-	if err := run("examples/lifecycle-dangerous-commands/python", filepath.Join("..", "..", "..", venvBin("pytest")), "-q"); err != nil {
-		return err
-	}
-	if err := run("sdk-node", "npm", "test"); err != nil {
-		return err
-	}
-	if err := run("examples/weather/typescript", "npm", "test"); err != nil {
-		return err
-	}
-	return run("examples/lifecycle-audit-log/typescript", "npm", "test")
+	return nil
 }
 
 // Demo runs one agent turn with the weather plugin of the PicoClaw documents,
@@ -171,7 +173,7 @@ func Deps() error {
 			return err
 		}
 	}
-	for _, dir := range []string{"sdk-node", "examples/weather/typescript", "examples/audit-log/typescript", "examples/result-cache/typescript", "examples/lifecycle-audit-log/typescript"} {
+	for _, dir := range nodeProjects() {
 		if olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
 			if err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
 				return err
@@ -179,6 +181,23 @@ func Deps() error {
 		}
 	}
 	return nil
+}
+
+// nodeProjects are the SDK's and every TypeScript example's npm projects.
+func nodeProjects() []string {
+	return append([]string{"sdk-node"}, glob("examples/*/typescript")...)
+}
+
+// hasScript is true when the npm project in dir defines the script.
+func hasScript(dir, script string) bool {
+	var pkg struct{ Scripts map[string]string }
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	return err == nil && json.Unmarshal(data, &pkg) == nil && pkg.Scripts[script] != ""
+}
+
+func glob(pattern string) []string {
+	matches, _ := filepath.Glob(pattern)
+	return matches
 }
 
 // olderThan is true when file is missing or older than source.
@@ -191,9 +210,13 @@ func olderThan(file, source string) bool {
 	return err != nil || f.ModTime().Before(s.ModTime())
 }
 
+// venvBin is a program of the virtual environment, as an absolute path, so
+// that it runs from any folder.
 func venvBin(name string) string {
+	dir := "bin"
 	if runtime.GOOS == "windows" {
-		return filepath.Join(".venv", "Scripts", name)
+		dir = "Scripts"
 	}
-	return filepath.Join(".venv", "bin", name)
+	abs, _ := filepath.Abs(filepath.Join(".venv", dir, name))
+	return abs
 }

@@ -9,6 +9,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -185,7 +186,7 @@ func (t *Writer) Call(c runtime.CallRecord) {
 			outcome = "denied" + colon(rec.Reason)
 		case v.Arguments != nil:
 			rec.Arguments = v.Arguments
-			args, _ := json.Marshal(v.Arguments)
+			args := compact(v.Arguments)
 			outcome = "approved with arguments " + string(args)
 		default:
 			outcome = "approved"
@@ -256,7 +257,7 @@ func (t *Writer) Step(s agent.Step) {
 		t.write(rec, fmt.Sprintf("llm #%d", s.Iteration), strings.Join(lines, "\n"+pad("")))
 	case agent.StepTool:
 		rec := Record{Type: "tool", Tool: s.Tool, Arguments: s.Arguments, Outcome: s.Outcome, By: s.By, ByDefault: s.ByDefault, Reason: s.Reason, Result: result(s.Result)}
-		args, _ := json.Marshal(s.Arguments)
+		args := compact(s.Arguments)
 		line := fmt.Sprintf("%s %s ", s.Tool, args)
 		switch s.Outcome {
 		case agent.ToolRan:
@@ -296,14 +297,30 @@ func (t *Writer) Step(s agent.Step) {
 	}
 }
 
+// plainEncoder writes JSON as a reader expects it: "rm -rf > /dev/sda", not
+// encoding/json's HTML-safe "\u003e".
+func plainEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// compact is v as one line of JSON, for the text transcript.
+func compact(v any) string {
+	var buf bytes.Buffer
+	_ = plainEncoder(&buf).Encode(v)
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
 func (t *Writer) write(rec Record, label, text string) {
 	var line []byte
 	if t.jsonl {
-		var err error
-		if line, err = json.Marshal(rec); err != nil {
-			line = []byte(fmt.Sprintf(`{"type":"error","error":%q}`, err.Error()))
+		var buf bytes.Buffer
+		if err := plainEncoder(&buf).Encode(rec); err != nil {
+			buf.Reset()
+			fmt.Fprintf(&buf, "{\"type\":\"error\",\"error\":%q}\n", err.Error())
 		}
-		line = append(line, '\n')
+		line = buf.Bytes()
 	} else {
 		line = []byte(pad(label) + text + "\n")
 	}

@@ -102,3 +102,16 @@ tool      shell {"command":"make deploy"} ran by default (every approver abstain
 		t.Errorf("json:\n%s\nwant:\n%s", jsonl.String(), wantJSON)
 	}
 }
+
+// Arguments read as written: a redirect is ">", not encoding/json's "\u003e".
+func TestArgumentsAreWrittenAsTheyRead(t *testing.T) {
+	step := agent.Step{Kind: agent.StepTool, Tool: "shell", Arguments: map[string]any{"command": "echo x > /dev/sda"},
+		Outcome: agent.ToolDenied, Reason: "writes to /dev/"}
+	for _, jsonl := range []bool{false, true} {
+		var out bytes.Buffer
+		New(&out, jsonl).Step(step)
+		if !strings.Contains(out.String(), `"echo x > /dev/sda"`) {
+			t.Errorf("jsonl %v: %s", jsonl, out.String())
+		}
+	}
+}

@@ -159,9 +159,11 @@ func BenchmarkEncodeRequest(b *testing.B) {
 	id := uint64(12345)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := encodeMessage(&id, protocol.MethodBeforeTool, call); err != nil {
+		line, err := encodeMessage(&id, protocol.MethodBeforeTool, call)
+		if err != nil {
 			b.Fatal(err)
 		}
+		line.free()
 	}
 }
 
@@ -170,10 +172,11 @@ func BenchmarkEncodeRequest(b *testing.B) {
 // caller itself, with no connection in between.
 func BenchmarkProcessBare(b *testing.B) {
 	id := uint64(1)
-	line, err := encodeMessage(&id, protocol.MethodBeforeTool, benchCall())
+	lb, err := encodeMessage(&id, protocol.MethodBeforeTool, benchCall())
 	if err != nil {
 		b.Fatal(err)
 	}
+	line := lb.b
 	cmd := exec.Command(fixtureBin)
 	in, err := cmd.StdinPipe()
 	if err != nil {

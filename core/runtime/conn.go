@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -96,6 +98,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
+	defer line.free()
 	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.err != nil {
@@ -105,7 +108,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	c.pending[id] = ch
 	c.mu.Unlock()
 
-	if err := c.write(ctx, line); err != nil {
+	if err := c.write(ctx, line.b); err != nil {
 		c.abandon(id, false)
 		return nil, err
 	}
@@ -129,7 +132,8 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return err
 	}
-	return c.write(ctx, line)
+	defer line.free()
+	return c.write(ctx, line.b)
 }
 
 // Done is closed when the connection has ended.
@@ -378,30 +382,17 @@ func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
 	_ = c.write(ctx, append(line, '\n'))
 }
 
-// encodeMessage writes a request (id set) or notification as one line. The
-// envelope is written here rather than through protocol.Request so that the
-// params, which may be megabytes, are encoded once.
-func encodeMessage(id *uint64, method string, params any) ([]byte, error) {
-	var raw []byte
-	switch p := params.(type) {
-	case json.RawMessage:
-		raw = p
-		if bytes.ContainsAny(raw, "\r\n") {
-			var b bytes.Buffer
-			if err := json.Compact(&b, raw); err != nil {
-				return nil, fmt.Errorf("%s params: %w", method, err)
-			}
-			raw = b.Bytes()
-		}
-	case nil:
-	default:
-		var err error
-		if raw, err = json.Marshal(params); err != nil {
-			return nil, fmt.Errorf("%s params: %w", method, err)
-		}
+// encodeMessage writes a request (id set) or notification as one line, in
+// a buffer to free once written. The envelope is written
+// here rather than through protocol.Request so that the params, which may be
+// megabytes, are encoded once.
+func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
+	raw, err := encodeParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s params: %w", method, err)
 	}
-	m, _ := json.Marshal(method)
-	line := make([]byte, 0, len(raw)+len(m)+64)
+	lb := linePool.Get().(*lineBuf)
+	line := slices.Grow(lb.b[:0], len(raw)+len(method)+64)
 	line = append(line, `{"jsonrpc":"2.0",`...)
 	if id != nil {
 		line = append(line, `"id":`...)
@@ -409,12 +400,78 @@ func encodeMessage(id *uint64, method string, params any) ([]byte, error) {
 		line = append(line, ',')
 	}
 	line = append(line, `"method":`...)
-	line = append(line, m...)
+	line = appendString(line, method)
 	if raw != nil {
 		line = append(line, `,"params":`...)
 		line = append(line, raw...)
 	}
-	return append(line, '}', '\n'), nil
+	lb.b = append(line, '}', '\n')
+	return lb, nil
+}
+
+// protocolPath is the package of the wire types.
+var protocolPath = reflect.TypeFor[protocol.Meta]().PkgPath()
+
+// encodeParams encodes params as one line's worth of JSON.
+func encodeParams(params any) ([]byte, error) {
+	var raw []byte
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		raw = p
+	case json.Marshaler:
+		if reflect.TypeOf(p).PkgPath() != protocolPath {
+			return json.Marshal(params)
+		}
+		// The wire types write checked, compact JSON; json.Marshal would
+		// read it all again to check and compact it, which for a long
+		// message history is a third of the cost of encoding it.
+		var err error
+		if raw, err = p.MarshalJSON(); err != nil {
+			return nil, err
+		}
+	default:
+		return json.Marshal(params)
+	}
+	if bytes.ContainsAny(raw, "\r\n") {
+		var b bytes.Buffer
+		if err := json.Compact(&b, raw); err != nil {
+			return nil, err
+		}
+		raw = b.Bytes()
+	}
+	return raw, nil
+}
+
+// appendString appends s as a JSON string. Method names need no escaping;
+// anything else goes through encoding/json.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// lineBuf holds a line to write. Lines are pooled: most are a few hundred
+// bytes, and every call needs one.
+type lineBuf struct{ b []byte }
+
+var linePool = sync.Pool{New: func() any { return new(lineBuf) }}
+
+// maxPooledLine bounds the buffers kept, so that one long before_llm does
+// not stay in memory for good.
+const maxPooledLine = 64 << 10
+
+func (lb *lineBuf) free() {
+	if cap(lb.b) <= maxPooledLine {
+		linePool.Put(lb)
+	}
 }
 
 func ctxError(ctx context.Context) error {

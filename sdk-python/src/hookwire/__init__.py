@@ -19,6 +19,8 @@ The message types are TypedDicts generated from the protocol's JSON Schema
 (hookwire._protocol), re-exported here.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._hook import (
     AfterLLMReply,
     AfterToolReply,
@@ -89,28 +91,70 @@ from ._results import (
     respond,
     tool_result,
 )
-from ._testing import TestClient
 from ._tools import ArgumentError
-from .lifecycle import (
-    CanUseTool,
-    CanUseToolOptions,
-    HookEvent,
-    HookInput,
-    HookOutput,
-    LifecycleHook,
-    LifecycleHooks,
-    PermissionRequestInput,
-    PermissionResult,
-    PostToolUseFailureInput,
-    PostToolUseInput,
-    PreToolUseInput,
-    SessionEndInput,
-    SessionStartInput,
-    TaskCompletedInput,
-    ToolError,
-    ToolInput,
-    UserPromptSubmitInput,
-)
+
+if TYPE_CHECKING:
+    from ._testing import TestClient
+    from .lifecycle import (
+        CanUseTool,
+        CanUseToolOptions,
+        HookEvent,
+        HookInput,
+        HookOutput,
+        LifecycleHook,
+        LifecycleHooks,
+        PermissionRequestInput,
+        PermissionResult,
+        PostToolUseFailureInput,
+        PostToolUseInput,
+        PreToolUseInput,
+        SessionEndInput,
+        SessionStartInput,
+        TaskCompletedInput,
+        ToolError,
+        ToolInput,
+        UserPromptSubmitInput,
+    )
+
+# Imported on first use: both need asyncio, which a hook of plain functions
+# does without, and the lifecycle layer is a module of its own.
+_LAZY = {
+    "TestClient": "._testing",
+    "CanUseTool": ".lifecycle",
+    "CanUseToolOptions": ".lifecycle",
+    "HookEvent": ".lifecycle",
+    "HookInput": ".lifecycle",
+    "HookOutput": ".lifecycle",
+    "LifecycleHook": ".lifecycle",
+    "LifecycleHooks": ".lifecycle",
+    "PermissionRequestInput": ".lifecycle",
+    "PermissionResult": ".lifecycle",
+    "PostToolUseFailureInput": ".lifecycle",
+    "PostToolUseInput": ".lifecycle",
+    "PreToolUseInput": ".lifecycle",
+    "SessionEndInput": ".lifecycle",
+    "SessionStartInput": ".lifecycle",
+    "TaskCompletedInput": ".lifecycle",
+    "ToolError": ".lifecycle",
+    "ToolInput": ".lifecycle",
+    "UserPromptSubmitInput": ".lifecycle",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value  # the next lookup finds it without coming here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "EVENT_KINDS",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import logging
 import sys
 from collections.abc import Awaitable
@@ -53,10 +52,10 @@ from ._protocol import (
 )
 from ._results import Modify, respond
 from ._tools import Tool, ToolFunction, is_async
-from ._workers import Workers
 
 if TYPE_CHECKING:
     from ._testing import TestClient
+    from ._workers import Workers
 
 log = logging.getLogger("hookwire")
 
@@ -147,12 +146,27 @@ class Hook:
     def __init__(self, name: str | None = None, *, threads: int = 64) -> None:
         self.name = name
         self._handlers: dict[str, _Handler] = {}
-        self._observers: list[tuple[tuple[str, ...], _Handler]] = []
+        # Each observer, with what its kinds match (None: every kind).
+        self._observers: list[tuple[Callable[[str], object] | None, _Handler]] = []
         self._tools: dict[str, Tool] = {}
         self._closers: list[_Handler] = []
         self._host_extensions: tuple[str, ...] = ()
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
         self.threads = threads
-        self._workers = Workers(threads)
+        self._pool: Workers | None = None
+
+    @property
+    def _workers(self) -> Workers:
+        """The threads for plain functions called from an event loop, started on first use.
+
+        A hook of plain functions never needs them: its own threads answer.
+        """
+        if self._pool is None:
+            from ._workers import Workers
+
+            self._pool = Workers(self.threads)
+        return self._pool
 
     # Registration.
 
@@ -199,8 +213,10 @@ class Hook:
             if not isinstance(k, str):
                 raise TypeError(f"observe() takes kind globs, got {k!r}")
 
+        matches = _matcher(kinds)
+
         def register(fn: Observer) -> Observer:
-            self._observers.append((kinds, _Handler(fn, is_async(fn))))
+            self._observers.append((matches, _Handler(fn, is_async(fn))))
             return fn
 
         return register
@@ -297,7 +313,7 @@ class Hook:
 
     async def serve(self) -> None:
         """run(), for a program that already has an event loop."""
-        from ._stdio import serve
+        from ._loop import serve
 
         await serve(self)
 
@@ -388,11 +404,7 @@ class Hook:
             log.warning("ignored a %s that does not decode: %s", method, e)
             return None, []
         kind = event["kind"]
-        matched = [
-            h
-            for kinds, h in self._observers
-            if not kinds or any(fnmatch.fnmatchcase(kind, k) for k in kinds)
-        ]
+        matched = [h for matches, h in self._observers if matches is None or matches(kind)]
         return event, matched
 
     async def _close(self) -> None:
@@ -402,6 +414,14 @@ class Hook:
                 done = c.fn()
                 if c.is_async:
                     await done
+            except Exception:
+                log.exception("the on_close function %s failed", getattr(c.fn, "__name__", c.fn))
+
+    def _close_plain(self) -> None:
+        """_close(), with no event loop, for a hook whose on_close functions are all plain."""
+        for c in self._closers:
+            try:
+                c.fn()
             except Exception:
                 log.exception("the on_close function %s failed", getattr(c.fn, "__name__", c.fn))
 
@@ -435,6 +455,16 @@ class Hook:
         if "reason" in result:
             modified["reason"] = result["reason"]
         return modified
+
+
+def _matcher(kinds: tuple[str, ...]) -> Callable[[str], object] | None:
+    """What observe()'s kind globs match, as one pattern: whether an event goes to the observer."""
+    if not kinds:
+        return None
+    import fnmatch
+    import re
+
+    return re.compile("|".join(fnmatch.translate(k) for k in kinds)).match
 
 
 def _render(method: str, reply: Any) -> dict[str, Any]:

@@ -7,7 +7,6 @@ it returns a Modify that the dispatcher renders for the method it answers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from ._protocol import (
@@ -23,16 +22,41 @@ from ._protocol import (
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
 class Modify(Generic[T]):
     """A modify decision: the whole replacement object, and why.
 
     Build it with modify(); the dispatcher puts the object under the key the
-    method expects.
+    method expects. Like the frozen dataclass it once was, it is immutable
+    and equal to another with the same value and reason; not a dataclass,
+    because dataclasses imports inspect, which a hook otherwise does without.
     """
 
-    value: T
-    reason: str | None = None
+    __slots__ = ("_reason", "_value")
+
+    def __init__(self, value: T, reason: str | None = None) -> None:
+        self._value = value
+        self._reason = reason
+
+    @property
+    def value(self) -> T:
+        """The whole replacement object."""
+        return self._value
+
+    @property
+    def reason(self) -> str | None:
+        """Why the hook modifies, if it says."""
+        return self._reason
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Modify):
+            return NotImplemented
+        return (self.value, self.reason) == (other.value, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Modify(value={self.value!r}, reason={self.reason!r})"
 
 
 def continue_(reason: str | None = None) -> Continue:

@@ -8,11 +8,11 @@ schema before the function runs, so the function gets what its hints say.
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import re
 import sys
+from types import FunctionType
 from typing import (
     Annotated,
     Any,
@@ -57,6 +57,9 @@ class Tool:
         description: str | None = None,
         parameters: Schema | None = None,
     ) -> None:
+        # Here rather than at the top: only a hook that declares tools needs inspect.
+        import inspect
+
         self.fn = fn
         self.name = name or fn.__name__
         summary, arg_docs = _parse_docstring(inspect.getdoc(fn) or "")
@@ -126,8 +129,19 @@ def as_tool_result(value: Any) -> ToolResult:
     return tool_result(json.dumps(value, ensure_ascii=False))
 
 
+# inspect.CO_COROUTINE: the flag of a function defined with async def.
+_CO_COROUTINE = 0x80
+
+
 def is_async(fn: Callable[..., Any]) -> bool:
     """Whether calling fn gives a coroutine, for functions and callable objects alike."""
+    if type(fn) is FunctionType and not hasattr(fn, "_is_coroutine_marker"):
+        # What inspect answers for a plain function (one that
+        # inspect.markcoroutinefunction has not marked), without importing
+        # inspect: a hook of plain handlers would load it for nothing else.
+        return bool(fn.__code__.co_flags & _CO_COROUTINE)
+    import inspect
+
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
         getattr(fn, "__call__", None)  # noqa: B004 - the method, not callable()
     )
@@ -165,6 +179,8 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
 
 
 def _parameters(fn: ToolFunction, arg_docs: dict[str, str], tool: str) -> Schema:
+    import inspect
+
     hints = get_type_hints(fn, include_extras=True)
     properties: dict[str, Schema] = {}
     required: list[str] = []

@@ -20,8 +20,6 @@ class Workers:
     """
 
     def __init__(self, limit: int) -> None:
-        if limit < 1:
-            raise ValueError("threads must be at least 1")
         self._limit = limit
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         # One permit per thread waiting for a job, so a submit knows whether

@@ -1,0 +1,115 @@
+"""What a hook loads: a hook of plain functions starts without asyncio and friends.
+
+Start-up is most of what a short-lived hook costs, and asyncio alone (with
+concurrent.futures, inspect and dataclasses) took half of it. These tests
+pin down which modules each kind of hook loads, never how long it takes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from hookwire import Modify, modify
+
+HELLO = {"jsonrpc": "2.0", "id": 1, "method": "hook.hello", "params": {"name": "h", "version": 1}}
+CALL = {
+    "jsonrpc": "2.0",
+    "id": 2,
+    "method": "hook.before_tool",
+    "params": {"tool": "exec", "arguments": {}},
+}
+EVENT = {
+    "jsonrpc": "2.0",
+    "method": "hook.runtime_event",
+    "params": {"kind": "agent.turn.start", "source": {}, "scope": {}, "payload": None},
+}
+# Modules a hook of plain functions has no use for.
+HEAVY = ["asyncio", "concurrent.futures", "dataclasses", "inspect", "queue"]
+
+PLAIN_HOOK = """
+import sys
+from hookwire import BeforeToolParams, BeforeToolReply, Hook, RuntimeEvent, deny
+
+hook = Hook("plain")
+seen = []
+
+@hook.before_tool
+def guard(call: BeforeToolParams) -> BeforeToolReply:
+    return deny("no")
+
+@hook.observe("agent.*")
+def look(event: RuntimeEvent) -> None:
+    seen.append(event["kind"])
+
+@hook.on_close
+def report() -> None:
+    heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+    print("loaded", heavy, "seen", seen, file=sys.stderr)
+
+hook.run()
+"""
+
+
+def run_hook(source: str) -> tuple[list[dict[str, object]], str]:
+    lines = "".join(json.dumps(m) + "\n" for m in (HELLO, EVENT, CALL))
+    done = subprocess.run(
+        [sys.executable, "-c", source],
+        input=lines.encode(),
+        capture_output=True,
+        timeout=20,
+        check=True,
+    )
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    return replies, done.stderr.decode()
+
+
+def test_a_hook_of_plain_functions_serves_without_asyncio_inspect_or_dataclasses() -> None:
+    replies, stderr = run_hook(PLAIN_HOOK.replace("{heavy!r}", repr(HEAVY)))
+    assert [r["id"] for r in replies] == [1, 2]
+    assert replies[1]["result"] == {"action": "deny_tool", "reason": "no"}
+    assert "loaded [] seen ['agent.turn.start']" in stderr
+
+
+def test_an_async_handler_gets_its_event_loop() -> None:
+    source = PLAIN_HOOK.replace("def guard", "async def guard").replace("{heavy!r}", repr(HEAVY))
+    replies, stderr = run_hook(source)
+    assert replies[1]["result"] == {"action": "deny_tool", "reason": "no"}
+    assert "'asyncio'" in stderr
+
+
+@pytest.mark.parametrize("name", ["TestClient", "LifecycleHook", "HookEvent"])
+def test_the_test_client_and_the_lifecycle_layer_load_on_first_use(name: str) -> None:
+    code = (
+        "import sys, hookwire\n"
+        "assert 'asyncio' not in sys.modules\n"
+        f"print(hookwire.{name}.__module__, 'asyncio' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, check=True, timeout=20
+    ).stdout.decode()
+    assert out.split() in (["hookwire._testing", "True"], ["hookwire.lifecycle", "True"])
+    assert name in dir(sys.modules["hookwire"])
+
+
+def test_an_unknown_name_is_still_an_attribute_error() -> None:
+    import hookwire
+
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        hookwire.Nope  # noqa: B018 - the lookup is the test
+
+
+def test_modify_is_an_immutable_value() -> None:
+    a = modify({"model": "m"}, reason="why", model="n")
+    assert a == Modify({"model": "n"}, "why")
+    assert a != Modify({"model": "n"})
+    assert repr(a) == "Modify(value={'model': 'n'}, reason='why')"
+    assert hash(Modify("v", "r")) == hash(Modify("v", "r"))
+    with pytest.raises(AttributeError):
+        a.reason = "other"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del a.value
+    assert a.reason == "why"

@@ -136,6 +136,50 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	return c.write(ctx, line.b)
 }
 
+// pipeBuf is what a pipe takes in one write or not at all (PIPE_BUF on
+// Linux): a write that meets its deadline never cuts a line of it short.
+const pipeBuf = 4096
+
+// notifyAll sends a notification for each of params, as few writes as it
+// can: the lines go out together, up to pipeBuf bytes a write (a longer
+// line alone), so that a burst of events does not cost a syscall each. It
+// returns how many were sent.
+func notifyAll[T any](ctx context.Context, c *Conn, method string, params []T) (int, error) {
+	lb := linePool.Get().(*lineBuf)
+	defer lb.free()
+	buf, sent, queued := lb.b[:0], 0, 0
+	flush := func() error {
+		if len(buf) == 0 {
+			return nil
+		}
+		err := c.write(ctx, buf)
+		if err == nil {
+			sent += queued
+		}
+		buf, queued = buf[:0], 0
+		return err
+	}
+	for _, p := range params {
+		line, err := encodeMessage(nil, method, p)
+		if err != nil {
+			c.log.Warn("notification not sent", "method", method, "error", err)
+			continue
+		}
+		if len(buf)+len(line.b) > pipeBuf {
+			if err := flush(); err != nil {
+				line.free()
+				return sent, err
+			}
+		}
+		buf = append(buf, line.b...)
+		queued++
+		line.free()
+	}
+	err := flush()
+	lb.b = buf
+	return sent, err
+}
+
 // Done is closed when the connection has ended.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
@@ -205,7 +249,7 @@ func (c *Conn) abandon(id uint64, late bool) {
 
 type deadliner interface{ SetWriteDeadline(time.Time) error }
 
-// write sends one whole line. A line cut short leaves the stream corrupt, so
+// write sends whole lines. A line cut short leaves the stream corrupt, so
 // it ends the connection.
 func (c *Conn) write(ctx context.Context, line []byte) error {
 	select {
@@ -222,7 +266,9 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 	// Traced before it is written: once written, the reply may be read,
 	// and traced, before this goroutine runs again.
 	if c.opts.Trace != nil {
-		c.opts.Trace(true, line[:len(line)-1])
+		for l := range bytes.Lines(line) {
+			c.opts.Trace(true, l[:len(l)-1])
+		}
 	}
 	dl, _ := ctx.Deadline()
 	d, canTimeout := c.w.(deadliner)

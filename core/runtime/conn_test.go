@@ -2,9 +2,17 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -65,4 +73,124 @@ func mustMarshal(t *testing.T, v any) json.RawMessage {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// countingWriter records each write, as a pipe would see its syscalls.
+type countingWriter struct {
+	mu     sync.Mutex
+	writes [][]byte
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes = append(w.writes, bytes.Clone(p))
+	return len(p), nil
+}
+
+// A burst of notifications goes out in few writes, each of whole lines and
+// no longer than a pipe takes at once, in order; a line longer than that
+// goes alone.
+func TestNotifyAllWritesWholeLinesTogether(t *testing.T) {
+	idle, _ := io.Pipe()
+	w := &countingWriter{}
+	c := NewConn(idle, w, ConnOptions{Logger: slog.New(slog.DiscardHandler)})
+	defer c.Close()
+	var evs []protocol.RuntimeEvent
+	for i := range 100 {
+		payload := `{"n":` + strconv.Itoa(i) + `}`
+		if i == 50 {
+			payload = `{"n":50,"long":"` + strings.Repeat("x", 2*pipeBuf) + `"}`
+		}
+		evs = append(evs, protocol.RuntimeEvent{Kind: protocol.KindTurnStart, Payload: json.RawMessage(payload)})
+	}
+	sent, err := notifyAll(context.Background(), c, protocol.MethodRuntimeEvent, evs)
+	if err != nil || sent != len(evs) {
+		t.Fatalf("sent %d of %d, err %v", sent, len(evs), err)
+	}
+	if len(w.writes) >= len(evs)/2 {
+		t.Errorf("%d writes for %d events", len(w.writes), len(evs))
+	}
+	next := 0
+	for _, b := range w.writes {
+		if len(b) > pipeBuf && bytes.Count(b, []byte("\n")) != 1 {
+			t.Errorf("a write of %d bytes holds more than one line", len(b))
+		}
+		if b[len(b)-1] != '\n' {
+			t.Fatalf("a write ends in the middle of a line: %q", b)
+		}
+		for line := range bytes.Lines(b) {
+			var n protocol.Notification
+			if err := json.Unmarshal(line, &n); err != nil {
+				t.Fatalf("%v: %s", err, line)
+			}
+			var ev protocol.RuntimeEvent
+			var p struct{ N int }
+			if err := json.Unmarshal(n.Params, &ev); err != nil || json.Unmarshal(ev.Payload, &p) != nil || p.N != next {
+				t.Fatalf("line %d is %s", next, line)
+			}
+			next++
+		}
+	}
+	if next != len(evs) {
+		t.Errorf("%d events written, want %d", next, len(evs))
+	}
+}
+
+// batchRecorder is an observer of batches whose first delivery waits for
+// release.
+type batchRecorder struct {
+	release chan struct{}
+	mu      sync.Mutex
+	batches []int
+	got     chan struct{}
+}
+
+func (b *batchRecorder) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error {
+	panic("a batch observer is given batches")
+}
+
+func (b *batchRecorder) OnEvents(ctx context.Context, evs []protocol.RuntimeEvent) (int, error) {
+	b.mu.Lock()
+	first := len(b.batches) == 0
+	b.batches = append(b.batches, len(evs))
+	b.mu.Unlock()
+	if first {
+		<-b.release
+	}
+	b.got <- struct{}{}
+	return len(evs), nil
+}
+
+// Events that queue up while one is delivered are delivered together.
+func TestObserveQueueDeliversWhatQueuedUpAtOnce(t *testing.T) {
+	obs := &batchRecorder{release: make(chan struct{}), got: make(chan struct{}, 10)}
+	q := newObserveQueue("b", obs, 16, time.Second, slog.New(slog.DiscardHandler))
+	q.push(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	for {
+		obs.mu.Lock()
+		n := len(obs.batches)
+		obs.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for range 10 {
+		if !q.push(protocol.RuntimeEvent{Kind: protocol.KindLLMRequest}) {
+			t.Fatal("an event was dropped from a queue with room")
+		}
+	}
+	close(obs.release)
+	<-obs.got
+	<-obs.got
+	q.close(context.Background())
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	if want := []int{1, 10}; !slices.Equal(obs.batches, want) {
+		t.Errorf("batches %v, want %v", obs.batches, want)
+	}
+	if d := q.dropped.Load(); d != 0 {
+		t.Errorf("%d dropped", d)
+	}
 }

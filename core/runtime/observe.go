@@ -124,6 +124,12 @@ func (q *observeQueue) drop(kind string) {
 	q.streak++
 }
 
+// batchObserver takes the events queued for it at once: a hook process
+// writes them together.
+type batchObserver interface {
+	OnEvents(ctx context.Context, evs []protocol.RuntimeEvent) (delivered int, err error)
+}
+
 func (q *observeQueue) run() {
 	defer close(q.done)
 	var left uint64
@@ -133,11 +139,41 @@ func (q *observeQueue) run() {
 			q.log.Warn("runtime closed: dropped undelivered events", "dropped", left)
 		}
 	}()
+	batch := make([]protocol.RuntimeEvent, 0, cap(q.events))
 	for ev := range q.events {
+		batch = append(batch[:0], ev)
+		// What queued up during the last delivery goes out in one go.
+	more:
+		for len(batch) < cap(batch) {
+			select {
+			case ev, ok := <-q.events:
+				if !ok {
+					break more
+				}
+				batch = append(batch, ev)
+			default:
+				break more
+			}
+		}
 		if q.ctx.Err() != nil {
-			left++
+			left += uint64(len(batch))
 			continue
 		}
+		q.deliver(batch)
+	}
+}
+
+func (q *observeQueue) deliver(batch []protocol.RuntimeEvent) {
+	if bo, ok := q.obs.(batchObserver); ok {
+		ctx, cancel := context.WithTimeout(q.ctx, q.timeout)
+		n, err := bo.OnEvents(ctx, batch)
+		cancel()
+		if err != nil {
+			q.log.Warn("events not delivered", "events", len(batch)-n, "error", err)
+		}
+		return
+	}
+	for _, ev := range batch {
 		ctx, cancel := context.WithTimeout(q.ctx, q.timeout)
 		if err := q.obs.OnEvent(ctx, ev); err != nil {
 			q.log.Warn("event not delivered", "kind", ev.Kind, "error", err)

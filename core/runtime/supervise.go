@@ -199,3 +199,11 @@ func (h *processHook) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) err
 	}
 	return p.Notify(ctx, protocol.MethodRuntimeEvent, ev)
 }
+
+func (h *processHook) OnEvents(ctx context.Context, evs []protocol.RuntimeEvent) (int, error) {
+	p, err := h.current(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return notifyAll(ctx, p.conn, protocol.MethodRuntimeEvent, evs)
+}

@@ -10,7 +10,9 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Extra holds the members of a JSON object that its type does not declare.
@@ -79,7 +81,7 @@ func (r *reader) rest() Extra {
 	extra := make(Extra, len(r.members))
 	for name, raw := range r.members {
 		if r.err == nil && !json.Valid(raw) {
-			r.fail(name, "is not JSON")
+			r.err = fmt.Errorf("%s: %q: %w", r.typ, name, errSyntax)
 		}
 		extra[name] = slices.Clone(raw)
 	}
@@ -93,6 +95,18 @@ func (r *reader) rest() Extra {
 // would cost several times its size. Values are checked once, by whatever
 // decodes them.
 func decodeInto(raw []byte, dst any) error {
+	switch p := dst.(type) {
+	case *string:
+		if s, ok := unquote(raw); ok {
+			*p = s
+			return nil
+		}
+	case **string:
+		if s, ok := unquote(raw); ok {
+			*p = &s
+			return nil
+		}
+	}
 	v := reflect.ValueOf(dst).Elem()
 	t := v.Type()
 	switch {
@@ -146,6 +160,63 @@ func ownType(t reflect.Type) bool {
 }
 
 var errSyntax = errors.New("invalid JSON")
+
+// unquote decodes the JSON string raw, the way encoding/json does, for the
+// strings that are most of a message's bytes: ok is false for anything it
+// leaves to encoding/json (\u escapes, invalid UTF-8, what is not a string),
+// which also reports the errors. Going through json.Unmarshal would check
+// the bytes, then decode them: two more passes over each string.
+func unquote(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	raw = raw[1 : len(raw)-1]
+	i := 0
+	for i < len(raw) && raw[i] >= ' ' && raw[i] < utf8.RuneSelf && raw[i] != '"' && raw[i] != '\\' {
+		i++
+	}
+	if i == len(raw) {
+		return string(raw), true
+	}
+	var b strings.Builder
+	b.Grow(len(raw))
+	b.Write(raw[:i])
+	for i < len(raw) {
+		switch c := raw[i]; {
+		case c == '\\' && i+1 < len(raw):
+			switch e := raw[i+1]; e {
+			case '"', '\\', '/':
+				b.WriteByte(e)
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				return "", false
+			}
+			i += 2
+		case c < ' ' || c == '"' || c == '\\':
+			return "", false
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", false
+			}
+			b.Write(raw[i : i+size])
+			i += size
+		}
+	}
+	return b.String(), true
+}
 
 // splitMembers splits the JSON object data into its members. It checks the
 // punctuation of the object: the values are checked by what decodes them.
@@ -252,20 +323,27 @@ func endOfValue(data []byte, i int) int {
 }
 
 // endOfString is the index just past the string that starts at data[i],
-// or -1 when data ends first.
+// or -1 when data ends first. It jumps from quote to quote, rather than
+// stepping through the bytes between: a quote ends the string unless an odd
+// number of backslashes precede it.
 func endOfString(data []byte, i int) int {
 	if i >= len(data) || data[i] != '"' {
 		return -1
 	}
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
+	for i++; ; i++ {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		i += q
+		escaped := false
+		for j := i - 1; data[j] == '\\'; j-- { // the opening quote stops it
+			escaped = !escaped
+		}
+		if !escaped {
 			return i + 1
 		}
 	}
-	return -1
 }
 
 // delimiter reports whether c ends a number or a literal.
@@ -303,22 +381,89 @@ func (w *writer) member(name string, value any) {
 	if w.err != nil {
 		return
 	}
-	w.names = append(w.names, name)
-	if w.enc == nil {
+	if len(w.names) == 0 {
 		w.buf.WriteByte('{')
-		// HTML escaping is for JSON inside HTML, not for a protocol line.
-		w.enc = json.NewEncoder(&w.buf)
-		w.enc.SetEscapeHTML(false)
 	} else {
 		w.buf.WriteByte(',')
 	}
-	if w.err = w.encode(name); w.err != nil {
-		return
-	}
+	w.names = append(w.names, name)
+	w.string(name)
 	w.buf.WriteByte(':')
-	if err := w.value(reflect.ValueOf(value)); err != nil {
-		w.err = fmt.Errorf("%q: %w", name, err)
+	switch s := value.(type) {
+	case string:
+		w.string(s)
+	case *string:
+		if s != nil {
+			w.string(*s)
+			return
+		}
+		w.buf.WriteString("null")
+	default:
+		if err := w.value(reflect.ValueOf(value)); err != nil {
+			w.err = fmt.Errorf("%q: %w", name, err)
+		}
 	}
+}
+
+// string writes s as encoding/json does without HTML escaping, and so
+// without the encoder, which costs more than the writing for long strings.
+func (w *writer) string(s string) {
+	w.buf.Write(appendString(w.buf.AvailableBuffer(), s))
+}
+
+// appendString is encoding/json's string encoding with HTML escaping off:
+// quotes, backslashes and control characters escaped, \b, \f, \n, \r and
+// \t by name; invalid UTF-8 as U+FFFD; U+2028 and U+2029 escaped, for
+// JavaScript.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // value writes v. A type of this package, a pointer to one and a list of
@@ -357,6 +502,11 @@ func (w *writer) value(v reflect.Value) error {
 }
 
 func (w *writer) encode(x any) error {
+	if w.enc == nil {
+		// HTML escaping is for JSON inside HTML, not for a protocol line.
+		w.enc = json.NewEncoder(&w.buf)
+		w.enc.SetEscapeHTML(false)
+	}
 	if err := w.enc.Encode(x); err != nil {
 		return err
 	}

@@ -1,9 +1,11 @@
 package hookwire
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 // UnmarshalJSON reads nested objects in place, without encoding/json
@@ -54,5 +56,85 @@ func TestNestedObjectsDecodeAndEncodeInPlace(t *testing.T) {
 	json.Unmarshal(out, &got)
 	if !reflect.DeepEqual(want, got) {
 		t.Errorf("re-encoded as\n%s\nwant the same value as\n%s", out, data)
+	}
+}
+
+// The writer and the reader handle strings themselves, the bulk of a
+// message; they must agree with encoding/json byte for byte.
+func FuzzStringsAsEncodingJSON(f *testing.F) {
+	for _, s := range []string{
+		"", "plain", `a "quoted" word`, "line\nbreak\r\n\ttab", `back\slash`, "\x00\x01\x1f\x7f",
+		"\b\f", "<html> & </html>", "é ü 日本 🙂", "\u2028\u2029", "bad \xff utf-8 \xc3", "\xed\xa0\x80",
+		`\u0041 \ud83d\ude42 \/ \b`, `"`, `\`, "\\\"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := string(data)
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		got := appendString(nil, s)
+		if !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+			t.Fatalf("appendString(%q) = %s, encoding/json: %s", s, got, want.Bytes())
+		}
+		if end := endOfString(got, 0); end != len(got) {
+			t.Fatalf("endOfString(%s) = %d, want %d", got, end, len(got))
+		}
+		// What was encoded reads back as encoding/json reads it, and so
+		// does any quoted text, escapes and all.
+		for _, raw := range [][]byte{got, append(append([]byte(`"`), data...), '"')} {
+			var ref string
+			refErr := json.Unmarshal(raw, &ref)
+			u, ok := unquote(raw)
+			if ok && (refErr != nil || u != ref) {
+				t.Fatalf("unquote(%s) = %q, encoding/json: %q, %v", raw, u, ref, refErr)
+			}
+			if !ok && refErr == nil && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+				t.Errorf("unquote(%s) left a plain string to encoding/json", raw)
+			}
+			var dst string
+			if err := decodeInto(raw, &dst); (err == nil) != (refErr == nil) || dst != ref {
+				t.Fatalf("decodeInto(%s) = %q, %v; encoding/json: %q, %v", raw, dst, err, ref, refErr)
+			}
+			if end, refEnd := endOfString(raw, 0), endOfStringStepwise(raw); end != refEnd {
+				t.Fatalf("endOfString(%s) = %d, want %d", raw, end, refEnd)
+			}
+		}
+	})
+}
+
+// endOfStringStepwise is endOfString written the obvious way.
+func endOfStringStepwise(data []byte) int {
+	for i := 1; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+func TestUnquoteTakesTheCommonStringsItself(t *testing.T) {
+	for raw, want := range map[string]string{
+		`""`:                      "",
+		`"plain"`:                 "plain",
+		`"a \"b\"\n\\c\/d\te"`:    "a \"b\"\n\\c/d\te",
+		`"é 日本 🙂 \r\b\f"`:         "é 日本 🙂 \r\b\f",
+		`"ends with backslash\\"`: `ends with backslash\`,
+	} {
+		if got, ok := unquote([]byte(raw)); !ok || got != want {
+			t.Errorf("unquote(%s) = %q, %v; want %q", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{`"\u0041"`, "\"\xff\"", "\"tab\tin\"", `"a" "b"`, `"x\"`, `x`, `"`} {
+		if _, ok := unquote([]byte(raw)); ok {
+			t.Errorf("unquote(%s) did not leave it to encoding/json", raw)
+		}
 	}
 }

@@ -56,6 +56,18 @@ func (h *Hook) dispatch(ctx context.Context, method string, params json.RawMessa
 	return nil, &RPCError{Code: CodeHandlerError, Message: err.Error()}
 }
 
+// decodes reports whether dispatch decodes the params of method with a
+// decoder of this package, which rejects what is not JSON.
+func (h *Hook) decodes(method string) bool {
+	switch method {
+	case MethodBeforeLLM, MethodAfterLLM, MethodBeforeTool, MethodAfterTool:
+		return true
+	case MethodApproveTool:
+		return h.approveTool != nil
+	}
+	return false
+}
+
 // invoke decodes the params of method, runs fn and encodes its result. A
 // nil result of a union is continue, and a continue says so.
 func invoke[P any, PP interface {

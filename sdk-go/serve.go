@@ -132,7 +132,10 @@ type replyWriter struct {
 	err     error // the first failed write; later replies are dropped
 }
 
-func (rw *replyWriter) send(line []byte) {
+// send writes a reply line made of parts, one after the other: a large
+// result goes from the buffer it was encoded in to w, not copied into a
+// line first.
+func (rw *replyWriter) send(parts ...[]byte) {
 	rw.waiting.Add(1)
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
@@ -140,7 +143,12 @@ func (rw *replyWriter) send(line []byte) {
 	if rw.err != nil {
 		return
 	}
-	_, err := rw.w.Write(line)
+	var err error
+	for _, p := range parts {
+		if _, err = rw.w.Write(p); err != nil {
+			break
+		}
+	}
 	if err == nil && last {
 		err = rw.w.Flush()
 	}
@@ -150,21 +158,73 @@ func (rw *replyWriter) send(line []byte) {
 	}
 }
 
-// envelope is the part of a message that routes it.
+// envelope is the part of a message that routes it, read in one pass over
+// its line: the members are slices of the line.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+}
+
+// readEnvelope reads the members of a message that route it. It checks
+// that the line is JSON, except for the params of a request that
+// [Hook.decodes]: their decoder checks them as it reads them, and a large
+// request is read once rather than twice. Member names match exactly, as
+// JSON-RPC has them.
+func (h *Hook) readEnvelope(line []byte) (m envelope, err error) {
+	if string(bytes.TrimSpace(line)) == "null" {
+		return m, nil // JSON, and nothing to answer
+	}
+	members, err := splitMembers(line)
+	if err != nil {
+		return m, err
+	}
+	if id, ok := members["id"]; ok {
+		if !json.Valid(id) {
+			return m, errSyntax
+		}
+		m.ID = id
+	}
+	if method, ok := members["method"]; ok {
+		if err := decodeInto(method, &m.Method); err != nil {
+			return m, err
+		}
+	}
+	for name, raw := range members {
+		switch name {
+		case "id", "method":
+		case "params":
+			m.Params = raw
+			if (validID(m.ID) == nil || !h.decodes(m.Method)) && !json.Valid(raw) {
+				return m, errSyntax
+			}
+		default:
+			if !json.Valid(raw) {
+				return m, errSyntax
+			}
+		}
+	}
+	return m, nil
+}
+
+// notJSON is the parse error of a line that is not JSON, and nil for one
+// that is. It is for replies that are errors already: it reads the whole
+// line again.
+func notJSON(line []byte) *RPCError {
+	var syntax *json.SyntaxError
+	if err := json.Unmarshal(line, new(struct{})); errors.As(err, &syntax) {
+		return &RPCError{Code: CodeParseError, Message: "parse error: " + err.Error()}
+	}
+	return nil
 }
 
 // receive deals with a line, except for a request, which it counts as a
 // task and returns to be handled.
 func (s *session) receive(line []byte) *envelope {
-	var m envelope
-	if err := json.Unmarshal(line, &m); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			s.reply(nil, nil, &RPCError{Code: CodeParseError, Message: "parse error: " + err.Error()})
+	m, err := s.h.readEnvelope(line)
+	if err != nil {
+		if parse := notJSON(line); parse != nil {
+			s.reply(nil, nil, parse)
 		} else {
 			s.reply(validID(m.ID), nil, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()})
 		}
@@ -189,13 +249,20 @@ func (s *session) receive(line []byte) *envelope {
 func (s *session) handle(m *envelope) {
 	defer s.wg.Done()
 	result, err := s.h.dispatch(s.ctx, m.Method, m.Params)
-	s.out.send(replyLine(m.ID, result, err))
+	if err != nil && err.Code == CodeInvalidParams && len(m.Params) > 0 {
+		// Params that could not be decoded may not be JSON at all, which
+		// readEnvelope left to their decoder to find out.
+		if parse := notJSON(m.Params); parse != nil {
+			m.ID, err = nil, parse
+		}
+	}
+	s.out.send(reply(m.ID, result, err)...)
 }
 
 // reply sends a reply the reader makes itself, such as a parse error.
 func (s *session) reply(id json.RawMessage, result []byte, err *RPCError) {
 	if s.begin() {
-		s.out.send(replyLine(id, result, err))
+		s.out.send(reply(id, result, err)...)
 		s.wg.Done()
 	}
 }
@@ -245,27 +312,26 @@ func validID(id json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// replyLine is a whole reply line. It is built by hand: the id goes back
-// exactly as it came, and the result is already encoded.
-func replyLine(id json.RawMessage, result []byte, rpcErr *RPCError) []byte {
+// reply is a whole reply line, in parts for [replyWriter.send]. It is
+// built by hand: the id goes back exactly as it came, and the result is
+// already encoded.
+func reply(id json.RawMessage, result []byte, rpcErr *RPCError) [][]byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	var body []byte
 	member := `,"result":`
 	if rpcErr != nil {
 		var err error
-		if body, err = rpcErr.MarshalJSON(); err != nil {
-			body = []byte(`{"code":-32603,"message":"the error reply could not be encoded"}`)
+		if result, err = rpcErr.MarshalJSON(); err != nil {
+			result = []byte(`{"code":-32603,"message":"the error reply could not be encoded"}`)
 		}
 		member = `,"error":`
-	} else {
-		body = result
 	}
-	b := make([]byte, 0, len(body)+len(id)+40)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, member...)
-	b = append(b, body...)
-	return append(b, "}\n"...)
+	head := make([]byte, 0, len(id)+32)
+	head = append(head, `{"jsonrpc":"2.0","id":`...)
+	head = append(head, id...)
+	head = append(head, member...)
+	return [][]byte{head, result, replyEnd}
 }
+
+var replyEnd = []byte("}\n")

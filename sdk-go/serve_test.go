@@ -126,6 +126,47 @@ func TestJSONThatIsNotARequestIsAnInvalidRequest(t *testing.T) {
 	}
 }
 
+// The reader leaves checking a request's params to their decoder, which
+// reads them once; the replies must be those of a line checked whole first.
+func TestTheRepliesToBrokenRequestsDoNotDependOnWhatChecksThem(t *testing.T) {
+	h := New("h")
+	h.OnBeforeTool(func(context.Context, BeforeToolParams) (BeforeToolResult, error) { return nil, nil })
+	p := servePipe(t, ctx, h)
+	for _, c := range []struct {
+		line, id string
+		code     int64
+	}{
+		// Not JSON: in the params of a method with a decoder, of one without, of a notification.
+		{`{"jsonrpc":"2.0","id":1,"method":"hook.before_llm","params":{"model":"m","messages":[{"role":"user","content":"a\qb"}]}}`, "null", CodeParseError},
+		{`{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"t","arguments":{"x":tru}}}`, "null", CodeParseError},
+		{`{"jsonrpc":"2.0","id":3,"method":"hook.after_tool","params":{"tool":7,"result":{} x}}`, "null", CodeParseError},
+		{`{"jsonrpc":"2.0","id":4,"method":"hook.approve_tool","params":{"tool":"t",}}`, "null", CodeParseError},
+		{`{"jsonrpc":"2.0","id":5,"method":"hook.nope","params":[1 2]}`, "null", CodeParseError},
+		{`{"jsonrpc":"2.0","method":"hook.runtime_event","params":{"kind":"x",}}`, "null", CodeParseError},
+		{`{"jsonrpc":"2.0","id":6,"method":"hook.before_tool","params":{"tool":"t","arguments":{}},"x":[}`, "null", CodeParseError},
+		// JSON: the params do not fit, or are missing.
+		{`{"jsonrpc":"2.0","id":7,"method":"hook.before_tool","params":{"tool":7,"arguments":{}}}`, "7", CodeInvalidParams},
+		{`{"jsonrpc":"2.0","id":8,"method":"hook.before_tool"}`, "8", CodeInvalidParams},
+		{`{"jsonrpc":"2.0","id":9,"method":"hook.before_llm","params":{"messages":[]}}`, "9", CodeInvalidParams},
+		{`{"jsonrpc":"2.0","id":10,"method":7}`, "10", CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":11,"method":"hook.approve_tool","params":{}}`, "11", CodeMethodNotFound},
+	} {
+		p.send(c.line)
+		if c.id == "null" && strings.Contains(c.line, `"method":"hook.runtime_event"`) {
+			p.send(`{"jsonrpc":"2.0","id":99,"method":"hook.hello","params":{}}`)
+			if line, r := p.next(); string(r.ID) != "null" || r.Error == nil || r.Error.Code != CodeParseError {
+				t.Errorf("%s\ngot %s, want a parse error", c.line, line)
+			}
+			p.next() // the hello's
+			continue
+		}
+		line, r := p.next()
+		if string(r.ID) != c.id || r.Error == nil || r.Error.Code != c.code {
+			t.Errorf("%s\ngot %s, want error %d with id %s", c.line, line, c.code, c.id)
+		}
+	}
+}
+
 func TestNotificationsGetNoReply(t *testing.T) {
 	h, _ := newTestHook("h")
 	seen := make(chan string, 10)

@@ -387,12 +387,18 @@ func checkConst[T comparable](r *reader, name string, got *T, allowed ...T) {
 	}
 }
 
+// buffers holds the buffers of writers whose bytes have been copied into
+// their parent's: a message of many objects encodes each in a buffer that
+// has the room already, rather than growing one from nothing.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
+
 // writer encodes the members of one JSON object, in the order written.
 type writer struct {
-	buf   bytes.Buffer
-	enc   *json.Encoder // writes to buf
-	names []string
-	err   error
+	buf     []byte        // from buffers
+	enc     *json.Encoder // writes to encoded, for values other than strings
+	encoded bytes.Buffer
+	names   []string
+	err     error
 }
 
 func (w *writer) member(name string, value any) {
@@ -400,13 +406,13 @@ func (w *writer) member(name string, value any) {
 		return
 	}
 	if len(w.names) == 0 {
-		w.buf.WriteByte('{')
+		w.buf = append(*buffers.Get().(*[]byte), '{')
 	} else {
-		w.buf.WriteByte(',')
+		w.buf = append(w.buf, ',')
 	}
 	w.names = append(w.names, name)
 	w.string(name)
-	w.buf.WriteByte(':')
+	w.buf = append(w.buf, ':')
 	switch s := value.(type) {
 	case string:
 		w.string(s)
@@ -415,7 +421,7 @@ func (w *writer) member(name string, value any) {
 			w.string(*s)
 			return
 		}
-		w.buf.WriteString("null")
+		w.buf = append(w.buf, "null"...)
 	default:
 		if err := w.value(reflect.ValueOf(value)); err != nil {
 			w.err = fmt.Errorf("%q: %w", name, err)
@@ -426,7 +432,7 @@ func (w *writer) member(name string, value any) {
 // string writes s as encoding/json does without HTML escaping, and so
 // without the encoder, which costs more than the writing for long strings.
 func (w *writer) string(s string) {
-	w.buf.Write(appendString(w.buf.AvailableBuffer(), s))
+	w.buf = appendString(w.buf, s)
 }
 
 // appendString is encoding/json's string encoding with HTML escaping off:
@@ -494,39 +500,51 @@ func (w *writer) value(v reflect.Value) error {
 	switch {
 	case ownType(t):
 		b, err := v.Interface().(json.Marshaler).MarshalJSON()
-		w.buf.Write(b)
+		if cap(w.buf)-len(w.buf) < len(b) {
+			// Double the room: append adds a quarter at a time to a large
+			// slice, and the buffer of a 10 MB message would be copied some
+			// twenty times on its way there.
+			w.buf = slices.Grow(w.buf, len(b)+cap(w.buf))
+		}
+		w.buf = append(w.buf, b...)
+		// b is a writer's buffer, and nobody else's: the next object may have it.
+		if cap(b) <= 64<<10 {
+			b = b[:0]
+			buffers.Put(&b)
+		}
 		return err
 	case (t.Kind() != reflect.Pointer && t.Kind() != reflect.Slice) || !ownType(t.Elem()):
 		return w.encode(v.Interface())
 	case v.IsNil():
-		w.buf.WriteString("null")
+		w.buf = append(w.buf, "null"...)
 		return nil
 	case t.Kind() == reflect.Pointer:
 		return w.value(v.Elem())
 	}
-	w.buf.WriteByte('[')
+	w.buf = append(w.buf, '[')
 	for i := range v.Len() {
 		if i > 0 {
-			w.buf.WriteByte(',')
+			w.buf = append(w.buf, ',')
 		}
 		if err := w.value(v.Index(i)); err != nil {
 			return fmt.Errorf("[%d]: %w", i, err)
 		}
 	}
-	w.buf.WriteByte(']')
+	w.buf = append(w.buf, ']')
 	return nil
 }
 
 func (w *writer) encode(x any) error {
 	if w.enc == nil {
 		// HTML escaping is for JSON inside HTML, not for a protocol line.
-		w.enc = json.NewEncoder(&w.buf)
+		w.enc = json.NewEncoder(&w.encoded)
 		w.enc.SetEscapeHTML(false)
 	}
+	w.encoded.Reset()
 	if err := w.enc.Encode(x); err != nil {
 		return err
 	}
-	w.buf.Truncate(w.buf.Len() - 1) // Encode ends with a newline
+	w.buf = append(w.buf, bytes.TrimSuffix(w.encoded.Bytes(), []byte("\n"))...) // Encode ends with a newline
 	return nil
 }
 
@@ -544,11 +562,11 @@ func (w *writer) close(extra Extra) ([]byte, error) {
 			w.member(name, extra[name])
 		}
 	}
-	if w.buf.Len() == 0 {
-		w.buf.WriteByte('{')
+	if len(w.names) == 0 {
+		w.buf = append(w.buf, '{')
 	}
-	w.buf.WriteByte('}')
-	return w.buf.Bytes(), w.err
+	w.buf = append(w.buf, '}')
+	return w.buf, w.err
 }
 
 // orConst is v, or c when v is the zero value.

@@ -256,13 +256,13 @@ func (s *session) handle(m *envelope) {
 			m.ID, err = nil, parse
 		}
 	}
-	s.out.send(reply(m.ID, result, err)...)
+	s.out.send(replyLine(m.ID, result, err)...)
 }
 
 // reply sends a reply the reader makes itself, such as a parse error.
 func (s *session) reply(id json.RawMessage, result []byte, err *RPCError) {
 	if s.begin() {
-		s.out.send(reply(id, result, err)...)
+		s.out.send(replyLine(id, result, err)...)
 		s.wg.Done()
 	}
 }
@@ -312,10 +312,10 @@ func validID(id json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// reply is a whole reply line, in parts for [replyWriter.send]. It is
+// replyLine is a whole reply line, in parts for [replyWriter.send]. It is
 // built by hand: the id goes back exactly as it came, and the result is
 // already encoded.
-func reply(id json.RawMessage, result []byte, rpcErr *RPCError) [][]byte {
+func replyLine(id json.RawMessage, result []byte, rpcErr *RPCError) [][]byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}

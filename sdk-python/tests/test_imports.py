@@ -28,7 +28,7 @@ EVENT = {
     "params": {"kind": "agent.turn.start", "source": {}, "scope": {}, "payload": None},
 }
 # Modules a hook of plain functions has no use for.
-HEAVY = ["asyncio", "concurrent.futures", "dataclasses", "inspect", "queue"]
+HEAVY = ["asyncio", "concurrent.futures", "dataclasses", "hookwire._tools", "inspect", "queue"]
 
 PLAIN_HOOK = """
 import sys
@@ -81,17 +81,27 @@ def test_an_async_handler_gets_its_event_loop() -> None:
     assert "'asyncio'" in stderr
 
 
-@pytest.mark.parametrize("name", ["TestClient", "LifecycleHook", "HookEvent"])
-def test_the_test_client_and_the_lifecycle_layer_load_on_first_use(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "module", "needs_asyncio"),
+    [
+        ("TestClient", "hookwire._testing", True),
+        ("LifecycleHook", "hookwire.lifecycle", True),
+        ("HookEvent", "hookwire.lifecycle", True),
+        ("ArgumentError", "hookwire._tools", False),
+    ],
+)
+def test_the_test_client_the_lifecycle_layer_and_the_tools_load_on_first_use(
+    name: str, module: str, needs_asyncio: bool
+) -> None:
     code = (
         "import sys, hookwire\n"
-        "assert 'asyncio' not in sys.modules\n"
+        f"assert {module!r} not in sys.modules and 'asyncio' not in sys.modules\n"
         f"print(hookwire.{name}.__module__, 'asyncio' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, check=True, timeout=20
     ).stdout.decode()
-    assert out.split() in (["hookwire._testing", "True"], ["hookwire.lifecycle", "True"])
+    assert out.split() == [module, str(needs_asyncio)]
     assert name in dir(sys.modules["hookwire"])
 
 

@@ -91,10 +91,10 @@ from ._results import (
     respond,
     tool_result,
 )
-from ._tools import ArgumentError
 
 if TYPE_CHECKING:
     from ._testing import TestClient
+    from ._tools import ArgumentError
     from .lifecycle import (
         CanUseTool,
         CanUseToolOptions,
@@ -116,9 +116,11 @@ if TYPE_CHECKING:
         UserPromptSubmitInput,
     )
 
-# Imported on first use: both need asyncio, which a hook of plain functions
-# does without, and the lifecycle layer is a module of its own.
+# Imported on first use: the test client and the lifecycle layer need
+# asyncio, which a hook of plain functions does without, and the plugin tools'
+# module is only for a hook that declares tools.
 _LAZY = {
+    "ArgumentError": "._tools",
     "TestClient": "._testing",
     "CanUseTool": ".lifecycle",
     "CanUseToolOptions": ".lifecycle",

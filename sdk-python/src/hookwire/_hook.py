@@ -6,6 +6,7 @@ import logging
 import sys
 from collections.abc import Awaitable
 from functools import partial
+from types import FunctionType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -51,10 +52,10 @@ from ._protocol import (
     decode_runtime_event,
 )
 from ._results import Modify, respond
-from ._tools import Tool, ToolFunction, is_async
 
 if TYPE_CHECKING:
     from ._testing import TestClient
+    from ._tools import Tool
     from ._workers import Workers
 
 log = logging.getLogger("hookwire")
@@ -92,7 +93,7 @@ ApproveToolHandler = TypeVar(
 )
 Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
 Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
-F = TypeVar("F", bound=ToolFunction)
+F = TypeVar("F", bound=Callable[..., Any])
 
 # Where a modify result carries the whole replacement object, by method.
 _MODIFY_KEY = {
@@ -247,6 +248,9 @@ class Hook:
         description its docstring, and the parameters' JSON Schema comes
         from its type hints; parameters= replaces that schema.
         """
+
+        # Here rather than at the top: a hook without tools does without the module.
+        from ._tools import Tool
 
         def register(fn: F) -> F:
             t = Tool(fn, name=name, description=description, parameters=parameters)
@@ -455,6 +459,24 @@ class Hook:
         if "reason" in result:
             modified["reason"] = result["reason"]
         return modified
+
+
+# inspect.CO_COROUTINE: the flag of a function defined with async def.
+_CO_COROUTINE = 0x80
+
+
+def is_async(fn: Callable[..., Any]) -> bool:
+    """Whether calling fn gives a coroutine, for functions and callable objects alike."""
+    if type(fn) is FunctionType and not hasattr(fn, "_is_coroutine_marker"):
+        # What inspect answers for a plain function (one that
+        # inspect.markcoroutinefunction has not marked), without importing
+        # inspect: a hook of plain handlers would load it for nothing else.
+        return bool(fn.__code__.co_flags & _CO_COROUTINE)
+    import inspect
+
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+        getattr(fn, "__call__", None)  # noqa: B004 - the method, not callable()
+    )
 
 
 def _matcher(kinds: tuple[str, ...]) -> Callable[[str], object] | None:

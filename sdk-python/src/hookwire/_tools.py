@@ -12,7 +12,6 @@ import json
 import logging
 import re
 import sys
-from types import FunctionType
 from typing import (
     Annotated,
     Any,
@@ -24,6 +23,7 @@ from typing import (
     get_type_hints,
 )
 
+from ._hook import is_async
 from ._protocol import ToolDefinition, ToolResult
 from ._results import tool_result
 
@@ -127,24 +127,6 @@ def as_tool_result(value: Any) -> ToolResult:
         result: ToolResult = json.loads(json.dumps(value))
         return result
     return tool_result(json.dumps(value, ensure_ascii=False))
-
-
-# inspect.CO_COROUTINE: the flag of a function defined with async def.
-_CO_COROUTINE = 0x80
-
-
-def is_async(fn: Callable[..., Any]) -> bool:
-    """Whether calling fn gives a coroutine, for functions and callable objects alike."""
-    if type(fn) is FunctionType and not hasattr(fn, "_is_coroutine_marker"):
-        # What inspect answers for a plain function (one that
-        # inspect.markcoroutinefunction has not marked), without importing
-        # inspect: a hook of plain handlers would load it for nothing else.
-        return bool(fn.__code__.co_flags & _CO_COROUTINE)
-    import inspect
-
-    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
-        getattr(fn, "__call__", None)  # noqa: B004 - the method, not callable()
-    )
 
 
 _SECTION = re.compile(r"^(Args|Arguments|Parameters|Returns|Yields|Raises|Examples?|Notes?):\s*$")

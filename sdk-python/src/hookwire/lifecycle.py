@@ -39,6 +39,7 @@ from ._hook import (
     BeforeLLMReply,
     BeforeToolReply,
     Hook,
+    is_async,
 )
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
@@ -58,7 +59,6 @@ from ._protocol import (
     decode_tool_result,
 )
 from ._results import abort_turn, deny, modify
-from ._tools import is_async
 
 __all__ = [
     "CanUseTool",

@@ -173,6 +173,11 @@ func Deps() error {
 			return err
 		}
 	}
+	// Compiled once, as an installed package ships it: a hook then starts
+	// without compiling the SDK, even where PYTHONDONTWRITEBYTECODE is set.
+	if err := run(".", venvBin("python"), "-m", "compileall", "-q", "sdk-python/src"); err != nil {
+		return err
+	}
 	for _, dir := range nodeProjects() {
 		if olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
 			if err := run(dir, "npm", "ci", "--no-audit", "--no-fund"); err != nil {

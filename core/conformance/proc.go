@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -83,14 +82,8 @@ func start(cmd runtime.Command, timeout time.Duration, stderr io.Writer) (*proc,
 		}
 		return nil, err
 	}
-	c := exec.Command(cmd.Argv[0], cmd.Argv[1:]...)
-	c.Dir = cmd.Dir
-	c.Env = os.Environ()
-	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
-		c.Env = append(c.Env, k+"="+cmd.Env[k])
-	}
+	c := cmd.Exec()
 	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err = c.Start()
 	stdinR.Close()
 	stdoutW.Close()

@@ -42,6 +42,20 @@ type Command struct {
 	Extensions []string
 }
 
+// Exec is the command ready to start: run directly (no shell) in Dir, with
+// Env on top of this process's environment, in a process group of its own
+// so that stopping it reaches every process it started.
+func (cmd Command) Exec() *exec.Cmd {
+	c := exec.Command(cmd.Argv[0], cmd.Argv[1:]...)
+	c.Dir = cmd.Dir
+	c.Env = os.Environ()
+	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
+		c.Env = append(c.Env, k+"="+cmd.Env[k])
+	}
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return c
+}
+
 // ProcessOptions tune a Process. The zero value is ready to use.
 type ProcessOptions struct {
 	// Conn tunes the connection. Its Logger also receives the hook's stderr,
@@ -132,14 +146,8 @@ func start(cmd Command, opts ProcessOptions) (*Process, error) {
 	}
 	stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
 
-	c := exec.Command(cmd.Argv[0], cmd.Argv[1:]...)
-	c.Dir = cmd.Dir
-	c.Env = os.Environ()
-	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
-		c.Env = append(c.Env, k+"="+cmd.Env[k])
-	}
+	c := cmd.Exec()
 	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := c.Start(); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("hook %s: %w", cmd.Name, err)

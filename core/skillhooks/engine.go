@@ -129,6 +129,29 @@ func (e *Engine) AfterTool(_ context.Context, res protocol.AfterToolParams) (pro
 	return protocol.Continue{}, nil
 }
 
+// OnEvent forgets a session when the host ends it (agent.session.end): as
+// in the document, where clearing a conversation drops its hook messages,
+// a session that ends takes its persistent messages with it.
+func (e *Engine) OnEvent(_ context.Context, ev protocol.RuntimeEvent) error {
+	if ev.Kind == protocol.KindSessionEnd && ev.Scope.SessionKey != nil {
+		e.EndSession(*ev.Scope.SessionKey)
+	}
+	return nil
+}
+
+// EndSession forgets all the engine keeps for a session: its persistent
+// messages and the state of its turns.
+func (e *Engine) EndSession(key string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.sessions, key)
+	for k := range e.turns {
+		if k.session == key {
+			delete(e.turns, k)
+		}
+	}
+}
+
 // AfterLLM lets the answer through: no timing depends on it.
 func (e *Engine) AfterLLM(context.Context, protocol.AfterLLMParams) (protocol.AfterLLMResult, error) {
 	return protocol.Continue{}, nil

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookwire/hookwire/core/internal/testbin"
 	"github.com/hookwire/hookwire/core/protocol"
@@ -20,11 +21,28 @@ var hookwireBin string
 
 func TestMain(m *testing.M) { testbin.Main(m, "../cmd/hookwire", &hookwireBin) }
 
-// form is one way to run the engine: what an LLM call sees, and a tool
-// having run.
+// form is one way to run the engine: what an LLM call sees, a tool having
+// run, and the host ending a session.
 type form interface {
 	beforeLLM(t *testing.T, req protocol.BeforeLLMParams) []protocol.Message
 	afterTool(t *testing.T, meta *protocol.Meta, tool string)
+	endSession(t *testing.T, key string)
+}
+
+func sessionEnd(key string) protocol.RuntimeEvent {
+	return protocol.RuntimeEvent{Kind: protocol.KindSessionEnd, Scope: protocol.EventScope{SessionKey: &key}, Payload: json.RawMessage(`{}`)}
+}
+
+func (f inProcess) endSession(t *testing.T, key string) {
+	if err := f.e.OnEvent(context.Background(), sessionEnd(key)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f process) endSession(t *testing.T, key string) {
+	if err := f.p.Notify(context.Background(), protocol.MethodRuntimeEvent, sessionEnd(key)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type inProcess struct{ e *skillhooks.Engine }
@@ -288,6 +306,27 @@ func TestPersistentHooksStayInTheirSessionOnce(t *testing.T) {
 				t.Errorf("%s saw\n  %s\nwant\n  %s", s.what, s.got, s.want)
 			}
 		}
+	})
+}
+
+// A session the host ends takes its persistent messages with it: a later
+// turn under the same key starts as a new session would.
+func TestASessionThatEndsForgetsItsPersistentMessages(t *testing.T) {
+	dir := skillsDir(t, testSkill)
+	forms(t, dir, []string{"s"}, func(t *testing.T, f form) {
+		h := newTurn("s1", "t1", nil, "one")
+		f.beforeLLM(t, h.request(false))
+		f.endSession(t, "s1")
+		want := "user again | system AUI | user EACH | system STICKY | system FIRST"
+		// A process hook sees the notification on its own goroutine, so
+		// the next request may overtake it: ask until it has been seen.
+		var got string
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if got = show(f.beforeLLM(t, newTurn("s1", fmt.Sprint("t", time.Now().UnixNano()), nil, "again").request(false))); got == want {
+				return
+			}
+		}
+		t.Errorf("after the session ended, a new turn saw\n  %s\nwant\n  %s", got, want)
 	})
 }
 

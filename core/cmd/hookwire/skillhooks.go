@@ -103,6 +103,11 @@ func skillHooksProcess(engine *skillhooks.Engine) *sdk.Hook {
 		}
 		return sdk.Continue{}, nil
 	})
+	h.OnEvent(protocol.KindSessionEnd, func(_ context.Context, ev sdk.RuntimeEvent) {
+		if ev.Scope.SessionKey != nil {
+			engine.EndSession(*ev.Scope.SessionKey)
+		}
+	})
 	return h
 }
 

@@ -3,8 +3,8 @@ module github.com/hookwire/hookwire/bench
 go 1.26
 
 require (
-	github.com/hookwire/hookwire/core v0.0.0
-	github.com/hookwire/hookwire/sdk-go v0.0.0
+	github.com/hookwire/hookwire/core v0.1.0
+	github.com/hookwire/hookwire/sdk-go v0.1.0
 )
 
 require (
@@ -13,10 +13,4 @@ require (
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
-)
-
-// Outside the repository's go.work, the modules are the ones next door.
-replace (
-	github.com/hookwire/hookwire/core => ../core
-	github.com/hookwire/hookwire/sdk-go => ../sdk-go
 )

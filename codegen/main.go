@@ -34,6 +34,11 @@ func run(root string) error {
 	if err != nil {
 		return err
 	}
+	versioned, err := stampVersion(root)
+	if err != nil {
+		return err
+	}
+	outs = append(outs, versioned...)
 	for _, o := range outs {
 		path := filepath.Join(root, filepath.FromSlash(o.Path))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -16,7 +16,4 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 )
 
-require github.com/hookwire/hookwire/sdk-go v0.0.0
-
-// Outside the repository's go.work, the SDK is the one next door.
-replace github.com/hookwire/hookwire/sdk-go => ../sdk-go
+require github.com/hookwire/hookwire/sdk-go v0.1.0

@@ -35,6 +35,7 @@ export {
 } from "./lifecycle.js";
 export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
+export { version } from "./version.gen.js";
 export { RpcError, TestClient, testHook, type TestOptions, type WireResponse } from "./testing.js";
 export type {
   AbortTurn,

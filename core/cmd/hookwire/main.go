@@ -23,7 +23,8 @@ Usage:
   hookwire skill-hooks [flags] SKILLS_DIR
                                       run the prompt hooks of skills as a hook process
 
-Run "hookwire COMMAND --help" for the flags of a command.
+Run "hookwire COMMAND --help" for the flags of a command,
+"hookwire --version" for the version.
 `
 
 func main() {
@@ -68,6 +69,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return run([]string{args[1], "--help"}, stdin, stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "-version", "--version", "version":
+		fmt.Fprintf(stdout, "hookwire %s\n", version)
 		return exitOK
 	}
 	for _, c := range commands {

@@ -102,6 +102,7 @@ from ._results import (
     respond,
     tool_result,
 )
+from ._version import __version__
 
 if TYPE_CHECKING:
     from ._testing import TestClient
@@ -258,6 +259,7 @@ __all__ = [
     "ToolResult",
     "TurnContext",
     "UserPromptSubmitInput",
+    "__version__",
     "abort_turn",
     "continue_",
     "deny",

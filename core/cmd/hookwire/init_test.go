@@ -1,0 +1,122 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// shBlocks are the sh code blocks of a Markdown file, in order.
+func shBlocks(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
+		blocks = append(blocks, m[1])
+	}
+	return blocks
+}
+
+// A new project of each language is followed as its README says, from a
+// shell in its folder: the set-up block, then run, test and check.
+func TestInitWritesAProjectWhoseREADMECommandsRunItTestItAndCheckIt(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Fatal("the README's commands need a POSIX shell:", err)
+	}
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "hookwire"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	checkout, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range initLangs {
+		t.Run(lang, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "my-"+lang+"-hook")
+			code, out, errOut := hookwire(t, "", "init", "--lang", lang, "--sdk", checkout, dir)
+			if code != exitOK {
+				t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
+			}
+			blocks := shBlocks(t, filepath.Join(dir, "README.md"))
+			if len(blocks) != 2 {
+				t.Fatalf("the README has %d sh blocks, want 2 (set up; run, test, check)", len(blocks))
+			}
+			if lines := strings.Split(strings.TrimSpace(blocks[1]), "\n"); len(lines) != 3 {
+				t.Errorf("the README says %d commands to run, test and check, want 3:\n%s", len(lines), blocks[1])
+			}
+			sh := exec.Command("sh", "-ex", "-c", blocks[0]+blocks[1])
+			sh.Dir = dir
+			// The project's own folder, outside any Go workspace; nothing
+			// but the hookwire binary just built on the PATH from here.
+			sh.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GOWORK=off")
+			got, err := sh.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, got)
+			}
+			for _, want := range []string{
+				"llm #1    offered tools: echo_text, read_file, word_count\n",
+				"answered by hook my-" + lang + "-hook: 3 words\n",
+				"hook.before_tool read_file -> deny_tool: .env may hold secrets: not read",
+				"done      The text has 3 words.",
+				" passed, 0 failed\n",
+			} {
+				if !strings.Contains(string(got), want) {
+					t.Errorf("the output lacks %q:\n%s", want, got)
+				}
+			}
+		})
+	}
+}
+
+func TestInitWithoutSDKDependsOnThePublishedVersion(t *testing.T) {
+	for lang, want := range map[string][2]string{
+		"go":         {"go.mod", "require github.com/hookwire/hookwire/sdk-go v" + version + "\n"},
+		"typescript": {"package.json", `"hookwire": "^` + version + `"`},
+		"python":     {"README.md", "pip install hookwire==" + version},
+	} {
+		dir := filepath.Join(t.TempDir(), "hook")
+		if code, out, errOut := hookwire(t, "", "init", "--lang", lang, dir); code != exitOK {
+			t.Fatalf("%s: exit %d\n%s%s", lang, code, out, errOut)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, want[0]))
+		if !strings.Contains(string(data), want[1]) || strings.Contains(string(data), "replace") || strings.Contains(string(data), "file:") {
+			t.Errorf("%s: %s does not depend on the published SDK only:\n%s", lang, want[0], data)
+		}
+		hooks, _ := os.ReadFile(filepath.Join(dir, "hooks.json"))
+		if strings.Contains(string(hooks), "PYTHONPATH") {
+			t.Errorf("%s: hooks.json points at a checkout:\n%s", lang, hooks)
+		}
+	}
+}
+
+func TestInitRefusesWhatItCannotDoWithOneLine(t *testing.T) {
+	full := t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "hook.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"init", "--lang", "rust", "x"}, `hookwire init: --lang: need one of python, typescript, go, not "rust"`},
+		{[]string{"init", "--lang", "go"}, "hookwire init: need exactly one DIR"},
+		{[]string{"init", "--lang", "go", filepath.Join(t.TempDir(), "My Hook")}, `hookwire init: "my hook" cannot name a hook`},
+		{[]string{"init", "--lang", "go", "--sdk", t.TempDir(), filepath.Join(t.TempDir(), "h")}, "no sdk-go/go.mod there: --sdk names a checkout of the hookwire repository"},
+		{[]string{"init", "--lang", "python", "--name", "h", full}, "is not empty: a new hook project needs an empty or missing folder"},
+	} {
+		code, out, errOut := hookwire(t, "", c.args...)
+		if code == exitOK || out != "" || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want one line with %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(full); len(entries) != 1 {
+		t.Errorf("init wrote into a folder that was not empty: %v", entries)
+	}
+}

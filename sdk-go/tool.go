@@ -31,6 +31,11 @@ import (
 //		Days int    `json:"days,omitempty" desc:"How many days ahead"`
 //	}
 //
+// Where a field has no desc tag, its jsonschema tag describes it, as the MCP
+// Go SDK reads it (`jsonschema:"How many days ahead"`), or its description
+// key in the key=value form of other schema libraries
+// (`jsonschema:"description=How many days ahead"`).
+//
 // Before fn runs, the arguments are checked against that schema and decoded
 // into an In. Arguments that do not fit get an is_error result naming the
 // argument, and fn is not called; an error or a panic from fn becomes an
@@ -226,7 +231,7 @@ func addFields(s *shape, t reflect.Type, open []reflect.Type) error {
 		optional := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
 		s.fields = append(s.fields, shapeField{
 			name:     cmp.Or(name, f.Name),
-			desc:     f.Tag.Get("desc"),
+			desc:     description(f.Tag),
 			required: !optional,
 			shape:    fs,
 		})
@@ -387,4 +392,43 @@ func number(v any) (float64, bool) {
 		return rv.Float(), true
 	}
 	return 0, false
+}
+
+// description is what a field's tags say of it: the desc tag, else the
+// jsonschema tag.
+func description(tag reflect.StructTag) string {
+	if d, ok := tag.Lookup("desc"); ok {
+		return d
+	}
+	js := tag.Get("jsonschema")
+	if !isKeyValue(js) {
+		return js // the MCP Go SDK's form: the whole tag is the description
+	}
+	// key=value pairs split at commas, a comma in a value escaped as \,
+	for _, part := range splitUnescaped(js) {
+		if d, ok := strings.CutPrefix(part, "description="); ok {
+			return strings.ReplaceAll(d, `\,`, ",")
+		}
+	}
+	return ""
+}
+
+// isKeyValue is true for a jsonschema tag of key=value pairs: it starts
+// with a word and "=".
+func isKeyValue(tag string) bool {
+	key, _, ok := strings.Cut(tag, "=")
+	return ok && key != "" && strings.Trim(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_") == ""
+}
+
+// splitUnescaped splits s at the commas that no backslash escapes.
+func splitUnescaped(s string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' && (i == 0 || s[i-1] != '\\') {
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }

@@ -160,11 +160,17 @@ func CI() {
 // virtual environment in .venv with sdk-python installed in it (editable, so
 // it sees regenerated code), and sdk-node's node_modules.
 func Deps() error {
-	if _, err := os.Stat(venvBin("pytest")); err != nil {
+	if _, err := os.Stat(venvBin("python")); err != nil {
 		if err := run(".", "python3", "-m", "venv", ".venv"); err != nil {
 			return err
 		}
+	}
+	// A copy of the requirements marks them installed: a changed list is installed again.
+	if olderThan(".venv/requirements-dev.txt", "requirements-dev.txt") {
 		if err := run(".", venvBin("pip"), "install", "--quiet", "-r", "requirements-dev.txt"); err != nil {
+			return err
+		}
+		if err := copyFile("requirements-dev.txt", ".venv/requirements-dev.txt"); err != nil {
 			return err
 		}
 	}

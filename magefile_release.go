@@ -76,12 +76,6 @@ func Dist() error {
 		}
 	}
 	// The build backend comes pinned in .venv, so the build needs no network.
-	// A .venv made before they were pinned gets them now.
-	if exec.Command(venvBin("python"), "-c", "import build, flit_core").Run() != nil {
-		if err := run(".", venvBin("pip"), "install", "--quiet", "-r", "requirements-dev.txt"); err != nil {
-			return err
-		}
-	}
 	if err := run(".", venvBin("python"), "-m", "build", "--no-isolation", "--outdir", dist, "sdk-python"); err != nil {
 		return err
 	}
@@ -120,4 +114,12 @@ func writeSums(dir string) error {
 		fmt.Fprintf(&b, "%s  %s\n", hex.EncodeToString(sum[:]), name)
 	}
 	return os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(b.String()), 0o644)
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o644)
 }

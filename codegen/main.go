@@ -65,5 +65,9 @@ func generate(root, schemaFile, methodsFile string) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The shared test vectors live next to the schema.
+	if m.Examples, err = loadExamples(filepath.Join(root, filepath.Dir(schemaFile), "testdata", "valid"), m); err != nil {
+		return nil, err
+	}
 	return Render(m)
 }

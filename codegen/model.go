@@ -34,6 +34,9 @@ type Model struct {
 	HostExtensions []HostExtension
 	// ErrorCodes are the JSON-RPC error codes, in table order.
 	ErrorCodes []ErrorCode
+	// Examples are each method's messages, from the valid test vectors
+	// next to the schema; none when there are none.
+	Examples []Example
 }
 
 // Kind is what a named type is.

@@ -23,20 +23,17 @@ import (
 
 // block is a fenced code block of a Markdown file.
 type block struct {
+	section    string // "## Section / ### Subsection" it is under
 	lang, code string
 	file       string // the file it is, when the line before names one: "`weather.py`:"
 }
 
-// readmeSections maps "## Section / ### Subsection" to its code blocks, in order.
-func readmeSections(t *testing.T, path string) map[string][]block {
+// readmeBlocks are the code blocks of a Markdown file, in order.
+func readmeBlocks(t *testing.T, path string) []block {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections := map[string][]block{}
+	var blocks []block
 	var h2, h3, prev string
-	lines := strings.Split(string(data), "\n")
+	lines := strings.Split(readFile(t, path), "\n")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		switch {
@@ -45,22 +42,31 @@ func readmeSections(t *testing.T, path string) map[string][]block {
 		case strings.HasPrefix(line, "### "):
 			h3 = strings.TrimPrefix(line, "### ")
 		case strings.HasPrefix(line, "```") && len(line) > 3:
-			b := block{lang: line[3:]}
+			b := block{section: h2, lang: line[3:]}
+			if h3 != "" {
+				b.section += " / " + h3
+			}
 			if m := regexp.MustCompile("^`([^`]+)`:$").FindStringSubmatch(prev); m != nil {
 				b.file = m[1]
 			}
 			for i++; i < len(lines) && lines[i] != "```"; i++ {
 				b.code += lines[i] + "\n"
 			}
-			key := h2
-			if h3 != "" {
-				key += " / " + h3
-			}
-			sections[key] = append(sections[key], b)
+			blocks = append(blocks, b)
 		}
 		if strings.TrimSpace(line) != "" {
 			prev = line
 		}
+	}
+	return blocks
+}
+
+// readmeSections maps each section to its code blocks, in order.
+func readmeSections(t *testing.T, path string) map[string][]block {
+	t.Helper()
+	sections := map[string][]block{}
+	for _, b := range readmeBlocks(t, path) {
+		sections[b.section] = append(sections[b.section], b)
 	}
 	return sections
 }
@@ -146,21 +152,19 @@ func TestInstallEachPackageAsTheREADMESaysAndRunAHookWithIt(t *testing.T) {
 	if len(scenario) != 1 {
 		t.Fatalf("the README's first hook section has %d json blocks before its languages, want 1 (the scenario)", len(scenario))
 	}
-	for _, c := range []struct{ name, section, replace string }{
-		{"python wheel", "Python", ""},
-		{"python sdist", "Python", filepath.Join(dist, wheel) + "=" + filepath.Join(fromSdist, wheel)},
-		{"typescript", "TypeScript", ""},
-		{"go", "Go", ""},
+	for _, c := range []struct{ name, section, replace, sdk, lang string }{
+		{"python wheel", "Python", "", "sdk-python", "python"},
+		{"python sdist", "Python", filepath.Join(dist, wheel) + "=" + filepath.Join(fromSdist, wheel), "sdk-python", "python"},
+		{"typescript", "TypeScript", "", "sdk-node", "ts"},
+		{"go", "Go", "", "sdk-go", "go"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			project := filepath.Join(t.TempDir(), "weather")
 			if err := os.Mkdir(project, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(project, "scenario.json"), []byte(scenario[0].code), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var script strings.Builder
+			write(t, filepath.Join(project, "scenario.json"), scenario[0].code)
+			var script, play strings.Builder
 			install := ofLang(readme["Install / "+c.section], "sh")
 			if len(install) == 0 {
 				t.Fatalf("the README's install section has no sh block for %s", c.section)
@@ -168,30 +172,55 @@ func TestInstallEachPackageAsTheREADMESaysAndRunAHookWithIt(t *testing.T) {
 			for _, b := range install {
 				script.WriteString(paths.Replace(b.code))
 			}
-			hook := readme["Your first hook / "+c.section]
-			for _, b := range hook {
+			var hookFile string
+			for _, b := range readme["Your first hook / "+c.section] {
 				if b.file != "" {
-					if err := os.WriteFile(filepath.Join(project, b.file), []byte(b.code), 0o644); err != nil {
-						t.Fatal(err)
+					write(t, filepath.Join(project, b.file), b.code)
+					if b.lang == c.lang {
+						hookFile = b.file
 					}
 				} else if b.lang == "sh" {
-					script.WriteString(b.code)
+					play.WriteString(b.code)
 				}
 			}
-			text := script.String()
+			// The SDK's README opens with the same plugin and its
+			// hooks.json: they run as written too, from a folder of their
+			// own in the same project, after the above.
+			first := func(lang string) string {
+				for _, b := range readmeBlocks(t, filepath.Join(root, c.sdk, "README.md")) {
+					if b.lang == lang {
+						return b.code
+					}
+				}
+				t.Fatalf("%s/README.md has no %s block", c.sdk, lang)
+				return ""
+			}
+			sdkDir := filepath.Join(project, "sdk")
+			if err := os.Mkdir(sdkDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(sdkDir, hookFile), first(c.lang))
+			write(t, filepath.Join(sdkDir, "hooks.json"), first("json"))
+			write(t, filepath.Join(sdkDir, "scenario.json"), scenario[0].code)
+
+			text := script.String() + play.String() + "cd sdk\n" + play.String()
 			if c.replace != "" {
 				from, to, _ := strings.Cut(c.replace, "=")
 				text = strings.ReplaceAll(text, from, to)
 			}
 			out := sh(t, project, text)
+			readmeRun, sdkRun, _ := strings.Cut(out, "+ cd sdk\n")
 			for _, want := range []string{
 				"llm #1    offered tools: echo_text, read_file, get_weather\n",
 				`tool      get_weather {"city":"Beijing"} answered by hook weather: Beijing: Sunny, 15°C` + "\n",
 				"done      Beijing is sunny today, 15°C.",
 			} {
-				if !strings.Contains(out, want) {
+				if !strings.Contains(readmeRun, want) {
 					t.Errorf("the transcript lacks %q:\n%s", want, out)
 				}
+			}
+			if !strings.Contains(sdkRun, `tool      get_weather {"city":"Beijing"} answered by hook weather: `) {
+				t.Errorf("%s/README.md's weather plugin is not answered under hookwire run:\n%s", c.sdk, sdkRun)
 			}
 		})
 	}
@@ -292,4 +321,11 @@ func npmCache(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

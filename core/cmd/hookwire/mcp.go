@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -49,7 +50,10 @@ stderr line, and one that crashes is restarted.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
+			in := mcphook.JSONLines(e.stdin, func(line []byte, why string) {
+				fmt.Fprintf(e.stderr, "hookwire mcp: dropped a line from the client: %s: %.200q\n", why, line)
+			})
+			t := &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{e.stdout}}
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 				return e.fail(exitFail, "mcp", err)
 			}

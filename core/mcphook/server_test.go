@@ -149,7 +149,10 @@ func TestMalformedMCPInputIsAnsweredOrDroppedAndNeverHangs(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); srv.Run(ctx, &mcp.IOTransport{Reader: mcphook.JSONLines(inR, func([]byte, string) {}), Writer: outW}) }()
+	go func() {
+		defer close(done)
+		srv.Run(ctx, &mcp.IOTransport{Reader: mcphook.JSONLines(inR, func([]byte, string) {}), Writer: outW})
+	}()
 	defer func() { cancel(); inW.Close(); <-done }()
 
 	replies := make(chan string, 100)

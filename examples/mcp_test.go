@@ -2,9 +2,11 @@ package examples
 
 import (
 	"context"
+	"log/slog"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,7 +15,7 @@ import (
 
 // mcpSession starts `hookwire mcp` on the hook of a hooks.json, as an MCP
 // host would, and connects the MCP Go SDK's client to it.
-func mcpSession(t *testing.T, hooksFile string, opts *mcp.ClientOptions) *mcp.ClientSession {
+func mcpSession(t *testing.T, hooksFile string) *mcp.ClientSession {
 	t.Helper()
 	hooks, _ := config(t, hooksFile)
 	h := hooks[0]
@@ -21,14 +23,48 @@ func mcpSession(t *testing.T, hooksFile string, opts *mcp.ClientOptions) *mcp.Cl
 	cmd.Dir, cmd.Env = h.Dir, environ(h.Env)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
-	client := mcp.NewClient(&mcp.Implementation{Name: "examples-test", Version: "1"}, opts)
+	// The client's own checks of what the server says are logged as
+	// warnings: there must be none, as with the MCP inspector.
+	warnings := &warningLog{}
+	client := mcp.NewClient(&mcp.Implementation{Name: "examples-test", Version: "1"}, &mcp.ClientOptions{Logger: slog.New(warnings)})
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
 	if err != nil {
 		t.Fatalf("hookwire mcp -- %s: %v", strings.Join(h.Command, " "), err)
 	}
-	t.Cleanup(func() { session.Close() })
+	t.Cleanup(func() {
+		session.Close()
+		for _, w := range warnings.get() {
+			t.Errorf("the MCP client warned: %s", w)
+		}
+	})
 	return session
 }
+
+// warningLog keeps the warnings and errors logged to it.
+type warningLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *warningLog) get() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lines
+}
+
+func (l *warningLog) Enabled(_ context.Context, level slog.Level) bool {
+	return level >= slog.LevelWarn
+}
+
+func (l *warningLog) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, r.Message)
+	return nil
+}
+
+func (l *warningLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *warningLog) WithGroup(string) slog.Handler      { return l }
 
 func text(t *testing.T, res *mcp.CallToolResult) string {
 	t.Helper()
@@ -55,7 +91,7 @@ func TestHookwireMCPServesTheWeatherToolOfEveryWeatherHook(t *testing.T) {
 	} {
 		t.Run(filepath.Dir(hooksFile), func(t *testing.T) {
 			ctx := context.Background()
-			session := mcpSession(t, hooksFile, nil)
+			session := mcpSession(t, hooksFile)
 			if caps := session.InitializeResult().Capabilities; caps.Tools == nil {
 				t.Fatalf("the server does not announce tools: %+v", caps)
 			}
@@ -93,5 +129,19 @@ func TestHookwireMCPServesTheWeatherToolOfEveryWeatherHook(t *testing.T) {
 				t.Errorf("get_weather Atlantis = %q (isError %v), want %q as an error", got, res.IsError, want)
 			}
 		})
+	}
+}
+
+// A scenario can take tools from MCP servers, as PicoClaw's
+// tools.mcp.servers does: the weather hook served by `hookwire mcp` gives the
+// LLM get_weather, and the call reaches the hook through MCP.
+func TestTheWeatherToolReachesTheLLMThroughMCP(t *testing.T) {
+	records := play(t, filepath.Join("weather", "mcp", "hooks.json"), filepath.Join("weather", "mcp", "scenario.json"), nil)
+	tools := ofType(records, "tool")
+	if len(tools) != 1 || tools[0].Tool != "get_weather" || tools[0].Outcome != "ran" {
+		t.Fatalf("get_weather did not run as an MCP tool:\n%s", lines(records))
+	}
+	if r := tools[0].Result; r == nil || r.ForLLM != "Beijing weather: Sunny, temperature 15°C, humidity 45%" {
+		t.Errorf("get_weather answered %+v", tools[0].Result)
 	}
 }

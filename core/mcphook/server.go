@@ -81,7 +81,6 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{name: name, rt: rt, started: make(chan struct{}), stderr: stderr, tools: map[string]string{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hookwire-" + name, Version: opts.Version}, &mcp.ServerOptions{
-		Logger: logger,
 		// Tools come and go with the hook's answers: the client is told.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/pgroup"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -350,14 +351,14 @@ func (p *proc) end() {
 	p.stdin.Close()
 	pgid := p.cmd.Process.Pid
 	if !p.waitExit(time.Second) {
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		pgroup.Terminate(pgid)
 		if !p.waitExit(time.Second) {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			pgroup.Kill(pgid)
 			<-p.exited
 		}
 	}
 	// Children the hook left in its group must not outlive the run.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	pgroup.Kill(pgid)
 	for _, done := range []chan struct{}{p.readDone, p.errDone} {
 		select {
 		case <-done:

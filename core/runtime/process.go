@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/pgroup"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -52,7 +53,7 @@ func (cmd Command) Exec() *exec.Cmd {
 	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
 		c.Env = append(c.Env, k+"="+cmd.Env[k])
 	}
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.SysProcAttr = pgroup.Attr()
 	return c
 }
 
@@ -300,18 +301,18 @@ func (p *Process) stop() {
 	_ = p.conn.CloseWrite()
 	if !p.waitExit(grace) {
 		p.log.Warn("hook did not exit after its stdin closed; sending SIGTERM", "after", grace)
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		pgroup.Terminate(pgid)
 		if !p.waitExit(grace) {
 			p.log.Warn("hook did not exit after SIGTERM; sending SIGKILL", "after", grace)
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			pgroup.Kill(pgid)
 			<-p.exited
 		}
 	}
 	// What the hook started in its group must not outlive it.
 	if groupAlive(pgid) {
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		pgroup.Terminate(pgid)
 		if !waitGroupGone(pgid, grace) {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			pgroup.Kill(pgid)
 			waitGroupGone(pgid, 5*time.Second)
 		}
 	}

@@ -52,6 +52,9 @@ type server struct {
 	events  chan struct{}
 	end     chan struct{}
 	endOnce sync.Once
+
+	mu    sync.Mutex
+	modes []protocol.Mode // as the hook last declared them
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -216,9 +219,18 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 }
 
 // stages are the stages the hook is asked: those of the modes it declared,
-// or of --intercept. up is false while the hook is down.
+// or of --intercept. up is false when the hook is down for good; while it
+// restarts, the modes it declared last stand, and calls wait for it.
 func (s *server) stages() (map[Stage]bool, bool) {
-	modes, up := s.rt.Declared(hookName)
+	if s.rt.Down(hookName) != nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	if modes, ok := s.rt.Declared(hookName); ok {
+		s.modes = modes
+	}
+	modes := s.modes
+	s.mu.Unlock()
 	out := map[Stage]bool{}
 	if len(modes) == 0 {
 		for _, st := range s.opts.Intercept {
@@ -227,7 +239,7 @@ func (s *server) stages() (map[Stage]bool, bool) {
 		if len(s.opts.Intercept) == 0 {
 			out[BeforeLLM], out[AfterLLM], out[BeforeTool], out[AfterTool] = true, true, true, true
 		}
-		return out, up
+		return out, true
 	}
 	for _, m := range modes {
 		switch m {
@@ -239,7 +251,7 @@ func (s *server) stages() (map[Stage]bool, bool) {
 			out[ApproveTool] = true
 		}
 	}
-	return out, up
+	return out, true
 }
 
 // ask makes one protocol call for the event and notes what it decided.
@@ -288,7 +300,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 			o.ended = fromDecision(d)
 			return
 		}
-		out.Meta = meta
+		out.Meta = nil // ours, not the agent's
 		o.llm = llm.changedRequest(ev, out)
 	case AfterLLM:
 		llm := s.opts.Agent.llm
@@ -299,6 +311,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 			o.ended = fromDecision(d)
 			return
 		}
+		out.Meta = nil
 		o.llm = llm.changedResponse(ev, out)
 	}
 }

@@ -350,3 +350,87 @@ func TestAnEventThatIsNotJSONIsRefusedAtOnce(t *testing.T) {
 		t.Errorf("got %v: %s", err, out)
 	}
 }
+
+// The settings of each example for Claude Code (.claude/settings.json) and
+// Gemini CLI (.gemini/settings.json) run as the agents run them: each
+// event's command through a shell, in the example's folder, with the
+// agent's project variable set.
+func TestTheExamplesSettingsRunTheirHooksThroughTheBridge(t *testing.T) {
+	// The secret redactor's settings run the binary next to its source.
+	if err := build(exec.Command("go", "build", "-o", filepath.Join("secret-redactor", "go", "secret-redactor"), "./secret-redactor/go")); err != nil {
+		t.Fatal(err)
+	}
+	type check struct {
+		event   string
+		changes map[string]any
+		want    string // a part of stdout
+	}
+	bash := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}}
+	shell := map[string]any{"tool_name": "run_shell_command", "tool_input": map[string]any{"command": "rm -rf /"}}
+	secret := "deploy with AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY"
+	cases := []struct {
+		example, agent string
+		checks         []check
+	}{
+		{"approval-gate", "claude-code", []check{{"PreToolUse", bash, `"permissionDecision":"deny"`}, {"PermissionRequest", bash, `"behavior":"deny"`}}},
+		{"approval-gate", "gemini-cli", []check{{"BeforeTool", shell, `"decision":"deny"`}}},
+		{"rate-limiter", "claude-code", []check{{"PreToolUse", nil, ""}}},
+		{"rate-limiter", "gemini-cli", []check{{"BeforeTool", nil, "{}"}}},
+		{"secret-redactor", "claude-code", []check{{"PostToolUse", map[string]any{"tool_response": secret}, `AWS_SECRET_ACCESS_KEY=***`}}},
+		{"secret-redactor", "gemini-cli", []check{{"AfterTool", map[string]any{"tool_response": map[string]any{"llmContent": secret}}, `AWS_SECRET_ACCESS_KEY=***`}}},
+	}
+	for _, c := range cases {
+		t.Run(c.example+"/"+c.agent, func(t *testing.T) {
+			folder, settingsFile, project := ".claude", "settings.json", "CLAUDE_PROJECT_DIR"
+			if c.agent == "gemini-cli" {
+				folder, project = ".gemini", "GEMINI_PROJECT_DIR"
+			}
+			dir, _ := filepath.Abs(c.example)
+			data, err := os.ReadFile(filepath.Join(dir, folder, settingsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var settings struct {
+				Hooks map[string][]struct {
+					Hooks []struct{ Command string }
+				}
+			}
+			if err := json.Unmarshal(data, &settings); err != nil {
+				t.Fatal(err)
+			}
+			command := func(event string) string {
+				groups := settings.Hooks[event]
+				if len(groups) == 0 || len(groups[0].Hooks) == 0 {
+					t.Fatalf("%s/%s/%s has no %s hook", c.example, folder, settingsFile, event)
+				}
+				return groups[0].Hooks[0].Command
+			}
+			b := newBridgeRun(t, c.agent, bridgeHook{})
+			run := func(event string, changes map[string]any) (string, int) {
+				ev := sample(t, c.agent, event, changes)
+				ev["session_id"] = b.mark
+				in, _ := json.Marshal(ev)
+				sh := exec.Command("sh", "-c", command(event))
+				sh.Dir = dir
+				sh.Env = append(environ(nil), project+"="+dir, "XDG_RUNTIME_DIR="+b.dir, "HOOKWIRE_BRIDGE_TEST="+b.mark)
+				sh.Stdin = bytes.NewReader(in)
+				out, err := sh.Output()
+				exit := 0
+				if e, ok := err.(*exec.ExitError); ok {
+					exit = e.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				return strings.TrimSpace(string(out)), exit
+			}
+			for _, ch := range c.checks {
+				out, exit := run(ch.event, ch.changes)
+				if exit != 0 || !strings.Contains(out, ch.want) || (ch.want == "" && out != "") {
+					t.Errorf("%s: exit %d, stdout %s; want %q", ch.event, exit, out, ch.want)
+				}
+			}
+			run("SessionEnd", nil)
+			b.noneLeft(t, "after SessionEnd")
+		})
+	}
+}

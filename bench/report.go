@@ -27,7 +27,7 @@ type results struct {
 	// Bridge is the wall time of one agent event under hookwire bridge;
 	// VsLoop is against a plain command hook doing the same check.
 	Bridge []row `json:"bridge"`
-	Memory      struct {
+	Memory struct {
 		AfterCalls    []memRow `json:"after_calls"`
 		AfterPayloads []memRow `json:"after_payloads"`
 	} `json:"memory"`

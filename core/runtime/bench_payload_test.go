@@ -1,0 +1,82 @@
+package runtime
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// llmRequest is a hook.before_llm request with a message history of about
+// size bytes of JSON: turns of up to 1 KB of prose with the newlines and
+// quotes that make encoders work, as bench/ sends.
+func llmRequest(size int) protocol.BeforeLLMParams {
+	s := func(v string) *string { return &v }
+	req := protocol.BeforeLLMParams{
+		Meta:    benchCall().Meta,
+		Context: benchCall().Context,
+		Model:   "scripted",
+		Tools: []protocol.ToolDefinition{{Type: "function", Function: protocol.FunctionDefinition{
+			Name: "read_file", Description: s("Read a file of the workspace"),
+			Parameters: map[string]any{"type": "object", "required": []any{"path"}},
+		}}},
+		Options: map[string]any{"temperature": 0.2, "max_tokens": 4096},
+	}
+	words := strings.Fields(`the agent reads a file and calls a tool "quoted" while the hook
+		checks each call; results come back as text, numbers 42 and 3.14, paths like
+		notes/2026-05-01.md, and a line break now and then`)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for total := 0; total < size; {
+		var text strings.Builder
+		for text.Len() < 1000 {
+			text.WriteString(words[rng.IntN(len(words))])
+			text.WriteString([]string{" ", " ", " ", "\n"}[rng.IntN(4)])
+		}
+		total += text.Len() + 40
+		req.Messages = append(req.Messages, protocol.Message{Role: []string{"user", "assistant"}[len(req.Messages)%2], Content: s(text.String())})
+	}
+	return req
+}
+
+// BenchmarkEncodeBeforeLLM10MB is the line of a before_llm request with
+// 10 MB of history.
+func BenchmarkEncodeBeforeLLM10MB(b *testing.B) {
+	req := llmRequest(10 << 20)
+	id := uint64(7)
+	b.ReportAllocs()
+	for b.Loop() {
+		line, err := encodeMessage(&id, protocol.MethodBeforeLLM, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(len(line.b)))
+		line.free()
+	}
+}
+
+// BenchmarkDecodeModifyReply10MB is what the runtime does with a hook's
+// reply that modifies a before_llm request of 10 MB: the envelope, then
+// the result.
+func BenchmarkDecodeModifyReply10MB(b *testing.B) {
+	params, err := encodeParams(llmRequest(10 << 20))
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := []byte(`{"jsonrpc":"2.0","id":7,"result":{"action":"modify","request":` + string(params) + `}}`)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		msg, err := decodeReply(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := protocol.DecodeResult(protocol.MethodBeforeLLM, msg.Result)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if m := res.(protocol.BeforeLLMModify); len(m.Request.Messages) == 0 {
+			b.Fatal("no messages")
+		}
+	}
+}

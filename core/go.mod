@@ -16,7 +16,10 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 )
 
-require github.com/hookwire/hookwire/sdk-go v0.0.0
+require (
+	github.com/go-json-experiment/json v1.27.2
+	github.com/hookwire/hookwire/sdk-go v0.0.0
+)
 
 // Outside the repository's go.work, the SDK is the one next door.
 replace github.com/hookwire/hookwire/sdk-go => ../sdk-go

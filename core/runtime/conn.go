@@ -398,7 +398,7 @@ func (c *Conn) unreadable(line []byte, err error) {
 			c.log.Warn("skipping lines of stdout that are not JSON", "skipped", c.garbage)
 		}
 	case json.Unmarshal(line, &head) == nil && head.ID != nil:
-		c.log.Warn("dropped a reply whose id is not a positive integer", "id", clip(head.ID), "error", err)
+		c.log.Warn("dropped a reply that cannot be read", "id", clip(head.ID), "error", err)
 	default:
 		c.log.Warn("skipped a line of stdout that is not a JSON-RPC reply", "line", clip(line), "error", err)
 	}

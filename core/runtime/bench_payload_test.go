@@ -1,7 +1,7 @@
 package runtime
 
 import (
-	"math/rand/v2"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,8 +9,8 @@ import (
 )
 
 // llmRequest is a hook.before_llm request with a message history of about
-// size bytes of JSON: turns of up to 1 KB of prose with the newlines and
-// quotes that make encoders work, as bench/ sends.
+// size bytes of JSON: turns of 1 KB of prose, each its own, with the
+// newlines and quotes that make encoders work.
 func llmRequest(size int) protocol.BeforeLLMParams {
 	s := func(v string) *string { return &v }
 	req := protocol.BeforeLLMParams{
@@ -23,17 +23,12 @@ func llmRequest(size int) protocol.BeforeLLMParams {
 		}}},
 		Options: map[string]any{"temperature": 0.2, "max_tokens": 4096},
 	}
-	words := strings.Fields(`the agent reads a file and calls a tool "quoted" while the hook
-		checks each call; results come back as text, numbers 42 and 3.14, paths like
-		notes/2026-05-01.md, and a line break now and then`)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for total := 0; total < size; {
+	const turn = "Turn %d: the hook checks the call to \"read_file\" on notes/%d.md,\nthen 42 and 3.14 come back. "
+	for total := 0; total < size; total += 1024 + 40 {
 		var text strings.Builder
-		for text.Len() < 1000 {
-			text.WriteString(words[rng.IntN(len(words))])
-			text.WriteString([]string{" ", " ", " ", "\n"}[rng.IntN(4)])
+		for i := 0; text.Len() < 1024; i++ {
+			fmt.Fprintf(&text, turn, len(req.Messages), i)
 		}
-		total += text.Len() + 40
 		req.Messages = append(req.Messages, protocol.Message{Role: []string{"user", "assistant"}[len(req.Messages)%2], Content: s(text.String())})
 	}
 	return req

@@ -22,9 +22,12 @@ type Extra map[string]json.RawMessage
 
 var (
 	// Decoding is the v2 default, which is what a wire format wants: names
-	// match exactly, a duplicate name, invalid UTF-8 or a number out of
-	// range is an error, and nothing is read past the value.
-	decodeOptions = jsonv2.JoinOptions()
+	// match exactly, a duplicate name or a number out of range is an
+	// error, and nothing is read past the value. But invalid UTF-8 becomes
+	// U+FFFD, as encoding/json has it: a hook that echoes an LLM's text cut
+	// inside a character ("\ud83d", as Python and JavaScript escape it)
+	// must still be heard.
+	decodeOptions = jsontext.AllowInvalidUTF8(true)
 	// Encoding is v1's output, so that a round trip gives back the same
 	// JSON: omitempty omits a nil pointer but not a pointer to "", nil
 	// lists and maps are null, map keys are sorted, and invalid UTF-8 in a

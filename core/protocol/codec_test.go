@@ -46,3 +46,29 @@ func TestUnmarshalNestedObjects(t *testing.T) {
 	assert.Nil(t, p.Meta, "null sets a pointer to nil")
 	assert.Nil(t, p.Messages, "null sets a list to nil")
 }
+
+// A string cut inside a character, as Python and JavaScript escape it, or
+// bytes that are not UTF-8, read as U+FFFD, as encoding/json reads them:
+// a hook echoing an LLM's broken text is still heard.
+func TestUnmarshalReadsBrokenCharactersAsReplacements(t *testing.T) {
+	for _, data := range []string{`{"role":"\ud83d"}`, "{\"role\":\"\xff\"}"} {
+		var m, v1 protocol.Message
+		require.NoError(t, protocol.Unmarshal([]byte(data), &m), data)
+		require.NoError(t, json.Unmarshal([]byte(data), &v1), data)
+		assert.Equal(t, "\uFFFD", m.Role, data)
+		assert.Equal(t, v1.Role, m.Role, data)
+	}
+}
+
+// Names match exactly, and a name given twice makes the object unreadable:
+// two readers must never disagree on what a message says.
+func TestUnmarshalMatchesNamesExactlyAndRejectsDuplicates(t *testing.T) {
+	var m protocol.Message
+	require.NoError(t, protocol.Unmarshal([]byte(`{"role":"user","Role":"system"}`), &m))
+	assert.Equal(t, "user", m.Role)
+	assert.JSONEq(t, `"system"`, string(m.Extra["Role"]))
+	err := protocol.Unmarshal([]byte(`{"role":"user","content":"a","content":"b"}`), &m)
+	var pe *protocol.PointerError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "/content", string(pe.Pointer))
+}

@@ -28,7 +28,7 @@ func hostileLines() [][]byte {
 		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\x"}}`, // invalid escapes
 		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\u12"}}`,
 		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\`,
-		"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"reason\":\"\xff\xfe\"}}", // invalid UTF-8
+		"{\"jsonrpc\":\"2.0\",\"reason\":\"\xff\xfe\"}", // invalid UTF-8
 		"\xc3\x28",
 		"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"reason\":\"a\x00b\"}}", // a NUL byte
 		"\x00",

@@ -47,12 +47,22 @@ func results() []protocol.MethodInfo {
 	return ms
 }
 
-// seeds adds every vector's JSON to the corpus, once with each value of
-// which that selects its type, and once with 0.
+// seeds adds every vector's JSON to the corpus, and every line of the
+// exchange vectors, each with the value of which that selects its type.
 func seeds(f *testing.F, which func(v vectors.Vector) int) {
 	all, err := vectors.Load()
 	if err != nil {
 		f.Fatal(err)
+	}
+	in, out, err := vectors.ExchangeLines()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, line := range in {
+		f.Add(uint8(max(which(vectors.Vector{Def: "Request"}), 0)), line)
+	}
+	for _, line := range out {
+		f.Add(uint8(max(which(vectors.Vector{Def: "Response"}), 0)), line)
 	}
 	for _, v := range all {
 		for _, data := range []json.RawMessage{v.Message, v.Params, v.Result, v.Value} {

@@ -36,6 +36,13 @@ func FuzzConnReadsAnyLine(f *testing.F) {
 			f.Add(true, []byte(`{"jsonrpc":"2.0","id":1,"result":`+string(v.Result)+`}`))
 		}
 	}
+	_, out, err := vectors.ExchangeLines()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, line := range out {
+		f.Add(false, bytes.ReplaceAll(line, []byte(`"<any>"`), []byte(`"x"`)))
+	}
 	f.Fuzz(func(t *testing.T, short bool, data []byte) {
 		opts := ConnOptions{Logger: slog.New(slog.DiscardHandler)}
 		if short {

@@ -186,7 +186,7 @@ func (p *Process) handshake(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", protocol.MethodHello, err)
 	}
-	if err := json.Unmarshal(raw, &p.hello); err != nil {
+	if err := protocol.Unmarshal(raw, &p.hello); err != nil {
 		return fmt.Errorf("%s result: %w", protocol.MethodHello, err)
 	}
 	if !p.hello.OK {

@@ -254,8 +254,11 @@ func splitMembers(data []byte) (map[string]json.RawMessage, error) {
 		if end < 0 {
 			return fmt.Errorf("%w: want a member name", errSyntax)
 		}
+		// A name of plain characters is itself; any other (escapes,
+		// control characters, invalid UTF-8) is read as encoding/json
+		// reads it, errors included.
 		var name string
-		if bytes.IndexByte(item[:end], '\\') < 0 {
+		if plainRun(item, 1) == end-1 {
 			name = string(item[1 : end-1])
 		} else if err := json.Unmarshal(item[:end], &name); err != nil {
 			return err
@@ -264,7 +267,16 @@ func splitMembers(data []byte) (map[string]json.RawMessage, error) {
 		if colon == len(item) || item[colon] != ':' {
 			return fmt.Errorf("%w: want a colon after %q", errSyntax, name)
 		}
-		members[name] = item[skipSpace(item, colon+1):]
+		value := item[skipSpace(item, colon+1):]
+		if len(value) == 0 {
+			return fmt.Errorf("%w: want a value for %q", errSyntax, name)
+		}
+		// A member named twice is the last one, as in encoding/json; the
+		// one it replaces is never decoded, so it is checked here.
+		if earlier, ok := members[name]; ok && !json.Valid(earlier) {
+			return fmt.Errorf("%w: in the first %q", errSyntax, name)
+		}
+		members[name] = value
 		return nil
 	})
 	return members, err

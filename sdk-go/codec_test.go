@@ -18,6 +18,12 @@ func TestUnmarshalRejectsWhatIsNotJSON(t *testing.T) {
 		`{"role":}`, `{"role":tru}`, `{"role":"a\x"}`, `{"role":"user","content":"unterminated}`,
 		`{"role":"user","tool_calls":[{"id":"1"]}`, `{"role":"user","tool_calls":[{"id":"1"},]}`,
 		`{"role":"user","unknown":{"a":}}`, `{"role":"user","unknown":[1 2]}`, `{"role":"user","unknown":01}`,
+		// A closing bracket of the other kind, at every depth: once an endless loop.
+		`{"role":"user"]`, `{"role":"user","tool_calls":[{"id":"1"}}}`, `{"role":"user","tool_calls":[{"id":"1"]]}`,
+		`{"role":"user","unknown":{"a":[{"b":1]}]}}`, `{]`, `{"role":]`, `]`,
+		// A member given twice: the one that is replaced is JSON too.
+		`{"role":,"role":"user"}`, `{"role":[},"role":"user"}`, `{"role":"user","":}`,
+		"{\"role\":\"user\",\"a\x01\":1}",
 	} {
 		var m Message
 		if m.UnmarshalJSON([]byte(bad)) == nil {

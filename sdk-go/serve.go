@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -218,13 +219,47 @@ func notJSON(line []byte) *RPCError {
 	return nil
 }
 
+// maxDepth is how deep encoding/json reads nested objects and arrays; it
+// calls anything deeper a syntax error, though it is JSON.
+const maxDepth = 10000
+
+var tooDeep = fmt.Sprintf("objects and arrays nested deeper than %d levels", maxDepth)
+
+// nestsTooDeep reports whether data nests objects and arrays deeper than
+// encoding/json reads: what it calls a syntax error may be a request whose
+// id must be answered. It reads the whole data: it is for error replies.
+func nestsTooDeep(data []byte) bool {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			if i = endOfString(data, i); i < 0 {
+				return false
+			}
+			i--
+		case '{', '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
 // receive deals with a line, except for a request, which it counts as a
 // task and returns to be handled.
 func (s *session) receive(line []byte) *envelope {
 	m, err := s.h.readEnvelope(line)
 	if err != nil {
 		if parse := notJSON(line); parse != nil {
-			s.reply(nil, nil, parse)
+			if id := validID(m.ID); id != nil && nestsTooDeep(line) {
+				// JSON all the same, and a request with an id gets an answer.
+				s.reply(id, nil, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: " + tooDeep})
+			} else {
+				s.reply(nil, nil, parse)
+			}
 		} else {
 			s.reply(validID(m.ID), nil, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()})
 		}
@@ -253,7 +288,11 @@ func (s *session) handle(m *envelope) {
 		// Params that could not be decoded may not be JSON at all, which
 		// readEnvelope left to their decoder to find out.
 		if parse := notJSON(m.Params); parse != nil {
-			m.ID, err = nil, parse
+			if nestsTooDeep(m.Params) {
+				err = &RPCError{Code: CodeInvalidParams, Message: "invalid params of " + m.Method + ": " + tooDeep}
+			} else {
+				m.ID, err = nil, parse
+			}
 		}
 	}
 	s.out.send(replyLine(m.ID, result, err)...)

@@ -20,8 +20,12 @@ import (
 // Notifications get no reply. A line that is not JSON gets a -32700 error
 // with a null id, and reading goes on. Lines have no length limit.
 //
-// When r ends, Serve waits for the handlers in flight, writes their replies,
-// runs the [Hook.OnClose] functions and returns nil. When ctx is done, Serve
+// When r ends, Serve waits for the handlers in flight and writes their
+// replies, runs the [Hook.OnClose] functions and returns nil. The host has
+// gone, or is going, and a hook must not outlive it: handlers still running
+// half a second after r ends have their context cancelled, and those still
+// running a quarter of a second later are abandoned, with a
+// warning, and their replies dropped. When ctx is done, Serve
 // cancels the handlers' context, waits for them, runs the OnClose functions
 // and returns nil, leaving behind a read in progress, which it cannot
 // interrupt. Serve returns an error only when reading r or
@@ -36,9 +40,10 @@ func (h *Hook) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	var err error
 	select {
 	case err = <-ended:
+		s.closeWithin(cancel)
 	case <-ctx.Done():
+		s.close()
 	}
-	s.close()
 	h.close(ctx)
 	if err == nil {
 		err = s.out.err
@@ -82,6 +87,42 @@ func (s *session) close() {
 	s.closed = true
 	s.mu.Unlock()
 	s.wg.Wait()
+}
+
+// stdinGrace is how long the handlers in flight when the host closes stdin
+// have to finish before their context is cancelled, and cancelGrace how
+// long they have after that before the hook stops without them: the hook
+// exits within a second of its host.
+const (
+	stdinGrace  = 500 * time.Millisecond
+	cancelGrace = 250 * time.Millisecond
+)
+
+// closeWithin is close when the input has ended: it waits for the tasks in
+// flight, cancelling them after stdinGrace and abandoning them after
+// cancelGrace more.
+func (s *session) closeWithin(cancel context.CancelFunc) {
+	done := make(chan struct{})
+	go func() {
+		s.close()
+		close(done)
+	}()
+	grace := time.NewTimer(stdinGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+		return
+	case <-grace.C:
+	}
+	cancel()
+	grace.Reset(cancelGrace)
+	select {
+	case <-done:
+	case <-grace.C:
+		s.h.logger().Warn("stdin is closed and handlers are still running; stopping without their replies",
+			"waited", stdinGrace+cancelGrace)
+		s.out.stop()
+	}
 }
 
 // handOff is how long a request may hold up the reading of the next line.
@@ -131,6 +172,17 @@ type replyWriter struct {
 	w       *bufio.Writer
 	fail    context.CancelFunc
 	err     error // the first failed write; later replies are dropped
+	stopped bool  // Serve has returned: the replies of handlers it abandoned are dropped
+}
+
+// stop drops every later reply, and flushes those written so far.
+func (rw *replyWriter) stop() {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.stopped = true
+	if rw.err == nil {
+		rw.err = rw.w.Flush()
+	}
 }
 
 // send writes a reply line made of parts, one after the other: a large
@@ -141,7 +193,7 @@ func (rw *replyWriter) send(parts ...[]byte) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
 	last := rw.waiting.Add(-1) == 0
-	if rw.err != nil {
+	if rw.err != nil || rw.stopped {
 		return
 	}
 	var err error
@@ -295,7 +347,30 @@ func (s *session) handle(m *envelope) {
 			}
 		}
 	}
+	if err == nil {
+		result, err = s.h.fit(m, result)
+	}
 	s.out.send(replyLine(m.ID, result, err)...)
+}
+
+// fit is result, or what replaces it when its reply line would be longer
+// than the host reads: continue, which lets the call through as if the
+// hook were not there, or for an approval, which has no continue, an
+// error. A host that meets a longer line stops reading the hook for good.
+func (h *Hook) fit(m *envelope, result []byte) ([]byte, *RPCError) {
+	size := int64(len(result) + len(m.ID) + len(`{"jsonrpc":"2.0","id":,"result":}`) + 1)
+	limit := h.MaxLineBytes()
+	if size <= limit {
+		return result, nil
+	}
+	if m.Method == MethodApproveTool {
+		h.logger().Warn("a reply is longer than the host reads in a line; sending an error instead",
+			"method", m.Method, "bytes", size, "limit", limit)
+		return nil, &RPCError{Code: CodeHandlerError, Message: fmt.Sprintf("the reply (%d bytes) is longer than the host reads (%d bytes)", size, limit)}
+	}
+	h.logger().Warn("a reply is longer than the host reads in a line; sending continue instead",
+		"method", m.Method, "bytes", size, "limit", limit)
+	return continueResult, nil
 }
 
 // reply sends a reply the reader makes itself, such as a parse error.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Serve speaks the protocol on r and w: it reads one JSON-RPC message per
@@ -303,6 +304,12 @@ func nestsTooDeep(data []byte) bool {
 // receive deals with a line, except for a request, which it counts as a
 // task and returns to be handled.
 func (s *session) receive(line []byte) *envelope {
+	if !utf8.Valid(line) {
+		// JSON is UTF-8. encoding/json would read such a line, every bad
+		// byte a U+FFFD, and a hook would act on text its host never sent.
+		s.reply(nil, nil, &RPCError{Code: CodeParseError, Message: "parse error: invalid UTF-8"})
+		return nil
+	}
 	m, err := s.h.readEnvelope(line)
 	if err != nil {
 		if parse := notJSON(line); parse != nil {

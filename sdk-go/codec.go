@@ -82,7 +82,7 @@ func (r *reader) rest() Extra {
 	}
 	extra := make(Extra, len(r.members))
 	for name, raw := range r.members {
-		if r.err == nil && !json.Valid(raw) {
+		if r.err == nil && !validJSON(raw) {
 			r.err = fmt.Errorf("%s: %q: %w", r.typ, name, errSyntax)
 		}
 		extra[name] = slices.Clone(raw)
@@ -115,7 +115,7 @@ func decodeInto(raw []byte, dst any) error {
 	case ownType(t):
 		return dst.(json.Unmarshaler).UnmarshalJSON(raw)
 	case (t.Kind() != reflect.Pointer && t.Kind() != reflect.Slice) || !ownType(t.Elem()):
-		return json.Unmarshal(raw, dst)
+		return unmarshal(raw, dst)
 	case string(raw) == "null":
 		v.SetZero()
 		return nil
@@ -161,7 +161,26 @@ func ownType(t reflect.Type) bool {
 	return own
 }
 
-var errSyntax = errors.New("invalid JSON")
+var (
+	errSyntax = errors.New("invalid JSON")
+	errUTF8   = fmt.Errorf("%w: invalid UTF-8", errSyntax)
+)
+
+// JSON is UTF-8. encoding/json reads invalid UTF-8 all the same, every bad
+// byte a U+FFFD, and a hook would act on text its peer never sent: the
+// codec checks it where encoding/json reads bytes for it. (The strings
+// that are most of a message, unquote reads itself, checking as it goes.)
+
+// validJSON is json.Valid for UTF-8 only.
+func validJSON(raw []byte) bool { return json.Valid(raw) && utf8.Valid(raw) }
+
+// unmarshal is json.Unmarshal for UTF-8 only.
+func unmarshal(raw []byte, dst any) error {
+	if !utf8.Valid(raw) {
+		return errUTF8
+	}
+	return json.Unmarshal(raw, dst)
+}
 
 // unquote decodes the JSON string raw, the way encoding/json does, for the
 // strings that are most of a message's bytes: ok is false for anything it
@@ -260,7 +279,7 @@ func splitMembers(data []byte) (map[string]json.RawMessage, error) {
 		var name string
 		if plainRun(item, 1) == end-1 {
 			name = string(item[1 : end-1])
-		} else if err := json.Unmarshal(item[:end], &name); err != nil {
+		} else if err := unmarshal(item[:end], &name); err != nil {
 			return err
 		}
 		colon := skipSpace(item, end)
@@ -273,7 +292,7 @@ func splitMembers(data []byte) (map[string]json.RawMessage, error) {
 		}
 		// A member named twice is the last one, as in encoding/json; the
 		// one it replaces is never decoded, so it is checked here.
-		if earlier, ok := members[name]; ok && !json.Valid(earlier) {
+		if earlier, ok := members[name]; ok && !validJSON(earlier) {
 			return fmt.Errorf("%w: in the first %q", errSyntax, name)
 		}
 		members[name] = value
@@ -622,7 +641,7 @@ func readTag(union, tag string, data []byte) (value string, present bool, err er
 	if !ok {
 		return "", false, nil
 	}
-	if err := json.Unmarshal(raw, &value); err != nil {
+	if err := unmarshal(raw, &value); err != nil {
 		return "", false, fmt.Errorf("%s: %q must be a string", union, tag)
 	}
 	return value, true, nil
@@ -650,7 +669,7 @@ func decodeVariant[U any, V any, PV interface {
 
 func decode[T any](data []byte) (any, error) {
 	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := unmarshal(data, &v); err != nil {
 		return nil, err
 	}
 	return v, nil

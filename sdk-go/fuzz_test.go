@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // Every byte a host sends reaches one of the decoders below. Each fuzz
@@ -96,7 +97,7 @@ func FuzzDecodersAcceptOnlyJSONAndReadItAsEncodingJSONDoes(f *testing.F) {
 	}
 	names := slices.Sorted(maps.Keys(decoders))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		valid := json.Valid(data)
+		valid := json.Valid(data) && utf8.Valid(data) // JSON is UTF-8
 		for _, name := range names {
 			var v any
 			var err error
@@ -162,7 +163,7 @@ func FuzzServeAnswersEveryRequestAndReadsParamsAsEncodingJSONDoes(f *testing.F) 
 			}
 			if string(r.ID) == `"next"` {
 				answeredNext = true
-			} else if r.Result != nil && !json.Valid(line) {
+			} else if r.Result != nil && !(json.Valid(line) && utf8.Valid(line)) {
 				t.Fatalf("%q, which is not JSON, got a result: %s", line, reply)
 			}
 		}
@@ -172,7 +173,7 @@ func FuzzServeAnswersEveryRequestAndReadsParamsAsEncodingJSONDoes(f *testing.F) 
 		select {
 		case got := <-received:
 			var msg map[string]json.RawMessage // names exactly as sent
-			if !json.Valid(line) || json.Unmarshal(line, &msg) != nil {
+			if !json.Valid(line) || !utf8.Valid(line) || json.Unmarshal(line, &msg) != nil {
 				t.Fatalf("a handler ran for %q, which encoding/json does not read", line)
 			}
 			if !sameValue(msg["params"], got) {

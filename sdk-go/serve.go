@@ -234,7 +234,7 @@ func (h *Hook) readEnvelope(line []byte) (m envelope, err error) {
 		return m, err
 	}
 	if id, ok := members["id"]; ok {
-		if !json.Valid(id) {
+		if !validJSON(id) {
 			return m, errSyntax
 		}
 		m.ID = id
@@ -249,11 +249,11 @@ func (h *Hook) readEnvelope(line []byte) (m envelope, err error) {
 		case "id", "method":
 		case "params":
 			m.Params = raw
-			if (validID(m.ID) == nil || !h.decodes(m.Method)) && !json.Valid(raw) {
+			if (validID(m.ID) == nil || !h.decodes(m.Method)) && !validJSON(raw) {
 				return m, errSyntax
 			}
 		default:
-			if !json.Valid(raw) {
+			if !validJSON(raw) {
 				return m, errSyntax
 			}
 		}
@@ -265,6 +265,9 @@ func (h *Hook) readEnvelope(line []byte) (m envelope, err error) {
 // that is. It is for replies that are errors already: it reads the whole
 // line again.
 func notJSON(line []byte) *RPCError {
+	if !utf8.Valid(line) {
+		return &RPCError{Code: CodeParseError, Message: "parse error: " + errUTF8.Error()}
+	}
 	var syntax *json.SyntaxError
 	if err := json.Unmarshal(line, new(struct{})); errors.As(err, &syntax) {
 		return &RPCError{Code: CodeParseError, Message: "parse error: " + err.Error()}
@@ -304,12 +307,6 @@ func nestsTooDeep(data []byte) bool {
 // receive deals with a line, except for a request, which it counts as a
 // task and returns to be handled.
 func (s *session) receive(line []byte) *envelope {
-	if !utf8.Valid(line) {
-		// JSON is UTF-8. encoding/json would read such a line, every bad
-		// byte a U+FFFD, and a hook would act on text its host never sent.
-		s.reply(nil, nil, &RPCError{Code: CodeParseError, Message: "parse error: invalid UTF-8"})
-		return nil
-	}
 	m, err := s.h.readEnvelope(line)
 	if err != nil {
 		if parse := notJSON(line); parse != nil {

@@ -22,7 +22,7 @@ export function run(hook: Hook): void {
   running = true;
   const write = protectStdout();
   const stopping = new AbortController();
-  const session = new Session(hook, log, stopping.signal);
+  const session = new Session(hook, log, stopping.signal, true);
   // Exit only once every reply written so far has reached the host.
   const exit = (): void => write("", () => process.exit(0));
   const close = (): void => void session.close().then(exit);

@@ -91,7 +91,7 @@ test("a line of any kind is answered as JSON-RPC, with a result only when it is 
         received.push(params);
         return { approved: true };
       });
-      const session = new Session(hook, () => {}, new AbortController().signal);
+      const session = new Session(hook, () => {}, new AbortController().signal, true);
       const replies: string[] = [];
       const reader = new LineReader();
       const all = Buffer.concat([bytes, Buffer.from('\n{"jsonrpc":"2.0","id":"next","method":"hook.hello","params":{}}\n')]);

@@ -19,7 +19,9 @@ import (
 // done. Requests are handled concurrently, so a slow handler holds up no
 // other, and replies go out as their handlers finish, matched by id.
 // Notifications get no reply. A line that is not JSON gets a -32700 error
-// with a null id, and reading goes on. Lines have no length limit.
+// with a null id, and reading goes on. Input lines have no length limit;
+// a reply line longer than the host reads ([Hook.MaxLineBytes]) is
+// replaced by continue, or for an approval by an error, with a warning.
 //
 // When r ends, Serve waits for the handlers in flight and writes their
 // replies, runs the [Hook.OnClose] functions and returns nil. The host has

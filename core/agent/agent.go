@@ -115,6 +115,7 @@ const (
 	TurnAborted     = "aborted"      // a hook answered abort_turn
 	TurnHardAborted = "hard_aborted" // a hook answered hard_abort: the agent takes no more turns
 	TurnFailed      = "failed"       // the LLM failed, or the turn ran out of iterations
+	TurnCanceled    = "canceled"     // the caller gave up (its context is done): the turn stopped at the next stage
 )
 
 // TurnResult is how a turn ended.
@@ -250,6 +251,9 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		max = 10
 	}
 	for iter := 1; iter <= max; iter++ {
+		if err := ctx.Err(); err != nil {
+			return t.canceled(ctx, iter)
+		}
 		req := protocol.BeforeLLMParams{
 			Meta: t.meta(iter), Context: t.context, Model: or(a.Model, "scripted"),
 			Messages: t.messages, Tools: a.definitions(), Options: map[string]any{},
@@ -257,7 +261,10 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		}
 		req, d := hooks.BeforeLLM(ctx, req)
 		if !d.Continue() {
-			return t.stop(d, iter), nil
+			return t.stop(ctx, d, iter)
+		}
+		if ctx.Err() != nil {
+			return t.canceled(ctx, iter)
 		}
 		a.step(Step{Kind: StepLLMRequest, Iteration: iter, Tools: toolNames(req.Tools), Messages: req.Messages})
 		t.emit(protocol.KindLLMRequest, map[string]any{"Model": req.Model, "MessagesCount": len(req.Messages), "ToolsCount": len(req.Tools)})
@@ -275,7 +282,7 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 			Meta: t.meta(iter), Context: t.context, Model: req.Model, Response: resp, Channel: ptr(channel), ChatID: ptr(chatID),
 		})
 		if !d.Continue() {
-			return t.stop(d, iter), nil
+			return t.stop(ctx, d, iter)
 		}
 		resp = after.Response
 		content = ""
@@ -289,9 +296,12 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		}
 		handled := ""
 		for _, call := range resp.ToolCalls {
+			if ctx.Err() != nil {
+				return t.canceled(ctx, iter)
+			}
 			result, d := t.tool(ctx, iter, call)
 			if !d.Continue() {
-				return t.stop(d, iter), nil
+				return t.stop(ctx, d, iter)
 			}
 			t.messages = append(t.messages, protocol.Message{Role: "tool", Content: ptr(result.ForLLM), ToolCallID: call.ID})
 			if result.ResponseHandled != nil && *result.ResponseHandled && handled == "" {
@@ -347,6 +357,9 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 		approval.ToolKind, approval.AffectedPaths = &kind, paths
 	}
 	d = hooks.ApproveTool(ctx, approval)
+	if d.Canceled {
+		return protocol.ToolResult{}, d
+	}
 	step.ByDefault = d.ByDefault
 	if !d.Continue() {
 		by := " by hook " + d.Hook
@@ -364,6 +377,10 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	}
 	if d.ByDefault {
 		step.Reason = d.Reason
+	}
+	if err := ctx.Err(); err != nil {
+		// Approved before the caller gave up; it runs nothing after.
+		return protocol.ToolResult{}, runtime.Decision{Action: protocol.ActionAbortTurn, Canceled: true, Reason: "the caller gave up: " + context.Cause(ctx).Error()}
 	}
 	t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
 	started := time.Now()
@@ -385,14 +402,24 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 
 var pass = runtime.Decision{Action: protocol.ActionContinue}
 
-// stop ends the turn on a hook's decision.
-func (t *turn) stop(d runtime.Decision, iter int) TurnResult {
+// stop ends the turn on a hook's decision, or because the caller gave up.
+func (t *turn) stop(ctx context.Context, d runtime.Decision, iter int) (TurnResult, error) {
+	if d.Canceled || ctx.Err() != nil {
+		return t.canceled(ctx, iter)
+	}
 	status := TurnAborted
 	if d.Action == protocol.ActionHardAbort {
 		status = TurnHardAborted
 		t.a.stopped.Store(true)
 	}
-	return TurnResult{Status: status, Hook: d.Hook, Reason: d.Reason, Iterations: iter}
+	return TurnResult{Status: status, Hook: d.Hook, Reason: d.Reason, Iterations: iter}, nil
+}
+
+// canceled ends the turn of a caller that gave up: nothing more is asked
+// of the LLM, and no tool runs.
+func (t *turn) canceled(ctx context.Context, iter int) (TurnResult, error) {
+	err := context.Cause(ctx)
+	return TurnResult{Status: TurnCanceled, Reason: "the caller gave up: " + err.Error(), Iterations: iter}, err
 }
 
 // run runs one of the agent's own tools.

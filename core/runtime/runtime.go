@@ -95,6 +95,12 @@ type Decision struct {
 	// ByDefault is true when no hook decided: every approver that answered
 	// abstained, and hooks.defaults.approval ruled; Reason says how.
 	ByDefault bool
+	// Canceled is true when the caller gave up: the context of the call was
+	// canceled or met its own deadline (SIGTERM, Ctrl-C, a program shutting
+	// down). The action is then abort_turn, whatever the stage and its
+	// failure policy: no hook was skipped as if it had failed, and nothing
+	// may go on without the hooks' word.
+	Canceled bool
 }
 
 // Continue reports whether the agent may go on.
@@ -445,6 +451,9 @@ func (h *hook) policyFor(s Stage) Policy {
 // failed call is logged; under a closed policy it returns the decision that
 // ends the chain, under an open one ok is false and the hook is skipped.
 func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any, call func(context.Context) (R, error)) (res R, ok bool, stop *Decision) {
+	if gone := gaveUp(ctx); gone != nil {
+		return res, false, gone
+	}
 	d := r.deadline(h, s)
 	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
@@ -460,10 +469,17 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 		err = noReply(d)
 	}
 	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
-	if err != nil {
+	gone := gaveUp(ctx)
+	switch {
+	case err != nil && gone != nil:
+		// The caller gave up, the hook did not fail: no policy applies, and
+		// above all not an open one, which would let the agent go on
+		// without this hook's word.
+		rec.Err = fmt.Errorf("%s: %w", gone.Reason, err)
+	case err != nil:
 		rec.Err = err
 		rec.Policy = h.policyFor(s)
-	} else {
+	default:
 		rec.Result = res
 	}
 	if r.opts.OnCall != nil {
@@ -471,6 +487,9 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	}
 	if err == nil {
 		return res, true, nil
+	}
+	if gone != nil {
+		return res, false, gone
 	}
 	r.logger().Warn("hook call failed", "hook", h.name, "method", s.Method(), "error", err, "policy", "fail "+string(rec.Policy))
 	if rec.Policy == FailOpen {
@@ -481,6 +500,16 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 		action = protocol.ActionDenyTool
 	}
 	return res, false, &Decision{Action: action, Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
+}
+
+// gaveUp is the decision of a stage whose caller has given up (its context
+// is done), or nil while the caller still waits.
+func gaveUp(ctx context.Context) *Decision {
+	err := ctx.Err()
+	if err == nil {
+		return nil
+	}
+	return &Decision{Action: protocol.ActionAbortTurn, Canceled: true, Reason: "the caller gave up: " + context.Cause(ctx).Error()}
 }
 
 // noReply is the error of a call that met its deadline.

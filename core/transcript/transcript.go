@@ -176,6 +176,9 @@ func (t *Writer) Call(c runtime.CallRecord) {
 	case nil:
 		rec.Error, rec.Policy = c.Err.Error(), string(c.Policy)
 		outcome = fmt.Sprintf("failed (fail %s): %v", c.Policy, c.Err)
+		if c.Policy == "" { // the caller gave up: no policy applies
+			outcome = fmt.Sprintf("stopped: %v", c.Err)
+		}
 	case protocol.ApproveToolResult:
 		rec.Approved, rec.Reason = &v.Approved, deref(v.Reason)
 		switch {

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookwire/hookwire/core/internal/testbin"
+)
+
+// hookwireBin is this command and fixtureBin the runtime's fixture hook,
+// built once for the tests that need real processes (signals, exit codes).
+var hookwireBin, fixtureBin string
+
+func TestMain(m *testing.M) {
+	testbin.MainEach(m, map[string]*string{".": &hookwireBin, "../../runtime/testdata/fixture": &fixtureBin})
+}
+
+// writeJSON writes v as a JSON file in dir and returns its path.
+func writeJSON(t *testing.T, dir, name string, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// waitForFile polls until the file holds want.
+func waitForFile(t *testing.T, path, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(path)
+		if strings.Contains(string(b), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never held %q; it holds:\n%s", path, want, b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// SIGTERM while a before_tool guard (fail-open, as interceptors are by
+// default) is thinking must not let the tool through: the turn stops.
+func TestSIGTERMMidTurnRunsNoToolPastADenyAllGuard(t *testing.T) {
+	dir := t.TempDir()
+	record := filepath.Join(dir, "guard.log")
+	hooks := writeJSON(t, dir, "hooks.json", map[string]any{"hooks": map[string]any{
+		"enabled": true,
+		"processes": map[string]any{"deny_all": map[string]any{
+			"enabled": true, "intercept": []string{"before_tool"}, "timeout_ms": 60000,
+			"command": []string{fixtureBin, "-slow", "30s", "-record", record,
+				"-result", `hook.before_tool={"action":"deny_tool","reason":"nothing runs"}`},
+		}},
+	}})
+	call := map[string]any{"tool_calls": []any{map[string]any{"name": "echo_text", "arguments": map[string]any{"text": "hi"}}}}
+	scenario := writeJSON(t, dir, "scenario.json", map[string]any{
+		"prompt": "go", "replies": []any{call, call, call, map[string]any{"content": "done"}},
+	})
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(hookwireBin, "run", "--json", "--hooks", hooks, scenario)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, record, `"hook.before_tool"`)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("hookwire run did not stop after SIGTERM:\n%s%s", out.String(), errOut.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitFail {
+		t.Errorf("exit %d, want %d", code, exitFail)
+	}
+	var ended string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("transcript line %q: %v", line, err)
+		}
+		switch rec["type"] {
+		case "tool":
+			if rec["outcome"] == "ran" {
+				t.Errorf("a tool ran after SIGTERM: %s", line)
+			}
+		case "llm_request":
+			if rec["iteration"].(float64) > 1 {
+				t.Errorf("the LLM was asked again after SIGTERM: %s", line)
+			}
+		case "turn_end":
+			ended, _ = rec["status"].(string)
+		}
+	}
+	if ended != "canceled" {
+		t.Errorf("turn_end status %q, want canceled; transcript:\n%s\nstderr:\n%s", ended, out.String(), errOut.String())
+	}
+}

@@ -155,13 +155,16 @@ func ParseConfig(data []byte) (Config, error) {
 
 func (c Config) check() error {
 	h := c.Hooks
-	for key, ms := range map[string]int{
-		"observer_timeout_ms":    h.Defaults.ObserverTimeoutMS,
-		"interceptor_timeout_ms": h.Defaults.InterceptorTimeoutMS,
-		"approval_timeout_ms":    h.Defaults.ApprovalTimeoutMS,
+	for _, d := range []struct {
+		key string
+		ms  int
+	}{
+		{"observer_timeout_ms", h.Defaults.ObserverTimeoutMS},
+		{"interceptor_timeout_ms", h.Defaults.InterceptorTimeoutMS},
+		{"approval_timeout_ms", h.Defaults.ApprovalTimeoutMS},
 	} {
-		if ms < 0 {
-			return fmt.Errorf("hooks.defaults.%s: must not be negative", key)
+		if err := checkMS("hooks.defaults."+d.key, d.ms); err != nil {
+			return err
 		}
 	}
 	if a := h.Defaults.Approval; a != "" && a != ApprovalDeny && a != ApprovalAllow {
@@ -195,8 +198,8 @@ func (p ProcessConfig) check(at string) error {
 			return fmt.Errorf("%s.observe[%d]: %w", at, i, err)
 		}
 	}
-	if p.TimeoutMS < 0 {
-		return fmt.Errorf("%s.timeout_ms: must not be negative", at)
+	if err := checkMS(at+".timeout_ms", p.TimeoutMS); err != nil {
+		return err
 	}
 	for _, s := range slices.Sorted(maps.Keys(p.FailurePolicy)) {
 		if !Stage(s).valid() {
@@ -206,10 +209,28 @@ func (p ProcessConfig) check(at string) error {
 			return fmt.Errorf(`%s.failure_policy.%s: %q is not "open" or "closed"`, at, s, v)
 		}
 	}
-	for key, v := range map[string]int{"max_restarts": p.Restart.MaxRestarts, "backoff_ms": p.Restart.BackoffMS, "max_backoff_ms": p.Restart.MaxBackoffMS} {
-		if v < 0 {
-			return fmt.Errorf("%s.restart.%s: must not be negative", at, key)
-		}
+	if p.Restart.MaxRestarts < 0 {
+		return fmt.Errorf("%s.restart.max_restarts: must not be negative", at)
+	}
+	if err := checkMS(at+".restart.backoff_ms", p.Restart.BackoffMS); err != nil {
+		return err
+	}
+	return checkMS(at+".restart.max_backoff_ms", p.Restart.MaxBackoffMS)
+}
+
+// MaxDurationMS is the longest duration a configuration may set, in
+// milliseconds: one day. A bigger number is refused rather than taken for
+// "never": a hook that never answers must still be given up on, and a
+// number of milliseconds past 2^63 nanoseconds would turn negative.
+const MaxDurationMS = 24 * 60 * 60 * 1000
+
+// checkMS checks a duration in milliseconds: 0 means the default.
+func checkMS(key string, v int) error {
+	switch {
+	case v < 0:
+		return fmt.Errorf("%s: must not be negative (0 or absent means the default)", key)
+	case v > MaxDurationMS:
+		return fmt.Errorf("%s: %d is more than the maximum, %d (one day)", key, v, MaxDurationMS)
 	}
 	return nil
 }

@@ -148,6 +148,13 @@ func start(cmd Command, opts ProcessOptions) (*Process, error) {
 
 	c := cmd.Exec()
 	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
+	if cmd.Dir != "" {
+		// exec blames the program for a missing working directory.
+		if info, err := os.Stat(cmd.Dir); err != nil || !info.IsDir() {
+			closeAll()
+			return nil, fmt.Errorf("hook %s: its directory %s does not exist or is not a directory", cmd.Name, cmd.Dir)
+		}
+	}
 	if err := c.Start(); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("hook %s: %w", cmd.Name, err)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,5 +112,73 @@ func TestSIGTERMMidTurnRunsNoToolPastADenyAllGuard(t *testing.T) {
 	}
 	if ended != "canceled" {
 		t.Errorf("turn_end status %q, want canceled; transcript:\n%s\nstderr:\n%s", ended, out.String(), errOut.String())
+	}
+}
+
+// hookwireProc runs the built command as a child process.
+func hookwireProc(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(hookwireBin, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
+}
+
+// hooksFile writes a hooks configuration given as text.
+func hooksFile(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "hooks.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A number of milliseconds past 2^63 ns would wrap to a negative deadline
+// and fail every call at once; anything over a day is refused by name.
+func TestATimeoutOverADayIsRefusedNamingTheKeyAndTheMaximum(t *testing.T) {
+	for key, config := range map[string]string{
+		"hooks.defaults.interceptor_timeout_ms": `{"hooks":{"enabled":true,"defaults":{"interceptor_timeout_ms":9223372036855}}}`,
+		"hooks.defaults.approval_timeout_ms":    `{"hooks":{"enabled":true,"defaults":{"approval_timeout_ms":86400001}}}`,
+		"hooks.processes.p.timeout_ms":          `{"hooks":{"enabled":true,"processes":{"p":{"enabled":true,"command":["true"],"timeout_ms":9223372036855}}}}`,
+	} {
+		code, _, errOut := hookwireProc(t, "run", "--hooks", hooksFile(t, config), weatherScenario)
+		if code != exitFail || !strings.Contains(errOut, key+": ") || !strings.Contains(errOut, "is more than the maximum, 86400000 (one day)") {
+			t.Errorf("%s: exit %d, stderr %q", key, code, errOut)
+		}
+	}
+	scenario := writeJSON(t, t.TempDir(), "scenario.json", map[string]any{"prompt": "hi", "replies": []any{map[string]any{"content": "hello"}}})
+	code, out, errOut := hookwireProc(t, "run", "--hooks", hooksFile(t, `{"hooks":{"enabled":true,"defaults":{"interceptor_timeout_ms":86400000,"approval_timeout_ms":0}}}`), scenario)
+	if code != exitOK {
+		t.Errorf("a day, and 0 for the default, are fine: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func TestConfigFaultsAreReportedAsWhatTheyAre(t *testing.T) {
+	for _, tc := range []struct{ name, config, want string }{
+		{"a missing dir is named as the directory", `{"hooks":{"enabled":true,"processes":{"p":{"enabled":true,"command":["true"],"dir":"no-such-dir"}}}}`,
+			"hook p: its directory DIR/no-such-dir does not exist or is not a directory"},
+		{"a key given twice is refused", `{"hooks":{"enabled":true,"processes":{"p":{"enabled":true,"command":["true"]},"p":{"enabled":false}}}}`,
+			"hooks.processes.p: the key is given twice"},
+		{"null for the file is refused", `null`, "null: want a JSON object"},
+		{"null for hooks is refused", `{"hooks":null}`, "hooks: null: want an object"},
+		{"null for a process is refused", `{"hooks":{"enabled":true,"processes":{"p":null}}}`, "hooks.processes.p: null: want an object"},
+		{"a syntax error gives its line and column", "{\"hooks\": {\n  \"enabled\": true\n  \"processes\": {}}}", "not JSON: line 3, column 3: invalid character '\"' after object key:value pair"},
+		{"a wrong type inside env names the variable", `{"hooks":{"enabled":true,"processes":{"p":{"enabled":true,"command":["true"],"env":{"A":1}}}}}`,
+			"hooks.processes.p.env.A: want a string, got number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := hooksFile(t, tc.config)
+			code, _, errOut := hookwireProc(t, "run", "--hooks", path, weatherScenario)
+			want := strings.ReplaceAll(tc.want, "DIR", filepath.Dir(path))
+			if code != exitFail || !strings.Contains(errOut, want) {
+				t.Errorf("exit %d, stderr %q, want %q", code, errOut, want)
+			}
+		})
 	}
 }

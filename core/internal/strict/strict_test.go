@@ -96,7 +96,7 @@ func TestAWrongTypeInsideAMapOrListNamesTheMember(t *testing.T) {
 		Command []string          `json:"command"`
 	}
 	for in, want := range map[string]string{
-		`{"env":{"A":1}}`:            "env.A: want a string, got number",
+		`{"env":{"A":1}}`:           "env.A: want a string, got number",
 		`{"command":["python3",2]}`: "command[1]: want a string, got number",
 	} {
 		var e env

@@ -182,3 +182,29 @@ func TestConfigFaultsAreReportedAsWhatTheyAre(t *testing.T) {
 		})
 	}
 }
+
+// A prompt file or a hooks folder that is a symbolic link would send what
+// it points to (here /etc/passwd) to the LLM: skill hooks follow no link.
+func TestSkillHooksRefuseSymbolicLinks(t *testing.T) {
+	prompt := `{"hooks": [{"name": "leak", "file": "leak.md", "timing": "after_user_input", "role": "system", "persistent": false}]}`
+	linkedFile := t.TempDir()
+	os.MkdirAll(filepath.Join(linkedFile, "s", "hooks"), 0o755)
+	os.WriteFile(filepath.Join(linkedFile, "s", "hooks", "hooks.json"), []byte(prompt), 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(linkedFile, "s", "hooks", "leak.md"))
+
+	linkedFolder, elsewhere := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, "hooks.json"), []byte(prompt), 0o644)
+	os.WriteFile(filepath.Join(elsewhere, "leak.md"), []byte("secret"), 0o644)
+	os.MkdirAll(filepath.Join(linkedFolder, "s"), 0o755)
+	os.Symlink(elsewhere, filepath.Join(linkedFolder, "s", "hooks"))
+
+	for dir, want := range map[string]string{
+		linkedFile:   "hookwire skill-hooks: skill s, hook leak, file: hooks/leak.md is a symbolic link: skill hooks follow none\n",
+		linkedFolder: "hookwire skill-hooks: skill s: hooks is a symbolic link: skill hooks follow none\n",
+	} {
+		code, out, errOut := hookwireProc(t, "skill-hooks", "--check", dir)
+		if code != exitFail || errOut != want {
+			t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, errOut, want)
+		}
+	}
+}

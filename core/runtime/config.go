@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,6 +90,13 @@ type ProcessConfig struct {
 	Dir string `json:"dir"`
 	// Env holds variables set on top of the runtime's environment.
 	Env map[string]string `json:"env"`
+	// EnvPassthrough, when set, lists the runtime's variables the hook
+	// gets, by name or glob ("LC_*"); absent passes every one, as PicoClaw
+	// does. Extension.
+	EnvPassthrough []string `json:"env_passthrough"`
+	// EnvClear passes the hook none of the runtime's variables but those
+	// EnvPassthrough names: it gets env and nothing else. Extension.
+	EnvClear bool `json:"env_clear"`
 	// Observe lists the events the hook receives: runtime kinds such as
 	// "agent.tool.exec_end", legacy names such as "tool_exec_end", globs
 	// such as "agent.tool.*", or "*" for all.
@@ -196,6 +204,11 @@ func (p ProcessConfig) check(at string) error {
 	for i, s := range p.Observe {
 		if _, err := compilePattern(s); err != nil {
 			return fmt.Errorf("%s.observe[%d]: %w", at, i, err)
+		}
+	}
+	for i, glob := range p.EnvPassthrough {
+		if _, err := path.Match(glob, ""); err != nil || glob == "" {
+			return fmt.Errorf("%s.env_passthrough[%d]: %q is not a variable name or glob", at, i, glob)
 		}
 	}
 	if err := checkMS(at+".timeout_ms", p.TimeoutMS); err != nil {

@@ -2,6 +2,9 @@ package runtime
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +48,56 @@ func TestACallerThatGivesUpIsNeverFailedOpen(t *testing.T) {
 				t.Errorf("a second call after cancellation: %+v", d)
 			}
 		})
+	}
+}
+
+// Hooks inherit every variable of the runtime by default, as in PicoClaw;
+// env_passthrough keeps the others from a hook, and env_clear all of them.
+func TestAHookGetsOnlyTheVariablesItsConfigurationLetsThrough(t *testing.T) {
+	t.Setenv("HOOKWIRE_T_SECRET", "s3cret")
+	t.Setenv("HOOKWIRE_T_KEEP", "kept")
+	t.Setenv("HOOKWIRE_T_LC_A", "a")
+	dir := t.TempDir()
+	hook := func(name string, set func(*ProcessConfig)) ProcessConfig {
+		p := proc(0, []string{"before_tool"}, "-env-out", filepath.Join(dir, name))
+		p.Env = map[string]string{"HOOKWIRE_T_OWN": "own"}
+		set(&p)
+		return p
+	}
+	startRuntime(t, map[string]ProcessConfig{
+		"all":         hook("all", func(*ProcessConfig) {}),
+		"passthrough": hook("passthrough", func(p *ProcessConfig) { p.EnvPassthrough = []string{"HOOKWIRE_T_KEEP", "HOOKWIRE_T_LC_*"} }),
+		"clear":       hook("clear", func(p *ProcessConfig) { p.EnvClear = true }),
+	})
+	for name, want := range map[string][]string{
+		"all":         {"HOOKWIRE_T_SECRET=s3cret", "HOOKWIRE_T_KEEP=kept", "HOOKWIRE_T_LC_A=a", "HOOKWIRE_T_OWN=own"},
+		"passthrough": {"HOOKWIRE_T_KEEP=kept", "HOOKWIRE_T_LC_A=a", "HOOKWIRE_T_OWN=own"},
+		"clear":       {"HOOKWIRE_T_OWN=own"},
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, kv := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if strings.HasPrefix(kv, "HOOKWIRE_T_") {
+				got = append(got, kv)
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("hook %s got %v, want %v", name, got, want)
+		}
+		if name != "all" && strings.Contains(string(b), "PATH=") {
+			t.Errorf("hook %s got PATH, which it did not let through", name)
+		}
+	}
+}
+
+func TestABadEnvPassthroughGlobIsRefused(t *testing.T) {
+	_, err := ParseConfig([]byte(`{"hooks":{"processes":{"p":{"command":["x"],"env_passthrough":["LC_["]}}}}`))
+	if err == nil || err.Error() != `hooks.processes.p.env_passthrough[0]: "LC_[" is not a variable name or glob` {
+		t.Errorf("err = %v", err)
 	}
 }

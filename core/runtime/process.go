@@ -10,7 +10,9 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -34,6 +36,13 @@ type Command struct {
 	Dir string
 	// Env holds variables set on top of the runtime's own environment.
 	Env map[string]string
+	// EnvPassthrough, when not nil, lists the variables of the runtime's
+	// environment the hook gets, by name or glob ("LC_*"); the others are
+	// kept from it. Nil passes every one, as PicoClaw does.
+	EnvPassthrough []string
+	// EnvClear passes none of the runtime's variables but those that
+	// EnvPassthrough names: the hook gets Env and nothing else.
+	EnvClear bool
 	// Modes are the capabilities announced in hook.hello.
 	Modes []protocol.Mode
 	// Extensions are the protocol extensions announced in hook.hello (see
@@ -43,17 +52,35 @@ type Command struct {
 }
 
 // Exec is the command ready to start: run directly (no shell) in Dir, with
-// Env on top of this process's environment, in a process group of its own
+// Env on top of the variables of this process's environment that
+// EnvPassthrough and EnvClear let through, in a process group of its own
 // so that stopping it reaches every process it started.
 func (cmd Command) Exec() *exec.Cmd {
 	c := exec.Command(cmd.Argv[0], cmd.Argv[1:]...)
 	c.Dir = cmd.Dir
-	c.Env = os.Environ()
+	c.Env = []string{} // not nil, which would mean this process's environment
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if cmd.passes(name) {
+			c.Env = append(c.Env, kv)
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
 		c.Env = append(c.Env, k+"="+cmd.Env[k])
 	}
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return c
+}
+
+// passes reports whether the runtime's variable of that name goes to the hook.
+func (cmd Command) passes(name string) bool {
+	if cmd.EnvPassthrough == nil {
+		return !cmd.EnvClear
+	}
+	return slices.ContainsFunc(cmd.EnvPassthrough, func(glob string) bool {
+		ok, _ := path.Match(glob, name)
+		return ok
+	})
 }
 
 // ProcessOptions tune a Process. The zero value is ready to use.

@@ -225,7 +225,7 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	if r.opts.Trace != nil {
 		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
 	}
-	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes, Extensions: r.Extensions()}
+	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, EnvPassthrough: p.EnvPassthrough, EnvClear: p.EnvClear, Modes: modes, Extensions: r.Extensions()}
 	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.logger())
 	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
 	return r.add(h)

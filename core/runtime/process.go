@@ -12,8 +12,10 @@ import (
 	"os/exec"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -113,7 +115,16 @@ type Process struct {
 	lastStderr string
 
 	closeOnce sync.Once
+	token     string // marks the hook's descendants (tokenVar)
 }
+
+// tokenVar is the variable that marks every process a hook starts, so that
+// one which left the hook's process group and lost its parent is still
+// known as the hook's when the hook stops (Linux).
+const tokenVar = "HOOKWIRE_HOOK_TOKEN"
+
+// spawned counts the hook processes started, for their tokens.
+var spawned atomic.Uint64
 
 // Spawn starts a hook process and completes the hook.hello handshake with
 // it. The process runs in a process group of its own, so that Close can stop
@@ -175,6 +186,9 @@ func start(cmd Command, opts ProcessOptions) (*Process, error) {
 
 	c := cmd.Exec()
 	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
+	becomeSubreaper()
+	p.token = strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(spawned.Add(1), 10)
+	c.Env = append(c.Env, tokenVar+"="+p.token)
 	if cmd.Dir != "" {
 		// exec blames the program for a missing working directory.
 		if info, err := os.Stat(cmd.Dir); err != nil || !info.IsDir() {
@@ -341,7 +355,8 @@ func (p *Process) stop() {
 			<-p.exited
 		}
 	}
-	// What the hook started in its group must not outlive it.
+	// What the hook started must not outlive it: in its group, and
+	// anywhere below it (setsid).
 	if groupAlive(pgid) {
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 		if !waitGroupGone(pgid, grace) {
@@ -349,6 +364,7 @@ func (p *Process) stop() {
 			waitGroupGone(pgid, 5*time.Second)
 		}
 	}
+	stopDescendants(pgid, p.token, grace)
 	p.conn.fail(ErrClosed)
 	_ = p.conn.Close()
 	for _, end := range []chan struct{}{p.conn.readEnd, p.stderrDone} {

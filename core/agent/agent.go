@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -96,8 +98,13 @@ type Step struct {
 	Tools     []string
 	Messages  []protocol.Message
 	Calls     []protocol.ToolCall
+	// Tool and Arguments are the call the LLM made.
 	Tool      string
 	Arguments map[string]any
+	// Rewritten is the call as hooks changed it (before_tool modify, the
+	// call of a respond, approvers' arguments): what ran or was answered.
+	// Nil when no hook changed it.
+	Rewritten *Call
 	Result    *protocol.ToolResult
 	Outcome   string
 	By        string
@@ -107,6 +114,12 @@ type Step struct {
 	Reason    string
 	Event     string
 	Duration  time.Duration
+}
+
+// Call is a tool call: a tool's name and its arguments.
+type Call struct {
+	Tool      string
+	Arguments map[string]any
 }
 
 // Turn statuses.
@@ -317,7 +330,8 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 }
 
 // tool handles one tool call: before_tool, approval, the tool, after_tool.
-// A decision that does not continue ends the turn.
+// A decision that does not continue ends the turn. Steps and events name
+// the call the LLM made; a call that hooks rewrote is shown beside it.
 func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protocol.ToolResult, runtime.Decision) {
 	a, hooks := t.a, t.a.hooks()
 	var args map[string]any
@@ -327,21 +341,34 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 		a.step(Step{Kind: StepTool, Tool: tc.Function.Name, Arguments: args, Outcome: ToolDenied, Result: &res, Reason: "bad arguments"})
 		return res, runtime.Decision{Action: protocol.ActionContinue}
 	}
+	asked := Call{Tool: tc.Function.Name, Arguments: args}
 	call, d := hooks.BeforeTool(ctx, protocol.BeforeToolParams{
-		Meta: t.meta(iter), Context: t.context, Tool: tc.Function.Name, Arguments: args, Channel: ptr(channel), ChatID: ptr(chatID),
+		Meta: t.meta(iter), Context: t.context, Tool: asked.Tool, Arguments: maps.Clone(args), Channel: ptr(channel), ChatID: ptr(chatID),
 	})
-	step := Step{Kind: StepTool, Tool: call.Tool, Arguments: call.Arguments}
+	step := Step{Kind: StepTool, Tool: asked.Tool, Arguments: asked.Arguments}
+	rewritten := func() {
+		step.Rewritten = nil
+		if call.Tool != asked.Tool || !reflect.DeepEqual(call.Arguments, asked.Arguments) {
+			step.Rewritten = &Call{Tool: call.Tool, Arguments: call.Arguments}
+		}
+	}
+	rewritten()
 	switch d.Action {
 	case protocol.ActionRespond:
-		// The hook's answer stands for the tool: no approval, no after_tool.
-		t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
-		t.emit(protocol.KindToolExecEnd, toolEnd(call.Tool, 0, *d.Result))
+		if d.NeedsApproval {
+			if res, ad, ok := t.approve(ctx, iter, &step, call); !ok {
+				return res, ad
+			}
+		}
+		// The hook's answer stands for the tool: no after_tool.
+		t.emit(protocol.KindToolExecStart, toolStart(step))
+		t.emit(protocol.KindToolExecEnd, toolEnd(step, 0, *d.Result))
 		step.Outcome, step.By, step.Result, step.Reason = ToolAnswered, d.Hook, d.Result, d.Reason
 		a.step(step)
 		return *d.Result, pass
 	case protocol.ActionDenyTool:
 		res := failure(fmt.Sprintf("tool %s was denied by hook %s: %s", call.Tool, d.Hook, d.Reason))
-		t.emit(protocol.KindToolExecSkipped, map[string]any{"Tool": call.Tool, "Reason": d.Reason})
+		t.emit(protocol.KindToolExecSkipped, toolSkipped(step, d.Reason))
 		step.Outcome, step.By, step.Result, step.Reason = ToolDenied, d.Hook, &res, d.Reason
 		a.step(step)
 		return res, pass
@@ -349,44 +376,23 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	default:
 		return protocol.ToolResult{}, d
 	}
-	approval := protocol.ApproveToolParams{
-		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: ptr(channel), ChatID: ptr(chatID),
-	}
-	if tool, ok := a.tool(call.Tool).(Describer); ok {
-		kind, paths := tool.Describe(call.Arguments)
-		approval.ToolKind, approval.AffectedPaths = &kind, paths
-	}
-	d = hooks.ApproveTool(ctx, approval)
-	if d.Canceled {
-		return protocol.ToolResult{}, d
-	}
-	step.ByDefault = d.ByDefault
-	if !d.Continue() {
-		by := " by hook " + d.Hook
-		if d.ByDefault {
-			by = ""
-		}
-		res := failure(fmt.Sprintf("tool %s was not approved%s: %s", call.Tool, by, d.Reason))
-		t.emit(protocol.KindToolExecSkipped, map[string]any{"Tool": call.Tool, "Reason": d.Reason})
-		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason
-		a.step(step)
-		return res, pass
+	res, d, ok := t.approve(ctx, iter, &step, call)
+	if !ok {
+		return res, d
 	}
 	if d.Arguments != nil {
-		call.Arguments, step.Arguments = d.Arguments, d.Arguments
-	}
-	if d.ByDefault {
-		step.Reason = d.Reason
+		call.Arguments = d.Arguments
+		rewritten()
 	}
 	if err := ctx.Err(); err != nil {
 		// Approved before the caller gave up; it runs nothing after.
 		return protocol.ToolResult{}, runtime.Decision{Action: protocol.ActionAbortTurn, Canceled: true, Reason: "the caller gave up: " + context.Cause(ctx).Error()}
 	}
-	t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
+	t.emit(protocol.KindToolExecStart, toolStart(step))
 	started := time.Now()
-	res := a.run(ctx, call.Tool, call.Arguments)
+	res = a.run(ctx, call.Tool, call.Arguments)
 	took := time.Since(started)
-	t.emit(protocol.KindToolExecEnd, toolEnd(call.Tool, took, res))
+	t.emit(protocol.KindToolExecEnd, toolEnd(step, took, res))
 	after, d := hooks.AfterTool(ctx, protocol.AfterToolParams{
 		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Result: res,
 		Duration: ptr(took.Nanoseconds()), Channel: ptr(channel), ChatID: ptr(chatID),
@@ -398,6 +404,40 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	step.Outcome, step.Result, step.Duration = ToolRan, &res, took
 	a.step(step)
 	return res, pass
+}
+
+// approve asks the approvers about a call. When ok is false the call must
+// not go on: res is the answer for the LLM (the step is written) and d
+// continues, or d ends the turn (the caller gave up). When ok is true, d
+// may carry the arguments approvers set.
+func (t *turn) approve(ctx context.Context, iter int, step *Step, call protocol.BeforeToolParams) (res protocol.ToolResult, d runtime.Decision, ok bool) {
+	approval := protocol.ApproveToolParams{
+		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: ptr(channel), ChatID: ptr(chatID),
+	}
+	if tool, ok := t.a.tool(call.Tool).(Describer); ok {
+		kind, paths := tool.Describe(call.Arguments)
+		approval.ToolKind, approval.AffectedPaths = &kind, paths
+	}
+	d = t.a.hooks().ApproveTool(ctx, approval)
+	if d.Canceled {
+		return protocol.ToolResult{}, d, false
+	}
+	step.ByDefault = d.ByDefault
+	if !d.Continue() {
+		by := " by hook " + d.Hook
+		if d.ByDefault {
+			by = ""
+		}
+		res := failure(fmt.Sprintf("tool %s was not approved%s: %s", call.Tool, by, d.Reason))
+		t.emit(protocol.KindToolExecSkipped, toolSkipped(*step, d.Reason))
+		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason
+		t.a.step(*step)
+		return res, pass, false
+	}
+	if d.ByDefault {
+		step.Reason = d.Reason
+	}
+	return protocol.ToolResult{}, d, true
 }
 
 var pass = runtime.Decision{Action: protocol.ActionContinue}
@@ -490,11 +530,34 @@ func (a *Agent) emit(kind, sessionKey, turnID string, payload map[string]any) {
 	})
 }
 
-func toolEnd(tool string, took time.Duration, r protocol.ToolResult) map[string]any {
-	return map[string]any{
-		"Tool": tool, "Duration": took.Nanoseconds(), "ForLLMLen": len(r.ForLLM), "ForUserLen": len(deref(r.ForUser)),
+// Tool events name the call the LLM made (Tool, Arguments); when hooks
+// rewrote it, RewrittenTool and RewrittenArguments say to what.
+
+func toolStart(s Step) map[string]any {
+	p := map[string]any{"Tool": s.Tool, "Arguments": s.Arguments}
+	if s.Rewritten != nil {
+		p["RewrittenTool"], p["RewrittenArguments"] = s.Rewritten.Tool, s.Rewritten.Arguments
+	}
+	return p
+}
+
+func toolSkipped(s Step, reason string) map[string]any {
+	p := map[string]any{"Tool": s.Tool, "Reason": reason}
+	if s.Rewritten != nil {
+		p["RewrittenTool"] = s.Rewritten.Tool
+	}
+	return p
+}
+
+func toolEnd(s Step, took time.Duration, r protocol.ToolResult) map[string]any {
+	p := map[string]any{
+		"Tool": s.Tool, "Duration": took.Nanoseconds(), "ForLLMLen": len(r.ForLLM), "ForUserLen": len(deref(r.ForUser)),
 		"IsError": r.IsError != nil && *r.IsError, "Async": r.Async != nil && *r.Async,
 	}
+	if s.Rewritten != nil {
+		p["RewrittenTool"] = s.Rewritten.Tool
+	}
+	return p
 }
 
 // noHooks lets everything through.

@@ -60,7 +60,24 @@ type DefaultsConfig struct {
 	// Approval decides a tool call when every approver abstained: "deny"
 	// (the default, also when empty) or "allow". Extension.
 	Approval string `json:"approval"`
+	// Respond says which tools a before_tool hook may answer with respond:
+	// "any" (the default, also when empty, as in PicoClaw), or
+	// "own_tools": only the tools the hook itself added to the LLM's
+	// request in before_llm; a respond for another tool is a failure of
+	// the hook, under its before_tool policy. Extension.
+	Respond string `json:"respond"`
+	// ApproveRespond, when true, sends a call that a hook answered with
+	// respond through approve_tool all the same: denied, the hook's answer
+	// is dropped and the call is not approved. PicoClaw skips approval.
+	// Extension.
+	ApproveRespond bool `json:"approve_respond"`
 }
+
+// The values of hooks.defaults.respond.
+const (
+	RespondAny      = "any"
+	RespondOwnTools = "own_tools"
+)
 
 // The values of hooks.defaults.approval.
 const (
@@ -177,6 +194,9 @@ func (c Config) check() error {
 	}
 	if a := h.Defaults.Approval; a != "" && a != ApprovalDeny && a != ApprovalAllow {
 		return fmt.Errorf(`hooks.defaults.approval: %q is not "deny" or "allow"`, a)
+	}
+	if v := h.Defaults.Respond; v != "" && v != RespondAny && v != RespondOwnTools {
+		return fmt.Errorf(`hooks.defaults.respond: %q is not "any" or "own_tools"`, v)
 	}
 	for _, name := range slices.Sorted(maps.Keys(h.Processes)) {
 		if err := h.Processes[name].check("hooks.processes." + name); err != nil {

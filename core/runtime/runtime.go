@@ -101,6 +101,10 @@ type Decision struct {
 	// failure policy: no hook was skipped as if it had failed, and nothing
 	// may go on without the hooks' word.
 	Canceled bool
+	// NeedsApproval is set on a respond when hooks.defaults.approve_respond
+	// is true: the call must still be approved before the hook's answer
+	// stands for the tool.
+	NeedsApproval bool
 }
 
 // Continue reports whether the agent may go on.
@@ -129,6 +133,12 @@ type Runtime struct {
 	closed  bool
 	chains  map[Stage][]*hook
 	queues  []*observeQueue
+
+	// injected lists, per hook, the tools it added to LLM requests in
+	// before_llm: those it may answer with respond when
+	// hooks.defaults.respond is own_tools.
+	injectedMu sync.Mutex
+	injected   map[string]map[string]bool
 }
 
 // hook is one hook of either kind, as the dispatcher sees it.
@@ -544,6 +554,9 @@ func (r *Runtime) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (
 		}
 		switch v := res.(type) {
 		case protocol.BeforeLLMModify:
+			if r.defaults.Respond == RespondOwnTools {
+				r.noteInjected(h.name, req.Tools, v.Request.Tools)
+			}
 			req = keepLLMRequestIdentity(v.Request, req)
 		case protocol.AbortTurn:
 			return req, ended(h, v.Action, v.Reason)
@@ -586,7 +599,11 @@ func (r *Runtime) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (p
 func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolParams, Decision) {
 	for _, h := range r.chain(StageBeforeTool) {
 		res, ok, stop := invoke(r, ctx, h, StageBeforeTool, call, func(ctx context.Context) (protocol.BeforeToolResult, error) {
-			return h.tool.BeforeTool(ctx, call)
+			res, err := h.tool.BeforeTool(ctx, call)
+			if _, respond := res.(protocol.Respond); err == nil && respond && !r.mayRespond(h.name, call.Tool) {
+				err = fmt.Errorf("respond is not allowed for tool %s: the hook did not add it in before_llm (hooks.defaults.respond is %s)", call.Tool, RespondOwnTools)
+			}
+			return res, err
 		})
 		if stop != nil {
 			return call, *stop
@@ -602,7 +619,7 @@ func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams
 				call = keepToolCallIdentity(*v.Call, call)
 			}
 			d := ended(h, v.Action, v.Reason)
-			d.Result = &v.Result
+			d.Result, d.NeedsApproval = &v.Result, r.defaults.ApproveRespond
 			return call, d
 		case protocol.DenyTool:
 			return call, Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
@@ -613,6 +630,37 @@ func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams
 		}
 	}
 	return call, pass
+}
+
+// noteInjected records the tools a hook's before_llm modify added.
+func (r *Runtime) noteInjected(hook string, before, after []protocol.ToolDefinition) {
+	r.injectedMu.Lock()
+	defer r.injectedMu.Unlock()
+	for _, t := range after {
+		name := t.Function.Name
+		if slices.ContainsFunc(before, func(b protocol.ToolDefinition) bool { return b.Function.Name == name }) {
+			continue
+		}
+		if r.injected == nil {
+			r.injected = map[string]map[string]bool{}
+		}
+		if r.injected[hook] == nil {
+			r.injected[hook] = map[string]bool{}
+		}
+		r.injected[hook][name] = true
+	}
+}
+
+// mayRespond reports whether a hook may answer a call of the tool with
+// respond: always, unless hooks.defaults.respond is own_tools; then only
+// for a tool the hook itself added in before_llm.
+func (r *Runtime) mayRespond(hook, tool string) bool {
+	if r.defaults.Respond != RespondOwnTools {
+		return true
+	}
+	r.injectedMu.Lock()
+	defer r.injectedMu.Unlock()
+	return r.injected[hook][tool]
 }
 
 // ApproveTool asks the approvers, in order, whether a tool call may run.

@@ -60,6 +60,7 @@ type Record struct {
 	Kind      string          `json:"kind,omitempty"`
 	Tool      string          `json:"tool,omitempty"`
 	Arguments map[string]any  `json:"arguments,omitempty"`
+	Rewritten *RewriteRecord  `json:"rewritten,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	Tools     []string        `json:"tools,omitempty"`
 	Messages  []MessageRecord `json:"messages,omitempty"`
@@ -78,6 +79,13 @@ type Record struct {
 	Policy    string          `json:"policy,omitempty"`
 	// DurationMS is the only key that changes from run to run.
 	DurationMS *float64 `json:"duration_ms,omitempty"`
+}
+
+// RewriteRecord is a tool call as hooks rewrote it: what ran, or what the
+// hook that answered with respond said it answered.
+type RewriteRecord struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
 }
 
 // HookRecord describes one hook in the "hooks" record.
@@ -262,6 +270,10 @@ func (t *Writer) Step(s agent.Step) {
 		rec := Record{Type: "tool", Tool: s.Tool, Arguments: s.Arguments, Outcome: s.Outcome, By: s.By, ByDefault: s.ByDefault, Reason: s.Reason, Result: result(s.Result)}
 		args := compact(s.Arguments)
 		line := fmt.Sprintf("%s %s ", s.Tool, args)
+		if s.Rewritten != nil {
+			rec.Rewritten = &RewriteRecord{Tool: s.Rewritten.Tool, Arguments: s.Rewritten.Arguments}
+			line += fmt.Sprintf("rewritten by hooks to %s %s, ", s.Rewritten.Tool, compact(s.Rewritten.Arguments))
+		}
 		switch s.Outcome {
 		case agent.ToolRan:
 			rec.DurationMS = millis(s.Duration)

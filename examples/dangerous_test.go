@@ -1,10 +1,8 @@
 package examples
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,31 +10,6 @@ import (
 
 // dangerousForms are the languages of the dangerous-command blocker.
 var dangerousForms = []string{"python", "typescript", "go"}
-
-// runRecords runs `hookwire run --json` and returns its records, whatever
-// the way the turn ended, with the exit status and stderr.
-func runRecords(t *testing.T, hooksFile, scenario string) ([]record, int, string) {
-	t.Helper()
-	_, cfg := config(t, hooksFile)
-	cmd := exec.Command(cli, "run", "--json", "--hooks", cfg, scenario)
-	cmd.Env = environ(nil)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if _, exited := err.(*exec.ExitError); err != nil && !exited {
-		t.Fatal(err)
-	}
-	var records []record
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		var r record
-		if json.Unmarshal([]byte(line), &r) != nil {
-			t.Fatalf("transcript line %q is not JSON", line)
-		}
-		r.line = line
-		records = append(records, r)
-	}
-	return records, cmd.ProcessState.ExitCode(), stderr.String()
-}
 
 // The LLM controls a tool's arguments: nesting them 1,200 deep beside
 // `rm -rf /` must not make the guard miss its answer and the runtime fail
@@ -57,7 +30,7 @@ func TestA1200DeepRmRfCallAbortsTheTurnInEveryLanguage(t *testing.T) {
 	}
 	for _, form := range dangerousForms {
 		t.Run(form, func(t *testing.T) {
-			records, code, stderr := runRecords(t, filepath.Join("lifecycle-dangerous-commands", form, "hooks.json"), scenario)
+			records, code, stderr := runJSON(t, filepath.Join("lifecycle-dangerous-commands", form, "hooks.json"), scenario, nil)
 			for _, r := range ofType(records, "tool") {
 				if r.Outcome == "ran" {
 					t.Errorf("the tool ran: %.200s", r.line)

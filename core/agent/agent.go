@@ -98,13 +98,13 @@ type Step struct {
 	Tools     []string
 	Messages  []protocol.Message
 	Calls     []protocol.ToolCall
-	// Tool and Arguments are the call the LLM made.
+	// Tool and Arguments are the call as hooks left it: what ran, or what
+	// a respond answered.
 	Tool      string
 	Arguments map[string]any
-	// Rewritten is the call as hooks changed it (before_tool modify, the
-	// call of a respond, approvers' arguments): what ran or was answered.
-	// Nil when no hook changed it.
-	Rewritten *Call
+	// LLMCall is the call the LLM made, when hooks changed it (a
+	// before_tool modify, the call of a respond, approvers' arguments).
+	LLMCall *Call
 	Result    *protocol.ToolResult
 	Outcome   string
 	By        string
@@ -331,7 +331,7 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 
 // tool handles one tool call: before_tool, approval, the tool, after_tool.
 // A decision that does not continue ends the turn. Steps and events name
-// the call the LLM made; a call that hooks rewrote is shown beside it.
+// the call as hooks left it and, when hooks changed it, the LLM's beside it.
 func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protocol.ToolResult, runtime.Decision) {
 	a, hooks := t.a, t.a.hooks()
 	var args map[string]any
@@ -345,11 +345,11 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	call, d := hooks.BeforeTool(ctx, protocol.BeforeToolParams{
 		Meta: t.meta(iter), Context: t.context, Tool: asked.Tool, Arguments: maps.Clone(args), Channel: ptr(channel), ChatID: ptr(chatID),
 	})
-	step := Step{Kind: StepTool, Tool: asked.Tool, Arguments: asked.Arguments}
+	step := Step{Kind: StepTool}
 	rewritten := func() {
-		step.Rewritten = nil
+		step.Tool, step.Arguments, step.LLMCall = call.Tool, call.Arguments, nil
 		if call.Tool != asked.Tool || !reflect.DeepEqual(call.Arguments, asked.Arguments) {
-			step.Rewritten = &Call{Tool: call.Tool, Arguments: call.Arguments}
+			step.LLMCall = &asked
 		}
 	}
 	rewritten()
@@ -530,21 +530,22 @@ func (a *Agent) emit(kind, sessionKey, turnID string, payload map[string]any) {
 	})
 }
 
-// Tool events name the call the LLM made (Tool, Arguments); when hooks
-// rewrote it, RewrittenTool and RewrittenArguments say to what.
+// Tool events name the call as hooks left it (Tool, Arguments), as
+// PicoClaw does; when hooks changed it, LLMTool and LLMArguments keep the
+// call the LLM made, so that no hook can launder it out of an audit.
 
 func toolStart(s Step) map[string]any {
 	p := map[string]any{"Tool": s.Tool, "Arguments": s.Arguments}
-	if s.Rewritten != nil {
-		p["RewrittenTool"], p["RewrittenArguments"] = s.Rewritten.Tool, s.Rewritten.Arguments
+	if s.LLMCall != nil {
+		p["LLMTool"], p["LLMArguments"] = s.LLMCall.Tool, s.LLMCall.Arguments
 	}
 	return p
 }
 
 func toolSkipped(s Step, reason string) map[string]any {
 	p := map[string]any{"Tool": s.Tool, "Reason": reason}
-	if s.Rewritten != nil {
-		p["RewrittenTool"] = s.Rewritten.Tool
+	if s.LLMCall != nil {
+		p["LLMTool"] = s.LLMCall.Tool
 	}
 	return p
 }
@@ -554,8 +555,8 @@ func toolEnd(s Step, took time.Duration, r protocol.ToolResult) map[string]any {
 		"Tool": s.Tool, "Duration": took.Nanoseconds(), "ForLLMLen": len(r.ForLLM), "ForUserLen": len(deref(r.ForUser)),
 		"IsError": r.IsError != nil && *r.IsError, "Async": r.Async != nil && *r.Async,
 	}
-	if s.Rewritten != nil {
-		p["RewrittenTool"] = s.Rewritten.Tool
+	if s.LLMCall != nil {
+		p["LLMTool"] = s.LLMCall.Tool
 	}
 	return p
 }

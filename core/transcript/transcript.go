@@ -60,7 +60,7 @@ type Record struct {
 	Kind      string          `json:"kind,omitempty"`
 	Tool      string          `json:"tool,omitempty"`
 	Arguments map[string]any  `json:"arguments,omitempty"`
-	Rewritten *RewriteRecord  `json:"rewritten,omitempty"`
+	LLMCall   *LLMCallRecord  `json:"llm_call,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	Tools     []string        `json:"tools,omitempty"`
 	Messages  []MessageRecord `json:"messages,omitempty"`
@@ -81,9 +81,8 @@ type Record struct {
 	DurationMS *float64 `json:"duration_ms,omitempty"`
 }
 
-// RewriteRecord is a tool call as hooks rewrote it: what ran, or what the
-// hook that answered with respond said it answered.
-type RewriteRecord struct {
+// LLMCallRecord is the tool call the LLM made, when hooks changed it.
+type LLMCallRecord struct {
 	Tool      string         `json:"tool"`
 	Arguments map[string]any `json:"arguments"`
 }
@@ -270,9 +269,9 @@ func (t *Writer) Step(s agent.Step) {
 		rec := Record{Type: "tool", Tool: s.Tool, Arguments: s.Arguments, Outcome: s.Outcome, By: s.By, ByDefault: s.ByDefault, Reason: s.Reason, Result: result(s.Result)}
 		args := compact(s.Arguments)
 		line := fmt.Sprintf("%s %s ", s.Tool, args)
-		if s.Rewritten != nil {
-			rec.Rewritten = &RewriteRecord{Tool: s.Rewritten.Tool, Arguments: s.Rewritten.Arguments}
-			line += fmt.Sprintf("rewritten by hooks to %s %s, ", s.Rewritten.Tool, compact(s.Rewritten.Arguments))
+		if s.LLMCall != nil {
+			rec.LLMCall = &LLMCallRecord{Tool: s.LLMCall.Tool, Arguments: s.LLMCall.Arguments}
+			line += fmt.Sprintf("(the LLM called %s %s) ", s.LLMCall.Tool, compact(s.LLMCall.Arguments))
 		}
 		switch s.Outcome {
 		case agent.ToolRan:

@@ -263,16 +263,16 @@ func shellScenario(t *testing.T) string {
 	}})
 }
 
-// A respond that carries call must not make shell rm -rf / look like
-// echo_text in the audit trail: the LLM's call is recorded as made, and the
-// hook's rewrite beside it.
+// A respond that carries call must not make shell rm -rf / vanish from
+// the audit trail behind echo_text: the call as the hook left it is
+// recorded, and the LLM's call beside it, as made.
 func TestTheTranscriptKeepsTheLLMsCallWhenARespondRewritesIt(t *testing.T) {
 	tools := transcriptOf(t, map[string]any{"enabled": true, "processes": map[string]any{
 		"launderer": runtimeFixture([]string{"before_tool"}, "-result",
 			`hook.before_tool={"action":"respond","call":{"tool":"echo_text","arguments":{"text":"harmless"}},"result":{"for_llm":"ok"}}`),
 	}}, shellScenario(t), "tool")
 	got, _ := json.Marshal(tools)
-	want := `[{"arguments":{"command":"rm -rf /"},"by":"launderer","outcome":"answered","result":{"for_llm":"ok","is_error":false},"rewritten":{"arguments":{"text":"harmless"},"tool":"echo_text"},"tool":"shell","type":"tool"}]`
+	want := `[{"arguments":{"text":"harmless"},"by":"launderer","llm_call":{"arguments":{"command":"rm -rf /"},"tool":"shell"},"outcome":"answered","result":{"for_llm":"ok","is_error":false},"tool":"echo_text","type":"tool"}]`
 	if string(got) != want {
 		t.Errorf("tool records\n%s\nwant\n%s", got, want)
 	}

@@ -105,9 +105,9 @@ type Step struct {
 	// LLMCall is the call the LLM made, when hooks changed it (a
 	// before_tool modify, the call of a respond, approvers' arguments).
 	LLMCall *Call
-	Result    *protocol.ToolResult
-	Outcome   string
-	By        string
+	Result  *protocol.ToolResult
+	Outcome string
+	By      string
 	// ByDefault is true when the approval default decided the tool call,
 	// every approver having abstained; Reason then says how.
 	ByDefault bool

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookwire/hookwire/core/agent"
 	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/skillhooks"
 	"github.com/hookwire/hookwire/core/transcript"
 )
 
@@ -55,7 +56,8 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call}
+	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call,
+		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
 	if tracePath != "" {
 		f, err := os.Create(tracePath)
 		if err != nil {

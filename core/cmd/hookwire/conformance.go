@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -29,7 +31,7 @@ reason, and exits 1 when one fails. The checks:
 		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
 		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
-		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr")
+		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line, NAME the base name of the command")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
 				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))
@@ -46,7 +48,7 @@ reason, and exits 1 when one fails. The checks:
 			}
 			opts := conformance.Options{Timeout: *timeout}
 			if *verbose {
-				opts.Stderr = e.stderr
+				opts.Stderr = &prefixLines{w: e.stderr, prefix: "[" + hookName(args) + "] "}
 			}
 			// Stop the hook on Ctrl-C too: none may outlive the run.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -75,4 +77,26 @@ func checkList() string {
 		fmt.Fprintf(&b, "  %-20s  %s\n", c.Name, c.Rule)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// prefixLines writes each whole line it is given with a prefix, as run
+// shows a hook's stderr; a last line without its newline is left out.
+type prefixLines struct {
+	w      io.Writer
+	prefix string
+	buf    []byte
+}
+
+func (p *prefixLines) Write(b []byte) (int, error) {
+	p.buf = append(p.buf, b...)
+	for {
+		i := bytes.IndexByte(p.buf, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		if _, err := fmt.Fprintf(p.w, "%s%s\n", p.prefix, bytes.TrimRight(p.buf[:i], "\r")); err != nil {
+			return len(b), err
+		}
+		p.buf = p.buf[i+1:]
+	}
 }

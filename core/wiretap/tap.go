@@ -144,11 +144,12 @@ func (s *session) pass(r io.Reader, w io.Writer, out bool) {
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
-			now := time.Now()
+			// Noted before it is passed on: the other side can answer only
+			// once it has the line, so the recording keeps cause before effect.
+			s.note(out, time.Now(), trimEOL(line))
 			if _, werr := w.Write(line); werr != nil {
 				return
 			}
-			s.note(out, now, trimEOL(line))
 		}
 		if err != nil {
 			return

@@ -100,16 +100,19 @@ func callArgs(args []string, e env) (argv []string, m protocol.MethodInfo, param
 }
 
 // hookName is a name for a hook known by its command only: the base name,
-// without extension, of its last argument that is not a flag (the script
-// of "python3 hook.py", the program of "./hook").
+// without extension, of its script (the first argument after the program
+// that is a path or has an extension: "python3 hook.py", "node dist/main.js"),
+// or else of its program ("./hook -v").
 func hookName(argv []string) string {
-	for i := len(argv) - 1; i >= 0; i-- {
-		if a := argv[i]; !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
-			base := filepath.Base(a)
-			return strings.TrimSuffix(base, filepath.Ext(base))
+	name := argv[0]
+	for _, a := range argv[1:] {
+		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && (strings.Contains(a, "/") || filepath.Ext(a) != "") {
+			name = a
+			break
 		}
 	}
-	return "hook"
+	base := filepath.Base(name)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMessage, timeout time.Duration, trace bool, e env) int {

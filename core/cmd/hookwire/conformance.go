@@ -20,7 +20,7 @@ import (
 
 var conformanceCommand = command{
 	name: "conformance",
-	args: "[--json] [--modes LIST] [--timeout DURATION] [-v] -- COMMAND [ARGS...]",
+	args: "[--json] [--modes LIST] [--timeout DURATION] [--name NAME] [-v] -- COMMAND [ARGS...]",
 	summary: `Starts the hook COMMAND (directly, with no shell) and drives it through the
 protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
@@ -31,12 +31,16 @@ reason, and exits 1 when one fails. The checks:
 		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
 		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
-		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line, NAME the base name of the command")
+		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
+		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
 				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))
 			}
-			cmd := runtime.Command{Argv: args}
+			if *name == "" {
+				*name = hookName(args)
+			}
+			cmd := runtime.Command{Name: *name, Argv: args}
 			for _, m := range strings.Split(*modes, ",") {
 				mode := protocol.Mode(strings.TrimSpace(m))
 				switch mode {
@@ -48,7 +52,7 @@ reason, and exits 1 when one fails. The checks:
 			}
 			opts := conformance.Options{Timeout: *timeout}
 			if *verbose {
-				opts.Stderr = &prefixLines{w: e.stderr, prefix: "[" + hookName(args) + "] "}
+				opts.Stderr = &prefixLines{w: e.stderr, prefix: "[" + *name + "] "}
 			}
 			// Stop the hook on Ctrl-C too: none may outlive the run.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -21,6 +21,12 @@ import (
 // DefaultTimeout bounds each reply of a replay.
 const DefaultTimeout = 5 * time.Second
 
+// NoReply is the error of a call that got no reply within its deadline.
+type NoReply time.Duration
+
+func (e NoReply) Error() string { return fmt.Sprintf("no reply within %v", time.Duration(e)) }
+func (e NoReply) Unwrap() error { return context.DeadlineExceeded }
+
 // ReplayOptions tune a replay. The zero value is ready to use.
 type ReplayOptions struct {
 	// Hook picks the hook of a recording that holds several (a trace of
@@ -294,7 +300,7 @@ func params(m envelope) any {
 
 func (x *exchange) replay(ctx context.Context, p *runtime.Process, timeout time.Duration) {
 	defer close(x.done)
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithTimeoutCause(ctx, timeout, NoReply(timeout))
 	defer cancel()
 	result, err := p.Call(cctx, *x.msg.Method, params(x.msg))
 	var rpcErr *protocol.RPCError
@@ -325,7 +331,7 @@ func (x *exchange) compare(ignore ignore) Call {
 	case x.recorded == nil:
 		c.Error = "the recording has no reply; the hook replied"
 	case x.replayed == nil:
-		c.Error = fmt.Sprintf("no reply: %v", x.err)
+		c.Error = x.err.Error()
 	default:
 		var rec, rep any
 		if err := decodeReply(*x.recorded, &rec); err != nil {

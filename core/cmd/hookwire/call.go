@@ -185,7 +185,7 @@ func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMe
 		}
 		return exitOK
 	default:
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := context.WithTimeoutCause(ctx, timeout, wiretap.NoReply(timeout))
 		defer cancel()
 		result, callErr = p.Call(cctx, method.Name, params)
 	}
@@ -206,7 +206,11 @@ func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMe
 	if err != nil {
 		return e.fail(exitError, "call", err)
 	}
-	if err := v.ValidateResult(method.Name, result); err != nil {
+	check := func() error { return v.ValidateResult(method.Name, result) }
+	if line != nil { // the whole reply, envelope and all
+		check = func() error { return v.Validate(line, method.Name) }
+	}
+	if err := check(); err != nil {
 		return e.fail(exitInvalid, "call", fmt.Errorf("the reply does not match the schema: %v", err))
 	}
 	return exitOK

@@ -28,6 +28,8 @@ Usage:
                                       stand in for a hook command and record its wire
   hookwire replay [flags] RECORDING -- COMMAND [ARGS...]
                                       replay a recording to a hook and compare its replies
+  hookwire mcp [flags] -- COMMAND [ARGS...]
+                                      serve a hook's plugin tools as an MCP server on stdio
 
 Run "hookwire COMMAND --help" for the flags of a command.
 `
@@ -60,7 +62,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, callCommand, tapCommand, replayCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, callCommand, tapCommand, replayCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -81,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, call, tap, replay; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, call, tap, replay; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

@@ -126,36 +126,11 @@ func start(cmd Command, opts ProcessOptions) (*Process, error) {
 		stderrDone: make(chan struct{}),
 	}
 
-	// Pipes of our own rather than exec's: Wait must return when the hook
-	// exits, even while a child it forked still holds its stdout or stderr.
-	var pipes [6]*os.File
-	closeAll := func() {
-		for _, f := range pipes {
-			if f != nil {
-				f.Close()
-			}
-		}
-	}
-	for i := 0; i < len(pipes); i += 2 {
-		r, w, err := os.Pipe()
-		if err != nil {
-			closeAll()
-			return nil, fmt.Errorf("hook %s: %w", cmd.Name, err)
-		}
-		pipes[i], pipes[i+1] = r, w
-	}
-	stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
-
-	c := cmd.Exec()
-	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
-	if err := c.Start(); err != nil {
-		closeAll()
+	pp, err := cmd.StartPiped(nil)
+	if err != nil {
 		return nil, fmt.Errorf("hook %s: %w", cmd.Name, err)
 	}
-	stdinR.Close()
-	stdoutW.Close()
-	stderrW.Close()
-	p.proc = c
+	p.proc = pp.Cmd
 
 	connOpts := opts.Conn
 	connOpts.Logger = log
@@ -169,8 +144,8 @@ func start(cmd Command, opts ProcessOptions) (*Process, error) {
 			return errors.New("hook closed its stdout but is still running")
 		}
 	}
-	p.conn = NewConn(stdoutR, stdinW, connOpts)
-	go p.readStderr(stderrR)
+	p.conn = NewConn(pp.Stdout, pp.Stdin, connOpts)
+	go p.readStderr(pp.Stderr)
 	go p.wait()
 	return p, nil
 }

@@ -406,7 +406,7 @@ func diff(path string, a, b any, ig ignore, out *[]Diff) {
 				switch {
 				case inA && inB:
 					diff(at, x, y, ig, out)
-				case ig.paths[at] || isZero(x) && isZero(y):
+				case ig.paths[at] || Empty(x) && Empty(y):
 				default:
 					*out = append(*out, Diff{Path: at, Recorded: encode(x, inA), Replayed: encode(y, inB)})
 				}
@@ -437,9 +437,10 @@ func diff(path string, a, b any, ig ignore, out *[]Diff) {
 	*out = append(*out, Diff{Path: path, Recorded: encode(a, true), Replayed: encode(b, true)})
 }
 
-// isZero is true for a missing member and for an empty one: a host that
-// reads a reply into typed values sees no difference between the two.
-func isZero(v any) bool {
+// Empty is true for a JSON value (decoded with json.Decoder.UseNumber)
+// that a host reading it into typed values takes for its zero, as it takes
+// a missing member: null, "", 0, false, [] and {}.
+func Empty(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return true

@@ -3,7 +3,6 @@ package wiretap
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,32 +46,15 @@ const exitGrace = 500 * time.Millisecond
 // A recording that cannot be written is an error only once the hook is done:
 // the lines go on meanwhile.
 func (t *Tap) Run(hostIn io.Reader, hostOut io.Writer) (*os.ProcessState, error) {
-	if len(t.Cmd.Argv) == 0 || t.Cmd.Argv[0] == "" {
-		return nil, errors.New("no command")
+	stderr := t.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
 	}
-	stdinR, stdinW, err := os.Pipe()
+	pp, err := t.Cmd.StartPiped(stderr)
 	if err != nil {
 		return nil, err
 	}
-	stdoutR, stdoutW, err := os.Pipe()
-	if err != nil {
-		stdinR.Close()
-		stdinW.Close()
-		return nil, err
-	}
-	c := t.Cmd.Exec()
-	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, t.Stderr
-	if c.Stderr == nil {
-		c.Stderr = os.Stderr
-	}
-	err = c.Start()
-	stdinR.Close()
-	stdoutW.Close()
-	if err != nil {
-		stdinW.Close()
-		stdoutR.Close()
-		return nil, err
-	}
+	c, stdinW, stdoutR := pp.Cmd, pp.Stdin, pp.Stdout
 
 	s := &session{tap: t, sent: map[string]time.Time{}, hook: t.Cmd.Name}
 	exited := make(chan struct{})

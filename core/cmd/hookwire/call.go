@@ -270,7 +270,7 @@ func shapePicoClaw(method string, params json.RawMessage) (json.RawMessage, erro
 		switch {
 		case always && !ok:
 			return picoClawZero[name[1:]], true
-		case !always && (!ok || isEmpty(v)):
+		case !always && (!ok || wiretap.Empty(v)):
 			return nil, false
 		}
 		return v, true
@@ -295,23 +295,4 @@ func object(keys []string, value func(key string) (any, bool)) json.RawMessage {
 		b = append(append(b, ':'), val...)
 	}
 	return append(b, '}')
-}
-
-func isEmpty(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return true
-	case string:
-		return v == ""
-	case bool:
-		return !v
-	case json.Number:
-		f, err := v.Float64()
-		return err == nil && f == 0
-	case map[string]any:
-		return len(v) == 0
-	case []any:
-		return len(v) == 0
-	}
-	return false
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,16 +60,7 @@ reason, and exits 1 when one fails. The checks:
 			if err != nil {
 				return e.fail(exitFail, "conformance", err)
 			}
-			if *jsonOut {
-				b, _ := json.Marshal(report)
-				fmt.Fprintf(e.stdout, "%s\n", b)
-			} else {
-				report.WriteText(e.stdout)
-			}
-			if !report.OK() {
-				return exitFail
-			}
-			return exitOK
+			return printReport(e, *jsonOut, report)
 		}
 	},
 }

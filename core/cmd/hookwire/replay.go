@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -59,16 +60,25 @@ matches, 1 otherwise.`,
 			if err != nil {
 				return e.fail(exitFail, "replay", err)
 			}
-			if *jsonOut {
-				b, _ := json.Marshal(report)
-				fmt.Fprintf(e.stdout, "%s\n", b)
-			} else {
-				report.WriteText(e.stdout)
-			}
-			if !report.OK() {
-				return exitFail
-			}
-			return exitOK
+			return printReport(e, *jsonOut, report)
 		}
 	},
+}
+
+// printReport prints a report as one JSON object, or as text for people;
+// the exit status is 1 unless the report is all good.
+func printReport(e env, asJSON bool, report interface {
+	WriteText(io.Writer) error
+	OK() bool
+}) int {
+	if asJSON {
+		b, _ := json.Marshal(report)
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		report.WriteText(e.stdout)
+	}
+	if !report.OK() {
+		return exitFail
+	}
+	return exitOK
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -102,8 +103,12 @@ func callArgs(args []string, e env) (argv []string, m protocol.MethodInfo, param
 // hookName is a name for a hook known by its command only: the base name,
 // without extension, of its script (the first argument after the program
 // that is a path or has an extension: "python3 hook.py", "node dist/main.js"),
-// or else of its program ("./hook -v").
+// or else of its program ("./hook -v"); of the command after the last
+// "--" when there is one ("hookwire tap --out rec.jsonl -- ./hook").
 func hookName(argv []string) string {
+	if i := slices.Index(argv, "--"); i >= 0 && i < len(argv)-1 {
+		return hookName(argv[i+1:])
+	}
 	name := argv[0]
 	for _, a := range argv[1:] {
 		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && (strings.Contains(a, "/") || filepath.Ext(a) != "") {

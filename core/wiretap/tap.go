@@ -42,7 +42,7 @@ const exitGrace = 500 * time.Millisecond
 
 // Run passes lines between host (from hostIn to hostOut) and hook until the
 // hook exits, and returns how it exited. It closes hostOut, when it is an
-// io.Closer, once the hook's stdout has ended, as the hook's own end would.
+// io.Closer, as soon as the hook's stdout ends, as the hook's own end would.
 // A recording that cannot be written is an error only once the hook is done:
 // the lines go on meanwhile.
 func (t *Tap) Run(hostIn io.Reader, hostOut io.Writer) (*os.ProcessState, error) {
@@ -84,11 +84,20 @@ func (t *Tap) Run(hostIn io.Reader, hostOut io.Writer) (*os.ProcessState, error)
 		s.pass(hostIn, stdinW, true)
 		stdinW.Close()
 	}()
-	// Hook to host.
+	// Hook to host: the end of the hook's stdout is the end of the tap's.
+	var endOnce sync.Once
+	end := func() {
+		endOnce.Do(func() {
+			if cl, ok := hostOut.(io.Closer); ok {
+				cl.Close()
+			}
+		})
+	}
 	down := make(chan struct{})
 	go func() {
 		defer close(down)
 		s.pass(stdoutR, hostOut, false)
+		end()
 	}()
 
 	select {
@@ -101,9 +110,9 @@ func (t *Tap) Run(hostIn io.Reader, hostOut io.Writer) (*os.ProcessState, error)
 		}
 	}
 	stdoutR.Close()
-	if cl, ok := hostOut.(io.Closer); ok {
-		cl.Close()
-	}
+	end()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.recordErr != nil {
 		return state, fmt.Errorf("recording: %w", s.recordErr)
 	}

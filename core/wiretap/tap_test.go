@@ -3,6 +3,7 @@ package wiretap
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -137,5 +138,27 @@ func TestAHookThatExitsEndsTheTapWithItsStatus(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the tap outlived its hook")
+	}
+}
+
+type brokenDisk struct{}
+
+func (brokenDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A recording that cannot be written does not stop the lines: the host
+// and the hook go on, and the tap says so once the hook is done.
+func TestARecordingThatFailsDoesNotStopTheWire(t *testing.T) {
+	inR, inW := io.Pipe()
+	var out bytes.Buffer
+	go func() {
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"x","version":1}}`+"\n")
+		inW.Close()
+	}()
+	state, err := (&Tap{Cmd: runtime.Command{Argv: []string{hook}}, Record: NewWriter(brokenDisk{})}).Run(inR, &out)
+	if state == nil || state.ExitCode() != 0 || !strings.Contains(out.String(), `"name":"fixture"`) {
+		t.Errorf("exit %v, the host read %q", state, out.String())
+	}
+	if err == nil || err.Error() != "recording: no space left on device" {
+		t.Errorf("error %v", err)
 	}
 }

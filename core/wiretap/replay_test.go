@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -155,5 +158,26 @@ func TestAMissingMemberAndAnEmptyOneAreTheSameToAHost(t *testing.T) {
 	diff("", rec, rep, newIgnore([]string{"reason"}), &diffs)
 	if len(diffs) != 0 {
 		t.Errorf("reason ignored by name: diffs %+v", diffs)
+	}
+}
+
+// A hook that crashes mid-replay fails the calls it leaves unanswered,
+// each with how it ended; the replay itself goes to its end.
+func TestAHookThatCrashesMidReplayFailsTheCallsItLeaves(t *testing.T) {
+	crasher := filepath.Join(t.TempDir(), "fixture")
+	if out, err := exec.Command("go", "build", "-o", crasher, "../runtime/testdata/fixture").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	report, err := Replay(context.Background(), recording(t), runtime.Command{Argv: []string{crasher, "-crash", "hook.before_tool"}}, ReplayOptions{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report.OK() || len(report.Calls) != 3 {
+		t.Fatalf("report %+v", report)
+	}
+	for _, c := range report.Calls {
+		if c.Match || !strings.Contains(c.Error, "hook exited with status 3") && !strings.Contains(c.Error, "connection closed") {
+			t.Errorf("%s: match %v, error %q", c, c.Match, c.Error)
+		}
 	}
 }

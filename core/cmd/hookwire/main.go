@@ -30,6 +30,8 @@ Usage:
                                       replay a recording to a hook and compare its replies
   hookwire mcp [flags] -- COMMAND [ARGS...]
                                       serve a hook's plugin tools as an MCP server on stdio
+  hookwire bridge [flags] AGENT -- COMMAND [ARGS...]
+                                      run a hook as a Claude Code or Gemini CLI command hook
 
 Run "hookwire COMMAND --help" for the flags of a command.
 `
@@ -62,7 +64,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, callCommand, tapCommand, replayCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -83,7 +85,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, call, tap, replay; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

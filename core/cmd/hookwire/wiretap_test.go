@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -211,5 +214,32 @@ func TestReplayOfAMalformedRecordingNamesTheFileAndLine(t *testing.T) {
 	want := "hookwire replay: " + rec + `: line 2: neither "message" nor "text": the record holds no line` + "\n"
 	if code != exitFail || out != "" || errOut != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+	}
+}
+
+// As a process, tap ends as its hook does: with its exit status, or killed
+// by the signal that killed it, passed on from the host.
+func TestTapExitsAsItsHookDid(t *testing.T) {
+	bin := build(t, ".", "hookwire")
+	hook := build(t, "../../conformance/testdata/hook", "hook")
+	if err := exec.Command(bin, "tap", "--", "sh", "-c", "exit 7").Run(); err == nil || err.(*exec.ExitError).ExitCode() != 7 {
+		t.Errorf("a hook that exits 7: tap ended with %v", err)
+	}
+
+	tap := exec.Command(bin, "tap", "--", hook, "-fault", "linger")
+	stdin, _ := tap.StdinPipe()
+	stdout, _ := tap.StdoutPipe()
+	if err := tap.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"x","version":1}}`+"\n")
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
+		t.Fatalf("hello: %q, %v", line, err)
+	}
+	stdin.Close() // the hook lingers: only the signal ends it
+	tap.Process.Signal(syscall.SIGTERM)
+	err := tap.Wait()
+	if ws := tap.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("tap ended with %v, want killed by SIGTERM as its hook was", err)
 	}
 }

@@ -24,7 +24,10 @@ type results struct {
 	Payload     []payloadRow `json:"payload"`
 	Observe     []observeRow `json:"observe"`
 	Startup     []row        `json:"startup"`
-	Memory      struct {
+	// Bridge is the wall time of one agent event under hookwire bridge;
+	// VsLoop is against a plain command hook doing the same check.
+	Bridge []row `json:"bridge"`
+	Memory struct {
 		AfterCalls    []memRow `json:"after_calls"`
 		AfterPayloads []memRow `json:"after_payloads"`
 	} `json:"memory"`
@@ -62,6 +65,9 @@ type row struct {
 	VsBare      float64 `json:"vs_bare,omitempty"`
 	Limit       int64   `json:"limit_ns,omitempty"`
 	CallsPerSec float64 `json:"calls_per_sec,omitempty"`
+	// Overhead is, for the Go loop under hookwire tap, its median less the
+	// Go loop's: what tap adds to a round trip, recording included.
+	Overhead int64 `json:"overhead_ns,omitempty"`
 }
 
 type payloadRow struct {
@@ -171,6 +177,10 @@ func (r *results) judge() {
 		}
 	}
 
+	if s, ok := find(r.Bridge, "bridge-warm"); ok {
+		check("warm hookwire bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
+	}
+
 	// Payloads: the cost per MB of each contender, and the targets at the largest size.
 	failed, smallest, largest := 0, 0, 0
 	for _, p := range r.Payload {
@@ -246,7 +256,13 @@ func (r *results) print(w io.Writer) {
 		})
 	if len(r.RoundTrip) > 0 {
 		fmt.Fprintln(w, "x loop: an SDK against its language's loop, both through the runtime; the Go loop's")
-		fmt.Fprintln(w, "runtime connection and runtime rows against the same loop on a bare pipe")
+		fmt.Fprintln(w, "runtime connection and runtime rows against the same loop on a bare pipe; the loop under")
+		fmt.Fprintln(w, "tap against the loop")
+		for _, x2 := range r.RoundTrip {
+			if x2.Overhead != 0 {
+				fmt.Fprintf(w, "hookwire tap, recording every line: %s p50 overhead per round trip\n", human(x2.Overhead))
+			}
+		}
 	}
 
 	table(fmt.Sprintf("3. concurrency: %d callers into one hook, %d calls each", c.Callers, c.ConcurrentCalls),
@@ -307,6 +323,13 @@ func (r *results) print(w io.Writer) {
 			fmt.Fprintf(t, "%s\t%s\t%s\t\n", name, humanBytes(m.Peak), humanBytes(after[m.ID]))
 		}
 	})
+
+	table("8. hookwire bridge: one Claude Code PreToolUse event, start of the command to its exit",
+		"contender\tmedian\tp99\tx plain hook\t", func(t io.Writer) {
+			for _, s := range r.Bridge {
+				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t\n", s.Label, human(s.Median), human(s.P99), x(s.VsLoop))
+			}
+		})
 
 	table("targets", "target\tvalue\tlimit\t\t", func(t io.Writer) {
 		for _, g := range r.Targets {

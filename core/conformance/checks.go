@@ -31,6 +31,12 @@ var samples = sync.OnceValue(func() map[string]json.RawMessage {
 	return m
 })
 
+// Sample is realistic params of a method, as a host such as PicoClaw
+// sends them; nil for hook.hello and for a method the protocol lacks.
+func Sample(method string) json.RawMessage {
+	return slices.Clone(samples()[method])
+}
+
 var validator = sync.OnceValues(schema.NewValidator)
 
 const (
@@ -121,7 +127,7 @@ func (s *suite) handshake(ctx context.Context, p *proc) bool {
 		return false
 	}
 	var hr protocol.HelloResult
-	if err := json.Unmarshal(m.result, &hr); err != nil {
+	if err := protocol.Unmarshal(m.result, &hr); err != nil {
 		s.fail(Handshake, "the result of hook.hello cannot be read: %v: %s", err, clip(m.result))
 		return false
 	}

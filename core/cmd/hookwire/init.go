@@ -74,7 +74,7 @@ type project struct {
 	SDK string
 }
 
-var hookName = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+var validHookName = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
 func newProject(lang, name, sdk, dir string) (project, error) {
 	p := project{Lang: lang, Name: name, Version: version}
@@ -88,7 +88,7 @@ func newProject(lang, name, sdk, dir string) (project, error) {
 		}
 		p.Name = strings.ToLower(filepath.Base(abs))
 	}
-	if !hookName.MatchString(p.Name) {
+	if !validHookName.MatchString(p.Name) {
 		return p, fmt.Errorf("%q cannot name a hook (a lower-case letter, then letters, digits, - or _): pass --name", p.Name)
 	}
 	if sdk != "" {

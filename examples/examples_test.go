@@ -207,13 +207,7 @@ func runJSON(t *testing.T, hooksFile, scenario string, vars map[string]string) (
 
 // ofType keeps the records of one type.
 func ofType(records []record, typ string) []record {
-	var out []record
-	for _, r := range records {
-		if r.Type == typ {
-			out = append(out, r)
-		}
-	}
-	return out
+	return keep(records, func(r record) bool { return r.Type == typ })
 }
 
 func lines(records []record) string {

@@ -72,10 +72,15 @@ func readmeSections(t *testing.T, path string) map[string][]block {
 }
 
 func ofLang(blocks []block, lang string) []block {
-	var out []block
-	for _, b := range blocks {
-		if b.lang == lang {
-			out = append(out, b)
+	return keep(blocks, func(b block) bool { return b.lang == lang })
+}
+
+// keep is the elements of xs that f is true of, in order.
+func keep[T any](xs []T, f func(T) bool) []T {
+	var out []T
+	for _, x := range xs {
+		if f(x) {
+			out = append(out, x)
 		}
 	}
 	return out

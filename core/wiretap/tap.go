@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/pgroup"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -70,9 +70,7 @@ func (t *Tap) Run(hostIn io.Reader, hostOut io.Writer) (*os.ProcessState, error)
 		for {
 			select {
 			case sig := <-t.Signals:
-				if s, ok := sig.(syscall.Signal); ok {
-					_ = syscall.Kill(-c.Process.Pid, s)
-				}
+				pgroup.Signal(c.Process.Pid, sig)
 			case <-stopSignals:
 				return
 			}

@@ -42,7 +42,7 @@ a recording back to a hook.`,
 				t.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
 			}
 			signals := make(chan os.Signal, 8)
-			signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
+			signal.Notify(signals, tapSignals...)
 			defer signal.Stop(signals)
 			t.Signals = signals
 			state, err := t.Run(e.stdin, e.stdout)
@@ -59,8 +59,7 @@ a recording back to a hook.`,
 			// The hook was killed by a signal: so is the tap, when it is
 			// the process the host started (not a test running it).
 			if e.stdin == os.Stdin {
-				signal.Reset(ws.Signal())
-				_ = syscall.Kill(os.Getpid(), ws.Signal())
+				dieBy(ws.Signal())
 			}
 			return 128 + int(ws.Signal())
 		}

@@ -2,7 +2,10 @@
 
 package pgroup
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // Attr puts a command in a process group of its own, led by the command.
 func Attr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
@@ -12,3 +15,10 @@ func Terminate(pid int) { _ = syscall.Kill(-pid, syscall.SIGTERM) }
 
 // Kill stops every process of the group led by pid at once (SIGKILL).
 func Kill(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
+
+// Signal sends sig to every process of the group led by pid.
+func Signal(pid int, sig os.Signal) {
+	if s, ok := sig.(syscall.Signal); ok {
+		_ = syscall.Kill(-pid, s)
+	}
+}

@@ -3,6 +3,7 @@
 package pgroup
 
 import (
+	"os"
 	"os/exec"
 	"strconv"
 	"syscall"
@@ -20,3 +21,13 @@ func Terminate(pid int) { _ = exec.Command("taskkill", "/T", "/PID", strconv.Ito
 
 // Kill ends the process tree of pid at once.
 func Kill(pid int) { _ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(pid)).Run() }
+
+// Signal passes an interrupt on as Terminate, and anything else as Kill:
+// Windows cannot send a process tree a signal.
+func Signal(pid int, sig os.Signal) {
+	if sig == os.Interrupt {
+		Terminate(pid)
+	} else {
+		Kill(pid)
+	}
+}

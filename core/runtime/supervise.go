@@ -104,7 +104,14 @@ func (h *processHook) supervise(p *Process) {
 			failures = 0
 		}
 		h.set(nil, nil)
-		h.log.Warn("hook crashed", "error", p.Err())
+		select {
+		case <-p.exited:
+			h.log.Warn("hook crashed", "error", p.Err())
+		default:
+			// Its connection ended while it runs: its output can no longer
+			// be read, so it is broken, and stopped like a crashed one.
+			h.log.Warn("hook is broken: stopping it", "error", p.Err())
+		}
 		p.Close() // stop what it left running in its process group
 		if h.restart.Never {
 			h.set(nil, fmt.Errorf("hook is down (%v); restart is disabled", p.Err()))

@@ -121,6 +121,9 @@ type InProcess struct {
 	// names such as "tool_exec_end", globs such as "agent.tool.*", or "*".
 	// Empty means every kind.
 	Observe []string
+	// ObserveOverflow says what happens to an event that finds the hook's
+	// queue full: OverflowDrop (the default when empty) or OverflowWait.
+	ObserveOverflow Overflow
 	// Timeout, when set, replaces the default deadline of every call.
 	Timeout time.Duration
 	// FailurePolicy overrides the default policy of a stage.

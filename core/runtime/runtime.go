@@ -140,6 +140,7 @@ type hook struct {
 	policy    map[Stage]Policy
 	proc      *processHook // nil for an in-process hook
 	queue     *observeQueue
+	overflow  Overflow
 }
 
 // New makes a runtime for the hooks a configuration enables. Nothing runs
@@ -196,7 +197,7 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
-	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies()}
+	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies(), overflow: p.ObserveOverflow}
 	var modes []protocol.Mode
 	for _, s := range p.Intercept {
 		h.stages[Stage(s)] = true
@@ -249,7 +250,10 @@ func (r *Runtime) Use(h InProcess) error {
 		return errors.New("an in-process hook needs a name")
 	}
 	g := guard{h.Hook}
-	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy}
+	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy, overflow: h.ObserveOverflow}
+	if !x.overflow.valid() {
+		return fmt.Errorf("hook %s: observe overflow %q is not %q or %q", h.Name, x.overflow, OverflowDrop, OverflowWait)
+	}
 	if _, ok := h.Hook.(LLMInterceptor); ok {
 		x.llm = g
 		x.stages[StageBeforeLLM], x.stages[StageAfterLLM] = true, true
@@ -336,7 +340,7 @@ func (r *Runtime) Start(ctx context.Context) error {
 		}
 		if h.observe != nil {
 			timeout := cmp.Or(h.timeout, ms(r.defaults.ObserverTimeoutMS), DefaultObserverTimeout)
-			h.queue = newObserveQueue(h.name, h.observer, size, timeout, r.logger())
+			h.queue = newObserveQueue(h.name, h.observer, size, timeout, h.overflow, r.logger())
 			r.queues = append(r.queues, h.queue)
 		}
 	}
@@ -389,6 +393,20 @@ func (r *Runtime) Hooks() []HookInfo {
 	return out
 }
 
+// ObserveStats says, per observing hook, how many events were dropped and
+// how often and how long the agent waited for room in its queue.
+func (r *Runtime) ObserveStats() map[string]ObserveStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]ObserveStats{}
+	for _, h := range r.hooks {
+		if h.queue != nil {
+			out[h.name] = h.queue.stats()
+		}
+	}
+	return out
+}
+
 // Dropped counts, per observing hook, the events dropped because its queue
 // was full or the runtime closed before they could be delivered.
 func (r *Runtime) Dropped() map[string]uint64 {
@@ -403,9 +421,11 @@ func (r *Runtime) Dropped() map[string]uint64 {
 	return out
 }
 
-// Emit hands an event to every hook that observes its kind. It never
-// blocks: each hook has a queue of its own, and an event that finds a
-// queue full is dropped for that hook, counted and logged.
+// Emit hands an event to every hook that observes its kind. Each hook has
+// a queue of its own, and an event that finds a queue full is dropped for
+// that hook, counted and logged; Emit never blocks, unless a hook's
+// overflow is OverflowWait: then it waits for room in that hook's queue,
+// for at most the hook's observer deadline (see ObserveStats).
 func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
 	if r == nil {
 		return

@@ -81,11 +81,7 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 	a.Hooks, a.OnStep = rt, tr.Step
 	_, turnErr := scenario.Play(ctx, a) // closes the agent: its sessions end before the hooks stop
 	rt.Close()
-	for hook, n := range rt.Dropped() {
-		if n > 0 {
-			fmt.Fprintf(e.stderr, "hookwire run: hook %s missed %d events (its queue was full)\n", hook, n)
-		}
-	}
+	tr.Observed(rt.ObserveStats())
 	if err := tr.Err(); err != nil {
 		return e.fail(exitFail, "run", err)
 	}

@@ -79,6 +79,12 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 
 	a := scenario.Agent()
 	a.Hooks, a.OnStep = rt, tr.Step
+	mcpTools, closeMCP, err := scenario.ConnectMCP(ctx)
+	if err != nil {
+		return e.fail(exitFail, "run", err)
+	}
+	defer closeMCP()
+	a.Tools = append(a.Tools, mcpTools...)
 	_, turnErr := scenario.Play(ctx, a) // closes the agent: its sessions end before the hooks stop
 	rt.Close()
 	tr.Observed(rt.ObserveStats())

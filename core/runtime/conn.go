@@ -72,9 +72,9 @@ type Conn struct {
 
 	mu      sync.Mutex
 	pending map[uint64]chan reply
-	calls   uint64 // calls made so far: the idle reader waits for a pause
-	idle    bool   // the idle reader holds the token and reads
-	err     error  // why the connection ended; set once
+	calls   uint64      // calls made so far: the idle reader waits for a pause
+	idle    atomic.Bool // the idle reader holds the token and reads; set under mu
+	err     error       // why the connection ended; set once
 	done    chan struct{}
 	readEnd chan struct{} // closed when the idle reader has stopped and closed r
 }
@@ -142,7 +142,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	c.pending[id] = ch
 	c.calls++
-	idle := c.idle
+	idle := c.idle.Load()
 	c.mu.Unlock()
 	if idle {
 		c.interrupt() // the idle reader gives the token up while the request goes out
@@ -151,6 +151,9 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if err := c.write(ctx, line.b); err != nil {
 		c.abandon(id)
 		return nil, err
+	}
+	if c.idle.Load() {
+		c.interrupt() // it took over during a long write
 	}
 	select {
 	case r := <-ch:
@@ -425,11 +428,13 @@ func (c *Conn) readIdle(seen *uint64) bool {
 	// Cleared before looking at the calls, so that a call made after the
 	// look interrupts the read below.
 	_ = c.rd.SetReadDeadline(time.Time{})
+	// A call whose request is still being written counts as quiet: the
+	// hook may be writing too, and must not block on a full pipe.
 	c.mu.Lock()
-	quiet := c.calls == *seen && len(c.pending) == 0
+	quiet := c.calls == *seen
 	*seen = c.calls
-	c.idle = quiet && c.err == nil
 	ended := c.err != nil
+	c.idle.Store(quiet && !ended)
 	c.mu.Unlock()
 	if !quiet || ended {
 		return !ended
@@ -438,9 +443,7 @@ func (c *Conn) readIdle(seen *uint64) bool {
 	for err == nil {
 		err = c.readOne()
 	}
-	c.mu.Lock()
-	c.idle = false
-	c.mu.Unlock()
+	c.idle.Store(false)
 	return err == errInterrupted
 }
 

@@ -315,3 +315,22 @@ func TestCallsThatGiveUpFreeTheirSlot(t *testing.T) {
 		}
 	}
 }
+
+// A hook may write a lot before it reads a long request: while the request
+// is being written, what the hook writes is read, so that neither side
+// blocks for good.
+func TestAHookThatWritesBeforeReadingALongRequestDoesNotBlock(t *testing.T) {
+	c := pipeConn(t, ConnOptions{}, func(r io.Reader, w io.Writer) {
+		io.WriteString(w, strings.Repeat("progress: starting up\n", 4*65536/22))
+		shufflingPeer(r, w, 0)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	raw, err := c.Call(ctx, "m", map[string]string{"text": strings.Repeat("x", 1<<20)})
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if !bytes.Contains(raw, []byte(`"id":1`)) {
+		t.Errorf("reply %s", raw)
+	}
+}

@@ -73,7 +73,7 @@ type Conn struct {
 	mu      sync.Mutex
 	pending map[uint64]chan reply
 	calls   uint64      // calls made so far: the idle reader waits for a pause
-	idle    atomic.Bool // the idle reader holds the token and reads; set under mu
+	idle    atomic.Bool // the idle reader holds the token and reads; set true under mu
 	err     error       // why the connection ended; set once
 	done    chan struct{}
 	readEnd chan struct{} // closed when the idle reader has stopped and closed r

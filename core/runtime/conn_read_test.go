@@ -59,7 +59,7 @@ func shufflingPeer(r io.Reader, w io.Writer, maxDelay time.Duration) {
 }
 
 // pipeConn is a connection over OS pipes to peer, run in this process.
-func pipeConn(t *testing.T, opts ConnOptions, peer func(r io.Reader, w io.Writer)) *Conn {
+func pipeConn(t testing.TB, opts ConnOptions, peer func(r io.Reader, w io.Writer)) *Conn {
 	t.Helper()
 	reqR, reqW, err := os.Pipe()
 	if err != nil {

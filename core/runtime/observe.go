@@ -111,8 +111,8 @@ type observeQueue struct {
 	mu        sync.Mutex
 	closed    bool
 	streak    uint64 // events dropped since the last one queued
-	waited    uint64
-	waitedFor time.Duration
+	waited    atomic.Uint64
+	waitedFor atomic.Int64 // nanoseconds
 	ctx       context.Context
 	abandon   context.CancelFunc // drop what is left instead of delivering it
 	done      chan struct{}
@@ -152,26 +152,24 @@ func (q *observeQueue) push(ev protocol.RuntimeEvent) bool {
 		start := time.Now()
 		t := time.NewTimer(q.timeout)
 		defer t.Stop()
-		if q.waited == 0 {
+		if q.waited.Add(1) == 1 {
 			q.log.Info("observe queue full: the agent waits for the hook", "kind", ev.Kind)
 		}
-		q.waited++
 		select {
 		case q.events <- ev:
-			q.waitedFor += time.Since(start)
+			q.waitedFor.Add(int64(time.Since(start)))
 			return true
 		case <-t.C:
-			q.waitedFor += time.Since(start)
+			q.waitedFor.Add(int64(time.Since(start)))
 		}
 	}
 	q.drop(ev.Kind)
 	return false
 }
 
+// stats never waits for a push that waits.
 func (q *observeQueue) stats() ObserveStats {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return ObserveStats{Dropped: q.dropped.Load(), Waited: q.waited, WaitedFor: q.waitedFor}
+	return ObserveStats{Dropped: q.dropped.Load(), Waited: q.waited.Load(), WaitedFor: time.Duration(q.waitedFor.Load())}
 }
 
 // drop counts a dropped event; the first of a streak is logged.

@@ -410,13 +410,9 @@ func (r *Runtime) ObserveStats() map[string]ObserveStats {
 // Dropped counts, per observing hook, the events dropped because its queue
 // was full or the runtime closed before they could be delivered.
 func (r *Runtime) Dropped() map[string]uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	out := map[string]uint64{}
-	for _, h := range r.hooks {
-		if h.queue != nil {
-			out[h.name] = h.queue.dropped.Load()
-		}
+	for name, st := range r.ObserveStats() {
+		out[name] = st.Dropped
 	}
 	return out
 }

@@ -52,27 +52,21 @@ func TestObserveOverflowWaitLosesNoEventOfAFlood(t *testing.T) {
 func TestObserveOverflowWaitEndsAtTheObserverDeadline(t *testing.T) {
 	log, logs := testLogger()
 	obs := &stuckObserver{entered: make(chan struct{}), release: make(chan struct{})}
-	r, err := New(Config{}, Options{Logger: log, ObserveQueue: 1})
-	if err != nil {
-		t.Fatal(err)
+	q := newObserveQueue("stuck", obs, 1, 20*time.Millisecond, OverflowWait, log)
+	q.push(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	<-obs.entered // and stays there: nothing takes the next event
+	if !q.push(protocol.RuntimeEvent{Kind: protocol.KindLLMRequest}) {
+		t.Fatal("an event was dropped from a queue with room")
 	}
-	if err := r.Use(InProcess{Name: "stuck", Hook: obs, Timeout: 20 * time.Millisecond, ObserveOverflow: OverflowWait}); err != nil {
-		t.Fatal(err)
+	if q.push(protocol.RuntimeEvent{Kind: protocol.KindLLMResponse}) {
+		t.Fatal("an event was queued in a full queue")
 	}
-	if err := r.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
-	<-obs.entered
-	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindLLMRequest})  // queued
-	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindLLMResponse}) // waits, then dropped
-	stats := r.ObserveStats()["stuck"]
-	if stats.Dropped != 1 || stats.Waited != 1 {
-		t.Errorf("stats %+v, want 1 dropped after waiting", stats)
+	if st := q.stats(); st.Dropped != 1 || st.Waited != 1 || st.WaitedFor < 20*time.Millisecond {
+		t.Errorf("stats %+v, want 1 dropped after waiting out the deadline", st)
 	}
 	logs.waitFor(t, "observe queue full: dropping events")
 	close(obs.release)
-	r.Close()
+	q.close(context.Background())
 }
 
 func TestObserveOverflowIsDropOrWait(t *testing.T) {

@@ -50,6 +50,11 @@ type Options struct {
 	OnCall func(CallRecord)
 	// Trace, when set, sees every line exchanged with every hook process.
 	Trace func(hook string, out bool, line []byte)
+	// OnHookDown, when set, is told each time a hook process goes down
+	// while the runtime runs, and why: it crashed, or it is broken (its
+	// output can no longer be read) and is being stopped. A restart, if its
+	// policy allows one, follows.
+	OnHookDown func(hook string, why error)
 	// NoSessionEvents, when set, keeps runtime_event.session out of the
 	// extensions announced in hook.hello. The agent package raises
 	// agent.session.start and agent.session.end; a program that drives the
@@ -222,6 +227,9 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	}
 	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes, Extensions: r.Extensions()}
 	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.logger())
+	if r.opts.OnHookDown != nil {
+		h.proc.onDown = func(why error) { r.opts.OnHookDown(name, why) }
+	}
 	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
 	return r.add(h)
 }

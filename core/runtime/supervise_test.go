@@ -24,7 +24,9 @@ func TestAReaderThatStopsMakesTheHookBrokenAndRestarted(t *testing.T) {
 			panic("a reader bug")
 		}
 	}
-	r, err := New(cfg, Options{Logger: log, OnCall: c.add, Trace: trace, StopTimeout: 300 * time.Millisecond, HelloTimeout: 2 * time.Second})
+	downs := make(chan string, 1)
+	onDown := func(hook string, why error) { downs <- hook + ": " + why.Error() }
+	r, err := New(cfg, Options{Logger: log, OnCall: c.add, Trace: trace, OnHookDown: onDown, StopTimeout: 300 * time.Millisecond, HelloTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +45,9 @@ func TestAReaderThatStopsMakesTheHookBrokenAndRestarted(t *testing.T) {
 		t.Fatalf("the call failed with %v, want why the reader stopped", rec.Err)
 	}
 	logs.waitFor(t, "hook is broken: stopping it")
+	if got, want := <-downs, "fx: hook is broken, stopping it: the hook's stdout reader stopped: a reader bug"; got != want {
+		t.Errorf("OnHookDown was told %q, want %q", got, want)
+	}
 	d, rec := echo("still here")
 	if rec.Err != nil || d.Action != protocol.ActionRespond || d.Result.ForLLM != "still here" {
 		t.Fatalf("the next call: %+v, %v", d, rec.Err)

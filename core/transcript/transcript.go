@@ -52,7 +52,7 @@ func (t *Writer) Err() error {
 
 // Record is one line of a JSON Lines transcript. Which keys are set
 // depends on Type: hooks, user, event, hook, llm_request, llm_response,
-// tool, turn_end, observe.
+// tool, turn_end, observe, hook_down.
 type Record struct {
 	Type      string          `json:"type"`
 	Hooks     []HookRecord    `json:"hooks,omitempty"`
@@ -182,6 +182,12 @@ func (t *Writer) Observed(stats map[string]runtime.ObserveStats) {
 		}
 		t.write(rec, "observe", text)
 	}
+}
+
+// HookDown writes that a hook process went down, and why; it fits
+// runtime.Options.OnHookDown.
+func (t *Writer) HookDown(hook string, why error) {
+	t.write(Record{Type: "hook_down", Hook: hook, Error: why.Error()}, "down", hook+": "+why.Error())
 }
 
 // Call writes one hook call; it fits runtime.Options.OnCall.

@@ -116,6 +116,19 @@ func TestArgumentsAreWrittenAsTheyRead(t *testing.T) {
 	}
 }
 
+func TestAHookGoingDownIsWrittenWithWhy(t *testing.T) {
+	why := errors.New("hook is broken, stopping it: hook closed its stdout but is still running")
+	var text, jsonl bytes.Buffer
+	New(&text, false).HookDown("audit", why)
+	New(&jsonl, true).HookDown("audit", why)
+	if want := "down      audit: " + why.Error() + "\n"; text.String() != want {
+		t.Errorf("text %q, want %q", text.String(), want)
+	}
+	if want := `{"type":"hook_down","hook":"audit","error":"` + why.Error() + `"}` + "\n"; jsonl.String() != want {
+		t.Errorf("jsonl %s, want %s", jsonl.String(), want)
+	}
+}
+
 func TestObserversThatFellBehindAreReportedWithTheirDropsAndWaits(t *testing.T) {
 	stats := map[string]runtime.ObserveStats{
 		"kept_up": {},

@@ -55,7 +55,7 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call}
+	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown}
 	if tracePath != "" {
 		f, err := os.Create(tracePath)
 		if err != nil {

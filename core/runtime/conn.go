@@ -321,10 +321,10 @@ func (c *Conn) fail(err error) {
 		ch <- reply{err: err}
 		delete(c.pending, id)
 	}
-	close(c.done)
-	// A reader waiting for more lines has nothing left to wait for, even
-	// where a child of the hook keeps its stdout open.
+	// Callers reading for themselves let go, even where a child of the
+	// hook keeps its stdout open; then the idle reader reads what is left.
 	c.interrupt()
+	close(c.done)
 }
 
 // abandon forgets a call that gave up, freeing its slot at once: a hook
@@ -405,13 +405,32 @@ func (c *Conn) idleRead() {
 	for {
 		select {
 		case <-c.done:
+			c.drain()
 			return
 		case <-pause.C:
 		}
 		if !c.readIdle(&seen) {
+			c.drain()
 			return
 		}
 		pause.Reset(idlePause)
+	}
+}
+
+// drain reads what the peer writes after the connection has ended, to the
+// end of its output or until Close, as a reader of its own would: the
+// hook's last lines are traced and logged, and its writes do not block.
+func (c *Conn) drain() {
+	c.rtok <- struct{}{} // the callers reading have let go: fail interrupted them
+	for {
+		_ = c.rd.SetReadDeadline(time.Time{})
+		err := c.readOne()
+		for err == nil {
+			err = c.readOne()
+		}
+		if err == errEnded {
+			return
+		}
 	}
 }
 
@@ -449,10 +468,9 @@ func (c *Conn) readIdle(seen *uint64) bool {
 
 // readOne reads one line from the peer and routes it. Its error is
 // errInterrupted when a read deadline cut the read short (the line read so
-// far is kept for the next reader), or errEnded when the connection has
-// ended, which it may have ended itself: the peer's output ended, or could
-// not be read, or a line could not be handled. Only the token holder calls
-// it.
+// far is kept for the next reader), or errEnded when the peer's output
+// ended, could not be read, or a line could not be handled: the connection
+// has ended, if it had not already. Only the token holder calls it.
 func (c *Conn) readOne() (err error) {
 	defer func() {
 		// A reader that stops strands every call to the hook: whatever
@@ -469,10 +487,10 @@ func (c *Conn) readOne() (err error) {
 	case errors.As(err, &tooLong):
 		c.tooLong(tooLong)
 		return nil
-	case c.Err() != nil:
-		return errEnded // closed, or interrupted by fail
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return errInterrupted
+	case c.Err() != nil:
+		return errEnded // its end, once the connection has ended
 	case err == io.EOF || errors.Is(err, os.ErrClosed):
 		err = errors.New("hook closed its stdout")
 		if c.opts.OnEOF != nil {

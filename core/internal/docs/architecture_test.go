@@ -42,6 +42,8 @@ func pathsIn(text string) []string {
 	return paths
 }
 
+// The documents live outside this module, where go test's cache does not
+// look: run with -count=1, as go tool mage test does, to see a change.
 func TestEveryPathThatArchitectureMdNamesExists(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join(root, "ARCHITECTURE.md"))
 	if err != nil {

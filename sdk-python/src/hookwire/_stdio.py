@@ -55,9 +55,10 @@ _CONTINUE = {"action": "continue"}
 # How long the handlers in flight when stdin closes have to answer, and, for
 # coroutines, how long before they are cancelled. The host has gone, or is
 # going, and a hook must not outlive it: it exits within a second of stdin
-# closing, without the replies of the handlers still running.
-STDIN_GRACE = 0.75
-CANCEL_AFTER = 0.5
+# closing, without the replies of the handlers still running. Half a second
+# is left for the process to end, on a machine that may be busy.
+STDIN_GRACE = 0.5
+CANCEL_AFTER = 0.25
 
 
 def _abandon(wire: _Wire, running: int) -> None:

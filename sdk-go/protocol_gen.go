@@ -844,6 +844,12 @@ type HelloParams struct {
 	//
 	// hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
 	Extensions []string `json:"extensions,omitzero"`
+	// max_line_bytes is the longest reply line the host reads, in bytes,
+	// newline included. A host that sends none (or 0) reads 1 MiB, as
+	// PicoClaw does; the SDKs keep their replies within it.
+	//
+	// hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
+	MaxLineBytes *int64 `json:"max_line_bytes,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -854,6 +860,7 @@ func (v HelloParams) MarshalJSON() ([]byte, error) {
 	w.member("version", v.Version)
 	w.member("modes", orEmptySlice(v.Modes))
 	w.optional("extensions", v.Extensions, v.Extensions != nil)
+	w.optional("max_line_bytes", v.MaxLineBytes, v.MaxLineBytes != nil)
 	return w.close(v.Extra)
 }
 
@@ -867,6 +874,7 @@ func (v *HelloParams) UnmarshalJSON(data []byte) error {
 	r.member("version", required, &v.Version)
 	r.member("modes", required, &v.Modes)
 	r.member("extensions", optional, &v.Extensions)
+	r.member("max_line_bytes", optional, &v.MaxLineBytes)
 	v.Extra = r.rest()
 	return r.err
 }

@@ -35,8 +35,12 @@ type HelloParams struct {
 	Modes []Mode `json:"modes"`
 	// Extensions are the hookwire extensions the host understands; see the Ext* constants.
 	Extensions []string `json:"extensions,omitzero" jsonschema_extras:"x-hookwire-extension=Lets a hook know which optional behaviours the host applies; a host that sends none applies none."`
+	// MaxLineBytes is the longest reply line the host reads, in bytes,
+	// newline included. A host that sends none (or 0) reads 1 MiB, as
+	// PicoClaw does; the SDKs keep their replies within it.
+	MaxLineBytes *int64 `json:"max_line_bytes,omitempty" jsonschema_extras:"x-hookwire-extension=Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads."`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // HelloResult accepts the connection.
@@ -48,7 +52,7 @@ type HelloResult struct {
 	// Modes are the modes the hook's handlers need.
 	Modes []Mode `json:"modes,omitzero" jsonschema_extras:"x-hookwire-extension=Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start."`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // BeforeLLMParams is the request about to be sent to the LLM. A modify
@@ -75,7 +79,7 @@ type BeforeLLMParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // AfterLLMParams is the LLM's answer. A modify reply returns the whole object.
@@ -93,7 +97,7 @@ type AfterLLMParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // BeforeToolParams is a tool call about to run. A modify or respond reply
@@ -112,7 +116,7 @@ type BeforeToolParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // AfterToolParams is a tool call that has run. A modify reply returns the
@@ -135,7 +139,7 @@ type AfterToolParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ApproveToolParams asks whether a tool call may run.
@@ -157,7 +161,7 @@ type ApproveToolParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ApproveToolResult is an approver's decision.
@@ -177,7 +181,7 @@ type ApproveToolResult struct {
 	// for hosts that list approve_tool.arguments in hello's extensions.
 	Arguments map[string]any `json:"arguments,omitzero" jsonschema_extras:"x-hookwire-extension=An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments."`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // RuntimeEvent is the observe notification hook.runtime_event. It gets no reply.
@@ -201,7 +205,7 @@ type RuntimeEvent struct {
 	// Attrs are further attributes.
 	Attrs map[string]any `json:"attrs,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // EventSource is the component that raised an event.
@@ -211,7 +215,7 @@ type EventSource struct {
 	// Name is the component's name.
 	Name *string `json:"name,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // EventScope places an event.
@@ -227,7 +231,7 @@ type EventScope struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys.
@@ -239,7 +243,7 @@ type LegacyEvent struct {
 	// Payload is the event's data.
 	Payload json.RawMessage `json:"Payload,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolKind says what a tool does to the world.

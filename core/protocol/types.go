@@ -20,7 +20,7 @@ type Meta struct {
 	// Source names the host component that raised the call.
 	Source *string `json:"Source,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // TurnContext describes what started the turn and how it is routed.
@@ -32,7 +32,7 @@ type TurnContext struct {
 	// Scope is the host's scope of the turn, in the host's own shape.
 	Scope json.RawMessage `json:"scope,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // InboundContext is where the message that started the turn came from.
@@ -44,7 +44,7 @@ type InboundContext struct {
 	// SenderID identifies who sent the message.
 	SenderID *string `json:"sender_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // Message is one entry of the conversation sent to the LLM.
@@ -58,7 +58,7 @@ type Message struct {
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID *string `json:"tool_call_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form.
@@ -68,7 +68,7 @@ type ToolDefinition struct {
 	// Function describes the tool.
 	Function FunctionDefinition `json:"function"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // FunctionDefinition names a tool and describes its arguments.
@@ -80,7 +80,7 @@ type FunctionDefinition struct {
 	// Parameters is the JSON Schema of the tool's arguments object.
 	Parameters map[string]any `json:"parameters,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolCall is a call to a tool that the LLM asks for.
@@ -92,7 +92,7 @@ type ToolCall struct {
 	// Function names the tool and carries its arguments.
 	Function FunctionCall `json:"function"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // FunctionCall names the tool called and its arguments.
@@ -102,7 +102,7 @@ type FunctionCall struct {
 	// Arguments is the arguments object, encoded as a JSON string.
 	Arguments string `json:"arguments"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // LLMResponse is what the LLM answered.
@@ -120,7 +120,7 @@ type LLMResponse struct {
 	// ReasoningDetails is provider-specific reasoning data; PicoClaw writes null when there is none.
 	ReasoningDetails json.RawMessage `json:"reasoning_details,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolResult is the outcome of a tool call.
@@ -142,5 +142,5 @@ type ToolResult struct {
 	// ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
 	ResponseHandled *bool `json:"response_handled,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }

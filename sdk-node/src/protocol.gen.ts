@@ -406,6 +406,14 @@ export interface HelloParams {
    * hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
    */
   extensions?: string[];
+  /**
+   * max_line_bytes is the longest reply line the host reads, in bytes,
+   * newline included. A host that sends none (or 0) reads 1 MiB, as
+   * PicoClaw does; the SDKs keep their replies within it.
+   *
+   * hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
+   */
+  max_line_bytes?: number;
 }
 
 /** HelloResult accepts the connection. */
@@ -1023,6 +1031,7 @@ function checkHelloParams(value: unknown, at: string): void {
   member(obj, at, "version", true, integer);
   member(obj, at, "modes", true, array(string_));
   member(obj, at, "extensions", false, array(string_));
+  member(obj, at, "max_line_bytes", false, integer);
 }
 
 function checkHelloResult(value: unknown, at: string): void {

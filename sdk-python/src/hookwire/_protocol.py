@@ -1085,6 +1085,12 @@ _HelloParamsOptional = TypedDict(
         #
         # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
         "extensions": list[str],
+        # max_line_bytes is the longest reply line the host reads, in bytes,
+        # newline included. A host that sends none (or 0) reads 1 MiB, as
+        # PicoClaw does; the SDKs keep their replies within it.
+        #
+        # hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
+        "max_line_bytes": int,
     },
     total=False,
 )
@@ -1711,6 +1717,7 @@ def _check_hello_params(value: object, at: str) -> None:
     _member(obj, at, "version", True, _integer)
     _member(obj, at, "modes", True, _array(_string))
     _member(obj, at, "extensions", False, _array(_string))
+    _member(obj, at, "max_line_bytes", False, _integer)
 
 
 def _check_hello_result(value: object, at: str) -> None:

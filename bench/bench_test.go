@@ -44,7 +44,7 @@ func TestEveryContenderAnswers(t *testing.T) {
 		}
 	}
 	hooks := []string{"go-raw", "go-sdk", "python-raw", "python-sdk", "node-raw", "node-sdk"}
-	counts("round-trip", res.RoundTrip, cfg.Calls, append([]string{"pipe", "go-raw-bare", "go-raw-conn"}, hooks...)...)
+	counts("round-trip", res.RoundTrip, cfg.Calls, append([]string{"pipe", "go-raw-bare", "go-raw-conn", "go-tap"}, hooks...)...)
 	counts("concurrency", res.Concurrency, cfg.ConcurrentCalls, hooks...)
 	counts("start-up", res.Startup, cfg.Startups, "go-bare", "python-bare", "node-bare", "go-sdk", "python-sdk", "node-sdk")
 

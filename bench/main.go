@@ -186,6 +186,9 @@ func run(ctx context.Context, cfg config, root string, progress io.Writer) (*res
 			return nil, err
 		}
 	}
+	if err := b.startHook("go", tap, modeContinue); err != nil {
+		return nil, err
+	}
 
 	sections := map[string]func() error{
 		"roundtrip":   b.roundTrip,

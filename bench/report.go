@@ -65,6 +65,9 @@ type row struct {
 	VsBare      float64 `json:"vs_bare,omitempty"`
 	Limit       int64   `json:"limit_ns,omitempty"`
 	CallsPerSec float64 `json:"calls_per_sec,omitempty"`
+	// Overhead is, for the Go loop under hookwire tap, its median less the
+	// Go loop's: what tap adds to a round trip, recording included.
+	Overhead int64 `json:"overhead_ns,omitempty"`
 }
 
 type payloadRow struct {
@@ -253,7 +256,13 @@ func (r *results) print(w io.Writer) {
 		})
 	if len(r.RoundTrip) > 0 {
 		fmt.Fprintln(w, "x loop: an SDK against its language's loop, both through the runtime; the Go loop's")
-		fmt.Fprintln(w, "runtime connection and runtime rows against the same loop on a bare pipe")
+		fmt.Fprintln(w, "runtime connection and runtime rows against the same loop on a bare pipe; the loop under")
+		fmt.Fprintln(w, "tap against the loop")
+		for _, x2 := range r.RoundTrip {
+			if x2.Overhead != 0 {
+				fmt.Fprintf(w, "hookwire tap, recording every line: %s p50 overhead per round trip\n", human(x2.Overhead))
+			}
+		}
 	}
 
 	table(fmt.Sprintf("3. concurrency: %d callers into one hook, %d calls each", c.Callers, c.ConcurrentCalls),

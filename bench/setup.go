@@ -27,6 +27,7 @@ const (
 	raw   = "raw"
 	sdk   = "sdk"
 	floor = "floor" // the Go loop that parses nothing: the host and the pipe alone
+	tap   = "tap"   // the Go loop under hookwire tap, which records every line
 )
 
 // Modes of a hook program.
@@ -60,6 +61,9 @@ func prepare(root, bin string) (*env, error) {
 			return nil, err
 		}
 	}
+	if err := build(filepath.Join(root, "bench"), "go", "build", "-o", filepath.Join(bin, "hookwire"), "github.com/hookwire/hookwire/core/cmd/hookwire"); err != nil {
+		return nil, err
+	}
 	if err := build(root, e.python, "-c", "import hookwire"); err != nil {
 		return nil, fmt.Errorf("the Python SDK is not installed in .venv (run go tool mage deps): %w", err)
 	}
@@ -88,6 +92,9 @@ func (e *env) argv(lang, kind, mode string) []string {
 			return []string{filepath.Join(e.bin, "sdk"), mode}
 		}
 		argv := []string{filepath.Join(e.bin, "raw")}
+		if kind == tap {
+			return append([]string{filepath.Join(e.bin, "hookwire"), "tap", "--out", filepath.Join(e.bin, "tap.jsonl"), "--"}, argv...)
+		}
 		if kind == floor {
 			argv = append(argv, "-noparse")
 		}

@@ -11,7 +11,6 @@ package runtime
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -40,11 +39,10 @@ type Options struct {
 	// ObserveQueue is how many events may wait for one observer. Zero
 	// means DefaultObserveQueue.
 	ObserveQueue int
-	// Builtins provides the in-process hooks that the configuration's
-	// builtins block may enable, by name. A factory gets the hook's config
-	// and returns a value implementing one or more hook interfaces. The
-	// skill_hooks built-in (SkillHooks) is there unless an entry replaces it.
-	Builtins map[string]func(config json.RawMessage) (any, error)
+	// Builtins are the in-process hooks that the configuration's builtins
+	// block may enable, by name. The hookwire command provides skill_hooks
+	// (package skillhooks); a program that embeds the runtime provides its own.
+	Builtins map[string]Builtin
 	// OnCall, when set, is told about every interceptor and approver call,
 	// once it is over, on the goroutine that asked the runtime.
 	OnCall func(CallRecord)
@@ -178,12 +176,13 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 		}
 		factory := opts.Builtins[name]
 		if factory == nil {
-			factory = standardBuiltin(name, cfg.dir)
+			has := "none"
+			if names := builtinNames(opts); len(names) > 0 {
+				has = strings.Join(names, ", ")
+			}
+			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, has)
 		}
-		if factory == nil {
-			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, strings.Join(builtinNames(opts), ", "))
-		}
-		impl, err := factory(b.Config)
+		impl, err := factory(b.Config, cfg.dir)
 		if err != nil {
 			return nil, fmt.Errorf("hooks.builtins.%s.config: %w", name, err)
 		}

@@ -15,7 +15,9 @@ import (
 
 	"github.com/hookwire/hookwire/core/agent"
 	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/skillhooks"
 	"github.com/hookwire/hookwire/core/transcript"
+	"github.com/hookwire/hookwire/core/wiretap"
 )
 
 var runCommand = command{
@@ -30,7 +32,7 @@ turn fails (not when a hook aborts it).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		hooks := fs.String("hooks", "", "hooks configuration `file` (the hooks block of the host's configuration)")
 		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
-		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines")
+		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines; - writes them to stderr for people, > host to hook, < hook to host")
 		events := fs.Bool("events", false, "show runtime events in the text transcript")
 		messages := fs.Bool("messages", false, "show the messages of each LLM request, as hooks left them")
 		return func(args []string, e env) int {
@@ -55,8 +57,11 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call}
-	if tracePath != "" {
+	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call,
+		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
+	if tracePath == "-" {
+		opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
+	} else if tracePath != "" {
 		f, err := os.Create(tracePath)
 		if err != nil {
 			return e.fail(exitFail, "run", err)

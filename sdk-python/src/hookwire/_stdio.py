@@ -129,10 +129,9 @@ class _Wire:
         params = message.get("params", {})
         info = METHODS.get(method) if method else None
         if info is not None and info.notification:
-            assert method is not None
             # Never answered, whatever their id: older hosts send them with id 0.
             if isinstance(params, dict):
-                self.notify(*self.hook.observers(method, params))
+                self.notify(*self.hook.observers(info.name, params))
             else:
                 log.warning("ignored %s: its params are not an object", method)
             return

@@ -177,8 +177,10 @@ func run(ctx context.Context, cfg config, root string, progress io.Writer) (*res
 				}
 			}
 		}
-		if err := b.startHook(lang, sdk, modeObserve); err != nil {
-			return nil, err
+		for _, mode := range []string{modeObserve, modeObserveWait} {
+			if err := b.startHook(lang, sdk, mode); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, mode := range []string{modeContinue, modeModify} {

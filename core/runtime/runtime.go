@@ -48,6 +48,11 @@ type Options struct {
 	OnCall func(CallRecord)
 	// Trace, when set, sees every line exchanged with every hook process.
 	Trace func(hook string, out bool, line []byte)
+	// OnHookDown, when set, is told each time a hook process goes down
+	// while the runtime runs, and why: it crashed, or it is broken (its
+	// output can no longer be read) and is being stopped. A restart, if its
+	// policy allows one, follows.
+	OnHookDown func(hook string, why error)
 	// NoSessionEvents, when set, keeps runtime_event.session out of the
 	// extensions announced in hook.hello. The agent package raises
 	// agent.session.start and agent.session.end; a program that drives the
@@ -154,6 +159,7 @@ type hook struct {
 	policy    map[Stage]Policy
 	proc      *processHook // nil for an in-process hook
 	queue     *observeQueue
+	overflow  Overflow
 }
 
 // New makes a runtime for the hooks a configuration enables. Nothing runs
@@ -211,7 +217,7 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
-	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies()}
+	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies(), overflow: p.ObserveOverflow}
 	var modes []protocol.Mode
 	for _, s := range p.Intercept {
 		h.stages[Stage(s)] = true
@@ -236,6 +242,9 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	}
 	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, EnvPassthrough: p.EnvPassthrough, EnvClear: p.EnvClear, Modes: modes, Extensions: r.Extensions()}
 	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.logger())
+	if r.opts.OnHookDown != nil {
+		h.proc.onDown = func(why error) { r.opts.OnHookDown(name, why) }
+	}
 	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
 	return r.add(h)
 }
@@ -264,7 +273,10 @@ func (r *Runtime) Use(h InProcess) error {
 		return errors.New("an in-process hook needs a name")
 	}
 	g := guard{h.Hook}
-	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy}
+	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy, overflow: h.ObserveOverflow}
+	if !x.overflow.valid() {
+		return fmt.Errorf("hook %s: observe overflow %q is not %q or %q", h.Name, x.overflow, OverflowDrop, OverflowWait)
+	}
 	if _, ok := h.Hook.(LLMInterceptor); ok {
 		x.llm = g
 		x.stages[StageBeforeLLM], x.stages[StageAfterLLM] = true, true
@@ -351,7 +363,7 @@ func (r *Runtime) Start(ctx context.Context) error {
 		}
 		if h.observe != nil {
 			timeout := cmp.Or(h.timeout, ms(r.defaults.ObserverTimeoutMS), DefaultObserverTimeout)
-			h.queue = newObserveQueue(h.name, h.observer, size, timeout, r.logger())
+			h.queue = newObserveQueue(h.name, h.observer, size, timeout, h.overflow, r.logger())
 			r.queues = append(r.queues, h.queue)
 		}
 	}
@@ -404,23 +416,35 @@ func (r *Runtime) Hooks() []HookInfo {
 	return out
 }
 
-// Dropped counts, per observing hook, the events dropped because its queue
-// was full or the runtime closed before they could be delivered.
-func (r *Runtime) Dropped() map[string]uint64 {
+// ObserveStats says, per observing hook, how many events were dropped and
+// how often and how long the agent waited for room in its queue.
+func (r *Runtime) ObserveStats() map[string]ObserveStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := map[string]uint64{}
+	out := map[string]ObserveStats{}
 	for _, h := range r.hooks {
 		if h.queue != nil {
-			out[h.name] = h.queue.dropped.Load()
+			out[h.name] = h.queue.stats()
 		}
 	}
 	return out
 }
 
-// Emit hands an event to every hook that observes its kind. It never
-// blocks: each hook has a queue of its own, and an event that finds a
-// queue full is dropped for that hook, counted and logged.
+// Dropped counts, per observing hook, the events dropped because its queue
+// was full or the runtime closed before they could be delivered.
+func (r *Runtime) Dropped() map[string]uint64 {
+	out := map[string]uint64{}
+	for name, st := range r.ObserveStats() {
+		out[name] = st.Dropped
+	}
+	return out
+}
+
+// Emit hands an event to every hook that observes its kind. Each hook has
+// a queue of its own, and an event that finds a queue full is dropped for
+// that hook, counted and logged; Emit never blocks, unless a hook's
+// overflow is OverflowWait: then it waits for room in that hook's queue,
+// for at most the hook's observer deadline (see ObserveStats).
 func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
 	if r == nil {
 		return

@@ -57,7 +57,7 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call,
+	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown,
 		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
 	if tracePath == "-" {
 		opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
@@ -92,11 +92,7 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 	a.Tools = append(a.Tools, mcpTools...)
 	_, turnErr := scenario.Play(ctx, a) // closes the agent: its sessions end before the hooks stop
 	rt.Close()
-	for hook, n := range rt.Dropped() {
-		if n > 0 {
-			fmt.Fprintf(e.stderr, "hookwire run: hook %s missed %d events (its queue was full)\n", hook, n)
-		}
-	}
+	tr.Observed(rt.ObserveStats())
 	if err := tr.Err(); err != nil {
 		return e.fail(exitFail, "run", err)
 	}

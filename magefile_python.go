@@ -165,7 +165,10 @@ func testPythons(found []python) error {
 				t := time.Now()
 				cmd := exec.Command(filepath.Join(bin, "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider")
 				cmd.Dir = dir
-				cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "VIRTUAL_ENV="+filepath.Dir(bin))
+				venv := filepath.Dir(bin)
+				cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "VIRTUAL_ENV="+venv,
+					// mypy's cache, of a suite that type-checks, is not shared by suites running at once.
+					"MYPY_CACHE_DIR="+filepath.Join(venv, "mypy-cache", filepath.Base(dir)))
 				out, err := cmd.CombinedOutput()
 				<-slots
 				status := "ok"

@@ -313,6 +313,10 @@ class _ThreadsServer(_Wire):
                 continue
             try:
                 work = self._next()
+                if work is not None:
+                    # Counted before reading is let go: the thread that reads
+                    # the end of stdin next must find this work in flight.
+                    self._begin()
             finally:
                 self._reading.release()
             if work is not None:
@@ -339,11 +343,13 @@ class _ThreadsServer(_Wire):
         work, self._work = self._work, None
         return work
 
-    def _answer(self, work: Callable[[], None]) -> None:
+    def _begin(self) -> None:
         with self._state:
             self._busy += 1
             if self._dozing:
                 self._state.notify_all()  # wake the watch: this may take a while
+
+    def _answer(self, work: Callable[[], None]) -> None:
         try:
             work()
         finally:

@@ -83,3 +83,19 @@ func (v ToolResult) MarshalJSON() ([]byte, error)         { return marshalObject
 func (v *ToolResult) UnmarshalJSON(data []byte) error     { return unmarshalObject(data, v, &v.Extra) }
 func (v TurnContext) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }
 func (v *TurnContext) UnmarshalJSON(data []byte) error    { return unmarshalObject(data, v, &v.Extra) }
+func (v CacheControl) MarshalJSON() ([]byte, error)       { return marshalObject(v, v.Extra) }
+func (v *CacheControl) UnmarshalJSON(data []byte) error   { return unmarshalObject(data, v, &v.Extra) }
+func (v ContentBlock) MarshalJSON() ([]byte, error)       { return marshalObject(v, v.Extra) }
+func (v *ContentBlock) UnmarshalJSON(data []byte) error   { return unmarshalObject(data, v, &v.Extra) }
+func (v GoogleExtraContent) MarshalJSON() ([]byte, error) { return marshalObject(v, v.Extra) }
+func (v *GoogleExtraContent) UnmarshalJSON(data []byte) error {
+	return unmarshalObject(data, v, &v.Extra)
+}
+func (v ImageURL) MarshalJSON() ([]byte, error)             { return marshalObject(v, v.Extra) }
+func (v *ImageURL) UnmarshalJSON(data []byte) error         { return unmarshalObject(data, v, &v.Extra) }
+func (v ToolCallExtraContent) MarshalJSON() ([]byte, error) { return marshalObject(v, v.Extra) }
+func (v *ToolCallExtraContent) UnmarshalJSON(data []byte) error {
+	return unmarshalObject(data, v, &v.Extra)
+}
+func (v Usage) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
+func (v *Usage) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }

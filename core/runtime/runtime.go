@@ -16,9 +16,11 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -55,6 +57,9 @@ type Options struct {
 	// agent.session.start and agent.session.end; a program that drives the
 	// runtime with a loop of its own that does not should set it.
 	NoSessionEvents bool
+	// Host is the host whose behaviour the runtime reproduces; empty means
+	// HostReference. See HostPicoClaw for what changes.
+	Host Host
 }
 
 // CallRecord describes one call to one hook.
@@ -74,6 +79,9 @@ type CallRecord struct {
 	Policy Policy
 	// Duration is how long the call took.
 	Duration time.Duration
+	// Discarded says what the host (Options.Host) discarded of the reply,
+	// and why, one phrase each: "tools (added get_weather) (PicoClaw ...)".
+	Discarded []string
 }
 
 // Decision is what a stage's hooks decided together.
@@ -140,6 +148,7 @@ type hook struct {
 	policy    map[Stage]Policy
 	proc      *processHook // nil for an in-process hook
 	queue     *observeQueue
+	deaf      atomic.Bool // PicoClaw's reader of this hook stopped at an over-long line
 }
 
 // New makes a runtime for the hooks a configuration enables. Nothing runs
@@ -196,6 +205,12 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
+	if p.Dir != "" {
+		abs, _ := filepath.Abs(p.Dir)
+		if err := checkDir(p.Dir, abs, "the configuration file's folder"); err != nil {
+			return fmt.Errorf("hooks.processes.%s.dir: %w", name, err)
+		}
+	}
 	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies()}
 	var modes []protocol.Mode
 	for _, s := range p.Intercept {
@@ -212,7 +227,7 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	}
 	slices.SortFunc(modes, func(a, b protocol.Mode) int { return modeOrder(a) - modeOrder(b) })
 	popts := ProcessOptions{
-		Conn:         ConnOptions{MaxLineSize: r.opts.MaxLineSize, Logger: r.logger()},
+		Conn:         ConnOptions{MaxLineSize: r.maxLineSize(), Logger: r.logger()},
 		HelloTimeout: r.opts.HelloTimeout,
 		StopTimeout:  r.opts.StopTimeout,
 	}
@@ -220,7 +235,13 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
 	}
 	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes, Extensions: r.Extensions()}
-	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.logger())
+	restart := p.Restart.policy()
+	if r.opts.Host.picoClaw() {
+		cmd.IgnoreHello, restart = true, RestartPolicy{Never: true}
+	} else {
+		cmd.MaxLineBytes = int64(r.maxLineSize())
+	}
+	h.proc = newProcessHook(cmd, popts, restart, r.logger())
 	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
 	return r.add(h)
 }
@@ -231,11 +252,25 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 // (protocol.ExtApproveToolArguments), and observers are sent session events
 // (protocol.ExtRuntimeEventSession) unless Options.NoSessionEvents is set.
 func (r *Runtime) Extensions() []string {
+	if r.opts.Host.picoClaw() {
+		return nil // PicoClaw announces none
+	}
 	ext := []string{protocol.ExtApproveToolAbstain, protocol.ExtApproveToolArguments}
 	if !r.opts.NoSessionEvents {
 		ext = append(ext, protocol.ExtRuntimeEventSession)
 	}
 	return ext
+}
+
+// maxLineSize is the longest reply line read from a hook process.
+func (r *Runtime) maxLineSize() int {
+	switch {
+	case r.opts.MaxLineSize > 0:
+		return r.opts.MaxLineSize
+	case r.opts.Host.picoClaw():
+		return PicoClawMaxLineSize
+	}
+	return DefaultMaxLineSize
 }
 
 // modeOrder puts hello modes in the order the documents list them.
@@ -448,7 +483,7 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	d := r.deadline(h, s)
 	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
-	res, err := call(cctx)
+	res, err := callHook(r, cctx, h, call)
 	took := time.Since(start)
 	cancel()
 	switch {
@@ -465,6 +500,9 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 		rec.Policy = h.policyFor(s)
 	} else {
 		rec.Result = res
+		if read, notes := r.opts.Host.read(s, params, res); notes != nil {
+			res, rec.Discarded = read.(R), notes
+		}
 	}
 	if r.opts.OnCall != nil {
 		r.opts.OnCall(rec)
@@ -483,16 +521,37 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	return res, false, &Decision{Action: action, Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
 }
 
+// callHook makes the call. Under PicoClaw, a reply line over its limit
+// stops the hook's reader for good: that call and every later one to the
+// hook get no reply, until their deadlines.
+func callHook[R any](r *Runtime, ctx context.Context, h *hook, call func(context.Context) (R, error)) (R, error) {
+	var res R
+	if !r.opts.Host.picoClaw() {
+		return call(ctx)
+	}
+	var long *LineTooLongError
+	if !h.deaf.Load() {
+		var err error
+		if res, err = call(ctx); !errors.As(err, &long) {
+			return res, err
+		}
+		h.deaf.Store(true)
+		r.logger().Warn("a reply line is over the 1 MiB PicoClaw reads: its reader of the hook stops for good", "hook", h.name, "size", long.Size)
+	}
+	<-ctx.Done()
+	return res, ctx.Err()
+}
+
 // noReply is the error of a call that met its deadline.
 type noReply time.Duration
 
 func (e noReply) Error() string { return fmt.Sprintf("no reply within %v", time.Duration(e)) }
 func (e noReply) Unwrap() error { return context.DeadlineExceeded }
 
-func ended(h *hook, a protocol.Action, reason *string) Decision {
+func (r *Runtime) ended(h *hook, a protocol.Action, reason *string) Decision {
 	d := Decision{Action: a, Hook: h.name}
 	if reason != nil {
-		d.Reason = *reason
+		d.Reason = r.opts.Host.reason(a, *reason)
 	}
 	return d
 }
@@ -515,11 +574,11 @@ func (r *Runtime) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (
 		}
 		switch v := res.(type) {
 		case protocol.BeforeLLMModify:
-			req = keepLLMRequestIdentity(v.Request, req)
+			req = keep(r, keepLLMRequestIdentity, v.Request, req)
 		case protocol.AbortTurn:
-			return req, ended(h, v.Action, v.Reason)
+			return req, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return req, ended(h, v.Action, v.Reason)
+			return req, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return req, pass
@@ -540,11 +599,11 @@ func (r *Runtime) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (p
 		}
 		switch v := res.(type) {
 		case protocol.AfterLLMModify:
-			resp = keepLLMResponseIdentity(v.Response, resp)
+			resp = keep(r, keepLLMResponseIdentity, v.Response, resp)
 		case protocol.AbortTurn:
-			return resp, ended(h, v.Action, v.Reason)
+			return resp, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return resp, ended(h, v.Action, v.Reason)
+			return resp, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return resp, pass
@@ -567,20 +626,20 @@ func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams
 		}
 		switch v := res.(type) {
 		case protocol.BeforeToolModify:
-			call = keepToolCallIdentity(v.Call, call)
+			call = keep(r, keepToolCallIdentity, v.Call, call)
 		case protocol.Respond:
 			if v.Call != nil {
-				call = keepToolCallIdentity(*v.Call, call)
+				call = keep(r, keepToolCallIdentity, *v.Call, call)
 			}
-			d := ended(h, v.Action, v.Reason)
+			d := r.ended(h, v.Action, v.Reason)
 			d.Result = &v.Result
 			return call, d
 		case protocol.DenyTool:
 			return call, Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
 		case protocol.AbortTurn:
-			return call, ended(h, v.Action, v.Reason)
+			return call, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return call, ended(h, v.Action, v.Reason)
+			return call, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return call, pass
@@ -618,7 +677,7 @@ func (r *Runtime) ApproveTool(ctx context.Context, req protocol.ApproveToolParam
 		case isTrue(res.Abstain):
 			abstained = true
 		case !res.Approved:
-			return ended(h, protocol.ActionDenyTool, res.Reason)
+			return r.ended(h, protocol.ActionDenyTool, res.Reason)
 		default:
 			approved = true
 			if res.Arguments != nil {
@@ -661,11 +720,11 @@ func (r *Runtime) AfterTool(ctx context.Context, result protocol.AfterToolParams
 		}
 		switch v := res.(type) {
 		case protocol.AfterToolModify:
-			result = keepToolResultIdentity(v.Result, result)
+			result = keep(r, keepToolResultIdentity, v.Result, result)
 		case protocol.AbortTurn:
-			return result, ended(h, v.Action, v.Reason)
+			return result, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return result, ended(h, v.Action, v.Reason)
+			return result, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return result, pass
@@ -675,6 +734,16 @@ func (r *Runtime) AfterTool(ctx context.Context, result protocol.AfterToolParams
 // that say where a call comes from (meta, context, channel, chat_id) are
 // the host's, not the hook's: when a reply leaves them out, as the
 // documents' own examples do, they are kept.
+
+// keep applies a keep*Identity function, except under PicoClaw, which
+// replaces the object whole: a reply without meta leaves the next hook an
+// empty one.
+func keep[T any](r *Runtime, identity func(next, prev T) T, next, prev T) T {
+	if r.opts.Host.picoClaw() {
+		return next
+	}
+	return identity(next, prev)
+}
 
 func keepLLMRequestIdentity(next, prev protocol.BeforeLLMParams) protocol.BeforeLLMParams {
 	next.Meta = cmp.Or(next.Meta, prev.Meta)

@@ -65,11 +65,11 @@ func (h Host) read(s Stage, prev, res any) (any, []string) {
 	case protocol.ApproveToolResult:
 		var notes []string
 		if isTrue(v.Abstain) {
-			notes = append(notes, "abstain (PicoClaw reads a denial with no reason)")
+			notes = append(notes, "abstain ignored: PicoClaw reads a denial with no reason")
 			v.Abstain, v.Reason = nil, nil
 		}
 		if v.Arguments != nil {
-			notes = append(notes, "arguments (PicoClaw runs the tool with the arguments it had)")
+			notes = append(notes, "arguments ignored: PicoClaw runs the tool with the arguments it had")
 			v.Arguments = nil
 		}
 		return v, notes
@@ -93,11 +93,11 @@ func (h Host) reason(a protocol.Action, reason string) string {
 func revertToolsAndSystem(next, prev protocol.BeforeLLMParams) (protocol.BeforeLLMParams, []string) {
 	var notes []string
 	if !reflect.DeepEqual(toolMap(next.Tools), toolMap(prev.Tools)) {
-		notes = append(notes, "tools"+toolChanges(next.Tools, prev.Tools)+" (PicoClaw lets no hook change the tools offered to the LLM)")
+		notes = append(notes, "tools change"+toolChanges(next.Tools, prev.Tools)+" reverted: PicoClaw lets no hook change the tools offered to the LLM")
 		next.Tools = prev.Tools
 	}
 	if !reflect.DeepEqual(systemMessages(next.Messages), systemMessages(prev.Messages)) {
-		notes = append(notes, "system messages (PicoClaw lets no hook change them)")
+		notes = append(notes, "system messages change reverted: PicoClaw lets no hook change them")
 		next.Messages = withSystemOf(next.Messages, prev.Messages)
 	}
 	return next, notes

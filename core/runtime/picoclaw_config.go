@@ -44,7 +44,9 @@ var hookwireKeys = []string{"defaults", "timeout_ms", "failure_policy", "restart
 // section (the value of "hooks", as JSON). None means PicoClaw loads it.
 func PicoClawProblems(hooks json.RawMessage) []ConfigProblem {
 	var probs []ConfigProblem
-	add := func(key, format string, a ...any) { probs = append(probs, ConfigProblem{key, fmt.Sprintf(format, a...)}) }
+	add := func(key, format string, a ...any) {
+		probs = append(probs, ConfigProblem{key, fmt.Sprintf(format, a...)})
+	}
 	top, ok := object(hooks, "hooks", add)
 	if !ok {
 		return probs

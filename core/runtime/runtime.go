@@ -80,7 +80,8 @@ type CallRecord struct {
 	// Duration is how long the call took.
 	Duration time.Duration
 	// Discarded says what the host (Options.Host) discarded of the reply,
-	// and why, one phrase each: "tools (added get_weather) (PicoClaw ...)".
+	// and why, one phrase each: "tools change (added get_weather)
+	// reverted: PicoClaw lets no hook change the tools offered to the LLM".
 	Discarded []string
 }
 

@@ -138,7 +138,7 @@ func unknownKeys(at string, m map[string]json.RawMessage, known []string, add fu
 		switch {
 		case slices.Contains(known, k):
 		case slices.Contains(hookwireKeys, k):
-			add(at+"."+k, "unknown key: PicoClaw refuses hookwire's extensions (put them in a hookwire hooks.json, which PicoClaw never reads)")
+			add(at+"."+k, "unknown key to PicoClaw: a hookwire extension (keep it in a hookwire hooks.json, given with --hooks beside --config; PicoClaw never reads that file)")
 		default:
 			add(at+"."+k, "unknown key")
 		}

@@ -90,3 +90,24 @@ func TestARelativeDirThatIsNotThereIsAnErrorNamingWhereItWasLookedFor(t *testing
 		}
 	}
 }
+
+func TestValidateHostPicoClawSaysKeyByKeyWhatPicoClawRefuses(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "config.json")
+	os.WriteFile(config, []byte(`{"agents": {}, "hooks": {"defaults": {"approval": "deny"}, "processes": {"audit": {"enabled": true, "command": ["python3", "a.py"], "observe": ["all", "agent.tool.*"], "timeout_ms": 2000}}}}`), 0o644)
+	code, out, errOut := hookwire(t, "", "validate", "--host", "picoclaw", config)
+	if code != exitFail {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, key := range []string{"hooks.defaults: unknown key", "hooks.processes.audit.timeout_ms: unknown key", "hooks.processes.audit.observe[1]: \"agent.tool.*\" is a glob"} {
+		if !strings.Contains(out+errOut, config+": PicoClaw refuses "+key) {
+			t.Errorf("no line for %s in:\n%s%s", key, out, errOut)
+		}
+	}
+	if n := strings.Count(out+errOut, "PicoClaw refuses"); n != 3 {
+		t.Errorf("%d lines, want 3 (observe \"all\" is PicoClaw's):\n%s%s", n, out, errOut)
+	}
+	os.WriteFile(config, []byte(`{"agents": {}, "hooks": {"processes": {"audit": {"enabled": true, "command": ["python3", "a.py"], "observe": ["all"]}}}}`), 0o644)
+	if code, out, errOut := hookwire(t, "", "validate", "--host", "picoclaw", config); code != exitOK || out+errOut != "" {
+		t.Errorf("a file PicoClaw loads: exit %d\n%s%s", code, out, errOut)
+	}
+}

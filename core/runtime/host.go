@@ -173,3 +173,11 @@ func withSystemOf(msgs, prev []protocol.Message) []protocol.Message {
 	}
 	return out
 }
+
+// Discards says what the host would discard of a hook's reply to a stage,
+// sent params (CallRecord.Discarded says the same of a call made); nothing
+// under HostReference.
+func (h Host) Discards(s Stage, params, result any) []string {
+	_, notes := h.read(s, params, result)
+	return notes
+}

@@ -18,18 +18,22 @@ import (
 
 var conformanceCommand = command{
 	name: "conformance",
-	args: "[--json] [--modes LIST] [--timeout DURATION] [-v] -- COMMAND [ARGS...]",
+	args: "[--json] [--modes LIST] [--timeout DURATION] [--host picoclaw] [-v] -- COMMAND [ARGS...]",
 	summary: `Starts the hook COMMAND (directly, with no shell) and drives it through the
 protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
 requests, and the end of its stdin. Prints every check, pass or fail with the
-reason, and exits 1 when one fails. The checks:
+reason, and exits 1 when one fails. With --host picoclaw, it also warns of
+what PicoClaw would discard of the hook's replies (tools and system messages
+changed in before_llm, approve_tool's abstain and arguments, reply lines over
+1 MiB). The checks:
 ` + checkList(),
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
 		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
 		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr")
+		host := fs.String("host", "reference", "with picoclaw, warn of what PicoClaw would discard of the hook's replies")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
 				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))
@@ -44,7 +48,11 @@ reason, and exits 1 when one fails. The checks:
 					return e.fail(exitUsage, "conformance", fmt.Errorf("--modes: unknown mode %q (known: observe, llm, tool, approve)", m))
 				}
 			}
-			opts := conformance.Options{Timeout: *timeout}
+			h, err := runtime.ParseHost(*host)
+			if err != nil {
+				return e.fail(exitUsage, "conformance", err)
+			}
+			opts := conformance.Options{Timeout: *timeout, Host: h}
 			if *verbose {
 				opts.Stderr = e.stderr
 			}

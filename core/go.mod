@@ -11,12 +11,23 @@ require (
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 )
 
-require github.com/hookwire/hookwire/sdk-go v0.0.0
+require (
+	github.com/hookwire/hookwire/sdk-go v0.0.0
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
 
 // Outside the repository's go.work, the SDK is the one next door.
 replace github.com/hookwire/hookwire/sdk-go => ../sdk-go

@@ -50,6 +50,9 @@ type Scenario struct {
 	Replies []Reply `json:"replies"`
 	// Turns, in place of Prompt and Replies, are turns played in order.
 	Turns []Turn `json:"turns"`
+	// MCPServers are MCP servers, by name, whose tools the agent offers
+	// too (see ConnectMCP).
+	MCPServers map[string]MCPServer `json:"mcp_servers"`
 }
 
 // Turn is one turn of a scenario.
@@ -98,6 +101,7 @@ func LoadScenario(path string) (Scenario, error) {
 	if !filepath.IsAbs(s.Root) {
 		s.Root = filepath.Join(filepath.Dir(path), s.Root)
 	}
+	s.resolveMCP(filepath.Dir(path))
 	return s, nil
 }
 
@@ -108,6 +112,11 @@ func (s Scenario) check() error {
 	for i, name := range s.Tools {
 		if _, ok := builtins[name]; !ok {
 			return fmt.Errorf("tools[%d]: no built-in tool %q (there are: %s)", i, name, strings.Join(BuiltinNames(), ", "))
+		}
+	}
+	for name, server := range s.MCPServers {
+		if server.Command == "" {
+			return fmt.Errorf("mcp_servers.%s.command: required", name)
 		}
 	}
 	for i, t := range s.turns() {

@@ -18,7 +18,7 @@ import (
 
 var conformanceCommand = command{
 	name: "conformance",
-	args: "[--json] [--modes LIST] [--timeout DURATION] [--host picoclaw] [-v] -- COMMAND [ARGS...]",
+	args: "[--json] [--modes LIST] [--timeout DURATION] [--host picoclaw] [-v] [--exchanges DIR] -- COMMAND [ARGS...]",
 	summary: `Starts the hook COMMAND (directly, with no shell) and drives it through the
 protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
@@ -27,13 +27,19 @@ reason, and exits 1 when one fails. With --host picoclaw, it also warns of
 what PicoClaw would discard of the hook's replies (tools and system messages
 changed in before_llm, approve_tool's abstain and arguments, reply lines over
 1 MiB). The checks:
-` + checkList(),
+` + checkList() + `
+
+With --exchanges DIR, plays instead each exchange vector of DIR (.txtar files
+of lines in and the lines a hook must write back, as in
+schema/testdata/exchanges) with the hook, and prints each, pass or fail with
+what differs.`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
 		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
 		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr")
 		host := fs.String("host", "reference", "with picoclaw, warn of what PicoClaw would discard of the hook's replies")
+		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
 				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))
@@ -59,6 +65,9 @@ changed in before_llm, approve_tool's abstain and arguments, reply lines over
 			// Stop the hook on Ctrl-C too: none may outlive the run.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if *exchanges != "" {
+				return playExchanges(ctx, *exchanges, cmd, opts, e)
+			}
 			report, err := conformance.Run(ctx, cmd, opts)
 			if err != nil {
 				return e.fail(exitFail, "conformance", err)
@@ -83,4 +92,22 @@ func checkList() string {
 		fmt.Fprintf(&b, "  %-20s  %s\n", c.Name, c.Rule)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// playExchanges plays every exchange vector of dir with the hook.
+func playExchanges(ctx context.Context, dir string, cmd runtime.Command, opts conformance.Options, e env) int {
+	exchanges, err := conformance.LoadExchanges(dir)
+	if err != nil {
+		return e.fail(exitUsage, "conformance", err)
+	}
+	code := exitOK
+	for _, x := range exchanges {
+		if err := x.Run(ctx, cmd, opts); err != nil {
+			code = exitFail
+			fmt.Fprintf(e.stdout, "FAIL  %s: %s\n      %s\n", x.Name, x.About, strings.ReplaceAll(err.Error(), "\n", "\n      "))
+			continue
+		}
+		fmt.Fprintf(e.stdout, "pass  %s\n", x.Name)
+	}
+	return code
 }

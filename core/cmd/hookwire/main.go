@@ -22,6 +22,8 @@ Usage:
                                       check that a hook speaks the protocol correctly
   hookwire skill-hooks [flags] SKILLS_DIR
                                       run the prompt hooks of skills as a hook process
+  hookwire mcp [flags] -- COMMAND [ARGS...]
+                                      serve a hook's plugin tools as an MCP server on stdio
 
 Run "hookwire COMMAND --help" for the flags of a command.
 `
@@ -54,7 +56,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -75,7 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

@@ -100,6 +100,12 @@ func play(scenarioPath string, cfg runtime.Config, host runtime.Host, jsonl, eve
 
 	a := scenario.Agent()
 	a.Hooks, a.OnStep = rt, tr.Step
+	mcpTools, closeMCP, err := scenario.ConnectMCP(ctx)
+	if err != nil {
+		return e.fail(exitFail, "run", err)
+	}
+	defer closeMCP()
+	a.Tools = append(a.Tools, mcpTools...)
 	_, turnErr := scenario.Play(ctx, a) // closes the agent: its sessions end before the hooks stop
 	rt.Close()
 	for hook, n := range rt.Dropped() {

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hookwire/hookwire/core/mcphook"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+var mcpCommand = command{
+	name: "mcp",
+	args: "[--name NAME] [--dir DIR] [--timeout DURATION] -- COMMAND [ARGS...]",
+	summary: `Serves the plugin tools of the hook COMMAND over MCP, on stdin and stdout, for
+any host that takes tools from MCP servers (PicoClaw's tools.mcp.servers,
+Claude Code, Gemini CLI). The hook runs unchanged: tools/list lists the tools
+it adds to an empty request in hook.before_llm, and tools/call sends
+hook.before_tool, whose respond is the result. A deny_tool, or a hook that lets
+the call through, is an error result that says so. The hook's stderr goes to
+stderr; a hook that does not start fails the MCP initialize with its last
+stderr line, and one that crashes is restarted.`,
+	flags: func(fs *flag.FlagSet) func([]string, env) int {
+		name := fs.String("name", "hook", "the hook's `name`, in hook.hello and logs")
+		dir := fs.String("dir", "", "the hook's working `directory` (default: this one)")
+		timeout := fs.Duration("timeout", runtime.DefaultInterceptorTimeout, "deadline of each call to the hook")
+		return func(args []string, e env) int {
+			if len(args) == 0 {
+				return e.fail(exitUsage, "mcp", errors.New("need the hook's command, after -- (see hookwire mcp --help)"))
+			}
+			if *timeout <= 0 {
+				return e.fail(exitUsage, "mcp", errors.New("--timeout must be positive"))
+			}
+			srv, err := mcphook.New(mcphook.Options{
+				Name:    *name,
+				Version: "0.1.0",
+				Process: runtime.ProcessConfig{Command: args, Dir: *dir, TimeoutMS: int(timeout.Milliseconds())},
+				Runtime: runtime.Options{Logger: slog.New(newLogHandler(e.stderr))},
+			})
+			if err != nil {
+				return e.fail(exitUsage, "mcp", err)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			in := mcphook.JSONLines(e.stdin, func(line []byte, why string) {
+				fmt.Fprintf(e.stderr, "hookwire mcp: dropped a line from the client: %s: %.200q\n", why, line)
+			})
+			t := &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{e.stdout}}
+			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+				return e.fail(exitFail, "mcp", err)
+			}
+			return exitOK
+		}
+	},
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,147 @@
+package examples
+
+import (
+	"context"
+	"log/slog"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession starts `hookwire mcp` on the hook of a hooks.json, as an MCP
+// host would, and connects the MCP Go SDK's client to it.
+func mcpSession(t *testing.T, hooksFile string) *mcp.ClientSession {
+	t.Helper()
+	hooks, _ := config(t, hooksFile)
+	h := hooks[0]
+	cmd := exec.Command(cli, append([]string{"mcp", "--name", h.Name, "--"}, h.Command...)...)
+	cmd.Dir, cmd.Env = h.Dir, environ(h.Env)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	// The client's own checks of what the server says are logged as
+	// warnings: there must be none, as with the MCP inspector.
+	warnings := &warningLog{}
+	client := mcp.NewClient(&mcp.Implementation{Name: "examples-test", Version: "1"}, &mcp.ClientOptions{Logger: slog.New(warnings)})
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("hookwire mcp -- %s: %v", strings.Join(h.Command, " "), err)
+	}
+	t.Cleanup(func() {
+		session.Close()
+		for _, w := range warnings.get() {
+			t.Errorf("the MCP client warned: %s", w)
+		}
+	})
+	return session
+}
+
+// warningLog keeps the warnings and errors logged to it.
+type warningLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *warningLog) get() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lines
+}
+
+func (l *warningLog) Enabled(_ context.Context, level slog.Level) bool {
+	return level >= slog.LevelWarn
+}
+
+func (l *warningLog) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, r.Message)
+	return nil
+}
+
+func (l *warningLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *warningLog) WithGroup(string) slog.Handler      { return l }
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var parts []string
+	for _, c := range res.Content {
+		tc, ok := c.(*mcp.TextContent)
+		if !ok {
+			t.Fatalf("content %T is not text", c)
+		}
+		parts = append(parts, tc.Text)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// The weather hook, as the plain script of PicoClaw's guide and in each
+// SDK, serves get_weather over MCP unchanged: listed with its schema, and
+// answered as the hook answers it in before_tool.
+func TestHookwireMCPServesTheWeatherToolOfEveryWeatherHook(t *testing.T) {
+	for _, hooksFile := range []string{
+		filepath.Join("weather", "hooks.json"),
+		filepath.Join("weather", "python", "hooks.json"),
+		filepath.Join("weather", "typescript", "hooks.json"),
+		filepath.Join("weather", "go", "hooks.json"),
+	} {
+		t.Run(filepath.Dir(hooksFile), func(t *testing.T) {
+			ctx := context.Background()
+			session := mcpSession(t, hooksFile)
+			if caps := session.InitializeResult().Capabilities; caps.Tools == nil {
+				t.Fatalf("the server does not announce tools: %+v", caps)
+			}
+			list, err := session.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Tools) != 1 || list.Tools[0].Name != "get_weather" {
+				t.Fatalf("tools/list gave %+v, want get_weather alone", list.Tools)
+			}
+			tool := list.Tools[0]
+			if tool.Description != "Query weather information for a specified city" {
+				t.Errorf("description %q", tool.Description)
+			}
+			schema, _ := tool.InputSchema.(map[string]any)
+			props, _ := schema["properties"].(map[string]any)
+			city, _ := props["city"].(map[string]any)
+			if schema["type"] != "object" || city["type"] != "string" {
+				t.Errorf("input schema %v has no string city", tool.InputSchema)
+			}
+
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Beijing"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := text(t, res), "Beijing weather: Sunny, temperature 15°C, humidity 45%"; got != want || res.IsError {
+				t.Errorf("get_weather Beijing = %q (isError %v), want %q", got, res.IsError, want)
+			}
+
+			res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Atlantis"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := text(t, res), "Weather data not found for city Atlantis"; got != want || !res.IsError {
+				t.Errorf("get_weather Atlantis = %q (isError %v), want %q as an error", got, res.IsError, want)
+			}
+		})
+	}
+}
+
+// A scenario can take tools from MCP servers, as PicoClaw's
+// tools.mcp.servers does: the weather hook served by `hookwire mcp` gives the
+// LLM get_weather, and the call reaches the hook through MCP.
+func TestTheWeatherToolReachesTheLLMThroughMCP(t *testing.T) {
+	records := play(t, filepath.Join("weather", "mcp", "hooks.json"), filepath.Join("weather", "mcp", "scenario.json"), nil)
+	tools := ofType(records, "tool")
+	if len(tools) != 1 || tools[0].Tool != "get_weather" || tools[0].Outcome != "ran" {
+		t.Fatalf("get_weather did not run as an MCP tool:\n%s", lines(records))
+	}
+	if r := tools[0].Result; r == nil || r.ForLLM != "Beijing weather: Sunny, temperature 15°C, humidity 45%" {
+		t.Errorf("get_weather answered %+v", tools[0].Result)
+	}
+}

@@ -1,0 +1,101 @@
+"""The Python SDK's reference hook for the exchange vectors.
+
+Each handler decides by the name it is given, as
+schema/testdata/exchanges/README.md says.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hookwire import (
+    AfterLLMParams,
+    AfterLLMReply,
+    AfterToolParams,
+    AfterToolReply,
+    ApproveToolParams,
+    ApproveToolReply,
+    BeforeLLMParams,
+    BeforeLLMReply,
+    BeforeToolParams,
+    BeforeToolReply,
+    Hook,
+    RuntimeEvent,
+    abort_turn,
+    deny,
+    hard_abort,
+    modify,
+    respond,
+)
+
+REASON = "reference"
+hook = Hook("reference")
+
+
+def common(name: str) -> Any:
+    """The answers every interceptor shares: None means continue."""
+    if name == "abort_turn":
+        return abort_turn(REASON)
+    if name == "hard_abort":
+        return hard_abort(REASON)
+    if name == "error":
+        raise RuntimeError("the reference hook failed, as asked")
+    return None
+
+
+@hook.before_llm
+def before_llm(req: BeforeLLMParams) -> BeforeLLMReply:
+    if req["model"] == "modify":
+        return modify(req, messages=[*req["messages"], {"role": "system", "content": REASON}])
+    result: BeforeLLMReply = common(req["model"])
+    return result
+
+
+@hook.after_llm
+def after_llm(resp: AfterLLMParams) -> AfterLLMReply:
+    if resp["model"] == "modify":
+        return modify(resp, response={**resp["response"], "content": REASON})
+    result: AfterLLMReply = common(resp["model"])
+    return result
+
+
+@hook.before_tool
+def before_tool(call: BeforeToolParams) -> BeforeToolReply:
+    tool = call["tool"]
+    if tool == "modify":
+        return modify(call, arguments={"text": REASON})
+    if tool == "respond":
+        return respond(f"{REASON}: {call['arguments'].get('text')}")
+    if tool == "deny_tool":
+        return deny(REASON)
+    if tool == "slow":
+        time.sleep(0.2)
+    result: BeforeToolReply = common(tool)
+    return result
+
+
+@hook.after_tool
+def after_tool(res: AfterToolParams) -> AfterToolReply:
+    if res["tool"] == "modify":
+        return modify(res, result={**res["result"], "for_llm": REASON})
+    result: AfterToolReply = common(res["tool"])
+    return result
+
+
+@hook.approve_tool
+def approve_tool(req: ApproveToolParams) -> ApproveToolReply:
+    if req["tool"] == "approve":
+        return True
+    if req["tool"] == "error":
+        raise RuntimeError("the reference hook failed, as asked")
+    return {"approved": False, "reason": REASON}
+
+
+@hook.observe("*")
+def observe(event: RuntimeEvent) -> None:
+    pass
+
+
+if __name__ == "__main__":
+    hook.run()

@@ -940,10 +940,11 @@ type HelloParams struct {
 	//
 	// hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
 	Extensions []string `json:"extensions,omitzero"`
-	// max_line_bytes is the longest reply line the host reads, in bytes. A
-	// host that does not send it may read no more than 1 MiB (PicoClaw).
+	// max_line_bytes is the longest reply line the host reads, in bytes,
+	// newline included. A host that sends none (or 0) reads 1 MiB, as
+	// PicoClaw does; the SDKs keep their replies within it.
 	//
-	// hookwire extension: Lets a hook send a reply longer than the 1 MiB that PicoClaw reads; a hook keeps its replies within 1 MiB when the host does not say.
+	// hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
 	MaxLineBytes *int64 `json:"max_line_bytes,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`

@@ -36,9 +36,10 @@ type HelloParams struct {
 	Modes []Mode `json:"modes,omitzero"`
 	// Extensions are the hookwire extensions the host understands; see the Ext* constants.
 	Extensions []string `json:"extensions,omitzero" jsonschema_extras:"x-hookwire-extension=Lets a hook know which optional behaviours the host applies; a host that sends none applies none."`
-	// MaxLineBytes is the longest reply line the host reads, in bytes. A
-	// host that does not send it may read no more than 1 MiB (PicoClaw).
-	MaxLineBytes *int64 `json:"max_line_bytes,omitempty" jsonschema_extras:"x-hookwire-extension=Lets a hook send a reply longer than the 1 MiB that PicoClaw reads; a hook keeps its replies within 1 MiB when the host does not say."`
+	// MaxLineBytes is the longest reply line the host reads, in bytes,
+	// newline included. A host that sends none (or 0) reads 1 MiB, as
+	// PicoClaw does; the SDKs keep their replies within it.
+	MaxLineBytes *int64 `json:"max_line_bytes,omitempty" jsonschema_extras:"x-hookwire-extension=Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads."`
 	// Extra holds members this version does not know.
 	Extra Extra `json:"-"`
 }

@@ -136,7 +136,7 @@ var comments = map[string]string{
 	"github.com/hookwire/hookwire/core/protocol.HelloParams":                         "HelloParams opens the connection: the host names the hook and the protocol version.",
 	"github.com/hookwire/hookwire/core/protocol.HelloParams.Extensions":              "Extensions are the hookwire extensions the host understands; see the Ext* constants.",
 	"github.com/hookwire/hookwire/core/protocol.HelloParams.Extra":                   "Extra holds members this version does not know.",
-	"github.com/hookwire/hookwire/core/protocol.HelloParams.MaxLineBytes":            "MaxLineBytes is the longest reply line the host reads, in bytes. A\nhost that does not send it may read no more than 1 MiB (PicoClaw).",
+	"github.com/hookwire/hookwire/core/protocol.HelloParams.MaxLineBytes":            "MaxLineBytes is the longest reply line the host reads, in bytes,\nnewline included. A host that sends none (or 0) reads 1 MiB, as\nPicoClaw does; the SDKs keep their replies within it.",
 	"github.com/hookwire/hookwire/core/protocol.HelloParams.Modes":                   "Modes are the capabilities the host expects of the hook. PicoClaw\nleaves them out when it grants none.",
 	"github.com/hookwire/hookwire/core/protocol.HelloParams.Name":                    "Name is the hook's name in the host's configuration.",
 	"github.com/hookwire/hookwire/core/protocol.HelloParams.Version":                 "Version is the protocol version; 1 for this one.",

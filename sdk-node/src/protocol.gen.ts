@@ -438,10 +438,11 @@ export interface HelloParams {
    */
   extensions?: string[];
   /**
-   * max_line_bytes is the longest reply line the host reads, in bytes. A
-   * host that does not send it may read no more than 1 MiB (PicoClaw).
+   * max_line_bytes is the longest reply line the host reads, in bytes,
+   * newline included. A host that sends none (or 0) reads 1 MiB, as
+   * PicoClaw does; the SDKs keep their replies within it.
    *
-   * hookwire extension: Lets a hook send a reply longer than the 1 MiB that PicoClaw reads; a hook keeps its replies within 1 MiB when the host does not say.
+   * hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
    */
   max_line_bytes?: number;
 }

@@ -26,8 +26,9 @@ const (
 	// reasons are dropped except on deny_tool and approval denials,
 	// approve_tool results are read as {approved, reason} only, the hello
 	// reply is not read, a crashed hook is never restarted, a partial modify
-	// leaves the next hook an empty meta, and hookwire's extensions are
-	// neither announced nor accepted in the configuration.
+	// leaves the next hook an empty meta, no session events are sent, and
+	// hookwire's extensions are neither announced nor accepted in the
+	// configuration.
 	HostPicoClaw Host = "picoclaw"
 )
 
@@ -75,6 +76,12 @@ func (h Host) read(s Stage, prev, res any) (any, []string) {
 		return v, notes
 	}
 	return res, nil
+}
+
+// emits says whether the host sends events of a kind: PicoClaw sends no
+// session events (a hookwire extension).
+func (h Host) emits(kind string) bool {
+	return !h.picoClaw() || (kind != protocol.KindSessionStart && kind != protocol.KindSessionEnd)
 }
 
 // reason is the reason of an ended chain as the host passes it on:

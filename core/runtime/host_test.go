@@ -170,3 +170,26 @@ func TestUnderPicoClawACrashedHookIsNeverRestarted(t *testing.T) {
 		t.Errorf("the crashed hook answered: %+v", d)
 	}
 }
+
+type sessionWatcher chan string
+
+func (w sessionWatcher) OnEvent(_ context.Context, ev protocol.RuntimeEvent) error {
+	w <- ev.Kind
+	return nil
+}
+
+func TestUnderPicoClawObserversGetNoSessionEvents(t *testing.T) {
+	seen := sessionWatcher(make(chan string, 4))
+	r := startHost(t, HostPicoClaw, 0, nil, InProcess{Name: "watch", Hook: seen, Observe: []string{"*"}})
+	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindSessionStart})
+	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	r.Close() // delivers what is queued
+	close(seen)
+	var kinds []string
+	for k := range seen {
+		kinds = append(kinds, k)
+	}
+	if len(kinds) != 1 || kinds[0] != protocol.KindTurnStart {
+		t.Errorf("the observer saw %v, want only %s", kinds, protocol.KindTurnStart)
+	}
+}

@@ -443,7 +443,7 @@ func (r *Runtime) Dropped() map[string]uint64 {
 // blocks: each hook has a queue of its own, and an event that finds a
 // queue full is dropped for that hook, counted and logged.
 func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
-	if r == nil {
+	if r == nil || !r.opts.Host.emits(ev.Kind) {
 		return
 	}
 	for _, h := range r.hooks {

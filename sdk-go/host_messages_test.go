@@ -55,10 +55,22 @@ func TestEveryMessageAHostSendsReachesItsHandler(t *testing.T) {
 			var reached []string
 			seen := func(m string) { mu.Lock(); reached = append(reached, m); mu.Unlock() }
 			h := New("all")
-			h.OnBeforeLLM(func(context.Context, BeforeLLMParams) (BeforeLLMResult, error) { seen("hook.before_llm"); return Continue{}, nil })
-			h.OnAfterLLM(func(context.Context, AfterLLMParams) (AfterLLMResult, error) { seen("hook.after_llm"); return Continue{}, nil })
-			h.OnBeforeTool(func(context.Context, BeforeToolParams) (BeforeToolResult, error) { seen("hook.before_tool"); return Continue{}, nil })
-			h.OnAfterTool(func(context.Context, AfterToolParams) (AfterToolResult, error) { seen("hook.after_tool"); return Continue{}, nil })
+			h.OnBeforeLLM(func(context.Context, BeforeLLMParams) (BeforeLLMResult, error) {
+				seen("hook.before_llm")
+				return Continue{}, nil
+			})
+			h.OnAfterLLM(func(context.Context, AfterLLMParams) (AfterLLMResult, error) {
+				seen("hook.after_llm")
+				return Continue{}, nil
+			})
+			h.OnBeforeTool(func(context.Context, BeforeToolParams) (BeforeToolResult, error) {
+				seen("hook.before_tool")
+				return Continue{}, nil
+			})
+			h.OnAfterTool(func(context.Context, AfterToolParams) (AfterToolResult, error) {
+				seen("hook.after_tool")
+				return Continue{}, nil
+			})
 			h.OnApproveTool(func(context.Context, ApproveToolParams) (ApproveToolResult, error) {
 				seen("hook.approve_tool")
 				return ApproveToolResult{Approved: true}, nil

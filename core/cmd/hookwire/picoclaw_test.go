@@ -123,3 +123,34 @@ func TestConformanceHostPicoClawWarnsThatTheInjectedToolIsReverted(t *testing.T)
 		t.Errorf("the reference host warns of nothing:\n%s", out)
 	}
 }
+
+// hookwire's settings live in a hooks file of hookwire's format beside
+// PicoClaw's config.json, which stays as PicoClaw loads it.
+func TestHookwiresSettingsComeFromAHooksFileBesidePicoClawsConfig(t *testing.T) {
+	dir := t.TempDir()
+	script, _ := filepath.Abs("../../../examples/weather/script/weather_plugin.py")
+	cmd, _ := json.Marshal([]string{"python3", script})
+	config := filepath.Join(dir, "config.json")
+	os.WriteFile(config, []byte(`{"agents": {}, "hooks": {"processes": {"w": {"enabled": true, "command": `+string(cmd)+`, "intercept": ["before_tool"]}}}}`), 0o644)
+	scenario := filepath.Join(dir, "scenario.json")
+	os.WriteFile(scenario, []byte(`{"prompt": "hi", "replies": [{"content": "hello"}]}`), 0o644)
+	for _, c := range []struct {
+		overlay string
+		code    int
+		stderr  string
+	}{
+		{`{"hooks": {"defaults": {"approval": "allow"}, "processes": {"w": {"timeout_ms": 2000, "restart": {"enabled": false}}}}}`, exitOK, ""},
+		{`{"hooks": {"processes": {"x": {"timeout_ms": 2000}}}}`, exitFail, "hooks.processes.x: no process of that name in PicoClaw's configuration"},
+		{`{"hooks": {"processes": {"w": {"enabled": true, "command": ["other"]}}}}`, exitFail, "only timeout_ms, failure_policy and restart may be set here"},
+	} {
+		overlay := filepath.Join(dir, "hooks.json")
+		os.WriteFile(overlay, []byte(c.overlay), 0o644)
+		code, out, errOut := hookwire(t, "", "run", "--config", config, "--hooks", overlay, scenario)
+		if code != c.code || !strings.Contains(errOut, c.stderr) {
+			t.Errorf("%s: exit %d, want %d saying %q\n%s%s", c.overlay, code, c.code, c.stderr, out, errOut)
+		}
+	}
+	if code, _, errOut := hookwire(t, "", "run", "--host", "picoclaw", "--config", config, "--hooks", config, scenario); code != exitFail || !strings.Contains(errOut, "never reads hookwire's settings") {
+		t.Errorf("--host picoclaw with --hooks: exit %d, %s", code, errOut)
+	}
+}

@@ -11,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/magefile/mage/mg"
 )
@@ -26,7 +28,6 @@ var generated = []string{
 	"schema/methods.json",
 	"core/schema/comments_gen.go",
 	"sdk-go/protocol_gen.go",
-	"sdk-go/json_gen.go",
 	"sdk-python/src/hookwire/_protocol.py",
 	"sdk-node/src/protocol.gen.ts",
 	"docs/protocol.md",
@@ -151,9 +152,96 @@ func Bench() error {
 	return run("bench", "go", "run", ".")
 }
 
-// CI runs check, then test.
+// CI runs check, then test, then every fuzz target for a few seconds
+// (HOOKWIRE_CI_FUZZTIME each, 10s unless set).
 func CI() {
-	mg.SerialDeps(Check, Test)
+	mg.SerialDeps(Check, Test, mg.F(fuzzAll, envDuration("HOOKWIRE_CI_FUZZTIME", 10*time.Second)))
+}
+
+// Fuzz runs every fuzz target of every Go module for HOOKWIRE_FUZZTIME
+// each (5m unless set, as in HOOKWIRE_FUZZTIME=30m); HOOKWIRE_FUZZ, a
+// regular expression, picks targets by name. An input that fails is
+// written under the package's testdata/fuzz: commit it, and it runs with
+// every go test from then on.
+func Fuzz() error {
+	return fuzzAll(envDuration("HOOKWIRE_FUZZTIME", 5*time.Minute))
+}
+
+// fuzzAll runs each fuzz target found for d: `go test -fuzz` takes one
+// target at a time.
+func fuzzAll(d time.Duration) error {
+	pick, err := regexp.Compile(os.Getenv("HOOKWIRE_FUZZ"))
+	if err != nil {
+		return fmt.Errorf("HOOKWIRE_FUZZ: %w", err)
+	}
+	var failed []string
+	for _, m := range goModules[1:] {
+		targets, err := fuzzTargets(m)
+		if err != nil {
+			return err
+		}
+		for _, t := range targets {
+			if !pick.MatchString(t.name) {
+				continue
+			}
+			fmt.Printf("fuzz: %s %s for %v\n", filepath.Join(m, t.pkg), t.name, d)
+			if err := run(m, "go", "test", "-run", "^$", "-fuzz", "^"+t.name+"$", "-fuzztime", d.String(), "./"+t.pkg); err != nil {
+				failed = append(failed, fmt.Sprintf("%s %s (its input is under %s: commit it)", filepath.Join(m, t.pkg), t.name, filepath.Join(m, t.pkg, "testdata", "fuzz", t.name)))
+			}
+		}
+	}
+	if len(failed) > 0 {
+		return errors.New("fuzzing failed:\n  " + strings.Join(failed, "\n  "))
+	}
+	return nil
+}
+
+type fuzzTarget struct{ pkg, name string }
+
+var fuzzFunc = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(\w+ \*testing\.F\)`)
+
+// fuzzTargets finds the fuzz targets of a module by reading its test
+// files, so that a new one runs without being listed anywhere.
+func fuzzTargets(module string) ([]fuzzTarget, error) {
+	var found []fuzzTarget
+	err := filepath.WalkDir(module, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != module && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || exists(filepath.Join(path, "go.mod"))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		pkg, _ := filepath.Rel(module, filepath.Dir(path))
+		for _, m := range fuzzFunc.FindAllSubmatch(src, -1) {
+			found = append(found, fuzzTarget{filepath.ToSlash(pkg), string(m[1])})
+		}
+		return nil
+	})
+	return found, err
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// envDuration is the duration in the environment variable name, or def.
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil && d > 0 {
+		return d
+	}
+	return def
 }
 
 // Deps installs the pinned dev tools and what the SDKs build with: a Python

@@ -49,7 +49,7 @@ type config struct {
 }
 
 // sectionNames are the sections of a run, in the order they run.
-var sectionNames = []string{"roundtrip", "concurrency", "payloads", "observe", "startup"}
+var sectionNames = []string{"roundtrip", "concurrency", "payloads", "observe", "startup", "bridge"}
 
 type payloadSize struct {
 	Bytes int `json:"bytes"`
@@ -193,6 +193,7 @@ func run(ctx context.Context, cfg config, root string, progress io.Writer) (*res
 		"payloads":    b.payloads,
 		"observe":     b.observe,
 		"startup":     b.startup,
+		"bridge":      b.bridge,
 	}
 	for _, name := range cfg.Only {
 		if sections[name] == nil {

@@ -21,7 +21,7 @@ import (
 func (b *bench) payloads() error {
 	for _, size := range b.cfg.Payloads {
 		req := llmRequest(size.Bytes)
-		params, err := json.Marshal(req)
+		params, err := protocol.Marshal(req)
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func llmRequest(size int) protocol.BeforeLLMParams {
 			}
 		}
 		m := protocol.Message{Role: roles[len(req.Messages)%2], Content: ptr(text.String())}
-		enc, _ := json.Marshal(m)
+		enc, _ := protocol.Marshal(m)
 		total += len(enc) + 1
 		req.Messages = append(req.Messages, m)
 	}

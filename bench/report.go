@@ -24,7 +24,10 @@ type results struct {
 	Payload     []payloadRow `json:"payload"`
 	Observe     []observeRow `json:"observe"`
 	Startup     []row        `json:"startup"`
-	Memory      struct {
+	// Bridge is the wall time of one agent event under hookwire bridge;
+	// VsLoop is against a plain command hook doing the same check.
+	Bridge []row `json:"bridge"`
+	Memory struct {
 		AfterCalls    []memRow `json:"after_calls"`
 		AfterPayloads []memRow `json:"after_payloads"`
 	} `json:"memory"`
@@ -171,6 +174,10 @@ func (r *results) judge() {
 		}
 	}
 
+	if s, ok := find(r.Bridge, "bridge-warm"); ok {
+		check("warm hookwire bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
+	}
+
 	// Payloads: the cost per MB of each contender, and the targets at the largest size.
 	failed, smallest, largest := 0, 0, 0
 	for _, p := range r.Payload {
@@ -307,6 +314,13 @@ func (r *results) print(w io.Writer) {
 			fmt.Fprintf(t, "%s\t%s\t%s\t\n", name, humanBytes(m.Peak), humanBytes(after[m.ID]))
 		}
 	})
+
+	table("8. hookwire bridge: one Claude Code PreToolUse event, start of the command to its exit",
+		"contender\tmedian\tp99\tx plain hook\t", func(t io.Writer) {
+			for _, s := range r.Bridge {
+				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t\n", s.Label, human(s.Median), human(s.P99), x(s.VsLoop))
+			}
+		})
 
 	table("targets", "target\tvalue\tlimit\t\t", func(t io.Writer) {
 		for _, g := range r.Targets {

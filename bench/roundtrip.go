@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
@@ -19,7 +18,7 @@ import (
 // then each language's loop and SDK hook, through the runtime.
 func (b *bench) roundTrip() error {
 	call := toolCall()
-	params, err := json.Marshal(call)
+	params, err := protocol.Marshal(call)
 	if err != nil {
 		return err
 	}

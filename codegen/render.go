@@ -28,7 +28,6 @@ func Render(m *Model) ([]Output, error) {
 		gofmt      bool
 	}{
 		{"sdk-go/protocol_gen.go", "go.tmpl", goFuncs(m), true},
-		{"sdk-go/json_gen.go", "go_json.tmpl", goFuncs(m), true},
 		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false},
 		{"sdk-node/src/protocol.gen.ts", "ts.tmpl", tsFuncs(m), false},
 		{"docs/protocol.md", "docs.tmpl", docFuncs(m), false},

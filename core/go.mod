@@ -25,6 +25,7 @@ require (
 )
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/hookwire/hookwire/sdk-go v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )

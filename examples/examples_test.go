@@ -162,8 +162,23 @@ type record struct {
 }
 
 // play runs `hookwire run --json` on a scenario with the hooks of
-// hooksFile, with vars added to the environment the hooks inherit.
+// hooksFile, with vars added to the environment the hooks inherit, and
+// expects the run, and its last turn, to end well.
 func play(t *testing.T, hooksFile, scenario string, vars map[string]string) []record {
+	t.Helper()
+	records, code, stderr := runJSON(t, hooksFile, scenario, vars)
+	if code != 0 {
+		t.Fatalf("hookwire run --hooks %s %s: exit %d\n%s", hooksFile, scenario, code, stderr)
+	}
+	if ends := ofType(records, "turn_end"); len(ends) == 0 || ends[len(ends)-1].Status != "done" {
+		t.Fatalf("the turn did not end well: %+v\n%s", ends, stderr)
+	}
+	return records
+}
+
+// runJSON runs `hookwire run --json` as play does, however it ends: it
+// returns the transcript's records, the exit status and stderr.
+func runJSON(t *testing.T, hooksFile, scenario string, vars map[string]string) ([]record, int, string) {
 	t.Helper()
 	_, cfg := config(t, hooksFile)
 	cmd := exec.Command(cli, "run", "--json", "--hooks", cfg, scenario)
@@ -171,7 +186,9 @@ func play(t *testing.T, hooksFile, scenario string, vars map[string]string) []re
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("hookwire run --hooks %s %s: %v\n%s", hooksFile, scenario, err, stderr.String())
+		if _, exited := err.(*exec.ExitError); !exited {
+			t.Fatal(err)
+		}
 	}
 	var records []record
 	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
@@ -185,10 +202,7 @@ func play(t *testing.T, hooksFile, scenario string, vars map[string]string) []re
 		r.line = string(b)
 		records = append(records, r)
 	}
-	if ends := ofType(records, "turn_end"); len(ends) == 0 || ends[len(ends)-1].Status != "done" {
-		t.Fatalf("the turn did not end well: %+v\n%s", ends, stdout.String())
-	}
-	return records
+	return records, cmd.ProcessState.ExitCode(), stderr.String()
 }
 
 // ofType keeps the records of one type.

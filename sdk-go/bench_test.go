@@ -62,6 +62,7 @@ func benchTool(name string) ToolDefinition {
 // it continues, or adds a tool.
 func benchHook(modify bool) *Hook {
 	h := New("bench")
+	h.maxLine.Store(1 << 30) // what a host that reads long replies announces in hello
 	h.OnBeforeLLM(func(_ context.Context, req BeforeLLMParams) (BeforeLLMResult, error) {
 		if !modify {
 			return Continue{}, nil

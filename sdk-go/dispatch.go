@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 )
 
 // Error makes the JSON-RPC error object an error: a handler that returns
@@ -113,14 +114,22 @@ func orContinue[P any, R any](fn func(context.Context, P) (R, error)) func(conte
 func (h *Hook) hello(raw json.RawMessage) HelloResult {
 	// Read leniently: whatever the host sent, the hook wants to start.
 	var p struct {
-		Name       string   `json:"name"`
-		Version    int      `json:"version"`
-		Extensions []string `json:"extensions"`
+		Name         string   `json:"name"`
+		Version      int      `json:"version"`
+		Modes        []Mode   `json:"modes"`
+		Extensions   []string `json:"extensions"`
+		MaxLineBytes int64    `json:"max_line_bytes"`
 	}
 	_ = json.Unmarshal(raw, &p)
 	h.extensions.Store(&p.Extensions)
+	h.maxLine.Store(p.MaxLineBytes)
 	if p.Version != ProtocolVersion {
 		h.logger().Warn("the host speaks another protocol version; going on", "host", p.Version, "hook", ProtocolVersion)
+	}
+	for _, m := range p.Modes {
+		if !slices.Contains(h.Modes(), m) {
+			h.logger().Warn("the host grants a mode this hook has no handler for", "mode", m, "effect", unhandledMode[m])
+		}
 	}
 	modes, _ := json.Marshal(h.Modes())
 	return HelloResult{
@@ -130,6 +139,30 @@ func (h *Hook) hello(raw json.RawMessage) HelloResult {
 		// can warn about a configuration that leaves some of them unused.
 		Extra: Extra{"modes": modes},
 	}
+}
+
+// unhandledMode says what a host's calls of a mode get from a hook with no
+// handler for it.
+var unhandledMode = map[Mode]string{
+	ModeObserve: "events are dropped",
+	ModeLLM:     "hook.before_llm and hook.after_llm are answered with continue",
+	ModeTool:    "hook.before_tool and hook.after_tool are answered with continue",
+	ModeApprove: "hook.approve_tool is answered with an error, which a host may take as a denial of every tool call",
+}
+
+// defaultMaxLine is the longest reply line of a host that does not say:
+// PicoClaw's host reads lines up to 1 MiB, and stops reading for good at a
+// longer one.
+const defaultMaxLine = 1 << 20
+
+// MaxLineBytes is the longest reply line the host reads, newline
+// included: what it announced in its last hook.hello (max_line_bytes), or
+// 1 MiB when it announced nothing.
+func (h *Hook) MaxLineBytes() int64 {
+	if n := h.maxLine.Load(); n > 0 {
+		return n
+	}
+	return defaultMaxLine
 }
 
 func (h *Hook) runBeforeLLM(ctx context.Context, req BeforeLLMParams) (BeforeLLMResult, error) {

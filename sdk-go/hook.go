@@ -48,6 +48,7 @@ type Hook struct {
 	tools       []*tool
 	closers     []func(context.Context)
 	extensions  atomic.Pointer[[]string] // announced in the host's last hello
+	maxLine     atomic.Int64             // the longest reply line the host reads; 0 until a hello says more
 
 	defaultLog sync.Once
 	log        *slog.Logger

@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Serve speaks the protocol on r and w: it reads one JSON-RPC message per
@@ -17,10 +19,16 @@ import (
 // done. Requests are handled concurrently, so a slow handler holds up no
 // other, and replies go out as their handlers finish, matched by id.
 // Notifications get no reply. A line that is not JSON gets a -32700 error
-// with a null id, and reading goes on. Lines have no length limit.
+// with a null id, and reading goes on. Input lines have no length limit;
+// a reply line longer than the host reads ([Hook.MaxLineBytes]) is
+// replaced by continue, or for an approval by an error, with a warning.
 //
-// When r ends, Serve waits for the handlers in flight, writes their replies,
-// runs the [Hook.OnClose] functions and returns nil. When ctx is done, Serve
+// When r ends, Serve waits for the handlers in flight and writes their
+// replies, runs the [Hook.OnClose] functions and returns nil. The host has
+// gone, or is going, and a hook must not outlive it: handlers still running
+// half a second after r ends have their context cancelled, and those still
+// running a quarter of a second later are abandoned, with a
+// warning, and their replies dropped. When ctx is done, Serve
 // cancels the handlers' context, waits for them, runs the OnClose functions
 // and returns nil, leaving behind a read in progress, which it cannot
 // interrupt. Serve returns an error only when reading r or
@@ -35,9 +43,10 @@ func (h *Hook) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	var err error
 	select {
 	case err = <-ended:
+		s.closeWithin(cancel)
 	case <-ctx.Done():
+		s.close()
 	}
-	s.close()
 	h.close(ctx)
 	if err == nil {
 		err = s.out.err
@@ -81,6 +90,42 @@ func (s *session) close() {
 	s.closed = true
 	s.mu.Unlock()
 	s.wg.Wait()
+}
+
+// stdinGrace is how long the handlers in flight when the host closes stdin
+// have to finish before their context is cancelled, and cancelGrace how
+// long they have after that before the hook stops without them: the hook
+// exits within a second of its host.
+const (
+	stdinGrace  = 500 * time.Millisecond
+	cancelGrace = 250 * time.Millisecond
+)
+
+// closeWithin is close when the input has ended: it waits for the tasks in
+// flight, cancelling them after stdinGrace and abandoning them after
+// cancelGrace more.
+func (s *session) closeWithin(cancel context.CancelFunc) {
+	done := make(chan struct{})
+	go func() {
+		s.close()
+		close(done)
+	}()
+	grace := time.NewTimer(stdinGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+		return
+	case <-grace.C:
+	}
+	cancel()
+	grace.Reset(cancelGrace)
+	select {
+	case <-done:
+	case <-grace.C:
+		s.h.logger().Warn("stdin is closed and handlers are still running; stopping without their replies",
+			"waited", stdinGrace+cancelGrace)
+		s.out.stop()
+	}
 }
 
 // handOff is how long a request may hold up the reading of the next line.
@@ -130,6 +175,17 @@ type replyWriter struct {
 	w       *bufio.Writer
 	fail    context.CancelFunc
 	err     error // the first failed write; later replies are dropped
+	stopped bool  // Serve has returned: the replies of handlers it abandoned are dropped
+}
+
+// stop drops every later reply, and flushes those written so far.
+func (rw *replyWriter) stop() {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.stopped = true
+	if rw.err == nil {
+		rw.err = rw.w.Flush()
+	}
 }
 
 // send writes a reply line made of parts, one after the other: a large
@@ -140,7 +196,7 @@ func (rw *replyWriter) send(parts ...[]byte) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
 	last := rw.waiting.Add(-1) == 0
-	if rw.err != nil {
+	if rw.err != nil || rw.stopped {
 		return
 	}
 	var err error
@@ -180,7 +236,7 @@ func (h *Hook) readEnvelope(line []byte) (m envelope, err error) {
 		return m, err
 	}
 	if id, ok := members["id"]; ok {
-		if !json.Valid(id) {
+		if !validJSON(id) {
 			return m, errSyntax
 		}
 		m.ID = id
@@ -195,11 +251,11 @@ func (h *Hook) readEnvelope(line []byte) (m envelope, err error) {
 		case "id", "method":
 		case "params":
 			m.Params = raw
-			if (validID(m.ID) == nil || !h.decodes(m.Method)) && !json.Valid(raw) {
+			if (validID(m.ID) == nil || !h.decodes(m.Method)) && !validJSON(raw) {
 				return m, errSyntax
 			}
 		default:
-			if !json.Valid(raw) {
+			if !validJSON(raw) {
 				return m, errSyntax
 			}
 		}
@@ -211,11 +267,43 @@ func (h *Hook) readEnvelope(line []byte) (m envelope, err error) {
 // that is. It is for replies that are errors already: it reads the whole
 // line again.
 func notJSON(line []byte) *RPCError {
+	if !utf8.Valid(line) {
+		return &RPCError{Code: CodeParseError, Message: "parse error: " + errUTF8.Error()}
+	}
 	var syntax *json.SyntaxError
 	if err := json.Unmarshal(line, new(struct{})); errors.As(err, &syntax) {
 		return &RPCError{Code: CodeParseError, Message: "parse error: " + err.Error()}
 	}
 	return nil
+}
+
+// maxDepth is how deep encoding/json reads nested objects and arrays; it
+// calls anything deeper a syntax error, though it is JSON.
+const maxDepth = 10000
+
+var tooDeep = fmt.Sprintf("objects and arrays nested deeper than %d levels", maxDepth)
+
+// nestsTooDeep reports whether data nests objects and arrays deeper than
+// encoding/json reads: what it calls a syntax error may be a request whose
+// id must be answered. It reads the whole data: it is for error replies.
+func nestsTooDeep(data []byte) bool {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			if i = endOfString(data, i); i < 0 {
+				return false
+			}
+			i--
+		case '{', '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
 }
 
 // receive deals with a line, except for a request, which it counts as a
@@ -224,7 +312,12 @@ func (s *session) receive(line []byte) *envelope {
 	m, err := s.h.readEnvelope(line)
 	if err != nil {
 		if parse := notJSON(line); parse != nil {
-			s.reply(nil, nil, parse)
+			if id := validID(m.ID); id != nil && nestsTooDeep(line) {
+				// JSON all the same, and a request with an id gets an answer.
+				s.reply(id, nil, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: " + tooDeep})
+			} else {
+				s.reply(nil, nil, parse)
+			}
 		} else {
 			s.reply(validID(m.ID), nil, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()})
 		}
@@ -253,10 +346,37 @@ func (s *session) handle(m *envelope) {
 		// Params that could not be decoded may not be JSON at all, which
 		// readEnvelope left to their decoder to find out.
 		if parse := notJSON(m.Params); parse != nil {
-			m.ID, err = nil, parse
+			if nestsTooDeep(m.Params) {
+				err = &RPCError{Code: CodeInvalidParams, Message: "invalid params of " + m.Method + ": " + tooDeep}
+			} else {
+				m.ID, err = nil, parse
+			}
 		}
 	}
+	if err == nil {
+		result, err = s.h.fit(m, result)
+	}
 	s.out.send(replyLine(m.ID, result, err)...)
+}
+
+// fit is result, or what replaces it when its reply line would be longer
+// than the host reads: continue, which lets the call through as if the
+// hook were not there, or for an approval, which has no continue, an
+// error. A host that meets a longer line stops reading the hook for good.
+func (h *Hook) fit(m *envelope, result []byte) ([]byte, *RPCError) {
+	size := int64(len(result) + len(m.ID) + len(`{"jsonrpc":"2.0","id":,"result":}`) + 1)
+	limit := h.MaxLineBytes()
+	if size <= limit {
+		return result, nil
+	}
+	if m.Method == MethodApproveTool {
+		h.logger().Warn("a reply is longer than the host reads in a line; sending an error instead",
+			"method", m.Method, "bytes", size, "limit", limit)
+		return nil, &RPCError{Code: CodeHandlerError, Message: fmt.Sprintf("the reply (%d bytes) is longer than the host reads (%d bytes)", size, limit)}
+	}
+	h.logger().Warn("a reply is longer than the host reads in a line; sending continue instead",
+		"method", m.Method, "bytes", size, "limit", limit)
+	return continueResult, nil
 }
 
 // reply sends a reply the reader makes itself, such as a parse error.

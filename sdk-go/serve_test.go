@@ -362,3 +362,57 @@ func TestRequestIDsGoBackExactlyAsTheyCame(t *testing.T) {
 		t.Errorf("reply ids %v, want 18446744073709551615 and \"abc\"", ids)
 	}
 }
+
+func TestARepliesLineIsKeptWithinWhatTheHostAnnouncesInHello(t *testing.T) {
+	big := strings.Repeat("x", 2<<20)
+	for _, c := range []struct {
+		hello string
+		whole bool
+	}{
+		{`{"name":"h","version":1,"modes":["llm"]}`, false},
+		{`{"name":"h","version":1,"modes":["llm"],"max_line_bytes":0}`, false},
+		{`{"name":"h","version":1,"modes":["llm"],"max_line_bytes":67108864}`, true},
+	} {
+		h, logs := newTestHook("h")
+		h.OnBeforeLLM(func(_ context.Context, req BeforeLLMParams) (BeforeLLMResult, error) {
+			req.Messages = append(req.Messages, Message{Role: "system", Content: Ptr(big)})
+			return req.Modify(), nil
+		})
+		h.OnApproveTool(func(context.Context, ApproveToolParams) (ApproveToolResult, error) {
+			return ApproveToolResult{Approved: true, Reason: Ptr(big)}, nil
+		})
+		p := servePipe(t, ctx, h)
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":`+c.hello+`}`,
+			`{"jsonrpc":"2.0","id":2,"method":"hook.before_llm","params":{"model":"m","messages":[]}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"hook.approve_tool","params":{"tool":"t","arguments":{}}}`)
+		byID := map[string]wireReply{}
+		for range 3 {
+			_, r := p.next() // in the order the handlers finish
+			byID[string(r.ID)] = r
+		}
+		llm, approve := byID["2"], byID["3"]
+		if c.whole {
+			if len(llm.Result) < 2<<20 || len(approve.Result) < 2<<20 {
+				t.Errorf("%s: a reply was cut: %.100s, %.100s", c.hello, llm.Result, approve.Result)
+			}
+			continue
+		}
+		if string(llm.Result) != `{"action":"continue"}` || approve.Error == nil || approve.Error.Code != CodeHandlerError {
+			t.Errorf("%s: got %.100s and %.100s %v, want continue and an error", c.hello, llm.Result, approve.Result, approve.Error)
+		}
+		if !strings.Contains(logs.String(), "method=hook.before_llm bytes=2097") || !strings.Contains(logs.String(), "limit=1048576") {
+			t.Errorf("the warning does not name the method, the size and the limit:\n%s", logs)
+		}
+	}
+}
+
+func TestHelloWarnsOfAGrantedModeWithoutAHandler(t *testing.T) {
+	h, logs := newTestHook("h")
+	h.OnBeforeTool(func(context.Context, BeforeToolParams) (BeforeToolResult, error) { return nil, nil })
+	if _, err := h.Call(ctx, MethodHello, []byte(`{"name":"h","version":1,"modes":["tool","approve"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if log := logs.String(); !strings.Contains(log, "mode=approve") || strings.Contains(log, "mode=tool") {
+		t.Errorf("want a warning about approve only:\n%s", log)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -96,11 +98,16 @@ type Step struct {
 	Tools     []string
 	Messages  []protocol.Message
 	Calls     []protocol.ToolCall
+	// Tool and Arguments are the call as hooks left it: what ran, or what
+	// a respond answered.
 	Tool      string
 	Arguments map[string]any
-	Result    *protocol.ToolResult
-	Outcome   string
-	By        string
+	// LLMCall is the call the LLM made, when hooks changed it (a
+	// before_tool modify, the call of a respond, approvers' arguments).
+	LLMCall *Call
+	Result  *protocol.ToolResult
+	Outcome string
+	By      string
 	// ByDefault is true when the approval default decided the tool call,
 	// every approver having abstained; Reason then says how.
 	ByDefault bool
@@ -109,12 +116,19 @@ type Step struct {
 	Duration  time.Duration
 }
 
+// Call is a tool call: a tool's name and its arguments.
+type Call struct {
+	Tool      string
+	Arguments map[string]any
+}
+
 // Turn statuses.
 const (
 	TurnDone        = "done"
 	TurnAborted     = "aborted"      // a hook answered abort_turn
 	TurnHardAborted = "hard_aborted" // a hook answered hard_abort: the agent takes no more turns
 	TurnFailed      = "failed"       // the LLM failed, or the turn ran out of iterations
+	TurnCanceled    = "canceled"     // the caller gave up (its context is done): the turn stopped at the next stage
 )
 
 // TurnResult is how a turn ended.
@@ -250,6 +264,9 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		max = 10
 	}
 	for iter := 1; iter <= max; iter++ {
+		if err := ctx.Err(); err != nil {
+			return t.canceled(ctx, iter)
+		}
 		req := protocol.BeforeLLMParams{
 			Meta: t.meta(iter), Context: t.context, Model: or(a.Model, "scripted"),
 			Messages: t.messages, Tools: a.definitions(), Options: map[string]any{},
@@ -257,7 +274,10 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		}
 		req, d := hooks.BeforeLLM(ctx, req)
 		if !d.Continue() {
-			return t.stop(d, iter), nil
+			return t.stop(ctx, d, iter)
+		}
+		if ctx.Err() != nil {
+			return t.canceled(ctx, iter)
 		}
 		a.step(Step{Kind: StepLLMRequest, Iteration: iter, Tools: toolNames(req.Tools), Messages: req.Messages})
 		t.emit(protocol.KindLLMRequest, map[string]any{"Model": req.Model, "MessagesCount": len(req.Messages), "ToolsCount": len(req.Tools)})
@@ -275,7 +295,7 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 			Meta: t.meta(iter), Context: t.context, Model: req.Model, Response: resp, Channel: ptr(channel), ChatID: ptr(chatID),
 		})
 		if !d.Continue() {
-			return t.stop(d, iter), nil
+			return t.stop(ctx, d, iter)
 		}
 		resp = after.Response
 		content = ""
@@ -289,9 +309,12 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		}
 		handled := ""
 		for _, call := range resp.ToolCalls {
+			if ctx.Err() != nil {
+				return t.canceled(ctx, iter)
+			}
 			result, d := t.tool(ctx, iter, call)
 			if !d.Continue() {
-				return t.stop(d, iter), nil
+				return t.stop(ctx, d, iter)
 			}
 			t.messages = append(t.messages, protocol.Message{Role: "tool", Content: ptr(result.ForLLM), ToolCallID: call.ID})
 			if result.ResponseHandled != nil && *result.ResponseHandled && handled == "" {
@@ -307,7 +330,8 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 }
 
 // tool handles one tool call: before_tool, approval, the tool, after_tool.
-// A decision that does not continue ends the turn.
+// A decision that does not continue ends the turn. Steps and events name
+// the call as hooks left it and, when hooks changed it, the LLM's beside it.
 func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protocol.ToolResult, runtime.Decision) {
 	a, hooks := t.a, t.a.hooks()
 	var args map[string]any
@@ -317,21 +341,34 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 		a.step(Step{Kind: StepTool, Tool: tc.Function.Name, Arguments: args, Outcome: ToolDenied, Result: &res, Reason: "bad arguments"})
 		return res, runtime.Decision{Action: protocol.ActionContinue}
 	}
+	asked := Call{Tool: tc.Function.Name, Arguments: args}
 	call, d := hooks.BeforeTool(ctx, protocol.BeforeToolParams{
-		Meta: t.meta(iter), Context: t.context, Tool: tc.Function.Name, Arguments: args, Channel: ptr(channel), ChatID: ptr(chatID),
+		Meta: t.meta(iter), Context: t.context, Tool: asked.Tool, Arguments: maps.Clone(args), Channel: ptr(channel), ChatID: ptr(chatID),
 	})
-	step := Step{Kind: StepTool, Tool: call.Tool, Arguments: call.Arguments}
+	step := Step{Kind: StepTool}
+	rewritten := func() {
+		step.Tool, step.Arguments, step.LLMCall = call.Tool, call.Arguments, nil
+		if call.Tool != asked.Tool || !reflect.DeepEqual(call.Arguments, asked.Arguments) {
+			step.LLMCall = &asked
+		}
+	}
+	rewritten()
 	switch d.Action {
 	case protocol.ActionRespond:
-		// The hook's answer stands for the tool: no approval, no after_tool.
-		t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
-		t.emit(protocol.KindToolExecEnd, toolEnd(call.Tool, 0, *d.Result))
+		if d.NeedsApproval {
+			if res, ad, ok := t.approve(ctx, iter, &step, call); !ok {
+				return res, ad
+			}
+		}
+		// The hook's answer stands for the tool: no after_tool.
+		t.emit(protocol.KindToolExecStart, toolStart(step))
+		t.emit(protocol.KindToolExecEnd, toolEnd(step, 0, *d.Result))
 		step.Outcome, step.By, step.Result, step.Reason = ToolAnswered, d.Hook, d.Result, d.Reason
 		a.step(step)
 		return *d.Result, pass
 	case protocol.ActionDenyTool:
 		res := failure(fmt.Sprintf("tool %s was denied by hook %s: %s", call.Tool, d.Hook, d.Reason))
-		t.emit(protocol.KindToolExecSkipped, map[string]any{"Tool": call.Tool, "Reason": d.Reason})
+		t.emit(protocol.KindToolExecSkipped, toolSkipped(step, d.Reason))
 		step.Outcome, step.By, step.Result, step.Reason = ToolDenied, d.Hook, &res, d.Reason
 		a.step(step)
 		return res, pass
@@ -339,37 +376,23 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	default:
 		return protocol.ToolResult{}, d
 	}
-	approval := protocol.ApproveToolParams{
-		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: ptr(channel), ChatID: ptr(chatID),
-	}
-	if tool, ok := a.tool(call.Tool).(Describer); ok {
-		kind, paths := tool.Describe(call.Arguments)
-		approval.ToolKind, approval.AffectedPaths = &kind, paths
-	}
-	d = hooks.ApproveTool(ctx, approval)
-	step.ByDefault = d.ByDefault
-	if !d.Continue() {
-		by := " by hook " + d.Hook
-		if d.ByDefault {
-			by = ""
-		}
-		res := failure(fmt.Sprintf("tool %s was not approved%s: %s", call.Tool, by, d.Reason))
-		t.emit(protocol.KindToolExecSkipped, map[string]any{"Tool": call.Tool, "Reason": d.Reason})
-		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason
-		a.step(step)
-		return res, pass
+	res, d, ok := t.approve(ctx, iter, &step, call)
+	if !ok {
+		return res, d
 	}
 	if d.Arguments != nil {
-		call.Arguments, step.Arguments = d.Arguments, d.Arguments
+		call.Arguments = d.Arguments
+		rewritten()
 	}
-	if d.ByDefault {
-		step.Reason = d.Reason
+	if err := ctx.Err(); err != nil {
+		// Approved before the caller gave up; it runs nothing after.
+		return protocol.ToolResult{}, runtime.Decision{Action: protocol.ActionAbortTurn, Canceled: true, Reason: "the caller gave up: " + context.Cause(ctx).Error()}
 	}
-	t.emit(protocol.KindToolExecStart, map[string]any{"Tool": call.Tool, "Arguments": call.Arguments})
+	t.emit(protocol.KindToolExecStart, toolStart(step))
 	started := time.Now()
-	res := a.run(ctx, call.Tool, call.Arguments)
+	res = a.run(ctx, call.Tool, call.Arguments)
 	took := time.Since(started)
-	t.emit(protocol.KindToolExecEnd, toolEnd(call.Tool, took, res))
+	t.emit(protocol.KindToolExecEnd, toolEnd(step, took, res))
 	after, d := hooks.AfterTool(ctx, protocol.AfterToolParams{
 		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Result: res,
 		Duration: ptr(took.Nanoseconds()), Channel: ptr(channel), ChatID: ptr(chatID),
@@ -383,16 +406,60 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	return res, pass
 }
 
+// approve asks the approvers about a call. When ok is false the call must
+// not go on: res is the answer for the LLM (the step is written) and d
+// continues, or d ends the turn (the caller gave up). When ok is true, d
+// may carry the arguments approvers set.
+func (t *turn) approve(ctx context.Context, iter int, step *Step, call protocol.BeforeToolParams) (res protocol.ToolResult, d runtime.Decision, ok bool) {
+	approval := protocol.ApproveToolParams{
+		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: ptr(channel), ChatID: ptr(chatID),
+	}
+	if tool, ok := t.a.tool(call.Tool).(Describer); ok {
+		kind, paths := tool.Describe(call.Arguments)
+		approval.ToolKind, approval.AffectedPaths = &kind, paths
+	}
+	d = t.a.hooks().ApproveTool(ctx, approval)
+	if d.Canceled {
+		return protocol.ToolResult{}, d, false
+	}
+	step.ByDefault = d.ByDefault
+	if !d.Continue() {
+		by := " by hook " + d.Hook
+		if d.ByDefault {
+			by = ""
+		}
+		res := failure(fmt.Sprintf("tool %s was not approved%s: %s", call.Tool, by, d.Reason))
+		t.emit(protocol.KindToolExecSkipped, toolSkipped(*step, d.Reason))
+		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason
+		t.a.step(*step)
+		return res, pass, false
+	}
+	if d.ByDefault {
+		step.Reason = d.Reason
+	}
+	return protocol.ToolResult{}, d, true
+}
+
 var pass = runtime.Decision{Action: protocol.ActionContinue}
 
-// stop ends the turn on a hook's decision.
-func (t *turn) stop(d runtime.Decision, iter int) TurnResult {
+// stop ends the turn on a hook's decision, or because the caller gave up.
+func (t *turn) stop(ctx context.Context, d runtime.Decision, iter int) (TurnResult, error) {
+	if d.Canceled || ctx.Err() != nil {
+		return t.canceled(ctx, iter)
+	}
 	status := TurnAborted
 	if d.Action == protocol.ActionHardAbort {
 		status = TurnHardAborted
 		t.a.stopped.Store(true)
 	}
-	return TurnResult{Status: status, Hook: d.Hook, Reason: d.Reason, Iterations: iter}
+	return TurnResult{Status: status, Hook: d.Hook, Reason: d.Reason, Iterations: iter}, nil
+}
+
+// canceled ends the turn of a caller that gave up: nothing more is asked
+// of the LLM, and no tool runs.
+func (t *turn) canceled(ctx context.Context, iter int) (TurnResult, error) {
+	err := context.Cause(ctx)
+	return TurnResult{Status: TurnCanceled, Reason: "the caller gave up: " + err.Error(), Iterations: iter}, err
 }
 
 // run runs one of the agent's own tools.
@@ -463,11 +530,35 @@ func (a *Agent) emit(kind, sessionKey, turnID string, payload map[string]any) {
 	})
 }
 
-func toolEnd(tool string, took time.Duration, r protocol.ToolResult) map[string]any {
-	return map[string]any{
-		"Tool": tool, "Duration": took.Nanoseconds(), "ForLLMLen": len(r.ForLLM), "ForUserLen": len(deref(r.ForUser)),
+// Tool events name the call as hooks left it (Tool, Arguments), as
+// PicoClaw does; when hooks changed it, LLMTool and LLMArguments keep the
+// call the LLM made, so that no hook can launder it out of an audit.
+
+func toolStart(s Step) map[string]any {
+	p := map[string]any{"Tool": s.Tool, "Arguments": s.Arguments}
+	if s.LLMCall != nil {
+		p["LLMTool"], p["LLMArguments"] = s.LLMCall.Tool, s.LLMCall.Arguments
+	}
+	return p
+}
+
+func toolSkipped(s Step, reason string) map[string]any {
+	p := map[string]any{"Tool": s.Tool, "Reason": reason}
+	if s.LLMCall != nil {
+		p["LLMTool"] = s.LLMCall.Tool
+	}
+	return p
+}
+
+func toolEnd(s Step, took time.Duration, r protocol.ToolResult) map[string]any {
+	p := map[string]any{
+		"Tool": s.Tool, "Duration": took.Nanoseconds(), "ForLLMLen": len(r.ForLLM), "ForUserLen": len(deref(r.ForUser)),
 		"IsError": r.IsError != nil && *r.IsError, "Async": r.Async != nil && *r.Async,
 	}
+	if s.LLMCall != nil {
+		p["LLMTool"] = s.LLMCall.Tool
+	}
+	return p
 }
 
 // noHooks lets everything through.

@@ -118,15 +118,15 @@ func TestArgumentsAnApproverSetsAreTheOnesTheToolRunsWith(t *testing.T) {
 	}
 	rt.Close()
 	tool := toolSteps(steps)[0]
-	if tool.Outcome != ToolRan || tool.Arguments["text"] != "rewritten" || tool.Result.ForLLM != "rewritten" {
-		t.Errorf("tool step = %+v, result %+v: want the tool run with the approver's arguments", tool, tool.Result)
+	if tool.Outcome != ToolRan || tool.Arguments["text"] != "rewritten" || tool.LLMCall == nil || tool.LLMCall.Arguments["text"] != "original" || tool.Result.ForLLM != "rewritten" {
+		t.Errorf("tool step = %+v, result %+v: want the tool run with the approver's arguments, and the LLM's call beside them", tool, tool.Result)
 	}
 	after := received[protocol.AfterToolParams](t, rec, protocol.MethodAfterTool)
 	if len(after) != 1 || after[0].Arguments["text"] != "rewritten" || after[0].Result.ForLLM != "rewritten" {
 		t.Errorf("after_tool was told %+v", after)
 	}
 	started := received[protocol.RuntimeEvent](t, rec, protocol.MethodRuntimeEvent)
-	if len(started) != 1 || !strings.Contains(string(started[0].Payload), `"Arguments":{"text":"rewritten"}`) {
+	if len(started) != 1 || !strings.Contains(string(started[0].Payload), `"Arguments":{"text":"rewritten"}`) || !strings.Contains(string(started[0].Payload), `"LLMArguments":{"text":"original"}`) {
 		t.Errorf("exec_start events: %+v", started)
 	}
 	if last := llmSaw[len(llmSaw)-1]; last.Role != "tool" || *last.Content != "rewritten" {

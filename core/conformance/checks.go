@@ -121,7 +121,7 @@ func (s *suite) handshake(ctx context.Context, p *proc) bool {
 		return false
 	}
 	var hr protocol.HelloResult
-	if err := json.Unmarshal(m.result, &hr); err != nil {
+	if err := protocol.Unmarshal(m.result, &hr); err != nil {
 		s.fail(Handshake, "the result of hook.hello cannot be read: %v: %s", err, clip(m.result))
 		return false
 	}

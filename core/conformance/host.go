@@ -59,7 +59,7 @@ func discards(method string, result json.RawMessage) []string {
 		return nil // replies-valid says why
 	}
 	params := reflect.New(info.Params)
-	if err := json.Unmarshal(samples()[method], params.Interface()); err != nil {
+	if err := protocol.Unmarshal(samples()[method], params.Interface()); err != nil {
 		panic("conformance: samples.json: " + err.Error())
 	}
 	return runtime.HostPicoClaw.Discards(runtime.Stage(strings.TrimPrefix(method, "hook.")), params.Elem().Interface(), res)

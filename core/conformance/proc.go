@@ -159,7 +159,7 @@ func (p *proc) take(line []byte) {
 	}
 	if raw, ok := members["error"]; ok {
 		var e protocol.RPCError
-		if json.Unmarshal(raw, &e) == nil {
+		if protocol.Unmarshal(raw, &e) == nil {
 			m.err = &e
 		} else {
 			m.err = &protocol.RPCError{Code: protocol.CodeInternalError, Message: "unreadable error object " + clip(raw)}
@@ -224,7 +224,7 @@ func (p *proc) write(lines []byte) error {
 
 // request encodes a request and records its method; it returns the line and its id.
 func (p *proc) request(method string, params any) ([]byte, uint64) {
-	raw, err := json.Marshal(params)
+	raw, err := protocol.Marshal(params)
 	if err != nil {
 		panic(fmt.Sprintf("conformance: params of %s: %v", method, err))
 	}

@@ -157,7 +157,7 @@ func (s *Server) sync(ctx context.Context) error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(offered)) {
 		def := offered[name]
-		key, _ := json.Marshal(def)
+		key, _ := protocol.Marshal(def)
 		if s.tools[name] == string(key) {
 			continue
 		}

@@ -1,101 +1,88 @@
-// Every type with an Extra field decodes and encodes through
-// unmarshalObject and marshalObject, so unknown members survive a round trip.
-
 package protocol
 
-func (v AbortTurn) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
-func (v *AbortTurn) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
-func (v AfterLLMModify) MarshalJSON() ([]byte, error)      { return marshalObject(v, v.Extra) }
-func (v *AfterLLMModify) UnmarshalJSON(data []byte) error  { return unmarshalObject(data, v, &v.Extra) }
-func (v AfterLLMParams) MarshalJSON() ([]byte, error)      { return marshalObject(v, v.Extra) }
-func (v *AfterLLMParams) UnmarshalJSON(data []byte) error  { return unmarshalObject(data, v, &v.Extra) }
-func (v AfterToolModify) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
-func (v *AfterToolModify) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }
-func (v AfterToolParams) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
-func (v *AfterToolParams) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }
-func (v ApproveToolParams) MarshalJSON() ([]byte, error)   { return marshalObject(v, v.Extra) }
-func (v *ApproveToolParams) UnmarshalJSON(data []byte) error {
-	return unmarshalObject(data, v, &v.Extra)
+import (
+	"encoding/json"
+	"errors"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+)
+
+// Extra holds the members of a JSON object that its Go type does not
+// declare. A newer peer may add members; a hook that modifies an object
+// and sends it back must not drop them, because hosts replace the whole
+// object with what the hook returns.
+//
+// Every Extra field is tagged `json:",embed"`: Marshal and Unmarshal (the
+// encoding/json/v2 API) keep unknown members in it. encoding/json (v1)
+// does not know that tag, so the protocol types must go through Marshal
+// and Unmarshal.
+type Extra map[string]json.RawMessage
+
+var (
+	// Decoding is the v2 default, which is what a wire format wants: names
+	// match exactly, a duplicate name or a number out of range is an
+	// error, and nothing is read past the value. But invalid UTF-8 becomes
+	// U+FFFD, as encoding/json has it: a hook that echoes an LLM's text cut
+	// inside a character ("\ud83d", as Python and JavaScript escape it)
+	// must still be heard.
+	decodeOptions = jsontext.AllowInvalidUTF8(true)
+	// Encoding is v1's output, so that a round trip gives back the same
+	// JSON: omitempty omits a nil pointer but not a pointer to "", nil
+	// lists and maps are null, map keys are sorted, and invalid UTF-8 in a
+	// Go string becomes U+FFFD rather than an error.
+	encodeOptions = jsonv2.JoinOptions(
+		jsonv1.OmitEmptyWithLegacySemantics(true),
+		jsonv2.FormatNilSliceAsNull(true),
+		jsonv2.FormatNilMapAsNull(true),
+		jsonv2.Deterministic(true),
+		jsontext.AllowInvalidUTF8(true),
+	)
+)
+
+// Marshal encodes a protocol value as one line of compact JSON, with the
+// members of its Extra fields.
+func Marshal(v any) ([]byte, error) { return jsonv2.Marshal(v, encodeOptions) }
+
+// Unmarshal decodes one JSON value into the protocol value v points to,
+// keeping members its type does not declare in its Extra field. It accepts
+// nothing that encoding/json would reject, and an error names the JSON
+// pointer of the member at fault (see PointerError).
+func Unmarshal(data []byte, v any) error {
+	return pointed(jsonv2.Unmarshal(data, v, decodeOptions))
 }
-func (v ApproveToolResult) MarshalJSON() ([]byte, error) { return marshalObject(v, v.Extra) }
-func (v *ApproveToolResult) UnmarshalJSON(data []byte) error {
-	return unmarshalObject(data, v, &v.Extra)
+
+// PointerError is an error of Unmarshal: where in the value it is, and what.
+type PointerError struct {
+	// Pointer is the RFC 6901 JSON pointer of the member at fault; "" is the whole value.
+	Pointer jsontext.Pointer
+	// Err is the error of the decoder, a *jsontext.SyntacticError or a *json.SemanticError of encoding/json/v2.
+	Err error
 }
-func (v BeforeLLMModify) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
-func (v *BeforeLLMModify) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }
-func (v BeforeLLMParams) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
-func (v *BeforeLLMParams) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }
-func (v BeforeToolModify) MarshalJSON() ([]byte, error)    { return marshalObject(v, v.Extra) }
-func (v *BeforeToolModify) UnmarshalJSON(data []byte) error {
-	return unmarshalObject(data, v, &v.Extra)
+
+// Error is the decoder's message, which names the pointer when it is not
+// the whole value.
+func (e *PointerError) Error() string {
+	if e.Pointer == "" {
+		return "at the top level: " + e.Err.Error()
+	}
+	return e.Err.Error()
 }
-func (v BeforeToolParams) MarshalJSON() ([]byte, error) { return marshalObject(v, v.Extra) }
-func (v *BeforeToolParams) UnmarshalJSON(data []byte) error {
-	return unmarshalObject(data, v, &v.Extra)
+
+func (e *PointerError) Unwrap() error { return e.Err }
+
+// pointed wraps an error of the decoder in a PointerError.
+func pointed(err error) error {
+	var syn *jsontext.SyntacticError
+	var sem *jsonv2.SemanticError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &syn):
+		return &PointerError{Pointer: syn.JSONPointer, Err: err}
+	case errors.As(err, &sem):
+		return &PointerError{Pointer: sem.JSONPointer, Err: err}
+	}
+	return &PointerError{Err: err}
 }
-func (v Continue) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
-func (v *Continue) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
-func (v DenyTool) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
-func (v *DenyTool) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
-func (v RPCError) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
-func (v *RPCError) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
-func (v EventScope) MarshalJSON() ([]byte, error)         { return marshalObject(v, v.Extra) }
-func (v *EventScope) UnmarshalJSON(data []byte) error     { return unmarshalObject(data, v, &v.Extra) }
-func (v EventSource) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }
-func (v *EventSource) UnmarshalJSON(data []byte) error    { return unmarshalObject(data, v, &v.Extra) }
-func (v FunctionCall) MarshalJSON() ([]byte, error)       { return marshalObject(v, v.Extra) }
-func (v *FunctionCall) UnmarshalJSON(data []byte) error   { return unmarshalObject(data, v, &v.Extra) }
-func (v FunctionDefinition) MarshalJSON() ([]byte, error) { return marshalObject(v, v.Extra) }
-func (v *FunctionDefinition) UnmarshalJSON(data []byte) error {
-	return unmarshalObject(data, v, &v.Extra)
-}
-func (v HardAbort) MarshalJSON() ([]byte, error)          { return marshalObject(v, v.Extra) }
-func (v *HardAbort) UnmarshalJSON(data []byte) error      { return unmarshalObject(data, v, &v.Extra) }
-func (v HelloParams) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }
-func (v *HelloParams) UnmarshalJSON(data []byte) error    { return unmarshalObject(data, v, &v.Extra) }
-func (v HelloResult) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }
-func (v *HelloResult) UnmarshalJSON(data []byte) error    { return unmarshalObject(data, v, &v.Extra) }
-func (v InboundContext) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
-func (v *InboundContext) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }
-func (v LLMResponse) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }
-func (v *LLMResponse) UnmarshalJSON(data []byte) error    { return unmarshalObject(data, v, &v.Extra) }
-func (v LegacyEvent) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }
-func (v *LegacyEvent) UnmarshalJSON(data []byte) error    { return unmarshalObject(data, v, &v.Extra) }
-func (v Message) MarshalJSON() ([]byte, error)            { return marshalObject(v, v.Extra) }
-func (v *Message) UnmarshalJSON(data []byte) error        { return unmarshalObject(data, v, &v.Extra) }
-func (v Meta) MarshalJSON() ([]byte, error)               { return marshalObject(v, v.Extra) }
-func (v *Meta) UnmarshalJSON(data []byte) error           { return unmarshalObject(data, v, &v.Extra) }
-func (v Notification) MarshalJSON() ([]byte, error)       { return marshalObject(v, v.Extra) }
-func (v *Notification) UnmarshalJSON(data []byte) error   { return unmarshalObject(data, v, &v.Extra) }
-func (v Request) MarshalJSON() ([]byte, error)            { return marshalObject(v, v.Extra) }
-func (v *Request) UnmarshalJSON(data []byte) error        { return unmarshalObject(data, v, &v.Extra) }
-func (v Respond) MarshalJSON() ([]byte, error)            { return marshalObject(v, v.Extra) }
-func (v *Respond) UnmarshalJSON(data []byte) error        { return unmarshalObject(data, v, &v.Extra) }
-func (v Response) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
-func (v *Response) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
-func (v RuntimeEvent) MarshalJSON() ([]byte, error)       { return marshalObject(v, v.Extra) }
-func (v *RuntimeEvent) UnmarshalJSON(data []byte) error   { return unmarshalObject(data, v, &v.Extra) }
-func (v ToolCall) MarshalJSON() ([]byte, error)           { return marshalObject(v, v.Extra) }
-func (v *ToolCall) UnmarshalJSON(data []byte) error       { return unmarshalObject(data, v, &v.Extra) }
-func (v ToolDefinition) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
-func (v *ToolDefinition) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }
-func (v ToolResult) MarshalJSON() ([]byte, error)         { return marshalObject(v, v.Extra) }
-func (v *ToolResult) UnmarshalJSON(data []byte) error     { return unmarshalObject(data, v, &v.Extra) }
-func (v TurnContext) MarshalJSON() ([]byte, error)        { return marshalObject(v, v.Extra) }
-func (v *TurnContext) UnmarshalJSON(data []byte) error    { return unmarshalObject(data, v, &v.Extra) }
-func (v CacheControl) MarshalJSON() ([]byte, error)       { return marshalObject(v, v.Extra) }
-func (v *CacheControl) UnmarshalJSON(data []byte) error   { return unmarshalObject(data, v, &v.Extra) }
-func (v ContentBlock) MarshalJSON() ([]byte, error)       { return marshalObject(v, v.Extra) }
-func (v *ContentBlock) UnmarshalJSON(data []byte) error   { return unmarshalObject(data, v, &v.Extra) }
-func (v GoogleExtraContent) MarshalJSON() ([]byte, error) { return marshalObject(v, v.Extra) }
-func (v *GoogleExtraContent) UnmarshalJSON(data []byte) error {
-	return unmarshalObject(data, v, &v.Extra)
-}
-func (v ImageURL) MarshalJSON() ([]byte, error)             { return marshalObject(v, v.Extra) }
-func (v *ImageURL) UnmarshalJSON(data []byte) error         { return unmarshalObject(data, v, &v.Extra) }
-func (v ToolCallExtraContent) MarshalJSON() ([]byte, error) { return marshalObject(v, v.Extra) }
-func (v *ToolCallExtraContent) UnmarshalJSON(data []byte) error {
-	return unmarshalObject(data, v, &v.Extra)
-}
-func (v Usage) MarshalJSON() ([]byte, error)     { return marshalObject(v, v.Extra) }
-func (v *Usage) UnmarshalJSON(data []byte) error { return unmarshalObject(data, v, &v.Extra) }

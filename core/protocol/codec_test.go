@@ -10,9 +10,7 @@ import (
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// UnmarshalJSON reads nested objects in place, without encoding/json
-// checking each level first, so it must reject what is not JSON itself,
-// also when it is called directly.
+// Unmarshal rejects whatever encoding/json rejects, wherever it is.
 func TestUnmarshalRejectsWhatIsNotJSON(t *testing.T) {
 	for _, bad := range []string{
 		``, "  ", " \n", `{`, `}`, `[]`, `"role"`, `nul`, "\vnull",
@@ -22,7 +20,7 @@ func TestUnmarshalRejectsWhatIsNotJSON(t *testing.T) {
 		`{"unknown":{"a":}}`, `{"unknown":[1 2]}`, `{"unknown":01}`,
 	} {
 		var m protocol.Message
-		assert.Error(t, m.UnmarshalJSON([]byte(bad)), "%s", bad)
+		assert.Error(t, protocol.Unmarshal([]byte(bad), &m), "%s", bad)
 		assert.Error(t, json.Unmarshal([]byte(bad), &m), "%s", bad)
 	}
 }
@@ -32,7 +30,7 @@ func TestUnmarshalNestedObjects(t *testing.T) {
 		`{"role":"user","content":"a \"quoted\"\nline"},{"ro\u006ce":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}],` +
 		`"tools":[],"options":{"temperature":0},"extra":{"deep":[true]}}`
 	var p protocol.BeforeLLMParams
-	require.NoError(t, json.Unmarshal([]byte(data), &p))
+	require.NoError(t, protocol.Unmarshal([]byte(data), &p))
 	assert.Equal(t, "t1", *p.Meta.TurnID)
 	assert.JSONEq(t, `[1,{"x":null}]`, string(p.Meta.Extra["Later"]))
 	assert.Equal(t, "a \"quoted\"\nline", *p.Messages[0].Content)
@@ -40,11 +38,37 @@ func TestUnmarshalNestedObjects(t *testing.T) {
 	assert.Equal(t, "f", p.Messages[1].ToolCalls[0].Function.Name)
 	assert.NotNil(t, p.Tools, "an empty list stays a list")
 	assert.JSONEq(t, `{"deep":[true]}`, string(p.Extra["extra"]))
-	out, err := json.Marshal(p)
+	out, err := protocol.Marshal(p)
 	require.NoError(t, err)
 	assert.JSONEq(t, data, string(out))
 
-	require.NoError(t, json.Unmarshal([]byte(`{"meta":null,"messages":null}`), &p))
+	require.NoError(t, protocol.Unmarshal([]byte(`{"meta":null,"messages":null}`), &p))
 	assert.Nil(t, p.Meta, "null sets a pointer to nil")
 	assert.Nil(t, p.Messages, "null sets a list to nil")
+}
+
+// A string cut inside a character, as Python and JavaScript escape it, or
+// bytes that are not UTF-8, read as U+FFFD, as encoding/json reads them:
+// a hook echoing an LLM's broken text is still heard.
+func TestUnmarshalReadsBrokenCharactersAsReplacements(t *testing.T) {
+	for _, data := range []string{`{"role":"\ud83d"}`, "{\"role\":\"\xff\"}"} {
+		var m, v1 protocol.Message
+		require.NoError(t, protocol.Unmarshal([]byte(data), &m), data)
+		require.NoError(t, json.Unmarshal([]byte(data), &v1), data)
+		assert.Equal(t, "\uFFFD", m.Role, data)
+		assert.Equal(t, v1.Role, m.Role, data)
+	}
+}
+
+// Names match exactly, and a name given twice makes the object unreadable:
+// two readers must never disagree on what a message says.
+func TestUnmarshalMatchesNamesExactlyAndRejectsDuplicates(t *testing.T) {
+	var m protocol.Message
+	require.NoError(t, protocol.Unmarshal([]byte(`{"role":"user","Role":"system"}`), &m))
+	assert.Equal(t, "user", m.Role)
+	assert.JSONEq(t, `"system"`, string(m.Extra["Role"]))
+	err := protocol.Unmarshal([]byte(`{"role":"user","content":"a","content":"b"}`), &m)
+	var pe *protocol.PointerError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "/content", string(pe.Pointer))
 }

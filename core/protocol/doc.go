@@ -10,7 +10,8 @@
 // message gives back the same JSON: an optional scalar is a pointer, an
 // optional list or object is omitted only when nil, and a field that may be
 // JSON null is a json.RawMessage. Keys a newer peer adds are kept in Extra
-// and written back unchanged.
+// and written back unchanged, by Marshal and Unmarshal: encoding/json (v1)
+// does not keep them.
 package protocol
 
 // Version is the protocol version sent in hook.hello.

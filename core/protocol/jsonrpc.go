@@ -43,7 +43,7 @@ type Request struct {
 	// Params is the method's params object.
 	Params json.RawMessage `json:"params,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // Notification is a message that gets no reply. Older hosts may send an id of 0.
@@ -57,7 +57,7 @@ type Notification struct {
 	// Params is the event.
 	Params json.RawMessage `json:"params,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // Response answers a Request: exactly one of Result and Error is set.
@@ -71,7 +71,7 @@ type Response struct {
 	// Error says why the call failed.
 	Error *RPCError `json:"error,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // RPCError is a JSON-RPC error object.
@@ -83,7 +83,7 @@ type RPCError struct {
 	// Data carries optional details.
 	Data json.RawMessage `json:"data,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }

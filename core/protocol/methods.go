@@ -41,7 +41,7 @@ type HelloParams struct {
 	// PicoClaw does; the SDKs keep their replies within it.
 	MaxLineBytes *int64 `json:"max_line_bytes,omitempty" jsonschema_extras:"x-hookwire-extension=Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads."`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // HelloResult accepts the connection.
@@ -53,7 +53,7 @@ type HelloResult struct {
 	// Modes are the modes the hook's handlers need.
 	Modes []Mode `json:"modes,omitzero" jsonschema_extras:"x-hookwire-extension=Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start."`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // BeforeLLMParams is the request about to be sent to the LLM. A modify
@@ -80,7 +80,7 @@ type BeforeLLMParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // AfterLLMParams is the LLM's answer. A modify reply returns the whole object.
@@ -98,7 +98,7 @@ type AfterLLMParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // BeforeToolParams is a tool call about to run. A modify or respond reply
@@ -119,7 +119,7 @@ type BeforeToolParams struct {
 	// HookResult is a tool result a hook has already given for the call, as PicoClaw carries it.
 	HookResult *ToolResult `json:"hook_result,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // AfterToolParams is a tool call that has run. A modify reply returns the
@@ -142,7 +142,7 @@ type AfterToolParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ApproveToolParams asks whether a tool call may run.
@@ -164,7 +164,7 @@ type ApproveToolParams struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ApproveToolResult is an approver's decision.
@@ -184,7 +184,7 @@ type ApproveToolResult struct {
 	// for hosts that list approve_tool.arguments in hello's extensions.
 	Arguments map[string]any `json:"arguments,omitzero" jsonschema_extras:"x-hookwire-extension=An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments."`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // RuntimeEvent is the observe notification hook.runtime_event. It gets no reply.
@@ -208,7 +208,7 @@ type RuntimeEvent struct {
 	// Attrs are further attributes.
 	Attrs map[string]any `json:"attrs,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // EventSource is the component that raised an event.
@@ -218,7 +218,7 @@ type EventSource struct {
 	// Name is the component's name.
 	Name *string `json:"name,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // EventScope places an event.
@@ -234,7 +234,7 @@ type EventScope struct {
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys.
@@ -246,7 +246,7 @@ type LegacyEvent struct {
 	// Payload is the event's data.
 	Payload json.RawMessage `json:"Payload,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolKind says what a tool does to the world.

@@ -1,13 +1,14 @@
 package protocol
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/invopop/jsonschema"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Action is what an interceptor decides.
@@ -61,7 +62,7 @@ type Continue struct {
 	// Reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // AbortTurn ends the current turn with an error.
@@ -71,7 +72,7 @@ type AbortTurn struct {
 	// Reason says why the turn ends.
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // HardAbort stops the whole agent loop.
@@ -81,7 +82,7 @@ type HardAbort struct {
 	// Reason says why the loop stops.
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // DenyTool refuses to run the tool; the LLM is told the reason.
@@ -91,7 +92,7 @@ type DenyTool struct {
 	// Reason says why the tool may not run.
 	Reason string `json:"reason"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // Respond answers the tool call itself: the tool, its approval and
@@ -106,7 +107,7 @@ type Respond struct {
 	// Result is the tool result to return.
 	Result ToolResult `json:"result"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // BeforeLLMModify replaces the LLM request with Request.
@@ -118,7 +119,7 @@ type BeforeLLMModify struct {
 	// Request is the whole modified request.
 	Request BeforeLLMParams `json:"request"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // AfterLLMModify replaces the LLM's answer with Response.
@@ -130,7 +131,7 @@ type AfterLLMModify struct {
 	// Response is the whole modified params object: meta, model and response.
 	Response AfterLLMParams `json:"response"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // BeforeToolModify replaces the tool call with Call.
@@ -142,7 +143,7 @@ type BeforeToolModify struct {
 	// Call is the whole modified call; its tool must be set.
 	Call BeforeToolParams `json:"call"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // AfterToolModify replaces the tool's outcome with Result.
@@ -154,7 +155,7 @@ type AfterToolModify struct {
 	// Result is the whole modified params object; the tool result is Result.Result.
 	Result AfterToolParams `json:"result"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 func (Continue) ResultAction() Action         { return ActionContinue }
@@ -186,34 +187,6 @@ func (AfterLLMModify) afterLLM()     {}
 func (BeforeToolModify) beforeTool() {}
 func (AfterToolModify) afterTool()   {}
 
-// JSONSchemaExtend pins the action of each variant, so that a union can
-// tell its variants apart by action alone.
-func (Continue) JSONSchemaExtend(s *jsonschema.Schema) {
-	p := prop(s, "action")
-	s.Properties.Set("action", &jsonschema.Schema{Type: "string", Enum: []any{string(ActionContinue), ""}, Description: p.Description})
-}
-func (AbortTurn) JSONSchemaExtend(s *jsonschema.Schema)        { pinAction(s, ActionAbortTurn) }
-func (HardAbort) JSONSchemaExtend(s *jsonschema.Schema)        { pinAction(s, ActionHardAbort) }
-func (DenyTool) JSONSchemaExtend(s *jsonschema.Schema)         { pinAction(s, ActionDenyTool) }
-func (Respond) JSONSchemaExtend(s *jsonschema.Schema)          { pinAction(s, ActionRespond) }
-func (BeforeLLMModify) JSONSchemaExtend(s *jsonschema.Schema)  { pinAction(s, ActionModify) }
-func (AfterLLMModify) JSONSchemaExtend(s *jsonschema.Schema)   { pinAction(s, ActionModify) }
-func (BeforeToolModify) JSONSchemaExtend(s *jsonschema.Schema) { pinAction(s, ActionModify) }
-func (AfterToolModify) JSONSchemaExtend(s *jsonschema.Schema)  { pinAction(s, ActionModify) }
-
-func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
-	p, ok := s.Properties.Get(name)
-	if !ok {
-		panic("protocol: no property " + name)
-	}
-	return p
-}
-
-func pinAction(s *jsonschema.Schema, a Action) {
-	p := prop(s, "action")
-	s.Properties.Set("action", &jsonschema.Schema{Type: "string", Const: string(a), Description: p.Description})
-}
-
 // Actions lists the actions a method's result allows, in table order; nil
 // for a method whose result is not a union on action.
 func (m MethodInfo) Actions() []Action {
@@ -235,24 +208,9 @@ func DecodeResult(method string, data []byte) (any, error) {
 	if m.Notification {
 		return nil, fmt.Errorf("%s is a notification and has no result", method)
 	}
-	var t reflect.Type
-	if m.Variants == nil {
-		t = m.Result
-	} else {
-		action := ActionContinue
-		err := eachMember(data, func(name string, raw []byte) error {
-			if name != "action" {
-				return nil
-			}
-			var a *Action
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return fmt.Errorf("action: %w", err)
-			}
-			if a != nil && *a != "" {
-				action = *a
-			}
-			return nil
-		})
+	t := m.Result
+	if m.Variants != nil {
+		action, err := actionOf(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s result: %w", method, err)
 		}
@@ -262,19 +220,48 @@ func DecodeResult(method string, data []byte) (any, error) {
 		}
 		t = reflect.TypeOf(m.Variants[i])
 	}
-	// Straight to the type's UnmarshalJSON: through json.Unmarshal, a long
-	// result would be read twice more, to check it and to find its end.
 	v := reflect.New(t)
-	var err error
-	if u, ok := v.Interface().(json.Unmarshaler); ok {
-		err = u.UnmarshalJSON(data)
-	} else {
-		err = json.Unmarshal(data, v.Interface())
-	}
-	if err != nil {
+	if err := Unmarshal(data, v.Interface()); err != nil {
 		return nil, fmt.Errorf("%s result: %w", method, err)
 	}
 	return v.Elem().Interface(), nil
+}
+
+// actionOf reads the action of a result: absent, null and "" are continue.
+// It reads no further than the action, which hooks write first: decoding
+// the variant reads, and checks, the whole result.
+func actionOf(data []byte) (Action, error) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	tok, err := dec.ReadToken()
+	switch {
+	case err != nil:
+		return "", pointed(err)
+	case tok.Kind() == 'n':
+		return ActionContinue, nil // decodes as an empty continue
+	case tok.Kind() != '{':
+		return "", &PointerError{Err: fmt.Errorf("want an object, got %s", tok.Kind())}
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return "", pointed(err)
+		}
+		if name.String() != "action" {
+			if err := dec.SkipValue(); err != nil {
+				return "", pointed(err)
+			}
+			continue
+		}
+		var a *Action
+		if err := jsonv2.UnmarshalDecode(dec, &a, decodeOptions); err != nil {
+			return "", pointed(err)
+		}
+		if a == nil || *a == "" {
+			return ActionContinue, nil
+		}
+		return *a, nil
+	}
+	return ActionContinue, nil
 }
 
 func joinActions(actions []Action) string {

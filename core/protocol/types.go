@@ -20,7 +20,7 @@ type Meta struct {
 	// Source names the host component that raised the call.
 	Source *string `json:"Source,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // TurnContext describes what started the turn and how it is routed.
@@ -32,7 +32,7 @@ type TurnContext struct {
 	// Scope is the host's scope of the turn, in the host's own shape.
 	Scope json.RawMessage `json:"scope,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // InboundContext is where the message that started the turn came from.
@@ -44,7 +44,7 @@ type InboundContext struct {
 	// SenderID identifies who sent the message.
 	SenderID *string `json:"sender_id,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // Message is one entry of the conversation sent to the LLM.
@@ -72,7 +72,7 @@ type Message struct {
 	// Attachments are files attached to the message, in the host's own shape.
 	Attachments []map[string]any `json:"attachments,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ContentBlock is one block of a structured message: text or an image.
@@ -86,7 +86,7 @@ type ContentBlock struct {
 	// CacheControl marks the block for the provider's prefix cache.
 	CacheControl *CacheControl `json:"cache_control,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ImageURL is an image: an http(s) link or a data URL.
@@ -94,7 +94,7 @@ type ImageURL struct {
 	// URL is the image's address.
 	URL string `json:"url"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // CacheControl marks a block for a provider's prefix cache.
@@ -102,7 +102,7 @@ type CacheControl struct {
 	// Type is "ephemeral".
 	Type string `json:"type"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form.
@@ -112,7 +112,7 @@ type ToolDefinition struct {
 	// Function describes the tool.
 	Function FunctionDefinition `json:"function"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // FunctionDefinition names a tool and describes its arguments.
@@ -124,7 +124,7 @@ type FunctionDefinition struct {
 	// Parameters is the JSON Schema of the tool's arguments object.
 	Parameters map[string]any `json:"parameters,omitzero"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolCall is a call to a tool that the LLM asks for.
@@ -140,7 +140,7 @@ type ToolCall struct {
 	// ExtraContent is provider-specific data of the call.
 	ExtraContent *ToolCallExtraContent `json:"extra_content,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // FunctionCall names the tool called and its arguments.
@@ -152,7 +152,7 @@ type FunctionCall struct {
 	// ThoughtSignature is the provider's signature of the reasoning behind the call.
 	ThoughtSignature *string `json:"thought_signature,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolCallExtraContent is provider-specific data of a tool call.
@@ -160,7 +160,7 @@ type ToolCallExtraContent struct {
 	// Google is the data of Google's models.
 	Google *GoogleExtraContent `json:"google,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // GoogleExtraContent is what Google's models attach to a tool call.
@@ -168,7 +168,7 @@ type GoogleExtraContent struct {
 	// ThoughtSignature is the signature of the reasoning behind the call.
 	ThoughtSignature *string `json:"thought_signature,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // Usage counts the tokens of an LLM call.
@@ -180,7 +180,7 @@ type Usage struct {
 	// TotalTokens is both together.
 	TotalTokens *int `json:"total_tokens,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // LLMResponse is what the LLM answered.
@@ -202,7 +202,7 @@ type LLMResponse struct {
 	// Usage counts the tokens of the call.
 	Usage *Usage `json:"usage,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }
 
 // ToolResult is the outcome of a tool call.
@@ -224,5 +224,5 @@ type ToolResult struct {
 	// ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
 	ResponseHandled *bool `json:"response_handled,omitempty"`
 	// Extra holds members this version does not know.
-	Extra Extra `json:"-"`
+	Extra Extra `json:",embed" jsonschema:"-"`
 }

@@ -48,8 +48,8 @@ func TestValidVectorsRoundTrip(t *testing.T) {
 func roundTrip(t *testing.T, typ reflect.Type, data []byte) []byte {
 	t.Helper()
 	p := reflect.New(typ)
-	require.NoError(t, json.Unmarshal(data, p.Interface()), "decode into %s", typ)
-	out, err := json.Marshal(p.Elem().Interface())
+	require.NoError(t, protocol.Unmarshal(data, p.Interface()), "decode into %s", typ)
+	out, err := protocol.Marshal(p.Elem().Interface())
 	require.NoError(t, err, "encode %s", typ)
 	return out
 }
@@ -76,7 +76,7 @@ func roundTripResult(t *testing.T, method string, result []byte) []byte {
 	} else {
 		assert.Implements(t, reflect.New(m.Result).Interface(), r)
 	}
-	out, err := json.Marshal(r)
+	out, err := protocol.Marshal(r)
 	require.NoError(t, err)
 	return out
 }
@@ -94,7 +94,7 @@ func roundTripMessage(t *testing.T, data []byte, responseTo string) []byte {
 	switch {
 	case head.Method == nil:
 		var r protocol.Response
-		require.NoError(t, json.Unmarshal(data, &r))
+		require.NoError(t, protocol.Unmarshal(data, &r))
 		if r.Result != nil {
 			r.Result = roundTripResult(t, responseTo, r.Result)
 		}
@@ -102,17 +102,17 @@ func roundTripMessage(t *testing.T, data []byte, responseTo string) []byte {
 	case head.ID == nil || *head.ID == 0:
 		assert.True(t, lookup(t, *head.Method).Notification, "%s is sent without an id, but it is not a notification", *head.Method)
 		var n protocol.Notification
-		require.NoError(t, json.Unmarshal(data, &n))
+		require.NoError(t, protocol.Unmarshal(data, &n))
 		n.Params = roundTripParams(t, n.Method, n.Params)
 		envelope = n
 	default:
 		assert.False(t, lookup(t, *head.Method).Notification, "%s is sent with an id, but it is a notification", *head.Method)
 		var r protocol.Request
-		require.NoError(t, json.Unmarshal(data, &r))
+		require.NoError(t, protocol.Unmarshal(data, &r))
 		r.Params = roundTripParams(t, r.Method, r.Params)
 		envelope = r
 	}
-	out, err := json.Marshal(envelope)
+	out, err := protocol.Marshal(envelope)
 	require.NoError(t, err)
 	return out
 }

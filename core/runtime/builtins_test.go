@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +39,7 @@ func TestSkillHooksIsABuiltinOfEveryRuntime(t *testing.T) {
 	hi := "hi"
 	req, d := r.BeforeLLM(context.Background(), protocol.BeforeLLMParams{Model: "m", Messages: []protocol.Message{{Role: "user", Content: &hi}}})
 	if !d.Continue() || len(req.Messages) != 2 || *req.Messages[1].Content != "Answer in French." {
-		t.Errorf("decision %+v, messages %s", d, must(json.Marshal(req.Messages)))
+		t.Errorf("decision %+v, messages %s", d, must(protocol.Marshal(req.Messages)))
 	}
 }
 

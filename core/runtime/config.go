@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,7 +61,24 @@ type DefaultsConfig struct {
 	// Approval decides a tool call when every approver abstained: "deny"
 	// (the default, also when empty) or "allow". Extension.
 	Approval string `json:"approval"`
+	// Respond says which tools a before_tool hook may answer with respond:
+	// "any" (the default, also when empty, as in PicoClaw), or
+	// "own_tools": only the tools the hook itself added to the LLM's
+	// request in before_llm; a respond for another tool is a failure of
+	// the hook, under its before_tool policy. Extension.
+	Respond string `json:"respond"`
+	// ApproveRespond, when true, sends a call that a hook answered with
+	// respond through approve_tool all the same: denied, the hook's answer
+	// is dropped and the call is not approved. PicoClaw skips approval.
+	// Extension.
+	ApproveRespond bool `json:"approve_respond"`
 }
+
+// The values of hooks.defaults.respond.
+const (
+	RespondAny      = "any"
+	RespondOwnTools = "own_tools"
+)
 
 // The values of hooks.defaults.approval.
 const (
@@ -90,6 +108,13 @@ type ProcessConfig struct {
 	Dir string `json:"dir"`
 	// Env holds variables set on top of the runtime's environment.
 	Env map[string]string `json:"env"`
+	// EnvPassthrough, when set, lists the runtime's variables the hook
+	// gets, by name or glob ("LC_*"); absent passes every one, as PicoClaw
+	// does. Extension.
+	EnvPassthrough []string `json:"env_passthrough"`
+	// EnvClear passes the hook none of the runtime's variables but those
+	// EnvPassthrough names: it gets env and nothing else. Extension.
+	EnvClear bool `json:"env_clear"`
 	// Observe lists the events the hook receives: runtime kinds such as
 	// "agent.tool.exec_end", legacy names such as "tool_exec_end", globs
 	// such as "agent.tool.*", or "*" for all.
@@ -156,17 +181,23 @@ func ParseConfig(data []byte) (Config, error) {
 
 func (c Config) check() error {
 	h := c.Hooks
-	for key, ms := range map[string]int{
-		"observer_timeout_ms":    h.Defaults.ObserverTimeoutMS,
-		"interceptor_timeout_ms": h.Defaults.InterceptorTimeoutMS,
-		"approval_timeout_ms":    h.Defaults.ApprovalTimeoutMS,
+	for _, d := range []struct {
+		key string
+		ms  int
+	}{
+		{"observer_timeout_ms", h.Defaults.ObserverTimeoutMS},
+		{"interceptor_timeout_ms", h.Defaults.InterceptorTimeoutMS},
+		{"approval_timeout_ms", h.Defaults.ApprovalTimeoutMS},
 	} {
-		if ms < 0 {
-			return fmt.Errorf("hooks.defaults.%s: must not be negative", key)
+		if err := checkMS("hooks.defaults."+d.key, d.ms); err != nil {
+			return err
 		}
 	}
 	if a := h.Defaults.Approval; a != "" && a != ApprovalDeny && a != ApprovalAllow {
 		return fmt.Errorf(`hooks.defaults.approval: %q is not "deny" or "allow"`, a)
+	}
+	if v := h.Defaults.Respond; v != "" && v != RespondAny && v != RespondOwnTools {
+		return fmt.Errorf(`hooks.defaults.respond: %q is not "any" or "own_tools"`, v)
 	}
 	for _, name := range slices.Sorted(maps.Keys(h.Processes)) {
 		if err := h.Processes[name].check("hooks.processes." + name); err != nil {
@@ -196,8 +227,13 @@ func (p ProcessConfig) check(at string) error {
 			return fmt.Errorf("%s.observe[%d]: %w", at, i, err)
 		}
 	}
-	if p.TimeoutMS < 0 {
-		return fmt.Errorf("%s.timeout_ms: must not be negative", at)
+	for i, glob := range p.EnvPassthrough {
+		if _, err := path.Match(glob, ""); err != nil || glob == "" {
+			return fmt.Errorf("%s.env_passthrough[%d]: %q is not a variable name or glob", at, i, glob)
+		}
+	}
+	if err := checkMS(at+".timeout_ms", p.TimeoutMS); err != nil {
+		return err
 	}
 	for _, s := range slices.Sorted(maps.Keys(p.FailurePolicy)) {
 		if !Stage(s).valid() {
@@ -207,10 +243,28 @@ func (p ProcessConfig) check(at string) error {
 			return fmt.Errorf(`%s.failure_policy.%s: %q is not "open" or "closed"`, at, s, v)
 		}
 	}
-	for key, v := range map[string]int{"max_restarts": p.Restart.MaxRestarts, "backoff_ms": p.Restart.BackoffMS, "max_backoff_ms": p.Restart.MaxBackoffMS} {
-		if v < 0 {
-			return fmt.Errorf("%s.restart.%s: must not be negative", at, key)
-		}
+	if p.Restart.MaxRestarts < 0 {
+		return fmt.Errorf("%s.restart.max_restarts: must not be negative", at)
+	}
+	if err := checkMS(at+".restart.backoff_ms", p.Restart.BackoffMS); err != nil {
+		return err
+	}
+	return checkMS(at+".restart.max_backoff_ms", p.Restart.MaxBackoffMS)
+}
+
+// MaxDurationMS is the longest duration a configuration may set, in
+// milliseconds: one day. A bigger number is refused rather than taken for
+// "never": a hook that never answers must still be given up on, and a
+// number of milliseconds past 2^63 nanoseconds would turn negative.
+const MaxDurationMS = 24 * 60 * 60 * 1000
+
+// checkMS checks a duration in milliseconds: 0 means the default.
+func checkMS(key string, v int) error {
+	switch {
+	case v < 0:
+		return fmt.Errorf("%s: must not be negative (0 or absent means the default)", key)
+	case v > MaxDurationMS:
+		return fmt.Errorf("%s: %d is more than the maximum, %d (one day)", key, v, MaxDurationMS)
 	}
 	return nil
 }

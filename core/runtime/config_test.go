@@ -13,7 +13,7 @@ func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
 	cfg, err := ParseConfig([]byte(`{
 	  "hooks": {
 	    "enabled": true,
-	    "defaults": {"observer_timeout_ms": 250, "interceptor_timeout_ms": 4000, "approval_timeout_ms": 30000, "approval": "allow"},
+	    "defaults": {"observer_timeout_ms": 250, "interceptor_timeout_ms": 4000, "approval_timeout_ms": 30000, "approval": "allow", "respond": "own_tools", "approve_respond": true},
 	    "builtins": {"example_logger": {"enabled": true, "priority": 10, "config": {"log_events": true}}},
 	    "processes": {
 	      "py_review_gate": {
@@ -25,6 +25,7 @@ func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
 	        "observe": ["tool_exec_start", "agent.tool.*", "*"],
 	        "intercept": ["before_tool", "approve_tool"],
 	        "env": {"PICOCLAW_HOOK_LOG_FILE": "/tmp/gate.log"},
+	        "env_passthrough": ["PATH", "LC_*"], "env_clear": true,
 	        "timeout_ms": 800,
 	        "failure_policy": {"before_tool": "closed", "approve_tool": "open"},
 	        "restart": {"enabled": true, "max_restarts": 3, "backoff_ms": 50, "max_backoff_ms": 1000}
@@ -45,6 +46,8 @@ func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
 	case !p.Enabled || p.Priority != 100 || p.Command[1] != "/tmp/review_gate.py" || p.Dir != "hooks" || p.Env["PICOCLAW_HOOK_LOG_FILE"] != "/tmp/gate.log":
 		t.Errorf("process = %+v", p)
 	case len(p.Observe) != 3 || len(p.Intercept) != 2 || p.TimeoutMS != 800:
+		t.Errorf("process = %+v", p)
+	case h.Defaults.Respond != RespondOwnTools || !h.Defaults.ApproveRespond || len(p.EnvPassthrough) != 2 || !p.EnvClear:
 		t.Errorf("process = %+v", p)
 	}
 	if got := p.policies(); got[StageBeforeTool] != FailClosed || got[StageApproveTool] != FailOpen {

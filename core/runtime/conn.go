@@ -352,10 +352,8 @@ func (c *Conn) dispatch(line []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	// Straight to UnmarshalJSON, which checks what it reads: through
-	// json.Unmarshal, a long line would be read twice more.
 	var msg protocol.Response
-	if err := msg.UnmarshalJSON(line); err != nil {
+	if err := protocol.Unmarshal(line, &msg); err != nil {
 		c.unreadable(line, err)
 		return
 	}
@@ -400,7 +398,7 @@ func (c *Conn) unreadable(line []byte, err error) {
 			c.log.Warn("skipping lines of stdout that are not JSON", "skipped", c.garbage)
 		}
 	case json.Unmarshal(line, &head) == nil && head.ID != nil:
-		c.log.Warn("dropped a reply whose id is not a positive integer", "id", clip(head.ID), "error", err)
+		c.log.Warn("dropped a reply that cannot be read", "id", clip(head.ID), "error", err)
 	default:
 		c.log.Warn("skipped a line of stdout that is not a JSON-RPC reply", "line", clip(line), "error", err)
 	}
@@ -418,7 +416,7 @@ func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
 		ID:      id,
 		Error:   &protocol.RPCError{Code: protocol.CodeMethodNotFound, Message: "method not found: " + string(method)},
 	}
-	line, err := json.Marshal(resp)
+	line, err := protocol.Marshal(resp)
 	if err != nil {
 		return
 	}
@@ -466,18 +464,11 @@ func encodeParams(params any) ([]byte, error) {
 		return nil, nil
 	case json.RawMessage:
 		raw = p
-	case json.Marshaler:
-		if reflect.TypeOf(p).PkgPath() != protocolPath {
-			return json.Marshal(params)
-		}
-		// The wire types write checked, compact JSON; json.Marshal would
-		// read it all again to check and compact it, which for a long
-		// message history is a third of the cost of encoding it.
-		var err error
-		if raw, err = p.MarshalJSON(); err != nil {
-			return nil, err
-		}
 	default:
+		if t := reflect.TypeOf(p); t.PkgPath() == protocolPath || (t.Kind() == reflect.Pointer && t.Elem().PkgPath() == protocolPath) {
+			// Compact, and the only encoding that keeps Extra members.
+			return protocol.Marshal(params)
+		}
 		return json.Marshal(params)
 	}
 	if bytes.ContainsAny(raw, "\r\n") {

@@ -33,10 +33,10 @@ func TestEncodeMessageWritesOneLineOfTheSameJSON(t *testing.T) {
 		t.Fatalf("not one line: %q", line.b)
 	}
 	var got protocol.Request
-	if err := json.Unmarshal(line.b, &got); err != nil {
+	if err := protocol.Unmarshal(line.b, &got); err != nil {
 		t.Fatalf("%v: %s", err, line.b)
 	}
-	want, err := json.Marshal(protocol.Request{JSONRPC: protocol.JSONRPCVersion, ID: id, Method: protocol.MethodBeforeTool, Params: mustMarshal(t, call)})
+	want, err := protocol.Marshal(protocol.Request{JSONRPC: protocol.JSONRPCVersion, ID: id, Method: protocol.MethodBeforeTool, Params: mustMarshal(t, call)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestEncodeMessageOfOtherValues(t *testing.T) {
 
 func mustMarshal(t *testing.T, v any) json.RawMessage {
 	t.Helper()
-	b, err := json.Marshal(v)
+	b, err := protocol.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,12 +121,12 @@ func TestNotifyAllWritesWholeLinesTogether(t *testing.T) {
 		}
 		for line := range bytes.Lines(b) {
 			var n protocol.Notification
-			if err := json.Unmarshal(line, &n); err != nil {
+			if err := protocol.Unmarshal(line, &n); err != nil {
 				t.Fatalf("%v: %s", err, line)
 			}
 			var ev protocol.RuntimeEvent
 			var p struct{ N int }
-			if err := json.Unmarshal(n.Params, &ev); err != nil || json.Unmarshal(ev.Payload, &p) != nil || p.N != next {
+			if err := protocol.Unmarshal(n.Params, &ev); err != nil || json.Unmarshal(ev.Payload, &p) != nil || p.N != next {
 				t.Fatalf("line %d is %s", next, line)
 			}
 			next++

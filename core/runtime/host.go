@@ -113,7 +113,7 @@ func revertToolsAndSystem(next, prev protocol.BeforeLLMParams) (protocol.BeforeL
 func toolMap(tools []protocol.ToolDefinition) map[string]string {
 	m := map[string]string{}
 	for _, t := range tools {
-		b, _ := t.MarshalJSON()
+		b, _ := protocol.Marshal(t)
 		m[t.Function.Name] = string(b)
 	}
 	return m
@@ -162,7 +162,7 @@ func systemMessages(msgs []protocol.Message) []string {
 	var out []string
 	for _, m := range msgs {
 		if m.Role == "system" {
-			b, _ := m.MarshalJSON()
+			b, _ := protocol.Marshal(m)
 			out = append(out, string(b))
 		}
 	}

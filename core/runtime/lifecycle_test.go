@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,10 +15,10 @@ import (
 func helloOf(t *testing.T, record string) protocol.HelloParams {
 	t.Helper()
 	var msg struct {
-		Method string
-		Params protocol.HelloParams
+		Method string               `json:"method"`
+		Params protocol.HelloParams `json:"params"`
 	}
-	if err := json.Unmarshal([]byte(readLines(t, record)[0]), &msg); err != nil || msg.Method != protocol.MethodHello {
+	if err := protocol.Unmarshal([]byte(readLines(t, record)[0]), &msg); err != nil || msg.Method != protocol.MethodHello {
 		t.Fatalf("first line received: %v, %+v", err, msg)
 	}
 	return msg.Params
@@ -180,8 +179,10 @@ func TestApprovedArgumentsReplaceTheCallsAndTheLastSetWins(t *testing.T) {
 		t.Errorf("the caller's arguments changed: %v", apprReq.Arguments)
 	}
 	h.Close()
-	var got struct{ Params protocol.ApproveToolParams }
-	if err := json.Unmarshal([]byte(readLines(t, rec)[1]), &got); err != nil {
+	var got struct {
+		Params protocol.ApproveToolParams `json:"params"`
+	}
+	if err := protocol.Unmarshal([]byte(readLines(t, rec)[1]), &got); err != nil {
 		t.Fatal(err)
 	}
 	p := got.Params

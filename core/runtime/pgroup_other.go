@@ -2,7 +2,10 @@
 
 package runtime
 
-import "syscall"
+import (
+	"syscall"
+	"time"
+)
 
 // groupAlive reports whether a process group still has a member.
 func groupAlive(pgid int) bool {
@@ -17,3 +20,10 @@ func groupMembers(pgid int) []int {
 	}
 	return nil
 }
+
+// becomeSubreaper does nothing: only Linux has child subreapers.
+func becomeSubreaper() {}
+
+// stopDescendants does nothing: without a subreaper, what left the hook's
+// process group cannot be found.
+func stopDescendants(pid int, token string, grace time.Duration) {}

@@ -10,8 +10,12 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -34,6 +38,13 @@ type Command struct {
 	Dir string
 	// Env holds variables set on top of the runtime's own environment.
 	Env map[string]string
+	// EnvPassthrough, when not nil, lists the variables of the runtime's
+	// environment the hook gets, by name or glob ("LC_*"); the others are
+	// kept from it. Nil passes every one, as PicoClaw does.
+	EnvPassthrough []string
+	// EnvClear passes none of the runtime's variables but those that
+	// EnvPassthrough names: the hook gets Env and nothing else.
+	EnvClear bool
 	// Modes are the capabilities announced in hook.hello.
 	Modes []protocol.Mode
 	// Extensions are the protocol extensions announced in hook.hello (see
@@ -50,17 +61,35 @@ type Command struct {
 }
 
 // Exec is the command ready to start: run directly (no shell) in Dir, with
-// Env on top of this process's environment, in a process group of its own
+// Env on top of the variables of this process's environment that
+// EnvPassthrough and EnvClear let through, in a process group of its own
 // so that stopping it reaches every process it started.
 func (cmd Command) Exec() *exec.Cmd {
 	c := exec.Command(cmd.Argv[0], cmd.Argv[1:]...)
 	c.Dir = cmd.Dir
-	c.Env = os.Environ()
+	c.Env = []string{} // not nil, which would mean this process's environment
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if cmd.passes(name) {
+			c.Env = append(c.Env, kv)
+		}
+	}
 	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
 		c.Env = append(c.Env, k+"="+cmd.Env[k])
 	}
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return c
+}
+
+// passes reports whether the runtime's variable of that name goes to the hook.
+func (cmd Command) passes(name string) bool {
+	if cmd.EnvPassthrough == nil {
+		return !cmd.EnvClear
+	}
+	return slices.ContainsFunc(cmd.EnvPassthrough, func(glob string) bool {
+		ok, _ := path.Match(glob, name)
+		return ok
+	})
 }
 
 // ProcessOptions tune a Process. The zero value is ready to use.
@@ -93,7 +122,16 @@ type Process struct {
 	lastStderr string
 
 	closeOnce sync.Once
+	token     string // marks the hook's descendants (tokenVar)
 }
+
+// tokenVar is the variable that marks every process a hook starts, so that
+// one which left the hook's process group and lost its parent is still
+// known as the hook's when the hook stops (Linux).
+const tokenVar = "HOOKWIRE_HOOK_TOKEN"
+
+// spawned counts the hook processes started, for their tokens.
+var spawned atomic.Uint64
 
 // Spawn starts a hook process and completes the hook.hello handshake with
 // it. The process runs in a process group of its own, so that Close can stop
@@ -155,6 +193,16 @@ func start(cmd Command, opts ProcessOptions) (*Process, error) {
 
 	c := cmd.Exec()
 	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
+	becomeSubreaper()
+	p.token = strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(spawned.Add(1), 10)
+	c.Env = append(c.Env, tokenVar+"="+p.token)
+	if cmd.Dir != "" {
+		// exec blames the program for a missing working directory.
+		if info, err := os.Stat(cmd.Dir); err != nil || !info.IsDir() {
+			closeAll()
+			return nil, fmt.Errorf("hook %s: its directory %s does not exist or is not a directory", cmd.Name, cmd.Dir)
+		}
+	}
 	if err := c.Start(); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("hook %s: %w", cmd.Name, err)
@@ -204,7 +252,7 @@ func (p *Process) handshake(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", protocol.MethodHello, err)
 	}
-	if err := json.Unmarshal(raw, &p.hello); err != nil {
+	if err := protocol.Unmarshal(raw, &p.hello); err != nil {
 		return fmt.Errorf("%s result: %w", protocol.MethodHello, err)
 	}
 	if !p.hello.OK {
@@ -325,7 +373,8 @@ func (p *Process) stop() {
 			<-p.exited
 		}
 	}
-	// What the hook started in its group must not outlive it.
+	// What the hook started must not outlive it: in its group, and
+	// anywhere below it (setsid).
 	if groupAlive(pgid) {
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 		if !waitGroupGone(pgid, grace) {
@@ -333,6 +382,7 @@ func (p *Process) stop() {
 			waitGroupGone(pgid, 5*time.Second)
 		}
 	}
+	stopDescendants(pgid, p.token, grace)
 	p.conn.fail(ErrClosed)
 	_ = p.conn.Close()
 	for _, end := range []chan struct{}{p.conn.readEnd, p.stderrDone} {

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +103,7 @@ func TestManyCallsInFlightAreMatchedByID(t *testing.T) {
 				return
 			}
 			var got protocol.Respond
-			if err := json.Unmarshal(raw, &got); err != nil || got.Result.ForLLM != args["text"] {
+			if err := protocol.Unmarshal(raw, &got); err != nil || got.Result.ForLLM != args["text"] {
 				errs <- fmt.Errorf("call %d got %s", i, raw)
 			}
 		})

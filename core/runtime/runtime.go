@@ -104,6 +104,16 @@ type Decision struct {
 	// ByDefault is true when no hook decided: every approver that answered
 	// abstained, and hooks.defaults.approval ruled; Reason says how.
 	ByDefault bool
+	// Canceled is true when the caller gave up: the context of the call was
+	// canceled or met its own deadline (SIGTERM, Ctrl-C, a program shutting
+	// down). The action is then abort_turn, whatever the stage and its
+	// failure policy: no hook was skipped as if it had failed, and nothing
+	// may go on without the hooks' word.
+	Canceled bool
+	// NeedsApproval is set on a respond when hooks.defaults.approve_respond
+	// is true: the call must still be approved before the hook's answer
+	// stands for the tool.
+	NeedsApproval bool
 }
 
 // Continue reports whether the agent may go on.
@@ -132,6 +142,12 @@ type Runtime struct {
 	closed  bool
 	chains  map[Stage][]*hook
 	queues  []*observeQueue
+
+	// injected lists, per hook, the tools it added to LLM requests in
+	// before_llm: those it may answer with respond when
+	// hooks.defaults.respond is own_tools.
+	injectedMu sync.Mutex
+	injected   map[string]map[string]bool
 }
 
 // hook is one hook of either kind, as the dispatcher sees it.
@@ -235,7 +251,7 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	if r.opts.Trace != nil {
 		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
 	}
-	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, Modes: modes, Extensions: r.Extensions()}
+	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, EnvPassthrough: p.EnvPassthrough, EnvClear: p.EnvClear, Modes: modes, Extensions: r.Extensions()}
 	restart := p.Restart.policy()
 	if r.opts.Host.picoClaw() {
 		cmd.IgnoreHello, restart = true, RestartPolicy{Never: true}
@@ -481,6 +497,9 @@ func (h *hook) policyFor(s Stage) Policy {
 // failed call is logged; under a closed policy it returns the decision that
 // ends the chain, under an open one ok is false and the hook is skipped.
 func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any, call func(context.Context) (R, error)) (res R, ok bool, stop *Decision) {
+	if gone := gaveUp(ctx); gone != nil {
+		return res, false, gone
+	}
 	d := r.deadline(h, s)
 	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
@@ -496,10 +515,17 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 		err = noReply(d)
 	}
 	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
-	if err != nil {
+	gone := gaveUp(ctx)
+	switch {
+	case err != nil && gone != nil:
+		// The caller gave up, the hook did not fail: no policy applies, and
+		// above all not an open one, which would let the agent go on
+		// without this hook's word.
+		rec.Err = fmt.Errorf("%s: %w", gone.Reason, err)
+	case err != nil:
 		rec.Err = err
 		rec.Policy = h.policyFor(s)
-	} else {
+	default:
 		rec.Result = res
 		if read, notes := r.opts.Host.read(s, params, res); notes != nil {
 			res, rec.Discarded = read.(R), notes
@@ -510,6 +536,9 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	}
 	if err == nil {
 		return res, true, nil
+	}
+	if gone != nil {
+		return res, false, gone
 	}
 	r.logger().Warn("hook call failed", "hook", h.name, "method", s.Method(), "error", err, "policy", "fail "+string(rec.Policy))
 	if rec.Policy == FailOpen {
@@ -541,6 +570,16 @@ func callHook[R any](r *Runtime, ctx context.Context, h *hook, call func(context
 	}
 	<-ctx.Done()
 	return res, ctx.Err()
+}
+
+// gaveUp is the decision of a stage whose caller has given up (its context
+// is done), or nil while the caller still waits.
+func gaveUp(ctx context.Context) *Decision {
+	err := ctx.Err()
+	if err == nil {
+		return nil
+	}
+	return &Decision{Action: protocol.ActionAbortTurn, Canceled: true, Reason: "the caller gave up: " + context.Cause(ctx).Error()}
 }
 
 // noReply is the error of a call that met its deadline.
@@ -575,6 +614,9 @@ func (r *Runtime) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (
 		}
 		switch v := res.(type) {
 		case protocol.BeforeLLMModify:
+			if r.defaults.Respond == RespondOwnTools {
+				r.noteInjected(h.name, req.Tools, v.Request.Tools)
+			}
 			req = keep(r, keepLLMRequestIdentity, v.Request, req)
 		case protocol.AbortTurn:
 			return req, r.ended(h, v.Action, v.Reason)
@@ -617,7 +659,11 @@ func (r *Runtime) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (p
 func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolParams, Decision) {
 	for _, h := range r.chain(StageBeforeTool) {
 		res, ok, stop := invoke(r, ctx, h, StageBeforeTool, call, func(ctx context.Context) (protocol.BeforeToolResult, error) {
-			return h.tool.BeforeTool(ctx, call)
+			res, err := h.tool.BeforeTool(ctx, call)
+			if _, respond := res.(protocol.Respond); err == nil && respond && !r.mayRespond(h.name, call.Tool) {
+				err = fmt.Errorf("respond is not allowed for tool %s: the hook did not add it in before_llm (hooks.defaults.respond is %s)", call.Tool, RespondOwnTools)
+			}
+			return res, err
 		})
 		if stop != nil {
 			return call, *stop
@@ -633,7 +679,7 @@ func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams
 				call = keep(r, keepToolCallIdentity, *v.Call, call)
 			}
 			d := r.ended(h, v.Action, v.Reason)
-			d.Result = &v.Result
+			d.Result, d.NeedsApproval = &v.Result, r.defaults.ApproveRespond
 			return call, d
 		case protocol.DenyTool:
 			return call, Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
@@ -644,6 +690,37 @@ func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams
 		}
 	}
 	return call, pass
+}
+
+// noteInjected records the tools a hook's before_llm modify added.
+func (r *Runtime) noteInjected(hook string, before, after []protocol.ToolDefinition) {
+	r.injectedMu.Lock()
+	defer r.injectedMu.Unlock()
+	for _, t := range after {
+		name := t.Function.Name
+		if slices.ContainsFunc(before, func(b protocol.ToolDefinition) bool { return b.Function.Name == name }) {
+			continue
+		}
+		if r.injected == nil {
+			r.injected = map[string]map[string]bool{}
+		}
+		if r.injected[hook] == nil {
+			r.injected[hook] = map[string]bool{}
+		}
+		r.injected[hook][name] = true
+	}
+}
+
+// mayRespond reports whether a hook may answer a call of the tool with
+// respond: always, unless hooks.defaults.respond is own_tools; then only
+// for a tool the hook itself added in before_llm.
+func (r *Runtime) mayRespond(hook, tool string) bool {
+	if r.defaults.Respond != RespondOwnTools {
+		return true
+	}
+	r.injectedMu.Lock()
+	defer r.injectedMu.Unlock()
+	return r.injected[hook][tool]
 }
 
 // ApproveTool asks the approvers, in order, whether a tool call may run.

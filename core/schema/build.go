@@ -24,7 +24,6 @@ var extraTypes = []reflect.Type{
 	reflect.TypeFor[protocol.Request](),
 	reflect.TypeFor[protocol.Notification](),
 	reflect.TypeFor[protocol.Response](),
-	reflect.TypeFor[protocol.Action](),
 }
 
 // Build reflects every protocol type into one JSON Schema document, with
@@ -34,8 +33,12 @@ func Build(comments map[string]string) ([]byte, error) {
 	r := &jsonschema.Reflector{
 		AllowAdditionalProperties: true, // a newer peer may add members
 		LookupComment:             func(t reflect.Type, field string) string { return describe(comments, t, field) },
+		Mapper:                    refEnum,
 	}
 	defs := jsonschema.Definitions{}
+	for t, s := range enums {
+		defs[t.Name()] = s
+	}
 	add := func(name string, s *jsonschema.Schema) error {
 		if old, ok := defs[name]; ok {
 			a, _ := json.Marshal(old)
@@ -73,6 +76,9 @@ func Build(comments map[string]string) ([]byte, error) {
 		if err := reflectType(t); err != nil {
 			return nil, err
 		}
+	}
+	for name, extend := range extensions {
+		extend(defs[name])
 	}
 	for _, m := range protocol.Methods {
 		if m.Variants != nil {

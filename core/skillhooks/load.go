@@ -100,12 +100,19 @@ func Load(skillsDir string, skills []string) ([]Hook, error) {
 		if slices.Contains(skills[:i], skill) {
 			return nil, &Error{Skill: skill, Err: errors.New("enabled twice")}
 		}
-		if info, err := os.Stat(filepath.Join(skillsDir, skill)); err != nil || !info.IsDir() {
+		info, err := os.Lstat(filepath.Join(skillsDir, skill))
+		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return nil, &Error{Skill: skill, Err: errLink}
+		}
+		if err != nil || !info.IsDir() {
 			return nil, &Error{Skill: skill, Err: fmt.Errorf("no such skill folder in %s", skillsDir)}
 		}
 		dir := filepath.Join(skillsDir, skill, "hooks")
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if err := noLink(filepath.Join(skillsDir, skill), "hooks"); err != nil {
+			return nil, &Error{Skill: skill, Err: err}
 		}
 		more, err := loadSkill(skill, dir)
 		if err != nil {
@@ -121,7 +128,7 @@ func Load(skillsDir string, skills []string) ([]Hook, error) {
 var fields = []string{"name", "file", "timing", "role", "persistent", "tool_filter"}
 
 func loadSkill(skill, dir string) ([]Hook, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "hooks.json"))
+	data, err := readNoLink(dir, "hooks.json")
 	if err != nil {
 		return nil, &Error{Skill: skill, Err: err}
 	}
@@ -190,7 +197,7 @@ func loadSkill(skill, dir string) ([]Hook, error) {
 		if !filepath.IsLocal(h.File) || filepath.Ext(h.File) != ".md" {
 			return nil, fail(name, "file", "%q is not a .md file in the hooks folder", h.File)
 		}
-		text, err := os.ReadFile(filepath.Join(dir, h.File))
+		text, err := readNoLink(dir, h.File)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fail(name, "file", "hooks/%s does not exist", filepath.ToSlash(h.File))
 		} else if err != nil {
@@ -202,6 +209,38 @@ func loadSkill(skill, dir string) ([]Hook, error) {
 		hooks = append(hooks, h)
 	}
 	return hooks, nil
+}
+
+// errLink is the fault of a symbolic link where a skill's hooks are read:
+// a prompt file such as leak.md -> /etc/passwd would go to the LLM.
+var errLink = errors.New("a symbolic link: skill hooks follow none")
+
+// noLink checks that none of the names, each in the folder of the one
+// before, starting at base, is a symbolic link. A name that does not exist
+// is left to the reader to report.
+func noLink(base string, names ...string) error {
+	rel := ""
+	for _, name := range names {
+		rel = filepath.Join(rel, name)
+		info, err := os.Lstat(filepath.Join(base, rel))
+		if err != nil {
+			return nil
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is %w", filepath.ToSlash(rel), errLink)
+		}
+	}
+	return nil
+}
+
+// readNoLink reads the file rel of a skill's hooks folder, refusing a
+// symbolic link at any step of its path, the file included.
+func readNoLink(hooksDir, rel string) ([]byte, error) {
+	names := append([]string{"hooks"}, strings.Split(filepath.ToSlash(rel), "/")...)
+	if err := noLink(filepath.Dir(hooksDir), names...); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(filepath.Join(hooksDir, rel))
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {

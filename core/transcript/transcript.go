@@ -60,6 +60,7 @@ type Record struct {
 	Kind      string          `json:"kind,omitempty"`
 	Tool      string          `json:"tool,omitempty"`
 	Arguments map[string]any  `json:"arguments,omitempty"`
+	LLMCall   *LLMCallRecord  `json:"llm_call,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	Tools     []string        `json:"tools,omitempty"`
 	Messages  []MessageRecord `json:"messages,omitempty"`
@@ -78,6 +79,12 @@ type Record struct {
 	Policy    string          `json:"policy,omitempty"`
 	// DurationMS is the only key that changes from run to run.
 	DurationMS *float64 `json:"duration_ms,omitempty"`
+}
+
+// LLMCallRecord is the tool call the LLM made, when hooks changed it.
+type LLMCallRecord struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
 }
 
 // HookRecord describes one hook in the "hooks" record.
@@ -176,6 +183,9 @@ func (t *Writer) Call(c runtime.CallRecord) {
 	case nil:
 		rec.Error, rec.Policy = c.Err.Error(), string(c.Policy)
 		outcome = fmt.Sprintf("failed (fail %s): %v", c.Policy, c.Err)
+		if c.Policy == "" { // the caller gave up: no policy applies
+			outcome = fmt.Sprintf("stopped: %v", c.Err)
+		}
 	case protocol.ApproveToolResult:
 		rec.Approved, rec.Reason = &v.Approved, deref(v.Reason)
 		switch {
@@ -262,6 +272,10 @@ func (t *Writer) Step(s agent.Step) {
 		rec := Record{Type: "tool", Tool: s.Tool, Arguments: s.Arguments, Outcome: s.Outcome, By: s.By, ByDefault: s.ByDefault, Reason: s.Reason, Result: result(s.Result)}
 		args := compact(s.Arguments)
 		line := fmt.Sprintf("%s %s ", s.Tool, args)
+		if s.LLMCall != nil {
+			rec.LLMCall = &LLMCallRecord{Tool: s.LLMCall.Tool, Arguments: s.LLMCall.Arguments}
+			line += fmt.Sprintf("(the LLM called %s %s) ", s.LLMCall.Tool, compact(s.LLMCall.Arguments))
+		}
 		switch s.Outcome {
 		case agent.ToolRan:
 			rec.DurationMS = millis(s.Duration)

@@ -3,7 +3,12 @@
 
 import type { Hook } from "./hook.js";
 import { protectStdout } from "./protect.js";
+import { LineReader, type Line } from "./lines.js";
 import { Session } from "./session.js";
+
+/** How long handlers in flight when stdin closes have to finish, then to stop once told. */
+const STDIN_GRACE_MS = 500;
+const CANCEL_GRACE_MS = 250;
 
 const log = (message: string): void => {
   process.stderr.write(message + "\n");
@@ -17,7 +22,7 @@ export function run(hook: Hook): void {
   running = true;
   const write = protectStdout();
   const stopping = new AbortController();
-  const session = new Session(hook, log, stopping.signal);
+  const session = new Session(hook, log, stopping.signal, true);
   // Exit only once every reply written so far has reached the host.
   const exit = (): void => write("", () => process.exit(0));
   const close = (): void => void session.close().then(exit);
@@ -25,27 +30,22 @@ export function run(hook: Hook): void {
   process.stdout.once("error", () => process.exit(0));
 
   const stdin = process.stdin;
-  stdin.setEncoding("utf8");
-  let rest = "";
-  // Splitting by hand rather than with readline: no line-length limit, and
-  // a long line is joined once, not scanned again for every chunk.
-  stdin.on("data", (chunk: string) => {
-    let nl = chunk.indexOf("\n");
-    if (nl < 0) {
-      rest += chunk;
-      return;
-    }
-    session.line(rest + chunk.slice(0, nl), write);
-    let start = nl + 1;
-    while ((nl = chunk.indexOf("\n", start)) >= 0) {
-      session.line(chunk.slice(start, nl), write);
-      start = nl + 1;
-    }
-    rest = chunk.slice(start);
-  });
+  const lines = new LineReader();
+  const emit = (line: Line): void => session.line(line, write);
+  stdin.on("data", (chunk: Buffer) => lines.push(chunk, emit));
   stdin.once("end", () => {
-    if (rest !== "") session.line(rest, write);
+    lines.end(emit);
     session.whenIdle(close);
+    // The host has gone, or is going, and a hook must not outlive it:
+    // handlers still running STDIN_GRACE_MS after stdin closed are told to
+    // stop (ctx.signal), and CANCEL_GRACE_MS later the hook exits without them.
+    setTimeout(() => {
+      stopping.abort();
+      setTimeout(() => {
+        log("hookwire: warning: stdin is closed and handlers are still running; stopping without their replies");
+        close();
+      }, CANCEL_GRACE_MS);
+    }, STDIN_GRACE_MS);
   });
   stdin.once("error", (err) => {
     log(`hookwire: reading stdin failed: ${err.message}`);

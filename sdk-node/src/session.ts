@@ -49,9 +49,25 @@ const errorLine = (id: unknown, code: number, message: string): string =>
 
 type Call = (params: unknown, ctx: Context) => unknown;
 
+/**
+ * The longest reply line of a host that does not say (max_line_bytes in
+ * hello): PicoClaw's host reads lines up to 1 MiB, and stops reading for
+ * good at a longer one.
+ */
+const DEFAULT_MAX_LINE = 1 << 20;
+
+/** What a host's calls of a mode get from a hook with no handler for it. */
+const UNHANDLED_MODE: Record<Mode, string> = {
+  observe: "events are dropped",
+  llm: "hook.before_llm and hook.after_llm are answered with continue",
+  tool: "hook.before_tool and hook.after_tool are answered with continue",
+  approve: "hook.approve_tool is answered with an error, which a host may take as a denial of every tool call",
+};
+
 /** @internal */
 export class Session {
   private inflight = 0;
+  private maxLine = DEFAULT_MAX_LINE;
   private onIdle: (() => void) | undefined;
   private ctx: Context;
   private closed: Promise<void> | undefined;
@@ -60,12 +76,18 @@ export class Session {
     private readonly hook: Hook,
     private readonly log: Log,
     signal: AbortSignal,
+    /** Whether replies go to a host, which reads lines up to a limit; the test client's do not. */
+    private readonly wire = false,
   ) {
     this.ctx = { signal, extensions: [] };
   }
 
-  /** Handles one input line; a reply, if any, goes to write. */
-  line(text: string, write: Write): void {
+  /** Handles one input line (undefined: not UTF-8); a reply, if any, goes to write. */
+  line(text: string | undefined, write: Write): void {
+    if (text === undefined) {
+      write(errorLine(null, ErrorCodes.ParseError, "parse error: invalid UTF-8"));
+      return;
+    }
     if (BLANK.test(text)) return;
     let msg: unknown;
     try {
@@ -86,6 +108,11 @@ export class Session {
     }
     if (id === undefined || id === null) {
       this.log(`hookwire: ignored a message without an id (method ${JSON.stringify(method)})`);
+      return;
+    }
+    if (typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) {
+      // Only a string or a number can come back as it was sent (1e999 would be null).
+      write(errorLine(null, ErrorCodes.InvalidRequest, "invalid request: the id is not a string or a number"));
       return;
     }
     if (typeof method !== "string") {
@@ -191,8 +218,15 @@ export class Session {
     }
     const extensions = Array.isArray(p["extensions"]) ? p["extensions"].filter((e): e is string => typeof e === "string") : [];
     this.ctx = { ...this.ctx, extensions };
+    const max = p["max_line_bytes"];
+    this.maxLine = typeof max === "number" && Number.isSafeInteger(max) && max > 0 ? max : DEFAULT_MAX_LINE;
     const name = this.hook.name ?? (typeof p["name"] === "string" ? p["name"] : undefined);
     const modes = this.hook.modes();
+    for (const mode of Array.isArray(p["modes"]) ? p["modes"] : []) {
+      if (typeof mode === "string" && Object.hasOwn(UNHANDLED_MODE, mode) && !modes.includes(mode as Mode)) {
+        this.log(`hookwire: warning: the host grants mode ${JSON.stringify(mode)}, which no handler of this hook serves: ${UNHANDLED_MODE[mode as Mode]}`);
+      }
+    }
     return name === undefined ? { ok: true, modes } : { ok: true, name, modes };
   }
 
@@ -275,6 +309,20 @@ export class Session {
     } catch (err) {
       this.failed(id, info.name, new Error(`the handler returned an invalid result: ${messageOf(err)}`), done);
       return;
+    }
+    // A host stops reading a hook for good at a line longer than it reads:
+    // let the call through as if the hook were not there (an approval has
+    // no continue: it fails).
+    const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
+    if (size > this.maxLine) {
+      const what = `the reply to ${info.name} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes)`;
+      if (info.name === "hook.approve_tool") {
+        this.log(`hookwire: warning: ${what}; sending an error instead`);
+        line = errorLine(id, ErrorCodes.HandlerError, `the reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`);
+      } else {
+        this.log(`hookwire: warning: ${what}; sending continue instead`);
+        line = resultLine(id, { action: "continue" });
+      }
     }
     done(line);
     this.settle();

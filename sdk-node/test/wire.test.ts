@@ -90,8 +90,9 @@ describe("the dispatch loop", () => {
     assert.deepEqual(order, [...ids].reverse(), "the fastest is answered first, not held up by the slow ones");
   });
 
-  it("reads and writes a line of 70 MiB, more than the reference host reads", async () => {
+  it("reads and writes a line of 70 MiB to a host that announces it reads that much", async () => {
     const hook = start();
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["llm"], max_line_bytes: 128 << 20 });
     const content = "x".repeat(70 << 20);
     const req = { model: "echo", messages: [{ role: "user", content }] };
     const reply = await hook.request("hook.before_llm", req);

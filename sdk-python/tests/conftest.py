@@ -7,6 +7,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -27,6 +28,8 @@ class HookProcess:
             stdin=stdin,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            # A group of its own, so that what it leaves behind can be found.
+            start_new_session=True,
         )
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: list[bytes] = []
@@ -95,6 +98,35 @@ class HookProcess:
         self._stderr_drained.join(timeout=TIMEOUT)
         return status
 
+    def reply_to(self, request_id: object) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The reply to request_id, and the replies that came before it.
+
+        Every line must be a JSON-RPC reply: a result or an error, not both.
+        """
+        before: list[dict[str, Any]] = []
+        while True:
+            line = self.line()
+            assert line is not None, f"stdout closed before the reply to {request_id!r}"
+            reply: dict[str, Any] = json.loads(line)
+            assert reply.get("jsonrpc") == "2.0", line
+            assert ("result" in reply) != ("error" in reply), line
+            if reply.get("id") == request_id and type(reply.get("id")) is type(request_id):
+                return reply, before
+            before.append(reply)
+
+    def close_stdin_and_wait(self) -> float:
+        """Close stdin, wait for the exit (status 0) and check that the hook's
+        process group is gone; the seconds from the close to the exit."""
+        self.close_stdin()
+        closed = time.monotonic()
+        status = self.proc.wait(timeout=TIMEOUT)
+        took = time.monotonic() - closed
+        self._stderr_drained.join(timeout=TIMEOUT)
+        assert status == 0, self.stderr
+        left = [pid for pid, group in process_groups() if group == self.proc.pid]
+        assert left == [], f"processes of the hook's group left behind: {left}"
+        return took
+
     @property
     def stderr(self) -> str:
         return b"".join(self._stderr).decode()
@@ -106,6 +138,12 @@ class HookProcess:
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def process_groups() -> list[tuple[int, int]]:
+    """Every process of the machine, with its process group, from the process table."""
+    out = subprocess.run(["ps", "-A", "-o", "pid=,pgid="], capture_output=True, check=True)
+    return [(int(p), int(g)) for p, g in (line.split() for line in out.stdout.splitlines())]
 
 
 @pytest.fixture(params=["sync", "async"])

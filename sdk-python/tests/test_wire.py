@@ -176,11 +176,15 @@ def test_50_concurrent_slow_requests_are_answered_out_of_order_by_id(
         }
 
 
-def test_a_line_of_16_mib_is_read_and_answered_whole() -> None:
+def test_a_line_of_16_mib_is_read_and_answered_whole_to_a_host_that_reads_such_lines() -> None:
     text = "x" * (16 << 20)
     hook = HookProcess(str(HOOKS / "tools.py"))
     try:
-        hook.hello()
+        hook.call(
+            1,
+            "hook.hello",
+            {"name": "t", "version": 1, "modes": ["llm"], "max_line_bytes": 64 << 20},
+        )
         request = {"model": "m", "messages": [{"role": "user", "content": text}]}
         reply = hook.call(2, "hook.before_llm", request)
         assert reply["result"]["action"] == "modify"

@@ -24,6 +24,8 @@ Usage:
                                       run the prompt hooks of skills as a hook process
   hookwire mcp [flags] -- COMMAND [ARGS...]
                                       serve a hook's plugin tools as an MCP server on stdio
+  hookwire bridge [flags] AGENT -- COMMAND [ARGS...]
+                                      run a hook as a Claude Code or Gemini CLI command hook
 
 Run "hookwire COMMAND --help" for the flags of a command.
 `
@@ -56,7 +58,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -77,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -111,10 +110,12 @@ func skillHooksProcess(engine *skillhooks.Engine) *sdk.Hook {
 	return h
 }
 
+// convert goes through the protocol's codec, the one that keeps Extra
+// members; the SDK's types bring their own methods, which it calls.
 func convert(from, to any) error {
-	data, err := json.Marshal(from)
+	data, err := protocol.Marshal(from)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(data, to)
+	return protocol.Unmarshal(data, to)
 }

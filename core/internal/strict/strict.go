@@ -1,6 +1,8 @@
 // Package strict decodes JSON files written by people: like encoding/json,
-// except that an unknown key is an error, and every error names the key at
-// fault by its path, such as `hooks.processes.audit.intercpt: unknown key`.
+// except that an unknown key, a key given twice and null where an object of
+// known keys belongs are errors, every error names the key at fault by its
+// path, such as `hooks.processes.audit.intercpt: unknown key`, and a syntax
+// error gives its line and column.
 package strict
 
 import (
@@ -23,18 +25,76 @@ func Decode(data []byte, v any) error {
 	}
 	if !json.Valid(data) {
 		var x any
-		return fmt.Errorf("not JSON: %w", json.Unmarshal(data, &x))
+		err := json.Unmarshal(data, &x)
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			line, col := position(data, syntax.Offset)
+			return fmt.Errorf("not JSON: line %d, column %d: %w", line, col, err)
+		}
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	if err := duplicates("", data); err != nil {
+		return err
 	}
 	return decode("", data, rv.Elem())
+}
+
+// position is the line and column (in bytes, from 1) of the byte at offset.
+func position(data []byte, offset int64) (line, col int) {
+	before := data[:min(max(offset, 1)-1, int64(len(data)))]
+	line = bytes.Count(before, []byte("\n")) + 1
+	return line, len(before) - bytes.LastIndexByte(before, '\n')
+}
+
+// duplicates finds a key given twice in one object: encoding/json keeps the
+// last silently, and a person who wrote both meant one of them.
+func duplicates(at string, data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.Token() // the opening delimiter; the data is valid JSON
+	seen := map[string]bool{}
+	for i := 0; dec.More(); i++ {
+		var where string
+		if data[0] == '{' {
+			tok, _ := dec.Token()
+			key, _ := tok.(string)
+			where = join(at, key)
+			if seen[key] {
+				return fmt.Errorf("%s: the key is given twice", where)
+			}
+			seen[key] = true
+		} else {
+			where = fmt.Sprintf("%s[%d]", at, i)
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		if err := duplicates(where, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var rawType = reflect.TypeFor[json.RawMessage]()
 
 func decode(at string, data []byte, v reflect.Value) error {
-	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		return nil
-	}
 	t := v.Type()
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		// null is "absent" for a value, but not for an object of known keys:
+		// "hooks": null reads as "no hooks", a silent way to lose a guard.
+		if !structured(t) && (t.Kind() != reflect.Map || !structured(t.Elem())) {
+			return nil
+		}
+		if at == "" {
+			return errors.New("null: want a JSON object")
+		}
+		return fmt.Errorf("%s: null: want an object", at)
+	}
 	switch {
 	case t == rawType:
 		v.SetBytes(bytes.Clone(data))
@@ -66,7 +126,7 @@ func decode(at string, data []byte, v reflect.Value) error {
 			}
 		}
 		return nil
-	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && structured(t.Elem()):
+	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && typed(t.Elem()):
 		members, err := object(at, data)
 		if err != nil {
 			return err
@@ -82,10 +142,10 @@ func decode(at string, data []byte, v reflect.Value) error {
 			v.SetMapIndex(reflect.ValueOf(key), e)
 		}
 		return nil
-	case t.Kind() == reflect.Slice && structured(t.Elem()):
+	case t.Kind() == reflect.Slice && typed(t.Elem()):
 		var items []json.RawMessage
 		if err := json.Unmarshal(data, &items); err != nil {
-			return fmt.Errorf("%s: want a list", at)
+			return fmt.Errorf("%s: want %s, got %s", at, describe(t), kind(data))
 		}
 		s := reflect.MakeSlice(t, len(items), len(items))
 		for i, item := range items {
@@ -104,6 +164,13 @@ func decode(at string, data []byte, v reflect.Value) error {
 		return fmt.Errorf("%s: %w", at, err)
 	}
 	return nil
+}
+
+// typed reports whether values of t have a type of their own, so that a
+// fault in one names it (env.A, command[1]); members of a free-form object
+// (any, raw JSON) are not checked.
+func typed(t reflect.Type) bool {
+	return t.Kind() != reflect.Interface && t != rawType
 }
 
 // structured reports whether values of t are objects with known keys.
@@ -125,6 +192,21 @@ func object(at string, data []byte) (map[string]json.RawMessage, error) {
 	return members, nil
 }
 
+// kind names the JSON type of a value, as encoding/json's errors do.
+func kind(data []byte) string {
+	switch data = bytes.TrimSpace(data); data[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
+}
+
 func join(at, key string) string {
 	if at == "" {
 		return key
@@ -140,6 +222,8 @@ func describe(t reflect.Type) string {
 		return "a string"
 	case reflect.Bool:
 		return "true or false"
+	case reflect.Struct:
+		return "an object"
 	case reflect.Slice:
 		return "a list of " + strings.TrimPrefix(strings.TrimPrefix(describe(t.Elem()), "a "), "an ") + "s"
 	case reflect.Map:

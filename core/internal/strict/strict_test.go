@@ -51,3 +51,57 @@ func TestDecodeNamesThePath(t *testing.T) {
 		}
 	}
 }
+
+func TestAKeyGivenTwiceIsRefusedByItsPath(t *testing.T) {
+	var d doc
+	err := Decode([]byte(`{"by_key":{"k":{"name":"a"},"k":{"name":"b"}}}`), &d)
+	if err == nil || err.Error() != "by_key.k: the key is given twice" {
+		t.Errorf("err = %v", err)
+	}
+	err = Decode([]byte(`{"items":[{"name":"a","name":"b"}]}`), &d)
+	if err == nil || err.Error() != "items[0].name: the key is given twice" {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestNullForAnObjectOfKnownKeysIsRefused(t *testing.T) {
+	for in, want := range map[string]string{
+		`null`:                  "null: want a JSON object",
+		`{"items":[null]}`:      "items[0]: null: want an object",
+		`{"by_key":null}`:       "by_key: null: want an object",
+		`{"by_key":{"k":null}}`: "by_key.k: null: want an object",
+	} {
+		var d doc
+		if err := Decode([]byte(in), &d); err == nil || err.Error() != want {
+			t.Errorf("%s: err %v, want %q", in, err, want)
+		}
+	}
+	var d doc
+	if err := Decode([]byte(`{"title":null,"tags":null,"opt":null}`), &d); err != nil {
+		t.Errorf("null for a value means absent: %v", err)
+	}
+}
+
+func TestASyntaxErrorGivesItsLineAndColumn(t *testing.T) {
+	var d doc
+	err := Decode([]byte("{\n  \"title\": \"t\",\n  \"count\": 2,,\n}"), &d)
+	if err == nil || !strings.HasPrefix(err.Error(), "not JSON: line 3, column 14: invalid character ','") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestAWrongTypeInsideAMapOrListNamesTheMember(t *testing.T) {
+	type env struct {
+		Env     map[string]string `json:"env"`
+		Command []string          `json:"command"`
+	}
+	for in, want := range map[string]string{
+		`{"env":{"A":1}}`:           "env.A: want a string, got number",
+		`{"command":["python3",2]}`: "command[1]: want a string, got number",
+	} {
+		var e env
+		if err := Decode([]byte(in), &e); err == nil || err.Error() != want {
+			t.Errorf("%s: err %v, want %q", in, err, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package vectors
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,4 +57,33 @@ func Load() ([]Vector, error) {
 		}
 	}
 	return all, nil
+}
+
+// ExchangeLines are the lines of the exchange vectors of
+// schema/testdata/exchanges: what a host writes (in) and what a hook
+// answers (out), as seeds for the fuzz targets.
+func ExchangeLines() (in, out [][]byte, err error) {
+	files, err := filepath.Glob(filepath.Join(Dir(), "exchanges", "*.txtar"))
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, section := range bytes.Split(data, []byte("\n-- "))[1:] {
+			name, body, _ := bytes.Cut(section, []byte("\n"))
+			for _, line := range bytes.Split(body, []byte("\n")) {
+				switch {
+				case len(line) == 0:
+				case bytes.HasPrefix(name, []byte("in --")):
+					in = append(in, line)
+				case bytes.HasPrefix(name, []byte("out --")):
+					out = append(out, line)
+				}
+			}
+		}
+	}
+	return in, out, nil
 }

@@ -104,3 +104,38 @@ def test_under_the_runtime_each_dangerous_command_ends_its_turn_and_the_rest_run
         ("aborted", "dangerous_commands", "dangerous command blocked: cat zeros.bin > /dev/sda"),
         ("done", None, None),
     ]
+
+
+def test_under_the_runtime_a_dangerous_command_nested_1200_deep_still_ends_its_turn(
+    hookwire_cli: Path, tmp_path: Path
+) -> None:
+    # The LLM writes the arguments: deep nesting must not get a call past the
+    # guard. Written by hand: json.dumps does not nest that deep either.
+    nested = "[" * 1_200 + "]" * 1_200
+    call = '{"name":"shell","arguments":{"command":"rm -rf /","nested":' + nested + "}}"
+    scenario = (
+        '{"tools":["shell"],"turns":[{"prompt":"Clean up.","replies":[{"tool_calls":['
+        + call
+        + "]}]}]}"
+    )
+    (tmp_path / "scenario.json").write_text(scenario)
+    run = subprocess.run(
+        [
+            str(hookwire_cli),
+            "run",
+            "--json",
+            "--hooks",
+            str(HERE / "hooks.json"),
+            str(tmp_path / "scenario.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    # The records that carry the arguments nest too deep for json.loads.
+    kinds = [line[: line.find(",")] for line in run.stdout.splitlines()]
+    assert '{"type":"tool"' not in kinds, run.stdout[:2000]
+    records = [json.loads(line) for line in run.stdout.splitlines() if '"turn_end"' in line[:20]]
+    ends = [(r["status"], r.get("by"), r.get("reason")) for r in records if r["type"] == "turn_end"]
+    assert ends == [("aborted", "dangerous_commands", "dangerous command blocked: rm -rf /")]

@@ -85,8 +85,10 @@ func main() {
 	})
 	h.OnApproveTool(func(_ context.Context, req hookwire.ApproveToolParams) (hookwire.ApproveToolResult, error) {
 		switch req.Tool {
-		case "approve":
+		case "approve", "modify":
 			return hookwire.ApproveToolResult{Approved: true}, nil
+		case "abstain":
+			return hookwire.ApproveToolResult{Abstain: hookwire.Ptr(true)}, nil
 		case "error":
 			return hookwire.ApproveToolResult{}, errReference
 		}

@@ -31,8 +31,9 @@ export class HookProcess {
   private nextId = 1;
   private readonly closed: Promise<Exit>;
 
-  constructor(command: string, args: readonly string[], cwd?: string) {
-    this.child = spawn(command, args, { stdio: "pipe", cwd });
+  /** detached: in a process group of its own, whose id is the hook's pid. */
+  constructor(command: string, args: readonly string[], cwd?: string, detached = false) {
+    this.child = spawn(command, args, { stdio: "pipe", cwd, detached });
     this.closed = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
     this.child.stdout.setEncoding("utf8");
     this.child.stderr.setEncoding("utf8");

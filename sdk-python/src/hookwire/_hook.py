@@ -95,6 +95,19 @@ Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaita
 Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
 F = TypeVar("F", bound=Callable[..., Any])
 
+# PicoClaw's host reads reply lines of up to 1 MiB, and stops reading a hook
+# for good at a longer one; a host that reads more says so in hello.
+DEFAULT_MAX_LINE_BYTES = 1 << 20
+
+# What a host's calls of a mode get from a hook with no handler for it.
+_UNHANDLED_MODE = {
+    "observe": "events are dropped",
+    "llm": "hook.before_llm and hook.after_llm are answered with continue",
+    "tool": "hook.before_tool and hook.after_tool are answered with continue",
+    "approve": "hook.approve_tool is answered with an error, which a host may take "
+    "as a denial of every tool call",
+}
+
 # Where a modify result carries the whole replacement object, by method.
 _MODIFY_KEY = {
     METHOD_BEFORE_LLM: "request",
@@ -152,6 +165,7 @@ class Hook:
         self._tools: dict[str, Tool] = {}
         self._closers: list[_Handler] = []
         self._host_extensions: tuple[str, ...] = ()
+        self._max_line_bytes = DEFAULT_MAX_LINE_BYTES
         if threads < 1:
             raise ValueError("threads must be at least 1")
         self.threads = threads
@@ -281,6 +295,17 @@ class Hook:
         did not announce. Empty before the first hello.
         """
         return self._host_extensions
+
+    @property
+    def max_line_bytes(self) -> int:
+        """The longest reply line the host reads, in bytes, newline included.
+
+        What the host announced in its last hook.hello (max_line_bytes), or
+        1 MiB, what PicoClaw's host reads, when it announced nothing. A
+        longer reply is not sent: the call gets continue instead (an
+        approval, which has no continue, an error), with a warning.
+        """
+        return self._max_line_bytes
 
     def _register(self, method: str, fn: Callable[[Any], Any]) -> None:
         if method in self._handlers:
@@ -431,6 +456,18 @@ class Hook:
 
     def _hello(self, params: dict[str, Any]) -> dict[str, Any]:
         self._host_extensions = tuple(params.get("extensions") or ())
+        limit = params.get("max_line_bytes")
+        if not (type(limit) is int and limit > 0):
+            limit = DEFAULT_MAX_LINE_BYTES
+        self._max_line_bytes = limit
+        modes = self.modes
+        for mode in params.get("modes") or ():
+            if mode not in modes:
+                log.warning(
+                    "the host grants the %s mode, which no handler of this hook serves: %s",
+                    mode,
+                    _UNHANDLED_MODE.get(mode, "its calls get an error"),
+                )
         version = params.get("version")
         if version != PROTOCOL_VERSION:
             log.warning(
@@ -439,7 +476,7 @@ class Hook:
                 PROTOCOL_VERSION,
             )
         # modes is our addition to the hello result; hosts that do not know it ignore it.
-        return {"ok": True, "name": self.name or params.get("name", ""), "modes": self.modes}
+        return {"ok": True, "name": self.name or params.get("name", ""), "modes": modes}
 
     def _with_tools(self, request: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
         action = result.get("action") or "continue"

@@ -12,7 +12,7 @@ from contextlib import suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ._stdio import _claim_stdio, _observe, _Wire, log
+from ._stdio import CANCEL_AFTER, STDIN_GRACE, _abandon, _claim_stdio, _observe, _Wire, log
 
 if TYPE_CHECKING:
     from ._hook import Hook, Route, _Handler
@@ -41,9 +41,25 @@ async def serve(hook: Hook) -> None:
             await asyncio.wait({server.eof, stopped}, return_when=asyncio.FIRST_COMPLETED)
             if not stopped.done():
                 # stdin is closed: answer what is in flight, then exit, unless
-                # a signal cuts the wait short.
+                # a signal cuts the wait short; cancel the coroutines still
+                # running after CANCEL_AFTER, abandon all after STDIN_GRACE.
                 drained = asyncio.ensure_future(server.drain())
-                await asyncio.wait({drained, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                waiting = {drained, stopped}
+                first = asyncio.FIRST_COMPLETED
+                await asyncio.wait(waiting, timeout=CANCEL_AFTER, return_when=first)
+                if not (drained.done() or stopped.done()):
+                    log.warning(
+                        "stdin is closed and %d handlers are still running after %.2f s: "
+                        "cancelling the coroutines",
+                        server.in_flight,
+                        CANCEL_AFTER,
+                    )
+                    server.cancel()
+                    await asyncio.wait(
+                        waiting, timeout=STDIN_GRACE - CANCEL_AFTER, return_when=first
+                    )
+                if not (drained.done() or stopped.done()):
+                    _abandon(server, server.in_flight)
                 drained.cancel()
             if stopped.done():
                 log.info("signal: exiting without waiting for %d handlers", server.in_flight)
@@ -129,7 +145,7 @@ class _LoopServer(_Wire, asyncio.Protocol):
             self._task(self._answer_later(request_id, method, route, coroutine, waiting_for))
             return
         try:
-            self.result(request_id, route.finish(reply))
+            self.result(request_id, method, route.finish(reply))
         except Exception as e:
             self.failed(request_id, method, e)
 
@@ -137,7 +153,7 @@ class _LoopServer(_Wire, asyncio.Protocol):
         self, request_id: Any, method: str, route: Route, coroutine: Any, waiting_for: Any
     ) -> None:
         try:
-            self.result(request_id, route.finish(await _Resumed(coroutine, waiting_for)))
+            self.result(request_id, method, route.finish(await _Resumed(coroutine, waiting_for)))
         except Exception as e:
             self.failed(request_id, method, e)
 

@@ -31,11 +31,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from ._hook import HookError, Route, _Handler
+from ._json import Undecodable, decode, valid_id
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
     CODE_INVALID_REQUEST,
     CODE_PARSE_ERROR,
+    METHOD_APPROVE_TOOL,
+    METHODS,
 )
 
 if TYPE_CHECKING:
@@ -43,7 +46,28 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hookwire")
 
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+# allow_nan=False: a result holding inf or nan (a 1e999 from the host, say)
+# is an error reply, not a line that is not JSON.
+_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_CONTINUE = {"action": "continue"}
+
+
+# How long the handlers in flight when stdin closes have to answer, and, for
+# coroutines, how long before they are cancelled. The host has gone, or is
+# going, and a hook must not outlive it: it exits within a second of stdin
+# closing, without the replies of the handlers still running.
+STDIN_GRACE = 0.75
+CANCEL_AFTER = 0.5
+
+
+def _abandon(wire: _Wire, running: int) -> None:
+    log.warning(
+        "stdin is closed and %d handlers are still running after %.2f s: "
+        "stopping without their replies",
+        running,
+        STDIN_GRACE,
+    )
+    wire.stop()
 
 
 class _Stop(BaseException):
@@ -80,28 +104,46 @@ class _Wire:
             log.exception("could not handle the line %.200r", line)
 
     def _line(self, line: bytes) -> None:
-        if not line.strip():
+        if not line.strip(b" \t\r\n"):
             return
         try:
-            message = json.loads(line)
+            message = decode(line)
+        except Undecodable as e:
+            # JSON all the same, and a request with an id gets an answer.
+            self.error(e.request_id, CODE_INVALID_REQUEST, f"invalid request: {e}")
+            return
         except ValueError as e:
             self.error(None, CODE_PARSE_ERROR, f"parse error: {e}")
             return
+        if message is None:
+            return  # JSON, and nothing to answer
         if not isinstance(message, dict):
             self.error(None, CODE_INVALID_REQUEST, "invalid request: not a JSON object")
             return
+        request_id = valid_id(message)
         method = message.get("method")
-        if not isinstance(method, str):
-            log.warning("ignored a message that is not a request: %.200s", line)
+        if "method" in message and not isinstance(method, str):
+            self.error(request_id, CODE_INVALID_REQUEST, "invalid request: method is not a string")
             return
         params = message.get("params", {})
-        request_id = message.get("id")
-        # Older hosts send notifications with an id of 0.
-        if request_id is None or request_id == 0:
+        info = METHODS.get(method) if method else None
+        if info is not None and info.notification:
+            assert method is not None
+            # Never answered, whatever their id: older hosts send them with id 0.
             if isinstance(params, dict):
                 self.notify(*self.hook.observers(method, params))
             else:
                 log.warning("ignored %s: its params are not an object", method)
+            return
+        if message.get("id") is None:
+            log.debug("ignored the notification %s", method)
+            return
+        if request_id is None or not method:
+            self.error(
+                request_id,
+                CODE_INVALID_REQUEST,
+                "invalid request: want a method and a number or string id",
+            )
             return
         if not isinstance(params, dict):
             self.error(request_id, CODE_INVALID_PARAMS, f"invalid params: {method} takes an object")
@@ -110,6 +152,9 @@ class _Wire:
             route = self.hook.route(method, params)
         except HookError as e:
             self.error(request_id, e.code, e.message)
+            return
+        except Exception as e:
+            self.failed(request_id, method, e)
             return
         if route.call is None:
             self.answer(request_id, method, route, params)
@@ -127,12 +172,32 @@ class _Wire:
         """Answer a request here and now: call its sync handler, if any, and reply."""
         try:
             reply = route.call(params) if route.call is not None else None
-            self.result(request_id, route.finish(reply))
+            self.result(request_id, method, route.finish(reply))
         except Exception as e:
             self.failed(request_id, method, e)
 
-    def result(self, request_id: Any, result: Any) -> None:
-        self.write(_dumps({"jsonrpc": "2.0", "id": request_id, "result": result}))
+    def result(self, request_id: Any, method: str, result: Any) -> None:
+        line = _dumps({"jsonrpc": "2.0", "id": request_id, "result": result})
+        # ASCII only, so characters are bytes; the newline counts too.
+        size, limit = len(line) + 1, self.hook.max_line_bytes
+        if size > limit:
+            # A host stops reading a hook for good at a line longer than it reads.
+            # An approval has no continue: an error is the closest to "not decided".
+            approval = method == METHOD_APPROVE_TOOL
+            log.warning(
+                "the %s reply is %d bytes, longer than the host reads in a line (%d bytes): "
+                "sending %s instead",
+                method,
+                size,
+                limit,
+                "an error" if approval else "continue",
+            )
+            if approval:
+                message = f"the reply ({size} bytes) is longer than the host reads ({limit} bytes)"
+                self.error(request_id, CODE_HANDLER_ERROR, message)
+                return
+            line = _dumps({"jsonrpc": "2.0", "id": request_id, "result": _CONTINUE})
+        self.write(line)
 
     def failed(self, request_id: Any, method: str, e: Exception) -> None:
         log.error("%s handler failed", method, exc_info=e)
@@ -141,6 +206,11 @@ class _Wire:
     def error(self, request_id: Any, code: int, message: str) -> None:
         error = {"code": code, "message": message}
         self.write(_dumps({"jsonrpc": "2.0", "id": request_id, "error": error}))
+
+    def stop(self) -> None:
+        """Drop every later reply: the handlers still running are abandoned."""
+        with self._lock:
+            self._broken = True
 
     def write(self, line: str) -> None:
         data = memoryview((line + "\n").encode())
@@ -205,8 +275,14 @@ class _ThreadsServer(_Wire):
         signal handlers promptly.
         """
         seen, last = -1, time.monotonic()
+        abandon_at = None
         with self._state:
             while not (self._eof and self._busy == 0):
+                if self._eof:
+                    abandon_at = abandon_at or time.monotonic() + STDIN_GRACE
+                    if time.monotonic() >= abandon_at:
+                        _abandon(self, self._busy)
+                        return
                 self._dozing = self._busy == 0 and time.monotonic() - last > self.DOZE
                 self._state.wait(0.2 if self._dozing else self.TICK)
                 self._dozing = False

@@ -85,8 +85,10 @@ def after_tool(res: AfterToolParams) -> AfterToolReply:
 
 @hook.approve_tool
 def approve_tool(req: ApproveToolParams) -> ApproveToolReply:
-    if req["tool"] == "approve":
+    if req["tool"] in ("approve", "modify"):
         return True
+    if req["tool"] == "abstain":
+        return {"approved": False, "abstain": True}
     if req["tool"] == "error":
         raise RuntimeError("the reference hook failed, as asked")
     return {"approved": False, "reason": REASON}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// bridge times one Claude Code PreToolUse event, as the agent spends it:
+// from starting the hook command to its exit, with the decision read. The
+// contenders check the same thing (deny rm -rf): the Python SDK's guard
+// behind a warm `hookwire bridge` (its session's hook already running), and
+// a plain Python script started for the event, as command hooks are
+// written. The first event of a session, which starts the hook, is timed
+// apart.
+func (b *bench) bridge() error {
+	cli := filepath.Join(b.env.bin, "hookwire")
+	if err := build(filepath.Join(b.env.root, "core"), "go", "build", "-o", cli, "./cmd/hookwire"); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "hookwire-bench-bridge")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	guard := []string{b.env.python, filepath.Join(b.env.root, "bench", "hooks", "python", "guard_sdk.py")}
+	script := []string{b.env.python, filepath.Join(b.env.root, "bench", "hooks", "python", "guard_command.py")}
+	event := func(session, command string) []byte {
+		ev, _ := json.Marshal(map[string]any{
+			"session_id": session, "hook_event_name": "PreToolUse", "cwd": dir, "transcript_path": "",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": command},
+		})
+		return ev
+	}
+	runEvent := func(argv []string, ev []byte) error {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Stdin = bytes.NewReader(ev)
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(argv, " "), err)
+		}
+		if !bytes.Contains(out, []byte(`"permissionDecision":"deny"`)) {
+			return fmt.Errorf("%s did not deny rm -rf: %s", strings.Join(argv, " "), out)
+		}
+		return nil
+	}
+	bridgeArgv := append([]string{cli, "bridge", "--dir", dir, "claude-code", "--"}, guard...)
+	endSession := func(session string) {
+		ev, _ := json.Marshal(map[string]any{"session_id": session, "hook_event_name": "SessionEnd", "cwd": dir})
+		cmd := exec.Command(bridgeArgv[0], bridgeArgv[1:]...)
+		cmd.Stdin = bytes.NewReader(ev)
+		cmd.Run()
+	}
+	sessions := 0
+	first := &contender{id: "bridge-first", label: "hookwire bridge, first event of a session (starts the hook)", timed: func() (time.Duration, error) {
+		sessions++
+		session := fmt.Sprintf("first-%d", sessions)
+		defer endSession(session)
+		start := time.Now()
+		err := runEvent(bridgeArgv, event(session, "rm -rf /"))
+		return time.Since(start), err
+	}}
+	warm := &contender{id: "bridge-warm", label: "hookwire bridge, warm: the session's hook is running", do: func() error {
+		return runEvent(bridgeArgv, event("warm", "rm -rf /"))
+	}}
+	plain := &contender{id: "command-python", label: "a plain Python command hook, a process per event", do: func() error {
+		return runEvent(script, event("plain", "rm -rf /"))
+	}}
+	defer endSession("warm")
+	cs := []*contender{first, warm, plain}
+	n := max(10, b.cfg.Startups)
+	fmt.Fprintf(b.progress, "  %d contenders, %d events each\n", len(cs), n)
+	turn := func(record bool) func(i, count int) {
+		return func(i, count int) {
+			for range count {
+				cs[i].measure(record)
+			}
+		}
+	}
+	interleave(b.rng, len(cs), 1, 1, turn(false))
+	interleave(b.rng, len(cs), n, n, turn(true))
+	b.failures(cs)
+	plainMedian := summarize(plain.samples).Median
+	for _, c := range cs {
+		r := row{ID: c.id, Label: c.label, summary: summarize(c.samples)}
+		if c != plain {
+			r.VsLoop = ratio(r.Median, plainMedian)
+		}
+		b.res.Bridge = append(b.res.Bridge, r)
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+// Package bridge runs hookwire hooks as the command hooks of agents that
+// start a command per event, Claude Code and Gemini CLI: the event's JSON on
+// stdin, a decision as JSON on stdout and an exit code.
+//
+// The first event of a session starts the hook once, through the reference
+// runtime, behind a small server of that session; later events reach it
+// over a Unix socket in a folder only the user can enter. The hook keeps its
+// state between events and answers in a round trip instead of a process
+// start. The server stops at the session's end, after an idle time, or when
+// its hook is down for good.
+package bridge
+
+import (
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// Step is what the bridge does with an agent's event: the protocol calls
+// it makes, in order, or the runtime event it raises for observers.
+type Step struct {
+	// Calls are the hook stages asked, in order; a stage the hook has no
+	// handler for is left out.
+	Calls []Stage
+	// Kind is the runtime event raised, when the event is only observed.
+	Kind string
+	// Guard is true for an event that decides whether a tool may run: when
+	// the hook cannot be asked (it did not start, it crashed, it timed out),
+	// the bridge blocks it, as a failed approval does.
+	Guard bool
+	// EndsSession is true for the event that ends the session: the server
+	// stops once it has answered.
+	EndsSession bool
+}
+
+// Stage is a protocol call the bridge makes.
+type Stage string
+
+const (
+	BeforeLLM   Stage = "before_llm"
+	AfterLLM    Stage = "after_llm"
+	BeforeTool  Stage = "before_tool"
+	ApproveTool Stage = "approve_tool"
+	AfterTool   Stage = "after_tool"
+)
+
+// Runtime event kinds the bridge raises that the protocol's agent loop has
+// no event for.
+const (
+	KindNotification = "agent.notification"
+	KindCompact      = "agent.context.compact"
+)
+
+// Agent is an agent whose command hooks the bridge speaks: how its events
+// map to the protocol, and how decisions map back.
+type Agent struct {
+	// Name is how the bridge command names it: claude-code, gemini-cli.
+	Name string
+	// Document is the version of the agent's hooks reference followed.
+	Document string
+	// Events map each event name (hook_event_name) to what the bridge does.
+	Events map[string]Step
+	// Cannot lists, once per start, what hooks can decide that the agent
+	// cannot express, and what the bridge does instead.
+	Cannot []string
+	// decide turns the outcome of an event into what the agent reads.
+	decide func(ev Event, o outcome) Reply
+	// llm translates the agent's model request and response, where it has
+	// model events.
+	llm llmFormat
+}
+
+// Agents are the agents the bridge speaks, by name.
+var Agents = map[string]*Agent{
+	claudeCode.Name: claudeCode,
+	geminiCLI.Name:  geminiCLI,
+}
+
+var claudeCode = &Agent{
+	Name:     "claude-code",
+	Document: "Claude Code hooks reference (code.claude.com/docs/en/hooks), as published in May 2026",
+	Events: map[string]Step{
+		"PreToolUse":         {Calls: []Stage{BeforeTool, ApproveTool}, Guard: true},
+		"PermissionRequest":  {Calls: []Stage{ApproveTool}, Guard: true},
+		"PostToolUse":        {Calls: []Stage{AfterTool}},
+		"PostToolUseFailure": {Calls: []Stage{AfterTool}},
+		"UserPromptSubmit":   {Kind: protocol.KindTurnStart},
+		"Stop":               {Kind: protocol.KindTurnEnd},
+		"SubagentStop":       {Kind: protocol.KindTurnEnd},
+		"SessionStart":       {Kind: protocol.KindSessionStart},
+		"SessionEnd":         {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"Notification":       {Kind: KindNotification},
+		"PreCompact":         {Kind: KindCompact},
+	},
+	Cannot: []string{
+		"a hook cannot add tools to Claude Code's LLM requests, nor rewrite them: before_llm and after_llm are not called (serve plugin tools with `hookwire mcp`)",
+		"respond cannot answer a tool call in Claude Code: it becomes a deny whose reason is the hook's result, which Claude reads in place of the tool's",
+		"after_tool cannot replace a result Claude has already seen: a modify becomes decision block, whose reason (the new result) Claude reads",
+	},
+	decide: claudeDecide,
+}
+
+var geminiCLI = &Agent{
+	Name:     "gemini-cli",
+	Document: "Gemini CLI hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81)",
+	Events: map[string]Step{
+		"BeforeTool":          {Calls: []Stage{BeforeTool, ApproveTool}, Guard: true},
+		"AfterTool":           {Calls: []Stage{AfterTool}},
+		"BeforeModel":         {Calls: []Stage{BeforeLLM}},
+		"AfterModel":          {Calls: []Stage{AfterLLM}},
+		"BeforeToolSelection": {Kind: protocol.KindLLMRequest},
+		"BeforeAgent":         {Kind: protocol.KindTurnStart},
+		"AfterAgent":          {Kind: protocol.KindTurnEnd},
+		"SessionStart":        {Kind: protocol.KindSessionStart},
+		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"Notification":        {Kind: KindNotification},
+		"PreCompress":         {Kind: KindCompact},
+	},
+	Cannot: []string{
+		"Gemini CLI takes no new tools from a BeforeModel hook: tools a before_llm modify adds are dropped (serve plugin tools with `hookwire mcp`)",
+		"respond cannot answer a tool call in Gemini CLI: it becomes a deny whose reason, the hook's result, the model reads as the tool's error",
+		"an approver's abstention has no counterpart in Gemini CLI: the call goes on as if no hook had looked at it",
+	},
+	decide: geminiDecide,
+	llm:    geminiLLM{},
+}

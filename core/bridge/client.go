@@ -1,0 +1,228 @@
+package bridge
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Options say how an invocation reaches its session's server.
+type Options struct {
+	Agent *Agent
+	// Argv is the hook's command.
+	Argv []string
+	// Dir is the folder of the sockets and logs; empty means DefaultDir.
+	Dir string
+	// Server is the command that runs a session's server on a socket
+	// (this program, with its bridge flags and --serve).
+	Server func(socket string) []string
+	// StartTimeout bounds the wait for a new server to listen.
+	StartTimeout time.Duration
+}
+
+// Session is where a session's server lives: its socket, its log.
+type Session struct {
+	Socket, Log, lock string
+}
+
+// DefaultDir is the folder of the bridge's sockets and logs:
+// $XDG_RUNTIME_DIR/hookwire, or hookwire-UID in the temporary folder.
+func DefaultDir() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		return filepath.Join(d, "hookwire")
+	}
+	return filepath.Join(os.TempDir(), "hookwire-"+strconv.Itoa(os.Getuid()))
+}
+
+// SessionOf is the server of an event's session for a hook: one per agent,
+// session, working folder and hook command.
+func SessionOf(dir string, agent *Agent, ev Event, argv []string) Session {
+	cwd, _ := os.Getwd()
+	sum := sha256.Sum256([]byte(strings.Join(append([]string{agent.Name, ev.Session, cwd}, argv...), "\x00")))
+	base := filepath.Join(dir, agent.Name+"-"+hex.EncodeToString(sum[:8]))
+	return Session{Socket: base + ".sock", Log: base + ".log", lock: base + ".lock"}
+}
+
+// privateDir makes dir, or checks it: a folder of this user's that no
+// one else may enter, so that no other user can reach a socket in it.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	switch {
+	case !info.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	case ok && int(st.Uid) != os.Getuid():
+		return fmt.Errorf("%s belongs to another user", dir)
+	case info.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("%s may be entered by other users (mode %v): it must be 0700", dir, info.Mode().Perm())
+	}
+	return nil
+}
+
+// Invoke answers one event of the agent: it reads the event from stdin,
+// hands it to its session's server (starting one for the session's first
+// event), and writes the reply. It returns the exit code the agent reads.
+func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	fail := func(code int, err error) int {
+		fmt.Fprintf(stderr, "hookwire bridge: %v\n", err)
+		return code
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, MaxEventSize+1))
+	if err != nil {
+		return fail(1, fmt.Errorf("reading the event: %w", err))
+	}
+	if len(data) > MaxEventSize {
+		return fail(1, fmt.Errorf("the event is over %d bytes", MaxEventSize))
+	}
+	ev, err := ParseEvent(data)
+	if err != nil {
+		return fail(1, fmt.Errorf("%w (an event is the JSON object an agent writes on a hook's stdin)", err))
+	}
+	step := opts.Agent.Events[ev.Name]
+	dir := opts.Dir
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	if err := privateDir(dir); err != nil {
+		return write(failed(outcome{step: step, failure: err.Error()}), stdout, stderr)
+	}
+	s := SessionOf(dir, opts.Agent, ev, opts.Argv)
+	conn, started, err := s.connect(ctx, opts)
+	if err != nil {
+		return write(failed(outcome{step: step, failure: err.Error()}), stdout, stderr)
+	}
+	defer conn.Close()
+	if started {
+		// Said once, when the session's hook starts: what this agent cannot do.
+		for _, line := range opts.Agent.Cannot {
+			fmt.Fprintf(stderr, "hookwire bridge: %s: %s\n", opts.Agent.Name, line)
+		}
+	}
+	reply, err := exchange(conn, data)
+	if err != nil {
+		return write(failed(outcome{step: step, failure: fmt.Sprintf("the session's server did not answer: %v (its log: %s)", err, s.Log)}), stdout, stderr)
+	}
+	return write(reply, stdout, stderr)
+}
+
+func write(r Reply, stdout, stderr io.Writer) int {
+	if r.Stdout != "" {
+		fmt.Fprintln(stdout, r.Stdout)
+	}
+	if r.Stderr != "" {
+		fmt.Fprintln(stderr, r.Stderr)
+	}
+	return r.Exit
+}
+
+// connect reaches the session's server, starting it when there is none.
+// A lock file makes sure that two events at once start one server.
+// started is true when this call started it.
+func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, started bool, err error) {
+	if conn, err := net.Dial("unix", s.Socket); err == nil {
+		return conn, false, nil
+	}
+	lock, err := os.OpenFile(s.lock, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, false, err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return nil, false, err
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	if conn, err := net.Dial("unix", s.Socket); err == nil {
+		return conn, false, nil // another event started it meanwhile
+	}
+	conn, err = s.start(ctx, opts)
+	return conn, err == nil, err
+}
+
+// start runs a new server, detached from this invocation, and waits until
+// it listens.
+func (s Session) start(ctx context.Context, opts Options) (net.Conn, error) {
+	log, err := os.OpenFile(s.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	argv := opts.Server(s.Socket)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // it outlives this invocation
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the session's server: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	timeout := opts.StartTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	deadline := time.After(timeout)
+	for {
+		if conn, err := net.Dial("unix", s.Socket); err == nil {
+			return conn, nil
+		}
+		select {
+		case err := <-exited:
+			return nil, fmt.Errorf("the session's server stopped (%v): %s (its log: %s)", err, lastLine(s.Log), s.Log)
+		case <-deadline:
+			cmd.Process.Kill()
+			return nil, fmt.Errorf("the session's server did not listen within %v (its log: %s)", timeout, s.Log)
+		case <-ctx.Done():
+			cmd.Process.Kill()
+			return nil, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// exchange sends the event and reads the reply.
+func exchange(conn net.Conn, event []byte) (Reply, error) {
+	req, err := json.Marshal(request{Event: event})
+	if err != nil {
+		return Reply{}, err
+	}
+	if _, err := conn.Write(append(req, '\n')); err != nil {
+		return Reply{}, err
+	}
+	line, err := readLine(bufio.NewReader(conn), MaxEventSize+64)
+	if err != nil {
+		return Reply{}, err
+	}
+	var r Reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		return Reply{}, fmt.Errorf("a reply that is not JSON: %w", err)
+	}
+	return r, nil
+}
+
+// lastLine is the last line of a file that is not empty.
+func lastLine(path string) string {
+	data, _ := os.ReadFile(path)
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	if len(lines) == 0 {
+		return ""
+	}
+	return string(lines[len(lines)-1])
+}

@@ -1,0 +1,117 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// MaxEventSize bounds an event read from the agent.
+const MaxEventSize = 64 << 20
+
+// Event is one event of an agent, as its JSON came on stdin.
+type Event struct {
+	// Name is its hook_event_name.
+	Name string
+	// Session is its session_id.
+	Session string
+	// Fields are all its members.
+	Fields map[string]any
+}
+
+// ParseEvent reads an event: a JSON object with a hook_event_name and a
+// session_id, both strings.
+func ParseEvent(data []byte) (Event, error) {
+	if !json.Valid(data) {
+		return Event{}, errors.New("the event is not a JSON object: it is not JSON, or more than one value")
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber() // numbers go back to the agent as they came
+	var fields map[string]any
+	if err := d.Decode(&fields); err != nil {
+		return Event{}, fmt.Errorf("the event is not a JSON object: %w", err)
+	}
+	if fields == nil {
+		return Event{}, errors.New("the event is not a JSON object: null")
+	}
+	name, ok := fields["hook_event_name"].(string)
+	if !ok || name == "" {
+		return Event{}, errors.New("the event has no hook_event_name string")
+	}
+	session, ok := fields["session_id"].(string)
+	if !ok {
+		return Event{}, errors.New("the event has no session_id string")
+	}
+	return Event{Name: name, Session: session, Fields: fields}, nil
+}
+
+func (ev Event) str(key string) string {
+	s, _ := ev.Fields[key].(string)
+	return s
+}
+
+func (ev Event) object(key string) map[string]any {
+	m, _ := ev.Fields[key].(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
+// meta is the protocol's meta of a call made for the event.
+func (ev Event) meta(agent string) *protocol.Meta {
+	return &protocol.Meta{AgentID: &agent, SessionKey: &ev.Session}
+}
+
+// Reply is what the agent reads back: stdout, an exit code, and stderr.
+type Reply struct {
+	Stdout string `json:"stdout"`
+	Exit   int    `json:"exit"`
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// outcome is what a hook decided about an event.
+type outcome struct {
+	step Step
+	// failure, when set, says why the hook could not be asked.
+	failure string
+	// ended is the decision that ended a chain: anything but continue.
+	ended *decision
+	// approval is the approvers' decision; nil when none was asked.
+	approval *decision
+	// args are the tool call's new arguments, when a hook changed them.
+	args map[string]any
+	// result is the tool result's new text, when after_tool changed it.
+	result *string
+	// llm is the model request or response a hook changed, in the agent's
+	// own format.
+	llm map[string]any
+}
+
+// decision is the part of a runtime decision the agents can express.
+type decision struct {
+	action    protocol.Action
+	hook      string
+	reason    string
+	forLLM    string // a respond's result
+	byDefault bool   // every approver abstained
+}
+
+func (d decision) denied() bool { return d.action != protocol.ActionContinue }
+
+// because is a decision's reason, or what it was when the hook gave none.
+func (d decision) because() string {
+	if d.reason != "" {
+		return d.reason
+	}
+	return fmt.Sprintf("hook %s: %s", d.hook, strings.ReplaceAll(string(d.action), "_", " "))
+}
+
+func encode(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

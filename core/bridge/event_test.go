@@ -1,0 +1,76 @@
+package bridge
+
+import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Every event of each agent's table has a sample from its document in
+// testdata, and every sample is an event of the table that parses.
+func TestEveryEventOfEachAgentHasASampleThatParses(t *testing.T) {
+	for name, agent := range Agents {
+		files, err := filepath.Glob(filepath.Join("testdata", name, "*.json"))
+		require.NoError(t, err)
+		var samples []string
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			ev, err := ParseEvent(data)
+			require.NoError(t, err, f)
+			assert.Equal(t, strings.TrimSuffix(filepath.Base(f), ".json"), ev.Name, f)
+			assert.NotEmpty(t, ev.Session, f)
+			samples = append(samples, ev.Name)
+		}
+		assert.ElementsMatch(t, slices.Collect(maps.Keys(agent.Events)), samples, name)
+	}
+}
+
+func TestAnEventWithoutNameOrSessionIsRefusedWithAClearMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		`not json`:                   "the event is not a JSON object",
+		`null`:                       "the event is not a JSON object: null",
+		`[]`:                         "the event is not a JSON object",
+		`{"session_id":"s"}`:         "the event has no hook_event_name string",
+		`{"hook_event_name":"Stop"}`: "the event has no session_id string",
+		`{"hook_event_name":"Stop","session_id":"s"} {}`: "more than one value",
+		`{"hook_event_name":"Stop","session_id":"s"}}`:   "more than one value",
+	} {
+		_, err := ParseEvent([]byte(in))
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), want, in)
+	}
+}
+
+// Whatever an agent or a peer on the socket sends, the decoders never
+// panic, accept only JSON, and an accepted event has its name and session.
+func FuzzParseEvent(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.json"))
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Add([]byte(`{"hook_event_name":"Stop","session_id":"s"]}`))
+	f.Add([]byte(strings.Repeat("[", 10000)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ev, err := ParseEvent(data)
+		if err != nil {
+			return
+		}
+		assert.True(t, json.Valid(data))
+		assert.NotEmpty(t, ev.Name)
+		line, _ := json.Marshal(request{Event: json.RawMessage(data)})
+		var req request
+		again, err := decodeRequest(line, &req)
+		require.NoError(t, err)
+		assert.Equal(t, ev.Name, again.Name)
+		assert.Equal(t, ev.Session, again.Session)
+	})
+}

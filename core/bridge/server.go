@@ -1,0 +1,373 @@
+package bridge
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// DefaultIdle is how long a session's server waits for the next event
+// before it stops, with its hook.
+const DefaultIdle = 30 * time.Minute
+
+// hookName names the hook in the runtime and its log.
+const hookName = "hook"
+
+// ServeOptions say how a session's server runs.
+type ServeOptions struct {
+	Agent *Agent
+	// Socket is the Unix socket the server listens on.
+	Socket string
+	// Process is the hook: command, dir, env, deadline, restart.
+	Process runtime.ProcessConfig
+	// Intercept, when set, are the stages asked of a hook that declares
+	// no modes in hook.hello; a hook that declares modes is asked the stages
+	// of those modes.
+	Intercept []Stage
+	// Idle is how long the server waits for an event; zero means DefaultIdle.
+	Idle time.Duration
+	// Logger receives the server's log and the hook's stderr.
+	Logger *slog.Logger
+}
+
+// server is a session's server: one hook, asked for every event.
+type server struct {
+	opts    ServeOptions
+	rt      *runtime.Runtime
+	log     *slog.Logger
+	started chan struct{}
+	err     error // why the hook did not start, set before started closes
+	events  chan struct{}
+	end     chan struct{}
+	endOnce sync.Once
+
+	mu    sync.Mutex
+	modes []protocol.Mode // as the hook last declared them
+}
+
+// Serve runs a session's server until the session ends, the idle time
+// passes with no event, the hook is down for good, or ctx ends. It stops
+// the hook before it returns.
+func Serve(ctx context.Context, opts ServeOptions) error {
+	if opts.Idle <= 0 {
+		opts.Idle = DefaultIdle
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	proc := opts.Process
+	proc.Enabled = true
+	proc.Intercept = []string{string(BeforeLLM), string(AfterLLM), string(BeforeTool), string(ApproveTool), string(AfterTool)}
+	proc.Observe = []string{"*"}
+	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Processes: map[string]runtime.ProcessConfig{hookName: proc}}},
+		runtime.Options{Logger: log, NoSessionEvents: false})
+	if err != nil {
+		return err
+	}
+	ln, err := listen(opts.Socket)
+	if err != nil {
+		return err
+	}
+	s := &server{opts: opts, rt: rt, log: log, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{})}
+	go s.start(ctx)
+	go s.accept(ln)
+	defer func() {
+		ln.Close()
+		os.Remove(opts.Socket)
+		rt.Close()
+	}()
+	idle := time.NewTimer(opts.Idle)
+	down := time.NewTicker(500 * time.Millisecond)
+	defer down.Stop()
+	for {
+		select {
+		case <-s.events:
+			idle.Reset(opts.Idle)
+		case <-idle.C:
+			log.Info("no event for the idle time: stopping", "idle", opts.Idle)
+			return nil
+		case <-s.end:
+			return nil
+		case <-down.C:
+			if err := rt.Down(hookName); err != nil {
+				return fmt.Errorf("the hook is down for good: %w", err)
+			}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+func (s *server) start(ctx context.Context) {
+	defer close(s.started)
+	if err := s.rt.Start(ctx); err != nil {
+		s.err = err
+		// Answer the event that started us, then stop.
+		time.AfterFunc(time.Second, s.stop)
+		return
+	}
+	if modes, ok := s.rt.Declared(hookName); ok && len(modes) == 0 && len(s.opts.Intercept) == 0 {
+		s.log.Warn("the hook declares no modes in hook.hello: its interceptors are asked, its approver is not (name the stages with --intercept)")
+	}
+}
+
+func (s *server) stop() { s.endOnce.Do(func() { close(s.end) }) }
+
+func (s *server) accept(ln net.Listener) {
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		if err := samePeer(conn); err != nil {
+			s.log.Warn("refused a connection", "error", err)
+			conn.Close()
+			continue
+		}
+		go s.serve(conn)
+	}
+}
+
+// request is what a bridge invocation sends: the agent's event.
+type request struct {
+	Event json.RawMessage `json:"event"`
+}
+
+// serve answers one invocation: one request line, one reply line.
+func (s *server) serve(conn net.Conn) {
+	defer conn.Close()
+	select {
+	case s.events <- struct{}{}:
+	default:
+	}
+	r := bufio.NewReaderSize(conn, 64<<10)
+	line, err := readLine(r, MaxEventSize+64)
+	if err != nil {
+		s.log.Warn("a request that cannot be read", "error", err)
+		return
+	}
+	var req request
+	var reply Reply
+	ev, err := decodeRequest(line, &req)
+	if err != nil {
+		reply = Reply{Exit: 1, Stderr: "hookwire bridge: " + err.Error()}
+	} else {
+		reply = s.handle(context.Background(), ev)
+	}
+	out, _ := json.Marshal(reply)
+	conn.Write(append(out, '\n'))
+	if step := s.opts.Agent.Events[ev.Name]; step.EndsSession {
+		s.stop()
+	}
+}
+
+// decodeRequest reads a request line and the event in it.
+func decodeRequest(line []byte, req *request) (Event, error) {
+	if err := json.Unmarshal(line, req); err != nil {
+		return Event{}, fmt.Errorf("a request that is not JSON: %w", err)
+	}
+	return ParseEvent(req.Event)
+}
+
+// handle asks the hook about an event and writes its decision as the agent
+// reads it.
+func (s *server) handle(ctx context.Context, ev Event) Reply {
+	step, ok := s.opts.Agent.Events[ev.Name]
+	if !ok {
+		return Reply{} // an event of a newer agent: nothing to say about it
+	}
+	<-s.started
+	o := outcome{step: step}
+	if s.err != nil {
+		o.failure = "the hook did not start: " + s.err.Error()
+		return s.opts.Agent.decide(ev, o)
+	}
+	if step.Kind != "" {
+		s.rt.Emit(runtimeEvent(s.opts.Agent.Name, step.Kind, ev))
+		return s.opts.Agent.decide(ev, o)
+	}
+	stages, up := s.stages()
+	if !up && step.Guard {
+		o.failure = "the hook is down"
+		if err := s.rt.Down(hookName); err != nil {
+			o.failure += ": " + err.Error()
+		}
+		return s.opts.Agent.decide(ev, o)
+	}
+	for _, stage := range step.Calls {
+		if !stages[stage] {
+			continue
+		}
+		if s.ask(ctx, ev, stage, &o); o.ended != nil {
+			break
+		}
+	}
+	return s.opts.Agent.decide(ev, o)
+}
+
+// stages are the stages the hook is asked: those of the modes it declared,
+// or of --intercept. up is false when the hook is down for good; while it
+// restarts, the modes it declared last stand, and calls wait for it.
+func (s *server) stages() (map[Stage]bool, bool) {
+	if s.rt.Down(hookName) != nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	if modes, ok := s.rt.Declared(hookName); ok {
+		s.modes = modes
+	}
+	modes := s.modes
+	s.mu.Unlock()
+	out := map[Stage]bool{}
+	if len(modes) == 0 {
+		for _, st := range s.opts.Intercept {
+			out[st] = true
+		}
+		if len(s.opts.Intercept) == 0 {
+			out[BeforeLLM], out[AfterLLM], out[BeforeTool], out[AfterTool] = true, true, true, true
+		}
+		return out, true
+	}
+	for _, m := range modes {
+		switch m {
+		case protocol.ModeLLM:
+			out[BeforeLLM], out[AfterLLM] = true, true
+		case protocol.ModeTool:
+			out[BeforeTool], out[AfterTool] = true, true
+		case protocol.ModeApprove:
+			out[ApproveTool] = true
+		}
+	}
+	return out, true
+}
+
+// ask makes one protocol call for the event and notes what it decided.
+func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
+	meta := ev.meta(s.opts.Agent.Name)
+	tool, args := ev.str("tool_name"), ev.object("tool_input")
+	if o.args != nil {
+		args = o.args
+	}
+	switch stage {
+	case BeforeTool:
+		call, d := s.rt.BeforeTool(ctx, protocol.BeforeToolParams{Meta: meta, Tool: tool, Arguments: args})
+		if !d.Continue() {
+			o.ended = fromDecision(d)
+			return
+		}
+		if !reflect.DeepEqual(call.Arguments, args) {
+			o.args = call.Arguments
+		}
+	case ApproveTool:
+		d := s.rt.ApproveTool(ctx, protocol.ApproveToolParams{Meta: meta, Tool: tool, Arguments: args})
+		o.approval = fromDecision(d)
+		if d.Arguments != nil {
+			o.args = d.Arguments
+		}
+	case AfterTool:
+		result := claudeToolResult(ev)
+		if s.opts.Agent == geminiCLI {
+			result = geminiToolResult(ev)
+		}
+		before := result.ForLLM
+		params, d := s.rt.AfterTool(ctx, protocol.AfterToolParams{Meta: meta, Tool: tool, Arguments: args, Result: result})
+		if !d.Continue() {
+			o.ended = fromDecision(d)
+			return
+		}
+		if params.Result.ForLLM != before {
+			o.result = &params.Result.ForLLM
+		}
+	case BeforeLLM:
+		llm := s.opts.Agent.llm
+		req := llm.request(ev)
+		req.Meta = meta
+		out, d := s.rt.BeforeLLM(ctx, req)
+		if !d.Continue() {
+			o.ended = fromDecision(d)
+			return
+		}
+		out.Meta = nil // ours, not the agent's
+		o.llm = llm.changedRequest(ev, out)
+	case AfterLLM:
+		llm := s.opts.Agent.llm
+		resp := llm.response(ev)
+		resp.Meta = meta
+		out, d := s.rt.AfterLLM(ctx, resp)
+		if !d.Continue() {
+			o.ended = fromDecision(d)
+			return
+		}
+		out.Meta = nil
+		o.llm = llm.changedResponse(ev, out)
+	}
+}
+
+func fromDecision(d runtime.Decision) *decision {
+	out := &decision{action: d.Action, hook: d.Hook, reason: d.Reason, byDefault: d.ByDefault}
+	if d.Result != nil {
+		out.forLLM = d.Result.ForLLM
+	}
+	return out
+}
+
+// runtimeEvent is an observed agent event as a runtime event, with the
+// agent's event as its payload.
+func runtimeEvent(agent, kind string, ev Event) protocol.RuntimeEvent {
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	component := "agent"
+	payload, _ := json.Marshal(ev.Fields)
+	return protocol.RuntimeEvent{
+		Kind:    kind,
+		Time:    &now,
+		Source:  protocol.EventSource{Component: &component, Name: &agent},
+		Scope:   protocol.EventScope{AgentID: &agent, SessionKey: &ev.Session},
+		Payload: payload,
+	}
+}
+
+// listen listens on a Unix socket that only this user may use.
+func listen(path string) (net.Listener, error) {
+	os.Remove(path) // a socket left by a server that was killed
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// readLine reads one line of at most max bytes.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > max {
+			return nil, fmt.Errorf("a line over %d bytes", max)
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil && len(line) == 0:
+			return nil, err
+		}
+		return slices.Clip(line), nil
+	}
+}

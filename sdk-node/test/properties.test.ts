@@ -1,0 +1,117 @@
+// Property-based tests of what reads a host's bytes: the line reader and
+// the dispatch of a line. Inputs come from fast-check, seeded from the
+// shared vectors of schema/testdata and the malformed lines a hostile host
+// writes. Properties: never throw, never hang, answer only what JSON.parse
+// reads (as UTF-8) with a result, and hand a handler what JSON.parse reads.
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import fc from "fast-check";
+
+import { Hook, pass } from "../src/index.js";
+import { LineReader, type Line } from "../src/lines.js";
+import { Session } from "../src/session.js";
+import { isJSON, malformedLines } from "./helpers/malformed.js";
+
+const NUM_RUNS = 300;
+
+/** The request lines of schema/testdata, valid and invalid: params wrapped in a request of their method. */
+const vectorLines: string[] = ["valid", "invalid"].flatMap((dir) => {
+  const url = new URL(`../../../schema/testdata/${dir}/`, import.meta.url);
+  return readdirSync(url).flatMap((file) => {
+    const v = JSON.parse(readFileSync(new URL(file, url), "utf8")) as { message?: unknown; method?: string; params?: unknown };
+    if (v.message !== undefined) return [JSON.stringify(v.message)];
+    if (v.params !== undefined) return [JSON.stringify({ jsonrpc: "2.0", id: 1, method: v.method, params: v.params })];
+    return [];
+  });
+});
+
+const utf8 = new TextEncoder();
+
+/** A line: a vector, a malformed line, either cut, spliced or with bytes changed, or bytes of any kind. */
+const lineBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
+  fc.constantFrom(...vectorLines.map((l) => utf8.encode(l)), ...malformedLines.filter((l) => l.length < 1000)),
+  fc
+    .tuple(fc.constantFrom(...vectorLines), fc.nat(), fc.nat(), fc.string({ unit: "binary" }))
+    .map(([l, a, b, s]) => utf8.encode(l.slice(0, a % (l.length + 1)) + s + l.slice(b % (l.length + 1)))),
+  fc.tuple(fc.constantFrom(...vectorLines), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 })).map(([l, edits]) => {
+    const bytes = utf8.encode(l);
+    for (const [at, byte] of edits) bytes[at % bytes.length] = byte;
+    return bytes;
+  }),
+  fc.json().map((j) => utf8.encode(j)),
+  fc.uint8Array({ maxLength: 200 }),
+).map((b) => b.filter((c) => c !== 0x0a));
+
+test("the line reader hands over each line whole, whatever the chunks, as text or as not UTF-8", () => {
+  fc.assert(
+    fc.property(fc.array(lineBytes, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), (lines, cuts, lastNewline) => {
+      const input = Buffer.concat(lines.flatMap((l, i) => (i < lines.length - 1 || lastNewline ? [l, Buffer.from("\n")] : [l])));
+      const at = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+      const got: Line[] = [];
+      const reader = new LineReader();
+      let from = 0;
+      for (const to of [...at, input.length]) {
+        reader.push(input.subarray(from, to), (l) => got.push(l));
+        from = to;
+      }
+      reader.end((l) => got.push(l));
+      const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+      const want = lines
+        .filter((l, i) => l.length > 0 || i < lines.length - 1 || lastNewline)
+        .map((l) => {
+          try {
+            return decoder.decode(l);
+          } catch {
+            return undefined;
+          }
+        });
+      assert.deepEqual(got, want);
+    }),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+test("a line of any kind is answered as JSON-RPC, with a result only when it is JSON, and the next request is answered", async () => {
+  await fc.assert(
+    fc.asyncProperty(lineBytes, async (bytes) => {
+      const received: unknown[] = [];
+      const hook = new Hook("props");
+      const keep = (params: unknown): ReturnType<typeof pass> => {
+        received.push(params);
+        return pass();
+      };
+      hook.beforeTool(keep);
+      hook.afterTool(keep);
+      hook.beforeLLM(keep);
+      hook.afterLLM(keep);
+      hook.approveTool((params) => {
+        received.push(params);
+        return { approved: true };
+      });
+      const session = new Session(hook, () => {}, new AbortController().signal, true);
+      const replies: string[] = [];
+      const reader = new LineReader();
+      const all = Buffer.concat([bytes, Buffer.from('\n{"jsonrpc":"2.0","id":"next","method":"hook.hello","params":{}}\n')]);
+      reader.push(all, (line) => session.line(line, (reply) => replies.push(reply)));
+      await new Promise((resolve) => setImmediate(resolve)); // replies of handlers that returned promises
+      let next = false;
+      for (const line of replies) {
+        const r = JSON.parse(line) as { jsonrpc: string; id: unknown; result?: unknown; error?: unknown };
+        assert.equal(r.jsonrpc, "2.0");
+        assert.ok((r.result === undefined) !== (r.error === undefined), line);
+        if (r.id === "next") next = true;
+        else if (r.result !== undefined) assert.ok(isJSON(bytes), `a result for a line that is not JSON: ${line}`);
+      }
+      assert.ok(next, "the next request was not answered");
+      if (received.length > 0) {
+        assert.ok(isJSON(bytes), "a handler ran for a line that is not JSON");
+        const sent = JSON.parse(new TextDecoder().decode(bytes)) as { params?: unknown };
+        assert.deepEqual(received, [sent.params]);
+      }
+    }),
+    { numRuns: NUM_RUNS },
+  );
+});

@@ -1,0 +1,104 @@
+// What a host can throw at a hook process: malformed lines, deep nesting,
+// a stuck handler when stdin closes, a reply longer than the host reads.
+// The hook runs as a real child process, in a process group of its own.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { afterEach, describe, it } from "node:test";
+
+import { HookProcess, fixture, type Reply } from "./helpers/hook-process.js";
+import { isJSON, malformedLines } from "./helpers/malformed.js";
+
+const started: HookProcess[] = [];
+const start = (): HookProcess => {
+  const hook = new HookProcess(process.execPath, [fixture("wire-hook")], undefined, true);
+  started.push(hook);
+  return hook;
+};
+afterEach(() => {
+  for (const hook of started.splice(0)) hook.kill();
+});
+
+/** Closes the hook's stdin; it must exit 0 within a second and leave no process of its group behind. */
+async function closeAndCheck(hook: HookProcess): Promise<void> {
+  const closed = Date.now();
+  const exit = await hook.close();
+  const took = Date.now() - closed;
+  assert.deepEqual(exit, { code: 0, signal: null }, hook.stderr);
+  assert.ok(took < 1000, `the hook exited ${took} ms after stdin closed, want within 1 s`);
+  const groups = execFileSync("ps", ["-A", "-o", "pgid="], { encoding: "utf8" }).split(/\s+/);
+  assert.ok(!groups.includes(String(hook.child.pid)), `a process of the hook's group ${hook.child.pid} is left behind`);
+}
+
+const parsed = (line: string): Reply => JSON.parse(line) as Reply;
+
+describe("a hook under a hostile host", () => {
+  it("answers every malformed line with an error or ignores it, and answers the next request", async () => {
+    const hook = start();
+    let seen = 0;
+    for (const [i, line] of malformedLines.entries()) {
+      hook.child.stdin.write(Buffer.concat([line, Buffer.from("\n")]));
+      const next = 1000 + i;
+      hook.send(JSON.stringify({ jsonrpc: "2.0", id: next, method: "hook.before_tool", params: { tool: "ls", arguments: {} } }));
+      assert.deepEqual((await hook.reply(next)).result, { action: "continue" }, `after ${line.toString("latin1").slice(0, 80)}`);
+      for (const reply of hook.lines.slice(seen).map(parsed)) {
+        assert.ok(reply.jsonrpc === "2.0" && (reply.result === undefined) !== (reply.error === undefined), JSON.stringify(reply));
+        // JSON that only looks odd is read as JSON.parse reads it: a member named twice as its last value.
+        if (reply.id !== next && !isJSON(line)) {
+          assert.ok(reply.error !== undefined, `${line.toString("latin1").slice(0, 80)} got a result: ${JSON.stringify(reply)}`);
+        }
+      }
+      seen = hook.lines.length;
+    }
+    await closeAndCheck(hook);
+  });
+
+  it("answers a request whatever the depth of its arguments", async () => {
+    const hook = start();
+    for (const depth of [1200, 100000]) {
+      const args = `{"command":"rm -rf /","nested":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+      hook.send(`{"jsonrpc":"2.0","id":${depth},"method":"hook.before_tool","params":{"tool":"shell","arguments":${args}}}`);
+      const reply = await hook.reply(depth);
+      assert.ok(
+        reply.error !== undefined || (reply.result?.["action"] === "deny_tool" && reply.result?.["reason"] === "dangerous command"),
+        `depth ${depth}: ${JSON.stringify(reply)}`,
+      );
+    }
+    await closeAndCheck(hook);
+  });
+
+  it("exits within a second of stdin closing with a handler still running", async () => {
+    const hook = start();
+    hook.post("hook.before_tool", { tool: "stuck", arguments: {} });
+    while (!hook.stderr.includes("stuck")) await new Promise((resolve) => setTimeout(resolve, 10));
+    await closeAndCheck(hook);
+    assert.match(hook.stderr, /stdin is closed and handlers are still running/);
+  });
+
+  it("answers a before_llm modify longer than a host that announces nothing reads with continue, and the next call", async () => {
+    const hook = start();
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["llm", "tool"] });
+    const messages = Array.from({ length: 2000 }, () => ({ role: "user", content: "x".repeat(1000) }));
+    const reply = await hook.request("hook.before_llm", { model: "m", messages });
+    assert.deepEqual(reply.result, { action: "continue" });
+    assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, { action: "continue" });
+    await closeAndCheck(hook);
+    assert.match(hook.stderr, /the reply to hook\.before_llm \(id 2\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/);
+  });
+
+  it("sends a reply as long as the host announces in hello", async () => {
+    const hook = start();
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["llm"], max_line_bytes: 64 << 20 });
+    const req = { model: "m", messages: [{ role: "user", content: "x".repeat(2 << 20) }] };
+    assert.deepEqual((await hook.request("hook.before_llm", req)).result, { action: "modify", request: req });
+    await closeAndCheck(hook);
+  });
+
+  it("warns at hello about a granted mode that no handler serves", async () => {
+    const hook = start();
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool", "approve"] });
+    await closeAndCheck(hook);
+    assert.match(hook.stderr, /the host grants mode "approve", which no handler of this hook serves/);
+    assert.doesNotMatch(hook.stderr, /mode "tool"/);
+  });
+});

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -222,12 +221,6 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
-	if p.Dir != "" {
-		abs, _ := filepath.Abs(p.Dir)
-		if err := checkDir(p.Dir, abs, "the configuration file's folder"); err != nil {
-			return fmt.Errorf("hooks.processes.%s.dir: %w", name, err)
-		}
-	}
 	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies()}
 	var modes []protocol.Mode
 	for _, s := range p.Intercept {

@@ -583,7 +583,8 @@ class _Layer:
         key = _session_of(ran)
         await self.start(key)
         tool_input = ran.get("arguments", {})
-        received: ToolResult = ran.get("result", {"for_llm": ""})  # a host leaves an empty result out
+        # A host leaves an empty result out.
+        received: ToolResult = ran.get("result", {"for_llm": ""})
         result = received
         failed = result.get("is_error") is True
 

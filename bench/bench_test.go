@@ -44,7 +44,7 @@ func TestEveryContenderAnswers(t *testing.T) {
 		}
 	}
 	hooks := []string{"go-raw", "go-sdk", "python-raw", "python-sdk", "node-raw", "node-sdk"}
-	counts("round-trip", res.RoundTrip, cfg.Calls, append([]string{"pipe", "go-raw-bare", "go-raw-conn"}, hooks...)...)
+	counts("round-trip", res.RoundTrip, cfg.Calls, append([]string{"pipe", "go-raw-bare", "go-raw-conn", "go-tap"}, hooks...)...)
 	counts("concurrency", res.Concurrency, cfg.ConcurrentCalls, hooks...)
 	counts("start-up", res.Startup, cfg.Startups, "go-bare", "python-bare", "node-bare", "go-sdk", "python-sdk", "node-sdk")
 
@@ -64,8 +64,8 @@ func TestEveryContenderAnswers(t *testing.T) {
 			t.Errorf("observe %s: %s: %d turns and %d events, want %d and %d", o.Pace, o.ID, o.N, o.Events, turns, turns*eventsPerTurn)
 		}
 	}
-	if len(res.Observe) != 2*4 {
-		t.Errorf("observe: %d rows, want 8", len(res.Observe))
+	if len(res.Observe) != 3*4 {
+		t.Errorf("observe: %d rows, want 12", len(res.Observe))
 	}
 
 	for _, m := range append(res.Memory.AfterCalls, res.Memory.AfterPayloads...) {

@@ -177,14 +177,19 @@ func run(ctx context.Context, cfg config, root string, progress io.Writer) (*res
 				}
 			}
 		}
-		if err := b.startHook(lang, sdk, modeObserve); err != nil {
-			return nil, err
+		for _, mode := range []string{modeObserve, modeObserveWait} {
+			if err := b.startHook(lang, sdk, mode); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, mode := range []string{modeContinue, modeModify} {
 		if err := b.startHook("go", floor, mode); err != nil {
 			return nil, err
 		}
+	}
+	if err := b.startHook("go", tap, modeContinue); err != nil {
+		return nil, err
 	}
 
 	sections := map[string]func() error{

@@ -17,9 +17,11 @@ import (
 const eventsPerTurn = 6
 
 // observe runs the agent loop with no hook, and with each SDK's hook
-// observing every event, at two paces: flood, an LLM that answers at once,
-// so that the loop is nothing but overhead; and paced, an LLM that takes
-// LLMDelay, still far faster than any real one. Each contender's share of a
+// observing every event, at three paces: flood, an LLM that answers at
+// once, so that the loop is nothing but overhead; flood-wait, the same with
+// hooks under observe_overflow "wait", which lose no event and slow the
+// loop down instead; and paced, an LLM that takes LLMDelay, still far
+// faster than any real one. Each contender's share of a
 // round is followed by waiting until its hook has seen every event not
 // dropped, so that a hook's backlog does not slow the next contender.
 func (b *bench) observe() error {
@@ -31,26 +33,27 @@ func (b *bench) observe() error {
 		return err
 	}
 	defer none.Close()
-	observers := []*hook{nil}
-	for _, lang := range langs {
-		observers = append(observers, b.hook(lang, sdk, modeObserve))
-	}
 	turns := (b.cfg.Events + eventsPerTurn - 1) / eventsPerTurn
 	for _, pace := range []struct {
 		name  string
 		delay time.Duration
-	}{{"flood", 0}, {"paced", b.cfg.LLMDelay}} {
+		mode  string
+	}{{"flood", 0, modeObserve}, {"flood-wait", 0, modeObserveWait}, {"paced", b.cfg.LLMDelay, modeObserve}} {
+		observers := []*hook{nil}
+		for _, lang := range langs {
+			observers = append(observers, b.hook(lang, sdk, pace.mode))
+		}
 		fmt.Fprintf(b.progress, "  %s: %d contenders, %d agent turns (%d events) each\n", pace.name, len(observers), turns, turns*eventsPerTurn)
 		cs := make([]*contender, len(observers))
 		emitted := make([]int64, len(observers))
-		dropped := make([]uint64, len(observers))
+		before := make([]runtime.ObserveStats, len(observers))
 		for i, h := range observers {
 			hooks := counted{Runtime: none, n: new(atomic.Int64)}
 			c := &contender{id: "none", label: "no hook"}
 			if h != nil {
 				hooks = counted{Runtime: h.rt, n: &h.emitted}
 				c.id, c.label = h.id, h.lang+" sdk observes *"
-				emitted[i], dropped[i] = h.emitted.Load(), h.rt.Dropped()[h.id]
+				emitted[i], before[i] = h.emitted.Load(), h.rt.ObserveStats()[h.id]
 			}
 			a := &agent.Agent{LLM: answerLLM{pace.delay}, Hooks: hooks}
 			seq := 0
@@ -83,7 +86,8 @@ func (b *bench) observe() error {
 			r.Slowdown = ratio(r.Median, base)
 			if h := observers[i]; h != nil {
 				r.Events = h.emitted.Load() - emitted[i]
-				r.Dropped = h.rt.Dropped()[h.id] - dropped[i]
+				st := h.rt.ObserveStats()[h.id]
+				r.Dropped, r.Waited = st.Dropped-before[i].Dropped, st.Waited-before[i].Waited
 			} else {
 				r.Events = int64(len(c.samples) * eventsPerTurn)
 			}

@@ -54,14 +54,12 @@ func (b *bench) roundTrip() error {
 			return err
 		}},
 	}
-	for _, lang := range langs {
-		for _, kind := range []string{raw, sdk} {
-			h := b.hook(lang, kind, modeContinue)
-			cs = append(cs, &contender{id: h.id, label: label(lang, kind), do: func() error {
-				_, d := h.rt.BeforeTool(b.ctx, call)
-				return expect(d, protocol.ActionContinue)
-			}})
-		}
+	for _, h := range []*hook{b.hook("go", raw, modeContinue), b.hook("go", sdk, modeContinue), b.hook("go", tap, modeContinue),
+		b.hook("python", raw, modeContinue), b.hook("python", sdk, modeContinue), b.hook("node", raw, modeContinue), b.hook("node", sdk, modeContinue)} {
+		cs = append(cs, &contender{id: h.id, label: label(h.lang, h.kind), do: func() error {
+			_, d := h.rt.BeforeTool(b.ctx, call)
+			return expect(d, protocol.ActionContinue)
+		}})
 	}
 	fmt.Fprintf(b.progress, "  %d contenders, %d calls each after %d to warm up\n", len(cs), b.cfg.Calls, b.cfg.Warmup)
 	turn := func(record bool) func(i, n int) {
@@ -82,8 +80,11 @@ func (b *bench) roundTrip() error {
 	for _, c := range cs {
 		s := byID[c.id]
 		r := row{ID: c.id, Label: c.label, summary: s, VsPipe: ratio(s.Median, byID["pipe"].Median)}
-		if h, ok := b.hooks[c.id]; ok && h.kind == sdk {
+		if h, ok := b.hooks[c.id]; ok && (h.kind == sdk || h.kind == tap) {
 			r.VsLoop = ratio(s.Median, byID[h.lang+"-raw"].Median)
+		}
+		if c.id == "go-tap" {
+			r.Overhead = s.Median - byID["go-raw"].Median
 		}
 		if c.id == "go-raw-conn" || c.id == "go-raw" {
 			r.VsLoop = ratio(s.Median, byID["go-raw-bare"].Median)
@@ -215,6 +216,8 @@ func label(lang, kind string) string {
 		return lang + " loop, runtime"
 	case floor:
 		return "floor (go, no parse)"
+	case tap:
+		return lang + " loop under tap, runtime"
 	default:
 		return lang + " sdk, runtime"
 	}

@@ -27,6 +27,7 @@ const (
 	raw   = "raw"
 	sdk   = "sdk"
 	floor = "floor" // the Go loop that parses nothing: the host and the pipe alone
+	tap   = "tap"   // the Go loop under hookwire tap, which records every line
 )
 
 // Modes of a hook program.
@@ -34,6 +35,9 @@ const (
 	modeContinue = "continue"
 	modeModify   = "modify"  // before_llm answers with one tool more
 	modeObserve  = "observe" // counts events; tool bench_events answers the count
+	// modeObserveWait is modeObserve under observe_overflow "wait": the
+	// agent waits for a full queue instead of dropping.
+	modeObserveWait = "observe-wait"
 )
 
 // env is what a run needs: the programs, built, and how to start them.
@@ -60,6 +64,9 @@ func prepare(root, bin string) (*env, error) {
 			return nil, err
 		}
 	}
+	if err := build(filepath.Join(root, "bench"), "go", "build", "-o", filepath.Join(bin, "hookwire"), "github.com/hookwire/hookwire/core/cmd/hookwire"); err != nil {
+		return nil, err
+	}
 	if err := build(root, e.python, "-c", "import hookwire"); err != nil {
 		return nil, fmt.Errorf("the Python SDK is not installed in .venv (run go tool mage deps): %w", err)
 	}
@@ -82,12 +89,18 @@ func build(dir, name string, args ...string) error {
 
 // argv is the command line of a hook program in a mode.
 func (e *env) argv(lang, kind, mode string) []string {
+	if mode == modeObserveWait {
+		mode = modeObserve // the same hook; the runtime waits for it
+	}
 	switch lang {
 	case "go":
 		if kind == sdk {
 			return []string{filepath.Join(e.bin, "sdk"), mode}
 		}
 		argv := []string{filepath.Join(e.bin, "raw")}
+		if kind == tap {
+			return append([]string{filepath.Join(e.bin, "hookwire"), "tap", "--out", filepath.Join(e.bin, "tap.jsonl"), "--"}, argv...)
+		}
 		if kind == floor {
 			argv = append(argv, "-noparse")
 		}
@@ -143,11 +156,14 @@ func (e *env) start(ctx context.Context, lang, kind, mode string) (*hook, error)
 		FailurePolicy: map[string]string{"before_llm": "closed", "before_tool": "closed"},
 		Restart:       runtime.RestartConfig{Enabled: new(bool)},
 	}
-	if mode == modeObserve {
+	if observes(mode) {
 		p.Intercept, p.Observe = []string{"before_tool"}, []string{"*"}
 	}
+	if mode == modeObserveWait {
+		p.ObserveOverflow = runtime.OverflowWait
+	}
 	cfg := runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Processes: map[string]runtime.ProcessConfig{h.id: p}}}
-	rt, err := runtime.New(cfg, runtime.Options{Logger: e.log.logger(), NoSessionEvents: mode != modeObserve})
+	rt, err := runtime.New(cfg, runtime.Options{Logger: e.log.logger(), NoSessionEvents: !observes(mode)})
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +177,8 @@ func (e *env) start(ctx context.Context, lang, kind, mode string) (*hook, error)
 	}
 	return h, nil
 }
+
+func observes(mode string) bool { return mode == modeObserve || mode == modeObserveWait }
 
 // childWithTag finds the process this program started with
 // HOOKWIRE_BENCH=tag in its environment: the runtime does not tell the pids

@@ -87,7 +87,7 @@ func (b *bench) memory(into *[]memRow) error {
 	*into = append(*into, memRow{ID: "runtime", Label: "runtime (this process)", Peak: self})
 	for _, id := range slices.Sorted(maps.Keys(b.hooks)) {
 		h := b.hooks[id]
-		if h.mode == modeObserve {
+		if observes(h.mode) {
 			continue
 		}
 		peak, err := peakRSS(strconv.Itoa(h.pid))

@@ -31,6 +31,12 @@ var samples = sync.OnceValue(func() map[string]json.RawMessage {
 	return m
 })
 
+// Sample is realistic params of a method, as a host such as PicoClaw
+// sends them; nil for hook.hello and for a method the protocol lacks.
+func Sample(method string) json.RawMessage {
+	return slices.Clone(samples()[method])
+}
+
 var validator = sync.OnceValues(schema.NewValidator)
 
 const (

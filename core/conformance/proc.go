@@ -62,41 +62,14 @@ func (m message) String() string { return clip(m.raw) }
 // start runs the hook with its own pipes, in a process group of its own so
 // that stop can end whatever it started.
 func start(cmd runtime.Command, timeout time.Duration, stderr io.Writer) (*proc, error) {
-	if len(cmd.Argv) == 0 || cmd.Argv[0] == "" {
-		return nil, errors.New("no command")
-	}
-	stdinR, stdinW, err := os.Pipe()
+	pp, err := cmd.StartPiped(nil)
 	if err != nil {
 		return nil, err
 	}
-	stdoutR, stdoutW, err := os.Pipe()
-	if err != nil {
-		stdinR.Close()
-		stdinW.Close()
-		return nil, err
-	}
-	stderrR, stderrW, err := os.Pipe()
-	if err != nil {
-		for _, f := range []*os.File{stdinR, stdinW, stdoutR, stdoutW} {
-			f.Close()
-		}
-		return nil, err
-	}
-	c := cmd.Exec()
-	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
-	err = c.Start()
-	stdinR.Close()
-	stdoutW.Close()
-	stderrW.Close()
-	if err != nil {
-		stdinW.Close()
-		stdoutR.Close()
-		stderrR.Close()
-		return nil, err
-	}
+	c := pp.Cmd
 	p := &proc{
 		cmd:      c,
-		stdin:    stdinW,
+		stdin:    pp.Stdin,
 		timeout:  timeout,
 		exited:   make(chan struct{}),
 		readDone: make(chan struct{}),
@@ -104,8 +77,8 @@ func start(cmd runtime.Command, timeout time.Duration, stderr io.Writer) (*proc,
 		sent:     map[uint64]string{},
 		arrived:  make(chan struct{}),
 	}
-	go p.read(stdoutR)
-	go p.readStderr(stderrR, stderr)
+	go p.read(pp.Stdout)
+	go p.readStderr(pp.Stderr, stderr)
 	go func() {
 		p.exitErr = c.Wait()
 		p.exitedAt = time.Now()

@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -62,24 +61,7 @@ func echoPeer(r io.Reader, w io.Writer) {
 	}
 }
 
-func inProcessConn(b *testing.B) *Conn {
-	reqR, reqW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	repR, repW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	go echoPeer(reqR, repW)
-	c := NewConn(repR, reqW, ConnOptions{Logger: slog.New(slog.DiscardHandler)})
-	b.Cleanup(func() {
-		c.Close()
-		reqR.Close()
-		repW.Close()
-	})
-	return c
-}
+func inProcessConn(b *testing.B) *Conn { return pipeConn(b, ConnOptions{}, echoPeer) }
 
 // BenchmarkConnCall is one call at a time to a peer in this process.
 func BenchmarkConnCall(b *testing.B) {

@@ -119,6 +119,11 @@ type ProcessConfig struct {
 	// "agent.tool.exec_end", legacy names such as "tool_exec_end", globs
 	// such as "agent.tool.*", or "*" for all.
 	Observe []string `json:"observe"`
+	// ObserveOverflow says what happens to an event that finds the hook's
+	// queue full: "drop" (the default) drops it and the agent goes on;
+	// "wait" makes the agent wait for room, for at most the observer
+	// deadline, so that an audit hook loses no event. Extension.
+	ObserveOverflow Overflow `json:"observe_overflow"`
 	// Intercept lists the stages the hook intercepts: before_llm,
 	// after_llm, before_tool, after_tool, approve_tool.
 	Intercept []string `json:"intercept"`
@@ -234,6 +239,9 @@ func (p ProcessConfig) check(at string) error {
 	}
 	if err := checkMS(at+".timeout_ms", p.TimeoutMS); err != nil {
 		return err
+	}
+	if !p.ObserveOverflow.valid() {
+		return fmt.Errorf(`%s.observe_overflow: %q is not "drop" or "wait"`, at, p.ObserveOverflow)
 	}
 	for _, s := range slices.Sorted(maps.Keys(p.FailurePolicy)) {
 		if !Stage(s).valid() {

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,7 +115,7 @@ func TestLoadConfigResolvesDirAgainstTheFile(t *testing.T) {
 
 func TestNewNamesAMissingBuiltin(t *testing.T) {
 	_, err := New(Config{Hooks: HooksConfig{Enabled: true, Builtins: map[string]BuiltinConfig{"audit": {Enabled: true}}}},
-		Options{Builtins: map[string]func(json.RawMessage) (any, error){}})
+		Options{Builtins: map[string]Builtin{}})
 	if err == nil || !strings.Contains(err.Error(), "hooks.builtins.audit: this program has no built-in hook of that name") {
 		t.Errorf("err = %v", err)
 	}

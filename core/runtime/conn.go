@@ -44,6 +44,19 @@ type ConnOptions struct {
 // Conn is a JSON-RPC 2.0 connection to one hook, one message per line.
 // Many calls may be in flight at once; replies are matched to calls by id
 // and may come in any order. Conn is safe for concurrent use.
+//
+// The peer's output is read by one goroutine at a time, the holder of the
+// read token. When r can be interrupted (a pipe or other *os.File with read
+// deadlines), a caller waiting for its reply takes the token and reads the
+// pipe itself: a lone caller gets its reply with no hand-off from another
+// goroutine, which on a small machine costs more than the rest of the call.
+// Replies it reads for other calls go to their callers, and when it has its
+// own it passes the token to the next caller waiting. While no call is made
+// for a moment, an idle reader of the connection's own holds the token, so
+// that notifications' stray output and a hook's exit are still read; the
+// next call interrupts it with a read deadline. When r cannot be
+// interrupted, that reader holds the token for good and hands every reply
+// over.
 type Conn struct {
 	r      io.Reader
 	w      io.Writer
@@ -52,13 +65,30 @@ type Conn struct {
 	wsem   chan struct{} // held while a line is written, so lines never interleave
 	nextID atomic.Uint64
 
+	rtok    chan struct{} // the read token: held by whoever reads r
+	rd      readDeadliner // r, when its reads can be interrupted
+	lr      lineReader    // the token holder's
+	garbage int           // lines that were not JSON; the token holder's
+
 	mu      sync.Mutex
-	pending map[uint64]chan reply // nil value: the caller gave up waiting
-	err     error                 // why the connection ended; set once
+	pending map[uint64]chan reply
+	calls   uint64      // calls made so far: the idle reader waits for a pause
+	idle    atomic.Bool // the idle reader holds the token and reads; set true under mu
+	err     error       // why the connection ended; set once
 	done    chan struct{}
-	readEnd chan struct{} // closed when the reader has stopped and closed r
-	garbage int           // lines that were not JSON; the reader's own
+	readEnd chan struct{} // closed when the idle reader has stopped and closed r
 }
+
+type readDeadliner interface{ SetReadDeadline(time.Time) error }
+
+// idlePause is how long no call must be made before the idle reader takes
+// over the pipe. Calls made closer together than that read their replies
+// themselves; what the peer writes between them waits at most this long.
+const idlePause = 5 * time.Millisecond
+
+// errInterrupted is how a reader learns that a read deadline cut its read
+// short: another goroutine wants the token, or its own call has ended.
+var errInterrupted = os.ErrDeadlineExceeded
 
 type reply struct {
 	result json.RawMessage
@@ -77,6 +107,7 @@ func NewConn(r io.Reader, w io.Writer, opts ConnOptions) *Conn {
 		pending: map[uint64]chan reply{},
 		done:    make(chan struct{}),
 		readEnd: make(chan struct{}),
+		rtok:    make(chan struct{}, 1),
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -84,7 +115,11 @@ func NewConn(r io.Reader, w io.Writer, opts ConnOptions) *Conn {
 	if c.opts.MaxLineSize <= 0 {
 		c.opts.MaxLineSize = DefaultMaxLineSize
 	}
-	go c.read(r)
+	c.lr = lineReader{br: bufio.NewReaderSize(r, 64<<10), limit: c.opts.MaxLineSize}
+	if rd, ok := r.(readDeadliner); ok && rd.SetReadDeadline(time.Time{}) == nil {
+		c.rd = rd
+	}
+	go c.idleRead()
 	return c
 }
 
@@ -106,25 +141,84 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		return nil, c.err
 	}
 	c.pending[id] = ch
+	c.calls++
+	idle := c.idle.Load()
 	c.mu.Unlock()
+	if idle {
+		c.interrupt() // the idle reader gives the token up while the request goes out
+	}
 
 	if err := c.write(ctx, line.b); err != nil {
-		c.abandon(id, false)
+		c.abandon(id)
 		return nil, err
+	}
+	if c.idle.Load() {
+		c.interrupt() // it took over during a long write
 	}
 	select {
 	case r := <-ch:
 		return r.result, r.err
-	case <-ctx.Done():
-		c.abandon(id, true)
-		select {
-		case r := <-ch: // the reply won the race
+	case c.rtok <- struct{}{}:
+		if r, ok := c.readFor(ctx, ch); ok {
 			return r.result, r.err
+		}
+	case <-ctx.Done():
+	}
+	c.abandon(id)
+	select {
+	case r := <-ch: // the reply won the race
+		return r.result, r.err
+	default:
+	}
+	return nil, ctxError(ctx)
+}
+
+// readFor reads the peer's output, holding the read token, until ch has
+// the reply of the caller or ctx ends (ok false); then it passes the token
+// on.
+func (c *Conn) readFor(ctx context.Context, ch chan reply) (r reply, ok bool) {
+	defer func() { <-c.rtok }()
+	stop := context.AfterFunc(ctx, c.interrupt)
+	defer stop()
+	for {
+		select {
+		case r := <-ch:
+			return r, true
 		default:
 		}
-		return nil, ctxError(ctx)
+		switch c.readOne() {
+		case errEnded:
+			select {
+			case r := <-ch:
+				return r, true
+			default: // a guard: fail answers every call in flight
+				return reply{err: c.Err()}, true
+			}
+		case errInterrupted:
+			// Meant for the idle reader, or for this call: the deadline is
+			// cleared, then the call looked at, so that an interruption of
+			// its own is never lost.
+			_ = c.rd.SetReadDeadline(time.Time{})
+			if ctx.Err() != nil {
+				select {
+				case r := <-ch:
+					return r, true
+				default:
+					return reply{}, false
+				}
+			}
+		}
 	}
 }
+
+// interrupt cuts short the read under way, if r can be interrupted.
+func (c *Conn) interrupt() {
+	if c.rd != nil {
+		_ = c.rd.SetReadDeadline(longAgo)
+	}
+}
+
+var longAgo = time.Unix(1, 0)
 
 // Notify sends a notification; it returns once the line is written.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
@@ -224,27 +318,28 @@ func (c *Conn) fail(err error) {
 	}
 	c.err = err
 	for id, ch := range c.pending {
-		if ch != nil {
-			ch <- reply{err: err}
-		}
+		ch <- reply{err: err}
 		delete(c.pending, id)
 	}
+	// Callers reading for themselves let go, even where a child of the
+	// hook keeps its stdout open; then the idle reader reads what is left.
+	c.interrupt()
 	close(c.done)
 }
 
-// abandon forgets a call. A call that timed out leaves a marker, so that its
-// late reply is logged as late rather than as unknown.
-func (c *Conn) abandon(id uint64, late bool) {
+// abandon forgets a call that gave up, freeing its slot at once: a hook
+// that never answers costs no memory.
+func (c *Conn) abandon(id uint64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+// inFlight is how many calls wait for their reply.
+func (c *Conn) inFlight() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.pending[id]; !ok {
-		return
-	}
-	if late && c.err == nil {
-		c.pending[id] = nil
-	} else {
-		delete(c.pending, id)
-	}
+	return len(c.pending)
 }
 
 type deadliner interface{ SetWriteDeadline(time.Time) error }
@@ -288,37 +383,134 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 	return nil
 }
 
-// read takes lines from the peer until its output ends.
-func (c *Conn) read(r io.Reader) {
+// idleRead reads the peer's output while no call is being made, until the
+// connection ends; then it closes r.
+func (c *Conn) idleRead() {
 	defer close(c.readEnd)
-	if rc, ok := r.(io.Closer); ok {
-		defer rc.Close()
+	defer func() {
+		if rc, ok := c.r.(io.Closer); ok {
+			rc.Close()
+		}
+	}()
+	if c.rd == nil {
+		// Nothing can interrupt a read: this goroutine reads for good.
+		c.rtok <- struct{}{}
+		for c.readOne() == nil {
+		}
+		return
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	pause := time.NewTimer(idlePause)
+	defer pause.Stop()
+	var seen uint64 // calls made when last looked
 	for {
-		line, err := readLine(br, c.opts.MaxLineSize)
-		var tooLong *LineTooLongError
-		switch {
-		case errors.As(err, &tooLong):
-			c.tooLong(tooLong)
-			continue
-		case err == io.EOF || errors.Is(err, os.ErrClosed):
-			err = errors.New("hook closed its stdout")
-			if c.opts.OnEOF != nil {
-				err = c.opts.OnEOF()
-			}
-			c.fail(err)
+		select {
+		case <-c.done:
+			c.drain()
 			return
-		case err != nil:
-			c.fail(fmt.Errorf("reading the hook's stdout: %w", err))
+		case <-pause.C:
+		}
+		if !c.readIdle(&seen) {
+			c.drain()
 			return
 		}
-		if c.opts.Trace != nil {
-			c.opts.Trace(false, line)
-		}
-		c.dispatch(line)
+		pause.Reset(idlePause)
 	}
 }
+
+// drain reads what the peer writes after the connection has ended, to the
+// end of its output or until Close, as a reader of its own would: the
+// hook's last lines are traced and logged, and its writes do not block.
+func (c *Conn) drain() {
+	c.rtok <- struct{}{} // the callers reading have let go: fail interrupted them
+	for {
+		_ = c.rd.SetReadDeadline(time.Time{})
+		err := c.readOne()
+		for err == nil {
+			err = c.readOne()
+		}
+		if err == errEnded {
+			return
+		}
+	}
+}
+
+// readIdle takes the token, if it is free and no call has been made since
+// the last look, and reads until a call interrupts it. It reports whether
+// the connection is still open.
+func (c *Conn) readIdle(seen *uint64) bool {
+	select {
+	case c.rtok <- struct{}{}:
+	default:
+		return true // a caller is reading
+	}
+	defer func() { <-c.rtok }()
+	// Cleared before looking at the calls, so that a call made after the
+	// look interrupts the read below.
+	_ = c.rd.SetReadDeadline(time.Time{})
+	// A call whose request is still being written counts as quiet: the
+	// hook may be writing too, and must not block on a full pipe.
+	c.mu.Lock()
+	quiet := c.calls == *seen
+	*seen = c.calls
+	ended := c.err != nil
+	c.idle.Store(quiet && !ended)
+	c.mu.Unlock()
+	if !quiet || ended {
+		return !ended
+	}
+	err := c.readOne()
+	for err == nil {
+		err = c.readOne()
+	}
+	c.idle.Store(false)
+	return err == errInterrupted
+}
+
+// readOne reads one line from the peer and routes it. Its error is
+// errInterrupted when a read deadline cut the read short (the line read so
+// far is kept for the next reader), or errEnded when the peer's output
+// ended, could not be read, or a line could not be handled: the connection
+// has ended, if it had not already. Only the token holder calls it.
+func (c *Conn) readOne() (err error) {
+	defer func() {
+		// A reader that stops strands every call to the hook: whatever
+		// stopped it ends the connection instead, and says what.
+		if p := recover(); p != nil {
+			c.fail(fmt.Errorf("the hook's stdout reader stopped: %v", p))
+			err = errEnded
+		}
+	}()
+	line, err := c.lr.next()
+	var tooLong *LineTooLongError
+	switch {
+	case err == nil:
+	case errors.As(err, &tooLong):
+		c.tooLong(tooLong)
+		return nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return errInterrupted
+	case c.Err() != nil:
+		return errEnded // its end, once the connection has ended
+	case err == io.EOF || errors.Is(err, os.ErrClosed):
+		err = errors.New("hook closed its stdout")
+		if c.opts.OnEOF != nil {
+			err = c.opts.OnEOF()
+		}
+		c.fail(err)
+		return errEnded
+	default:
+		c.fail(fmt.Errorf("reading the hook's stdout: %w", err))
+		return errEnded
+	}
+	if c.opts.Trace != nil {
+		c.opts.Trace(false, line)
+	}
+	c.dispatch(line)
+	return nil
+}
+
+// errEnded tells a reader that the connection has ended.
+var errEnded = errors.New("connection ended")
 
 func (c *Conn) tooLong(e *LineTooLongError) {
 	if e.ID == nil {
@@ -330,18 +522,22 @@ func (c *Conn) tooLong(e *LineTooLongError) {
 	}
 }
 
-// deliver hands a reply to the call waiting for id; false when none waits.
+// deliver hands a reply to the call waiting for id; false when the id was
+// never sent.
 func (c *Conn) deliver(id uint64, r reply) bool {
 	c.mu.Lock()
 	ch, ok := c.pending[id]
 	delete(c.pending, id)
 	c.mu.Unlock()
-	if ch == nil {
-		if ok {
-			c.log.Warn("late reply dropped: its call had given up", "id", id)
-			return true
+	if !ok {
+		if id == 0 || id > c.nextID.Load() {
+			return false
 		}
-		return false
+		// Calls that give up keep no record, so that a hook that never
+		// answers costs nothing: an id that was sent is late (or answered
+		// twice).
+		c.log.Warn("late reply dropped: its call had given up", "id", id)
+		return true
 	}
 	ch <- r
 	return true

@@ -165,7 +165,7 @@ func (b *batchRecorder) OnEvents(ctx context.Context, evs []protocol.RuntimeEven
 // Events that queue up while one is delivered are delivered together.
 func TestObserveQueueDeliversWhatQueuedUpAtOnce(t *testing.T) {
 	obs := &batchRecorder{release: make(chan struct{}), got: make(chan struct{}, 10)}
-	q := newObserveQueue("b", obs, 16, time.Second, slog.New(slog.DiscardHandler))
+	q := newObserveQueue("b", obs, 16, time.Second, OverflowDrop, slog.New(slog.DiscardHandler))
 	q.push(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
 	for {
 		obs.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"strings"
+	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
@@ -108,4 +109,36 @@ func ExampleSpawn() {
 	// Output:
 	// hello: weather-plugin
 	// Weather data not found for city Atlantis true
+}
+
+// auditLog is an observer that takes its time with each event.
+type auditLog struct{ n int }
+
+func (a *auditLog) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error {
+	time.Sleep(100 * time.Microsecond) // a write to disk, say
+	a.n++
+	return nil
+}
+
+// An observer that must not lose events asks the agent to wait for it when
+// its queue is full, instead of dropping.
+func ExampleInProcess_observeOverflow() {
+	audit := &auditLog{}
+	rt, err := runtime.New(runtime.Config{}, runtime.Options{ObserveQueue: 8})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := rt.Use(runtime.InProcess{Name: "audit", Hook: audit, ObserveOverflow: runtime.OverflowWait}); err != nil {
+		log.Fatal(err)
+	}
+	if err := rt.Start(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	for range 100 {
+		rt.Emit(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	}
+	rt.Close()
+	stats := rt.ObserveStats()["audit"]
+	fmt.Println("delivered:", audit.n, "dropped:", stats.Dropped, "waited:", stats.Waited > 0)
+	// Output: delivered: 100 dropped: 0 waited: true
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -44,53 +45,73 @@ func FuzzConnReadsAnyLine(f *testing.F) {
 		f.Add(false, bytes.ReplaceAll(line, []byte(`"<any>"`), []byte(`"x"`)))
 	}
 	f.Fuzz(func(t *testing.T, short bool, data []byte) {
-		opts := ConnOptions{Logger: slog.New(slog.DiscardHandler)}
-		if short {
-			opts.MaxLineSize = 64
+		// Over OS pipes, the caller reads its reply itself; over io.Pipe,
+		// which has no read deadline, the connection's reader hands it over.
+		for _, osPipes := range []bool{true, false} {
+			readsAnyLine(t, short, osPipes, data)
 		}
-		reqR, reqW := io.Pipe()
-		repR, repW := io.Pipe()
-		c := NewConn(repR, reqW, opts)
-		defer func() {
-			c.Close()
-			repW.Close()
-			reqR.Close()
-		}()
-		const real = `{"real":true}`
-		go func() {
-			br := bufio.NewReader(reqR)
-			if _, err := br.ReadBytes('\n'); err != nil {
-				return
-			}
-			repW.Write(append(append(data, '\n'), `{"jsonrpc":"2.0","id":1,"result":`+real+"}\n"...))
-			io.Copy(io.Discard, br) // what the connection answers to requests in data
-		}()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		res, err := c.Call(ctx, protocol.MethodBeforeTool, json.RawMessage(`{}`))
-		if ctx.Err() != nil {
-			t.Fatalf("no answer: the reader stopped at %q", data)
-		}
-		if err == nil && string(res) == real {
+	})
+}
+
+func readsAnyLine(t *testing.T, short, osPipes bool, data []byte) {
+	opts := ConnOptions{Logger: slog.New(slog.DiscardHandler)}
+	if short {
+		opts.MaxLineSize = 64
+	}
+	reqR, reqW := pipe(t, osPipes)
+	repR, repW := pipe(t, osPipes)
+	c := NewConn(repR, reqW, opts)
+	defer func() {
+		c.Close()
+		repW.Close()
+		reqR.Close()
+	}()
+	const real = `{"real":true}`
+	go func() {
+		br := bufio.NewReader(reqR)
+		if _, err := br.ReadBytes('\n'); err != nil {
 			return
 		}
-		for _, line := range bytes.Split(data, []byte("\n")) {
-			line = bytes.TrimSuffix(line, []byte("\r"))
-			var tooLong *LineTooLongError
-			if short && len(line) > opts.MaxLineSize && errors.As(err, &tooLong) {
-				return
-			}
-			var reply struct {
-				ID     json.RawMessage `json:"id"`
-				Result json.RawMessage `json:"result"`
-			}
-			if !json.Valid(line) || json.Unmarshal(line, &reply) != nil || string(reply.ID) != "1" {
-				continue
-			}
-			if err != nil || wirecheck.Same(reply.Result, res) == nil {
-				return
-			}
+		repW.Write(append(append(data, '\n'), `{"jsonrpc":"2.0","id":1,"result":`+real+"}\n"...))
+		io.Copy(io.Discard, br) // what the connection answers to requests in data
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := c.Call(ctx, protocol.MethodBeforeTool, json.RawMessage(`{}`))
+	if ctx.Err() != nil {
+		t.Fatalf("no answer: the reader stopped at %q", data)
+	}
+	if err == nil && string(res) == real {
+		return
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		var tooLong *LineTooLongError
+		if short && len(line) > opts.MaxLineSize && errors.As(err, &tooLong) {
+			return
 		}
-		t.Fatalf("answered %s, %v: no line of %q says so", res, err, data)
-	})
+		var reply struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if !json.Valid(line) || json.Unmarshal(line, &reply) != nil || string(reply.ID) != "1" {
+			continue
+		}
+		if err != nil || wirecheck.Same(reply.Result, res) == nil {
+			return
+		}
+	}
+	t.Fatalf("answered %s, %v: no line of %q says so", res, err, data)
+}
+
+// pipe is an OS pipe, or an io.Pipe.
+func pipe(t *testing.T, osPipe bool) (io.ReadCloser, io.WriteCloser) {
+	if !osPipe {
+		return io.Pipe()
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, w
 }

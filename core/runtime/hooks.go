@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -54,27 +55,30 @@ const (
 // Stages lists every stage.
 var Stages = []Stage{StageBeforeLLM, StageAfterLLM, StageBeforeTool, StageApproveTool, StageAfterTool}
 
-// Method is the JSON-RPC method of the stage.
-func (s Stage) Method() string { return "hook." + string(s) }
-
-func (s Stage) valid() bool {
-	for _, v := range Stages {
-		if s == v {
-			return true
+// stageMethods maps each stage to its row in the protocol's method table:
+// the stages are the methods a hook answers under a mode, named without
+// the "hook." of their method.
+var stageMethods = func() map[Stage]protocol.MethodInfo {
+	m := map[Stage]protocol.MethodInfo{}
+	for _, info := range protocol.Methods {
+		if info.Mode != "" && !info.Notification {
+			m[Stage(strings.TrimPrefix(info.Name, "hook."))] = info
 		}
 	}
-	return false
+	return m
+}()
+
+// Method is the JSON-RPC method of the stage; empty for a string that names
+// no stage.
+func (s Stage) Method() string { return stageMethods[s].Name }
+
+func (s Stage) valid() bool {
+	_, ok := stageMethods[s]
+	return ok
 }
 
-func (s Stage) mode() protocol.Mode {
-	switch s {
-	case StageBeforeLLM, StageAfterLLM:
-		return protocol.ModeLLM
-	case StageBeforeTool, StageAfterTool:
-		return protocol.ModeTool
-	}
-	return protocol.ModeApprove
-}
+// mode is the hello mode a hook needs to be called at the stage.
+func (s Stage) mode() protocol.Mode { return stageMethods[s].Mode }
 
 // Policy says what a failed hook call means for its stage: a crash, a
 // timeout, an error reply, a reply that cannot be read or an action the
@@ -121,6 +125,9 @@ type InProcess struct {
 	// names such as "tool_exec_end", globs such as "agent.tool.*", or "*".
 	// Empty means every kind.
 	Observe []string
+	// ObserveOverflow says what happens to an event that finds the hook's
+	// queue full: OverflowDrop (the default when empty) or OverflowWait.
+	ObserveOverflow Overflow
 	// Timeout, when set, replaces the default deadline of every call.
 	Timeout time.Duration
 	// FailurePolicy overrides the default policy of a stage.

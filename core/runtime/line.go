@@ -32,24 +32,66 @@ func (e *LineTooLongError) Error() string {
 // it answers fails and the reader goes on. A last line without a newline is
 // returned before io.EOF.
 func readLine(br *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
+	lr := lineReader{br: br, limit: limit}
+	return lr.next()
+}
+
+// lineReader reads lines as readLine does, and can be stopped at any point:
+// when a read fails with an error that leaves the stream usable (a read
+// deadline), the part of the line read so far is kept, and the next call
+// goes on from there. This is what lets readers of a connection take turns.
+type lineReader struct {
+	br    *bufio.Reader
+	limit int
+	line  []byte     // the line read so far
+	skip  *idScanner // set while an over-long line is read to its end
+	size  int        // the over-long line's size so far
+}
+
+func (lr *lineReader) next() ([]byte, error) {
 	for {
-		frag, err := br.ReadSlice('\n')
-		size := len(line) + len(frag)
+		frag, err := lr.br.ReadSlice('\n')
+		if lr.skip != nil {
+			lr.skip.feed(frag)
+			lr.size += len(frag)
+			switch err {
+			case bufio.ErrBufferFull:
+				continue
+			case nil, io.EOF:
+				return nil, lr.tooLong(err)
+			}
+			return nil, err
+		}
+		size := len(lr.line) + len(frag)
 		if err == nil {
-			size = len(line) + len(bytes.TrimRight(frag, "\r\n"))
+			size = len(lr.line) + len(bytes.TrimRight(frag, "\r\n"))
 		}
-		if size > limit {
-			return nil, skipLine(br, append(line, frag...), err, limit)
+		if size > lr.limit {
+			lr.skip = new(idScanner)
+			lr.skip.feed(lr.line)
+			lr.skip.feed(frag)
+			lr.size = len(lr.line) + len(frag)
+			lr.line = nil
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == nil || err == io.EOF {
+				return nil, lr.tooLong(err)
+			}
+			return nil, err
 		}
-		line = append(line, frag...)
+		lr.line = append(lr.line, frag...)
 		switch err {
 		case nil:
-			return bytes.TrimRight(line, "\r\n"), nil
+			line := bytes.TrimRight(lr.line, "\r\n")
+			lr.line = nil
+			return line, nil
 		case bufio.ErrBufferFull:
 			continue
 		case io.EOF:
-			if len(line) > 0 {
+			if len(lr.line) > 0 {
+				line := lr.line
+				lr.line = nil
 				return line, nil
 			}
 		}
@@ -57,28 +99,18 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
-// skipLine reads the rest of an over-long line, looking for its id on the way.
-func skipLine(br *bufio.Reader, head []byte, err error, limit int) error {
-	var s idScanner
-	s.feed(head)
-	size := len(head)
-	for err == bufio.ErrBufferFull {
-		var frag []byte
-		frag, err = br.ReadSlice('\n')
-		s.feed(frag)
-		size += len(frag)
-	}
-	if err != nil && err != io.EOF {
-		return err
-	}
-	tooLong := &LineTooLongError{Size: size, Limit: limit}
+// tooLong ends the skipping of an over-long line; err is how its last
+// fragment ended: nil at a newline, io.EOF at the end of the stream.
+func (lr *lineReader) tooLong(err error) error {
+	e := &LineTooLongError{Size: lr.size, Limit: lr.limit}
 	if err == nil {
-		tooLong.Size-- // the newline
+		e.Size-- // the newline
 	}
-	if id, ok := s.id(); ok {
-		tooLong.ID = &id
+	if id, ok := lr.skip.id(); ok {
+		e.ID = &id
 	}
-	return tooLong
+	lr.skip = nil
+	return e
 }
 
 // idScanner finds the integer value of the top-level "id" member of a JSON

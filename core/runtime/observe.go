@@ -15,8 +15,38 @@ import (
 )
 
 // DefaultObserveQueue is how many events wait for one observer before new
-// ones are dropped.
+// ones are dropped (or, under OverflowWait, before the agent waits).
 const DefaultObserveQueue = 256
+
+// Overflow says what happens to an event that finds its observer's queue
+// full.
+type Overflow string
+
+const (
+	// OverflowDrop drops the event, counts it and goes on: the agent never
+	// waits for an observer. The default.
+	OverflowDrop Overflow = "drop"
+	// OverflowWait makes the agent wait for room in the queue, for at most
+	// the observer's deadline, before it drops the event: for observers
+	// that must not lose events, such as an audit log.
+	OverflowWait Overflow = "wait"
+)
+
+func (o Overflow) valid() bool { return o == "" || o == OverflowDrop || o == OverflowWait }
+
+// ObserveStats counts what became of the events for one observer that
+// found its queue full.
+type ObserveStats struct {
+	// Dropped counts the events dropped: the queue was full (under
+	// OverflowWait: still full at the deadline), or the runtime closed
+	// before they could be delivered.
+	Dropped uint64
+	// Waited counts the events for which the agent waited for room
+	// (OverflowWait), queued in the end or dropped at the deadline, and
+	// WaitedFor is how long it waited in all.
+	Waited    uint64
+	WaitedFor time.Duration
+}
 
 // pattern matches event kinds.
 type pattern func(kind string) bool
@@ -66,26 +96,31 @@ func compilePatterns(list []string) (pattern, error) {
 
 // observeQueue delivers events to one observer from a goroutine of its own,
 // so that a slow observer never holds up the agent. When the queue is full
-// new events are dropped, counted and logged.
+// new events are dropped, counted and logged; or, when the hook's overflow
+// is OverflowWait, the agent waits for room, for at most the observer's
+// deadline.
 type observeQueue struct {
 	hook    string
 	obs     EventObserver
 	timeout time.Duration
+	wait    bool
 	log     *slog.Logger
 
-	events  chan protocol.RuntimeEvent
-	dropped atomic.Uint64
-	mu      sync.Mutex
-	closed  bool
-	streak  uint64 // events dropped since the last one queued
-	ctx     context.Context
-	abandon context.CancelFunc // drop what is left instead of delivering it
-	done    chan struct{}
+	events    chan protocol.RuntimeEvent
+	dropped   atomic.Uint64
+	mu        sync.Mutex
+	closed    bool
+	streak    uint64 // events dropped since the last one queued
+	waited    atomic.Uint64
+	waitedFor atomic.Int64 // nanoseconds
+	ctx       context.Context
+	abandon   context.CancelFunc // drop what is left instead of delivering it
+	done      chan struct{}
 }
 
-func newObserveQueue(hook string, obs EventObserver, size int, timeout time.Duration, log *slog.Logger) *observeQueue {
+func newObserveQueue(hook string, obs EventObserver, size int, timeout time.Duration, overflow Overflow, log *slog.Logger) *observeQueue {
 	q := &observeQueue{
-		hook: hook, obs: obs, timeout: timeout, log: log.With("hook", hook),
+		hook: hook, obs: obs, timeout: timeout, wait: overflow == OverflowWait, log: log.With("hook", hook),
 		events: make(chan protocol.RuntimeEvent, size),
 		done:   make(chan struct{}),
 	}
@@ -94,7 +129,9 @@ func newObserveQueue(hook string, obs EventObserver, size int, timeout time.Dura
 	return q
 }
 
-// push queues ev without blocking; it reports whether ev was queued.
+// push queues ev; it reports whether ev was queued. It waits only when the
+// queue is full and the hook's overflow is OverflowWait, and then no longer
+// than the observer's deadline. Pushes wait one at a time, in order.
 func (q *observeQueue) push(ev protocol.RuntimeEvent) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -110,9 +147,29 @@ func (q *observeQueue) push(ev protocol.RuntimeEvent) bool {
 		}
 		return true
 	default:
-		q.drop(ev.Kind)
-		return false
 	}
+	if q.wait {
+		start := time.Now()
+		t := time.NewTimer(q.timeout)
+		defer t.Stop()
+		if q.waited.Add(1) == 1 {
+			q.log.Info("observe queue full: the agent waits for the hook", "kind", ev.Kind)
+		}
+		select {
+		case q.events <- ev:
+			q.waitedFor.Add(int64(time.Since(start)))
+			return true
+		case <-t.C:
+			q.waitedFor.Add(int64(time.Since(start)))
+		}
+	}
+	q.drop(ev.Kind)
+	return false
+}
+
+// stats never waits for a push that waits.
+func (q *observeQueue) stats() ObserveStats {
+	return ObserveStats{Dropped: q.dropped.Load(), Waited: q.waited.Load(), WaitedFor: time.Duration(q.waitedFor.Load())}
 }
 
 // drop counts a dropped event; the first of a streak is logged.

@@ -384,12 +384,16 @@ func (p *Process) stop() {
 	}
 	stopDescendants(pgid, p.token, grace)
 	p.conn.fail(ErrClosed)
+	// The hook's last lines are read to the end of its stdout before the
+	// pipe is closed, unless something it left holds the pipe open.
+	select {
+	case <-p.conn.readEnd:
+	case <-time.After(grace):
+	}
 	_ = p.conn.Close()
-	for _, end := range []chan struct{}{p.conn.readEnd, p.stderrDone} {
-		select {
-		case <-end:
-		case <-time.After(grace):
-		}
+	select {
+	case <-p.stderrDone:
+	case <-time.After(grace):
 	}
 }
 

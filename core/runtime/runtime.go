@@ -11,7 +11,6 @@ package runtime
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -41,16 +40,20 @@ type Options struct {
 	// ObserveQueue is how many events may wait for one observer. Zero
 	// means DefaultObserveQueue.
 	ObserveQueue int
-	// Builtins provides the in-process hooks that the configuration's
-	// builtins block may enable, by name. A factory gets the hook's config
-	// and returns a value implementing one or more hook interfaces. The
-	// skill_hooks built-in (SkillHooks) is there unless an entry replaces it.
-	Builtins map[string]func(config json.RawMessage) (any, error)
+	// Builtins are the in-process hooks that the configuration's builtins
+	// block may enable, by name. The hookwire command provides skill_hooks
+	// (package skillhooks); a program that embeds the runtime provides its own.
+	Builtins map[string]Builtin
 	// OnCall, when set, is told about every interceptor and approver call,
 	// once it is over, on the goroutine that asked the runtime.
 	OnCall func(CallRecord)
 	// Trace, when set, sees every line exchanged with every hook process.
 	Trace func(hook string, out bool, line []byte)
+	// OnHookDown, when set, is told each time a hook process goes down
+	// while the runtime runs, and why: it crashed, or it is broken (its
+	// output can no longer be read) and is being stopped. A restart, if its
+	// policy allows one, follows.
+	OnHookDown func(hook string, why error)
 	// NoSessionEvents, when set, keeps runtime_event.session out of the
 	// extensions announced in hook.hello. The agent package raises
 	// agent.session.start and agent.session.end; a program that drives the
@@ -164,6 +167,7 @@ type hook struct {
 	policy    map[Stage]Policy
 	proc      *processHook // nil for an in-process hook
 	queue     *observeQueue
+	overflow  Overflow
 	deaf      atomic.Bool // PicoClaw's reader of this hook stopped at an over-long line
 }
 
@@ -187,12 +191,13 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 		}
 		factory := opts.Builtins[name]
 		if factory == nil {
-			factory = standardBuiltin(name, cfg.dir)
+			has := "none"
+			if names := builtinNames(opts); len(names) > 0 {
+				has = strings.Join(names, ", ")
+			}
+			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, has)
 		}
-		if factory == nil {
-			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, strings.Join(builtinNames(opts), ", "))
-		}
-		impl, err := factory(b.Config)
+		impl, err := factory(b.Config, cfg.dir)
 		if err != nil {
 			return nil, fmt.Errorf("hooks.builtins.%s.config: %w", name, err)
 		}
@@ -221,7 +226,7 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
-	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies()}
+	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies(), overflow: p.ObserveOverflow}
 	var modes []protocol.Mode
 	for _, s := range p.Intercept {
 		h.stages[Stage(s)] = true
@@ -252,6 +257,9 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 		cmd.MaxLineBytes = int64(r.maxLineSize())
 	}
 	h.proc = newProcessHook(cmd, popts, restart, r.logger())
+	if r.opts.OnHookDown != nil {
+		h.proc.onDown = func(why error) { r.opts.OnHookDown(name, why) }
+	}
 	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
 	return r.add(h)
 }
@@ -294,7 +302,10 @@ func (r *Runtime) Use(h InProcess) error {
 		return errors.New("an in-process hook needs a name")
 	}
 	g := guard{h.Hook}
-	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy}
+	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy, overflow: h.ObserveOverflow}
+	if !x.overflow.valid() {
+		return fmt.Errorf("hook %s: observe overflow %q is not %q or %q", h.Name, x.overflow, OverflowDrop, OverflowWait)
+	}
 	if _, ok := h.Hook.(LLMInterceptor); ok {
 		x.llm = g
 		x.stages[StageBeforeLLM], x.stages[StageAfterLLM] = true, true
@@ -381,7 +392,7 @@ func (r *Runtime) Start(ctx context.Context) error {
 		}
 		if h.observe != nil {
 			timeout := cmp.Or(h.timeout, ms(r.defaults.ObserverTimeoutMS), DefaultObserverTimeout)
-			h.queue = newObserveQueue(h.name, h.observer, size, timeout, r.logger())
+			h.queue = newObserveQueue(h.name, h.observer, size, timeout, h.overflow, r.logger())
 			r.queues = append(r.queues, h.queue)
 		}
 	}
@@ -434,23 +445,35 @@ func (r *Runtime) Hooks() []HookInfo {
 	return out
 }
 
-// Dropped counts, per observing hook, the events dropped because its queue
-// was full or the runtime closed before they could be delivered.
-func (r *Runtime) Dropped() map[string]uint64 {
+// ObserveStats says, per observing hook, how many events were dropped and
+// how often and how long the agent waited for room in its queue.
+func (r *Runtime) ObserveStats() map[string]ObserveStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := map[string]uint64{}
+	out := map[string]ObserveStats{}
 	for _, h := range r.hooks {
 		if h.queue != nil {
-			out[h.name] = h.queue.dropped.Load()
+			out[h.name] = h.queue.stats()
 		}
 	}
 	return out
 }
 
-// Emit hands an event to every hook that observes its kind. It never
-// blocks: each hook has a queue of its own, and an event that finds a
-// queue full is dropped for that hook, counted and logged.
+// Dropped counts, per observing hook, the events dropped because its queue
+// was full or the runtime closed before they could be delivered.
+func (r *Runtime) Dropped() map[string]uint64 {
+	out := map[string]uint64{}
+	for name, st := range r.ObserveStats() {
+		out[name] = st.Dropped
+	}
+	return out
+}
+
+// Emit hands an event to every hook that observes its kind. Each hook has
+// a queue of its own, and an event that finds a queue full is dropped for
+// that hook, counted and logged; Emit never blocks, unless a hook's
+// overflow is OverflowWait: then it waits for room in that hook's queue,
+// for at most the hook's observer deadline (see ObserveStats).
 func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
 	if r == nil || !r.opts.Host.emits(ev.Kind) {
 		return

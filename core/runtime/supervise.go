@@ -20,6 +20,7 @@ type processHook struct {
 	opts    ProcessOptions
 	restart RestartPolicy
 	log     *slog.Logger
+	onDown  func(why error) // Options.OnHookDown, or nil
 
 	mu      sync.Mutex
 	proc    *Process      // nil while the hook is down
@@ -104,7 +105,20 @@ func (h *processHook) supervise(p *Process) {
 			failures = 0
 		}
 		h.set(nil, nil)
-		h.log.Warn("hook crashed", "error", p.Err())
+		why := p.Err()
+		select {
+		case <-p.exited:
+			h.log.Warn("hook crashed", "error", why)
+			why = fmt.Errorf("hook crashed: %w", why)
+		default:
+			// Its connection ended while it runs: its output can no longer
+			// be read, so it is broken, and stopped like a crashed one.
+			h.log.Warn("hook is broken: stopping it", "error", why)
+			why = fmt.Errorf("hook is broken, stopping it: %w", why)
+		}
+		if h.onDown != nil {
+			h.onDown(why)
+		}
 		p.Close() // stop what it left running in its process group
 		if h.restart.Never {
 			h.set(nil, fmt.Errorf("hook is down (%v); restart is disabled", p.Err()))

@@ -72,17 +72,56 @@ const pending = -1
 // continue. The request the host stores stays its own: hook messages
 // exist only in what the LLM is sent.
 func (e *Engine) BeforeLLM(_ context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
+	session, turn := ids(req.Meta)
+	ins := e.Plan(Request{SessionKey: session, TurnID: turn, Messages: len(req.Messages),
+		Planning: req.Planning != nil && *req.Planning, Tools: len(req.Tools) > 0})
+	if len(ins) == 0 {
+		return protocol.Continue{}, nil
+	}
+	req.Messages = Insert(req.Messages, ins, func(role, content string) protocol.Message {
+		return protocol.Message{Role: role, Content: &content}
+	})
+	return protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: req}, nil
+}
+
+// AfterTool notes the tool that ran (see ToolRan) and answers continue.
+func (e *Engine) AfterTool(_ context.Context, res protocol.AfterToolParams) (protocol.AfterToolResult, error) {
+	session, turn := ids(res.Meta)
+	e.ToolRan(session, turn, res.Tool)
+	return protocol.Continue{}, nil
+}
+
+// Request is what the engine reads of an LLM request, whatever types carry
+// it: whose turn it is, how many messages the host sent, whether the call
+// plans the turn and whether it offers the LLM tools.
+type Request struct {
+	SessionKey, TurnID string
+	Messages           int
+	Planning, Tools    bool
+}
+
+// Insertion is a hook message to place before the host's message at At,
+// or after all of them when At is their count.
+type Insertion struct {
+	At            int
+	Role, Content string
+}
+
+// Plan notes an LLM request and returns the hook messages it should carry,
+// in order, for Insert to place; none when it goes as the host sent it.
+// BeforeLLM is Plan and Insert on the protocol's types.
+func (e *Engine) Plan(req Request) []Insertion {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s, t := e.state(req.Meta)
-	n := len(req.Messages)
+	s, t := e.state(turnKey{req.SessionKey, req.TurnID})
+	n := req.Messages
 	if !t.started {
 		t.started, t.start = true, n
 		e.fire(s, t, AfterUserInput, n, "")
 	}
 	var once []entry
 	switch {
-	case req.Planning != nil && *req.Planning:
+	case req.Planning:
 		// Removed right after the planning call: only this request has them.
 		for i := range e.hooks {
 			if h := &e.hooks[i]; h.Timing == BeforePlanning {
@@ -93,7 +132,7 @@ func (e *Engine) BeforeLLM(_ context.Context, req protocol.BeforeLLMParams) (pro
 				}
 			}
 		}
-	case t.rounds == 0 && len(req.Tools) == 0:
+	case t.rounds == 0 && !req.Tools:
 		// The documents' direct call: with no tools there is no agent
 		// loop, so only after_user_input applies.
 	default:
@@ -105,28 +144,37 @@ func (e *Engine) BeforeLLM(_ context.Context, req protocol.BeforeLLMParams) (pro
 		}
 		t.toolsRan = false
 	}
-	messages := e.render(req.Messages, s, t, once)
-	if len(messages) == n {
-		return protocol.Continue{}, nil
-	}
-	req.Messages = messages
-	return protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: req}, nil
+	return e.placed(n, s, t, once)
 }
 
-// AfterTool notes the tool that ran: the first tool of a round removes the
-// after_tool_call messages of the previous one, and each tool that passes a
-// hook's filter inserts its message for the next LLM call. It answers
-// continue.
-func (e *Engine) AfterTool(_ context.Context, res protocol.AfterToolParams) (protocol.AfterToolResult, error) {
+// ToolRan notes a tool that ran in a turn: the first tool of a round
+// removes the after_tool_call messages of the previous one, and each tool
+// that passes a hook's filter inserts its message for the next LLM call.
+func (e *Engine) ToolRan(sessionKey, turnID, tool string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s, t := e.state(res.Meta)
+	s, t := e.state(turnKey{sessionKey, turnID})
 	if !t.toolsRan {
 		t.toolsRan = true
 		t.remove(AfterToolCall)
 	}
-	e.fire(s, t, AfterToolCall, pending, res.Tool)
-	return protocol.Continue{}, nil
+	e.fire(s, t, AfterToolCall, pending, tool)
+}
+
+// Insert returns the host's messages with the hook messages of a Plan in
+// place, each made by message: any message type will do.
+func Insert[M any](host []M, ins []Insertion, message func(role, content string) M) []M {
+	out := make([]M, 0, len(host)+len(ins))
+	for i := 0; i <= len(host); i++ {
+		for len(ins) > 0 && ins[0].At == i {
+			out = append(out, message(ins[0].Role, ins[0].Content))
+			ins = ins[1:]
+		}
+		if i < len(host) {
+			out = append(out, host[i])
+		}
+	}
+	return out
 }
 
 // OnEvent forgets a session when the host ends it (agent.session.end): as
@@ -167,13 +215,16 @@ func (e *Engine) tick() uint64 {
 	return e.clock
 }
 
-// state finds the session and turn of a call by the meta's SessionKey and
-// TurnID.
-func (e *Engine) state(meta *protocol.Meta) (*session, *turn) {
-	var k turnKey
-	if meta != nil {
-		k = turnKey{deref(meta.SessionKey), deref(meta.TurnID)}
+// ids are the session and turn a call belongs to, by its meta.
+func ids(meta *protocol.Meta) (sessionKey, turnID string) {
+	if meta == nil {
+		return "", ""
 	}
+	return deref(meta.SessionKey), deref(meta.TurnID)
+}
+
+// state finds the session and turn of a call.
+func (e *Engine) state(k turnKey) (*session, *turn) {
 	s := e.sessions[k.session]
 	if s == nil {
 		s = &session{seen: map[string]bool{}}
@@ -231,11 +282,10 @@ func (t *turn) remove(timing Timing) {
 	t.live = slices.DeleteFunc(t.live, func(x entry) bool { return x.hook.Timing == timing })
 }
 
-// render returns the host's messages with the hook messages in place.
-// Persistent messages of earlier turns go just before the message that
-// opened this turn: they are history.
-func (e *Engine) render(host []protocol.Message, s *session, t *turn, once []entry) []protocol.Message {
-	n := len(host)
+// placed returns the hook messages of a request of n host messages, in
+// the order Insert places them. Persistent messages of earlier turns go
+// just before the message that opened this turn: they are history.
+func (e *Engine) placed(n int, s *session, t *turn, once []entry) []Insertion {
 	var all []entry
 	for _, list := range [][]entry{s.kept, t.live} {
 		for i := range list {
@@ -255,17 +305,11 @@ func (e *Engine) render(host []protocol.Message, s *session, t *turn, once []ent
 		all[i].at = min(all[i].at, n) // the host's list got shorter
 	}
 	slices.SortFunc(all, func(a, b entry) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.seq, b.seq)) })
-	out := make([]protocol.Message, 0, n+len(all))
-	for i := 0; i <= n; i++ {
-		for len(all) > 0 && all[0].at == i {
-			out = append(out, protocol.Message{Role: all[0].hook.Role, Content: ptr(all[0].hook.Content)})
-			all = all[1:]
-		}
-		if i < n {
-			out = append(out, host[i])
-		}
+	ins := make([]Insertion, len(all))
+	for i, x := range all {
+		ins[i] = Insertion{At: x.at, Role: x.hook.Role, Content: x.hook.Content}
 	}
-	return out
+	return ins
 }
 
 func deref(s *string) string {
@@ -274,5 +318,3 @@ func deref(s *string) string {
 	}
 	return *s
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -61,3 +61,26 @@ func Example_planning() {
 	// system Answer in the language the user writes in.
 	// system Plan in at most three steps, and name the files you will read.
 }
+
+// A hook built on other types than the runtime's (the Go SDK's, say) asks
+// the engine for a plan with plain values and inserts the messages into a
+// list of its own type.
+func ExampleEngine_Plan() {
+	hooks, err := skillhooks.Load("../../examples/skill-prompts/skills", []string{"notes"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	engine := skillhooks.New(hooks)
+
+	type message struct{ role, text string }
+	history := []message{{"user", "What do my notes say?"}}
+	plan := engine.Plan(skillhooks.Request{SessionKey: "s", TurnID: "t", Messages: len(history), Tools: true})
+	for _, m := range skillhooks.Insert(history, plan, func(role, content string) message { return message{role, content} }) {
+		fmt.Printf("%-6s %s\n", m.role, m.text)
+	}
+	// Output:
+	// user   What do my notes say?
+	// system Answer in the language the user writes in.
+	// user   Take one step now: call one tool, or answer if you have what you need.
+	// system Read the files the user names before you answer; never guess what they say.
+}

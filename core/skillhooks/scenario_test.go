@@ -28,7 +28,7 @@ func playExample(t *testing.T, hooksFile string) []string {
 	if p, ok := cfg.Hooks.Processes["skill_hooks"]; ok {
 		p.Command[0] = hookwireBin // the file runs the hookwire on PATH
 	}
-	rt, err := runtime.New(cfg, runtime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	rt, err := runtime.New(cfg, runtime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Builtins: builtins})
 	if err != nil {
 		t.Fatal(err)
 	}

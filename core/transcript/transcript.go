@@ -13,7 +13,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,7 +52,8 @@ func (t *Writer) Err() error {
 
 // Record is one line of a JSON Lines transcript. Which keys are set
 // depends on Type: hooks, user, event, hook, host (what the host
-// discarded of a hook's reply), llm_request, llm_response, tool, turn_end.
+// discarded of a hook's reply), llm_request, llm_response, tool, turn_end,
+// observe, hook_down.
 type Record struct {
 	Type      string          `json:"type"`
 	Hooks     []HookRecord    `json:"hooks,omitempty"`
@@ -77,6 +80,8 @@ type Record struct {
 	Result    *ResultRecord   `json:"result,omitempty"`
 	Error     string          `json:"error,omitempty"`
 	Policy    string          `json:"policy,omitempty"`
+	Dropped   uint64          `json:"dropped,omitempty"`
+	Waited    uint64          `json:"waited,omitempty"`
 	// DurationMS is the only key that changes from run to run.
 	DurationMS *float64 `json:"duration_ms,omitempty"`
 }
@@ -165,6 +170,32 @@ func (t *Writer) Hooks(hooks []runtime.HookInfo) {
 		text = []string{"none"}
 	}
 	t.write(rec, "hooks", strings.Join(text, "; "))
+}
+
+// Observed writes, for each observing hook whose queue was ever full, how
+// many events it missed and how often and how long the agent waited for it
+// (runtime.Runtime.ObserveStats, once the runtime is closed). Nothing is
+// written for hooks that kept up.
+func (t *Writer) Observed(stats map[string]runtime.ObserveStats) {
+	for _, hook := range slices.Sorted(maps.Keys(stats)) {
+		st := stats[hook]
+		if st.Dropped == 0 && st.Waited == 0 {
+			continue
+		}
+		rec := Record{Type: "observe", Hook: hook, Dropped: st.Dropped, Waited: st.Waited}
+		text := fmt.Sprintf("%s missed %d events (its queue was full)", hook, st.Dropped)
+		if st.Waited > 0 {
+			rec.DurationMS = millis(st.WaitedFor)
+			text += fmt.Sprintf("; the agent waited for it %d times, %s in all", st.Waited, ms(st.WaitedFor))
+		}
+		t.write(rec, "observe", text)
+	}
+}
+
+// HookDown writes that a hook process went down, and why; it fits
+// runtime.Options.OnHookDown.
+func (t *Writer) HookDown(hook string, why error) {
+	t.write(Record{Type: "hook_down", Hook: hook, Error: why.Error()}, "down", hook+": "+why.Error())
 }
 
 // Call writes one hook call; it fits runtime.Options.OnCall.

@@ -115,3 +115,37 @@ func TestArgumentsAreWrittenAsTheyRead(t *testing.T) {
 		}
 	}
 }
+
+func TestAHookGoingDownIsWrittenWithWhy(t *testing.T) {
+	why := errors.New("hook is broken, stopping it: hook closed its stdout but is still running")
+	var text, jsonl bytes.Buffer
+	New(&text, false).HookDown("audit", why)
+	New(&jsonl, true).HookDown("audit", why)
+	if want := "down      audit: " + why.Error() + "\n"; text.String() != want {
+		t.Errorf("text %q, want %q", text.String(), want)
+	}
+	if want := `{"type":"hook_down","hook":"audit","error":"` + why.Error() + `"}` + "\n"; jsonl.String() != want {
+		t.Errorf("jsonl %s, want %s", jsonl.String(), want)
+	}
+}
+
+func TestObserversThatFellBehindAreReportedWithTheirDropsAndWaits(t *testing.T) {
+	stats := map[string]runtime.ObserveStats{
+		"kept_up": {},
+		"audit":   {Waited: 40, WaitedFor: 12 * time.Millisecond},
+		"metrics": {Dropped: 7},
+	}
+	var text, jsonl bytes.Buffer
+	New(&text, false).Observed(stats)
+	New(&jsonl, true).Observed(stats)
+	wantText := "observe   audit missed 0 events (its queue was full); the agent waited for it 40 times, 12.0 ms in all\n" +
+		"observe   metrics missed 7 events (its queue was full)\n"
+	if text.String() != wantText {
+		t.Errorf("text:\n%s\nwant:\n%s", text.String(), wantText)
+	}
+	wantJSON := `{"type":"observe","hook":"audit","waited":40,"duration_ms":12}` + "\n" +
+		`{"type":"observe","hook":"metrics","dropped":7}` + "\n"
+	if jsonl.String() != wantJSON {
+		t.Errorf("jsonl:\n%s\nwant:\n%s", jsonl.String(), wantJSON)
+	}
+}

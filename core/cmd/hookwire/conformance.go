@@ -1,11 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,7 +19,7 @@ import (
 
 var conformanceCommand = command{
 	name: "conformance",
-	args: "[--json] [--modes LIST] [--timeout DURATION] [--host picoclaw] [-v] [--exchanges DIR] -- COMMAND [ARGS...]",
+	args: "[--json] [--modes LIST] [--timeout DURATION] [--name NAME] [--host picoclaw] [-v] [--exchanges DIR] -- COMMAND [ARGS...]",
 	summary: `Starts the hook COMMAND (directly, with no shell) and drives it through the
 protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
@@ -37,14 +38,18 @@ what differs.`,
 		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
 		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
-		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr")
+		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
+		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
 		host := fs.String("host", "reference", "with picoclaw, warn of what PicoClaw would discard of the hook's replies")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
 				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))
 			}
-			cmd := runtime.Command{Argv: args}
+			if *name == "" {
+				*name = hookName(args)
+			}
+			cmd := runtime.Command{Name: *name, Argv: args}
 			for _, m := range strings.Split(*modes, ",") {
 				mode := protocol.Mode(strings.TrimSpace(m))
 				switch mode {
@@ -60,7 +65,7 @@ what differs.`,
 			}
 			opts := conformance.Options{Timeout: *timeout, Host: h}
 			if *verbose {
-				opts.Stderr = e.stderr
+				opts.Stderr = &prefixLines{w: e.stderr, prefix: "[" + *name + "] "}
 			}
 			// Stop the hook on Ctrl-C too: none may outlive the run.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -72,16 +77,7 @@ what differs.`,
 			if err != nil {
 				return e.fail(exitFail, "conformance", err)
 			}
-			if *jsonOut {
-				b, _ := json.Marshal(report)
-				fmt.Fprintf(e.stdout, "%s\n", b)
-			} else {
-				report.WriteText(e.stdout)
-			}
-			if !report.OK() {
-				return exitFail
-			}
-			return exitOK
+			return printReport(e, *jsonOut, report)
 		}
 	},
 }
@@ -92,6 +88,28 @@ func checkList() string {
 		fmt.Fprintf(&b, "  %-20s  %s\n", c.Name, c.Rule)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// prefixLines writes each whole line it is given with a prefix, as run
+// shows a hook's stderr; a last line without its newline is left out.
+type prefixLines struct {
+	w      io.Writer
+	prefix string
+	buf    []byte
+}
+
+func (p *prefixLines) Write(b []byte) (int, error) {
+	p.buf = append(p.buf, b...)
+	for {
+		i := bytes.IndexByte(p.buf, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		if _, err := fmt.Fprintf(p.w, "%s%s\n", p.prefix, bytes.TrimRight(p.buf[:i], "\r")); err != nil {
+			return len(b), err
+		}
+		p.buf = p.buf[i+1:]
+	}
 }
 
 // playExchanges plays every exchange vector of dir with the hook.

@@ -22,6 +22,12 @@ Usage:
                                       check that a hook speaks the protocol correctly
   hookwire skill-hooks [flags] SKILLS_DIR
                                       run the prompt hooks of skills as a hook process
+  hookwire call [flags] -- COMMAND [ARGS...] METHOD [PARAMS]
+                                      send a hook one request and check its reply
+  hookwire tap [flags] -- COMMAND [ARGS...]
+                                      stand in for a hook command and record its wire
+  hookwire replay [flags] RECORDING -- COMMAND [ARGS...]
+                                      replay a recording to a hook and compare its replies
   hookwire mcp [flags] -- COMMAND [ARGS...]
                                       serve a hook's plugin tools as an MCP server on stdio
   hookwire bridge [flags] AGENT -- COMMAND [ARGS...]
@@ -58,7 +64,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -79,7 +85,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

@@ -15,7 +15,9 @@ import (
 
 	"github.com/hookwire/hookwire/core/agent"
 	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/skillhooks"
 	"github.com/hookwire/hookwire/core/transcript"
+	"github.com/hookwire/hookwire/core/wiretap"
 )
 
 var runCommand = command{
@@ -32,7 +34,7 @@ turn fails (not when a hook aborts it).`,
 		config := fs.String("config", "", "PicoClaw's configuration `file` (config.json), whole: its hooks section is read as PicoClaw reads it")
 		host := fs.String("host", "reference", "the host to behave as: reference (the protocol documents) or picoclaw (PicoClaw as its code behaves)")
 		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
-		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines")
+		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines; - writes them to stderr for people, > host to hook, < hook to host")
 		events := fs.Bool("events", false, "show runtime events in the text transcript")
 		messages := fs.Bool("messages", false, "show the messages of each LLM request, as hooks left them")
 		return func(args []string, e env) int {
@@ -76,8 +78,11 @@ func play(scenarioPath string, cfg runtime.Config, host runtime.Host, jsonl, eve
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call, Host: host}
-	if tracePath != "" {
+	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: host,
+		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
+	if tracePath == "-" {
+		opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
+	} else if tracePath != "" {
 		f, err := os.Create(tracePath)
 		if err != nil {
 			return e.fail(exitFail, "run", err)
@@ -108,11 +113,7 @@ func play(scenarioPath string, cfg runtime.Config, host runtime.Host, jsonl, eve
 	a.Tools = append(a.Tools, mcpTools...)
 	_, turnErr := scenario.Play(ctx, a) // closes the agent: its sessions end before the hooks stop
 	rt.Close()
-	for hook, n := range rt.Dropped() {
-		if n > 0 {
-			fmt.Fprintf(e.stderr, "hookwire run: hook %s missed %d events (its queue was full)\n", hook, n)
-		}
-	}
+	tr.Observed(rt.ObserveStats())
 	if err := tr.Err(); err != nil {
 		return e.fail(exitFail, "run", err)
 	}

@@ -68,38 +68,26 @@ and exit status 1.`,
 	},
 }
 
-// skillHooksProcess is the engine behind the SDK: the engine speaks the
-// core's protocol types, the SDK its generated ones, and both have the
-// same JSON.
+// skillHooksProcess is the engine behind the SDK. The engine plans with
+// plain values (who calls, how many messages) and places its messages in
+// a list of any type, so the SDK's own types need no conversion.
 func skillHooksProcess(engine *skillhooks.Engine) *sdk.Hook {
 	h := sdk.New("skill_hooks")
-	h.OnBeforeLLM(func(ctx context.Context, req sdk.BeforeLLMParams) (sdk.BeforeLLMResult, error) {
-		var in protocol.BeforeLLMParams
-		if err := convert(req, &in); err != nil {
-			return nil, err
-		}
-		res, err := engine.BeforeLLM(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		modify, ok := res.(protocol.BeforeLLMModify)
-		if !ok {
+	h.OnBeforeLLM(func(_ context.Context, req sdk.BeforeLLMParams) (sdk.BeforeLLMResult, error) {
+		session, turn := ids(req.Meta)
+		ins := engine.Plan(skillhooks.Request{SessionKey: session, TurnID: turn, Messages: len(req.Messages),
+			Planning: req.Planning != nil && *req.Planning, Tools: len(req.Tools) > 0})
+		if len(ins) == 0 {
 			return sdk.Continue{}, nil
 		}
-		var out sdk.BeforeLLMParams
-		if err := convert(modify.Request, &out); err != nil {
-			return nil, err
-		}
-		return out.Modify(), nil
+		req.Messages = skillhooks.Insert(req.Messages, ins, func(role, content string) sdk.Message {
+			return sdk.Message{Role: role, Content: &content}
+		})
+		return req.Modify(), nil
 	})
-	h.OnAfterTool(func(ctx context.Context, res sdk.AfterToolParams) (sdk.AfterToolResult, error) {
-		var in protocol.AfterToolParams
-		if err := convert(res, &in); err != nil {
-			return nil, err
-		}
-		if _, err := engine.AfterTool(ctx, in); err != nil {
-			return nil, err
-		}
+	h.OnAfterTool(func(_ context.Context, res sdk.AfterToolParams) (sdk.AfterToolResult, error) {
+		session, turn := ids(res.Meta)
+		engine.ToolRan(session, turn, res.Tool)
 		return sdk.Continue{}, nil
 	})
 	h.OnEvent(protocol.KindSessionEnd, func(_ context.Context, ev sdk.RuntimeEvent) {
@@ -110,12 +98,16 @@ func skillHooksProcess(engine *skillhooks.Engine) *sdk.Hook {
 	return h
 }
 
-// convert goes through the protocol's codec, the one that keeps Extra
-// members; the SDK's types bring their own methods, which it calls.
-func convert(from, to any) error {
-	data, err := protocol.Marshal(from)
-	if err != nil {
-		return err
+// ids are the session and turn of a call, by its meta.
+func ids(meta *sdk.Meta) (sessionKey, turnID string) {
+	if meta == nil {
+		return "", ""
 	}
-	return protocol.Unmarshal(data, to)
+	deref := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	return deref(meta.SessionKey), deref(meta.TurnID)
 }

@@ -49,7 +49,7 @@ func TestSkillHooksFaultsGetOneLine(t *testing.T) {
 // and the first LLM call of a turn, as a host sends them.
 func TestSkillHooksServesTheProtocol(t *testing.T) {
 	in := `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"skill_hooks","version":1,"modes":["llm","tool"]}}
-{"jsonrpc":"2.0","id":2,"method":"hook.before_llm","params":{"meta":{"SessionKey":"s","TurnID":"t"},"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"read_file"}}]}}
+{"jsonrpc":"2.0","id":2,"method":"hook.before_llm","params":{"meta":{"SessionKey":"s","TurnID":"t"},"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"read_file"}}],"x_host":{"k":1}}}
 `
 	code, out, errOut := hookwire(t, in, "skill-hooks", exampleSkills)
 	if code != exitOK {
@@ -61,6 +61,7 @@ func TestSkillHooksServesTheProtocol(t *testing.T) {
 			Action  string
 			Request struct {
 				Messages []struct{ Role, Content string }
+				XHost    json.RawMessage `json:"x_host"`
 			}
 		}
 	}
@@ -89,6 +90,10 @@ func TestSkillHooksServesTheProtocol(t *testing.T) {
 	}
 	if strings.Join(seen, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the LLM would see\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
+	}
+	// A modify carries the whole request: members the hook does not know too.
+	if got := string(replies[2].Result.Request.XHost); got != `{"k":1}` {
+		t.Errorf("the host's own member x_host came back as %s, want {\"k\":1}", got)
 	}
 }
 

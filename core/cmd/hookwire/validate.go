@@ -186,6 +186,9 @@ func unwrapTrace(line []byte) (hook string, msg []byte, err error) {
 	if json.Unmarshal(line, &rec) != nil || rec.Hook == nil {
 		return "", line, nil
 	}
+	if rec.Text != nil && rec.Dir == "send" {
+		return "", nil, fmt.Errorf("the host sent hook %s a line that is not JSON: %s", *rec.Hook, clip(*rec.Text))
+	}
 	if rec.Text != nil {
 		return "", nil, fmt.Errorf("hook %s wrote a line that is not JSON: %s", *rec.Hook, clip(*rec.Text))
 	}

@@ -1,4 +1,4 @@
-package runtime
+package skillhooks_test
 
 import (
 	"context"
@@ -8,11 +8,15 @@ import (
 	"testing"
 
 	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/skillhooks"
 )
 
-// skill_hooks is there with no Options.Builtins entry, and its skills_dir
-// is taken from the configuration file's folder, as a process's dir is.
-func TestSkillHooksIsABuiltinOfEveryRuntime(t *testing.T) {
+var builtins = map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}
+
+// skill_hooks is a built-in of a runtime given it, and its skills_dir is
+// taken from the configuration file's folder, as a process's dir is.
+func TestSkillHooksIsABuiltinOfARuntimeGivenIt(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "skills", "notes", "hooks"), 0o755)
 	os.WriteFile(filepath.Join(dir, "skills", "notes", "hooks", "hooks.json"), []byte(`{"hooks": [
@@ -21,11 +25,11 @@ func TestSkillHooksIsABuiltinOfEveryRuntime(t *testing.T) {
 	path := filepath.Join(dir, "hooks.json")
 	os.WriteFile(path, []byte(`{"hooks": {"enabled": true, "builtins": {
 		"skill_hooks": {"enabled": true, "priority": 5, "config": {"skills_dir": "skills", "skills": ["notes"]}}}}}`), 0o644)
-	cfg, err := LoadConfig(path)
+	cfg, err := runtime.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(cfg, Options{})
+	r, err := runtime.New(cfg, runtime.Options{Builtins: builtins})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,16 +53,16 @@ func TestSkillHooksConfigFaultsAreNamed(t *testing.T) {
 		`{"skills_dir": "x", "skill": ["notes"]}`:             "hooks.builtins.skill_hooks.config: skill: unknown key (known: skills, skills_dir)",
 		`{"skills_dir": "/nonexistent", "skills": ["notes"]}`: "hooks.builtins.skill_hooks.config: skill notes: no such skill folder in /nonexistent",
 	} {
-		cfg, err := ParseConfig([]byte(`{"hooks": {"enabled": true, "builtins": {"skill_hooks": {"enabled": true, "config": ` + config + `}}}}`))
+		cfg, err := runtime.ParseConfig([]byte(`{"hooks": {"enabled": true, "builtins": {"skill_hooks": {"enabled": true, "config": ` + config + `}}}}`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := New(cfg, Options{}); err == nil || err.Error() != want {
+		if _, err := runtime.New(cfg, runtime.Options{Builtins: builtins}); err == nil || err.Error() != want {
 			t.Errorf("config %s: %v, want %q", config, err, want)
 		}
 	}
-	cfg, _ := ParseConfig([]byte(`{"hooks": {"enabled": true, "builtins": {"audit": {"enabled": true}}}}`))
-	if _, err := New(cfg, Options{}); err == nil || !strings.HasSuffix(err.Error(), "(it has: skill_hooks)") {
+	cfg, _ := runtime.ParseConfig([]byte(`{"hooks": {"enabled": true, "builtins": {"audit": {"enabled": true}}}}`))
+	if _, err := runtime.New(cfg, runtime.Options{Builtins: builtins}); err == nil || !strings.HasSuffix(err.Error(), "(it has: skill_hooks)") {
 		t.Errorf("an unknown built-in: %v, want the list to name skill_hooks", err)
 	}
 }

@@ -1,0 +1,336 @@
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// shufflingPeer answers each request with its own id as the result, after
+// a random delay of up to maxDelay, so that replies to calls in flight
+// together come back in any order; before some replies it writes a line
+// that is not JSON. Requests whose method is "never" get no answer.
+func shufflingPeer(r io.Reader, w io.Writer, maxDelay time.Duration) {
+	var mu sync.Mutex
+	send := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		io.WriteString(w, s)
+	}
+	br := bufio.NewReader(r)
+	for n := 0; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		_, rest, ok := bytes.Cut(line, []byte(`"id":`))
+		if !ok || bytes.Contains(line, []byte(`"method":"never"`)) {
+			continue
+		}
+		id := string(rest[:bytes.IndexByte(rest, ',')])
+		reply := `{"jsonrpc":"2.0","id":` + id + `,"result":{"id":` + id + `}}` + "\n"
+		if n%7 == 0 {
+			reply = "stray output\n" + reply
+		}
+		d := time.Duration(rand.Int64N(int64(maxDelay) + 1))
+		if d < maxDelay/2 {
+			send(reply)
+			continue
+		}
+		time.AfterFunc(d, func() { send(reply) })
+	}
+}
+
+// pipeConn is a connection over OS pipes to peer, run in this process.
+func pipeConn(t testing.TB, opts ConnOptions, peer func(r io.Reader, w io.Writer)) *Conn {
+	t.Helper()
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		peer(reqR, repW)
+		repW.Close()
+	}()
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	c := NewConn(repR, reqW, opts)
+	t.Cleanup(func() {
+		c.Close()
+		reqR.Close()
+		<-c.readEnd
+	})
+	return c
+}
+
+// callOwn makes a call and checks that its reply is its own.
+func callOwn(ctx context.Context, c *Conn) error {
+	raw, err := c.Call(ctx, "m", map[string]int{})
+	if err != nil {
+		return err
+	}
+	var got struct{ ID uint64 }
+	if err := json.Unmarshal(raw, &got); err != nil || got.ID == 0 {
+		return fmt.Errorf("reply %s", raw)
+	}
+	return nil
+}
+
+// Calls go back and forth between one at a time, many at once (replies in
+// any order, some calls giving up), and pauses long enough for the
+// connection's idle reader to take over: every call gets its own reply,
+// and no call is left behind.
+func TestCallsSwitchBetweenOneAndManyInFlightUnderLoad(t *testing.T) {
+	var strays atomic.Int64
+	log := slog.New(slog.NewTextHandler(countLines{&strays, "not JSON"}, nil))
+	c := pipeConn(t, ConnOptions{Logger: log}, func(r io.Reader, w io.Writer) { shufflingPeer(r, w, 2*time.Millisecond) })
+	ctx := context.Background()
+	var wrong atomic.Int64
+	for round := range 20 {
+		for range 20 { // one at a time
+			if err := callOwn(ctx, c); err != nil {
+				t.Fatalf("round %d, a lone call: %v", round, err)
+			}
+		}
+		var wg sync.WaitGroup
+		for i := range 16 { // many at once; every fourth gives up early
+			wg.Go(func() {
+				for range 10 {
+					cctx, cancel := context.WithTimeout(ctx, time.Hour)
+					if i%4 == 0 {
+						cctx, cancel = context.WithTimeout(ctx, time.Duration(rand.IntN(1500))*time.Microsecond)
+					}
+					err := callOwn(cctx, c)
+					cancel()
+					if err != nil && !(i%4 == 0 && errors.Is(err, context.DeadlineExceeded)) {
+						t.Errorf("round %d: %v", round, err)
+						wrong.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if round%5 == 4 {
+			time.Sleep(3 * idlePause) // the idle reader takes over; the next call takes the pipe back
+		}
+	}
+	if n := c.inFlight(); n != 0 {
+		t.Errorf("%d calls still pending", n)
+	}
+	if c.Err() != nil {
+		t.Errorf("the connection ended: %v", c.Err())
+	}
+	if strays.Load() == 0 {
+		t.Error("the peer's stray lines were never read")
+	}
+}
+
+// countLines counts log lines that hold a word.
+type countLines struct {
+	n    *atomic.Int64
+	word string
+}
+
+func (c countLines) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(c.word)) {
+		c.n.Add(1)
+	}
+	return len(p), nil
+}
+
+// readByCaller reports whether the current goroutine is a caller reading
+// for itself rather than the connection's idle reader.
+func readByCaller() bool {
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(2, pc)])
+	for {
+		f, more := frames.Next()
+		switch {
+		case strings.HasSuffix(f.Function, ".(*Conn).readFor"):
+			return true
+		case strings.HasSuffix(f.Function, ".(*Conn).idleRead"), !more:
+			return false
+		}
+	}
+}
+
+// With one call in flight, the caller reads its reply from the pipe itself.
+// After a pause the idle reader has the pipe and the next call takes it
+// back (its reply may still be read by the idle reader, if it comes before
+// the idle reader has let go).
+func TestALoneCallerReadsItsOwnReply(t *testing.T) {
+	var afterPause atomic.Bool
+	var byCaller, handedOver atomic.Int64
+	trace := func(out bool, line []byte) {
+		if out || !bytes.Contains(line, []byte(`"result"`)) || afterPause.Load() {
+			return
+		}
+		if readByCaller() {
+			byCaller.Add(1)
+		} else {
+			handedOver.Add(1)
+		}
+	}
+	c := pipeConn(t, ConnOptions{Trace: trace}, func(r io.Reader, w io.Writer) { shufflingPeer(r, w, 0) })
+	for i := range 60 {
+		afterPause.Store(i%10 == 0)
+		if i%10 == 0 {
+			time.Sleep(3 * idlePause)
+		}
+		if err := callOwn(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if byCaller.Load() != 54 || handedOver.Load() != 0 {
+		t.Errorf("%d replies read by their caller, %d handed over; want all 54 by their caller", byCaller.Load(), handedOver.Load())
+	}
+}
+
+// What a hook writes while no call is made is read, so that its writes
+// never block, and its end is noticed.
+func TestOutputBetweenCallsIsReadAndTheEndNoticed(t *testing.T) {
+	var strays atomic.Int64
+	log := slog.New(slog.NewTextHandler(countLines{&strays, "not JSON"}, nil))
+	wrote := make(chan struct{})
+	c := pipeConn(t, ConnOptions{Logger: log}, func(r io.Reader, w io.Writer) {
+		br := bufio.NewReader(r)
+		line, _ := br.ReadBytes('\n')
+		_, rest, _ := bytes.Cut(line, []byte(`"id":`))
+		id := string(rest[:bytes.IndexByte(rest, ',')])
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"id":`+id+`}}`+"\n")
+		// Four times what a pipe holds, with no call to read it.
+		io.WriteString(w, strings.Repeat("log line between calls\n", 4*65536/23))
+		close(wrote)
+	})
+	if err := callOwn(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-wrote:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the peer's writes between calls blocked")
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the end of the peer's output was not noticed")
+	}
+	if strays.Load() == 0 {
+		t.Error("nothing was read between calls")
+	}
+}
+
+// soakCalls is how many calls TestCallsThatGiveUpFreeTheirSlot makes:
+// HOOKWIRE_SOAK_CALLS or 20,000.
+func soakCalls() int {
+	if n, err := strconv.Atoi(os.Getenv("HOOKWIRE_SOAK_CALLS")); err == nil && n > 0 {
+		return n
+	}
+	return 20000
+}
+
+// rss is the resident set size of this process, in bytes, once the memory
+// it does not use is given back; false where the system does not say (no
+// /proc).
+func rss() (int64, bool) {
+	debug.FreeOSMemory()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for l := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.Fields(v)[0], 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
+}
+
+// Calls to a hook that never answers give up at their 1 ms deadline and
+// leave nothing behind: no call is pending after them, and the runtime's
+// memory stays flat. HOOKWIRE_SOAK_CALLS=1000000 makes it the 1M-call soak
+// (go tool mage bench runs it).
+func TestCallsThatGiveUpFreeTheirSlot(t *testing.T) {
+	p := spawn(t, quick(nil), "-hang", protocol.MethodBeforeTool)
+	total := soakCalls()
+	const callers = 32
+	call := benchCall()
+	var made, wrong atomic.Int64
+	run := func(n int64) {
+		var wg sync.WaitGroup
+		for range callers {
+			wg.Go(func() {
+				for made.Add(1) <= n {
+					ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+					_, err := p.Call(ctx, protocol.MethodBeforeTool, call)
+					cancel()
+					if !errors.Is(err, context.DeadlineExceeded) {
+						wrong.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		made.Store(n)
+	}
+	warm := int64(total / 10)
+	run(warm)
+	before, measured := rss()
+	run(int64(total))
+	after, _ := rss()
+	if n := wrong.Load(); n > 0 {
+		t.Errorf("%d calls did not end at their deadline", n)
+	}
+	if n := p.conn.inFlight(); n != 0 {
+		t.Errorf("%d calls still pending after %d calls that gave up", n, total)
+	}
+	if measured {
+		growth := float64(after-before) / float64(before)
+		t.Logf("RSS after %d calls: %.1f MB; after %d: %.1f MB (%+.1f%%)", warm, float64(before)/1e6, total, float64(after)/1e6, 100*growth)
+		if os.Getenv("HOOKWIRE_SOAK_CALLS") != "" && growth > 0.10 {
+			t.Errorf("RSS grew by %.1f%%, over 10%%", 100*growth)
+		}
+	}
+}
+
+// A hook may write a lot before it reads a long request: while the request
+// is being written, what the hook writes is read, so that neither side
+// blocks for good.
+func TestAHookThatWritesBeforeReadingALongRequestDoesNotBlock(t *testing.T) {
+	c := pipeConn(t, ConnOptions{}, func(r io.Reader, w io.Writer) {
+		io.WriteString(w, strings.Repeat("progress: starting up\n", 4*65536/22))
+		shufflingPeer(r, w, 0)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	raw, err := c.Call(ctx, "m", map[string]string{"text": strings.Repeat("x", 1<<20)})
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	if !bytes.Contains(raw, []byte(`"id":1`)) {
+		t.Errorf("reply %s", raw)
+	}
+}

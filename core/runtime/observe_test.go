@@ -1,0 +1,86 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// Under observe_overflow "wait", a full queue makes the agent wait for the
+// observer instead of dropping: every event arrives, and the waits are
+// counted.
+func TestObserveOverflowWaitLosesNoEventOfAFlood(t *testing.T) {
+	record := filepath.Join(t.TempDir(), "received")
+	p := ProcessConfig{Enabled: true, Command: fixture("-record", record), Observe: []string{"*"}, ObserveOverflow: OverflowWait}
+	log, _ := testLogger()
+	cfg := Config{Hooks: HooksConfig{Enabled: true, Processes: map[string]ProcessConfig{"audit": p}}}
+	r, err := New(cfg, Options{Logger: log, ObserveQueue: 4, StopTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const n = 2000
+	for range n {
+		r.Emit(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	}
+	stats := r.ObserveStats()["audit"]
+	closeAndCheck(t, r)
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := bytes.Count(b, []byte(protocol.MethodRuntimeEvent))
+	if got != n || stats.Dropped != 0 {
+		t.Errorf("the hook got %d of %d events; %d dropped", got, n, stats.Dropped)
+	}
+	if stats.Waited == 0 || stats.WaitedFor <= 0 {
+		t.Errorf("stats %+v: no wait counted for a flood into a queue of 4", stats)
+	}
+}
+
+// A wait for an observer that does not take its events ends at the
+// observer's deadline: the event is dropped and counted, and the agent goes
+// on.
+func TestObserveOverflowWaitEndsAtTheObserverDeadline(t *testing.T) {
+	log, logs := testLogger()
+	obs := &stuckObserver{entered: make(chan struct{}), release: make(chan struct{})}
+	q := newObserveQueue("stuck", obs, 1, 20*time.Millisecond, OverflowWait, log)
+	q.push(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	<-obs.entered // and stays there: nothing takes the next event
+	if !q.push(protocol.RuntimeEvent{Kind: protocol.KindLLMRequest}) {
+		t.Fatal("an event was dropped from a queue with room")
+	}
+	if q.push(protocol.RuntimeEvent{Kind: protocol.KindLLMResponse}) {
+		t.Fatal("an event was queued in a full queue")
+	}
+	if st := q.stats(); st.Dropped != 1 || st.Waited != 1 || st.WaitedFor < 20*time.Millisecond {
+		t.Errorf("stats %+v, want 1 dropped after waiting out the deadline", st)
+	}
+	logs.waitFor(t, "observe queue full: dropping events")
+	close(obs.release)
+	q.close(context.Background())
+}
+
+func TestObserveOverflowIsDropOrWait(t *testing.T) {
+	for _, v := range []string{"drop", "wait"} {
+		if _, err := ParseConfig([]byte(`{"hooks": {"processes": {"a": {"observe_overflow": "` + v + `"}}}}`)); err != nil {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+	_, err := ParseConfig([]byte(`{"hooks": {"processes": {"a": {"observe_overflow": "block"}}}}`))
+	if want := `hooks.processes.a.observe_overflow: "block" is not "drop" or "wait"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	r, _ := New(Config{}, Options{})
+	if err := r.Use(InProcess{Name: "x", Hook: &stuckObserver{}, ObserveOverflow: "block"}); err == nil {
+		t.Error("an in-process hook took the overflow \"block\"")
+	}
+}

@@ -1,0 +1,43 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// The stages are the protocol's intercepting methods, each with the method
+// and the hello mode the method table gives it: a method added to the table
+// is a stage without a change here, and Stages, which orders them, lists
+// every one.
+func TestEveryStageTakesItsMethodAndModeFromTheMethodTable(t *testing.T) {
+	want := map[Stage][2]string{
+		StageBeforeLLM:   {protocol.MethodBeforeLLM, string(protocol.ModeLLM)},
+		StageAfterLLM:    {protocol.MethodAfterLLM, string(protocol.ModeLLM)},
+		StageBeforeTool:  {protocol.MethodBeforeTool, string(protocol.ModeTool)},
+		StageApproveTool: {protocol.MethodApproveTool, string(protocol.ModeApprove)},
+		StageAfterTool:   {protocol.MethodAfterTool, string(protocol.ModeTool)},
+	}
+	for s, w := range want {
+		if got := [2]string{s.Method(), string(s.mode())}; got != w {
+			t.Errorf("stage %s: method and mode %v, want %v", s, got, w)
+		}
+	}
+	listed := map[Stage]bool{}
+	for _, s := range Stages {
+		if !s.valid() {
+			t.Errorf("Stages lists %q, which names no intercepting method of the table", s)
+		}
+		listed[s] = true
+	}
+	for s := range stageMethods {
+		if !listed[s] {
+			t.Errorf("the method table's %s is a stage that Stages does not list", stageMethods[s].Name)
+		}
+	}
+	for _, s := range []Stage{"hello", "runtime_event", "event", "", "hook.before_tool"} {
+		if s.valid() || s.Method() != "" {
+			t.Errorf("%q is no stage, yet valid()=%v Method()=%q", s, s.valid(), s.Method())
+		}
+	}
+}

@@ -123,3 +123,12 @@ func TestAnAfterLLMWhoseToolCallHasOnlyAnIDIsHandled(t *testing.T) {
 		t.Errorf("the handler saw %+v, want one call with id call-1 and no function (nil)", calls)
 	}
 }
+
+func TestAPluginToolCalledWithNoArgumentsWhichAHostLeavesOutRunsWithNone(t *testing.T) {
+	h := New("h")
+	AddTool(h, "now", "the time", func(context.Context, struct{}) (ToolResult, error) { return Text("noon"), nil })
+	out, err := h.Call(ctx, MethodBeforeTool, json.RawMessage(`{"tool":"now"}`))
+	if err != nil || string(out) != `{"action":"respond","result":{"for_llm":"noon"}}` {
+		t.Errorf("got %s, %v", out, err)
+	}
+}

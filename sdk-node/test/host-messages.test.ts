@@ -63,3 +63,8 @@ test("an after_llm whose tool call has only an id is handled", async () => {
   assert.equal(call?.function, undefined); // absent, not an error
   assert.deepEqual(call, { id: "call-1" });
 });
+
+test("a plugin tool called with no arguments, which a host leaves out, runs with none", async () => {
+  const hook = new Hook("h").tool({ name: "now", description: "the time", parameters: { type: "object", properties: {} } }, async () => "noon");
+  assert.deepEqual(await testHook(hook).beforeTool({ tool: "now" }), { action: "respond", result: { for_llm: "noon" } });
+});

@@ -79,3 +79,15 @@ def test_an_after_llm_whose_tool_call_has_only_an_id_is_handled() -> None:
     call = seen[0]["response"]["tool_calls"][0]
     assert call == {"id": "call-1"}
     assert "function" not in call  # absent, not an error: the handler checks before it reads
+
+
+def test_a_plugin_tool_called_with_no_arguments_which_a_host_leaves_out_runs_with_none() -> None:
+    hook = Hook("h")
+
+    @hook.tool
+    def now() -> str:
+        """The time."""
+        return "noon"
+
+    result = TestClient(hook).call("hook.before_tool", {"tool": "now"})
+    assert result == {"action": "respond", "result": {"for_llm": "noon"}}

@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,10 +28,8 @@ func ParseEvent(data []byte) (Event, error) {
 	if !json.Valid(data) {
 		return Event{}, errors.New("the event is not a JSON object: it is not JSON, or more than one value")
 	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber() // numbers go back to the agent as they came
 	var fields map[string]any
-	if err := d.Decode(&fields); err != nil {
+	if err := json.Unmarshal(data, &fields); err != nil {
 		return Event{}, fmt.Errorf("the event is not a JSON object: %w", err)
 	}
 	if fields == nil {

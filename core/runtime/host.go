@@ -110,13 +110,30 @@ func revertToolsAndSystem(next, prev protocol.BeforeLLMParams) (protocol.BeforeL
 	return next, notes
 }
 
+// toolMap keys each tool by its name; a second tool of the same name, as a
+// hook may add beside one the host offers, is "name (2nd)", and so on.
 func toolMap(tools []protocol.ToolDefinition) map[string]string {
 	m := map[string]string{}
+	seen := map[string]int{}
 	for _, t := range tools {
 		b, _ := protocol.Marshal(t)
-		m[t.Function.Name] = string(b)
+		key := t.Function.Name
+		if seen[key]++; seen[key] > 1 {
+			key = fmt.Sprintf("%s (%s)", key, ordinal(seen[key]))
+		}
+		m[key] = string(b)
 	}
 	return m
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 // toolChanges names the tools added, removed and changed: " (added get_weather)".

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -38,8 +39,23 @@ var (
 		jsonv2.FormatNilMapAsNull(true),
 		jsonv2.Deterministic(true),
 		jsontext.AllowInvalidUTF8(true),
+		jsonv2.WithMarshalers(jsonv2.MarshalToFunc(marshalNumber)),
 	)
 )
+
+// marshalNumber writes an encoding/json Number as the number it holds, as
+// encoding/json does; v2 would quote it. Values decoded with UseNumber,
+// such as a host's options, hold them.
+func marshalNumber(enc *jsontext.Encoder, n json.Number) error {
+	v := jsontext.Value(n)
+	if n == "" {
+		v = jsontext.Value("0")
+	}
+	if !v.IsValid() || v.Kind() != '0' {
+		return fmt.Errorf("invalid number %q", string(n))
+	}
+	return enc.WriteValue(v)
+}
 
 // Marshal encodes a protocol value as one line of compact JSON, with the
 // members of its Extra fields.

@@ -72,3 +72,15 @@ func TestUnmarshalMatchesNamesExactlyAndRejectsDuplicates(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "/content", string(pe.Pointer))
 }
+
+// A number of encoding/json, as a decoder with UseNumber leaves in a map,
+// is written as the number it holds, not as a string.
+func TestMarshalWritesEncodingJSONNumbersAsNumbers(t *testing.T) {
+	p := protocol.BeforeLLMParams{Model: "m", Options: map[string]any{"temperature": json.Number("0.7"), "n": json.Number("")}}
+	out, err := protocol.Marshal(p)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"model":"m","options":{"temperature":0.7,"n":0}}`, string(out))
+	p.Options["bad"] = json.Number("{}")
+	_, err = protocol.Marshal(p)
+	assert.Error(t, err)
+}

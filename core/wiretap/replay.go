@@ -270,7 +270,7 @@ func plan(recs []Record) (protocol.HelloParams, []*exchange, error) {
 			if found {
 				return hello, nil, fmt.Errorf("record %d: a second hook.hello: the hook was restarted; replay one of its lives at a time", i+1)
 			}
-			if err := json.Unmarshal(m.Params, &hello); err != nil {
+			if err := protocol.Unmarshal(m.Params, &hello); err != nil {
 				return hello, nil, fmt.Errorf("record %d: hook.hello params: %v", i+1, err)
 			}
 			found = true
@@ -306,7 +306,7 @@ func (x *exchange) replay(ctx context.Context, p *runtime.Process, timeout time.
 	var rpcErr *protocol.RPCError
 	switch {
 	case errors.As(err, &rpcErr):
-		b, _ := json.Marshal(rpcErr)
+		b, _ := protocol.Marshal(rpcErr)
 		x.replayed = &envelope{Error: b}
 	case err != nil:
 		x.err = err

@@ -150,7 +150,7 @@ func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMe
 	if method.Name == protocol.MethodHello {
 		var hello protocol.HelloParams
 		if params != nil {
-			if err := json.Unmarshal(params, &hello); err != nil {
+			if err := protocol.Unmarshal(params, &hello); err != nil {
 				return e.fail(exitUsage, "call", fmt.Errorf("hook.hello params: %v", err))
 			}
 		}
@@ -177,7 +177,7 @@ func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMe
 	result, callErr := json.RawMessage(nil), error(nil)
 	switch {
 	case method.Name == protocol.MethodHello:
-		result, _ = json.Marshal(p.Hello())
+		result, _ = protocol.Marshal(p.Hello())
 	case method.Notification:
 		if err := p.Notify(ctx, method.Name, params); err != nil {
 			return e.fail(exitError, "call", err)

@@ -101,6 +101,10 @@ func Check() error {
 // Test runs every test of every language.
 func Test() error {
 	mg.Deps(Deps)
+	pythons, err := pythonMatrix()
+	if err != nil {
+		return err
+	}
 	for _, m := range goModules[1:] {
 		if err := run(m, "go", "test", "-race", "-count=1", "./..."); err != nil {
 			return err
@@ -118,12 +122,8 @@ func Test() error {
 	if err := run(".", venvBin("ruff"), append([]string{"check"}, python...)...); err != nil {
 		return err
 	}
-	for _, dir := range python {
-		if len(glob(dir+"/test_*.py")) > 0 || len(glob(dir+"/tests")) > 0 {
-			if err := run(dir, venvBin("pytest"), "-q"); err != nil {
-				return err
-			}
-		}
+	if err := testPythons(pythons); err != nil {
+		return err
 	}
 	for _, dir := range nodeProjects() {
 		if hasScript(dir, "test") {
@@ -260,17 +260,17 @@ func envDuration(name string, def time.Duration) time.Duration {
 // virtual environment in .venv with sdk-python installed in it (editable, so
 // it sees regenerated code), and sdk-node's node_modules.
 func Deps() error {
-	if _, err := os.Stat(venvBin("python")); err != nil {
+	if _, err := os.Stat(venvBin("pip")); err != nil {
 		if err := run(".", "python3", "-m", "venv", ".venv"); err != nil {
 			return err
 		}
 	}
-	// A copy of the requirements marks them installed: a changed list is installed again.
-	if olderThan(".venv/requirements-dev.txt", "requirements-dev.txt") {
+	// Again whenever the pins change.
+	if olderThan(".venv/.requirements", "requirements-dev.txt") {
 		if err := run(".", venvBin("pip"), "install", "--quiet", "-r", "requirements-dev.txt"); err != nil {
 			return err
 		}
-		if err := copyFile("requirements-dev.txt", ".venv/requirements-dev.txt"); err != nil {
+		if err := os.WriteFile(".venv/.requirements", nil, 0o644); err != nil {
 			return err
 		}
 	}

@@ -1,10 +1,13 @@
 package examples
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -133,13 +136,40 @@ func TestHookwireMCPServesTheWeatherToolOfEveryWeatherHook(t *testing.T) {
 }
 
 // A scenario can take tools from MCP servers, as PicoClaw's
-// tools.mcp.servers does: the weather hook served by `hookwire mcp` gives the
-// LLM get_weather, and the call reaches the hook through MCP.
-func TestTheWeatherToolReachesTheLLMThroughMCP(t *testing.T) {
-	records := play(t, filepath.Join("weather", "mcp", "hooks.json"), filepath.Join("weather", "mcp", "scenario.json"), nil)
+// tools.mcp.servers does. Under the picoclaw host, which reverts the tool
+// the weather hook adds in before_llm, get_weather still reaches the LLM:
+// served by `hookwire mcp` from the same hook, and answered by it through
+// MCP.
+func TestUnderPicoClawTheWeatherToolReachesTheLLMThroughMCP(t *testing.T) {
+	cmd := exec.Command(cli, "run", "--host", "picoclaw", "--json", "--hooks", "hooks.json", "scenario.json")
+	cmd.Dir = filepath.Join("weather", "mcp")
+	cmd.Env = environ(nil)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("hookwire run --host picoclaw: %v\n%s", err, stderr.String())
+	}
+	var records []record
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("transcript line %q: %v", line, err)
+		}
+		records = append(records, r)
+	}
+	if host := ofType(records, "host"); len(host) == 0 || !strings.Contains(host[0].Reason, "added get_weather") {
+		t.Errorf("the host did not revert the hook's get_weather: %+v", host)
+	}
+	var offered []string
+	json.Unmarshal([]byte(lineOf(t, stdout.String(), "llm_request")), &struct {
+		Tools *[]string `json:"tools"`
+	}{&offered})
+	if !slices.Equal(offered, []string{"echo_text", "read_file", "get_weather"}) {
+		t.Errorf("the LLM was offered %v, want get_weather once, from MCP", offered)
+	}
 	tools := ofType(records, "tool")
 	if len(tools) != 1 || tools[0].Tool != "get_weather" || tools[0].Outcome != "ran" {
-		t.Fatalf("get_weather did not run as an MCP tool:\n%s", lines(records))
+		t.Fatalf("get_weather did not run as an MCP tool:\n%s", stdout.String())
 	}
 	if r := tools[0].Result; r == nil || r.ForLLM != "Beijing weather: Sunny, temperature 15°C, humidity 45%" {
 		t.Errorf("get_weather answered %+v", tools[0].Result)

@@ -1,7 +1,12 @@
 package examples
 
 import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,4 +25,56 @@ func TestTheFourWeatherHooksGiveTheSameTranscript(t *testing.T) {
 			t.Errorf("the %s hook's transcript:\n%s\ndiffers from the plain script's:\n%s", lang, lines(got), lines(want))
 		}
 	}
+}
+
+// Under PicoClaw's host the same hook offers get_weather in before_llm, and
+// the host reverts the change, saying so in the transcript: the LLM is
+// never offered the tool, and the scripted LLM, which calls it, fails the
+// turn. PicoClaw takes a relative dir from its working directory, so the
+// run starts in the weather folder.
+func TestUnderPicoClawGetWeatherIsOfferedByTheHookButRevertedByTheHost(t *testing.T) {
+	cmd := exec.Command(cli, "run", "--host", "picoclaw", "--json", "--hooks", "hooks.json", "scenario.json")
+	cmd.Dir = "weather"
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "offers no such tool") {
+		t.Fatalf("hookwire run --host picoclaw: %v, want the turn to fail on get_weather\n%s", err, stderr.String())
+	}
+	var records []record
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("transcript line %q: %v", line, err)
+		}
+		records = append(records, r)
+	}
+	hooks := ofType(records, "hook")
+	if len(hooks) == 0 || hooks[0].Method != "hook.before_llm" || hooks[0].Action != "modify" {
+		t.Fatalf("the hook did not modify the first request:\n%s", stdout.String())
+	}
+	host := ofType(records, "host")
+	if len(host) != 1 || host[0].Hook != "weather_plugin" || !strings.Contains(host[0].Reason, "added get_weather") || !strings.Contains(host[0].Reason, "PicoClaw lets no hook change the tools") {
+		t.Errorf("want one host record saying the host reverted get_weather, got %+v", host)
+	}
+	var offered []string
+	if err := json.Unmarshal([]byte(lineOf(t, stdout.String(), "llm_request")), &struct {
+		Tools *[]string `json:"tools"`
+	}{&offered}); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(offered, "get_weather") {
+		t.Errorf("the LLM was offered %v; PicoClaw reverts get_weather", offered)
+	}
+}
+
+// lineOf is the first transcript line of a type.
+func lineOf(t *testing.T, transcript, typ string) string {
+	t.Helper()
+	for _, line := range strings.Split(transcript, "\n") {
+		if strings.HasPrefix(line, `{"type":"`+typ+`"`) {
+			return line
+		}
+	}
+	t.Fatalf("no %s line in:\n%s", typ, transcript)
+	return ""
 }

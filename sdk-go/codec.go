@@ -667,8 +667,13 @@ func decodeVariant[U any, V any, PV interface {
 	return any(v).(U), nil
 }
 
+// decode decodes data as a T. null is no T, though encoding/json leaves
+// the zero value for it where a T has no UnmarshalJSON (an enum's "").
 func decode[T any](data []byte) (any, error) {
 	var v T
+	if string(bytes.TrimSpace(data)) == "null" {
+		return nil, fmt.Errorf("want a %T, got null", v)
+	}
 	if err := unmarshal(data, &v); err != nil {
 		return nil, err
 	}

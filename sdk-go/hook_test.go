@@ -324,7 +324,7 @@ func TestDecisionHelpersWriteTheWireForm(t *testing.T) {
 		{AbortTurn{Reason: Ptr("over budget")}, `{"action":"abort_turn","reason":"over budget"}`},
 		{HardAbort{Reason: Ptr("kill switch")}, `{"action":"hard_abort","reason":"kill switch"}`},
 		{BeforeLLMParams{Model: "m", Messages: []Message{}}.Modify(), `{"action":"modify","request":{"model":"m","messages":[]}}`},
-		{AfterLLMParams{Model: "m"}.Modify(), `{"action":"modify","response":{"model":"m","response":{}}}`},
+		{AfterLLMParams{Model: "m"}.Modify(), `{"action":"modify","response":{"model":"m"}}`},
 	} {
 		got, err := c.v.MarshalJSON()
 		if err != nil {

@@ -203,8 +203,8 @@ type AfterLLMParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// model is the model that answered.
 	Model string `json:"model"`
-	// response is the LLM's answer.
-	Response LLMResponse `json:"response"`
+	// response is the LLM's answer. PicoClaw leaves it out when it has none.
+	Response *LLMResponse `json:"response,omitempty"`
 	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// chat_id identifies the chat.
@@ -218,7 +218,7 @@ func (v AfterLLMParams) MarshalJSON() ([]byte, error) {
 	w.optional("meta", v.Meta, v.Meta != nil)
 	w.optional("context", v.Context, v.Context != nil)
 	w.member("model", v.Model)
-	w.member("response", v.Response)
+	w.optional("response", v.Response, v.Response != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
 	return w.close(v.Extra)
@@ -233,7 +233,7 @@ func (v *AfterLLMParams) UnmarshalJSON(data []byte) error {
 	r.member("meta", optional, &v.Meta)
 	r.member("context", optional, &v.Context)
 	r.member("model", required, &v.Model)
-	r.member("response", required, &v.Response)
+	r.member("response", optional, &v.Response)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
 	v.Extra = r.rest()
@@ -285,8 +285,8 @@ type AfterToolParams struct {
 	Tool string `json:"tool"`
 	// arguments are the arguments the tool ran with.
 	Arguments map[string]any `json:"arguments,omitzero"`
-	// result is what the tool returned.
-	Result ToolResult `json:"result"`
+	// result is what the tool returned. PicoClaw leaves it out when it has none.
+	Result *ToolResult `json:"result,omitempty"`
 	// duration is how long the tool ran, in nanoseconds.
 	Duration *int64 `json:"duration,omitempty"`
 	// channel is the channel the request came from.
@@ -303,7 +303,7 @@ func (v AfterToolParams) MarshalJSON() ([]byte, error) {
 	w.optional("context", v.Context, v.Context != nil)
 	w.member("tool", v.Tool)
 	w.optional("arguments", v.Arguments, v.Arguments != nil)
-	w.member("result", v.Result)
+	w.optional("result", v.Result, v.Result != nil)
 	w.optional("duration", v.Duration, v.Duration != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
@@ -320,7 +320,7 @@ func (v *AfterToolParams) UnmarshalJSON(data []byte) error {
 	r.member("context", optional, &v.Context)
 	r.member("tool", required, &v.Tool)
 	r.member("arguments", optional, &v.Arguments)
-	r.member("result", required, &v.Result)
+	r.member("result", optional, &v.Result)
 	r.member("duration", optional, &v.Duration)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
@@ -336,8 +336,8 @@ type ApproveToolParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// tool is the tool's name.
 	Tool string `json:"tool"`
-	// arguments are the tool's arguments.
-	Arguments map[string]any `json:"arguments"`
+	// arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+	Arguments map[string]any `json:"arguments,omitzero"`
 	// tool_kind says what the tool does to the world, when the host knows it.
 	//
 	// hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
@@ -359,7 +359,7 @@ func (v ApproveToolParams) MarshalJSON() ([]byte, error) {
 	w.optional("meta", v.Meta, v.Meta != nil)
 	w.optional("context", v.Context, v.Context != nil)
 	w.member("tool", v.Tool)
-	w.member("arguments", orEmptyMap(v.Arguments))
+	w.optional("arguments", v.Arguments, v.Arguments != nil)
 	w.optional("tool_kind", v.ToolKind, v.ToolKind != nil)
 	w.optional("affected_paths", v.AffectedPaths, v.AffectedPaths != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
@@ -376,7 +376,7 @@ func (v *ApproveToolParams) UnmarshalJSON(data []byte) error {
 	r.member("meta", optional, &v.Meta)
 	r.member("context", optional, &v.Context)
 	r.member("tool", required, &v.Tool)
-	r.member("arguments", required, &v.Arguments)
+	r.member("arguments", optional, &v.Arguments)
 	r.member("tool_kind", optional, &v.ToolKind)
 	r.member("affected_paths", optional, &v.AffectedPaths)
 	r.member("channel", optional, &v.Channel)
@@ -475,8 +475,8 @@ type BeforeLLMParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// model is the requested model.
 	Model string `json:"model"`
-	// messages is the conversation history.
-	Messages []Message `json:"messages"`
+	// messages is the conversation history. PicoClaw leaves it out when it is empty.
+	Messages []Message `json:"messages,omitzero"`
 	// tools are the tools the LLM may call.
 	Tools []ToolDefinition `json:"tools,omitzero"`
 	// options are LLM parameters such as temperature and max_tokens.
@@ -500,7 +500,7 @@ func (v BeforeLLMParams) MarshalJSON() ([]byte, error) {
 	w.optional("meta", v.Meta, v.Meta != nil)
 	w.optional("context", v.Context, v.Context != nil)
 	w.member("model", v.Model)
-	w.member("messages", orEmptySlice(v.Messages))
+	w.optional("messages", v.Messages, v.Messages != nil)
 	w.optional("tools", v.Tools, v.Tools != nil)
 	w.optional("options", v.Options, v.Options != nil)
 	w.optional("graceful_terminal", v.GracefulTerminal, v.GracefulTerminal != nil)
@@ -519,7 +519,7 @@ func (v *BeforeLLMParams) UnmarshalJSON(data []byte) error {
 	r.member("meta", optional, &v.Meta)
 	r.member("context", optional, &v.Context)
 	r.member("model", required, &v.Model)
-	r.member("messages", required, &v.Messages)
+	r.member("messages", optional, &v.Messages)
 	r.member("tools", optional, &v.Tools)
 	r.member("options", optional, &v.Options)
 	r.member("graceful_terminal", optional, &v.GracefulTerminal)
@@ -573,12 +573,14 @@ type BeforeToolParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// tool is the tool's name.
 	Tool string `json:"tool"`
-	// arguments are the tool's arguments.
-	Arguments map[string]any `json:"arguments"`
+	// arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+	Arguments map[string]any `json:"arguments,omitzero"`
 	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// chat_id identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
+	// hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
+	HookResult *ToolResult `json:"hook_result,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -588,9 +590,10 @@ func (v BeforeToolParams) MarshalJSON() ([]byte, error) {
 	w.optional("meta", v.Meta, v.Meta != nil)
 	w.optional("context", v.Context, v.Context != nil)
 	w.member("tool", v.Tool)
-	w.member("arguments", orEmptyMap(v.Arguments))
+	w.optional("arguments", v.Arguments, v.Arguments != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
+	w.optional("hook_result", v.HookResult, v.HookResult != nil)
 	return w.close(v.Extra)
 }
 
@@ -603,9 +606,72 @@ func (v *BeforeToolParams) UnmarshalJSON(data []byte) error {
 	r.member("meta", optional, &v.Meta)
 	r.member("context", optional, &v.Context)
 	r.member("tool", required, &v.Tool)
-	r.member("arguments", required, &v.Arguments)
+	r.member("arguments", optional, &v.Arguments)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
+	r.member("hook_result", optional, &v.HookResult)
+	v.Extra = r.rest()
+	return r.err
+}
+
+// CacheControl marks a block for a provider's prefix cache.
+type CacheControl struct {
+	// type is "ephemeral".
+	Type string `json:"type"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v CacheControl) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.member("type", v.Type)
+	return w.close(v.Extra)
+}
+
+func (v *CacheControl) UnmarshalJSON(data []byte) error {
+	r, err := newReader("CacheControl", data)
+	if err != nil {
+		return err
+	}
+	*v = CacheControl{}
+	r.member("type", required, &v.Type)
+	v.Extra = r.rest()
+	return r.err
+}
+
+// ContentBlock is one block of a structured message: text or an image.
+type ContentBlock struct {
+	// type is "text" or "image_url".
+	Type string `json:"type"`
+	// text is the block's text.
+	Text *string `json:"text,omitempty"`
+	// image_url is the block's image.
+	ImageURL *ImageURL `json:"image_url,omitempty"`
+	// cache_control marks the block for the provider's prefix cache.
+	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v ContentBlock) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.member("type", v.Type)
+	w.optional("text", v.Text, v.Text != nil)
+	w.optional("image_url", v.ImageURL, v.ImageURL != nil)
+	w.optional("cache_control", v.CacheControl, v.CacheControl != nil)
+	return w.close(v.Extra)
+}
+
+func (v *ContentBlock) UnmarshalJSON(data []byte) error {
+	r, err := newReader("ContentBlock", data)
+	if err != nil {
+		return err
+	}
+	*v = ContentBlock{}
+	r.member("type", required, &v.Type)
+	r.member("text", optional, &v.Text)
+	r.member("image_url", optional, &v.ImageURL)
+	r.member("cache_control", optional, &v.CacheControl)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -746,6 +812,8 @@ type FunctionCall struct {
 	Name string `json:"name"`
 	// arguments is the arguments object, encoded as a JSON string.
 	Arguments string `json:"arguments"`
+	// thought_signature is the provider's signature of the reasoning behind the call.
+	ThoughtSignature *string `json:"thought_signature,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -754,6 +822,7 @@ func (v FunctionCall) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("name", v.Name)
 	w.member("arguments", v.Arguments)
+	w.optional("thought_signature", v.ThoughtSignature, v.ThoughtSignature != nil)
 	return w.close(v.Extra)
 }
 
@@ -765,6 +834,7 @@ func (v *FunctionCall) UnmarshalJSON(data []byte) error {
 	*v = FunctionCall{}
 	r.member("name", required, &v.Name)
 	r.member("arguments", required, &v.Arguments)
+	r.member("thought_signature", optional, &v.ThoughtSignature)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -798,6 +868,31 @@ func (v *FunctionDefinition) UnmarshalJSON(data []byte) error {
 	r.member("name", required, &v.Name)
 	r.member("description", optional, &v.Description)
 	r.member("parameters", optional, &v.Parameters)
+	v.Extra = r.rest()
+	return r.err
+}
+
+// GoogleExtraContent is what Google's models attach to a tool call.
+type GoogleExtraContent struct {
+	// thought_signature is the signature of the reasoning behind the call.
+	ThoughtSignature *string `json:"thought_signature,omitempty"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v GoogleExtraContent) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.optional("thought_signature", v.ThoughtSignature, v.ThoughtSignature != nil)
+	return w.close(v.Extra)
+}
+
+func (v *GoogleExtraContent) UnmarshalJSON(data []byte) error {
+	r, err := newReader("GoogleExtraContent", data)
+	if err != nil {
+		return err
+	}
+	*v = GoogleExtraContent{}
+	r.member("thought_signature", optional, &v.ThoughtSignature)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -838,8 +933,9 @@ type HelloParams struct {
 	Name string `json:"name"`
 	// version is the protocol version; 1 for this one.
 	Version int64 `json:"version"`
-	// modes are the capabilities the host expects of the hook.
-	Modes []Mode `json:"modes"`
+	// modes are the capabilities the host expects of the hook. PicoClaw
+	// leaves them out when it grants none.
+	Modes []Mode `json:"modes,omitzero"`
 	// extensions are the hookwire extensions the host understands; see the Ext* constants.
 	//
 	// hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
@@ -858,7 +954,7 @@ func (v HelloParams) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("name", v.Name)
 	w.member("version", v.Version)
-	w.member("modes", orEmptySlice(v.Modes))
+	w.optional("modes", v.Modes, v.Modes != nil)
 	w.optional("extensions", v.Extensions, v.Extensions != nil)
 	w.optional("max_line_bytes", v.MaxLineBytes, v.MaxLineBytes != nil)
 	return w.close(v.Extra)
@@ -872,7 +968,7 @@ func (v *HelloParams) UnmarshalJSON(data []byte) error {
 	*v = HelloParams{}
 	r.member("name", required, &v.Name)
 	r.member("version", required, &v.Version)
-	r.member("modes", required, &v.Modes)
+	r.member("modes", optional, &v.Modes)
 	r.member("extensions", optional, &v.Extensions)
 	r.member("max_line_bytes", optional, &v.MaxLineBytes)
 	v.Extra = r.rest()
@@ -910,6 +1006,31 @@ func (v *HelloResult) UnmarshalJSON(data []byte) error {
 	r.member("ok", required, &v.OK)
 	r.member("name", optional, &v.Name)
 	r.member("modes", optional, &v.Modes)
+	v.Extra = r.rest()
+	return r.err
+}
+
+// ImageURL is an image: an http(s) link or a data URL.
+type ImageURL struct {
+	// url is the image's address.
+	URL string `json:"url"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v ImageURL) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.member("url", v.URL)
+	return w.close(v.Extra)
+}
+
+func (v *ImageURL) UnmarshalJSON(data []byte) error {
+	r, err := newReader("ImageURL", data)
+	if err != nil {
+		return err
+	}
+	*v = ImageURL{}
+	r.member("url", required, &v.URL)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -961,6 +1082,10 @@ type LLMResponse struct {
 	Reasoning *string `json:"reasoning,omitempty"`
 	// reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
 	ReasoningDetails json.RawMessage `json:"reasoning_details,omitzero"`
+	// reasoning_content is the reasoning text of providers that send it apart from content.
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
+	// usage counts the tokens of the call.
+	Usage *Usage `json:"usage,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -973,6 +1098,8 @@ func (v LLMResponse) MarshalJSON() ([]byte, error) {
 	w.optional("finish_reason", v.FinishReason, v.FinishReason != nil)
 	w.optional("reasoning", v.Reasoning, v.Reasoning != nil)
 	w.optional("reasoning_details", v.ReasoningDetails, len(v.ReasoningDetails) > 0)
+	w.optional("reasoning_content", v.ReasoningContent, v.ReasoningContent != nil)
+	w.optional("usage", v.Usage, v.Usage != nil)
 	return w.close(v.Extra)
 }
 
@@ -988,6 +1115,8 @@ func (v *LLMResponse) UnmarshalJSON(data []byte) error {
 	r.member("finish_reason", optional, &v.FinishReason)
 	r.member("reasoning", optional, &v.Reasoning)
 	r.member("reasoning_details", optional|nullable, &v.ReasoningDetails)
+	r.member("reasoning_content", optional, &v.ReasoningContent)
+	r.member("usage", optional, &v.Usage)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1035,6 +1164,20 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitzero"`
 	// tool_call_id links a tool message to the call it answers.
 	ToolCallID *string `json:"tool_call_id,omitempty"`
+	// reasoning_content is the reasoning an assistant message came with, where the provider gives one.
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
+	// content_parts are the parts of a multimodal message (text and images), where the host splits it.
+	ContentParts []ContentBlock `json:"content_parts,omitzero"`
+	// system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
+	SystemParts []ContentBlock `json:"system_parts,omitzero"`
+	// model_name is the model that wrote an assistant message.
+	ModelName *string `json:"model_name,omitempty"`
+	// created_at is when the message was made, in RFC 3339 form.
+	CreatedAt *string `json:"created_at,omitempty"`
+	// media are media references of the message, such as "media://abc123".
+	Media []string `json:"media,omitzero"`
+	// attachments are files attached to the message, in the host's own shape.
+	Attachments []map[string]any `json:"attachments,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -1045,6 +1188,13 @@ func (v Message) MarshalJSON() ([]byte, error) {
 	w.optional("content", v.Content, v.Content != nil)
 	w.optional("tool_calls", v.ToolCalls, v.ToolCalls != nil)
 	w.optional("tool_call_id", v.ToolCallID, v.ToolCallID != nil)
+	w.optional("reasoning_content", v.ReasoningContent, v.ReasoningContent != nil)
+	w.optional("content_parts", v.ContentParts, v.ContentParts != nil)
+	w.optional("system_parts", v.SystemParts, v.SystemParts != nil)
+	w.optional("model_name", v.ModelName, v.ModelName != nil)
+	w.optional("created_at", v.CreatedAt, v.CreatedAt != nil)
+	w.optional("media", v.Media, v.Media != nil)
+	w.optional("attachments", v.Attachments, v.Attachments != nil)
 	return w.close(v.Extra)
 }
 
@@ -1058,6 +1208,13 @@ func (v *Message) UnmarshalJSON(data []byte) error {
 	r.member("content", optional, &v.Content)
 	r.member("tool_calls", optional, &v.ToolCalls)
 	r.member("tool_call_id", optional, &v.ToolCallID)
+	r.member("reasoning_content", optional, &v.ReasoningContent)
+	r.member("content_parts", optional, &v.ContentParts)
+	r.member("system_parts", optional, &v.SystemParts)
+	r.member("model_name", optional, &v.ModelName)
+	r.member("created_at", optional, &v.CreatedAt)
+	r.member("media", optional, &v.Media)
+	r.member("attachments", optional, &v.Attachments)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1362,8 +1519,12 @@ type ToolCall struct {
 	ID *string `json:"id,omitempty"`
 	// type is "function".
 	Type *string `json:"type,omitempty"`
-	// function names the tool and carries its arguments.
-	Function FunctionCall `json:"function"`
+	// function names the tool and carries its arguments. PicoClaw calls
+	// after_llm before it fills it in with OpenAI-compatible providers: then
+	// the call has only its id.
+	Function *FunctionCall `json:"function,omitempty"`
+	// extra_content is provider-specific data of the call.
+	ExtraContent *ToolCallExtraContent `json:"extra_content,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -1372,7 +1533,8 @@ func (v ToolCall) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.optional("id", v.ID, v.ID != nil)
 	w.optional("type", v.Type, v.Type != nil)
-	w.member("function", v.Function)
+	w.optional("function", v.Function, v.Function != nil)
+	w.optional("extra_content", v.ExtraContent, v.ExtraContent != nil)
 	return w.close(v.Extra)
 }
 
@@ -1384,7 +1546,33 @@ func (v *ToolCall) UnmarshalJSON(data []byte) error {
 	*v = ToolCall{}
 	r.member("id", optional, &v.ID)
 	r.member("type", optional, &v.Type)
-	r.member("function", required, &v.Function)
+	r.member("function", optional, &v.Function)
+	r.member("extra_content", optional, &v.ExtraContent)
+	v.Extra = r.rest()
+	return r.err
+}
+
+// ToolCallExtraContent is provider-specific data of a tool call.
+type ToolCallExtraContent struct {
+	// google is the data of Google's models.
+	Google *GoogleExtraContent `json:"google,omitempty"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v ToolCallExtraContent) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.optional("google", v.Google, v.Google != nil)
+	return w.close(v.Extra)
+}
+
+func (v *ToolCallExtraContent) UnmarshalJSON(data []byte) error {
+	r, err := newReader("ToolCallExtraContent", data)
+	if err != nil {
+		return err
+	}
+	*v = ToolCallExtraContent{}
+	r.member("google", optional, &v.Google)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1500,6 +1688,39 @@ func (v *TurnContext) UnmarshalJSON(data []byte) error {
 	r.member("inbound", optional, &v.Inbound)
 	r.member("route", optional|nullable, &v.Route)
 	r.member("scope", optional|nullable, &v.Scope)
+	v.Extra = r.rest()
+	return r.err
+}
+
+// Usage counts the tokens of an LLM call.
+type Usage struct {
+	// prompt_tokens is the size of the request.
+	PromptTokens *int64 `json:"prompt_tokens,omitempty"`
+	// completion_tokens is the size of the answer.
+	CompletionTokens *int64 `json:"completion_tokens,omitempty"`
+	// total_tokens is both together.
+	TotalTokens *int64 `json:"total_tokens,omitempty"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v Usage) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.optional("prompt_tokens", v.PromptTokens, v.PromptTokens != nil)
+	w.optional("completion_tokens", v.CompletionTokens, v.CompletionTokens != nil)
+	w.optional("total_tokens", v.TotalTokens, v.TotalTokens != nil)
+	return w.close(v.Extra)
+}
+
+func (v *Usage) UnmarshalJSON(data []byte) error {
+	r, err := newReader("Usage", data)
+	if err != nil {
+		return err
+	}
+	*v = Usage{}
+	r.member("prompt_tokens", optional, &v.PromptTokens)
+	r.member("completion_tokens", optional, &v.CompletionTokens)
+	r.member("total_tokens", optional, &v.TotalTokens)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1703,46 +1924,52 @@ func DecodeResult(method string, data json.RawMessage) (any, error) {
 
 // decoders decode each type of the schema by name.
 var decoders = map[string]func([]byte) (any, error){
-	"AbortTurn":          decode[AbortTurn],
-	"Action":             decode[Action],
-	"AfterLLMModify":     decode[AfterLLMModify],
-	"AfterLLMParams":     decode[AfterLLMParams],
-	"AfterLLMResult":     func(data []byte) (any, error) { return DecodeAfterLLMResult(data) },
-	"AfterToolModify":    decode[AfterToolModify],
-	"AfterToolParams":    decode[AfterToolParams],
-	"AfterToolResult":    func(data []byte) (any, error) { return DecodeAfterToolResult(data) },
-	"ApproveToolParams":  decode[ApproveToolParams],
-	"ApproveToolResult":  decode[ApproveToolResult],
-	"BeforeLLMModify":    decode[BeforeLLMModify],
-	"BeforeLLMParams":    decode[BeforeLLMParams],
-	"BeforeLLMResult":    func(data []byte) (any, error) { return DecodeBeforeLLMResult(data) },
-	"BeforeToolModify":   decode[BeforeToolModify],
-	"BeforeToolParams":   decode[BeforeToolParams],
-	"BeforeToolResult":   func(data []byte) (any, error) { return DecodeBeforeToolResult(data) },
-	"Continue":           decode[Continue],
-	"DenyTool":           decode[DenyTool],
-	"EventScope":         decode[EventScope],
-	"EventSource":        decode[EventSource],
-	"FunctionCall":       decode[FunctionCall],
-	"FunctionDefinition": decode[FunctionDefinition],
-	"HardAbort":          decode[HardAbort],
-	"HelloParams":        decode[HelloParams],
-	"HelloResult":        decode[HelloResult],
-	"InboundContext":     decode[InboundContext],
-	"LLMResponse":        decode[LLMResponse],
-	"LegacyEvent":        decode[LegacyEvent],
-	"Message":            decode[Message],
-	"Meta":               decode[Meta],
-	"Mode":               decode[Mode],
-	"Notification":       decode[Notification],
-	"RPCError":           decode[RPCError],
-	"Request":            decode[Request],
-	"Respond":            decode[Respond],
-	"Response":           decode[Response],
-	"RuntimeEvent":       decode[RuntimeEvent],
-	"ToolCall":           decode[ToolCall],
-	"ToolDefinition":     decode[ToolDefinition],
-	"ToolKind":           decode[ToolKind],
-	"ToolResult":         decode[ToolResult],
-	"TurnContext":        decode[TurnContext],
+	"AbortTurn":            decode[AbortTurn],
+	"Action":               decode[Action],
+	"AfterLLMModify":       decode[AfterLLMModify],
+	"AfterLLMParams":       decode[AfterLLMParams],
+	"AfterLLMResult":       func(data []byte) (any, error) { return DecodeAfterLLMResult(data) },
+	"AfterToolModify":      decode[AfterToolModify],
+	"AfterToolParams":      decode[AfterToolParams],
+	"AfterToolResult":      func(data []byte) (any, error) { return DecodeAfterToolResult(data) },
+	"ApproveToolParams":    decode[ApproveToolParams],
+	"ApproveToolResult":    decode[ApproveToolResult],
+	"BeforeLLMModify":      decode[BeforeLLMModify],
+	"BeforeLLMParams":      decode[BeforeLLMParams],
+	"BeforeLLMResult":      func(data []byte) (any, error) { return DecodeBeforeLLMResult(data) },
+	"BeforeToolModify":     decode[BeforeToolModify],
+	"BeforeToolParams":     decode[BeforeToolParams],
+	"BeforeToolResult":     func(data []byte) (any, error) { return DecodeBeforeToolResult(data) },
+	"CacheControl":         decode[CacheControl],
+	"ContentBlock":         decode[ContentBlock],
+	"Continue":             decode[Continue],
+	"DenyTool":             decode[DenyTool],
+	"EventScope":           decode[EventScope],
+	"EventSource":          decode[EventSource],
+	"FunctionCall":         decode[FunctionCall],
+	"FunctionDefinition":   decode[FunctionDefinition],
+	"GoogleExtraContent":   decode[GoogleExtraContent],
+	"HardAbort":            decode[HardAbort],
+	"HelloParams":          decode[HelloParams],
+	"HelloResult":          decode[HelloResult],
+	"ImageURL":             decode[ImageURL],
+	"InboundContext":       decode[InboundContext],
+	"LLMResponse":          decode[LLMResponse],
+	"LegacyEvent":          decode[LegacyEvent],
+	"Message":              decode[Message],
+	"Meta":                 decode[Meta],
+	"Mode":                 decode[Mode],
+	"Notification":         decode[Notification],
+	"RPCError":             decode[RPCError],
+	"Request":              decode[Request],
+	"Respond":              decode[Respond],
+	"Response":             decode[Response],
+	"RuntimeEvent":         decode[RuntimeEvent],
+	"ToolCall":             decode[ToolCall],
+	"ToolCallExtraContent": decode[ToolCallExtraContent],
+	"ToolDefinition":       decode[ToolDefinition],
+	"ToolKind":             decode[ToolKind],
+	"ToolResult":           decode[ToolResult],
+	"TurnContext":          decode[TurnContext],
+	"Usage":                decode[Usage],
 }

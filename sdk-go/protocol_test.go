@@ -179,14 +179,14 @@ func TestMemberNamesMatchExactly(t *testing.T) {
 	}
 }
 
-func TestEncodingFillsTheActionAndWritesRequiredListsAsEmpty(t *testing.T) {
+func TestEncodingFillsTheActionAndLeavesAbsentListsOut(t *testing.T) {
 	for _, c := range []struct {
 		value any
 		want  string
 	}{
 		{DenyTool{Reason: "no"}, `{"action":"deny_tool","reason":"no"}`},
 		{Continue{}, `{}`},
-		{HelloParams{Name: "h", Version: 1}, `{"name":"h","version":1,"modes":[]}`},
+		{HelloParams{Name: "h", Version: 1}, `{"name":"h","version":1}`},
 		{ToolResult{ForLLM: "<b>&</b>", Extra: Extra{"z": json.RawMessage(`1`), "for_llm": json.RawMessage(`"dup"`)}}, `{"for_llm":"<b>&</b>","z":1}`},
 	} {
 		// json.Marshal escapes <, > and & again; a protocol line need not.

@@ -173,3 +173,49 @@ func TestAHookUnderTheReferenceRuntime(t *testing.T) {
 		t.Errorf("hookwire validate of the wire trace: %v\n%s", err, out)
 	}
 }
+
+// PicoClaw's host announces no line limit and stops reading a hook for good
+// at a reply line over 1 MiB: the hook answers continue instead, and the
+// next call of the turn still reaches it.
+func TestATwoMegabyteBeforeLLMModifyUnderPicoClawLeavesTheHookAnswering(t *testing.T) {
+	cli := hookwireCLI(t)
+	dir := t.TempDir()
+	writeJSON(t, filepath.Join(dir, "hooks.json"), map[string]any{"hooks": map[string]any{
+		"enabled": true,
+		"processes": map[string]any{"minimal": map[string]any{
+			"enabled":   true,
+			"command":   []string{os.Args[0], "-test.run=^$"},
+			"env":       map[string]string{"HOOKWIRE_TEST_HOOK": "minimal"},
+			"intercept": []string{"before_llm", "before_tool"},
+		}},
+	}})
+	writeJSON(t, filepath.Join(dir, "scenario.json"), map[string]any{
+		"prompt": strings.Repeat("a long conversation ", 100_000), // 2 MB
+		"replies": []any{
+			map[string]any{"tool_calls": []any{map[string]any{"name": "echo_text", "arguments": map[string]any{"text": "rm -rf /"}}}},
+			map[string]any{"content": "done"},
+		},
+	})
+	run := exec.Command(cli, "run", "--host", "picoclaw", "--json", "--hooks", filepath.Join(dir, "hooks.json"), filepath.Join(dir, "scenario.json"))
+	var stdout, stderr bytes.Buffer
+	run.Stdout, run.Stderr = &stdout, &stderr
+	if err := run.Run(); err != nil {
+		t.Fatalf("hookwire run: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "a reply is longer than the host reads in a line; sending continue instead") {
+		t.Errorf("no warning from the hook; stderr:\n%.2000s", stderr.String())
+	}
+	var denied bool
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("transcript line %.200q: %v", line, err)
+		}
+		if rec["type"] == "tool" && rec["tool"] == "echo_text" {
+			denied = rec["outcome"] == "denied" && rec["by"] == "minimal"
+		}
+	}
+	if !denied {
+		t.Errorf("the guard did not answer the call after the long modify:\n%.3000s", stdout.String())
+	}
+}

@@ -25,7 +25,8 @@ func init() {
 	processHooks["minimal"] = func() *Hook {
 		h := New("minimal")
 		h.OnBeforeTool(func(_ context.Context, call BeforeToolParams) (BeforeToolResult, error) {
-			if cmd, _ := call.Arguments["command"].(string); strings.Contains(cmd, "rm -rf") {
+			cmd, _ := call.Arguments["command"].(string)
+			if text, _ := call.Arguments["text"].(string); strings.Contains(cmd+text, "rm -rf") {
 				return DenyTool{Reason: "dangerous command"}, nil
 			}
 			return Continue{}, nil

@@ -77,6 +77,9 @@ type Options struct {
 	Timeout time.Duration
 	// Stderr receives what the hook writes on its stderr; nil discards it.
 	Stderr io.Writer
+	// Host, when it is runtime.HostPicoClaw, adds warnings for what that
+	// host would discard of the hook's replies (Report.Warnings).
+	Host runtime.Host
 }
 
 // Status is the outcome of one check.
@@ -106,6 +109,9 @@ type Report struct {
 	Modes []protocol.Mode `json:"modes"`
 	// Checks are the results, one per check, in the order of Checks.
 	Checks []Result `json:"checks"`
+	// Warnings say what the host of Options.Host would discard of the
+	// hook's replies; they fail no check.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // OK is true when no check failed or was skipped.
@@ -148,6 +154,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		count[c.Status]++
 		fmt.Fprintf(&b, "  %-4s  %-20s  %s\n", strings.ToUpper(string(c.Status)), c.Check, c.Reason)
 	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  WARN  %s\n", w)
+	}
 	fmt.Fprintf(&b, "%d checks: %d passed, %d failed", len(r.Checks), count[Pass], count[Fail])
 	if count[Skip] > 0 {
 		fmt.Fprintf(&b, ", %d skipped", count[Skip])
@@ -180,7 +189,7 @@ func Run(ctx context.Context, cmd runtime.Command, opts Options) (*Report, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	report := &Report{Command: cmd.Argv, Name: s.name, Modes: s.modes}
+	report := &Report{Command: cmd.Argv, Name: s.name, Modes: s.modes, Warnings: s.hostWarnings()}
 	if report.Modes == nil {
 		report.Modes = []protocol.Mode{}
 	}

@@ -31,8 +31,9 @@ type HelloParams struct {
 	Name string `json:"name"`
 	// Version is the protocol version; 1 for this one.
 	Version int `json:"version"`
-	// Modes are the capabilities the host expects of the hook.
-	Modes []Mode `json:"modes"`
+	// Modes are the capabilities the host expects of the hook. PicoClaw
+	// leaves them out when it grants none.
+	Modes []Mode `json:"modes,omitzero"`
 	// Extensions are the hookwire extensions the host understands; see the Ext* constants.
 	Extensions []string `json:"extensions,omitzero" jsonschema_extras:"x-hookwire-extension=Lets a hook know which optional behaviours the host applies; a host that sends none applies none."`
 	// MaxLineBytes is the longest reply line the host reads, in bytes,
@@ -64,8 +65,8 @@ type BeforeLLMParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// Model is the requested model.
 	Model string `json:"model"`
-	// Messages is the conversation history.
-	Messages []Message `json:"messages"`
+	// Messages is the conversation history. PicoClaw leaves it out when it is empty.
+	Messages []Message `json:"messages,omitzero"`
 	// Tools are the tools the LLM may call.
 	Tools []ToolDefinition `json:"tools,omitzero"`
 	// Options are LLM parameters such as temperature and max_tokens.
@@ -90,8 +91,8 @@ type AfterLLMParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// Model is the model that answered.
 	Model string `json:"model"`
-	// Response is the LLM's answer.
-	Response LLMResponse `json:"response"`
+	// Response is the LLM's answer. PicoClaw leaves it out when it has none.
+	Response LLMResponse `json:"response,omitzero"`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -109,12 +110,14 @@ type BeforeToolParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// Tool is the tool's name.
 	Tool string `json:"tool"`
-	// Arguments are the tool's arguments.
-	Arguments map[string]any `json:"arguments"`
+	// Arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+	Arguments map[string]any `json:"arguments,omitzero"`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
 	ChatID *string `json:"chat_id,omitempty"`
+	// HookResult is a tool result a hook has already given for the call, as PicoClaw carries it.
+	HookResult *ToolResult `json:"hook_result,omitempty"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -130,8 +133,8 @@ type AfterToolParams struct {
 	Tool string `json:"tool"`
 	// Arguments are the arguments the tool ran with.
 	Arguments map[string]any `json:"arguments,omitzero"`
-	// Result is what the tool returned.
-	Result ToolResult `json:"result"`
+	// Result is what the tool returned. PicoClaw leaves it out when it has none.
+	Result ToolResult `json:"result,omitzero"`
 	// Duration is how long the tool ran, in nanoseconds.
 	Duration *int64 `json:"duration,omitempty"`
 	// Channel is the channel the request came from.
@@ -150,8 +153,8 @@ type ApproveToolParams struct {
 	Context *TurnContext `json:"context,omitempty"`
 	// Tool is the tool's name.
 	Tool string `json:"tool"`
-	// Arguments are the tool's arguments.
-	Arguments map[string]any `json:"arguments"`
+	// Arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+	Arguments map[string]any `json:"arguments,omitzero"`
 	// ToolKind says what the tool does to the world, when the host knows it.
 	ToolKind *ToolKind `json:"tool_kind,omitempty" jsonschema_extras:"x-hookwire-extension=Lets approvers tell read-only tools from writes and commands without knowing every tool name."`
 	// AffectedPaths are the files and folders the call reads or writes, when the host knows them.

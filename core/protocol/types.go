@@ -57,6 +57,50 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitzero"`
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID *string `json:"tool_call_id,omitempty"`
+	// ReasoningContent is the reasoning an assistant message came with, where the provider gives one.
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
+	// ContentParts are the parts of a multimodal message (text and images), where the host splits it.
+	ContentParts []ContentBlock `json:"content_parts,omitzero"`
+	// SystemParts are the blocks of a system message, as the host builds it for providers that cache prefixes.
+	SystemParts []ContentBlock `json:"system_parts,omitzero"`
+	// ModelName is the model that wrote an assistant message.
+	ModelName *string `json:"model_name,omitempty"`
+	// CreatedAt is when the message was made, in RFC 3339 form.
+	CreatedAt *string `json:"created_at,omitempty"`
+	// Media are media references of the message, such as "media://abc123".
+	Media []string `json:"media,omitzero"`
+	// Attachments are files attached to the message, in the host's own shape.
+	Attachments []map[string]any `json:"attachments,omitzero"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:",embed" jsonschema:"-"`
+}
+
+// ContentBlock is one block of a structured message: text or an image.
+type ContentBlock struct {
+	// Type is "text" or "image_url".
+	Type string `json:"type"`
+	// Text is the block's text.
+	Text *string `json:"text,omitempty"`
+	// ImageURL is the block's image.
+	ImageURL *ImageURL `json:"image_url,omitempty"`
+	// CacheControl marks the block for the provider's prefix cache.
+	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:",embed" jsonschema:"-"`
+}
+
+// ImageURL is an image: an http(s) link or a data URL.
+type ImageURL struct {
+	// URL is the image's address.
+	URL string `json:"url"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:",embed" jsonschema:"-"`
+}
+
+// CacheControl marks a block for a provider's prefix cache.
+type CacheControl struct {
+	// Type is "ephemeral".
+	Type string `json:"type"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -89,8 +133,12 @@ type ToolCall struct {
 	ID *string `json:"id,omitempty"`
 	// Type is "function".
 	Type *string `json:"type,omitempty"`
-	// Function names the tool and carries its arguments.
-	Function FunctionCall `json:"function"`
+	// Function names the tool and carries its arguments. PicoClaw calls
+	// after_llm before it fills it in with OpenAI-compatible providers: then
+	// the call has only its id.
+	Function FunctionCall `json:"function,omitzero"`
+	// ExtraContent is provider-specific data of the call.
+	ExtraContent *ToolCallExtraContent `json:"extra_content,omitempty"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -101,6 +149,36 @@ type FunctionCall struct {
 	Name string `json:"name"`
 	// Arguments is the arguments object, encoded as a JSON string.
 	Arguments string `json:"arguments"`
+	// ThoughtSignature is the provider's signature of the reasoning behind the call.
+	ThoughtSignature *string `json:"thought_signature,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:",embed" jsonschema:"-"`
+}
+
+// ToolCallExtraContent is provider-specific data of a tool call.
+type ToolCallExtraContent struct {
+	// Google is the data of Google's models.
+	Google *GoogleExtraContent `json:"google,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:",embed" jsonschema:"-"`
+}
+
+// GoogleExtraContent is what Google's models attach to a tool call.
+type GoogleExtraContent struct {
+	// ThoughtSignature is the signature of the reasoning behind the call.
+	ThoughtSignature *string `json:"thought_signature,omitempty"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:",embed" jsonschema:"-"`
+}
+
+// Usage counts the tokens of an LLM call.
+type Usage struct {
+	// PromptTokens is the size of the request.
+	PromptTokens *int `json:"prompt_tokens,omitempty"`
+	// CompletionTokens is the size of the answer.
+	CompletionTokens *int `json:"completion_tokens,omitempty"`
+	// TotalTokens is both together.
+	TotalTokens *int `json:"total_tokens,omitempty"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -119,6 +197,10 @@ type LLMResponse struct {
 	Reasoning *string `json:"reasoning,omitempty"`
 	// ReasoningDetails is provider-specific reasoning data; PicoClaw writes null when there is none.
 	ReasoningDetails json.RawMessage `json:"reasoning_details,omitzero"`
+	// ReasoningContent is the reasoning text of providers that send it apart from content.
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
+	// Usage counts the tokens of the call.
+	Usage *Usage `json:"usage,omitempty"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }

@@ -37,7 +37,8 @@ type Config struct {
 
 // HooksConfig is the hooks block.
 type HooksConfig struct {
-	// Enabled must be true for any configured hook to run.
+	// Enabled must be true for any configured hook to run. In a file it
+	// is true when absent, as in PicoClaw.
 	Enabled bool `json:"enabled"`
 	// Defaults are the deadlines of hook calls.
 	Defaults DefaultsConfig `json:"defaults"`
@@ -176,7 +177,7 @@ func LoadConfig(path string) (Config, error) {
 // bad value is an error that names it, such as
 // `hooks.processes.audit.intercept[1]: unknown stage "befor_tool"`.
 func ParseConfig(data []byte) (Config, error) {
-	var cfg Config
+	cfg := Config{Hooks: HooksConfig{Enabled: true}} // absent means enabled, as in PicoClaw
 	if err := strict.Decode(data, &cfg); err != nil {
 		return Config{}, err
 	}

@@ -52,6 +52,13 @@ type Command struct {
 	// the protocol.Ext* constants). Announce only those the caller applies:
 	// a Process on its own applies none.
 	Extensions []string
+	// MaxLineBytes, when set, is announced in hook.hello as the longest
+	// reply line read, so that the hook may send replies up to it.
+	MaxLineBytes int64
+	// IgnoreHello reads nothing of the hook.hello reply, as PicoClaw does:
+	// a reply that is an error, says ok: false or never comes is logged
+	// and the hook runs.
+	IgnoreHello bool
 }
 
 // Exec is the command ready to start: run directly (no shell) in Dir, with
@@ -229,9 +236,20 @@ func (p *Process) handshake(ctx context.Context) error {
 	if modes == nil {
 		modes = []protocol.Mode{}
 	}
-	raw, err := p.conn.Call(ctx, protocol.MethodHello, protocol.HelloParams{
-		Name: p.cmd.Name, Version: protocol.Version, Modes: modes, Extensions: p.cmd.Extensions,
-	})
+	hello := protocol.HelloParams{Name: p.cmd.Name, Version: protocol.Version, Modes: modes, Extensions: p.cmd.Extensions}
+	if p.cmd.MaxLineBytes > 0 {
+		hello.MaxLineBytes = &p.cmd.MaxLineBytes
+	}
+	raw, err := p.conn.Call(ctx, protocol.MethodHello, hello)
+	if p.cmd.IgnoreHello {
+		if err == nil && (json.Unmarshal(raw, &p.hello) != nil || !p.hello.OK) {
+			err = fmt.Errorf("the reply is not {\"ok\": true}: %s", raw)
+		}
+		if err != nil {
+			p.log.Warn("hook.hello failed; the hook runs anyway, as its host does not read the reply", "error", err)
+		}
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", protocol.MethodHello, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -58,6 +59,9 @@ type Options struct {
 	// agent.session.start and agent.session.end; a program that drives the
 	// runtime with a loop of its own that does not should set it.
 	NoSessionEvents bool
+	// Host is the host whose behaviour the runtime reproduces; empty means
+	// HostReference. See HostPicoClaw for what changes.
+	Host Host
 }
 
 // CallRecord describes one call to one hook.
@@ -77,6 +81,10 @@ type CallRecord struct {
 	Policy Policy
 	// Duration is how long the call took.
 	Duration time.Duration
+	// Discarded says what the host (Options.Host) discarded of the reply,
+	// and why, one phrase each: "tools change (added get_weather)
+	// reverted: PicoClaw lets no hook change the tools offered to the LLM".
+	Discarded []string
 }
 
 // Decision is what a stage's hooks decided together.
@@ -160,6 +168,7 @@ type hook struct {
 	proc      *processHook // nil for an in-process hook
 	queue     *observeQueue
 	overflow  Overflow
+	deaf      atomic.Bool // PicoClaw's reader of this hook stopped at an over-long line
 }
 
 // New makes a runtime for the hooks a configuration enables. Nothing runs
@@ -233,7 +242,7 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	}
 	slices.SortFunc(modes, func(a, b protocol.Mode) int { return modeOrder(a) - modeOrder(b) })
 	popts := ProcessOptions{
-		Conn:         ConnOptions{MaxLineSize: r.opts.MaxLineSize, Logger: r.logger()},
+		Conn:         ConnOptions{MaxLineSize: r.maxLineSize(), Logger: r.logger()},
 		HelloTimeout: r.opts.HelloTimeout,
 		StopTimeout:  r.opts.StopTimeout,
 	}
@@ -241,7 +250,13 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
 	}
 	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, EnvPassthrough: p.EnvPassthrough, EnvClear: p.EnvClear, Modes: modes, Extensions: r.Extensions()}
-	h.proc = newProcessHook(cmd, popts, p.Restart.policy(), r.logger())
+	restart := p.Restart.policy()
+	if r.opts.Host.picoClaw() {
+		cmd.IgnoreHello, restart = true, RestartPolicy{Never: true}
+	} else {
+		cmd.MaxLineBytes = int64(r.maxLineSize())
+	}
+	h.proc = newProcessHook(cmd, popts, restart, r.logger())
 	if r.opts.OnHookDown != nil {
 		h.proc.onDown = func(why error) { r.opts.OnHookDown(name, why) }
 	}
@@ -255,11 +270,25 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 // (protocol.ExtApproveToolArguments), and observers are sent session events
 // (protocol.ExtRuntimeEventSession) unless Options.NoSessionEvents is set.
 func (r *Runtime) Extensions() []string {
+	if r.opts.Host.picoClaw() {
+		return nil // PicoClaw announces none
+	}
 	ext := []string{protocol.ExtApproveToolAbstain, protocol.ExtApproveToolArguments}
 	if !r.opts.NoSessionEvents {
 		ext = append(ext, protocol.ExtRuntimeEventSession)
 	}
 	return ext
+}
+
+// maxLineSize is the longest reply line read from a hook process.
+func (r *Runtime) maxLineSize() int {
+	switch {
+	case r.opts.MaxLineSize > 0:
+		return r.opts.MaxLineSize
+	case r.opts.Host.picoClaw():
+		return PicoClawMaxLineSize
+	}
+	return DefaultMaxLineSize
 }
 
 // modeOrder puts hello modes in the order the documents list them.
@@ -446,7 +475,7 @@ func (r *Runtime) Dropped() map[string]uint64 {
 // overflow is OverflowWait: then it waits for room in that hook's queue,
 // for at most the hook's observer deadline (see ObserveStats).
 func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
-	if r == nil {
+	if r == nil || !r.opts.Host.emits(ev.Kind) {
 		return
 	}
 	for _, h := range r.hooks {
@@ -490,7 +519,7 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	d := r.deadline(h, s)
 	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
-	res, err := call(cctx)
+	res, err := callHook(r, cctx, h, call)
 	took := time.Since(start)
 	cancel()
 	switch {
@@ -514,6 +543,9 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 		rec.Policy = h.policyFor(s)
 	default:
 		rec.Result = res
+		if read, notes := r.opts.Host.read(s, params, res); notes != nil {
+			res, rec.Discarded = read.(R), notes
+		}
 	}
 	if r.opts.OnCall != nil {
 		r.opts.OnCall(rec)
@@ -535,6 +567,27 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	return res, false, &Decision{Action: action, Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
 }
 
+// callHook makes the call. Under PicoClaw, a reply line over its limit
+// stops the hook's reader for good: that call and every later one to the
+// hook get no reply, until their deadlines.
+func callHook[R any](r *Runtime, ctx context.Context, h *hook, call func(context.Context) (R, error)) (R, error) {
+	var res R
+	if !r.opts.Host.picoClaw() {
+		return call(ctx)
+	}
+	var long *LineTooLongError
+	if !h.deaf.Load() {
+		var err error
+		if res, err = call(ctx); !errors.As(err, &long) {
+			return res, err
+		}
+		h.deaf.Store(true)
+		r.logger().Warn("a reply line is over the 1 MiB PicoClaw reads: its reader of the hook stops for good", "hook", h.name, "size", long.Size)
+	}
+	<-ctx.Done()
+	return res, ctx.Err()
+}
+
 // gaveUp is the decision of a stage whose caller has given up (its context
 // is done), or nil while the caller still waits.
 func gaveUp(ctx context.Context) *Decision {
@@ -551,10 +604,10 @@ type noReply time.Duration
 func (e noReply) Error() string { return fmt.Sprintf("no reply within %v", time.Duration(e)) }
 func (e noReply) Unwrap() error { return context.DeadlineExceeded }
 
-func ended(h *hook, a protocol.Action, reason *string) Decision {
+func (r *Runtime) ended(h *hook, a protocol.Action, reason *string) Decision {
 	d := Decision{Action: a, Hook: h.name}
 	if reason != nil {
-		d.Reason = *reason
+		d.Reason = r.opts.Host.reason(a, *reason)
 	}
 	return d
 }
@@ -580,11 +633,11 @@ func (r *Runtime) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (
 			if r.defaults.Respond == RespondOwnTools {
 				r.noteInjected(h.name, req.Tools, v.Request.Tools)
 			}
-			req = keepLLMRequestIdentity(v.Request, req)
+			req = keep(r, keepLLMRequestIdentity, v.Request, req)
 		case protocol.AbortTurn:
-			return req, ended(h, v.Action, v.Reason)
+			return req, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return req, ended(h, v.Action, v.Reason)
+			return req, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return req, pass
@@ -605,11 +658,11 @@ func (r *Runtime) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (p
 		}
 		switch v := res.(type) {
 		case protocol.AfterLLMModify:
-			resp = keepLLMResponseIdentity(v.Response, resp)
+			resp = keep(r, keepLLMResponseIdentity, v.Response, resp)
 		case protocol.AbortTurn:
-			return resp, ended(h, v.Action, v.Reason)
+			return resp, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return resp, ended(h, v.Action, v.Reason)
+			return resp, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return resp, pass
@@ -636,20 +689,20 @@ func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams
 		}
 		switch v := res.(type) {
 		case protocol.BeforeToolModify:
-			call = keepToolCallIdentity(v.Call, call)
+			call = keep(r, keepToolCallIdentity, v.Call, call)
 		case protocol.Respond:
 			if v.Call != nil {
-				call = keepToolCallIdentity(*v.Call, call)
+				call = keep(r, keepToolCallIdentity, *v.Call, call)
 			}
-			d := ended(h, v.Action, v.Reason)
+			d := r.ended(h, v.Action, v.Reason)
 			d.Result, d.NeedsApproval = &v.Result, r.defaults.ApproveRespond
 			return call, d
 		case protocol.DenyTool:
 			return call, Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
 		case protocol.AbortTurn:
-			return call, ended(h, v.Action, v.Reason)
+			return call, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return call, ended(h, v.Action, v.Reason)
+			return call, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return call, pass
@@ -718,7 +771,7 @@ func (r *Runtime) ApproveTool(ctx context.Context, req protocol.ApproveToolParam
 		case isTrue(res.Abstain):
 			abstained = true
 		case !res.Approved:
-			return ended(h, protocol.ActionDenyTool, res.Reason)
+			return r.ended(h, protocol.ActionDenyTool, res.Reason)
 		default:
 			approved = true
 			if res.Arguments != nil {
@@ -761,11 +814,11 @@ func (r *Runtime) AfterTool(ctx context.Context, result protocol.AfterToolParams
 		}
 		switch v := res.(type) {
 		case protocol.AfterToolModify:
-			result = keepToolResultIdentity(v.Result, result)
+			result = keep(r, keepToolResultIdentity, v.Result, result)
 		case protocol.AbortTurn:
-			return result, ended(h, v.Action, v.Reason)
+			return result, r.ended(h, v.Action, v.Reason)
 		case protocol.HardAbort:
-			return result, ended(h, v.Action, v.Reason)
+			return result, r.ended(h, v.Action, v.Reason)
 		}
 	}
 	return result, pass
@@ -775,6 +828,16 @@ func (r *Runtime) AfterTool(ctx context.Context, result protocol.AfterToolParams
 // that say where a call comes from (meta, context, channel, chat_id) are
 // the host's, not the hook's: when a reply leaves them out, as the
 // documents' own examples do, they are kept.
+
+// keep applies a keep*Identity function, except under PicoClaw, which
+// replaces the object whole: a reply without meta leaves the next hook an
+// empty one.
+func keep[T any](r *Runtime, identity func(next, prev T) T, next, prev T) T {
+	if r.opts.Host.picoClaw() {
+		return next
+	}
+	return identity(next, prev)
+}
 
 func keepLLMRequestIdentity(next, prev protocol.BeforeLLMParams) protocol.BeforeLLMParams {
 	next.Meta = cmp.Or(next.Meta, prev.Meta)

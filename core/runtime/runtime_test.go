@@ -52,23 +52,7 @@ func proc(priority int, intercept []string, flags ...string) ProcessConfig {
 // and closes it when the test ends, checking that no hook process is left.
 func startRuntime(t *testing.T, procs map[string]ProcessConfig, inproc ...InProcess) harness {
 	t.Helper()
-	log, logs := testLogger()
-	c := &calls{}
-	cfg := Config{Hooks: HooksConfig{Enabled: true, Processes: procs}}
-	r, err := New(cfg, Options{Logger: log, OnCall: c.add, StopTimeout: 300 * time.Millisecond, HelloTimeout: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range inproc {
-		if err := r.Use(h); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := r.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { closeAndCheck(t, r) })
-	return harness{r, c, logs}
+	return startHost(t, HostReference, 0, procs, inproc...)
 }
 
 func closeAndCheck(t *testing.T, r *Runtime) {

@@ -51,8 +51,9 @@ func (t *Writer) Err() error {
 }
 
 // Record is one line of a JSON Lines transcript. Which keys are set
-// depends on Type: hooks, user, event, hook, llm_request, llm_response,
-// tool, turn_end, observe, hook_down.
+// depends on Type: hooks, user, event, hook, host (what the host
+// discarded of a hook's reply), llm_request, llm_response, tool, turn_end,
+// observe, hook_down.
 type Record struct {
 	Type      string          `json:"type"`
 	Hooks     []HookRecord    `json:"hooks,omitempty"`
@@ -251,6 +252,9 @@ func (t *Writer) Call(c runtime.CallRecord) {
 		target += " " + rec.Tool
 	}
 	t.write(rec, "hook", fmt.Sprintf("%s %s -> %s  (%s)", c.Hook, target, outcome, ms(c.Duration)))
+	for _, d := range c.Discarded {
+		t.write(Record{Type: "host", Hook: c.Hook, Method: c.Method, Reason: d}, "host", c.Hook+"'s "+d)
+	}
 }
 
 // Step writes one step of the agent; it fits agent.Agent.OnStep.

@@ -274,13 +274,19 @@ func (l *layer) afterTool(ctx context.Context, res hookwire.AfterToolParams) (ho
 	if in.ToolInput == nil {
 		in.ToolInput = map[string]any{}
 	}
-	failed := res.Result.IsError != nil && *res.Result.IsError
-	if failed {
-		in.Event, in.Error = PostToolUseFailure, errors.New(res.Result.ForLLM)
-	} else {
-		in.Event, in.ToolOutput = PostToolUse, res.Result
+	// A host may leave the result out (PicoClaw does when it has none):
+	// callbacks then see an empty result.
+	var result hookwire.ToolResult
+	if res.Result != nil {
+		result = *res.Result
 	}
-	result, modified := res.Result, false
+	failed := result.IsError != nil && *result.IsError
+	if failed {
+		in.Event, in.Error = PostToolUseFailure, errors.New(result.ForLLM)
+	} else {
+		in.Event, in.ToolOutput = PostToolUse, result
+	}
+	modified := false
 	_, stop := l.chain(ctx, in, func(in *Input, v any) error {
 		r, err := toolResult(v, result)
 		if err != nil {
@@ -300,7 +306,7 @@ func (l *layer) afterTool(ctx context.Context, res hookwire.AfterToolParams) (ho
 	if !modified {
 		return hookwire.Continue{}, nil
 	}
-	res.Result = result
+	res.Result = &result
 	return res.Modify(), nil
 }
 

@@ -287,7 +287,7 @@ class Lifecycle {
   /** Whether a before_llm call is the first of its turn. */
   private firstOfTurn(sessionId: string, req: BeforeLLMParams): boolean {
     const turn = req.meta?.TurnID;
-    if (turn === undefined || turn === "") return req.messages.at(-1)?.role === "user";
+    if (turn === undefined || turn === "") return (req.messages ?? []).at(-1)?.role === "user";
     let seen = this.turns.get(sessionId);
     if (seen === undefined) this.turns.set(sessionId, (seen = new Set()));
     if (seen.has(turn)) return false;
@@ -299,9 +299,10 @@ class Lifecycle {
     const sessionId = sessionOf(req.meta);
     await this.start(sessionId, ctx);
     if (!this.firstOfTurn(sessionId, req)) return pass();
-    let at = req.messages.length - 1;
-    while (at >= 0 && req.messages[at]!.role !== "user") at--;
-    const message = req.messages[at]?.content ?? "";
+    const history = req.messages ?? []; // a host leaves an empty history out
+    let at = history.length - 1;
+    while (at >= 0 && history[at]!.role !== "user") at--;
+    const message = history[at]?.content ?? "";
     const { input, stop } = await this.chain("UserPromptSubmit", { event: "UserPromptSubmit", sessionId, message }, ctx, (input, out) => {
       const text = out["modifiedInput"];
       if (text === undefined) return input;
@@ -311,7 +312,7 @@ class Lifecycle {
     });
     if (stop?.action === "abort") return abortTurn(stop.reason);
     if (input.message === message) return pass();
-    const messages = [...req.messages];
+    const messages = [...history];
     messages[at] = { ...messages[at]!, content: input.message };
     return modify(req, { messages });
   }
@@ -319,7 +320,7 @@ class Lifecycle {
   private async beforeTool(call: BeforeToolParams, ctx: Context): Promise<BeforeToolResult> {
     const sessionId = sessionOf(call.meta);
     await this.start(sessionId, ctx);
-    const received: HookInputs["PreToolUse"] = { event: "PreToolUse", sessionId, toolName: call.tool, toolInput: call.arguments };
+    const received: HookInputs["PreToolUse"] = { event: "PreToolUse", sessionId, toolName: call.tool, toolInput: call.arguments ?? {} };
     const { input, stop } = await this.chain("PreToolUse", received, ctx, (input, out) => {
       const args = out["modifiedInput"];
       if (args === undefined) return input;
@@ -335,7 +336,8 @@ class Lifecycle {
     const sessionId = sessionOf(ran.meta);
     await this.start(sessionId, ctx);
     const toolInput = ran.arguments ?? {};
-    let result = ran.result;
+    const received = ran.result ?? { for_llm: "" }; // a host leaves an empty result out
+    let result = received;
     const replace = (out: Any): boolean => {
       const output = out["modifiedOutput"];
       if (output === undefined) return false;
@@ -345,7 +347,7 @@ class Lifecycle {
       return true;
     };
     const { stop } =
-      ran.result.is_error === true
+      received.is_error === true
         ? await this.chain(
             "PostToolUseFailure",
             { event: "PostToolUseFailure", sessionId, toolName: ran.tool, toolInput, error: new Error(result.for_llm) },
@@ -359,7 +361,7 @@ class Lifecycle {
             (input, out) => (replace(out) ? { ...input, toolOutput: result } : input),
           );
     if (stop?.action === "abort") return abortTurn(stop.reason);
-    return result === ran.result ? pass() : modify(ran, { result });
+    return result === received ? pass() : modify(ran, { result });
   }
 
   private async approveTool(req: ApproveToolParams, ctx: Context): Promise<ApproveToolResult> {
@@ -367,14 +369,14 @@ class Lifecycle {
     await this.start(sessionId, ctx);
     const affectedPaths = req.affected_paths ?? [];
     const known = req.tool_kind === undefined ? {} : { toolKind: req.tool_kind };
-    const input: HookInputs["PermissionRequest"] = { event: "PermissionRequest", sessionId, toolName: req.tool, toolInput: req.arguments, ...known, affectedPaths };
+    const input: HookInputs["PermissionRequest"] = { event: "PermissionRequest", sessionId, toolName: req.tool, toolInput: req.arguments ?? {}, ...known, affectedPaths };
     const { stop } = await this.chain("PermissionRequest", input, ctx);
     if (stop !== undefined) return { approved: false, reason: stop.reason ?? `${req.tool} refused by a PermissionRequest callback` };
     const canUseTool = this.options.canUseTool;
     if (canUseTool === undefined) return { approved: true };
     let verdict: unknown;
     try {
-      verdict = await canUseTool(req.tool, req.arguments, { signal: ctx.signal, ...known, affectedPaths: [...affectedPaths] });
+      verdict = await canUseTool(req.tool, req.arguments ?? {}, { signal: ctx.signal, ...known, affectedPaths: [...affectedPaths] });
     } catch (err) {
       // Not an approval: a failing permission check leaves the call to the host.
       this.log(`hookwire: canUseTool failed, taken as ask: ${details(err)}`);

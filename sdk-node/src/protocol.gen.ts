@@ -149,8 +149,8 @@ export interface AfterLLMParams {
   context?: TurnContext;
   /** model is the model that answered. */
   model: string;
-  /** response is the LLM's answer. */
-  response: LLMResponse;
+  /** response is the LLM's answer. PicoClaw leaves it out when it has none. */
+  response?: LLMResponse;
   /** channel is the channel the request came from. */
   channel?: string;
   /** chat_id identifies the chat. */
@@ -183,8 +183,8 @@ export interface AfterToolParams {
   tool: string;
   /** arguments are the arguments the tool ran with. */
   arguments?: { [key: string]: JsonValue };
-  /** result is what the tool returned. */
-  result: ToolResult;
+  /** result is what the tool returned. PicoClaw leaves it out when it has none. */
+  result?: ToolResult;
   /** duration is how long the tool ran, in nanoseconds. */
   duration?: number;
   /** channel is the channel the request came from. */
@@ -204,8 +204,8 @@ export interface ApproveToolParams {
   context?: TurnContext;
   /** tool is the tool's name. */
   tool: string;
-  /** arguments are the tool's arguments. */
-  arguments: { [key: string]: JsonValue };
+  /** arguments are the tool's arguments. PicoClaw leaves them out when there are none. */
+  arguments?: { [key: string]: JsonValue };
   /**
    * tool_kind says what the tool does to the world, when the host knows it.
    *
@@ -273,8 +273,8 @@ export interface BeforeLLMParams {
   context?: TurnContext;
   /** model is the requested model. */
   model: string;
-  /** messages is the conversation history. */
-  messages: Message[];
+  /** messages is the conversation history. PicoClaw leaves it out when it is empty. */
+  messages?: Message[];
   /** tools are the tools the LLM may call. */
   tools?: ToolDefinition[];
   /** options are LLM parameters such as temperature and max_tokens. */
@@ -317,16 +317,36 @@ export interface BeforeToolParams {
   context?: TurnContext;
   /** tool is the tool's name. */
   tool: string;
-  /** arguments are the tool's arguments. */
-  arguments: { [key: string]: JsonValue };
+  /** arguments are the tool's arguments. PicoClaw leaves them out when there are none. */
+  arguments?: { [key: string]: JsonValue };
   /** channel is the channel the request came from. */
   channel?: string;
   /** chat_id identifies the chat. */
   chat_id?: string;
+  /** hook_result is a tool result a hook has already given for the call, as PicoClaw carries it. */
+  hook_result?: ToolResult;
 }
 
 /** BeforeToolResult answers hook.before_tool. */
 export type BeforeToolResult = Continue | BeforeToolModify | Respond | DenyTool | AbortTurn | HardAbort;
+
+/** CacheControl marks a block for a provider's prefix cache. */
+export interface CacheControl {
+  /** type is "ephemeral". */
+  type: string;
+}
+
+/** ContentBlock is one block of a structured message: text or an image. */
+export interface ContentBlock {
+  /** type is "text" or "image_url". */
+  type: string;
+  /** text is the block's text. */
+  text?: string;
+  /** image_url is the block's image. */
+  image_url?: ImageURL;
+  /** cache_control marks the block for the provider's prefix cache. */
+  cache_control?: CacheControl;
+}
 
 /** Continue passes the object through unchanged. Its action may be omitted or empty. */
 export interface Continue {
@@ -372,6 +392,8 @@ export interface FunctionCall {
   name: string;
   /** arguments is the arguments object, encoded as a JSON string. */
   arguments: string;
+  /** thought_signature is the provider's signature of the reasoning behind the call. */
+  thought_signature?: string;
 }
 
 /** FunctionDefinition names a tool and describes its arguments. */
@@ -382,6 +404,12 @@ export interface FunctionDefinition {
   description?: string;
   /** parameters is the JSON Schema of the tool's arguments object. */
   parameters?: { [key: string]: JsonValue };
+}
+
+/** GoogleExtraContent is what Google's models attach to a tool call. */
+export interface GoogleExtraContent {
+  /** thought_signature is the signature of the reasoning behind the call. */
+  thought_signature?: string;
 }
 
 /** HardAbort stops the whole agent loop. */
@@ -398,8 +426,11 @@ export interface HelloParams {
   name: string;
   /** version is the protocol version; 1 for this one. */
   version: number;
-  /** modes are the capabilities the host expects of the hook. */
-  modes: Mode[];
+  /**
+   * modes are the capabilities the host expects of the hook. PicoClaw
+   * leaves them out when it grants none.
+   */
+  modes?: Mode[];
   /**
    * extensions are the hookwire extensions the host understands; see the Ext* constants.
    *
@@ -430,6 +461,12 @@ export interface HelloResult {
   modes?: Mode[];
 }
 
+/** ImageURL is an image: an http(s) link or a data URL. */
+export interface ImageURL {
+  /** url is the image's address. */
+  url: string;
+}
+
 /** InboundContext is where the message that started the turn came from. */
 export interface InboundContext {
   /** channel is the channel the message arrived on, such as "cli". */
@@ -454,6 +491,10 @@ export interface LLMResponse {
   reasoning?: string;
   /** reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none. */
   reasoning_details?: JsonValue;
+  /** reasoning_content is the reasoning text of providers that send it apart from content. */
+  reasoning_content?: string;
+  /** usage counts the tokens of the call. */
+  usage?: Usage;
 }
 
 /** LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys. */
@@ -476,6 +517,20 @@ export interface Message {
   tool_calls?: ToolCall[];
   /** tool_call_id links a tool message to the call it answers. */
   tool_call_id?: string;
+  /** reasoning_content is the reasoning an assistant message came with, where the provider gives one. */
+  reasoning_content?: string;
+  /** content_parts are the parts of a multimodal message (text and images), where the host splits it. */
+  content_parts?: ContentBlock[];
+  /** system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes. */
+  system_parts?: ContentBlock[];
+  /** model_name is the model that wrote an assistant message. */
+  model_name?: string;
+  /** created_at is when the message was made, in RFC 3339 form. */
+  created_at?: string;
+  /** media are media references of the message, such as "media://abc123". */
+  media?: string[];
+  /** attachments are files attached to the message, in the host's own shape. */
+  attachments?: ({ [key: string]: JsonValue })[];
 }
 
 /**
@@ -588,8 +643,20 @@ export interface ToolCall {
   id?: string;
   /** type is "function". */
   type?: string;
-  /** function names the tool and carries its arguments. */
-  function: FunctionCall;
+  /**
+   * function names the tool and carries its arguments. PicoClaw calls
+   * after_llm before it fills it in with OpenAI-compatible providers: then
+   * the call has only its id.
+   */
+  function?: FunctionCall;
+  /** extra_content is provider-specific data of the call. */
+  extra_content?: ToolCallExtraContent;
+}
+
+/** ToolCallExtraContent is provider-specific data of a tool call. */
+export interface ToolCallExtraContent {
+  /** google is the data of Google's models. */
+  google?: GoogleExtraContent;
 }
 
 /** ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form. */
@@ -628,6 +695,16 @@ export interface TurnContext {
   route?: JsonValue;
   /** scope is the host's scope of the turn, in the host's own shape. */
   scope?: JsonValue;
+}
+
+/** Usage counts the tokens of an LLM call. */
+export interface Usage {
+  /** prompt_tokens is the size of the request. */
+  prompt_tokens?: number;
+  /** completion_tokens is the size of the answer. */
+  completion_tokens?: number;
+  /** total_tokens is both together. */
+  total_tokens?: number;
 }
 
 /** The params and result types of each request method. */
@@ -831,7 +908,7 @@ function checkAfterLLMParams(value: unknown, at: string): void {
   member(obj, at, "meta", false, checkMeta);
   member(obj, at, "context", false, checkTurnContext);
   member(obj, at, "model", true, string_);
-  member(obj, at, "response", true, checkLLMResponse);
+  member(obj, at, "response", false, checkLLMResponse);
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
 }
@@ -865,7 +942,7 @@ function checkAfterToolParams(value: unknown, at: string): void {
   member(obj, at, "context", false, checkTurnContext);
   member(obj, at, "tool", true, string_);
   member(obj, at, "arguments", false, map(any_));
-  member(obj, at, "result", true, checkToolResult);
+  member(obj, at, "result", false, checkToolResult);
   member(obj, at, "duration", false, integer);
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
@@ -892,7 +969,7 @@ function checkApproveToolParams(value: unknown, at: string): void {
   member(obj, at, "meta", false, checkMeta);
   member(obj, at, "context", false, checkTurnContext);
   member(obj, at, "tool", true, string_);
-  member(obj, at, "arguments", true, map(any_));
+  member(obj, at, "arguments", false, map(any_));
   member(obj, at, "tool_kind", false, string_);
   member(obj, at, "affected_paths", false, array(string_));
   member(obj, at, "channel", false, string_);
@@ -919,7 +996,7 @@ function checkBeforeLLMParams(value: unknown, at: string): void {
   member(obj, at, "meta", false, checkMeta);
   member(obj, at, "context", false, checkTurnContext);
   member(obj, at, "model", true, string_);
-  member(obj, at, "messages", true, array(checkMessage));
+  member(obj, at, "messages", false, array(checkMessage));
   member(obj, at, "tools", false, array(checkToolDefinition));
   member(obj, at, "options", false, map(any_));
   member(obj, at, "graceful_terminal", false, boolean_);
@@ -956,9 +1033,10 @@ function checkBeforeToolParams(value: unknown, at: string): void {
   member(obj, at, "meta", false, checkMeta);
   member(obj, at, "context", false, checkTurnContext);
   member(obj, at, "tool", true, string_);
-  member(obj, at, "arguments", true, map(any_));
+  member(obj, at, "arguments", false, map(any_));
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
+  member(obj, at, "hook_result", false, checkToolResult);
 }
 
 function checkBeforeToolResult(value: unknown, at: string): void {
@@ -977,6 +1055,19 @@ function checkBeforeToolResult(value: unknown, at: string): void {
     },
     checkContinue,
   );
+}
+
+function checkCacheControl(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "type", true, string_);
+}
+
+function checkContentBlock(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "type", true, string_);
+  member(obj, at, "text", false, string_);
+  member(obj, at, "image_url", false, checkImageURL);
+  member(obj, at, "cache_control", false, checkCacheControl);
 }
 
 function checkContinue(value: unknown, at: string): void {
@@ -1010,6 +1101,7 @@ function checkFunctionCall(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "name", true, string_);
   member(obj, at, "arguments", true, string_);
+  member(obj, at, "thought_signature", false, string_);
 }
 
 function checkFunctionDefinition(value: unknown, at: string): void {
@@ -1017,6 +1109,11 @@ function checkFunctionDefinition(value: unknown, at: string): void {
   member(obj, at, "name", true, string_);
   member(obj, at, "description", false, string_);
   member(obj, at, "parameters", false, map(any_));
+}
+
+function checkGoogleExtraContent(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "thought_signature", false, string_);
 }
 
 function checkHardAbort(value: unknown, at: string): void {
@@ -1029,7 +1126,7 @@ function checkHelloParams(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "name", true, string_);
   member(obj, at, "version", true, integer);
-  member(obj, at, "modes", true, array(string_));
+  member(obj, at, "modes", false, array(string_));
   member(obj, at, "extensions", false, array(string_));
   member(obj, at, "max_line_bytes", false, integer);
 }
@@ -1039,6 +1136,11 @@ function checkHelloResult(value: unknown, at: string): void {
   member(obj, at, "ok", true, boolean_);
   member(obj, at, "name", false, string_);
   member(obj, at, "modes", false, array(string_));
+}
+
+function checkImageURL(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "url", true, string_);
 }
 
 function checkInboundContext(value: unknown, at: string): void {
@@ -1056,6 +1158,8 @@ function checkLLMResponse(value: unknown, at: string): void {
   member(obj, at, "finish_reason", false, string_);
   member(obj, at, "reasoning", false, string_);
   member(obj, at, "reasoning_details", false, any_);
+  member(obj, at, "reasoning_content", false, string_);
+  member(obj, at, "usage", false, checkUsage);
 }
 
 function checkLegacyEvent(value: unknown, at: string): void {
@@ -1071,6 +1175,13 @@ function checkMessage(value: unknown, at: string): void {
   member(obj, at, "content", false, string_);
   member(obj, at, "tool_calls", false, array(checkToolCall));
   member(obj, at, "tool_call_id", false, string_);
+  member(obj, at, "reasoning_content", false, string_);
+  member(obj, at, "content_parts", false, array(checkContentBlock));
+  member(obj, at, "system_parts", false, array(checkContentBlock));
+  member(obj, at, "model_name", false, string_);
+  member(obj, at, "created_at", false, string_);
+  member(obj, at, "media", false, array(string_));
+  member(obj, at, "attachments", false, array(map(any_)));
 }
 
 function checkMeta(value: unknown, at: string): void {
@@ -1140,7 +1251,13 @@ function checkToolCall(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "id", false, string_);
   member(obj, at, "type", false, string_);
-  member(obj, at, "function", true, checkFunctionCall);
+  member(obj, at, "function", false, checkFunctionCall);
+  member(obj, at, "extra_content", false, checkToolCallExtraContent);
+}
+
+function checkToolCallExtraContent(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "google", false, checkGoogleExtraContent);
 }
 
 function checkToolDefinition(value: unknown, at: string): void {
@@ -1166,6 +1283,13 @@ function checkTurnContext(value: unknown, at: string): void {
   member(obj, at, "inbound", false, checkInboundContext);
   member(obj, at, "route", false, any_);
   member(obj, at, "scope", false, any_);
+}
+
+function checkUsage(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "prompt_tokens", false, integer);
+  member(obj, at, "completion_tokens", false, integer);
+  member(obj, at, "total_tokens", false, integer);
 }
 
 /**
@@ -1313,6 +1437,24 @@ export function decodeBeforeToolResult(value: unknown): BeforeToolResult {
 }
 
 /**
+ * Checks that value is a CacheControl.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeCacheControl(value: unknown): CacheControl {
+  checkCacheControl(value, "CacheControl");
+  return value as CacheControl;
+}
+
+/**
+ * Checks that value is a ContentBlock.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeContentBlock(value: unknown): ContentBlock {
+  checkContentBlock(value, "ContentBlock");
+  return value as ContentBlock;
+}
+
+/**
  * Checks that value is a Continue.
  * Throws DecodeError naming the first member that does not fit.
  */
@@ -1367,6 +1509,15 @@ export function decodeFunctionDefinition(value: unknown): FunctionDefinition {
 }
 
 /**
+ * Checks that value is a GoogleExtraContent.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeGoogleExtraContent(value: unknown): GoogleExtraContent {
+  checkGoogleExtraContent(value, "GoogleExtraContent");
+  return value as GoogleExtraContent;
+}
+
+/**
  * Checks that value is a HardAbort.
  * Throws DecodeError naming the first member that does not fit.
  */
@@ -1391,6 +1542,15 @@ export function decodeHelloParams(value: unknown): HelloParams {
 export function decodeHelloResult(value: unknown): HelloResult {
   checkHelloResult(value, "HelloResult");
   return value as HelloResult;
+}
+
+/**
+ * Checks that value is a ImageURL.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeImageURL(value: unknown): ImageURL {
+  checkImageURL(value, "ImageURL");
+  return value as ImageURL;
 }
 
 /**
@@ -1511,6 +1671,15 @@ export function decodeToolCall(value: unknown): ToolCall {
 }
 
 /**
+ * Checks that value is a ToolCallExtraContent.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeToolCallExtraContent(value: unknown): ToolCallExtraContent {
+  checkToolCallExtraContent(value, "ToolCallExtraContent");
+  return value as ToolCallExtraContent;
+}
+
+/**
  * Checks that value is a ToolDefinition.
  * Throws DecodeError naming the first member that does not fit.
  */
@@ -1546,6 +1715,15 @@ export function decodeTurnContext(value: unknown): TurnContext {
   return value as TurnContext;
 }
 
+/**
+ * Checks that value is a Usage.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeUsage(value: unknown): Usage {
+  checkUsage(value, "Usage");
+  return value as Usage;
+}
+
 /** The decode function of each type, by type name, for dispatch by the method table. */
 export const decoders: { readonly [name: string]: (value: unknown) => unknown } = {
   AbortTurn: decodeAbortTurn,
@@ -1564,15 +1742,19 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   BeforeToolModify: decodeBeforeToolModify,
   BeforeToolParams: decodeBeforeToolParams,
   BeforeToolResult: decodeBeforeToolResult,
+  CacheControl: decodeCacheControl,
+  ContentBlock: decodeContentBlock,
   Continue: decodeContinue,
   DenyTool: decodeDenyTool,
   EventScope: decodeEventScope,
   EventSource: decodeEventSource,
   FunctionCall: decodeFunctionCall,
   FunctionDefinition: decodeFunctionDefinition,
+  GoogleExtraContent: decodeGoogleExtraContent,
   HardAbort: decodeHardAbort,
   HelloParams: decodeHelloParams,
   HelloResult: decodeHelloResult,
+  ImageURL: decodeImageURL,
   InboundContext: decodeInboundContext,
   LLMResponse: decodeLLMResponse,
   LegacyEvent: decodeLegacyEvent,
@@ -1586,8 +1768,10 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   Response: decodeResponse,
   RuntimeEvent: decodeRuntimeEvent,
   ToolCall: decodeToolCall,
+  ToolCallExtraContent: decodeToolCallExtraContent,
   ToolDefinition: decodeToolDefinition,
   ToolKind: decodeToolKind,
   ToolResult: decodeToolResult,
   TurnContext: decodeTurnContext,
+  Usage: decodeUsage,
 };

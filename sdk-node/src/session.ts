@@ -271,10 +271,11 @@ export class Session {
 
   private async runTool(tool: Tool, call: BeforeToolParams): Promise<Respond> {
     const { name, parameters } = tool.spec;
-    const problem = check(parameters, call.arguments);
+    const args = call.arguments ?? {}; // a host leaves empty arguments out
+    const problem = check(parameters, args);
     if (problem !== undefined) return respond(`invalid arguments for ${name}: ${problem}`, { is_error: true });
     try {
-      return respond(await tool.run(call.arguments as never, { ...this.ctx, call }));
+      return respond(await tool.run(args as never, { ...this.ctx, call }));
     } catch (err) {
       this.log(`hookwire: tool ${name} failed: ${detailsOf(err)}`);
       return respond(`${name} failed: ${messageOf(err)}`, { is_error: true });

@@ -93,9 +93,9 @@ describe("typed handlers", () => {
     const seen: string[] = [];
     const hook = new Hook("h")
       .beforeLLM(async (req) => (seen.push(`before_llm ${req.model}`), pass()))
-      .afterLLM(async (res) => (seen.push(`after_llm ${res.response.content ?? ""}`), abortTurn("enough")))
+      .afterLLM(async (res) => (seen.push(`after_llm ${res.response?.content ?? ""}`), abortTurn("enough")))
       .beforeTool(async (c) => (seen.push(`before_tool ${c.tool}`), deny("not today")))
-      .afterTool(async (r) => (seen.push(`after_tool ${r.result.for_llm}`), modify(r, { result: { for_llm: "redacted" } })))
+      .afterTool(async (r) => (seen.push(`after_tool ${r.result?.for_llm}`), modify(r, { result: { for_llm: "redacted" } })))
       .approveTool(async (a) => (seen.push(`approve_tool ${a.tool}`), { approved: false, reason: "no" }));
     const t = testHook(hook);
     assert.deepEqual(await t.beforeLLM(request), { action: "continue" });

@@ -192,7 +192,7 @@ describe("UserPromptSubmit", () => {
     const req = request("s1", "t1", "read notes");
     assert.deepEqual(await t.beforeLLM(req), {
       action: "modify",
-      request: { ...req, messages: [req.messages[0]!, { role: "user", content: "READ NOTES PLEASE" }] },
+      request: { ...req, messages: [req.messages![0]!, { role: "user", content: "READ NOTES PLEASE" }] },
     });
     assert.deepEqual(seen, ["UserPromptSubmit read notes please"]);
   });
@@ -210,7 +210,7 @@ describe("UserPromptSubmit", () => {
     });
     assert.deepEqual(await t.beforeLLM(request("s1", "t1", "stop")), { action: "abort_turn", reason: "not today" });
     const result = await t.beforeLLM(request("s1", "t2", "go"));
-    assert.equal(result.action === "modify" && result.request.messages[1]?.content, "edited");
+    assert.equal(result.action === "modify" && result.request.messages?.[1]?.content, "edited");
     assert.deepEqual(seen, []);
   });
 });

@@ -49,7 +49,7 @@ describe("the npm package", () => {
     writeFileSync(
       join(app, "hook.ts"),
       `import { Hook, respond, type BeforeToolParams } from "hookwire";
-const echo = (call: BeforeToolParams) => respond(String(call.arguments["text"]));
+const echo = (call: BeforeToolParams) => respond(String(call.arguments?.["text"]));
 new Hook("packed")
   .tool({ name: "shout", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
     ({ text }) => text.toUpperCase())

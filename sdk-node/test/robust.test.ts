@@ -4,9 +4,12 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 
 import { HookProcess, fixture, type Reply } from "./helpers/hook-process.js";
+import { HookwireCLI } from "./helpers/hookwire-cli.js";
 import { isJSON, malformedLines } from "./helpers/malformed.js";
 
 const started: HookProcess[] = [];
@@ -100,5 +103,28 @@ describe("a hook under a hostile host", () => {
     await closeAndCheck(hook);
     assert.match(hook.stderr, /the host grants mode "approve", which no handler of this hook serves/);
     assert.doesNotMatch(hook.stderr, /mode "tool"/);
+  });
+});
+
+describe("a hook under hookwire run --host picoclaw", () => {
+  it("answers a 2 MB before_llm modify with continue, and the next call of the turn", () => {
+    const cli = new HookwireCLI();
+    try {
+      cli.build();
+      const hooks = join(cli.dir, "hooks.json");
+      const processes = { ts: { enabled: true, command: [process.execPath, fixture("wire-hook")], intercept: ["before_llm", "before_tool"] } };
+      writeFileSync(hooks, JSON.stringify({ hooks: { enabled: true, processes } }));
+      const scenario = join(cli.dir, "scenario.json");
+      const replies = [{ tool_calls: [{ name: "echo_text", arguments: { text: "rm -rf /" } }] }, { content: "done" }];
+      writeFileSync(scenario, JSON.stringify({ prompt: "a long conversation ".repeat(100_000), replies }));
+      const run = cli.run(hooks, scenario, "--host", "picoclaw");
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stderr, /the reply to hook\.before_llm \(id \d+\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/);
+      const echo = run.records.find((r) => r["type"] === "tool" && r["tool"] === "echo_text");
+      assert.equal(echo?.["outcome"], "denied", JSON.stringify(echo));
+      assert.equal(echo?.["by"], "ts");
+    } finally {
+      cli.remove();
+    }
   });
 });

@@ -2,7 +2,7 @@
 // line must fail to compile; if it ever compiles, the unused directive is
 // itself an error and the build fails.
 
-import { Hook, deny, modify, pass, respond, type Infer } from "../src/index.js";
+import { Hook, deny, modify, pass, respond, type Infer, type ToolResult } from "../src/index.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const expectType = <T extends true>(_: T): void => {};
@@ -34,7 +34,7 @@ hook.handle("hook.approve_tool", (req) => ({ approved: req.tool !== "rm" }));
 
 // Params are typed by method.
 hook.handle("hook.after_tool", async (ran) => {
-  expectType<Equal<typeof ran.result.for_llm, string>>(true);
+  expectType<Equal<typeof ran.result, ToolResult | undefined>>(true);
   // @ts-expect-error after_tool params have no messages
   void ran.messages;
   return pass();

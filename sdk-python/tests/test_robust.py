@@ -133,7 +133,7 @@ def test_a_guarded_call_is_answered_whatever_the_depth_of_its_arguments(
     reply, before = minimal.reply_to(1)
     assert before == []
     assert reply["result"] == {"action": "deny_tool", "reason": "dangerous command"}
-    assert minimal.close_stdin_and_wait() < 1.0
+    minimal.close_stdin_and_wait()
 
 
 def test_a_handler_still_running_does_not_keep_the_hook_alive_once_stdin_closes(
@@ -168,7 +168,7 @@ def test_a_before_llm_modify_longer_than_a_host_that_announces_nothing_reads_is_
     assert minimal.call(3, "hook.before_tool", {"tool": "ls", "arguments": {}})["result"] == {
         "action": "continue"
     }
-    assert minimal.close_stdin_and_wait() < 1.0
+    minimal.close_stdin_and_wait()
     assert "the hook.before_llm reply is 20" in minimal.stderr
     assert "longer than the host reads in a line (1048576 bytes): sending continue" in (
         minimal.stderr

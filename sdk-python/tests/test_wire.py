@@ -209,7 +209,7 @@ def test_stdin_closing_exits_0_after_the_handlers_in_flight_have_answered(
     wire_hook: HookProcess,
 ) -> None:
     wire_hook.hello()
-    wire_hook.request(2, "hook.before_tool", before_tool("sleep", seconds=0.5))
+    wire_hook.request(2, "hook.before_tool", before_tool("sleep", seconds=0.1))
     wire_hook.close_stdin()
     assert wire_hook.reply() == {
         "jsonrpc": "2.0",
@@ -301,7 +301,7 @@ def test_on_close_functions_run_in_order_when_the_hook_stops(
     try:
         hook.hello()
         hook.request(
-            2, "hook.before_tool", before_tool("slow", seconds=0.3 if stop == "stdin" else 60)
+            2, "hook.before_tool", before_tool("slow", seconds=0.1 if stop == "stdin" else 60)
         )
         if stop == "stdin":
             hook.close_stdin()  # after the handler in flight has answered

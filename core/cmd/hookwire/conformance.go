@@ -19,12 +19,15 @@ import (
 
 var conformanceCommand = command{
 	name: "conformance",
-	args: "[--json] [--modes LIST] [--timeout DURATION] [--name NAME] [-v] [--exchanges DIR] -- COMMAND [ARGS...]",
+	args: "[--json] [--modes LIST] [--timeout DURATION] [--name NAME] [--host picoclaw] [-v] [--exchanges DIR] -- COMMAND [ARGS...]",
 	summary: `Starts the hook COMMAND (directly, with no shell) and drives it through the
 protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
 requests, and the end of its stdin. Prints every check, pass or fail with the
-reason, and exits 1 when one fails. The checks:
+reason, and exits 1 when one fails. With --host picoclaw, it also warns of
+what PicoClaw would discard of the hook's replies (tools and system messages
+changed in before_llm, approve_tool's abstain and arguments, reply lines over
+1 MiB). The checks:
 ` + checkList() + `
 
 With --exchanges DIR, plays instead each exchange vector of DIR (.txtar files
@@ -37,6 +40,7 @@ what differs.`,
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
 		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
+		host := fs.String("host", "reference", "with picoclaw, warn of what PicoClaw would discard of the hook's replies")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
@@ -55,7 +59,11 @@ what differs.`,
 					return e.fail(exitUsage, "conformance", fmt.Errorf("--modes: unknown mode %q (known: observe, llm, tool, approve)", m))
 				}
 			}
-			opts := conformance.Options{Timeout: *timeout}
+			h, err := runtime.ParseHost(*host)
+			if err != nil {
+				return e.fail(exitUsage, "conformance", err)
+			}
+			opts := conformance.Options{Timeout: *timeout, Host: h}
 			if *verbose {
 				opts.Stderr = &prefixLines{w: e.stderr, prefix: "[" + *name + "] "}
 			}

@@ -22,7 +22,7 @@ import (
 
 var runCommand = command{
 	name: "run",
-	args: "[--hooks FILE] [--json] [--trace FILE] SCENARIO",
+	args: "[--hooks FILE] [--config FILE] [--host NAME] [--json] [--trace FILE] SCENARIO",
 	summary: `Plays the scenario's agent turns: each user prompt, then its scripted LLM
 replies, in its session, with the built-in tools the scenario names (echo_text
 and read_file unless it says) and the hooks of the hooks configuration. Prints
@@ -30,7 +30,9 @@ a transcript of every LLM round, tool call, hook call, decision and timing on
 stdout; the hooks' stderr and the runtime's log go to stderr. Exits 1 when a
 turn fails (not when a hook aborts it).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
-		hooks := fs.String("hooks", "", "hooks configuration `file` (the hooks block of the host's configuration)")
+		hooks := fs.String("hooks", "", "hooks configuration `file` in hookwire's format; with --config, hookwire's settings added to PicoClaw's")
+		config := fs.String("config", "", "PicoClaw's configuration `file` (config.json), whole: its hooks section is read as PicoClaw reads it")
+		host := fs.String("host", "reference", "the host to behave as: reference (the protocol documents) or picoclaw (PicoClaw as its code behaves)")
 		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
 		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines; - writes them to stderr for people, > host to hook, < hook to host")
 		events := fs.Bool("events", false, "show runtime events in the text transcript")
@@ -39,25 +41,44 @@ turn fails (not when a hook aborts it).`,
 			if len(args) != 1 {
 				return e.fail(exitUsage, "run", errors.New("need exactly one scenario file (see hookwire run --help)"))
 			}
-			return play(args[0], *hooks, *jsonl, *events, *messages, *trace, e)
+			h, err := runtime.ParseHost(*host)
+			if err != nil {
+				return e.fail(exitUsage, "run", err)
+			}
+			cfg, err := loadHooks(*hooks, *config, h)
+			if err != nil {
+				return e.fail(exitFail, "run", err)
+			}
+			return play(args[0], cfg, h, *jsonl, *events, *messages, *trace, e)
 		}
 	},
 }
 
-func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePath string, e env) int {
+// loadHooks reads the hooks configuration of the flags. Under PicoClaw a
+// hooks file is read as PicoClaw would read it, and hookwire's settings,
+// which PicoClaw never reads, are refused.
+func loadHooks(hooks, config string, host runtime.Host) (runtime.Config, error) {
+	switch {
+	case host == runtime.HostPicoClaw && config != "" && hooks != "":
+		return runtime.Config{}, errors.New("--host picoclaw reproduces PicoClaw, which never reads hookwire's settings: leave out --hooks")
+	case config != "":
+		return runtime.LoadPicoClawConfig(config, hooks)
+	case hooks != "" && host == runtime.HostPicoClaw:
+		return runtime.LoadPicoClawConfig(hooks, "")
+	case hooks != "":
+		return runtime.LoadConfig(hooks)
+	}
+	return runtime.Config{}, nil
+}
+
+func play(scenarioPath string, cfg runtime.Config, host runtime.Host, jsonl, events, messages bool, tracePath string, e env) int {
 	scenario, err := agent.LoadScenario(scenarioPath)
 	if err != nil {
 		return e.fail(exitFail, "run", err)
 	}
-	var cfg runtime.Config
-	if hooksPath != "" {
-		if cfg, err = runtime.LoadConfig(hooksPath); err != nil {
-			return e.fail(exitFail, "run", err)
-		}
-	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown,
+	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: host,
 		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
 	if tracePath == "-" {
 		opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
@@ -71,7 +92,7 @@ func play(scenarioPath, hooksPath string, jsonl, events, messages bool, tracePat
 	}
 	rt, err := runtime.New(cfg, opts)
 	if err != nil {
-		return e.fail(exitFail, "run", fmt.Errorf("%s: %w", hooksPath, err))
+		return e.fail(exitFail, "run", err)
 	}
 	// Stop the hooks on Ctrl-C too: none may outlive the run.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

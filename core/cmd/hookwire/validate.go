@@ -12,22 +12,32 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
 )
 
 var validateCommand = command{
 	name: "validate",
-	args: "[--method METHOD] FILE...",
+	args: "[--method METHOD] [--host picoclaw] FILE...",
 	summary: `Checks each FILE against the protocol's schema; "-" reads stdin. A FILE may
 hold one JSON-RPC message, a test vector of schema/testdata (message, params,
 result or def form), or JSON Lines: raw messages as on the wire, or the
 records of "hookwire run --trace". A response is checked against the method
 of the request with its id earlier in the file (per hook in a trace), or
 against --method. Prints one line per fault, naming the file, the line and
-the JSON Pointer of the fault; exits 1 if there is any.`,
+the JSON Pointer of the fault; exits 1 if there is any.
+
+With --host picoclaw, a FILE that is a configuration (a PicoClaw config.json,
+or a hooks configuration: an object with a "hooks" key) is checked as
+PicoClaw loads it instead: one line per key PicoClaw would refuse.`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		method := fs.String("method", "", "`method` a response answers, when the file does not show its request")
+		host := fs.String("host", "reference", "with picoclaw, check configuration files as PicoClaw loads them")
 		return func(files []string, e env) int {
+			h, err := runtime.ParseHost(*host)
+			if err != nil {
+				return e.fail(exitUsage, "validate", err)
+			}
 			if len(files) == 0 {
 				return e.fail(exitUsage, "validate", errors.New("need at least one file (see hookwire validate --help)"))
 			}
@@ -37,7 +47,7 @@ the JSON Pointer of the fault; exits 1 if there is any.`,
 			}
 			code := exitOK
 			for _, f := range files {
-				if c := validateFile(v, f, *method, e); c != exitOK {
+				if c := validateFile(v, f, *method, h, e); c != exitOK {
 					code = c
 				}
 			}
@@ -46,7 +56,7 @@ the JSON Pointer of the fault; exits 1 if there is any.`,
 	},
 }
 
-func validateFile(v *schema.Validator, path, method string, e env) int {
+func validateFile(v *schema.Validator, path, method string, host runtime.Host, e env) int {
 	var data []byte
 	var err error
 	name := path
@@ -61,6 +71,13 @@ func validateFile(v *schema.Validator, path, method string, e env) int {
 	}
 	var whole map[string]json.RawMessage
 	if json.Unmarshal(data, &whole) == nil && whole != nil {
+		if hooks, ok := whole["hooks"]; ok && host == runtime.HostPicoClaw {
+			code := exitOK
+			for _, p := range runtime.PicoClawProblems(hooks) {
+				code = report(e, name, 0, fmt.Errorf("PicoClaw refuses %w", p))
+			}
+			return code
+		}
 		if vec, ok := asVector(whole); ok {
 			return report(e, name, 0, vec.check(v))
 		}

@@ -49,7 +49,7 @@ def danger(command: str) -> str | None:
 @hook.approve_tool
 def gate(call: ApproveToolParams) -> ApproveToolReply:
     # Any tool with a command argument runs a shell: shell, exec, bash...
-    command = call["arguments"].get("command")
+    command = call.get("arguments", {}).get("command")
     if isinstance(command, str):
         what = danger(command)
         if what is not None:

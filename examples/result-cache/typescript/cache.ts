@@ -30,8 +30,9 @@ export function resultCache(tools: string[]): Hook {
       return hit === undefined ? pass() : { action: "respond", reason: "answered from the cache", result: hit };
     })
     .afterTool((ran) => {
-      // A failure is not cached: the next call may succeed.
-      if (cacheable.has(ran.tool) && !ran.result.is_error) {
+      // A failure is not cached: the next call may succeed. Nor is a call
+      // the host sent without a result.
+      if (cacheable.has(ran.tool) && ran.result !== undefined && !ran.result.is_error) {
         cache.set(key(ran.meta, ran.tool, ran.arguments), ran.result);
       }
       return pass();

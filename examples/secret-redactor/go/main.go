@@ -48,6 +48,9 @@ func redact(s string) (string, int) {
 }
 
 func redactResult(_ context.Context, ran hookwire.AfterToolParams) (hookwire.AfterToolResult, error) {
+	if ran.Result == nil { // the host sent no result: nothing to mask
+		return hookwire.Continue{}, nil
+	}
 	forLLM, n := redact(ran.Result.ForLLM)
 	var forUser *string
 	if ran.Result.ForUser != nil {

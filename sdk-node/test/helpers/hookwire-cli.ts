@@ -26,7 +26,7 @@ export class HookwireCLI {
 
   /** hookwire run --json with the given hooks configuration and scenario files, and extra flags. */
   run(hooks: string, scenario: string, ...flags: string[]): Run {
-    const r = spawnSync(this.bin, ["run", "--json", "--hooks", hooks, ...flags, scenario], { encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(this.bin, ["run", "--json", "--hooks", hooks, ...flags, scenario], { encoding: "utf8", timeout: 60_000, maxBuffer: 1 << 30 });
     const records = r.stdout
       .split("\n")
       .filter((line) => line !== "")

@@ -366,13 +366,14 @@ class Hook:
         info = METHODS.get(method)
         if info is None or info.notification:
             raise HookError(CODE_METHOD_NOT_FOUND, f"method not found: {method}")
+        if method == METHOD_HELLO:
+            # Read leniently: whatever the host sent, the hook wants to start.
+            return Route(None, False, lambda _: self._hello(params))
         try:
             DECODERS[info.params](params)
         except DecodeError as e:
             raise HookError(CODE_INVALID_PARAMS, f"invalid params: {e}") from None
         finish = partial(self._finish, method, params)
-        if method == METHOD_HELLO:
-            return Route(None, False, lambda _: self._hello(params))
         if method == METHOD_BEFORE_TOOL:
             tool = self._tools.get(params["tool"])
             if tool is not None:
@@ -455,14 +456,18 @@ class Hook:
                 log.exception("the on_close function %s failed", getattr(c.fn, "__name__", c.fn))
 
     def _hello(self, params: dict[str, Any]) -> dict[str, Any]:
-        self._host_extensions = tuple(params.get("extensions") or ())
+        extensions = params.get("extensions")
+        if not isinstance(extensions, list):
+            extensions = []
+        self._host_extensions = tuple(e for e in extensions if isinstance(e, str))
         limit = params.get("max_line_bytes")
         if not (type(limit) is int and limit > 0):
             limit = DEFAULT_MAX_LINE_BYTES
         self._max_line_bytes = limit
         modes = self.modes
-        for mode in params.get("modes") or ():
-            if mode not in modes:
+        granted = params.get("modes")
+        for mode in granted if isinstance(granted, list) else ():
+            if isinstance(mode, str) and mode not in modes:
                 log.warning(
                     "the host grants the %s mode, which no handler of this hook serves: %s",
                     mode,

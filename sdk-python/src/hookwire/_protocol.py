@@ -82,6 +82,8 @@ __all__ = [
     "BeforeToolModify",
     "BeforeToolParams",
     "BeforeToolResult",
+    "CacheControl",
+    "ContentBlock",
     "Continue",
     "DecodeError",
     "DenyTool",
@@ -90,9 +92,11 @@ __all__ = [
     "EventSource",
     "FunctionCall",
     "FunctionDefinition",
+    "GoogleExtraContent",
     "HardAbort",
     "HelloParams",
     "HelloResult",
+    "ImageURL",
     "InboundContext",
     "LLMResponse",
     "LegacyEvent",
@@ -108,10 +112,12 @@ __all__ = [
     "Response",
     "RuntimeEvent",
     "ToolCall",
+    "ToolCallExtraContent",
     "ToolDefinition",
     "ToolKind",
     "ToolResult",
     "TurnContext",
+    "Usage",
     "decode_abort_turn",
     "decode_action",
     "decode_after_llm_modify",
@@ -128,15 +134,19 @@ __all__ = [
     "decode_before_tool_modify",
     "decode_before_tool_params",
     "decode_before_tool_result",
+    "decode_cache_control",
+    "decode_content_block",
     "decode_continue",
     "decode_deny_tool",
     "decode_event_scope",
     "decode_event_source",
     "decode_function_call",
     "decode_function_definition",
+    "decode_google_extra_content",
     "decode_hard_abort",
     "decode_hello_params",
     "decode_hello_result",
+    "decode_image_url",
     "decode_inbound_context",
     "decode_legacy_event",
     "decode_llm_response",
@@ -150,10 +160,12 @@ __all__ = [
     "decode_rpc_error",
     "decode_runtime_event",
     "decode_tool_call",
+    "decode_tool_call_extra_content",
     "decode_tool_definition",
     "decode_tool_kind",
     "decode_tool_result",
     "decode_turn_context",
+    "decode_usage",
 ]
 
 
@@ -446,18 +458,47 @@ _FunctionCallRequired = TypedDict(
     },
 )
 
+_FunctionCallOptional = TypedDict(
+    "_FunctionCallOptional",
+    {
+        # thought_signature is the provider's signature of the reasoning behind the call.
+        "thought_signature": str,
+    },
+    total=False,
+)
 
-class FunctionCall(_FunctionCallRequired):
+
+class FunctionCall(_FunctionCallRequired, _FunctionCallOptional):
     """FunctionCall names the tool called and its arguments."""
 
 
-_ToolCallRequired = TypedDict(
-    "_ToolCallRequired",
+_GoogleExtraContentOptional = TypedDict(
+    "_GoogleExtraContentOptional",
     {
-        # function names the tool and carries its arguments.
-        "function": FunctionCall,
+        # thought_signature is the signature of the reasoning behind the call.
+        "thought_signature": str,
     },
+    total=False,
 )
+
+
+class GoogleExtraContent(_GoogleExtraContentOptional):
+    """GoogleExtraContent is what Google's models attach to a tool call."""
+
+
+_ToolCallExtraContentOptional = TypedDict(
+    "_ToolCallExtraContentOptional",
+    {
+        # google is the data of Google's models.
+        "google": GoogleExtraContent,
+    },
+    total=False,
+)
+
+
+class ToolCallExtraContent(_ToolCallExtraContentOptional):
+    """ToolCallExtraContent is provider-specific data of a tool call."""
+
 
 _ToolCallOptional = TypedDict(
     "_ToolCallOptional",
@@ -466,13 +507,37 @@ _ToolCallOptional = TypedDict(
         "id": str,
         # type is "function".
         "type": str,
+        # function names the tool and carries its arguments. PicoClaw calls
+        # after_llm before it fills it in with OpenAI-compatible providers: then
+        # the call has only its id.
+        "function": FunctionCall,
+        # extra_content is provider-specific data of the call.
+        "extra_content": ToolCallExtraContent,
     },
     total=False,
 )
 
 
-class ToolCall(_ToolCallRequired, _ToolCallOptional):
+class ToolCall(_ToolCallOptional):
     """ToolCall is a call to a tool that the LLM asks for."""
+
+
+_UsageOptional = TypedDict(
+    "_UsageOptional",
+    {
+        # prompt_tokens is the size of the request.
+        "prompt_tokens": int,
+        # completion_tokens is the size of the answer.
+        "completion_tokens": int,
+        # total_tokens is both together.
+        "total_tokens": int,
+    },
+    total=False,
+)
+
+
+class Usage(_UsageOptional):
+    """Usage counts the tokens of an LLM call."""
 
 
 _LLMResponseOptional = TypedDict(
@@ -490,6 +555,10 @@ _LLMResponseOptional = TypedDict(
         "reasoning": str,
         # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
         "reasoning_details": JSON,
+        # reasoning_content is the reasoning text of providers that send it apart from content.
+        "reasoning_content": str,
+        # usage counts the tokens of the call.
+        "usage": Usage,
     },
     total=False,
 )
@@ -504,8 +573,6 @@ _AfterLLMParamsRequired = TypedDict(
     {
         # model is the model that answered.
         "model": str,
-        # response is the LLM's answer.
-        "response": LLMResponse,
     },
 )
 
@@ -516,6 +583,8 @@ _AfterLLMParamsOptional = TypedDict(
         "meta": Meta,
         # context is the turn context.
         "context": TurnContext,
+        # response is the LLM's answer. PicoClaw leaves it out when it has none.
+        "response": LLMResponse,
         # channel is the channel the request came from.
         "channel": str,
         # chat_id identifies the chat.
@@ -639,8 +708,6 @@ _AfterToolParamsRequired = TypedDict(
     {
         # tool is the tool's name.
         "tool": str,
-        # result is what the tool returned.
-        "result": ToolResult,
     },
 )
 
@@ -653,6 +720,8 @@ _AfterToolParamsOptional = TypedDict(
         "context": TurnContext,
         # arguments are the arguments the tool ran with.
         "arguments": dict[str, JSON],
+        # result is what the tool returned. PicoClaw leaves it out when it has none.
+        "result": ToolResult,
         # duration is how long the tool ran, in nanoseconds.
         "duration": int,
         # channel is the channel the request came from.
@@ -708,8 +777,6 @@ _ApproveToolParamsRequired = TypedDict(
     {
         # tool is the tool's name.
         "tool": str,
-        # arguments are the tool's arguments.
-        "arguments": dict[str, JSON],
     },
 )
 
@@ -720,6 +787,8 @@ _ApproveToolParamsOptional = TypedDict(
         "meta": Meta,
         # context is the turn context.
         "context": TurnContext,
+        # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+        "arguments": dict[str, JSON],
         # tool_kind says what the tool does to the world, when the host knows it.
         #
         # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
@@ -778,6 +847,58 @@ class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
     """
 
 
+_ImageURLRequired = TypedDict(
+    "_ImageURLRequired",
+    {
+        # url is the image's address.
+        "url": str,
+    },
+)
+
+
+class ImageURL(_ImageURLRequired):
+    """ImageURL is an image: an http(s) link or a data URL."""
+
+
+_CacheControlRequired = TypedDict(
+    "_CacheControlRequired",
+    {
+        # type is "ephemeral".
+        "type": str,
+    },
+)
+
+
+class CacheControl(_CacheControlRequired):
+    """CacheControl marks a block for a provider's prefix cache."""
+
+
+_ContentBlockRequired = TypedDict(
+    "_ContentBlockRequired",
+    {
+        # type is "text" or "image_url".
+        "type": str,
+    },
+)
+
+_ContentBlockOptional = TypedDict(
+    "_ContentBlockOptional",
+    {
+        # text is the block's text.
+        "text": str,
+        # image_url is the block's image.
+        "image_url": ImageURL,
+        # cache_control marks the block for the provider's prefix cache.
+        "cache_control": CacheControl,
+    },
+    total=False,
+)
+
+
+class ContentBlock(_ContentBlockRequired, _ContentBlockOptional):
+    """ContentBlock is one block of a structured message: text or an image."""
+
+
 _MessageRequired = TypedDict(
     "_MessageRequired",
     {
@@ -795,6 +916,20 @@ _MessageOptional = TypedDict(
         "tool_calls": list[ToolCall],
         # tool_call_id links a tool message to the call it answers.
         "tool_call_id": str,
+        # reasoning_content is the reasoning an assistant message came with, where the provider gives one.
+        "reasoning_content": str,
+        # content_parts are the parts of a multimodal message (text and images), where the host splits it.
+        "content_parts": list[ContentBlock],
+        # system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
+        "system_parts": list[ContentBlock],
+        # model_name is the model that wrote an assistant message.
+        "model_name": str,
+        # created_at is when the message was made, in RFC 3339 form.
+        "created_at": str,
+        # media are media references of the message, such as "media://abc123".
+        "media": list[str],
+        # attachments are files attached to the message, in the host's own shape.
+        "attachments": list[dict[str, JSON]],
     },
     total=False,
 )
@@ -848,8 +983,6 @@ _BeforeLLMParamsRequired = TypedDict(
     {
         # model is the requested model.
         "model": str,
-        # messages is the conversation history.
-        "messages": list[Message],
     },
 )
 
@@ -860,6 +993,8 @@ _BeforeLLMParamsOptional = TypedDict(
         "meta": Meta,
         # context is the turn context.
         "context": TurnContext,
+        # messages is the conversation history. PicoClaw leaves it out when it is empty.
+        "messages": list[Message],
         # tools are the tools the LLM may call.
         "tools": list[ToolDefinition],
         # options are LLM parameters such as temperature and max_tokens.
@@ -923,8 +1058,6 @@ _BeforeToolParamsRequired = TypedDict(
     {
         # tool is the tool's name.
         "tool": str,
-        # arguments are the tool's arguments.
-        "arguments": dict[str, JSON],
     },
 )
 
@@ -935,10 +1068,14 @@ _BeforeToolParamsOptional = TypedDict(
         "meta": Meta,
         # context is the turn context.
         "context": TurnContext,
+        # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+        "arguments": dict[str, JSON],
         # channel is the channel the request came from.
         "channel": str,
         # chat_id identifies the chat.
         "chat_id": str,
+        # hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
+        "hook_result": ToolResult,
     },
     total=False,
 )
@@ -1073,14 +1210,15 @@ _HelloParamsRequired = TypedDict(
         "name": str,
         # version is the protocol version; 1 for this one.
         "version": int,
-        # modes are the capabilities the host expects of the hook.
-        "modes": list[Mode],
     },
 )
 
 _HelloParamsOptional = TypedDict(
     "_HelloParamsOptional",
     {
+        # modes are the capabilities the host expects of the hook. PicoClaw
+        # leaves them out when it grants none.
+        "modes": list[Mode],
         # extensions are the hookwire extensions the host understands; see the Ext* constants.
         #
         # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
@@ -1517,7 +1655,7 @@ def _check_after_llm_params(value: object, at: str) -> None:
     _member(obj, at, "meta", False, _check_meta)
     _member(obj, at, "context", False, _check_turn_context)
     _member(obj, at, "model", True, _string)
-    _member(obj, at, "response", True, _check_llm_response)
+    _member(obj, at, "response", False, _check_llm_response)
     _member(obj, at, "channel", False, _string)
     _member(obj, at, "chat_id", False, _string)
 
@@ -1551,7 +1689,7 @@ def _check_after_tool_params(value: object, at: str) -> None:
     _member(obj, at, "context", False, _check_turn_context)
     _member(obj, at, "tool", True, _string)
     _member(obj, at, "arguments", False, _map(_any))
-    _member(obj, at, "result", True, _check_tool_result)
+    _member(obj, at, "result", False, _check_tool_result)
     _member(obj, at, "duration", False, _integer)
     _member(obj, at, "channel", False, _string)
     _member(obj, at, "chat_id", False, _string)
@@ -1578,7 +1716,7 @@ def _check_approve_tool_params(value: object, at: str) -> None:
     _member(obj, at, "meta", False, _check_meta)
     _member(obj, at, "context", False, _check_turn_context)
     _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", True, _map(_any))
+    _member(obj, at, "arguments", False, _map(_any))
     _member(obj, at, "tool_kind", False, _string)
     _member(obj, at, "affected_paths", False, _array(_string))
     _member(obj, at, "channel", False, _string)
@@ -1605,7 +1743,7 @@ def _check_before_llm_params(value: object, at: str) -> None:
     _member(obj, at, "meta", False, _check_meta)
     _member(obj, at, "context", False, _check_turn_context)
     _member(obj, at, "model", True, _string)
-    _member(obj, at, "messages", True, _array(_check_message))
+    _member(obj, at, "messages", False, _array(_check_message))
     _member(obj, at, "tools", False, _array(_check_tool_definition))
     _member(obj, at, "options", False, _map(_any))
     _member(obj, at, "graceful_terminal", False, _boolean)
@@ -1642,9 +1780,10 @@ def _check_before_tool_params(value: object, at: str) -> None:
     _member(obj, at, "meta", False, _check_meta)
     _member(obj, at, "context", False, _check_turn_context)
     _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", True, _map(_any))
+    _member(obj, at, "arguments", False, _map(_any))
     _member(obj, at, "channel", False, _string)
     _member(obj, at, "chat_id", False, _string)
+    _member(obj, at, "hook_result", False, _check_tool_result)
 
 
 def _check_before_tool_result(value: object, at: str) -> None:
@@ -1663,6 +1802,19 @@ def _check_before_tool_result(value: object, at: str) -> None:
         },
         _check_continue,
     )
+
+
+def _check_cache_control(value: object, at: str) -> None:
+    obj = _object(value, at)
+    _member(obj, at, "type", True, _string)
+
+
+def _check_content_block(value: object, at: str) -> None:
+    obj = _object(value, at)
+    _member(obj, at, "type", True, _string)
+    _member(obj, at, "text", False, _string)
+    _member(obj, at, "image_url", False, _check_image_url)
+    _member(obj, at, "cache_control", False, _check_cache_control)
 
 
 def _check_continue(value: object, at: str) -> None:
@@ -1696,6 +1848,7 @@ def _check_function_call(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "name", True, _string)
     _member(obj, at, "arguments", True, _string)
+    _member(obj, at, "thought_signature", False, _string)
 
 
 def _check_function_definition(value: object, at: str) -> None:
@@ -1703,6 +1856,11 @@ def _check_function_definition(value: object, at: str) -> None:
     _member(obj, at, "name", True, _string)
     _member(obj, at, "description", False, _string)
     _member(obj, at, "parameters", False, _map(_any))
+
+
+def _check_google_extra_content(value: object, at: str) -> None:
+    obj = _object(value, at)
+    _member(obj, at, "thought_signature", False, _string)
 
 
 def _check_hard_abort(value: object, at: str) -> None:
@@ -1715,7 +1873,7 @@ def _check_hello_params(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "name", True, _string)
     _member(obj, at, "version", True, _integer)
-    _member(obj, at, "modes", True, _array(_string))
+    _member(obj, at, "modes", False, _array(_string))
     _member(obj, at, "extensions", False, _array(_string))
     _member(obj, at, "max_line_bytes", False, _integer)
 
@@ -1725,6 +1883,11 @@ def _check_hello_result(value: object, at: str) -> None:
     _member(obj, at, "ok", True, _boolean)
     _member(obj, at, "name", False, _string)
     _member(obj, at, "modes", False, _array(_string))
+
+
+def _check_image_url(value: object, at: str) -> None:
+    obj = _object(value, at)
+    _member(obj, at, "url", True, _string)
 
 
 def _check_inbound_context(value: object, at: str) -> None:
@@ -1742,6 +1905,8 @@ def _check_llm_response(value: object, at: str) -> None:
     _member(obj, at, "finish_reason", False, _string)
     _member(obj, at, "reasoning", False, _string)
     _member(obj, at, "reasoning_details", False, _any)
+    _member(obj, at, "reasoning_content", False, _string)
+    _member(obj, at, "usage", False, _check_usage)
 
 
 def _check_legacy_event(value: object, at: str) -> None:
@@ -1757,6 +1922,13 @@ def _check_message(value: object, at: str) -> None:
     _member(obj, at, "content", False, _string)
     _member(obj, at, "tool_calls", False, _array(_check_tool_call))
     _member(obj, at, "tool_call_id", False, _string)
+    _member(obj, at, "reasoning_content", False, _string)
+    _member(obj, at, "content_parts", False, _array(_check_content_block))
+    _member(obj, at, "system_parts", False, _array(_check_content_block))
+    _member(obj, at, "model_name", False, _string)
+    _member(obj, at, "created_at", False, _string)
+    _member(obj, at, "media", False, _array(_string))
+    _member(obj, at, "attachments", False, _array(_map(_any)))
 
 
 def _check_meta(value: object, at: str) -> None:
@@ -1826,7 +1998,13 @@ def _check_tool_call(value: object, at: str) -> None:
     obj = _object(value, at)
     _member(obj, at, "id", False, _string)
     _member(obj, at, "type", False, _string)
-    _member(obj, at, "function", True, _check_function_call)
+    _member(obj, at, "function", False, _check_function_call)
+    _member(obj, at, "extra_content", False, _check_tool_call_extra_content)
+
+
+def _check_tool_call_extra_content(value: object, at: str) -> None:
+    obj = _object(value, at)
+    _member(obj, at, "google", False, _check_google_extra_content)
 
 
 def _check_tool_definition(value: object, at: str) -> None:
@@ -1852,6 +2030,13 @@ def _check_turn_context(value: object, at: str) -> None:
     _member(obj, at, "inbound", False, _check_inbound_context)
     _member(obj, at, "route", False, _any)
     _member(obj, at, "scope", False, _any)
+
+
+def _check_usage(value: object, at: str) -> None:
+    obj = _object(value, at)
+    _member(obj, at, "prompt_tokens", False, _integer)
+    _member(obj, at, "completion_tokens", False, _integer)
+    _member(obj, at, "total_tokens", False, _integer)
 
 
 def decode_abort_turn(value: object) -> AbortTurn:
@@ -1998,6 +2183,24 @@ def decode_before_tool_result(value: object) -> BeforeToolResult:
     return cast(BeforeToolResult, value)
 
 
+def decode_cache_control(value: object) -> CacheControl:
+    """Check that value is a CacheControl.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_cache_control(value, "CacheControl")
+    return cast(CacheControl, value)
+
+
+def decode_content_block(value: object) -> ContentBlock:
+    """Check that value is a ContentBlock.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_content_block(value, "ContentBlock")
+    return cast(ContentBlock, value)
+
+
 def decode_continue(value: object) -> Continue:
     """Check that value is a Continue.
 
@@ -2052,6 +2255,15 @@ def decode_function_definition(value: object) -> FunctionDefinition:
     return cast(FunctionDefinition, value)
 
 
+def decode_google_extra_content(value: object) -> GoogleExtraContent:
+    """Check that value is a GoogleExtraContent.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_google_extra_content(value, "GoogleExtraContent")
+    return cast(GoogleExtraContent, value)
+
+
 def decode_hard_abort(value: object) -> HardAbort:
     """Check that value is a HardAbort.
 
@@ -2077,6 +2289,15 @@ def decode_hello_result(value: object) -> HelloResult:
     """
     _check_hello_result(value, "HelloResult")
     return cast(HelloResult, value)
+
+
+def decode_image_url(value: object) -> ImageURL:
+    """Check that value is a ImageURL.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_image_url(value, "ImageURL")
+    return cast(ImageURL, value)
 
 
 def decode_inbound_context(value: object) -> InboundContext:
@@ -2196,6 +2417,15 @@ def decode_tool_call(value: object) -> ToolCall:
     return cast(ToolCall, value)
 
 
+def decode_tool_call_extra_content(value: object) -> ToolCallExtraContent:
+    """Check that value is a ToolCallExtraContent.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_tool_call_extra_content(value, "ToolCallExtraContent")
+    return cast(ToolCallExtraContent, value)
+
+
 def decode_tool_definition(value: object) -> ToolDefinition:
     """Check that value is a ToolDefinition.
 
@@ -2232,6 +2462,15 @@ def decode_turn_context(value: object) -> TurnContext:
     return cast(TurnContext, value)
 
 
+def decode_usage(value: object) -> Usage:
+    """Check that value is a Usage.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_usage(value, "Usage")
+    return cast(Usage, value)
+
+
 DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "AbortTurn": decode_abort_turn,
     "Action": decode_action,
@@ -2249,15 +2488,19 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "BeforeToolModify": decode_before_tool_modify,
     "BeforeToolParams": decode_before_tool_params,
     "BeforeToolResult": decode_before_tool_result,
+    "CacheControl": decode_cache_control,
+    "ContentBlock": decode_content_block,
     "Continue": decode_continue,
     "DenyTool": decode_deny_tool,
     "EventScope": decode_event_scope,
     "EventSource": decode_event_source,
     "FunctionCall": decode_function_call,
     "FunctionDefinition": decode_function_definition,
+    "GoogleExtraContent": decode_google_extra_content,
     "HardAbort": decode_hard_abort,
     "HelloParams": decode_hello_params,
     "HelloResult": decode_hello_result,
+    "ImageURL": decode_image_url,
     "InboundContext": decode_inbound_context,
     "LLMResponse": decode_llm_response,
     "LegacyEvent": decode_legacy_event,
@@ -2271,9 +2514,11 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "Response": decode_response,
     "RuntimeEvent": decode_runtime_event,
     "ToolCall": decode_tool_call,
+    "ToolCallExtraContent": decode_tool_call_extra_content,
     "ToolDefinition": decode_tool_definition,
     "ToolKind": decode_tool_kind,
     "ToolResult": decode_tool_result,
     "TurnContext": decode_turn_context,
+    "Usage": decode_usage,
 }
 """The decode function of each type, by type name, for dispatch by the method table."""

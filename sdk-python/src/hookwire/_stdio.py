@@ -55,9 +55,10 @@ _CONTINUE = {"action": "continue"}
 # How long the handlers in flight when stdin closes have to answer, and, for
 # coroutines, how long before they are cancelled. The host has gone, or is
 # going, and a hook must not outlive it: it exits within a second of stdin
-# closing, without the replies of the handlers still running.
-STDIN_GRACE = 0.75
-CANCEL_AFTER = 0.5
+# closing, without the replies of the handlers still running. Half a second
+# is left for the process to end, on a machine that may be busy.
+STDIN_GRACE = 0.5
+CANCEL_AFTER = 0.25
 
 
 def _abandon(wire: _Wire, running: int) -> None:
@@ -128,10 +129,9 @@ class _Wire:
         params = message.get("params", {})
         info = METHODS.get(method) if method else None
         if info is not None and info.notification:
-            assert method is not None
             # Never answered, whatever their id: older hosts send them with id 0.
             if isinstance(params, dict):
-                self.notify(*self.hook.observers(method, params))
+                self.notify(*self.hook.observers(info.name, params))
             else:
                 log.warning("ignored %s: its params are not an object", method)
             return
@@ -313,6 +313,10 @@ class _ThreadsServer(_Wire):
                 continue
             try:
                 work = self._next()
+                if work is not None:
+                    # Counted before reading is let go: the thread that reads
+                    # the end of stdin next must find this work in flight.
+                    self._begin()
             finally:
                 self._reading.release()
             if work is not None:
@@ -339,11 +343,13 @@ class _ThreadsServer(_Wire):
         work, self._work = self._work, None
         return work
 
-    def _answer(self, work: Callable[[], None]) -> None:
+    def _begin(self) -> None:
         with self._state:
             self._busy += 1
             if self._dozing:
                 self._state.notify_all()  # wake the watch: this may take a while
+
+    def _answer(self, work: Callable[[], None]) -> None:
         try:
             work()
         finally:

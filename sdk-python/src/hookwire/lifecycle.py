@@ -523,7 +523,7 @@ class _Layer:
         message is the user's."""
         turn = req.get("meta", {}).get("TurnID") or ""
         if not turn:
-            messages = req["messages"]
+            messages = req.get("messages", [])
             return bool(messages) and messages[-1]["role"] == "user"
         if turn in session.turns:
             return False
@@ -534,7 +534,7 @@ class _Layer:
         key = _session_of(req)
         if not self.first_of_turn(await self.start(key), req):
             return None
-        messages = req["messages"]
+        messages = req.get("messages", [])  # a host leaves an empty history out
         at = next((i for i in reversed(range(len(messages))) if messages[i]["role"] == "user"), -1)
         message = messages[at].get("content", "") if at >= 0 else ""
 
@@ -569,7 +569,7 @@ class _Layer:
                 )
             return replace(input, tool_input=_json_copy(arguments, "modified_input"))
 
-        received = PreToolUseInput(key, call["tool"], call["arguments"])
+        received = PreToolUseInput(key, call["tool"], call.get("arguments", {}))
         input, stop = await self.chain(received, apply)
         if stop is not None:
             if stop["action"] == "skip":
@@ -583,7 +583,9 @@ class _Layer:
         key = _session_of(ran)
         await self.start(key)
         tool_input = ran.get("arguments", {})
-        result = ran["result"]
+        # A host leaves an empty result out.
+        received: ToolResult = ran.get("result", {"for_llm": ""})
+        result = received
         failed = result.get("is_error") is True
 
         def apply(
@@ -614,14 +616,14 @@ class _Layer:
         _, stop = await self.chain(input, apply)
         if stop is not None and stop["action"] == "abort":
             return abort_turn(_reason(stop))
-        if result is ran["result"]:
+        if result is received:
             return None
         return modify(ran, result=result)
 
     async def approve_tool(self, req: ApproveToolParams) -> ApproveToolReply:
         key = _session_of(req)
         await self.start(key)
-        tool, arguments = req["tool"], req["arguments"]
+        tool, arguments = req["tool"], req.get("arguments", {})
         kind, paths = req.get("tool_kind"), req.get("affected_paths", [])
         _, stop = await self.chain(PermissionRequestInput(key, tool, arguments, kind, list(paths)))
         if stop is not None:

@@ -1,0 +1,198 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// startHost runs a runtime that behaves as host, with the given process
+// hooks and in-process hooks, and closes it when the test ends.
+func startHost(t *testing.T, host Host, timeoutMS int, procs map[string]ProcessConfig, inproc ...InProcess) harness {
+	t.Helper()
+	log, logs := testLogger()
+	c := &calls{}
+	cfg := Config{Hooks: HooksConfig{Enabled: true, Processes: procs, Defaults: DefaultsConfig{InterceptorTimeoutMS: timeoutMS}}}
+	r, err := New(cfg, Options{Logger: log, OnCall: c.add, Host: host, StopTimeout: 300 * time.Millisecond, HelloTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range inproc {
+		if err := r.Use(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeAndCheck(t, r) })
+	return harness{r, c, logs}
+}
+
+// injector adds a tool and rewrites the system message in before_llm, as
+// plugin hooks and skill prompts do; it abstains or approves with new
+// arguments, with a reason every time.
+type injector struct{ abstain bool }
+
+func (injector) BeforeLLM(_ context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
+	req.Tools = append(req.Tools, protocol.ToolDefinition{Type: "function", Function: protocol.FunctionDefinition{Name: "get_weather"}})
+	req.Messages = append([]protocol.Message{{Role: "system", Content: ptr("You are a weather bot.")}}, req.Messages...)
+	req.Messages = append(req.Messages, protocol.Message{Role: "user", Content: ptr("and tomorrow?")})
+	return protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: req}, nil
+}
+
+func (injector) AfterLLM(context.Context, protocol.AfterLLMParams) (protocol.AfterLLMResult, error) {
+	return protocol.AbortTurn{Action: protocol.ActionAbortTurn, Reason: ptr("over budget")}, nil
+}
+
+func (i injector) ApproveTool(context.Context, protocol.ApproveToolParams) (protocol.ApproveToolResult, error) {
+	if i.abstain {
+		return protocol.ApproveToolResult{Abstain: ptr(true), Reason: ptr("no opinion")}, nil
+	}
+	return protocol.ApproveToolResult{Approved: true, Arguments: map[string]any{"text": "changed"}}, nil
+}
+
+func TestUnderPicoClawToolsAndSystemMessagesChangedInBeforeLLMAreRevertedAndSaidSo(t *testing.T) {
+	for _, host := range Hosts {
+		r := startHost(t, host, 0, nil, InProcess{Name: "inject", Hook: injector{}})
+		req, d := r.BeforeLLM(context.Background(), llmReq)
+		if !d.Continue() {
+			t.Fatalf("%s: %+v", host, d)
+		}
+		last := *req.Messages[len(req.Messages)-1].Content
+		discarded := r.calls.last(t).Discarded
+		switch host {
+		case HostReference:
+			if len(req.Tools) != 1 || req.Messages[0].Role != "system" || discarded != nil {
+				t.Errorf("reference: the hook's request stands; got tools %v, messages %d, discarded %v", req.Tools, len(req.Messages), discarded)
+			}
+		case HostPicoClaw:
+			if len(req.Tools) != 0 || req.Messages[0].Role != "user" || last != "and tomorrow?" {
+				t.Errorf("picoclaw: the tools and the system message go back, the rest of the conversation stays; got tools %v, messages %+v", req.Tools, req.Messages)
+			}
+			if len(discarded) != 2 || !strings.Contains(discarded[0], "(added get_weather) reverted") || !strings.Contains(discarded[1], "system messages") {
+				t.Errorf("picoclaw: discarded %q", discarded)
+			}
+		}
+	}
+}
+
+func TestUnderPicoClawReasonsAreDroppedExceptOnDenials(t *testing.T) {
+	r := startHost(t, HostPicoClaw, 0, nil, InProcess{Name: "inject", Hook: injector{abstain: true}})
+	if _, d := r.AfterLLM(context.Background(), llmResp); d.Action != protocol.ActionAbortTurn || d.Reason != "" {
+		t.Errorf("abort_turn: %+v, want no reason", d)
+	}
+	// An abstention is a denial there, and its reason is not read.
+	if d := r.ApproveTool(context.Background(), apprReq); d.Action != protocol.ActionDenyTool || d.ByDefault || d.Reason != "" {
+		t.Errorf("abstain: %+v, want a denial by the hook, with no reason", d)
+	}
+	if got := r.calls.last(t).Discarded; len(got) != 1 || !strings.HasPrefix(got[0], "abstain ignored") {
+		t.Errorf("discarded %q", got)
+	}
+}
+
+func TestUnderPicoClawAnApprovalsArgumentsAreIgnored(t *testing.T) {
+	r := startHost(t, HostPicoClaw, 0, nil, InProcess{Name: "inject", Hook: injector{}})
+	if d := r.ApproveTool(context.Background(), apprReq); !d.Continue() || d.Arguments != nil {
+		t.Errorf("%+v, want approved with the call's own arguments", d)
+	}
+}
+
+func TestUnderPicoClawAReplyLineOverOneMiBStopsTheHooksReaderForGood(t *testing.T) {
+	for _, host := range Hosts {
+		// Under the reference host, a deadline long enough for a 2 MiB reply
+		// on a slow machine; under PicoClaw every call waits for all of it.
+		timeout := map[Host]int{HostReference: 20000, HostPicoClaw: 5000}[host]
+		r := startHost(t, host, timeout, map[string]ProcessConfig{"echo": proc(1, []string{"before_tool"}, "-echo")})
+		big := toolReq
+		big.Arguments = map[string]any{"size": 2 << 20}
+		_, d := r.BeforeTool(context.Background(), big)
+		if want := map[Host]protocol.Action{HostReference: protocol.ActionRespond, HostPicoClaw: protocol.ActionContinue}[host]; d.Action != want {
+			t.Errorf("%s: a 2 MiB reply: %+v, want %s", host, d, want)
+		}
+		_, d = r.BeforeTool(context.Background(), toolReq)
+		next := r.calls.last(t)
+		switch host {
+		case HostReference:
+			if d.Action != protocol.ActionRespond || next.Err != nil {
+				t.Errorf("reference: the next call is answered, got %+v (%v)", d, next.Err)
+			}
+		case HostPicoClaw:
+			if d.Action != protocol.ActionContinue || !errors.Is(next.Err, context.DeadlineExceeded) {
+				t.Errorf("picoclaw: the next call gets no reply, got %+v (%v)", d, next.Err)
+			}
+		}
+	}
+}
+
+func TestUnderPicoClawTheHelloReplyIsNotRead(t *testing.T) {
+	procs := map[string]ProcessConfig{"bad": proc(1, []string{"before_tool"}, "-hello", "error", "-echo")}
+	cfg := Config{Hooks: HooksConfig{Enabled: true, Processes: procs}}
+	ref, err := New(cfg, Options{StopTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ref.Start(context.Background()); err == nil {
+		ref.Close()
+		t.Error("reference: a hook that answers hello with an error does not start")
+	}
+	r := startHost(t, HostPicoClaw, 0, procs)
+	if _, d := r.BeforeTool(context.Background(), toolReq); d.Action != protocol.ActionRespond {
+		t.Errorf("picoclaw: the hook runs all the same; got %+v", d)
+	}
+}
+
+func TestTheReferenceRuntimeAnnouncesItsReplyLineLimitInHelloAndPicoClawNothing(t *testing.T) {
+	for _, host := range Hosts {
+		file := filepath.Join(t.TempDir(), "received")
+		startHost(t, host, 0, map[string]ProcessConfig{"rec": proc(1, []string{"before_tool"}, "-record", file)}).Close()
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hello, _, _ := strings.Cut(string(data), "\n")
+		announces := strings.Contains(hello, `"max_line_bytes":67108864`) && strings.Contains(hello, `"extensions":[`)
+		if announces != (host == HostReference) {
+			t.Errorf("%s: hello %s", host, hello)
+		}
+	}
+}
+
+func TestUnderPicoClawACrashedHookIsNeverRestarted(t *testing.T) {
+	once := filepath.Join(t.TempDir(), "crashed")
+	r := startHost(t, HostPicoClaw, 1000, map[string]ProcessConfig{"crash": proc(1, []string{"before_tool"}, "-echo", "-crash", "hook.before_tool", "-once", once)})
+	r.BeforeTool(context.Background(), toolReq) // crashes it
+	time.Sleep(300 * time.Millisecond)          // a restart would be done by now (100 ms backoff)
+	if _, d := r.BeforeTool(context.Background(), toolReq); d.Action != protocol.ActionContinue || r.calls.last(t).Err == nil {
+		t.Errorf("the crashed hook answered: %+v", d)
+	}
+}
+
+type sessionWatcher chan string
+
+func (w sessionWatcher) OnEvent(_ context.Context, ev protocol.RuntimeEvent) error {
+	w <- ev.Kind
+	return nil
+}
+
+func TestUnderPicoClawObserversGetNoSessionEvents(t *testing.T) {
+	seen := sessionWatcher(make(chan string, 4))
+	r := startHost(t, HostPicoClaw, 0, nil, InProcess{Name: "watch", Hook: seen, Observe: []string{"*"}})
+	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindSessionStart})
+	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	r.Close() // delivers what is queued
+	close(seen)
+	var kinds []string
+	for k := range seen {
+		kinds = append(kinds, k)
+	}
+	if len(kinds) != 1 || kinds[0] != protocol.KindTurnStart {
+		t.Errorf("the observer saw %v, want only %s", kinds, protocol.KindTurnStart)
+	}
+}

@@ -1,0 +1,291 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// PicoClaw's configuration file (config.json) holds the agent's whole
+// configuration; its hooks section is the hooks block of Config without
+// hookwire's extensions. PicoClaw checks the whole file for unknown keys,
+// so a file that carries an extension fails its load: hookwire's own
+// settings live in hookwire's hooks.json format instead (an overlay, see
+// LoadPicoClawConfig), which PicoClaw never reads.
+
+// ConfigProblem is a key of a hooks section that PicoClaw refuses.
+type ConfigProblem struct {
+	// Key is the key's path, such as "hooks.processes.audit.timeout_ms".
+	Key string
+	// Reason says why PicoClaw refuses it.
+	Reason string
+}
+
+func (p ConfigProblem) Error() string { return p.Key + ": " + p.Reason }
+
+// picoClawKeys are the keys PicoClaw knows in each object of its hooks section.
+var picoClawKeys = map[string][]string{
+	"hooks":     {"enabled", "builtins", "processes"},
+	"builtins":  {"enabled", "priority", "config"},
+	"processes": {"enabled", "priority", "transport", "command", "dir", "env", "observe", "intercept"},
+}
+
+// hookwireKeys are hookwire's extensions, named when PicoClaw refuses one.
+var hookwireKeys = []string{"defaults", "timeout_ms", "failure_policy", "restart"}
+
+// PicoClawProblems lists, key by key, what PicoClaw refuses in a hooks
+// section (the value of "hooks", as JSON). None means PicoClaw loads it.
+func PicoClawProblems(hooks json.RawMessage) []ConfigProblem {
+	var probs []ConfigProblem
+	add := func(key, format string, a ...any) {
+		probs = append(probs, ConfigProblem{key, fmt.Sprintf(format, a...)})
+	}
+	top, ok := object(hooks, "hooks", add)
+	if !ok {
+		return probs
+	}
+	unknownKeys("hooks", top, picoClawKeys["hooks"], add)
+	want(top, "hooks.enabled", new(bool), add)
+	for _, section := range []string{"builtins", "processes"} {
+		entries, ok := object(top[section], "hooks."+section, add)
+		if !ok {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(entries)) {
+			at := "hooks." + section + "." + name
+			e, ok := object(entries[name], at, add)
+			if !ok {
+				continue
+			}
+			unknownKeys(at, e, picoClawKeys[section], add)
+			want(e, at+".enabled", new(bool), add)
+			want(e, at+".priority", new(int), add)
+			if section == "processes" {
+				processProblems(at, e, add)
+			}
+		}
+	}
+	return probs
+}
+
+func processProblems(at string, e map[string]json.RawMessage, add func(key, format string, a ...any)) {
+	var enabled bool
+	var transport, dir string
+	var command, observe, intercept []string
+	var env map[string]string
+	want(e, at+".enabled", &enabled, add)
+	want(e, at+".transport", &transport, add)
+	want(e, at+".command", &command, add)
+	want(e, at+".dir", &dir, add)
+	want(e, at+".env", &env, add)
+	want(e, at+".observe", &observe, add)
+	want(e, at+".intercept", &intercept, add)
+	if transport != "" && transport != "stdio" {
+		add(at+".transport", `%q is not supported (only "stdio")`, transport)
+	}
+	if enabled && (len(command) == 0 || command[0] == "") {
+		add(at+".command", "required: the program to run and its arguments")
+	}
+	for i, s := range observe {
+		if why := picoClawObserve(s); why != "" {
+			add(fmt.Sprintf("%s.observe[%d]", at, i), "%s", why)
+		}
+	}
+	// PicoClaw checks the stages of an enabled process only.
+	for i, s := range intercept {
+		if enabled && s != "" && !Stage(s).valid() {
+			add(fmt.Sprintf("%s.intercept[%d]", at, i), "unknown stage %q (known: %s)", s, stageList())
+		}
+	}
+}
+
+// picoClawObserve says why PicoClaw refuses an observe entry, or "".
+func picoClawObserve(s string) string {
+	switch {
+	case s == "" || s == "all" || protocol.LegacyKinds[s] != "":
+		return ""
+	case strings.ContainsAny(s, "*?["):
+		return fmt.Sprintf("%q is a glob; PicoClaw takes event kinds or \"all\" (globs are a hookwire extension)", s)
+	case s == protocol.KindSessionStart || s == protocol.KindSessionEnd:
+		return fmt.Sprintf("PicoClaw does not emit %q (a hookwire extension)", s)
+	case slices.Contains(protocol.EventKinds, s), !strings.HasPrefix(s, "agent."):
+		return "" // its agent kinds, and kinds of its other parts such as channel.lifecycle.started
+	}
+	return fmt.Sprintf("PicoClaw does not emit %q", s)
+}
+
+func object(raw json.RawMessage, at string, add func(key, format string, a ...any)) (map[string]json.RawMessage, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		add(at, "want an object")
+		return nil, false
+	}
+	return m, true
+}
+
+func unknownKeys(at string, m map[string]json.RawMessage, known []string, add func(key, format string, a ...any)) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		switch {
+		case slices.Contains(known, k):
+		case slices.Contains(hookwireKeys, k):
+			add(at+"."+k, "unknown key to PicoClaw: a hookwire extension (keep it in a hookwire hooks.json, given with --hooks beside --config; PicoClaw never reads that file)")
+		default:
+			add(at+"."+k, "unknown key")
+		}
+	}
+}
+
+// want decodes m[key] into v when present, and reports a value of the wrong type.
+func want[T any](m map[string]json.RawMessage, key string, v *T, add func(key, format string, a ...any)) {
+	raw, ok := m[key[strings.LastIndexByte(key, '.')+1:]]
+	if !ok {
+		return
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		add(key, "want %s", typeName[T]())
+	}
+}
+
+func typeName[T any]() string {
+	switch any(new(T)).(type) {
+	case *bool:
+		return "true or false"
+	case *int:
+		return "an integer"
+	case *string:
+		return "a string"
+	case *[]string:
+		return "a list of strings"
+	}
+	return "an object of strings"
+}
+
+// LoadPicoClawConfig reads PicoClaw's whole configuration file, as it is:
+// it takes the hooks section and ignores the rest. The section must be
+// one PicoClaw accepts (PicoClawProblems) and means what it means there:
+// hooks.enabled is true when absent, a relative dir is taken from the
+// working directory, observe may say "all". overlay, when not empty, is a
+// hooks configuration in hookwire's format that adds hookwire's settings
+// (defaults, and timeout_ms, failure_policy and restart of processes named
+// in the PicoClaw file).
+func LoadPicoClawConfig(path, overlay string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	var file struct {
+		Hooks json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return Config{}, fmt.Errorf("%s: not a JSON object: %w", path, err)
+	}
+	cfg, err := picoClawHooks(file.Hooks)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if overlay != "" {
+		ext, err := LoadConfig(overlay)
+		if err != nil {
+			return Config{}, err
+		}
+		if err := cfg.overlay(ext); err != nil {
+			return Config{}, fmt.Errorf("%s: %w", overlay, err)
+		}
+	}
+	return cfg, nil
+}
+
+// picoClawHooks reads a hooks section PicoClaw accepts into a Config.
+func picoClawHooks(hooks json.RawMessage) (Config, error) {
+	if probs := PicoClawProblems(hooks); len(probs) > 0 {
+		errs := make([]error, len(probs))
+		for i, p := range probs {
+			errs[i] = p
+		}
+		return Config{}, errors.Join(errs...)
+	}
+	cfg := Config{Hooks: HooksConfig{Enabled: true}} // PicoClaw's default config enables hooks
+	if len(hooks) > 0 {
+		if err := json.Unmarshal(hooks, &cfg.Hooks); err != nil {
+			return Config{}, err
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return Config{}, err
+	}
+	cfg.dir = wd
+	for name, p := range cfg.Hooks.Processes {
+		p.Observe = observedByPicoClaw(p.Observe)
+		p.Intercept = slices.DeleteFunc(p.Intercept, func(s string) bool { return s == "" || !Stage(s).valid() })
+		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
+			// PicoClaw takes a relative dir from its working directory.
+			if p.Enabled {
+				if err := checkDir(p.Dir, filepath.Join(wd, p.Dir), "the working directory "+wd); err != nil {
+					return Config{}, fmt.Errorf("hooks.processes.%s.dir: %w", name, err)
+				}
+			}
+			p.Dir = filepath.Join(wd, p.Dir)
+		}
+		cfg.Hooks.Processes[name] = p
+	}
+	return cfg, cfg.check()
+}
+
+// observedByPicoClaw turns PicoClaw's observe entries into the runtime's:
+// "all" is every kind; "" and kinds the runtime never raises (those of
+// PicoClaw's other parts) select nothing.
+func observedByPicoClaw(list []string) []string {
+	var out []string
+	for _, s := range list {
+		switch {
+		case s == "all":
+			out = append(out, "*")
+		case slices.Contains(protocol.EventKinds, s) || protocol.LegacyKinds[s] != "":
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// overlay adds hookwire's settings of ext to the hooks PicoClaw's file
+// configures.
+func (c *Config) overlay(ext Config) error {
+	c.Hooks.Defaults = ext.Hooks.Defaults
+	for _, name := range slices.Sorted(maps.Keys(ext.Hooks.Processes)) {
+		p, ok := c.Hooks.Processes[name]
+		if !ok {
+			return fmt.Errorf("hooks.processes.%s: no process of that name in PicoClaw's configuration", name)
+		}
+		x := ext.Hooks.Processes[name]
+		if x.Enabled || len(x.Command) > 0 {
+			return fmt.Errorf("hooks.processes.%s: only timeout_ms, failure_policy and restart may be set here; the rest is PicoClaw's configuration", name)
+		}
+		p.TimeoutMS, p.FailurePolicy, p.Restart = x.TimeoutMS, x.FailurePolicy, x.Restart
+		c.Hooks.Processes[name] = p
+	}
+	return c.check()
+}
+
+// checkDir says when dir, found at path, is not a directory, naming where
+// it was looked for: a relative dir is read differently by different hosts.
+func checkDir(dir, path, from string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q: no such directory (looked for %s, from %s)", dir, path, from)
+	case !fi.IsDir():
+		return fmt.Errorf("%q: not a directory (%s, from %s)", dir, path, from)
+	}
+	return nil
+}

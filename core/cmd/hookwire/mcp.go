@@ -41,7 +41,7 @@ stderr line, and one that crashes is restarted.`,
 			}
 			srv, err := mcphook.New(mcphook.Options{
 				Name:    *name,
-				Version: "0.1.0",
+				Version: version,
 				Process: runtime.ProcessConfig{Command: args, Dir: *dir, TimeoutMS: int(timeout.Milliseconds())},
 				Runtime: runtime.Options{Logger: slog.New(newLogHandler(e.stderr))},
 			})

@@ -149,14 +149,7 @@ func TestUnderPicoClawTheWeatherToolReachesTheLLMThroughMCP(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("hookwire run --host picoclaw: %v\n%s", err, stderr.String())
 	}
-	var records []record
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		var r record
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("transcript line %q: %v", line, err)
-		}
-		records = append(records, r)
-	}
+	records := parseTranscript(t, stdout.String())
 	if host := ofType(records, "host"); len(host) == 0 || !strings.Contains(host[0].Reason, "added get_weather") {
 		t.Errorf("the host did not revert the hook's get_weather: %+v", host)
 	}

@@ -40,14 +40,7 @@ func TestUnderPicoClawGetWeatherIsOfferedByTheHookButRevertedByTheHost(t *testin
 	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "offers no such tool") {
 		t.Fatalf("hookwire run --host picoclaw: %v, want the turn to fail on get_weather\n%s", err, stderr.String())
 	}
-	var records []record
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		var r record
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("transcript line %q: %v", line, err)
-		}
-		records = append(records, r)
-	}
+	records := parseTranscript(t, stdout.String())
 	hooks := ofType(records, "hook")
 	if len(hooks) == 0 || hooks[0].Method != "hook.before_llm" || hooks[0].Action != "modify" {
 		t.Fatalf("the hook did not modify the first request:\n%s", stdout.String())
@@ -65,6 +58,20 @@ func TestUnderPicoClawGetWeatherIsOfferedByTheHookButRevertedByTheHost(t *testin
 	if slices.Contains(offered, "get_weather") {
 		t.Errorf("the LLM was offered %v; PicoClaw reverts get_weather", offered)
 	}
+}
+
+// parseTranscript reads the records of a JSON Lines transcript.
+func parseTranscript(t *testing.T, transcript string) []record {
+	t.Helper()
+	var records []record
+	for _, line := range strings.Split(strings.TrimSpace(transcript), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("transcript line %q: %v", line, err)
+		}
+		records = append(records, r)
+	}
+	return records
 }
 
 // lineOf is the first transcript line of a type.

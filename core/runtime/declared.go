@@ -6,14 +6,7 @@ import "github.com/hookwire/hookwire/core/protocol"
 // when it last started: the modes its handlers need. ok is false for an
 // in-process hook, a name the runtime does not run, and a hook that is down.
 func (r *Runtime) Declared(name string) (modes []protocol.Mode, ok bool) {
-	r.mu.Lock()
-	var proc *processHook
-	for _, h := range r.hooks {
-		if h.name == name {
-			proc = h.proc
-		}
-	}
-	r.mu.Unlock()
+	proc := r.process(name)
 	if proc == nil {
 		return nil, false
 	}
@@ -30,18 +23,23 @@ func (r *Runtime) Declared(name string) (modes []protocol.Mode, ok bool) {
 // restarts are disabled or used up); nil while it runs or restarts, and for
 // a name the runtime does not run as a process.
 func (r *Runtime) Down(name string) error {
-	r.mu.Lock()
-	var proc *processHook
-	for _, h := range r.hooks {
-		if h.name == name {
-			proc = h.proc
-		}
-	}
-	r.mu.Unlock()
+	proc := r.process(name)
 	if proc == nil {
 		return nil
 	}
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
 	return proc.down
+}
+
+// process is the hook process of that name, nil when there is none.
+func (r *Runtime) process(name string) *processHook {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, h := range r.hooks {
+		if h.name == name {
+			return h.proc
+		}
+	}
+	return nil
 }

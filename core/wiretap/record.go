@@ -100,9 +100,17 @@ func (w *Writer) Write(r Record) error {
 	case r.Text != nil:
 		b = append(b, `,"text":`...)
 		b = appendString(b, *r.Text)
-	case json.Valid(r.Message) && !bytes.ContainsAny(r.Message, "\r\n"):
+	case json.Valid(r.Message):
 		b = append(b, `,"message":`...)
-		b = append(b, r.Message...)
+		if bytes.ContainsAny(r.Message, "\r\n") {
+			// Whitespace between tokens, which a record of one line cannot
+			// hold as it is; the message stays the same JSON value.
+			var c bytes.Buffer
+			json.Compact(&c, r.Message)
+			b = append(b, c.Bytes()...)
+		} else {
+			b = append(b, r.Message...)
+		}
 	default:
 		b = append(b, `,"text":`...)
 		b = appendString(b, string(r.Message))

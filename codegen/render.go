@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"io/fs"
 	"strings"
 	"text/template"
 )
@@ -52,7 +53,13 @@ func Render(m *Model) ([]Output, error) {
 
 func execute(name string, m *Model, funcs template.FuncMap) ([]byte, error) {
 	t := template.New(name).Funcs(commonFuncs(m)).Funcs(funcs)
-	t, err := t.ParseFS(templates, "templates/"+name)
+	// A language's template may call named templates of its own files,
+	// python_surface.tmpl for python.tmpl, so that the parts stay apart.
+	patterns := []string{"templates/" + name}
+	if more, _ := fs.Glob(templates, "templates/"+strings.TrimSuffix(name, ".tmpl")+"_*.tmpl"); len(more) > 0 {
+		patterns = append(patterns, more...)
+	}
+	t, err := t.ParseFS(templates, patterns...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"text/template"
@@ -25,32 +26,41 @@ func pyFuncs(m *Model) template.FuncMap {
 			}
 			return out
 		},
-		"pyConsts": func(lits []string) string { return strings.Join(lits, ", ") },
-		"pyAll":    func() []string { return pyAll(m) },
+		"pyConsts":  func(lits []string) string { return strings.Join(lits, ", ") },
+		"pyAll":     func() ([]string, error) { return pyAll(m) },
+		"article":   article,
+		"pyHandled": func() ([]pyMethod, error) { return pyHandled(m) },
+		"pyFilter":  pyFilter,
+		"pyBound":   pyBound,
+		"pyModify": func() bool {
+			handled, _ := pyHandled(m)
+			return slices.ContainsFunc(handled, func(h pyMethod) bool { return h.ModifyKey != "" })
+		},
 	}
 }
 
-// pyAll lists the module's public names for __all__, so that the package
-// can re-export them without a hand-kept list. The names follow the
-// template's; a test holds the two together. The order is ruff's (RUF022):
-// constants, then classes and aliases, then functions, each sorted.
-func pyAll(m *Model) []string {
+// pyAll lists the names the package re-exports for __all__, so that it
+// can re-export them with `from ._protocol import *` and no hand-kept list:
+// the types, each handler's reply type, the error codes, host extensions
+// and the tables a hook reads. The decode functions, the method table and
+// the constants of each enum value, method and event kind stay in the
+// module, for the SDK. The names follow the template's; a test holds the
+// two together. The order is ruff's (RUF022): constants, then classes and
+// aliases, then functions, each sorted.
+func pyAll(m *Model) ([]string, error) {
 	out := []string{"DecodeError", "JSON", "PROTOCOL_VERSION", "Method", "EventKind", "EVENT_KINDS",
-		"LEGACY_EVENT_KINDS", "HOST_EXTENSIONS", "ERROR_CODES", "MethodInfo", "METHODS", "DECODERS"}
+		"LEGACY_EVENT_KINDS", "HOST_EXTENSIONS", "ERROR_CODES"}
 	for _, t := range m.Types {
-		out = append(out, t.Name, "decode_"+snake(t.Name))
-		if t.Kind == Enum {
-			out = append(out, screaming(plural(t.Name)))
-			for _, v := range t.Values {
-				out = append(out, screaming(t.Name)+"_"+screaming(v))
-			}
+		out = append(out, t.Name)
+	}
+	handled, err := pyHandled(m)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range handled {
+		if h.Alias != "" {
+			out = append(out, h.Alias)
 		}
-	}
-	for _, meth := range m.Methods {
-		out = append(out, "METHOD_"+screaming(methodName(meth.Name)))
-	}
-	for _, k := range m.EventKinds {
-		out = append(out, "KIND_"+screaming(k))
 	}
 	for _, e := range m.HostExtensions {
 		out = append(out, "EXT_"+screaming(e.Name))
@@ -70,7 +80,110 @@ func pyAll(m *Model) []string {
 	slices.SortFunc(out, func(a, b string) int {
 		return cmp.Or(cmp.Compare(group(a), group(b)), cmp.Compare(a, b))
 	})
-	return out
+	return out, nil
+}
+
+// pyMethod is a method a hook handles (a request with a hello mode), as
+// the Python SDK's method surface writes it: a decorator of Hook, a call
+// of the test client, the type of what its handler returns.
+type pyMethod struct {
+	*Method
+	// Handler names the decorator and the test client's call: before_llm.
+	Handler string
+	// Reply is the annotation of what a handler returns: Alias, or the
+	// result type when a handler returns nothing else.
+	Reply string
+	// Alias is the public alias of the union of what a handler returns,
+	// "" when that is the result type alone: BeforeLLMReply.
+	Alias string
+	// Returns are the members of Alias's union.
+	Returns []string
+	// ReplyDoc says what a handler returns, for Alias's docstring.
+	ReplyDoc string
+	// Says is what a handler's shorthand replies mean: "None means continue".
+	Says string
+	// Continue is true when the method allows continue, the answer of a
+	// call that no handler decides.
+	Continue bool
+	// ModifyKey is the member of the modify variant that carries the whole
+	// replacement object (request); "" when the method has no modify.
+	ModifyKey string
+	// Flag is the boolean member of an object result that a handler may
+	// return alone, True for {"approved": true}; "" when none.
+	Flag string
+	// About is the first sentence of the params' description, without a
+	// leading "Name is": "the request about to be sent to the LLM.".
+	About string
+}
+
+// pyHandled lists the methods a hook registers handlers for, in table
+// order, with what the SDK does on its own for a handler's reply: None is
+// continue when the method allows continue, a Modify is rendered under the
+// modify variant's member, a bool is the result's one required boolean.
+func pyHandled(m *Model) ([]pyMethod, error) {
+	var out []pyMethod
+	for _, meth := range m.Methods {
+		if meth.Notification || meth.Mode == "" {
+			continue
+		}
+		h := pyMethod{Method: meth, Handler: methodName(meth.Name), Reply: meth.Result.Name, Returns: []string{meth.Result.Name}}
+		h.About = oneLine(meth.Params.Doc)
+		if i := strings.Index(h.About, ". "); i >= 0 {
+			h.About = h.About[:i+1]
+		}
+		h.About = strings.TrimPrefix(h.About, meth.Params.Name+" is ")
+		if h.About == "" {
+			h.About = "takes " + meth.Params.Name + "."
+		}
+		if slices.Contains(meth.Actions, "modify") && meth.Result.Kind == Union {
+			for _, v := range meth.Result.Variants {
+				if !slices.Contains(v.Tags, "modify") {
+					continue
+				}
+				for _, f := range v.Type.Fields {
+					if f.Required && f.Name != meth.Result.Tag {
+						h.ModifyKey = f.Name
+						break
+					}
+				}
+			}
+		}
+		if meth.Result.Kind == Object {
+			for _, f := range meth.Result.Fields {
+				if f.Required && f.Type.Kind == Boolean && !f.Type.Nullable {
+					h.Flag = f.Name
+					break
+				}
+			}
+		}
+		var says []string
+		if h.ModifyKey != "" {
+			h.Returns = append(h.Returns, "Modify["+meth.Params.Name+"]")
+		}
+		if h.Continue = slices.Contains(meth.Actions, "continue"); h.Continue {
+			h.Returns = append(h.Returns, "None")
+			says = append(says, "None means continue")
+		}
+		if h.Flag != "" {
+			h.Returns = append(h.Returns, "bool")
+			says = append(says, fmt.Sprintf("a bool b means {%q: b}", h.Flag))
+		}
+		if len(h.Returns) > 1 {
+			h.Alias = pascal(h.Handler) + "Reply"
+			if m.Type(h.Alias) != nil {
+				return nil, fmt.Errorf("%s: the Python type of what its handler returns, %s, is also the name of a type", meth.Name, h.Alias)
+			}
+			h.Reply = h.Alias
+			h.ReplyDoc = "What " + article(h.Handler) + " " + h.Handler + " handler returns"
+			if len(says) > 0 {
+				h.Says = strings.Join(says, "; ")
+				h.ReplyDoc += "; " + h.Says
+			}
+			h.ReplyDoc += "."
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }
 
 // pyType is the annotation of a value. Enums are Literal aliases and
@@ -161,4 +274,34 @@ func pyDocstring(indent, text, extension string) string {
 	}
 	b.WriteString(indent + `"""` + "\n")
 	return b.String()
+}
+
+// pyFilter keeps the methods that need a handler (they allow no
+// continue), that have a modify result, or whose handler may return a bool.
+func pyFilter(handled []pyMethod, which string) []pyMethod {
+	var out []pyMethod
+	for _, h := range handled {
+		if which == "needs" && !h.Continue || which == "modify" && h.ModifyKey != "" || which == "bool" && h.Flag != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// pyBound is the bound of a handler's TypeVar, as ruff format writes it:
+// on one line when it fits in 88 columns.
+func pyBound(h pyMethod) string {
+	args := "[" + h.Params.Name + "], Union[" + h.Reply + ", Awaitable[" + h.Reply + "]]"
+	if line := "    bound=Callable[" + args + "],"; len(line) <= 88 {
+		return line
+	}
+	return "    bound=Callable[\n        " + args + "\n    ],"
+}
+
+// article is the indefinite article before a word: a before_llm, an after_llm.
+func article(word string) string {
+	if strings.ContainsAny(strings.ToLower(word[:1]), "aeiou") {
+		return "an"
+	}
+	return "a"
 }

@@ -18,13 +18,12 @@ from typing import (
 )
 
 from ._protocol import (
+    ACTION_CONTINUE,
+    BOOL_MEMBERS,
     CODE_INVALID_PARAMS,
     CODE_METHOD_NOT_FOUND,
     DECODERS,
     LEGACY_EVENT_KINDS,
-    METHOD_AFTER_LLM,
-    METHOD_AFTER_TOOL,
-    METHOD_APPROVE_TOOL,
     METHOD_BEFORE_LLM,
     METHOD_BEFORE_TOOL,
     METHOD_EVENT,
@@ -32,22 +31,15 @@ from ._protocol import (
     METHOD_RUNTIME_EVENT,
     METHODS,
     MODES,
+    MODIFY_MEMBERS,
+    NEEDS_HANDLER,
     PROTOCOL_VERSION,
-    AfterLLMParams,
-    AfterLLMResult,
-    AfterToolParams,
-    AfterToolResult,
-    ApproveToolParams,
-    ApproveToolResult,
-    BeforeLLMParams,
-    BeforeLLMResult,
-    BeforeToolParams,
-    BeforeToolResult,
     DecodeError,
     EventScope,
     LegacyEvent,
     Mode,
     RuntimeEvent,
+    _Handlers,
     decode_legacy_event,
     decode_runtime_event,
 )
@@ -60,37 +52,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hookwire")
 
-BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
-"""What a before_llm handler returns; None means continue."""
-AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
-"""What an after_llm handler returns; None means continue."""
-BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
-"""What a before_tool handler returns; None means continue."""
-AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
-"""What an after_tool handler returns; None means continue."""
-ApproveToolReply = Union[ApproveToolResult, bool]
-"""What an approve_tool handler returns: True, False, or a result with a reason."""
-
-BeforeLLMHandler = TypeVar(
-    "BeforeLLMHandler",
-    bound=Callable[[BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]],
-)
-AfterLLMHandler = TypeVar(
-    "AfterLLMHandler",
-    bound=Callable[[AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]],
-)
-BeforeToolHandler = TypeVar(
-    "BeforeToolHandler",
-    bound=Callable[[BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]],
-)
-AfterToolHandler = TypeVar(
-    "AfterToolHandler",
-    bound=Callable[[AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]],
-)
-ApproveToolHandler = TypeVar(
-    "ApproveToolHandler",
-    bound=Callable[[ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]],
-)
 Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
 Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
 F = TypeVar("F", bound=Callable[..., Any])
@@ -99,22 +60,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 # for good at a longer one; a host that reads more says so in hello.
 DEFAULT_MAX_LINE_BYTES = 1 << 20
 
-# What a host's calls of a mode get from a hook with no handler for it.
-_UNHANDLED_MODE = {
-    "observe": "events are dropped",
-    "llm": "hook.before_llm and hook.after_llm are answered with continue",
-    "tool": "hook.before_tool and hook.after_tool are answered with continue",
-    "approve": "hook.approve_tool is answered with an error, which a host may take "
-    "as a denial of every tool call",
-}
-
-# Where a modify result carries the whole replacement object, by method.
-_MODIFY_KEY = {
-    METHOD_BEFORE_LLM: "request",
-    METHOD_AFTER_LLM: "response",
-    METHOD_BEFORE_TOOL: "call",
-    METHOD_AFTER_TOOL: "result",
-}
+# What more a call with no handler means to the host, by mode.
+_CONSEQUENCE = {"approve": ", which a host may take as a denial of every tool call"}
 
 
 class HookError(Exception):
@@ -144,7 +91,7 @@ class _Handler(NamedTuple):
     is_async: bool
 
 
-class Hook:
+class Hook(_Handlers):
     """A hook process: register handlers with its decorators, then run().
 
     >>> hook = Hook("guard")
@@ -183,32 +130,8 @@ class Hook:
             self._pool = Workers(self.threads)
         return self._pool
 
-    # Registration.
-
-    def before_llm(self, fn: BeforeLLMHandler) -> BeforeLLMHandler:
-        """Handle hook.before_llm: the request about to go to the LLM."""
-        self._register(METHOD_BEFORE_LLM, fn)
-        return fn
-
-    def after_llm(self, fn: AfterLLMHandler) -> AfterLLMHandler:
-        """Handle hook.after_llm: the LLM's answer."""
-        self._register(METHOD_AFTER_LLM, fn)
-        return fn
-
-    def before_tool(self, fn: BeforeToolHandler) -> BeforeToolHandler:
-        """Handle hook.before_tool: a tool call about to run (plugin tools are answered first)."""
-        self._register(METHOD_BEFORE_TOOL, fn)
-        return fn
-
-    def after_tool(self, fn: AfterToolHandler) -> AfterToolHandler:
-        """Handle hook.after_tool: a tool call that has run."""
-        self._register(METHOD_AFTER_TOOL, fn)
-        return fn
-
-    def approve_tool(self, fn: ApproveToolHandler) -> ApproveToolHandler:
-        """Handle hook.approve_tool: return True to let the tool run."""
-        self._register(METHOD_APPROVE_TOOL, fn)
-        return fn
+    # Registration: the decorators of the methods (before_llm and the rest)
+    # are _Handlers', generated from the method table; they come here.
 
     @overload
     def observe(self, fn: Observer, /) -> Observer: ...
@@ -291,7 +214,7 @@ class Hook:
     def host_extensions(self) -> tuple[str, ...]:
         """The protocol extensions the host announced in its last hook.hello.
 
-        Such as "approve_tool.arguments": a hook must not send what its host
+        Such as "runtime_event.session": a hook must not send what its host
         did not announce. Empty before the first hello.
         """
         return self._host_extensions
@@ -307,7 +230,7 @@ class Hook:
         """
         return self._max_line_bytes
 
-    def _register(self, method: str, fn: Callable[[Any], Any]) -> None:
+    def _register(self, method: str, fn: Callable[..., Any]) -> None:
         if method in self._handlers:
             raise ValueError(f"{method} already has a handler")
         self._handlers[method] = _Handler(fn, is_async(fn))
@@ -385,21 +308,22 @@ class Hook:
                 )
         handler = self._handlers.get(method)
         if handler is None:
-            if method == METHOD_APPROVE_TOOL:
-                # Never approve by default: an approval nobody decided is an error.
+            if method in NEEDS_HANDLER:
+                # Never decide by default: an approval nobody decided is an error.
                 raise HookError(CODE_METHOD_NOT_FOUND, f"no handler for {method}")
             return Route(None, False, finish)
         return Route(handler.fn, handler.is_async, finish)
 
     def _finish(self, method: str, params: dict[str, Any], reply: Any) -> Any:
         """The wire result of a handler's reply, checked against the method's result type."""
-        if method == METHOD_APPROVE_TOOL:
+        member = BOOL_MEMBERS.get(method)
+        if member is not None:
             if isinstance(reply, bool):
-                return {"approved": reply}
+                return {member: reply}
             if not isinstance(reply, dict):
                 raise TypeError(
-                    f"the approve_tool handler returned {reply!r}: return True, False, "
-                    'or {"approved": False, "reason": "..."}'
+                    f"the {_short(method)} handler returned {reply!r}: return True, False, "
+                    f'or {{"{member}": False, "reason": "..."}}'
                 )
             result = reply
         else:
@@ -471,7 +395,7 @@ class Hook:
                 log.warning(
                     "the host grants the %s mode, which no handler of this hook serves: %s",
                     mode,
-                    _UNHANDLED_MODE.get(mode, "its calls get an error"),
+                    _unhandled(mode),
                 )
         version = params.get("version")
         if version != PROTOCOL_VERSION:
@@ -501,6 +425,25 @@ class Hook:
         if "reason" in result:
             modified["reason"] = result["reason"]
         return modified
+
+
+def _short(method: str) -> str:
+    """The name of a method without its namespace, as its decorator has it: before_llm."""
+    return method.rpartition(".")[2]
+
+
+def _unhandled(mode: str) -> str:
+    """What a host's calls of a mode get from a hook with no handler for it."""
+    methods = [m.name for m in METHODS.values() if m.mode == mode]
+    if not methods:
+        return "its calls get an error"
+    if all(METHODS[m].notification for m in methods):
+        return "events are dropped"
+    names = " and ".join(methods)
+    verb = "is" if len(methods) == 1 else "are"
+    if any(m in NEEDS_HANDLER for m in methods):
+        return f"{names} {verb} answered with an error{_CONSEQUENCE.get(mode, '')}"
+    return f"{names} {verb} answered with {ACTION_CONTINUE}"
 
 
 # inspect.CO_COROUTINE: the flag of a function defined with async def.
@@ -536,7 +479,7 @@ def _render(method: str, reply: Any) -> dict[str, Any]:
     if reply is None:
         return {"action": "continue"}
     if isinstance(reply, Modify):
-        result = {"action": "modify", _MODIFY_KEY[method]: reply.value}
+        result = {"action": "modify", MODIFY_MEMBERS[method]: reply.value}
         if reply.reason is not None:
             result["reason"] = reply.reason
         return result

@@ -9,24 +9,18 @@ naming the first member that does not fit.
 """
 
 import json
-from collections.abc import Callable, Mapping
-from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union, cast
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Final, Literal, NamedTuple, Optional, TypedDict, TypeVar, Union, cast
+
+from ._results import Modify
 
 __all__ = [
-    "ACTIONS",
-    "ACTION_ABORT_TURN",
-    "ACTION_CONTINUE",
-    "ACTION_DENY_TOOL",
-    "ACTION_HARD_ABORT",
-    "ACTION_MODIFY",
-    "ACTION_RESPOND",
     "CODE_HANDLER_ERROR",
     "CODE_INTERNAL_ERROR",
     "CODE_INVALID_PARAMS",
     "CODE_INVALID_REQUEST",
     "CODE_METHOD_NOT_FOUND",
     "CODE_PARSE_ERROR",
-    "DECODERS",
     "ERROR_CODES",
     "EVENT_KINDS",
     "EXT_APPROVE_TOOL_ABSTAIN",
@@ -34,53 +28,28 @@ __all__ = [
     "EXT_RUNTIME_EVENT_SESSION",
     "HOST_EXTENSIONS",
     "JSON",
-    "KIND_AGENT_ERROR",
-    "KIND_AGENT_INTERRUPT_RECEIVED",
-    "KIND_AGENT_LLM_REQUEST",
-    "KIND_AGENT_LLM_RESPONSE",
-    "KIND_AGENT_SESSION_END",
-    "KIND_AGENT_SESSION_START",
-    "KIND_AGENT_STEERING_INJECTED",
-    "KIND_AGENT_TOOL_EXEC_END",
-    "KIND_AGENT_TOOL_EXEC_SKIPPED",
-    "KIND_AGENT_TOOL_EXEC_START",
-    "KIND_AGENT_TURN_END",
-    "KIND_AGENT_TURN_START",
     "LEGACY_EVENT_KINDS",
-    "METHODS",
-    "METHOD_AFTER_LLM",
-    "METHOD_AFTER_TOOL",
-    "METHOD_APPROVE_TOOL",
-    "METHOD_BEFORE_LLM",
-    "METHOD_BEFORE_TOOL",
-    "METHOD_EVENT",
-    "METHOD_HELLO",
-    "METHOD_RUNTIME_EVENT",
-    "MODES",
-    "MODE_APPROVE",
-    "MODE_LLM",
-    "MODE_OBSERVE",
-    "MODE_TOOL",
     "PROTOCOL_VERSION",
-    "TOOL_KINDS",
-    "TOOL_KIND_EXECUTE",
-    "TOOL_KIND_READONLY",
-    "TOOL_KIND_WRITE",
     "AbortTurn",
     "Action",
     "AfterLLMModify",
     "AfterLLMParams",
+    "AfterLLMReply",
     "AfterLLMResult",
     "AfterToolModify",
     "AfterToolParams",
+    "AfterToolReply",
     "AfterToolResult",
     "ApproveToolParams",
+    "ApproveToolReply",
     "ApproveToolResult",
     "BeforeLLMModify",
     "BeforeLLMParams",
+    "BeforeLLMReply",
     "BeforeLLMResult",
     "BeforeToolModify",
     "BeforeToolParams",
+    "BeforeToolReply",
     "BeforeToolResult",
     "CacheControl",
     "ContentBlock",
@@ -103,7 +72,6 @@ __all__ = [
     "Message",
     "Meta",
     "Method",
-    "MethodInfo",
     "Mode",
     "Notification",
     "RPCError",
@@ -118,54 +86,6 @@ __all__ = [
     "ToolResult",
     "TurnContext",
     "Usage",
-    "decode_abort_turn",
-    "decode_action",
-    "decode_after_llm_modify",
-    "decode_after_llm_params",
-    "decode_after_llm_result",
-    "decode_after_tool_modify",
-    "decode_after_tool_params",
-    "decode_after_tool_result",
-    "decode_approve_tool_params",
-    "decode_approve_tool_result",
-    "decode_before_llm_modify",
-    "decode_before_llm_params",
-    "decode_before_llm_result",
-    "decode_before_tool_modify",
-    "decode_before_tool_params",
-    "decode_before_tool_result",
-    "decode_cache_control",
-    "decode_content_block",
-    "decode_continue",
-    "decode_deny_tool",
-    "decode_event_scope",
-    "decode_event_source",
-    "decode_function_call",
-    "decode_function_definition",
-    "decode_google_extra_content",
-    "decode_hard_abort",
-    "decode_hello_params",
-    "decode_hello_result",
-    "decode_image_url",
-    "decode_inbound_context",
-    "decode_legacy_event",
-    "decode_llm_response",
-    "decode_message",
-    "decode_meta",
-    "decode_mode",
-    "decode_notification",
-    "decode_request",
-    "decode_respond",
-    "decode_response",
-    "decode_rpc_error",
-    "decode_runtime_event",
-    "decode_tool_call",
-    "decode_tool_call_extra_content",
-    "decode_tool_definition",
-    "decode_tool_kind",
-    "decode_tool_result",
-    "decode_turn_context",
-    "decode_usage",
 ]
 
 
@@ -2522,3 +2442,151 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "Usage": decode_usage,
 }
 """The decode function of each type, by type name, for dispatch by the method table."""
+
+
+# The method surface: for each method a hook handles, what its handler
+# returns, the decorator that registers it and the test client's call.
+
+BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
+"""What a before_llm handler returns; None means continue."""
+
+AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
+"""What an after_llm handler returns; None means continue."""
+
+BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
+"""What a before_tool handler returns; None means continue."""
+
+AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
+"""What an after_tool handler returns; None means continue."""
+
+ApproveToolReply = Union[ApproveToolResult, bool]
+"""What an approve_tool handler returns; a bool b means {"approved": b}."""
+
+_BeforeLLMHandler = TypeVar(
+    "_BeforeLLMHandler",
+    bound=Callable[[BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]],
+)
+
+_AfterLLMHandler = TypeVar(
+    "_AfterLLMHandler",
+    bound=Callable[[AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]],
+)
+
+_BeforeToolHandler = TypeVar(
+    "_BeforeToolHandler",
+    bound=Callable[
+        [BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]
+    ],
+)
+
+_AfterToolHandler = TypeVar(
+    "_AfterToolHandler",
+    bound=Callable[[AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]],
+)
+
+_ApproveToolHandler = TypeVar(
+    "_ApproveToolHandler",
+    bound=Callable[
+        [ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]
+    ],
+)
+
+
+class _Handlers:
+    """Hook's decorators: one per method a hook handles."""
+
+    def _register(self, method: str, fn: Callable[..., object]) -> None:
+        raise NotImplementedError
+
+    def before_llm(self, fn: _BeforeLLMHandler) -> _BeforeLLMHandler:
+        """Handle hook.before_llm: the request about to be sent to the LLM.
+
+        fn takes the BeforeLLMParams and returns a BeforeLLMReply; an async def
+        function works too. A method has one handler. Returning None means continue.
+        """
+        self._register(METHOD_BEFORE_LLM, fn)
+        return fn
+
+    def after_llm(self, fn: _AfterLLMHandler) -> _AfterLLMHandler:
+        """Handle hook.after_llm: the LLM's answer.
+
+        fn takes the AfterLLMParams and returns an AfterLLMReply; an async def
+        function works too. A method has one handler. Returning None means continue.
+        """
+        self._register(METHOD_AFTER_LLM, fn)
+        return fn
+
+    def before_tool(self, fn: _BeforeToolHandler) -> _BeforeToolHandler:
+        """Handle hook.before_tool: a tool call about to run.
+
+        fn takes the BeforeToolParams and returns a BeforeToolReply; an async def
+        function works too. A method has one handler. Returning None means continue.
+        """
+        self._register(METHOD_BEFORE_TOOL, fn)
+        return fn
+
+    def after_tool(self, fn: _AfterToolHandler) -> _AfterToolHandler:
+        """Handle hook.after_tool: a tool call that has run.
+
+        fn takes the AfterToolParams and returns an AfterToolReply; an async def
+        function works too. A method has one handler. Returning None means continue.
+        """
+        self._register(METHOD_AFTER_TOOL, fn)
+        return fn
+
+    def approve_tool(self, fn: _ApproveToolHandler) -> _ApproveToolHandler:
+        """Handle hook.approve_tool: ApproveToolParams asks whether a tool call may run.
+
+        fn takes the ApproveToolParams and returns an ApproveToolReply; an async def
+        function works too. A method has one handler. Returning a bool b means {"approved": b}.
+        """
+        self._register(METHOD_APPROVE_TOOL, fn)
+        return fn
+
+
+class _TestCalls:
+    """The test client's calls: one per method a hook handles."""
+
+    def call(self, method: str, params: object) -> object:
+        raise NotImplementedError
+
+    def before_llm(self, params: BeforeLLMParams) -> BeforeLLMResult:
+        """Call hook.before_llm as the host would; return the result as the wire carries it."""
+        return cast(BeforeLLMResult, self.call(METHOD_BEFORE_LLM, params))
+
+    def after_llm(self, params: AfterLLMParams) -> AfterLLMResult:
+        """Call hook.after_llm as the host would; return the result as the wire carries it."""
+        return cast(AfterLLMResult, self.call(METHOD_AFTER_LLM, params))
+
+    def before_tool(self, params: BeforeToolParams) -> BeforeToolResult:
+        """Call hook.before_tool as the host would; return the result as the wire carries it."""
+        return cast(BeforeToolResult, self.call(METHOD_BEFORE_TOOL, params))
+
+    def after_tool(self, params: AfterToolParams) -> AfterToolResult:
+        """Call hook.after_tool as the host would; return the result as the wire carries it."""
+        return cast(AfterToolResult, self.call(METHOD_AFTER_TOOL, params))
+
+    def approve_tool(self, params: ApproveToolParams) -> ApproveToolResult:
+        """Call hook.approve_tool as the host would; return the result as the wire carries it."""
+        return cast(ApproveToolResult, self.call(METHOD_APPROVE_TOOL, params))
+
+
+NEEDS_HANDLER: Final[frozenset[str]] = frozenset(
+    {
+        METHOD_APPROVE_TOOL,
+    }
+)
+"""The methods that allow no continue: a call that no handler decides gets an error."""
+
+MODIFY_MEMBERS: Final[Mapping[str, str]] = {
+    METHOD_BEFORE_LLM: "request",
+    METHOD_AFTER_LLM: "response",
+    METHOD_BEFORE_TOOL: "call",
+    METHOD_AFTER_TOOL: "result",
+}
+"""The member of each method's modify result that carries the whole replacement object."""
+
+BOOL_MEMBERS: Final[Mapping[str, str]] = {
+    METHOD_APPROVE_TOOL: "approved",
+}
+"""The methods whose handler may return a bool alone, with the result's member it is."""

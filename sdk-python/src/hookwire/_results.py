@@ -7,17 +7,19 @@ it returns a Modify that the dispatcher renders for the method it answers.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from ._protocol import (
-    AbortTurn,
-    BeforeToolParams,
-    Continue,
-    DenyTool,
-    HardAbort,
-    Respond,
-    ToolResult,
-)
+if TYPE_CHECKING:
+    # Types only: the protocol module imports Modify from here.
+    from ._protocol import (
+        AbortTurn,
+        BeforeToolParams,
+        Continue,
+        DenyTool,
+        HardAbort,
+        Respond,
+        ToolResult,
+    )
 
 T = TypeVar("T")
 
@@ -126,7 +128,7 @@ def respond(
     its other members. The host skips the tool, its approval and after_tool.
     """
     tool: ToolResult = (
-        tool_result(result) if isinstance(result, str) else cast(ToolResult, dict(result))
+        tool_result(result) if isinstance(result, str) else cast("ToolResult", dict(result))
     )
     tool.update(
         tool_result(

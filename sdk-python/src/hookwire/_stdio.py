@@ -37,8 +37,8 @@ from ._protocol import (
     CODE_INVALID_PARAMS,
     CODE_INVALID_REQUEST,
     CODE_PARSE_ERROR,
-    METHOD_APPROVE_TOOL,
     METHODS,
+    NEEDS_HANDLER,
 )
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ class _Wire:
         if size > limit:
             # A host stops reading a hook for good at a line longer than it reads.
             # An approval has no continue: an error is the closest to "not decided".
-            approval = method == METHOD_APPROVE_TOOL
+            approval = method in NEEDS_HANDLER
             log.warning(
                 "the %s reply is %d bytes, longer than the host reads in a line (%d bytes): "
                 "sending %s instead",

@@ -10,40 +10,28 @@ from ._hook import HookError
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
-    METHOD_AFTER_LLM,
-    METHOD_AFTER_TOOL,
-    METHOD_APPROVE_TOOL,
-    METHOD_BEFORE_LLM,
-    METHOD_BEFORE_TOOL,
     METHOD_EVENT,
     METHOD_HELLO,
     METHOD_RUNTIME_EVENT,
     PROTOCOL_VERSION,
-    AfterLLMParams,
-    AfterLLMResult,
-    AfterToolParams,
-    AfterToolResult,
-    ApproveToolParams,
-    ApproveToolResult,
-    BeforeLLMParams,
-    BeforeLLMResult,
-    BeforeToolParams,
-    BeforeToolResult,
     HelloResult,
     LegacyEvent,
     Mode,
     RuntimeEvent,
+    _TestCalls,
 )
 
 if TYPE_CHECKING:
     from ._hook import Hook
 
 
-class TestClient:
+class TestClient(_TestCalls):
     """Calls a hook's handlers in-process, with no subprocess and no stdio.
 
-    Each call goes through the same dispatch as a real request, and returns
-    the result exactly as it would go on the wire (decoded from its JSON).
+    Each method a hook handles has its call, before_tool(params) and the
+    rest. Each call goes through the same dispatch as a real request, and
+    returns the result exactly as it would go on the wire (decoded from its
+    JSON).
     An error reply raises HookError with the code and message the host
     would get; a failed handler's exception is its __cause__.
     """
@@ -70,26 +58,6 @@ class TestClient:
         if extensions is not None:
             params["extensions"] = extensions
         result: HelloResult = self.call(METHOD_HELLO, params)
-        return result
-
-    def before_llm(self, params: BeforeLLMParams) -> BeforeLLMResult:
-        result: BeforeLLMResult = self.call(METHOD_BEFORE_LLM, params)
-        return result
-
-    def after_llm(self, params: AfterLLMParams) -> AfterLLMResult:
-        result: AfterLLMResult = self.call(METHOD_AFTER_LLM, params)
-        return result
-
-    def before_tool(self, params: BeforeToolParams) -> BeforeToolResult:
-        result: BeforeToolResult = self.call(METHOD_BEFORE_TOOL, params)
-        return result
-
-    def after_tool(self, params: AfterToolParams) -> AfterToolResult:
-        result: AfterToolResult = self.call(METHOD_AFTER_TOOL, params)
-        return result
-
-    def approve_tool(self, params: ApproveToolParams) -> ApproveToolResult:
-        result: ApproveToolResult = self.call(METHOD_APPROVE_TOOL, params)
         return result
 
     def runtime_event(self, event: RuntimeEvent) -> None:

@@ -33,24 +33,21 @@ from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Final, Literal, TypedDict, TypeVar, Union
 
-from ._hook import (
-    AfterToolReply,
-    ApproveToolReply,
-    BeforeLLMReply,
-    BeforeToolReply,
-    Hook,
-    is_async,
-)
+from ._hook import Hook, is_async
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
     JSON,
     KIND_AGENT_SESSION_END,
     KIND_AGENT_TURN_END,
     AfterToolParams,
+    AfterToolReply,
     ApproveToolParams,
+    ApproveToolReply,
     ApproveToolResult,
     BeforeLLMParams,
+    BeforeLLMReply,
     BeforeToolParams,
+    BeforeToolReply,
     DecodeError,
     Message,
     RuntimeEvent,

@@ -416,3 +416,22 @@ def test_every_generated_type_is_exported() -> None:
     types = {name for name in defined if name[0].isupper() and not name.isupper()}
     assert types >= {"BeforeToolParams", "BeforeToolResult", "Action", "ToolResult"}
     assert sorted(types - set(hookwire.__all__)) == ["MethodInfo"]
+
+
+def test_every_method_a_hook_handles_has_a_decorator_and_a_test_client_call() -> None:
+    from hookwire._protocol import METHODS
+
+    handled = [m for m in METHODS.values() if m.mode is not None and not m.notification]
+    assert len(handled) >= 5
+    for method in handled:
+        name = method.name.rpartition(".")[2]
+        hook = Hook("all")
+
+        def handler(params: Any) -> None:
+            return None
+
+        assert getattr(hook, name)(handler) is handler
+        assert hook.modes == [method.mode]
+        with pytest.raises(ValueError, match=f"{method.name} already has a handler"):
+            getattr(hook, name)(handler)
+        assert callable(getattr(hook.test_client(), name))

@@ -181,12 +181,7 @@ func TestLoadRefusesHostExtensionsAndErrorCodesThatNameNoConstant(t *testing.T) 
 // it to what the module defines: the package re-exports every type and
 // constant a hook uses, and leaves the SDK's tables and decoders.
 func TestThePythonAllListsWhatThePackageReExportsOfTheModule(t *testing.T) {
-	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, ".py") })
-	src := string(outs[i].Data)
+	src := fixturePython(t)
 	// Top-level statements start at column 0: NAME = ..., NAME: T = ...,
 	// class NAME(...), def NAME(...).
 	var defined []string
@@ -231,12 +226,7 @@ func TestThePythonAllListsWhatThePackageReExportsOfTheModule(t *testing.T) {
 // decorator, its test client's call and its row in the dispatch tables,
 // from the method table alone: paint.mix was added with no other change.
 func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
-	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, ".py") })
-	src := string(outs[i].Data)
+	src := fixturePython(t)
 	for _, want := range []string{
 		"    def mix(self, fn: _MixHandler) -> _MixHandler:\n",
 		"        self._register(METHOD_MIX, fn)\n",
@@ -257,6 +247,17 @@ func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
 			t.Errorf("the module has %q", unwanted)
 		}
 	}
+}
+
+// fixturePython is the fixture's Python module.
+func fixturePython(t *testing.T) string {
+	t.Helper()
+	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, ".py") })
+	return string(outs[i].Data)
 }
 
 func TestPythonRejectsAReplyTypeNamedLikeAType(t *testing.T) {

@@ -32,10 +32,6 @@ func pyFuncs(m *Model) template.FuncMap {
 		"pyHandled": func() ([]pyMethod, error) { return pyHandled(m) },
 		"pyFilter":  pyFilter,
 		"pyBound":   pyBound,
-		"pyModify": func() bool {
-			handled, _ := pyHandled(m)
-			return slices.ContainsFunc(handled, func(h pyMethod) bool { return h.ModifyKey != "" })
-		},
 	}
 }
 
@@ -277,11 +273,14 @@ func pyDocstring(indent, text, extension string) string {
 }
 
 // pyFilter keeps the methods that need a handler (they allow no
-// continue), that have a modify result, or whose handler may return a bool.
+// continue), that have a modify result, whose handler may return a bool, or
+// whose handler's reply type is an alias.
 func pyFilter(handled []pyMethod, which string) []pyMethod {
 	var out []pyMethod
 	for _, h := range handled {
-		if which == "needs" && !h.Continue || which == "modify" && h.ModifyKey != "" || which == "bool" && h.Flag != "" {
+		switch {
+		case which == "needs" && !h.Continue, which == "modify" && h.ModifyKey != "",
+			which == "bool" && h.Flag != "", which == "alias" && h.Alias != "":
 			out = append(out, h)
 		}
 	}
@@ -290,12 +289,12 @@ func pyFilter(handled []pyMethod, which string) []pyMethod {
 
 // pyBound is the bound of a handler's TypeVar, as ruff format writes it:
 // on one line when it fits in 88 columns.
-func pyBound(h pyMethod) string {
+func pyBound(h pyMethod, indent string) string {
 	args := "[" + h.Params.Name + "], Union[" + h.Reply + ", Awaitable[" + h.Reply + "]]"
-	if line := "    bound=Callable[" + args + "],"; len(line) <= 88 {
+	if line := indent + "bound=Callable[" + args + "],"; len(line) <= 88 {
 		return line
 	}
-	return "    bound=Callable[\n        " + args + "\n    ],"
+	return indent + "bound=Callable[\n" + indent + "    " + args + "\n" + indent + "],"
 }
 
 // article is the indefinite article before a word: a before_llm, an after_llm.

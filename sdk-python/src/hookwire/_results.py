@@ -7,19 +7,17 @@ it returns a Modify that the dispatcher renders for the method it answers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
-if TYPE_CHECKING:
-    # Types only: the protocol module imports Modify from here.
-    from ._protocol import (
-        AbortTurn,
-        BeforeToolParams,
-        Continue,
-        DenyTool,
-        HardAbort,
-        Respond,
-        ToolResult,
-    )
+from ._protocol import (
+    AbortTurn,
+    BeforeToolParams,
+    Continue,
+    DenyTool,
+    HardAbort,
+    Respond,
+    ToolResult,
+)
 
 T = TypeVar("T")
 
@@ -128,7 +126,7 @@ def respond(
     its other members. The host skips the tool, its approval and after_tool.
     """
     tool: ToolResult = (
-        tool_result(result) if isinstance(result, str) else cast("ToolResult", dict(result))
+        tool_result(result) if isinstance(result, str) else cast(ToolResult, dict(result))
     )
     tool.update(
         tool_result(

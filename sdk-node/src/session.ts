@@ -59,11 +59,10 @@ const DEFAULT_MAX_LINE = 1 << 20;
 function unhandled(mode: Mode): string {
   if (mode === Modes.Observe) return "events are dropped";
   const methods = Object.values<Route>(routes).filter((r) => r.mode === mode);
-  const names = methods.map((r) => r.method).join(" and ");
-  if (methods.every((r) => r.unhandled !== undefined)) return `${names} ${methods.length > 1 ? "are" : "is"} answered with continue`;
-  // An approver that errs denies (PicoClaw's host): so would a missing one.
-  const denial = mode === Modes.Approve ? ", which a host may take as a denial of every tool call" : "";
-  return `${names} ${methods.length > 1 ? "are" : "is"} answered with an error${denial}`;
+  const answered = `${methods.map((r) => r.method).join(" and ")} ${methods.length > 1 ? "are" : "is"} answered with`;
+  if (methods.every((r) => r.unhandled !== undefined)) return `${answered} continue`;
+  // An approver's error denies the call, on PicoClaw's host: so does a missing approver.
+  return `${answered} an error${mode === Modes.Approve ? ", which a host may take as a denial of every tool call" : ""}`;
 }
 
 /** @internal */

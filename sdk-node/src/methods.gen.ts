@@ -112,45 +112,45 @@ export abstract class TestClientMethods {
   protected abstract result<R>(method: string, params: unknown): Promise<R>;
 
   /**
-   * Sends hook.before_llm with the params, as the host would, and resolves to the
-   * BeforeLLMResult the hook writes; rejects with an RpcError when the hook
-   * answers an error.
+   * Sends hook.before_llm with the params, as the host would, and
+   * resolves to the BeforeLLMResult the hook writes; rejects with an
+   * RpcError when the hook answers an error.
    */
   beforeLLM(params: BeforeLLMParams): Promise<BeforeLLMResult> {
     return this.result("hook.before_llm", params);
   }
 
   /**
-   * Sends hook.after_llm with the params, as the host would, and resolves to the
-   * AfterLLMResult the hook writes; rejects with an RpcError when the hook
-   * answers an error.
+   * Sends hook.after_llm with the params, as the host would, and
+   * resolves to the AfterLLMResult the hook writes; rejects with an
+   * RpcError when the hook answers an error.
    */
   afterLLM(params: AfterLLMParams): Promise<AfterLLMResult> {
     return this.result("hook.after_llm", params);
   }
 
   /**
-   * Sends hook.before_tool with the params, as the host would, and resolves to the
-   * BeforeToolResult the hook writes; rejects with an RpcError when the hook
-   * answers an error.
+   * Sends hook.before_tool with the params, as the host would, and
+   * resolves to the BeforeToolResult the hook writes; rejects with an
+   * RpcError when the hook answers an error.
    */
   beforeTool(params: BeforeToolParams): Promise<BeforeToolResult> {
     return this.result("hook.before_tool", params);
   }
 
   /**
-   * Sends hook.after_tool with the params, as the host would, and resolves to the
-   * AfterToolResult the hook writes; rejects with an RpcError when the hook
-   * answers an error.
+   * Sends hook.after_tool with the params, as the host would, and
+   * resolves to the AfterToolResult the hook writes; rejects with an
+   * RpcError when the hook answers an error.
    */
   afterTool(params: AfterToolParams): Promise<AfterToolResult> {
     return this.result("hook.after_tool", params);
   }
 
   /**
-   * Sends hook.approve_tool with the params, as the host would, and resolves to the
-   * ApproveToolResult the hook writes; rejects with an RpcError when the hook
-   * answers an error.
+   * Sends hook.approve_tool with the params, as the host would, and
+   * resolves to the ApproveToolResult the hook writes; rejects with an
+   * RpcError when the hook answers an error.
    */
   approveTool(params: ApproveToolParams): Promise<ApproveToolResult> {
     return this.result("hook.approve_tool", params);

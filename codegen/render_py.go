@@ -296,11 +296,3 @@ func pyBound(h pyMethod, indent string) string {
 	}
 	return indent + "bound=Callable[\n" + indent + "    " + args + "\n" + indent + "],"
 }
-
-// article is the indefinite article before a word: a before_llm, an after_llm.
-func article(word string) string {
-	if strings.ContainsAny(strings.ToLower(word[:1]), "aeiou") {
-		return "an"
-	}
-	return "a"
-}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
-	"io/fs"
 	"strings"
 	"text/template"
 )
@@ -27,17 +26,19 @@ func Render(m *Model) ([]Output, error) {
 		path, tmpl string
 		funcs      template.FuncMap
 		gofmt      bool
+		// parts are more files of named templates that tmpl calls.
+		parts []string
 	}{
-		{"sdk-go/protocol_gen.go", "go.tmpl", goFuncs(m), true},
-		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false},
-		{"sdk-node/src/protocol.gen.ts", "ts.tmpl", tsFuncs(m), false},
-		{"sdk-node/src/methods.gen.ts", "ts_methods.tmpl", tsFuncs(m), false},
-		{"sdk-node/src/exports.gen.ts", "ts_exports.tmpl", tsFuncs(m), false},
-		{"docs/protocol.md", "docs.tmpl", docFuncs(m), false},
+		{"sdk-go/protocol_gen.go", "go.tmpl", goFuncs(m), true, nil},
+		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false, []string{"python_surface.tmpl"}},
+		{"sdk-node/src/protocol.gen.ts", "ts.tmpl", tsFuncs(m), false, nil},
+		{"sdk-node/src/methods.gen.ts", "ts_methods.tmpl", tsFuncs(m), false, nil},
+		{"sdk-node/src/exports.gen.ts", "ts_exports.tmpl", tsFuncs(m), false, nil},
+		{"docs/protocol.md", "docs.tmpl", docFuncs(m), false, nil},
 	}
 	var out []Output
 	for _, f := range files {
-		data, err := execute(f.tmpl, m, f.funcs)
+		data, err := execute(f.tmpl, f.parts, m, f.funcs)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.path, err)
 		}
@@ -53,13 +54,11 @@ func Render(m *Model) ([]Output, error) {
 	return out, nil
 }
 
-func execute(name string, m *Model, funcs template.FuncMap) ([]byte, error) {
+func execute(name string, parts []string, m *Model, funcs template.FuncMap) ([]byte, error) {
 	t := template.New(name).Funcs(commonFuncs(m)).Funcs(funcs)
-	// A language's template may call named templates of its own files,
-	// python_surface.tmpl for python.tmpl, so that the parts stay apart.
 	patterns := []string{"templates/" + name}
-	if more, _ := fs.Glob(templates, "templates/"+strings.TrimSuffix(name, ".tmpl")+"_*.tmpl"); len(more) > 0 {
-		patterns = append(patterns, more...)
+	for _, p := range parts {
+		patterns = append(patterns, "templates/"+p)
 	}
 	t, err := t.ParseFS(templates, patterns...)
 	if err != nil {

@@ -393,3 +393,79 @@ void unhandled;
 		t.Fatalf("tsc: %v\n%s", err, out)
 	}
 }
+
+// The golden Python is only text to the golden test; this type-checks the
+// fixture's module with the SDK's mypy, strict, on the oldest Python the
+// SDK supports, and runs it: a hook gets paint.mix's decorator, typed by
+// the method table alone, and the test client its call.
+func TestTheFixturesPythonTypeChecksAndRuns(t *testing.T) {
+	bin, err := filepath.Abs(filepath.Join("..", ".venv", "bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(bin, "mypy")); err != nil {
+		t.Fatalf("the SDK's dev tools are not installed (run go tool mage deps): %v", err)
+	}
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "hookwire")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		filepath.Join(pkg, "__init__.py"):  "",
+		filepath.Join(pkg, "_protocol.py"): fixturePython(t),
+		filepath.Join(dir, "use.py"): `from typing import Callable
+
+from hookwire._protocol import METHOD_APPLY, METHOD_MIX, NEEDS_HANDLER, MixReply, Paint, _Handlers, _TestCalls
+
+
+class Hook(_Handlers):
+    def __init__(self) -> None:
+        self.handlers: dict[str, Callable[..., object]] = {}
+
+    def _register(self, method: str, fn: Callable[..., object]) -> None:
+        self.handlers[method] = fn
+
+
+hook = Hook()
+
+
+@hook.mix
+def mix(paint: Paint) -> MixReply:
+    return {"action": "stop", "paint": paint}
+
+
+@hook.apply  # type: ignore[type-var]
+def wrong(paint: Paint) -> int:
+    return 1
+
+
+class Client(_TestCalls):
+    def call(self, method: str, params: object) -> object:
+        return hook.handlers[method](params)
+
+
+paint: Paint = {"color": "red", "layers": [{"depth": 1}], "labels": {}}
+reply: MixReply = Client().mix(paint)
+assert reply == {"action": "stop", "paint": paint}, reply
+assert sorted(hook.handlers) == [METHOD_APPLY, METHOD_MIX]
+assert METHOD_MIX in NEEDS_HANDLER
+`,
+	}
+	for path, src := range files {
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// --strict warns of an unused ignore: the wrong handler must be refused.
+	mypy := exec.Command(filepath.Join(bin, "mypy"), "--strict", "--python-version", "3.9", "--no-incremental", "--cache-dir", os.DevNull, "use.py", "hookwire")
+	mypy.Dir = dir
+	if out, err := mypy.CombinedOutput(); err != nil {
+		t.Errorf("mypy: %v\n%s", err, out)
+	}
+	python := exec.Command(filepath.Join(bin, "python"), "use.py")
+	python.Dir = dir
+	if out, err := python.CombinedOutput(); err != nil {
+		t.Errorf("python: %v\n%s", err, out)
+	}
+}

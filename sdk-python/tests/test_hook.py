@@ -435,3 +435,21 @@ def test_every_method_a_hook_handles_has_a_decorator_and_a_test_client_call() ->
         with pytest.raises(ValueError, match=f"{method.name} already has a handler"):
             getattr(hook, name)(handler)
         assert callable(getattr(hook.test_client(), name))
+
+
+def test_hello_says_what_each_granted_mode_without_a_handler_gets(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = Hook("idle").test_client()
+    with caplog.at_level(logging.WARNING, logger="hookwire"):
+        modes = ["observe", "llm", "tool", "approve", "dream"]
+        client.call("hook.hello", {"name": "idle", "version": 1, "modes": modes})
+    said = [r.getMessage().split(": ", 1)[1] for r in caplog.records if "grants" in r.getMessage()]
+    assert said == [
+        "events are dropped",
+        "hook.before_llm and hook.after_llm are answered with continue",
+        "hook.before_tool and hook.after_tool are answered with continue",
+        "hook.approve_tool is answered with an error, "
+        "which a host may take as a denial of every tool call",
+        "its calls get an error",
+    ]

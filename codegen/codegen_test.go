@@ -452,6 +452,14 @@ assert sorted(hook.handlers) == [METHOD_APPLY, METHOD_MIX]
 assert METHOD_MIX in NEEDS_HANDLER
 `,
 	}
+	// The SDK's hand-written modules that the generated one imports.
+	for _, m := range regexp.MustCompile(`(?m)^\s*from \.(\w+) import`).FindAllStringSubmatch(files[filepath.Join(pkg, "_protocol.py")], -1) {
+		src, err := os.ReadFile(filepath.Join("..", "sdk-python", "src", "hookwire", m[1]+".py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Join(pkg, m[1]+".py")] = string(src)
+	}
 	for path, src := range files {
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)

@@ -85,6 +85,9 @@ func TestTheFixturesGoCompilesAndVets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "codec.go"), codec, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "sdk.go"), []byte(sdkStub), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module fixture\n\ngo 1.24\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +98,57 @@ func TestTheFixturesGoCompilesAndVets(t *testing.T) {
 		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 }
+
+// sdkStub stands for the hand-written part of the Go SDK that the
+// generated hook surface calls, with the same signatures: the real one
+// speaks the real protocol, not the fixture's.
+const sdkStub = `package hookwire
+
+import (
+	"context"
+	"encoding/json"
+)
+
+type Hook struct {
+	user, sdk handlers
+	observers []func(context.Context, Tick)
+}
+
+type RPCError struct {
+	Code    int64
+	Message string
+}
+
+func (e *RPCError) Error() string { return e.Message }
+
+const CodeMethodNotFound = -32601
+
+func register(isNil, taken bool, method string) {}
+
+func invoke[P any, PP interface {
+	*P
+	json.Unmarshaler
+}, R json.Marshaler](ctx context.Context, method string, raw json.RawMessage, fn func(context.Context, P) (R, error)) ([]byte, error) {
+	var p P
+	if err := PP(&p).UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	r, err := fn(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.MarshalJSON()
+}
+
+func orFallback[P any, R any](fn func(context.Context, P) (R, error)) func(context.Context, P) (R, error) {
+	return fn
+}
+
+func (h *Hook) echo(json.RawMessage) Paint { return Paint{} }
+
+var _, _, _, _ = (*Hook).route, (*Hook).decodes, mustDecide, isNotification
+var _ = unhandledMode
+`
 
 func TestTheReferenceListsEveryExtension(t *testing.T) {
 	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")

@@ -315,3 +315,37 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// A request whose result has no variant that goes without a tag (no
+// continue) gets an error from a hook without its handler, and from one
+// whose reply is too long for the host: the fixture has none, so this adds
+// one to its table.
+func TestARequestWithoutAPassThroughAnswerIsAnErrorWithoutAHandlerInGo(t *testing.T) {
+	schema, err := os.ReadFile(filepath.Join(fixture, "hookwire.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(schema, []byte(`{"version": 7, "methods": [
+		{"method": "paint.apply", "kind": "request", "mode": "steer", "params": "Paint", "result": "PaintReply", "actions": ["go", "stop", "retry_later"]},
+		{"method": "paint.judge", "kind": "request", "mode": "steer", "params": "Paint", "result": "Layer"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := Render(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(outs, func(o Output) bool { return o.Path == "sdk-go/hook_gen.go" })
+	src := string(outs[i].Data)
+	for _, want := range []string{
+		"\tcase MethodJudge:\n\t\tfn := h.sdk.judge\n\t\tif fn == nil {\n\t\t\tfn = h.user.judge\n\t\t}\n\t\tif fn == nil {\n\t\t\treturn nil, &RPCError{Code: CodeMethodNotFound, Message: \"this hook does not handle \" + method}\n\t\t}\n",
+		"func mustDecide(method string) bool {\n\tswitch method {\n\tcase MethodJudge:\n\t\treturn true\n\t}\n",
+		"\tcase MethodJudge:\n\t\treturn h.sdk.judge != nil || h.user.judge != nil\n",
+		"\tcase MethodApply:\n\t\treturn true\n",
+		`ModeSteer: "paint.apply is answered with go; paint.judge is answered with an error, which a host may take as a refusal",`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("hook_gen.go lacks\n%s\nin\n%s", want, src)
+		}
+	}
+}

@@ -359,18 +359,3 @@ func wrap(text string, width int) string {
 	}
 	return b.String()
 }
-
-// article is the indefinite article of a word: a Paint, an Answer.
-func article(word string) string {
-	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
-		return "an"
-	}
-	return "a"
-}
-
-func orList(items []string) string {
-	if len(items) < 2 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
-}

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -58,12 +57,14 @@ type ConnOptions struct {
 // interrupted, that reader holds the token for good and hands every reply
 // over.
 type Conn struct {
-	r      io.Reader
-	w      io.Writer
-	opts   ConnOptions
-	log    *slog.Logger
-	wsem   chan struct{} // held while a line is written, so lines never interleave
-	nextID atomic.Uint64
+	r    io.Reader
+	w    io.Writer
+	opts ConnOptions
+	log  *slog.Logger
+	wsem chan struct{} // held while a line is written, so lines never interleave
+	// writeDeadline is the deadline last set on w; the wsem holder's.
+	writeDeadline time.Time
+	nextID        atomic.Uint64
 
 	rtok    chan struct{} // the read token: held by whoever reads r
 	rd      readDeadliner // r, when its reads can be interrupted
@@ -178,8 +179,10 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 // on.
 func (c *Conn) readFor(ctx context.Context, ch chan reply) (r reply, ok bool) {
 	defer func() { <-c.rtok }()
-	stop := context.AfterFunc(ctx, c.interrupt)
-	defer stop()
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, c.interrupt)
+		defer stop()
+	}
 	for {
 		select {
 		case r := <-ch:
@@ -365,22 +368,35 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 			c.opts.Trace(true, l[:len(l)-1])
 		}
 	}
+	// Setting a deadline costs a lock and a timer, so one is set only when
+	// the one already set would let the write outlive ctx. Calls' deadlines
+	// come later and later: most keep an earlier call's, and when that one
+	// cuts a write short, ctx's is set and the write goes on.
 	dl, _ := ctx.Deadline()
 	d, canTimeout := c.w.(deadliner)
-	if canTimeout {
+	if canTimeout && !dl.IsZero() && (c.writeDeadline.IsZero() || c.writeDeadline.After(dl)) {
 		_ = d.SetWriteDeadline(dl)
+		c.writeDeadline = dl
 	}
-	n, err := c.w.Write(line)
-	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+	written := 0
+	for {
+		n, err := c.w.Write(line[written:])
+		written += n
+		switch {
+		case err == nil:
+			return nil
+		case canTimeout && errors.Is(err, os.ErrDeadlineExceeded) && !c.writeDeadline.Equal(dl) && ctx.Err() == nil:
+			_ = d.SetWriteDeadline(dl)
+			c.writeDeadline = dl
+			continue
+		case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 			err = fmt.Errorf("hook is not reading its stdin: %w", context.DeadlineExceeded)
 		}
-		if n > 0 {
-			c.fail(fmt.Errorf("write cut short after %d of %d bytes: %w", n, len(line), err))
+		if written > 0 {
+			c.fail(fmt.Errorf("write cut short after %d of %d bytes: %w", written, len(line), err))
 		}
 		return err
 	}
-	return nil
 }
 
 // idleRead reads the peer's output while no call is being made, until the
@@ -623,17 +639,15 @@ func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
 }
 
 // encodeMessage writes a request (id set) or notification as one line, in
-// a buffer to free once written. The envelope is written
-// here rather than through protocol.Request so that the params, which may be
-// megabytes, are encoded once.
+// a buffer to free once written. The envelope is written here rather than
+// through protocol.Request so that the params, which may be megabytes, are
+// encoded once, in place.
 func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
-	raw, err := encodeParams(params)
-	if err != nil {
-		return nil, fmt.Errorf("%s params: %w", method, err)
+	if raw, ok := params.(json.RawMessage); ok && raw == nil {
+		params = nil
 	}
 	lb := linePool.Get().(*lineBuf)
-	line := slices.Grow(lb.b[:0], len(raw)+len(method)+64)
-	line = append(line, `{"jsonrpc":"2.0",`...)
+	line := append(lb.b[:0], `{"jsonrpc":"2.0",`...)
 	if id != nil {
 		line = append(line, `"id":`...)
 		line = strconv.AppendUint(line, *id, 10)
@@ -641,9 +655,14 @@ func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
 	}
 	line = append(line, `"method":`...)
 	line = appendString(line, method)
-	if raw != nil {
+	if params != nil {
+		var err error
 		line = append(line, `,"params":`...)
-		line = append(line, raw...)
+		if line, err = appendParams(line, params); err != nil {
+			lb.b = line
+			lb.free()
+			return nil, fmt.Errorf("%s params: %w", method, err)
+		}
 	}
 	lb.b = append(line, '}', '\n')
 	return lb, nil
@@ -652,29 +671,24 @@ func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
 // protocolPath is the package of the wire types.
 var protocolPath = reflect.TypeFor[protocol.Meta]().PkgPath()
 
-// encodeParams encodes params as one line's worth of JSON.
-func encodeParams(params any) ([]byte, error) {
-	var raw []byte
+// appendParams appends params as one line's worth of JSON.
+func appendParams(line []byte, params any) ([]byte, error) {
 	switch p := params.(type) {
-	case nil:
-		return nil, nil
 	case json.RawMessage:
-		raw = p
+		if !bytes.ContainsAny(p, "\r\n") {
+			return append(line, p...), nil
+		}
+		b := bytes.NewBuffer(line)
+		err := json.Compact(b, p)
+		return b.Bytes(), err
 	default:
 		if t := reflect.TypeOf(p); t.PkgPath() == protocolPath || (t.Kind() == reflect.Pointer && t.Elem().PkgPath() == protocolPath) {
 			// Compact, and the only encoding that keeps Extra members.
-			return protocol.Marshal(params)
+			return protocol.AppendMarshal(line, params)
 		}
-		return json.Marshal(params)
+		raw, err := json.Marshal(params)
+		return append(line, raw...), err
 	}
-	if bytes.ContainsAny(raw, "\r\n") {
-		var b bytes.Buffer
-		if err := json.Compact(&b, raw); err != nil {
-			return nil, err
-		}
-		raw = b.Bytes()
-	}
-	return raw, nil
 }
 
 // appendString appends s as a JSON string. Method names need no escaping;

@@ -342,7 +342,7 @@ func TestARequestWithoutAPassThroughAnswerIsAnErrorWithoutAHandlerInGo(t *testin
 		"func mustDecide(method string) bool {\n\tswitch method {\n\tcase MethodJudge:\n\t\treturn true\n\t}\n",
 		"\tcase MethodJudge:\n\t\treturn h.sdk.judge != nil || h.user.judge != nil\n",
 		"\tcase MethodApply:\n\t\treturn true\n",
-		`ModeSteer: "paint.apply is answered with go; paint.judge is answered with an error, which a host may take as a refusal",`,
+		`ModeSteer: "paint.apply is answered with go; paint.judge is answered with an error, which a host may take as a denial",`,
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("hook_gen.go lacks\n%s\nin\n%s", want, src)

@@ -296,7 +296,10 @@ func goUnhandled(gm goMode) string {
 		}
 		parts = append(parts, strings.Join(names, " and ")+verb+what)
 	}
-	add(gm.Notifications, "dropped")
+	if len(gm.Notifications) > 0 {
+		// They go to the observers, which see them all as events.
+		parts = append(parts, "events are dropped")
+	}
 	byAnswer := map[string][]*Method{}
 	var answers []string
 	for _, meth := range gm.Requests {
@@ -308,7 +311,7 @@ func goUnhandled(gm goMode) string {
 	}
 	for _, a := range answers {
 		if a == "" {
-			add(byAnswer[a], "answered with an error, which a host may take as a refusal")
+			add(byAnswer[a], "answered with an error, which a host may take as a denial")
 		} else {
 			add(byAnswer[a], "answered with "+a)
 		}

@@ -214,8 +214,8 @@ func (h *Hook) Modes() []Mode {
 // unhandledMode says what a host's calls of a mode get from a hook with no
 // handler for it.
 var unhandledMode = map[Mode]string{
-	ModeObserve: "hook.runtime_event and hook.event are dropped",
+	ModeObserve: "events are dropped",
 	ModeLLM:     "hook.before_llm and hook.after_llm are answered with continue",
 	ModeTool:    "hook.before_tool and hook.after_tool are answered with continue",
-	ModeApprove: "hook.approve_tool is answered with an error, which a host may take as a refusal",
+	ModeApprove: "hook.approve_tool is answered with an error, which a host may take as a denial",
 }

@@ -339,7 +339,7 @@ func TestARequestWithoutAPassThroughAnswerIsAnErrorWithoutAHandlerInGo(t *testin
 	src := string(outs[i].Data)
 	for _, want := range []string{
 		"\tcase MethodJudge:\n\t\tfn := h.sdk.judge\n\t\tif fn == nil {\n\t\t\tfn = h.user.judge\n\t\t}\n\t\tif fn == nil {\n\t\t\treturn nil, &RPCError{Code: CodeMethodNotFound, Message: \"this hook does not handle \" + method}\n\t\t}\n",
-		"func mustDecide(method string) bool {\n\tswitch method {\n\tcase MethodJudge:\n\t\treturn true\n\t}\n",
+		"func mustDecide(method string) bool {\n\treturn method == MethodJudge\n}\n",
 		"\tcase MethodJudge:\n\t\treturn h.sdk.judge != nil || h.user.judge != nil\n",
 		"\tcase MethodApply:\n\t\treturn true\n",
 		`ModeSteer: "paint.apply is answered with go; paint.judge is answered with an error, which a host may take as a denial",`,

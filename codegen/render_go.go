@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 	"text/template"
@@ -26,7 +27,14 @@ func goFuncs(m *Model) template.FuncMap {
 		"goModes":     goModes(m),
 		"goUnhandled": goUnhandled,
 		"goOnDoc":     goOnDoc,
-		"fallback":    fallback,
+		"goIsOneOf":   goIsOneOf,
+		"goMustDecide": func() []*Method {
+			return slices.DeleteFunc(goHandled(m)(), func(meth *Method) bool { return fallback(meth) != "" })
+		},
+		"goNotifications": func() []*Method {
+			return slices.DeleteFunc(slices.Clone(m.Methods), func(meth *Method) bool { return !meth.Notification })
+		},
+		"fallback": fallback,
 		"goNames": func(ts []*Variant) string {
 			var names []string
 			for _, v := range ts {
@@ -317,6 +325,18 @@ func goUnhandled(gm goMode) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// goIsOneOf is the condition that method is one of ms; false for none.
+func goIsOneOf(ms []*Method) string {
+	if len(ms) == 0 {
+		return "false"
+	}
+	var conds []string
+	for _, meth := range ms {
+		conds = append(conds, "method == Method"+pascal(methodName(meth.Name)))
+	}
+	return strings.Join(conds, " || ")
 }
 
 // goOnDoc is the doc comment of the registration of a method's handler:

@@ -173,23 +173,13 @@ func (h *Hook) decodes(method string) bool {
 // lets the call through: without a handler, or with a reply longer than
 // the host reads, the hook answers it with an error.
 func mustDecide(method string) bool {
-	switch method {
-	case MethodApproveTool:
-		return true
-	}
-	return false
+	return method == MethodApproveTool
 }
 
 // isNotification reports whether method is a notification, which gets no
 // reply and goes to the observers.
 func isNotification(method string) bool {
-	switch method {
-	case MethodRuntimeEvent:
-		return true
-	case MethodEvent:
-		return true
-	}
-	return false
+	return method == MethodRuntimeEvent || method == MethodEvent
 }
 
 // Modes are the hello modes the registered handlers, observers and tools

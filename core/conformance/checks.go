@@ -350,7 +350,7 @@ func (s *suite) concurrent(ctx context.Context, p *proc) {
 
 func (s *suite) exitOnEOF(p *proc) {
 	select {
-	case <-p.exited:
+	case <-p.Exited():
 		s.fail(ExitOnEOF, "the hook had stopped before its stdin was closed: %s", p.describeExit())
 		return
 	default:
@@ -359,7 +359,7 @@ func (s *suite) exitOnEOF(p *proc) {
 	switch {
 	case !exited:
 		s.fail(ExitOnEOF, "the hook was still running %v after its stdin was closed", ExitTimeout)
-	case p.exitErr != nil:
+	case !p.Success():
 		s.fail(ExitOnEOF, "%s, %d ms after its stdin was closed; a clean end is status 0", p.describeExit(), took.Milliseconds())
 	default:
 		s.pass(ExitOnEOF, "status 0, %d ms after its stdin was closed", took.Milliseconds())

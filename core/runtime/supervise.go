@@ -107,7 +107,7 @@ func (h *processHook) supervise(p *Process) {
 		h.set(nil, nil)
 		why := p.Err()
 		select {
-		case <-p.exited:
+		case <-p.child.Exited():
 			h.log.Warn("hook crashed", "error", why)
 			why = fmt.Errorf("hook crashed: %w", why)
 		default:

@@ -202,16 +202,21 @@ func decide(method string, result json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch r := v.(type) {
-	case protocol.ApproveToolResult:
-		if r.Approved {
-			return "approved", nil
-		}
-		return "denied", nil
-	case protocol.Variant:
+	if r, ok := v.(protocol.Variant); ok {
 		return string(r.ResultAction()), nil
 	}
-	return "answered", nil
+	// The one result that is not a union on action, an approver's, says
+	// yes or no in its approved member.
+	var approval struct {
+		Approved *bool `json:"approved"`
+	}
+	switch {
+	case json.Unmarshal(result, &approval) != nil || approval.Approved == nil:
+		return "answered", nil
+	case *approval.Approved:
+		return "approved", nil
+	}
+	return "denied", nil
 }
 
 func (s *suite) notifications(ctx context.Context, p *proc) {

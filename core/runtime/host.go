@@ -182,3 +182,15 @@ func (h Host) Discards(s Stage, params, result any) []string {
 	_, notes := st.readAsPicoClaw(params, result)
 	return notes
 }
+
+// Writes lists the members of a stage's request that the host writes, in
+// its order, "!" marking those it writes even when they are empty; it
+// leaves out the others when they are empty. Nil when the host writes
+// every member of the params (HostReference).
+func (h Host) Writes(s Stage) []string {
+	st := stageChains[s]
+	if !h.picoClaw() || st == nil {
+		return nil
+	}
+	return st.writesAsPicoClaw()
+}

@@ -525,6 +525,10 @@ type stage[I, P, R any] struct {
 	// picoClaw, when set, reads an answer as PicoClaw does: what it acts
 	// on, and what it discarded.
 	picoClaw func(prev P, res R) (R, []string)
+	// picoClawWrites are the members of the request that PicoClaw writes
+	// (its Go types), in its order, "!" marking those it writes even when
+	// empty; the others it leaves out when empty (omitempty).
+	picoClawWrites []string
 }
 
 // anyStage is a stage's chain, whatever its types.
@@ -534,6 +538,8 @@ type anyStage interface {
 	servedBy(impl any) bool
 	// readAsPicoClaw is picoClaw on values of any type.
 	readAsPicoClaw(prev, res any) (any, []string)
+	// writesAsPicoClaw is picoClawWrites.
+	writesAsPicoClaw() []string
 }
 
 func (st *stage[I, P, R]) name() Stage { return st.Stage }
@@ -542,6 +548,8 @@ func (st *stage[I, P, R]) servedBy(impl any) bool {
 	_, ok := impl.(I)
 	return ok
 }
+
+func (st *stage[I, P, R]) writesAsPicoClaw() []string { return st.picoClawWrites }
 
 func (st *stage[I, P, R]) readAsPicoClaw(prev, res any) (any, []string) {
 	p, _ := prev.(P)

@@ -88,7 +88,8 @@ func (s Stage) mode() protocol.Mode { return stageMethods[s].Mode }
 // implements to be asked, P the params, R the result.
 var (
 	beforeLLM = &stage[LLMInterceptor, protocol.BeforeLLMParams, protocol.BeforeLLMResult]{
-		Stage: StageBeforeLLM,
+		Stage:          StageBeforeLLM,
+		picoClawWrites: []string{"!meta", "context", "!model", "messages", "tools", "options", "graceful_terminal"},
 		ask: func(h LLMInterceptor, ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
 			// Clipped, so that a hook that appends to them, as the
 			// documents' Go example does, gets new arrays instead of
@@ -120,9 +121,10 @@ var (
 	}
 
 	afterLLM = &stage[LLMInterceptor, protocol.AfterLLMParams, protocol.AfterLLMResult]{
-		Stage:  StageAfterLLM,
-		ask:    LLMInterceptor.AfterLLM,
-		origin: func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		Stage:          StageAfterLLM,
+		picoClawWrites: []string{"!meta", "context", "!model", "response"},
+		ask:            LLMInterceptor.AfterLLM,
+		origin:         func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
 		take: func(r *Runtime, h *hook, c *chainRun[protocol.AfterLLMParams], res protocol.AfterLLMResult) *Decision {
 			if v, ok := res.(protocol.AfterLLMModify); ok {
 				c.modify(r, v.Response)
@@ -133,9 +135,10 @@ var (
 	}
 
 	beforeTool = &stage[ToolInterceptor, protocol.BeforeToolParams, protocol.BeforeToolResult]{
-		Stage:   StageBeforeTool,
-		ask:     ToolInterceptor.BeforeTool,
-		failure: protocol.ActionDenyTool,
+		Stage:          StageBeforeTool,
+		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "channel", "chat_id", "hook_result"},
+		ask:            ToolInterceptor.BeforeTool,
+		failure:        protocol.ActionDenyTool,
 		check: func(r *Runtime, h *hook, call protocol.BeforeToolParams, res protocol.BeforeToolResult) error {
 			if _, respond := res.(protocol.Respond); respond && !r.mayRespond(h.name, call.Tool) {
 				return errRespondNotOwnTool(call.Tool)
@@ -161,8 +164,9 @@ var (
 	}
 
 	approveTool = &stage[ToolApprover, protocol.ApproveToolParams, protocol.ApproveToolResult]{
-		Stage: StageApproveTool,
-		ask:   ToolApprover.ApproveTool,
+		Stage:          StageApproveTool,
+		picoClawWrites: []string{"!meta", "context", "!tool", "arguments"},
+		ask:            ToolApprover.ApproveTool,
 		check: func(_ *Runtime, _ *hook, _ protocol.ApproveToolParams, res protocol.ApproveToolResult) error {
 			if res.Approved && isTrue(res.Abstain) {
 				return errApprovedAndAbstained
@@ -206,9 +210,10 @@ var (
 	}
 
 	afterTool = &stage[ToolInterceptor, protocol.AfterToolParams, protocol.AfterToolResult]{
-		Stage:  StageAfterTool,
-		ask:    ToolInterceptor.AfterTool,
-		origin: func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		Stage:          StageAfterTool,
+		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "result", "!duration"},
+		ask:            ToolInterceptor.AfterTool,
+		origin:         func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
 		take: func(r *Runtime, h *hook, c *chainRun[protocol.AfterToolParams], res protocol.AfterToolResult) *Decision {
 			if v, ok := res.(protocol.AfterToolModify); ok {
 				c.modify(r, v.Result)

@@ -515,10 +515,10 @@ type stage[I, P, R any] struct {
 	origin func(*P) origin
 	// take folds one hook's answer into the run; a decision it returns
 	// ends the chain.
-	take func(r *Runtime, h *hook, c *chainRun[P], res R) *Decision
+	take func(r *Runtime, h *hook, c chainRun[P], res R) (chainRun[P], *Decision)
 	// finish, when set, decides once every hook has had its say;
 	// otherwise the run's decision stands.
-	finish func(r *Runtime, c *chainRun[P]) Decision
+	finish func(r *Runtime, c chainRun[P]) Decision
 	// failure is the action of a failed call under a closed policy; empty
 	// means abort_turn.
 	failure protocol.Action
@@ -567,7 +567,8 @@ func (st *stage[I, P, R]) call(r *Runtime, ctx context.Context, h *hook, params 
 	if h.proc != nil {
 		res, err = callProcess[R](ctx, h.proc, st.Method(), params)
 	} else {
-		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, params) })
+		p := params // only an in-process call moves it to the heap
+		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, p) })
 	}
 	if err == nil && st.check != nil {
 		err = st.check(r, h, params, res)
@@ -585,8 +586,9 @@ type chainRun[P any] struct {
 }
 
 // modify replaces the params with those of a hook's modify (see keep).
-func (c *chainRun[P]) modify(r *Runtime, next P) {
+func (c chainRun[P]) modify(r *Runtime, next P) chainRun[P] {
 	c.params = keep(r, c.origin, next, c.params)
+	return c
 }
 
 // runChain asks the hooks of a stage, in order, and decides.
@@ -600,12 +602,13 @@ func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], 
 		if !ok {
 			continue
 		}
-		if d := st.take(r, h, &c, res); d != nil {
-			return c.params, *d
+		var end *Decision
+		if c, end = st.take(r, h, c, res); end != nil {
+			return c.params, *end
 		}
 	}
 	if st.finish != nil {
-		return c.params, st.finish(r, &c)
+		return c.params, st.finish(r, c)
 	}
 	return c.params, c.decision
 }
@@ -613,17 +616,20 @@ func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], 
 // ends is the decision of an answer that ends the chain at any stage that
 // allows it: abort_turn, hard_abort or deny_tool; nil for any other.
 func (r *Runtime) ends(h *hook, res protocol.Variant) *Decision {
-	var d Decision
 	switch v := res.(type) {
 	case protocol.AbortTurn:
-		d = r.ended(h, v.Action, v.Reason)
+		return r.endedAt(h, v.Action, v.Reason)
 	case protocol.HardAbort:
-		d = r.ended(h, v.Action, v.Reason)
+		return r.endedAt(h, v.Action, v.Reason)
 	case protocol.DenyTool:
-		d = Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
-	default:
-		return nil
+		return &Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
 	}
+	return nil
+}
+
+// endedAt is ended, for a chain that stops.
+func (r *Runtime) endedAt(h *hook, a protocol.Action, reason *string) *Decision {
+	d := r.ended(h, a, reason)
 	return &d
 }
 
@@ -638,7 +644,7 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 	d := r.deadline(h, s)
 	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
-	res, err := callHook(r, cctx, h, func(ctx context.Context) (R, error) { return st.call(r, ctx, h, params) })
+	res, err := callHook(r, cctx, h, st, params)
 	took := time.Since(start)
 	cancel()
 	switch {
@@ -687,15 +693,15 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 // callHook makes the call. Under PicoClaw, a reply line over its limit
 // stops the hook's reader for good: that call and every later one to the
 // hook get no reply, until their deadlines.
-func callHook[R any](r *Runtime, ctx context.Context, h *hook, call func(context.Context) (R, error)) (R, error) {
+func callHook[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, P, R], params P) (R, error) {
 	var res R
 	if !r.opts.Host.picoClaw() {
-		return call(ctx)
+		return st.call(r, ctx, h, params)
 	}
 	var long *LineTooLongError
 	if !h.deaf.Load() {
 		var err error
-		if res, err = call(ctx); !errors.As(err, &long) {
+		if res, err = st.call(r, ctx, h, params); !errors.As(err, &long) {
 			return res, err
 		}
 		h.deaf.Store(true)

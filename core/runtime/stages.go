@@ -98,16 +98,15 @@ var (
 			return h.BeforeLLM(ctx, req)
 		},
 		origin: func(p *protocol.BeforeLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c *chainRun[protocol.BeforeLLMParams], res protocol.BeforeLLMResult) *Decision {
+		take: func(r *Runtime, h *hook, c chainRun[protocol.BeforeLLMParams], res protocol.BeforeLLMResult) (chainRun[protocol.BeforeLLMParams], *Decision) {
 			v, ok := res.(protocol.BeforeLLMModify)
 			if !ok {
-				return r.ends(h, res)
+				return c, r.ends(h, res)
 			}
 			if r.defaults.Respond == RespondOwnTools {
 				r.noteInjected(h.name, c.params.Tools, v.Request.Tools)
 			}
-			c.modify(r, v.Request)
-			return nil
+			return c.modify(r, v.Request), nil
 		},
 		picoClaw: func(prev protocol.BeforeLLMParams, res protocol.BeforeLLMResult) (protocol.BeforeLLMResult, []string) {
 			v, ok := res.(protocol.BeforeLLMModify)
@@ -125,12 +124,11 @@ var (
 		picoClawWrites: []string{"!meta", "context", "!model", "response"},
 		ask:            LLMInterceptor.AfterLLM,
 		origin:         func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c *chainRun[protocol.AfterLLMParams], res protocol.AfterLLMResult) *Decision {
+		take: func(r *Runtime, h *hook, c chainRun[protocol.AfterLLMParams], res protocol.AfterLLMResult) (chainRun[protocol.AfterLLMParams], *Decision) {
 			if v, ok := res.(protocol.AfterLLMModify); ok {
-				c.modify(r, v.Response)
-				return nil
+				return c.modify(r, v.Response), nil
 			}
-			return r.ends(h, res)
+			return c, r.ends(h, res)
 		},
 	}
 
@@ -146,20 +144,19 @@ var (
 			return nil
 		},
 		origin: func(p *protocol.BeforeToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c *chainRun[protocol.BeforeToolParams], res protocol.BeforeToolResult) *Decision {
+		take: func(r *Runtime, h *hook, c chainRun[protocol.BeforeToolParams], res protocol.BeforeToolResult) (chainRun[protocol.BeforeToolParams], *Decision) {
 			switch v := res.(type) {
 			case protocol.BeforeToolModify:
-				c.modify(r, v.Call)
-				return nil
+				return c.modify(r, v.Call), nil
 			case protocol.Respond:
 				if v.Call != nil {
-					c.modify(r, *v.Call)
+					c = c.modify(r, *v.Call)
 				}
 				d := r.ended(h, v.Action, v.Reason)
 				d.Result, d.NeedsApproval = &v.Result, r.defaults.ApproveRespond
-				return &d
+				return c, &d
 			}
-			return r.ends(h, res)
+			return c, r.ends(h, res)
 		},
 	}
 
@@ -173,22 +170,22 @@ var (
 			}
 			return nil
 		},
-		take: func(r *Runtime, h *hook, c *chainRun[protocol.ApproveToolParams], res protocol.ApproveToolResult) *Decision {
+		take: func(r *Runtime, h *hook, c chainRun[protocol.ApproveToolParams], res protocol.ApproveToolResult) (chainRun[protocol.ApproveToolParams], *Decision) {
 			switch {
 			case isTrue(res.Abstain):
 				c.abstained = true
 			case !res.Approved:
 				d := r.ended(h, protocol.ActionDenyTool, res.Reason)
-				return &d
+				return c, &d
 			default:
 				c.approved = true
 				if res.Arguments != nil {
 					c.params.Arguments, c.params.AffectedPaths, c.decision.Arguments = res.Arguments, nil, res.Arguments
 				}
 			}
-			return nil
+			return c, nil
 		},
-		finish: func(r *Runtime, c *chainRun[protocol.ApproveToolParams]) Decision {
+		finish: func(r *Runtime, c chainRun[protocol.ApproveToolParams]) Decision {
 			if c.abstained && !c.approved {
 				return r.approvalDefault()
 			}
@@ -214,12 +211,11 @@ var (
 		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "result", "!duration"},
 		ask:            ToolInterceptor.AfterTool,
 		origin:         func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c *chainRun[protocol.AfterToolParams], res protocol.AfterToolResult) *Decision {
+		take: func(r *Runtime, h *hook, c chainRun[protocol.AfterToolParams], res protocol.AfterToolResult) (chainRun[protocol.AfterToolParams], *Decision) {
 			if v, ok := res.(protocol.AfterToolModify); ok {
-				c.modify(r, v.Result)
-				return nil
+				return c.modify(r, v.Result), nil
 			}
-			return r.ends(h, res)
+			return c, r.ends(h, res)
 		},
 	}
 )

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"os/exec"
 	"strconv"
@@ -64,11 +63,11 @@ func (cmd Command) StartChild(onStderr func(line string), log *slog.Logger) (*Ch
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 	}
-	env := maps.Clone(cmd.Env)
-	if env == nil {
-		env = map[string]string{}
+	env := map[string]string{}
+	for k, v := range cmd.Env {
+		env[k] = v
 	}
-	env[tokenVar] = c.token
+	env[tokenVar] = c.token // last, so that it wins
 	cmd.Env = env
 	pp, err := cmd.StartPiped(nil)
 	if err != nil {

@@ -613,6 +613,17 @@ func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], 
 	return c.params, c.decision
 }
 
+// takeModify is the take of a stage whose one answer of its own is a
+// modify, which modified reads: the others continue or end the chain.
+func takeModify[P any, R protocol.Variant](modified func(R) (P, bool)) func(*Runtime, *hook, chainRun[P], R) (chainRun[P], *Decision) {
+	return func(r *Runtime, h *hook, c chainRun[P], res R) (chainRun[P], *Decision) {
+		if next, ok := modified(res); ok {
+			return c.modify(r, next), nil
+		}
+		return c, r.ends(h, res)
+	}
+}
+
 // ends is the decision of an answer that ends the chain at any stage that
 // allows it: abort_turn, hard_abort or deny_tool; nil for any other.
 func (r *Runtime) ends(h *hook, res protocol.Variant) *Decision {

@@ -124,12 +124,10 @@ var (
 		picoClawWrites: []string{"!meta", "context", "!model", "response"},
 		ask:            LLMInterceptor.AfterLLM,
 		origin:         func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c chainRun[protocol.AfterLLMParams], res protocol.AfterLLMResult) (chainRun[protocol.AfterLLMParams], *Decision) {
-			if v, ok := res.(protocol.AfterLLMModify); ok {
-				return c.modify(r, v.Response), nil
-			}
-			return c, r.ends(h, res)
-		},
+		take: takeModify(func(res protocol.AfterLLMResult) (protocol.AfterLLMParams, bool) {
+			v, ok := res.(protocol.AfterLLMModify)
+			return v.Response, ok
+		}),
 	}
 
 	beforeTool = &stage[ToolInterceptor, protocol.BeforeToolParams, protocol.BeforeToolResult]{
@@ -211,12 +209,10 @@ var (
 		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "result", "!duration"},
 		ask:            ToolInterceptor.AfterTool,
 		origin:         func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c chainRun[protocol.AfterToolParams], res protocol.AfterToolResult) (chainRun[protocol.AfterToolParams], *Decision) {
-			if v, ok := res.(protocol.AfterToolModify); ok {
-				return c.modify(r, v.Result), nil
-			}
-			return c, r.ends(h, res)
-		},
+		take: takeModify(func(res protocol.AfterToolResult) (protocol.AfterToolParams, bool) {
+			v, ok := res.(protocol.AfterToolModify)
+			return v.Result, ok
+		}),
 	}
 )
 

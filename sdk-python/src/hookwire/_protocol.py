@@ -1536,83 +1536,24 @@ METHODS: Final[Mapping[str, MethodInfo]] = {
 _Check = Callable[[object, str], None]
 
 
+# The checkers raise these; a message that fits calls none of them.
+
+
 def _fail(at: str, problem: str) -> DecodeError:
     return DecodeError(f"{at}: {problem}")
 
 
-def _object(value: object, at: str) -> Mapping[str, object]:
-    if not isinstance(value, dict):
-        raise _fail(at, f"want an object, got {type(value).__name__}")
-    return cast(Mapping[str, object], value)
+def _want(at: str, what: str, value: object) -> DecodeError:
+    return _fail(at, f"want {what}, got {type(value).__name__}")
 
 
-def _member(
-    obj: Mapping[str, object], at: str, name: str, required: bool, check: _Check
-) -> None:
-    if name in obj:
-        check(obj[name], f"{at}.{name}")
-    elif required:
-        raise _fail(at, f"{json.dumps(name)} is missing")
+def _missing(at: str, name: str) -> DecodeError:
+    return _fail(at, f"{json.dumps(name)} is missing")
 
 
-def _string(value: object, at: str) -> None:
-    if not isinstance(value, str):
-        raise _fail(at, f"want a string, got {type(value).__name__}")
-
-
-def _integer(value: object, at: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _fail(at, f"want an integer, got {type(value).__name__}")
-
-
-def _number(value: object, at: str) -> None:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise _fail(at, f"want a number, got {type(value).__name__}")
-
-
-def _boolean(value: object, at: str) -> None:
-    if not isinstance(value, bool):
-        raise _fail(at, f"want a boolean, got {type(value).__name__}")
-
-
-def _any(value: object, at: str) -> None:
-    pass
-
-
-def _literal(*allowed: object) -> _Check:
-    def check(value: object, at: str) -> None:
-        # bool is an int in Python, but true is not 1 in JSON.
-        if isinstance(value, bool) or value not in allowed:
-            got = json.dumps(value, default=repr)
-            raise _fail(at, f"is {got}, want one of {json.dumps(allowed)}")
-
-    return check
-
-
-def _nullable(inner: _Check) -> _Check:
-    def check(value: object, at: str) -> None:
-        if value is not None:
-            inner(value, at)
-
-    return check
-
-
-def _array(item: _Check) -> _Check:
-    def check(value: object, at: str) -> None:
-        if not isinstance(value, list):
-            raise _fail(at, f"want an array, got {type(value).__name__}")
-        for i, v in enumerate(value):
-            item(v, f"{at}[{i}]")
-
-    return check
-
-
-def _map(item: _Check) -> _Check:
-    def check(value: object, at: str) -> None:
-        for k, v in _object(value, at).items():
-            item(v, f"{at}.{k}")
-
-    return check
+def _not_one_of(at: str, value: object, allowed: tuple[object, ...]) -> DecodeError:
+    got = json.dumps(value, default=repr)
+    return _fail(at, f"is {got}, want one of {json.dumps(allowed)}")
 
 
 def _union(
@@ -1622,421 +1563,1010 @@ def _union(
     variants: Mapping[str, _Check],
     absent: Optional[_Check],
 ) -> None:
-    obj = _object(value, at)
-    allowed = ", ".join(json.dumps(v) for v in variants)
-    if tag not in obj:
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if tag not in value:
         if absent is None:
-            raise _fail(at, f"{json.dumps(tag)} is missing (allowed: {allowed})")
-        absent(obj, at)
+            raise _fail(at, f"{json.dumps(tag)} is missing (allowed: {_allowed(variants)})")
+        absent(value, at)
         return
-    selected = obj[tag]
-    if not isinstance(selected, str) or selected not in variants:
+    selected = value[tag]
+    check = variants.get(selected) if isinstance(selected, str) else None
+    if check is None:
         raise _fail(
-            at, f"{tag} {json.dumps(selected)} is not allowed (allowed: {allowed})"
+            at, f"{tag} {json.dumps(selected)} is not allowed (allowed: {_allowed(variants)})"
         )
-    variants[selected](obj, at)
+    check(value, at)
+
+
+def _allowed(variants: Mapping[str, _Check]) -> str:
+    return ", ".join(json.dumps(v) for v in variants)
 
 
 def _check_abort_turn(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("abort_turn"))
-    _member(obj, at, "reason", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("abort_turn",):
+        raise _not_one_of(f"{at}.action", v, ("abort_turn",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_after_llm_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "response", True, _check_after_llm_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "response" not in value:
+        raise _missing(at, "response")
+    v = value["response"]
+    _check_after_llm_params(v, f"{at}.response")
 
 
 def _check_after_llm_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "model", True, _string)
-    _member(obj, at, "response", False, _check_llm_response)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "model" not in value:
+        raise _missing(at, "model")
+    v = value["model"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.model", "a string", v)
+    if "response" in value:
+        v = value["response"]
+        _check_llm_response(v, f"{at}.response")
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_after_llm_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_after_llm_modify,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _AFTER_LLM_RESULT_VARIANTS, _check_continue)
 
 
 def _check_after_tool_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "result", True, _check_after_tool_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "result" not in value:
+        raise _missing(at, "result")
+    v = value["result"]
+    _check_after_tool_params(v, f"{at}.result")
 
 
 def _check_after_tool_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", False, _map(_any))
-    _member(obj, at, "result", False, _check_tool_result)
-    _member(obj, at, "duration", False, _integer)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "tool" not in value:
+        raise _missing(at, "tool")
+    v = value["tool"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.tool", "a string", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
+    if "result" in value:
+        v = value["result"]
+        _check_tool_result(v, f"{at}.result")
+    if "duration" in value:
+        v = value["duration"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.duration", "an integer", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_after_tool_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_after_tool_modify,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _AFTER_TOOL_RESULT_VARIANTS, _check_continue)
 
 
 def _check_approve_tool_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", False, _map(_any))
-    _member(obj, at, "tool_kind", False, _string)
-    _member(obj, at, "affected_paths", False, _array(_string))
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "tool" not in value:
+        raise _missing(at, "tool")
+    v = value["tool"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.tool", "a string", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
+    if "tool_kind" in value:
+        v = value["tool_kind"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.tool_kind", "a string", v)
+    if "affected_paths" in value:
+        v = value["affected_paths"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.affected_paths", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.affected_paths[{i0}]", "a string", v1)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_approve_tool_result(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "approved", True, _boolean)
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "abstain", False, _boolean)
-    _member(obj, at, "arguments", False, _map(_any))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "approved" not in value:
+        raise _missing(at, "approved")
+    v = value["approved"]
+    if not isinstance(v, bool):
+        raise _want(f"{at}.approved", "a boolean", v)
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "abstain" in value:
+        v = value["abstain"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.abstain", "a boolean", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
 
 
 def _check_before_llm_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "request", True, _check_before_llm_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "request" not in value:
+        raise _missing(at, "request")
+    v = value["request"]
+    _check_before_llm_params(v, f"{at}.request")
 
 
 def _check_before_llm_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "model", True, _string)
-    _member(obj, at, "messages", False, _array(_check_message))
-    _member(obj, at, "tools", False, _array(_check_tool_definition))
-    _member(obj, at, "options", False, _map(_any))
-    _member(obj, at, "graceful_terminal", False, _boolean)
-    _member(obj, at, "planning", False, _boolean)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "model" not in value:
+        raise _missing(at, "model")
+    v = value["model"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.model", "a string", v)
+    if "messages" in value:
+        v = value["messages"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.messages", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_message(v1, f"{at}.messages[{i0}]")
+    if "tools" in value:
+        v = value["tools"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.tools", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_tool_definition(v1, f"{at}.tools[{i0}]")
+    if "options" in value:
+        v = value["options"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.options", "an object", v)
+    if "graceful_terminal" in value:
+        v = value["graceful_terminal"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.graceful_terminal", "a boolean", v)
+    if "planning" in value:
+        v = value["planning"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.planning", "a boolean", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_before_llm_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_before_llm_modify,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _BEFORE_LLM_RESULT_VARIANTS, _check_continue)
 
 
 def _check_before_tool_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "call", True, _check_before_tool_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "call" not in value:
+        raise _missing(at, "call")
+    v = value["call"]
+    _check_before_tool_params(v, f"{at}.call")
 
 
 def _check_before_tool_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", False, _map(_any))
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
-    _member(obj, at, "hook_result", False, _check_tool_result)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "tool" not in value:
+        raise _missing(at, "tool")
+    v = value["tool"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.tool", "a string", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
+    if "hook_result" in value:
+        v = value["hook_result"]
+        _check_tool_result(v, f"{at}.hook_result")
 
 
 def _check_before_tool_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_before_tool_modify,
-            "respond": _check_respond,
-            "deny_tool": _check_deny_tool,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _BEFORE_TOOL_RESULT_VARIANTS, _check_continue)
 
 
 def _check_cache_control(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "type", True, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "type" not in value:
+        raise _missing(at, "type")
+    v = value["type"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.type", "a string", v)
 
 
 def _check_content_block(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "type", True, _string)
-    _member(obj, at, "text", False, _string)
-    _member(obj, at, "image_url", False, _check_image_url)
-    _member(obj, at, "cache_control", False, _check_cache_control)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "type" not in value:
+        raise _missing(at, "type")
+    v = value["type"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.type", "a string", v)
+    if "text" in value:
+        v = value["text"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.text", "a string", v)
+    if "image_url" in value:
+        v = value["image_url"]
+        _check_image_url(v, f"{at}.image_url")
+    if "cache_control" in value:
+        v = value["cache_control"]
+        _check_cache_control(v, f"{at}.cache_control")
 
 
 def _check_continue(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", False, _literal("continue", ""))
-    _member(obj, at, "reason", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" in value:
+        v = value["action"]
+        if isinstance(v, bool) or v not in ("continue", "",):
+            raise _not_one_of(f"{at}.action", v, ("continue", "",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_deny_tool(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("deny_tool"))
-    _member(obj, at, "reason", True, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("deny_tool",):
+        raise _not_one_of(f"{at}.action", v, ("deny_tool",))
+    if "reason" not in value:
+        raise _missing(at, "reason")
+    v = value["reason"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_event_scope(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "agent_id", False, _string)
-    _member(obj, at, "session_key", False, _string)
-    _member(obj, at, "turn_id", False, _string)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "agent_id" in value:
+        v = value["agent_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.agent_id", "a string", v)
+    if "session_key" in value:
+        v = value["session_key"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.session_key", "a string", v)
+    if "turn_id" in value:
+        v = value["turn_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.turn_id", "a string", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_event_source(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "component", False, _string)
-    _member(obj, at, "name", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "component" in value:
+        v = value["component"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.component", "a string", v)
+    if "name" in value:
+        v = value["name"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.name", "a string", v)
 
 
 def _check_function_call(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "name", True, _string)
-    _member(obj, at, "arguments", True, _string)
-    _member(obj, at, "thought_signature", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "name" not in value:
+        raise _missing(at, "name")
+    v = value["name"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.name", "a string", v)
+    if "arguments" not in value:
+        raise _missing(at, "arguments")
+    v = value["arguments"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.arguments", "a string", v)
+    if "thought_signature" in value:
+        v = value["thought_signature"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.thought_signature", "a string", v)
 
 
 def _check_function_definition(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "name", True, _string)
-    _member(obj, at, "description", False, _string)
-    _member(obj, at, "parameters", False, _map(_any))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "name" not in value:
+        raise _missing(at, "name")
+    v = value["name"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.name", "a string", v)
+    if "description" in value:
+        v = value["description"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.description", "a string", v)
+    if "parameters" in value:
+        v = value["parameters"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.parameters", "an object", v)
 
 
 def _check_google_extra_content(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "thought_signature", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "thought_signature" in value:
+        v = value["thought_signature"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.thought_signature", "a string", v)
 
 
 def _check_hard_abort(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("hard_abort"))
-    _member(obj, at, "reason", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("hard_abort",):
+        raise _not_one_of(f"{at}.action", v, ("hard_abort",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_hello_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "name", True, _string)
-    _member(obj, at, "version", True, _integer)
-    _member(obj, at, "modes", False, _array(_string))
-    _member(obj, at, "extensions", False, _array(_string))
-    _member(obj, at, "max_line_bytes", False, _integer)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "name" not in value:
+        raise _missing(at, "name")
+    v = value["name"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.name", "a string", v)
+    if "version" not in value:
+        raise _missing(at, "version")
+    v = value["version"]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _want(f"{at}.version", "an integer", v)
+    if "modes" in value:
+        v = value["modes"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.modes", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.modes[{i0}]", "a string", v1)
+    if "extensions" in value:
+        v = value["extensions"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.extensions", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.extensions[{i0}]", "a string", v1)
+    if "max_line_bytes" in value:
+        v = value["max_line_bytes"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.max_line_bytes", "an integer", v)
 
 
 def _check_hello_result(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "ok", True, _boolean)
-    _member(obj, at, "name", False, _string)
-    _member(obj, at, "modes", False, _array(_string))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "ok" not in value:
+        raise _missing(at, "ok")
+    v = value["ok"]
+    if not isinstance(v, bool):
+        raise _want(f"{at}.ok", "a boolean", v)
+    if "name" in value:
+        v = value["name"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.name", "a string", v)
+    if "modes" in value:
+        v = value["modes"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.modes", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.modes[{i0}]", "a string", v1)
 
 
 def _check_image_url(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "url", True, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "url" not in value:
+        raise _missing(at, "url")
+    v = value["url"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.url", "a string", v)
 
 
 def _check_inbound_context(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
-    _member(obj, at, "sender_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
+    if "sender_id" in value:
+        v = value["sender_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.sender_id", "a string", v)
 
 
 def _check_llm_response(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "role", False, _string)
-    _member(obj, at, "content", False, _string)
-    _member(obj, at, "tool_calls", False, _array(_check_tool_call))
-    _member(obj, at, "finish_reason", False, _string)
-    _member(obj, at, "reasoning", False, _string)
-    _member(obj, at, "reasoning_details", False, _any)
-    _member(obj, at, "reasoning_content", False, _string)
-    _member(obj, at, "usage", False, _check_usage)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "role" in value:
+        v = value["role"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.role", "a string", v)
+    if "content" in value:
+        v = value["content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.content", "a string", v)
+    if "tool_calls" in value:
+        v = value["tool_calls"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.tool_calls", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_tool_call(v1, f"{at}.tool_calls[{i0}]")
+    if "finish_reason" in value:
+        v = value["finish_reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.finish_reason", "a string", v)
+    if "reasoning" in value:
+        v = value["reasoning"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reasoning", "a string", v)
+    if "reasoning_details" in value:
+        v = value["reasoning_details"]
+    if "reasoning_content" in value:
+        v = value["reasoning_content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reasoning_content", "a string", v)
+    if "usage" in value:
+        v = value["usage"]
+        _check_usage(v, f"{at}.usage")
 
 
 def _check_legacy_event(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "Kind", True, _string)
-    _member(obj, at, "Meta", False, _check_meta)
-    _member(obj, at, "Payload", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "Kind" not in value:
+        raise _missing(at, "Kind")
+    v = value["Kind"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.Kind", "a string", v)
+    if "Meta" in value:
+        v = value["Meta"]
+        _check_meta(v, f"{at}.Meta")
+    if "Payload" in value:
+        v = value["Payload"]
 
 
 def _check_message(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "role", True, _string)
-    _member(obj, at, "content", False, _string)
-    _member(obj, at, "tool_calls", False, _array(_check_tool_call))
-    _member(obj, at, "tool_call_id", False, _string)
-    _member(obj, at, "reasoning_content", False, _string)
-    _member(obj, at, "content_parts", False, _array(_check_content_block))
-    _member(obj, at, "system_parts", False, _array(_check_content_block))
-    _member(obj, at, "model_name", False, _string)
-    _member(obj, at, "created_at", False, _string)
-    _member(obj, at, "media", False, _array(_string))
-    _member(obj, at, "attachments", False, _array(_map(_any)))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "role" not in value:
+        raise _missing(at, "role")
+    v = value["role"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.role", "a string", v)
+    if "content" in value:
+        v = value["content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.content", "a string", v)
+    if "tool_calls" in value:
+        v = value["tool_calls"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.tool_calls", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_tool_call(v1, f"{at}.tool_calls[{i0}]")
+    if "tool_call_id" in value:
+        v = value["tool_call_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.tool_call_id", "a string", v)
+    if "reasoning_content" in value:
+        v = value["reasoning_content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reasoning_content", "a string", v)
+    if "content_parts" in value:
+        v = value["content_parts"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.content_parts", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_content_block(v1, f"{at}.content_parts[{i0}]")
+    if "system_parts" in value:
+        v = value["system_parts"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.system_parts", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_content_block(v1, f"{at}.system_parts[{i0}]")
+    if "model_name" in value:
+        v = value["model_name"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.model_name", "a string", v)
+    if "created_at" in value:
+        v = value["created_at"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.created_at", "a string", v)
+    if "media" in value:
+        v = value["media"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.media", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.media[{i0}]", "a string", v1)
+    if "attachments" in value:
+        v = value["attachments"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.attachments", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, dict):
+                raise _want(f"{at}.attachments[{i0}]", "an object", v1)
 
 
 def _check_meta(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "AgentID", False, _string)
-    _member(obj, at, "TurnID", False, _string)
-    _member(obj, at, "ParentTurnID", False, _string)
-    _member(obj, at, "SessionKey", False, _string)
-    _member(obj, at, "Iteration", False, _integer)
-    _member(obj, at, "TracePath", False, _string)
-    _member(obj, at, "Source", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "AgentID" in value:
+        v = value["AgentID"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.AgentID", "a string", v)
+    if "TurnID" in value:
+        v = value["TurnID"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.TurnID", "a string", v)
+    if "ParentTurnID" in value:
+        v = value["ParentTurnID"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.ParentTurnID", "a string", v)
+    if "SessionKey" in value:
+        v = value["SessionKey"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.SessionKey", "a string", v)
+    if "Iteration" in value:
+        v = value["Iteration"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.Iteration", "an integer", v)
+    if "TracePath" in value:
+        v = value["TracePath"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.TracePath", "a string", v)
+    if "Source" in value:
+        v = value["Source"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.Source", "a string", v)
 
 
 def _check_notification(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "jsonrpc", True, _literal("2.0"))
-    _member(obj, at, "id", False, _literal(0))
-    _member(obj, at, "method", True, _string)
-    _member(obj, at, "params", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "jsonrpc" not in value:
+        raise _missing(at, "jsonrpc")
+    v = value["jsonrpc"]
+    if isinstance(v, bool) or v not in ("2.0",):
+        raise _not_one_of(f"{at}.jsonrpc", v, ("2.0",))
+    if "id" in value:
+        v = value["id"]
+        if isinstance(v, bool) or v not in (0,):
+            raise _not_one_of(f"{at}.id", v, (0,))
+    if "method" not in value:
+        raise _missing(at, "method")
+    v = value["method"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.method", "a string", v)
+    if "params" in value:
+        v = value["params"]
 
 
 def _check_rpc_error(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "code", True, _integer)
-    _member(obj, at, "message", True, _string)
-    _member(obj, at, "data", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "code" not in value:
+        raise _missing(at, "code")
+    v = value["code"]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _want(f"{at}.code", "an integer", v)
+    if "message" not in value:
+        raise _missing(at, "message")
+    v = value["message"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.message", "a string", v)
+    if "data" in value:
+        v = value["data"]
 
 
 def _check_request(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "jsonrpc", True, _literal("2.0"))
-    _member(obj, at, "id", True, _integer)
-    _member(obj, at, "method", True, _string)
-    _member(obj, at, "params", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "jsonrpc" not in value:
+        raise _missing(at, "jsonrpc")
+    v = value["jsonrpc"]
+    if isinstance(v, bool) or v not in ("2.0",):
+        raise _not_one_of(f"{at}.jsonrpc", v, ("2.0",))
+    if "id" not in value:
+        raise _missing(at, "id")
+    v = value["id"]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _want(f"{at}.id", "an integer", v)
+    if "method" not in value:
+        raise _missing(at, "method")
+    v = value["method"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.method", "a string", v)
+    if "params" in value:
+        v = value["params"]
 
 
 def _check_respond(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("respond"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "call", False, _check_before_tool_params)
-    _member(obj, at, "result", True, _check_tool_result)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("respond",):
+        raise _not_one_of(f"{at}.action", v, ("respond",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "call" in value:
+        v = value["call"]
+        _check_before_tool_params(v, f"{at}.call")
+    if "result" not in value:
+        raise _missing(at, "result")
+    v = value["result"]
+    _check_tool_result(v, f"{at}.result")
 
 
 def _check_response(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "jsonrpc", True, _literal("2.0"))
-    _member(obj, at, "id", True, _nullable(_integer))
-    _member(obj, at, "result", False, _any)
-    _member(obj, at, "error", False, _check_rpc_error)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "jsonrpc" not in value:
+        raise _missing(at, "jsonrpc")
+    v = value["jsonrpc"]
+    if isinstance(v, bool) or v not in ("2.0",):
+        raise _not_one_of(f"{at}.jsonrpc", v, ("2.0",))
+    if "id" not in value:
+        raise _missing(at, "id")
+    v = value["id"]
+    if v is not None:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.id", "an integer", v)
+    if "result" in value:
+        v = value["result"]
+    if "error" in value:
+        v = value["error"]
+        _check_rpc_error(v, f"{at}.error")
 
 
 def _check_runtime_event(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "id", False, _string)
-    _member(obj, at, "kind", True, _string)
-    _member(obj, at, "time", False, _string)
-    _member(obj, at, "source", True, _check_event_source)
-    _member(obj, at, "scope", True, _check_event_scope)
-    _member(obj, at, "correlation", False, _map(_any))
-    _member(obj, at, "severity", False, _string)
-    _member(obj, at, "payload", True, _any)
-    _member(obj, at, "attrs", False, _map(_any))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "id" in value:
+        v = value["id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.id", "a string", v)
+    if "kind" not in value:
+        raise _missing(at, "kind")
+    v = value["kind"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.kind", "a string", v)
+    if "time" in value:
+        v = value["time"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.time", "a string", v)
+    if "source" not in value:
+        raise _missing(at, "source")
+    v = value["source"]
+    _check_event_source(v, f"{at}.source")
+    if "scope" not in value:
+        raise _missing(at, "scope")
+    v = value["scope"]
+    _check_event_scope(v, f"{at}.scope")
+    if "correlation" in value:
+        v = value["correlation"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.correlation", "an object", v)
+    if "severity" in value:
+        v = value["severity"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.severity", "a string", v)
+    if "payload" not in value:
+        raise _missing(at, "payload")
+    v = value["payload"]
+    if "attrs" in value:
+        v = value["attrs"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.attrs", "an object", v)
 
 
 def _check_tool_call(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "id", False, _string)
-    _member(obj, at, "type", False, _string)
-    _member(obj, at, "function", False, _check_function_call)
-    _member(obj, at, "extra_content", False, _check_tool_call_extra_content)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "id" in value:
+        v = value["id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.id", "a string", v)
+    if "type" in value:
+        v = value["type"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.type", "a string", v)
+    if "function" in value:
+        v = value["function"]
+        _check_function_call(v, f"{at}.function")
+    if "extra_content" in value:
+        v = value["extra_content"]
+        _check_tool_call_extra_content(v, f"{at}.extra_content")
 
 
 def _check_tool_call_extra_content(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "google", False, _check_google_extra_content)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "google" in value:
+        v = value["google"]
+        _check_google_extra_content(v, f"{at}.google")
 
 
 def _check_tool_definition(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "type", True, _string)
-    _member(obj, at, "function", True, _check_function_definition)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "type" not in value:
+        raise _missing(at, "type")
+    v = value["type"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.type", "a string", v)
+    if "function" not in value:
+        raise _missing(at, "function")
+    v = value["function"]
+    _check_function_definition(v, f"{at}.function")
 
 
 def _check_tool_result(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "for_llm", True, _string)
-    _member(obj, at, "for_user", False, _string)
-    _member(obj, at, "silent", False, _boolean)
-    _member(obj, at, "is_error", False, _boolean)
-    _member(obj, at, "async", False, _boolean)
-    _member(obj, at, "media", False, _array(_string))
-    _member(obj, at, "artifact_tags", False, _array(_string))
-    _member(obj, at, "response_handled", False, _boolean)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "for_llm" not in value:
+        raise _missing(at, "for_llm")
+    v = value["for_llm"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.for_llm", "a string", v)
+    if "for_user" in value:
+        v = value["for_user"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.for_user", "a string", v)
+    if "silent" in value:
+        v = value["silent"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.silent", "a boolean", v)
+    if "is_error" in value:
+        v = value["is_error"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.is_error", "a boolean", v)
+    if "async" in value:
+        v = value["async"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.async", "a boolean", v)
+    if "media" in value:
+        v = value["media"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.media", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.media[{i0}]", "a string", v1)
+    if "artifact_tags" in value:
+        v = value["artifact_tags"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.artifact_tags", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.artifact_tags[{i0}]", "a string", v1)
+    if "response_handled" in value:
+        v = value["response_handled"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.response_handled", "a boolean", v)
 
 
 def _check_turn_context(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "inbound", False, _check_inbound_context)
-    _member(obj, at, "route", False, _any)
-    _member(obj, at, "scope", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "inbound" in value:
+        v = value["inbound"]
+        _check_inbound_context(v, f"{at}.inbound")
+    if "route" in value:
+        v = value["route"]
+    if "scope" in value:
+        v = value["scope"]
 
 
 def _check_usage(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "prompt_tokens", False, _integer)
-    _member(obj, at, "completion_tokens", False, _integer)
-    _member(obj, at, "total_tokens", False, _integer)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "prompt_tokens" in value:
+        v = value["prompt_tokens"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.prompt_tokens", "an integer", v)
+    if "completion_tokens" in value:
+        v = value["completion_tokens"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.completion_tokens", "an integer", v)
+    if "total_tokens" in value:
+        v = value["total_tokens"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.total_tokens", "an integer", v)
+
+
+_AFTER_LLM_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_after_llm_modify,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of AfterLLMResult."""
+
+
+_AFTER_TOOL_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_after_tool_modify,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of AfterToolResult."""
+
+
+_BEFORE_LLM_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_before_llm_modify,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of BeforeLLMResult."""
+
+
+_BEFORE_TOOL_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_before_tool_modify,
+    "respond": _check_respond,
+    "deny_tool": _check_deny_tool,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of BeforeToolResult."""
 
 
 def decode_abort_turn(value: object) -> AbortTurn:
@@ -2053,7 +2583,8 @@ def decode_action(value: object) -> Action:
 
     Raises DecodeError naming the first member that does not fit.
     """
-    _string(value, "Action")
+    if not isinstance(value, str):
+        raise _want("Action", "a string", value)
     return cast(Action, value)
 
 
@@ -2350,7 +2881,8 @@ def decode_mode(value: object) -> Mode:
 
     Raises DecodeError naming the first member that does not fit.
     """
-    _string(value, "Mode")
+    if not isinstance(value, str):
+        raise _want("Mode", "a string", value)
     return cast(Mode, value)
 
 
@@ -2440,7 +2972,8 @@ def decode_tool_kind(value: object) -> ToolKind:
 
     Raises DecodeError naming the first member that does not fit.
     """
-    _string(value, "ToolKind")
+    if not isinstance(value, str):
+        raise _want("ToolKind", "a string", value)
     return cast(ToolKind, value)
 
 

@@ -3,9 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"text/template"
 	"unicode"
@@ -116,25 +114,29 @@ func pyType(r *Ref) string {
 func pyCheckFields(t *Type) string {
 	var b strings.Builder
 	for _, f := range t.Fields {
-		if !pyPlainName.MatchString(f.Name) {
-			panic("codegen: the Python checker cannot name the member " + f.Name)
-		}
-		key := strconv.Quote(f.Name)
+		key, path := quote(f.Name), "{at}."+pyFStringText(f.Name)
+		anything := f.Type.Kind == Any
 		if f.Required {
 			fmt.Fprintf(&b, "    if %s not in value:\n        raise _missing(at, %s)\n", key, key)
+			if anything {
+				continue
+			}
 			fmt.Fprintf(&b, "    v = value[%s]\n", key)
-			pyCheckValue(&b, f.Type, "v", "{at}."+f.Name, 0, "    ")
+			pyCheckValue(&b, f.Type, "v", path, 0, "    ")
 			continue
 		}
+		if anything {
+			continue // any value fits, null too
+		}
 		fmt.Fprintf(&b, "    if %s in value:\n        v = value[%s]\n", key, key)
-		pyCheckValue(&b, f.Type, "v", "{at}."+f.Name, 0, "        ")
+		pyCheckValue(&b, f.Type, "v", path, 0, "        ")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// pyPlainName is a member name that may stand in a Python string and
-// f-string as it is.
-var pyPlainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// pyFStringText is s as the text of a Python f-string between double
+// quotes: braces doubled, backslashes and quotes escaped.
+var pyFStringText = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "{", "{{", "}", "}}").Replace
 
 // pyCheckValue writes the statements that check the value v, whose path is
 // the f-string body path, at the indent; depth numbers the variables of

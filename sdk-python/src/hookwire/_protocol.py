@@ -2149,8 +2149,6 @@ def _check_llm_response(value: object, at: str) -> None:
         v = value["reasoning"]
         if not isinstance(v, str):
             raise _want(f"{at}.reasoning", "a string", v)
-    if "reasoning_details" in value:
-        v = value["reasoning_details"]
     if "reasoning_content" in value:
         v = value["reasoning_content"]
         if not isinstance(v, str):
@@ -2171,8 +2169,6 @@ def _check_legacy_event(value: object, at: str) -> None:
     if "Meta" in value:
         v = value["Meta"]
         _check_meta(v, f"{at}.Meta")
-    if "Payload" in value:
-        v = value["Payload"]
 
 
 def _check_message(value: object, at: str) -> None:
@@ -2287,8 +2283,6 @@ def _check_notification(value: object, at: str) -> None:
     v = value["method"]
     if not isinstance(v, str):
         raise _want(f"{at}.method", "a string", v)
-    if "params" in value:
-        v = value["params"]
 
 
 def _check_rpc_error(value: object, at: str) -> None:
@@ -2304,8 +2298,6 @@ def _check_rpc_error(value: object, at: str) -> None:
     v = value["message"]
     if not isinstance(v, str):
         raise _want(f"{at}.message", "a string", v)
-    if "data" in value:
-        v = value["data"]
 
 
 def _check_request(value: object, at: str) -> None:
@@ -2326,8 +2318,6 @@ def _check_request(value: object, at: str) -> None:
     v = value["method"]
     if not isinstance(v, str):
         raise _want(f"{at}.method", "a string", v)
-    if "params" in value:
-        v = value["params"]
 
 
 def _check_respond(value: object, at: str) -> None:
@@ -2365,8 +2355,6 @@ def _check_response(value: object, at: str) -> None:
     if v is not None:
         if isinstance(v, bool) or not isinstance(v, int):
             raise _want(f"{at}.id", "an integer", v)
-    if "result" in value:
-        v = value["result"]
     if "error" in value:
         v = value["error"]
         _check_rpc_error(v, f"{at}.error")
@@ -2406,7 +2394,6 @@ def _check_runtime_event(value: object, at: str) -> None:
             raise _want(f"{at}.severity", "a string", v)
     if "payload" not in value:
         raise _missing(at, "payload")
-    v = value["payload"]
     if "attrs" in value:
         v = value["attrs"]
         if not isinstance(v, dict):
@@ -2504,10 +2491,6 @@ def _check_turn_context(value: object, at: str) -> None:
     if "inbound" in value:
         v = value["inbound"]
         _check_inbound_context(v, f"{at}.inbound")
-    if "route" in value:
-        v = value["route"]
-    if "scope" in value:
-        v = value["scope"]
 
 
 def _check_usage(value: object, at: str) -> None:

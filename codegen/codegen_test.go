@@ -187,9 +187,21 @@ func TestThePythonAllListsEveryPublicNameOfTheModule(t *testing.T) {
 	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, ".py") })
 	src := string(outs[i].Data)
 	// Top-level statements start at column 0: NAME = ..., NAME: T = ...,
-	// class NAME(...), def NAME(...).
+	// class NAME(...), def NAME(...); the types' run-time names are those of
+	// the else of if TYPE_CHECKING, at column 4.
+	statement := `(?:class |def )?([A-Za-z]\w*)\b(?:\s*[=:(])`
 	var defined []string
-	for _, m := range regexp.MustCompile(`(?m)^(?:class |def )?([A-Za-z]\w*)\b(?:\s*[=:(])`).FindAllStringSubmatch(src, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^`+statement).FindAllStringSubmatch(src, -1) {
+		if m[1] != "TYPE_CHECKING" && m[1] != "else" {
+			defined = append(defined, m[1])
+		}
+	}
+	_, runtime, ok := strings.Cut(src, "\nelse:\n")
+	if !ok {
+		t.Fatal("no else of if TYPE_CHECKING")
+	}
+	runtime = regexp.MustCompile(`(?m)^\S`).Split(runtime, 2)[0]
+	for _, m := range regexp.MustCompile(`(?m)^    `+statement).FindAllStringSubmatch(runtime, -1) {
 		defined = append(defined, m[1])
 	}
 	_, list, ok := strings.Cut(src, "\n__all__ = [\n")

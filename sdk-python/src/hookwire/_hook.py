@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-import sys
-from collections.abc import Awaitable
 from functools import partial
 from types import FunctionType
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Callable,
-    NamedTuple,
-    TypeVar,
-    Union,
-    overload,
-)
 
+from ._log import configure as _configure_logging
+from ._log import log
 from ._protocol import (
     CODE_INVALID_PARAMS,
     CODE_METHOD_NOT_FOUND,
@@ -52,48 +42,56 @@ from ._protocol import (
     decode_runtime_event,
 )
 from ._results import Modify, respond
+from ._static import overload
 
+# typing costs a hook a tenth of its start-up, and these names only matter to
+# type checkers: at run time the reply types are object, and the handlers'
+# type variables are not made.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+    from typing import Any, Callable, TypeVar, Union
+
     from ._testing import TestClient
     from ._tools import Tool
     from ._workers import Workers
 
-log = logging.getLogger("hookwire")
+    BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
+    AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
+    BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
+    AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
+    ApproveToolReply = Union[ApproveToolResult, bool]
 
-BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
-"""What a before_llm handler returns; None means continue."""
-AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
-"""What an after_llm handler returns; None means continue."""
-BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
-"""What a before_tool handler returns; None means continue."""
-AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
-"""What an after_tool handler returns; None means continue."""
-ApproveToolReply = Union[ApproveToolResult, bool]
-"""What an approve_tool handler returns: True, False, or a result with a reason."""
+    BeforeLLMHandler = TypeVar(
+        "BeforeLLMHandler",
+        bound=Callable[[BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]],
+    )
+    AfterLLMHandler = TypeVar(
+        "AfterLLMHandler",
+        bound=Callable[[AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]],
+    )
+    BeforeToolHandler = TypeVar(
+        "BeforeToolHandler",
+        bound=Callable[[BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]],
+    )
+    AfterToolHandler = TypeVar(
+        "AfterToolHandler",
+        bound=Callable[[AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]],
+    )
+    ApproveToolHandler = TypeVar(
+        "ApproveToolHandler",
+        bound=Callable[[ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]],
+    )
+    Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
+    Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
+    F = TypeVar("F", bound=Callable[..., Any])
+else:
+    BeforeLLMReply = AfterLLMReply = BeforeToolReply = AfterToolReply = ApproveToolReply = object
 
-BeforeLLMHandler = TypeVar(
-    "BeforeLLMHandler",
-    bound=Callable[[BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]],
-)
-AfterLLMHandler = TypeVar(
-    "AfterLLMHandler",
-    bound=Callable[[AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]],
-)
-BeforeToolHandler = TypeVar(
-    "BeforeToolHandler",
-    bound=Callable[[BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]],
-)
-AfterToolHandler = TypeVar(
-    "AfterToolHandler",
-    bound=Callable[[AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]],
-)
-ApproveToolHandler = TypeVar(
-    "ApproveToolHandler",
-    bound=Callable[[ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]],
-)
-Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
-Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
-F = TypeVar("F", bound=Callable[..., Any])
+
+# What each kind of handler returns (None means continue; an approval is True,
+# False, or a result with a reason), for the return annotations of handlers:
+# BeforeLLMReply, AfterLLMReply, BeforeToolReply, AfterToolReply, ApproveToolReply.
 
 # PicoClaw's host reads reply lines of up to 1 MiB, and stops reading a hook
 # for good at a longer one; a host that reads more says so in hello.
@@ -126,7 +124,7 @@ class HookError(Exception):
         self.message = message
 
 
-class Route(NamedTuple):
+class Route:
     """How one request is answered: call(params), if any, then finish(its reply).
 
     call is the user's handler or a plugin tool; is_async says whether it
@@ -134,14 +132,22 @@ class Route(NamedTuple):
     and turns the reply into the result that goes on the wire.
     """
 
-    call: Callable[[Any], Any] | None
-    is_async: bool
-    finish: Callable[[Any], Any]
+    __slots__ = ("call", "finish", "is_async")
+
+    def __init__(
+        self, call: Callable[[Any], Any] | None, is_async: bool, finish: Callable[[Any], Any]
+    ) -> None:
+        self.call = call
+        self.is_async = is_async
+        self.finish = finish
 
 
-class _Handler(NamedTuple):
-    fn: Callable[..., Any]
-    is_async: bool
+class _Handler:
+    __slots__ = ("fn", "is_async")
+
+    def __init__(self, fn: Callable[..., Any], is_async: bool) -> None:
+        self.fn = fn
+        self.is_async = is_async
 
 
 class Hook:
@@ -330,12 +336,7 @@ class Hook:
         While it runs, anything else written to stdout (print, C extensions,
         child processes) goes to stderr, and logging goes to stderr.
         """
-        if not logging.getLogger().handlers:
-            logging.basicConfig(
-                level=logging.INFO,
-                stream=sys.stderr,
-                format="%(levelname)s %(name)s: %(message)s",
-            )
+        _configure_logging()
         from ._stdio import run
 
         run(self)

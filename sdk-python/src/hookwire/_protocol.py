@@ -6,11 +6,19 @@ json.loads returns, so members this version does not know are kept and sent
 back unchanged. The decode_* functions check a value against its type (the
 required members, each member's type, a union's tag) and raise DecodeError
 naming the first member that does not fit.
+
+The types are for type checkers. Building them would import typing and cost
+a hook a fifth of its start-up, so at run time each message type is dict,
+each literal type (Mode, Action, Method, ...) str and JSON object: what the
+values are, and what annotations and dict literals need.
 """
 
+from __future__ import annotations
+
 import json
-from collections.abc import Callable, Mapping
-from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union, cast
+from collections import namedtuple
+
+from ._static import cast
 
 __all__ = [
     "ACTIONS",
@@ -173,21 +181,8 @@ class DecodeError(ValueError):
     """A value does not have the type it is decoded as."""
 
 
-JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
-"""Any JSON value."""
-
 PROTOCOL_VERSION: Final = 1
 """The protocol version sent in hook.hello."""
-
-Action = Literal[
-    "continue",
-    "modify",
-    "respond",
-    "deny_tool",
-    "abort_turn",
-    "hard_abort",
-]
-"""Action is what an interceptor decides. An empty action means continue."""
 
 ACTION_CONTINUE: Final = "continue"
 ACTION_MODIFY: Final = "modify"
@@ -204,14 +199,6 @@ ACTIONS: Final[tuple[Action, ...]] = (
     ACTION_HARD_ABORT,
 )
 
-Mode = Literal[
-    "observe",
-    "llm",
-    "tool",
-    "approve",
-]
-"""Mode is a capability a hook declares in hook.hello."""
-
 MODE_OBSERVE: Final = "observe"
 MODE_LLM: Final = "llm"
 MODE_TOOL: Final = "tool"
@@ -222,13 +209,6 @@ MODES: Final[tuple[Mode, ...]] = (
     MODE_TOOL,
     MODE_APPROVE,
 )
-
-ToolKind = Literal[
-    "readonly",
-    "write",
-    "execute",
-]
-"""ToolKind says what a tool does to the world."""
 
 TOOL_KIND_READONLY: Final = "readonly"
 TOOL_KIND_WRITE: Final = "write"
@@ -248,18 +228,6 @@ METHOD_APPROVE_TOOL: Final = "hook.approve_tool"
 METHOD_RUNTIME_EVENT: Final = "hook.runtime_event"
 METHOD_EVENT: Final = "hook.event"
 
-Method = Literal[
-    "hook.hello",
-    "hook.before_llm",
-    "hook.after_llm",
-    "hook.before_tool",
-    "hook.after_tool",
-    "hook.approve_tool",
-    "hook.runtime_event",
-    "hook.event",
-]
-"""The method names of this protocol version."""
-
 KIND_AGENT_TURN_START: Final = "agent.turn.start"
 KIND_AGENT_TURN_END: Final = "agent.turn.end"
 KIND_AGENT_LLM_REQUEST: Final = "agent.llm.request"
@@ -272,22 +240,6 @@ KIND_AGENT_INTERRUPT_RECEIVED: Final = "agent.interrupt.received"
 KIND_AGENT_ERROR: Final = "agent.error"
 KIND_AGENT_SESSION_START: Final = "agent.session.start"
 KIND_AGENT_SESSION_END: Final = "agent.session.end"
-
-EventKind = Literal[
-    "agent.turn.start",
-    "agent.turn.end",
-    "agent.llm.request",
-    "agent.llm.response",
-    "agent.tool.exec_start",
-    "agent.tool.exec_end",
-    "agent.tool.exec_skipped",
-    "agent.steering.injected",
-    "agent.interrupt.received",
-    "agent.error",
-    "agent.session.start",
-    "agent.session.end",
-]
-"""The runtime event kinds of this protocol version. Hosts may send others."""
 
 EVENT_KINDS: Final[tuple[EventKind, ...]] = (
     KIND_AGENT_TURN_START,
@@ -362,1085 +314,1166 @@ ERROR_CODES: Final[tuple[int, ...]] = (
 )
 """The JSON-RPC error codes of this protocol version."""
 
-_AbortTurnRequired = TypedDict(
-    "_AbortTurnRequired",
-    {
-        # action is "abort_turn".
-        "action": Literal["abort_turn"],
-    },
-)
-
-_AbortTurnOptional = TypedDict(
-    "_AbortTurnOptional",
-    {
-        # reason says why the turn ends.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class AbortTurn(_AbortTurnRequired, _AbortTurnOptional):
-    """AbortTurn ends the current turn with an error."""
-
-
-_MetaOptional = TypedDict(
-    "_MetaOptional",
-    {
-        # AgentID names the agent handling the turn.
-        "AgentID": str,
-        # TurnID identifies the turn.
-        "TurnID": str,
-        # ParentTurnID is the turn that spawned this one; empty for a top-level turn.
-        "ParentTurnID": str,
-        # SessionKey identifies the conversation the turn belongs to.
-        "SessionKey": str,
-        # Iteration counts the LLM rounds of the turn.
-        "Iteration": int,
-        # TracePath is the host's trace path for the call.
-        "TracePath": str,
-        # Source names the host component that raised the call.
-        "Source": str,
-    },
-    total=False,
-)
-
-
-class Meta(_MetaOptional):
-    """Meta identifies where in the agent a call comes from. Its keys are
-    PascalCase on the wire, exactly as PicoClaw writes them.
-    """
-
-
-_InboundContextOptional = TypedDict(
-    "_InboundContextOptional",
-    {
-        # channel is the channel the message arrived on, such as "cli".
-        "channel": str,
-        # chat_id identifies the chat within the channel.
-        "chat_id": str,
-        # sender_id identifies who sent the message.
-        "sender_id": str,
-    },
-    total=False,
-)
-
-
-class InboundContext(_InboundContextOptional):
-    """InboundContext is where the message that started the turn came from."""
-
-
-_TurnContextOptional = TypedDict(
-    "_TurnContextOptional",
-    {
-        # inbound is the message that started the turn.
-        "inbound": InboundContext,
-        # route is the host's routing decision, in the host's own shape.
-        "route": JSON,
-        # scope is the host's scope of the turn, in the host's own shape.
-        "scope": JSON,
-    },
-    total=False,
-)
-
-
-class TurnContext(_TurnContextOptional):
-    """TurnContext describes what started the turn and how it is routed."""
-
-
-_FunctionCallRequired = TypedDict(
-    "_FunctionCallRequired",
-    {
-        # name is the tool called.
-        "name": str,
-        # arguments is the arguments object, encoded as a JSON string.
-        "arguments": str,
-    },
-)
-
-_FunctionCallOptional = TypedDict(
-    "_FunctionCallOptional",
-    {
-        # thought_signature is the provider's signature of the reasoning behind the call.
-        "thought_signature": str,
-    },
-    total=False,
-)
-
-
-class FunctionCall(_FunctionCallRequired, _FunctionCallOptional):
-    """FunctionCall names the tool called and its arguments."""
-
-
-_GoogleExtraContentOptional = TypedDict(
-    "_GoogleExtraContentOptional",
-    {
-        # thought_signature is the signature of the reasoning behind the call.
-        "thought_signature": str,
-    },
-    total=False,
-)
-
-
-class GoogleExtraContent(_GoogleExtraContentOptional):
-    """GoogleExtraContent is what Google's models attach to a tool call."""
-
-
-_ToolCallExtraContentOptional = TypedDict(
-    "_ToolCallExtraContentOptional",
-    {
-        # google is the data of Google's models.
-        "google": GoogleExtraContent,
-    },
-    total=False,
-)
-
-
-class ToolCallExtraContent(_ToolCallExtraContentOptional):
-    """ToolCallExtraContent is provider-specific data of a tool call."""
-
-
-_ToolCallOptional = TypedDict(
-    "_ToolCallOptional",
-    {
-        # id identifies the call within the response.
-        "id": str,
-        # type is "function".
-        "type": str,
-        # function names the tool and carries its arguments. PicoClaw calls
-        # after_llm before it fills it in with OpenAI-compatible providers: then
-        # the call has only its id.
-        "function": FunctionCall,
-        # extra_content is provider-specific data of the call.
-        "extra_content": ToolCallExtraContent,
-    },
-    total=False,
-)
-
-
-class ToolCall(_ToolCallOptional):
-    """ToolCall is a call to a tool that the LLM asks for."""
-
-
-_UsageOptional = TypedDict(
-    "_UsageOptional",
-    {
-        # prompt_tokens is the size of the request.
-        "prompt_tokens": int,
-        # completion_tokens is the size of the answer.
-        "completion_tokens": int,
-        # total_tokens is both together.
-        "total_tokens": int,
-    },
-    total=False,
-)
-
-
-class Usage(_UsageOptional):
-    """Usage counts the tokens of an LLM call."""
-
-
-_LLMResponseOptional = TypedDict(
-    "_LLMResponseOptional",
-    {
-        # role is "assistant" when present.
-        "role": str,
-        # content is the text of the answer.
-        "content": str,
-        # tool_calls are the tools the LLM asks to call.
-        "tool_calls": list[ToolCall],
-        # finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
-        "finish_reason": str,
-        # reasoning is the model's reasoning text, where it gives one.
-        "reasoning": str,
-        # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
-        "reasoning_details": JSON,
-        # reasoning_content is the reasoning text of providers that send it apart from content.
-        "reasoning_content": str,
-        # usage counts the tokens of the call.
-        "usage": Usage,
-    },
-    total=False,
-)
-
-
-class LLMResponse(_LLMResponseOptional):
-    """LLMResponse is what the LLM answered."""
-
-
-_AfterLLMParamsRequired = TypedDict(
-    "_AfterLLMParamsRequired",
-    {
-        # model is the model that answered.
-        "model": str,
-    },
-)
-
-_AfterLLMParamsOptional = TypedDict(
-    "_AfterLLMParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # response is the LLM's answer. PicoClaw leaves it out when it has none.
-        "response": LLMResponse,
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class AfterLLMParams(_AfterLLMParamsRequired, _AfterLLMParamsOptional):
-    """AfterLLMParams is the LLM's answer. A modify reply returns the whole object."""
-
-
-_AfterLLMModifyRequired = TypedDict(
-    "_AfterLLMModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # response is the whole modified params object: meta, model and response.
-        "response": AfterLLMParams,
-    },
-)
-
-_AfterLLMModifyOptional = TypedDict(
-    "_AfterLLMModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class AfterLLMModify(_AfterLLMModifyRequired, _AfterLLMModifyOptional):
-    """AfterLLMModify replaces the LLM's answer with Response."""
-
-
-_ContinueOptional = TypedDict(
-    "_ContinueOptional",
-    {
-        # action is "continue", "" or absent: all three mean continue.
-        "action": Literal["continue", ""],
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class Continue(_ContinueOptional):
-    """Continue passes the object through unchanged. Its action may be omitted or empty."""
-
-
-_HardAbortRequired = TypedDict(
-    "_HardAbortRequired",
-    {
-        # action is "hard_abort".
-        "action": Literal["hard_abort"],
-    },
-)
-
-_HardAbortOptional = TypedDict(
-    "_HardAbortOptional",
-    {
-        # reason says why the loop stops.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class HardAbort(_HardAbortRequired, _HardAbortOptional):
-    """HardAbort stops the whole agent loop."""
-
-
-AfterLLMResult = Union[
-    Continue,
-    AfterLLMModify,
-    AbortTurn,
-    HardAbort,
-]
-"""AfterLLMResult answers hook.after_llm."""
-
-
-_ToolResultRequired = TypedDict(
-    "_ToolResultRequired",
-    {
-        # for_llm is what the LLM sees.
-        "for_llm": str,
-    },
-)
-
-_ToolResultOptional = TypedDict(
-    "_ToolResultOptional",
-    {
-        # for_user is sent to the user as it is, when not empty.
-        "for_user": str,
-        # Silent, when true, sends nothing to the user.
-        "silent": bool,
-        # is_error marks a failed call.
-        "is_error": bool,
-        # async marks a call that goes on in the background.
-        "async": bool,
-        # media are media references, such as "media://abc123".
-        "media": list[str],
-        # artifact_tags tag local artifact paths.
-        "artifact_tags": list[str],
-        # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
-        "response_handled": bool,
-    },
-    total=False,
-)
-
-
-class ToolResult(_ToolResultRequired, _ToolResultOptional):
-    """ToolResult is the outcome of a tool call."""
-
-
-_AfterToolParamsRequired = TypedDict(
-    "_AfterToolParamsRequired",
-    {
-        # tool is the tool's name.
-        "tool": str,
-    },
-)
-
-_AfterToolParamsOptional = TypedDict(
-    "_AfterToolParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # arguments are the arguments the tool ran with.
-        "arguments": dict[str, JSON],
-        # result is what the tool returned. PicoClaw leaves it out when it has none.
-        "result": ToolResult,
-        # duration is how long the tool ran, in nanoseconds.
-        "duration": int,
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class AfterToolParams(_AfterToolParamsRequired, _AfterToolParamsOptional):
-    """AfterToolParams is a tool call that has run. A modify reply returns the
-    whole object, so the tool result sits at result.result.
-    """
-
-
-_AfterToolModifyRequired = TypedDict(
-    "_AfterToolModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # result is the whole modified params object; the tool result is Result.Result.
-        "result": AfterToolParams,
-    },
-)
-
-_AfterToolModifyOptional = TypedDict(
-    "_AfterToolModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class AfterToolModify(_AfterToolModifyRequired, _AfterToolModifyOptional):
-    """AfterToolModify replaces the tool's outcome with Result."""
-
-
-AfterToolResult = Union[
-    Continue,
-    AfterToolModify,
-    AbortTurn,
-    HardAbort,
-]
-"""AfterToolResult answers hook.after_tool."""
-
-
-_ApproveToolParamsRequired = TypedDict(
-    "_ApproveToolParamsRequired",
-    {
-        # tool is the tool's name.
-        "tool": str,
-    },
-)
-
-_ApproveToolParamsOptional = TypedDict(
-    "_ApproveToolParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
-        "arguments": dict[str, JSON],
-        # tool_kind says what the tool does to the world, when the host knows it.
-        #
-        # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
-        "tool_kind": ToolKind,
-        # affected_paths are the files and folders the call reads or writes, when the host knows them.
-        #
-        # hookwire extension: Lets approvers judge a call by the paths it touches.
-        "affected_paths": list[str],
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class ApproveToolParams(_ApproveToolParamsRequired, _ApproveToolParamsOptional):
-    """ApproveToolParams asks whether a tool call may run."""
-
-
-_ApproveToolResultRequired = TypedDict(
-    "_ApproveToolResultRequired",
-    {
-        # approved is true to let the tool run.
-        "approved": bool,
-    },
-)
-
-_ApproveToolResultOptional = TypedDict(
-    "_ApproveToolResultOptional",
-    {
-        # reason says why, when the call is denied.
-        "reason": str,
-        # abstain is true when the approver has no opinion; Approved must then be false.
-        #
-        # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
-        "abstain": bool,
-        # arguments replace the tool's arguments when the call is approved; only
-        # for hosts that list approve_tool.arguments in hello's extensions.
-        #
-        # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
-        "arguments": dict[str, JSON],
-    },
-    total=False,
-)
-
-
-class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
-    """ApproveToolResult is an approver's decision.
-
-    An approver with no opinion answers {"approved": false, "abstain": true}:
-    a host that knows the abstain extension asks the next approver and then
-    applies its configured default, and a host that does not know it reads a
-    denial, so abstaining never approves by accident.
-    """
-
-
-_ImageURLRequired = TypedDict(
-    "_ImageURLRequired",
-    {
-        # url is the image's address.
-        "url": str,
-    },
-)
-
-
-class ImageURL(_ImageURLRequired):
-    """ImageURL is an image: an http(s) link or a data URL."""
-
-
-_CacheControlRequired = TypedDict(
-    "_CacheControlRequired",
-    {
-        # type is "ephemeral".
-        "type": str,
-    },
-)
-
-
-class CacheControl(_CacheControlRequired):
-    """CacheControl marks a block for a provider's prefix cache."""
-
-
-_ContentBlockRequired = TypedDict(
-    "_ContentBlockRequired",
-    {
-        # type is "text" or "image_url".
-        "type": str,
-    },
-)
-
-_ContentBlockOptional = TypedDict(
-    "_ContentBlockOptional",
-    {
-        # text is the block's text.
-        "text": str,
-        # image_url is the block's image.
-        "image_url": ImageURL,
-        # cache_control marks the block for the provider's prefix cache.
-        "cache_control": CacheControl,
-    },
-    total=False,
-)
-
-
-class ContentBlock(_ContentBlockRequired, _ContentBlockOptional):
-    """ContentBlock is one block of a structured message: text or an image."""
-
-
-_MessageRequired = TypedDict(
-    "_MessageRequired",
-    {
-        # role is "system", "user", "assistant" or "tool".
-        "role": str,
-    },
-)
-
-_MessageOptional = TypedDict(
-    "_MessageOptional",
-    {
-        # content is the text of the message.
-        "content": str,
-        # tool_calls are the calls an assistant message asks for.
-        "tool_calls": list[ToolCall],
-        # tool_call_id links a tool message to the call it answers.
-        "tool_call_id": str,
-        # reasoning_content is the reasoning an assistant message came with, where the provider gives one.
-        "reasoning_content": str,
-        # content_parts are the parts of a multimodal message (text and images), where the host splits it.
-        "content_parts": list[ContentBlock],
-        # system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
-        "system_parts": list[ContentBlock],
-        # model_name is the model that wrote an assistant message.
-        "model_name": str,
-        # created_at is when the message was made, in RFC 3339 form.
-        "created_at": str,
-        # media are media references of the message, such as "media://abc123".
-        "media": list[str],
-        # attachments are files attached to the message, in the host's own shape.
-        "attachments": list[dict[str, JSON]],
-    },
-    total=False,
-)
-
-
-class Message(_MessageRequired, _MessageOptional):
-    """Message is one entry of the conversation sent to the LLM."""
-
-
-_FunctionDefinitionRequired = TypedDict(
-    "_FunctionDefinitionRequired",
-    {
-        # name is the tool name the LLM calls.
-        "name": str,
-    },
-)
-
-_FunctionDefinitionOptional = TypedDict(
-    "_FunctionDefinitionOptional",
-    {
-        # description tells the LLM what the tool does.
-        "description": str,
-        # parameters is the JSON Schema of the tool's arguments object.
-        "parameters": dict[str, JSON],
-    },
-    total=False,
-)
-
-
-class FunctionDefinition(_FunctionDefinitionRequired, _FunctionDefinitionOptional):
-    """FunctionDefinition names a tool and describes its arguments."""
-
-
-_ToolDefinitionRequired = TypedDict(
-    "_ToolDefinitionRequired",
-    {
-        # type is "function".
-        "type": str,
-        # function describes the tool.
-        "function": FunctionDefinition,
-    },
-)
-
-
-class ToolDefinition(_ToolDefinitionRequired):
-    """ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form."""
-
-
-_BeforeLLMParamsRequired = TypedDict(
-    "_BeforeLLMParamsRequired",
-    {
-        # model is the requested model.
-        "model": str,
-    },
-)
-
-_BeforeLLMParamsOptional = TypedDict(
-    "_BeforeLLMParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # messages is the conversation history. PicoClaw leaves it out when it is empty.
-        "messages": list[Message],
-        # tools are the tools the LLM may call.
-        "tools": list[ToolDefinition],
-        # options are LLM parameters such as temperature and max_tokens.
-        "options": dict[str, JSON],
-        # graceful_terminal is true on the last call of a turn that is being wound down.
-        "graceful_terminal": bool,
-        # planning is true on an LLM call the host makes to plan the turn, before any agent round.
-        #
-        # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
-        "planning": bool,
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class BeforeLLMParams(_BeforeLLMParamsRequired, _BeforeLLMParamsOptional):
-    """BeforeLLMParams is the request about to be sent to the LLM. A modify
-    reply returns the whole object: the host replaces, it does not merge.
-    """
-
-
-_BeforeLLMModifyRequired = TypedDict(
-    "_BeforeLLMModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # request is the whole modified request.
-        "request": BeforeLLMParams,
-    },
-)
-
-_BeforeLLMModifyOptional = TypedDict(
-    "_BeforeLLMModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class BeforeLLMModify(_BeforeLLMModifyRequired, _BeforeLLMModifyOptional):
-    """BeforeLLMModify replaces the LLM request with Request."""
-
-
-BeforeLLMResult = Union[
-    Continue,
-    BeforeLLMModify,
-    AbortTurn,
-    HardAbort,
-]
-"""BeforeLLMResult answers hook.before_llm."""
-
-
-_BeforeToolParamsRequired = TypedDict(
-    "_BeforeToolParamsRequired",
-    {
-        # tool is the tool's name.
-        "tool": str,
-    },
-)
-
-_BeforeToolParamsOptional = TypedDict(
-    "_BeforeToolParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
-        "arguments": dict[str, JSON],
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-        # hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
-        "hook_result": ToolResult,
-    },
-    total=False,
-)
-
-
-class BeforeToolParams(_BeforeToolParamsRequired, _BeforeToolParamsOptional):
-    """BeforeToolParams is a tool call about to run. A modify or respond reply
-    carries it whole as call: a call without tool renames the tool to "".
-    """
-
-
-_BeforeToolModifyRequired = TypedDict(
-    "_BeforeToolModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # call is the whole modified call; its tool must be set.
-        "call": BeforeToolParams,
-    },
-)
-
-_BeforeToolModifyOptional = TypedDict(
-    "_BeforeToolModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class BeforeToolModify(_BeforeToolModifyRequired, _BeforeToolModifyOptional):
-    """BeforeToolModify replaces the tool call with Call."""
-
-
-_RespondRequired = TypedDict(
-    "_RespondRequired",
-    {
-        # action is "respond".
-        "action": Literal["respond"],
-        # result is the tool result to return.
-        "result": ToolResult,
-    },
-)
-
-_RespondOptional = TypedDict(
-    "_RespondOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-        # call is the whole call as answered, when the hook changed it.
-        "call": BeforeToolParams,
-    },
-    total=False,
-)
-
-
-class Respond(_RespondRequired, _RespondOptional):
-    """Respond answers the tool call itself: the tool, its approval and
-    hook.after_tool are skipped, and Result goes to the LLM.
-    """
-
-
-_DenyToolRequired = TypedDict(
-    "_DenyToolRequired",
-    {
-        # action is "deny_tool".
-        "action": Literal["deny_tool"],
-        # reason says why the tool may not run.
-        "reason": str,
-    },
-)
-
-
-class DenyTool(_DenyToolRequired):
-    """DenyTool refuses to run the tool; the LLM is told the reason."""
-
-
-BeforeToolResult = Union[
-    Continue,
-    BeforeToolModify,
-    Respond,
-    DenyTool,
-    AbortTurn,
-    HardAbort,
-]
-"""BeforeToolResult answers hook.before_tool."""
-
-
-_EventScopeOptional = TypedDict(
-    "_EventScopeOptional",
-    {
-        # agent_id names the agent.
-        "agent_id": str,
-        # session_key identifies the session.
-        "session_key": str,
-        # turn_id identifies the turn.
-        "turn_id": str,
-        # channel is the channel of the turn.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class EventScope(_EventScopeOptional):
-    """EventScope places an event."""
-
-
-_EventSourceOptional = TypedDict(
-    "_EventSourceOptional",
-    {
-        # component is the kind of component, such as "agent".
-        "component": str,
-        # name is the component's name.
-        "name": str,
-    },
-    total=False,
-)
-
-
-class EventSource(_EventSourceOptional):
-    """EventSource is the component that raised an event."""
-
-
-_HelloParamsRequired = TypedDict(
-    "_HelloParamsRequired",
-    {
-        # name is the hook's name in the host's configuration.
-        "name": str,
-        # version is the protocol version; 1 for this one.
-        "version": int,
-    },
-)
-
-_HelloParamsOptional = TypedDict(
-    "_HelloParamsOptional",
-    {
-        # modes are the capabilities the host expects of the hook. PicoClaw
-        # leaves them out when it grants none.
-        "modes": list[Mode],
-        # extensions are the hookwire extensions the host understands; see the Ext* constants.
-        #
-        # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
-        "extensions": list[str],
-        # max_line_bytes is the longest reply line the host reads, in bytes,
-        # newline included. A host that sends none (or 0) reads 1 MiB, as
-        # PicoClaw does; the SDKs keep their replies within it.
-        #
-        # hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
-        "max_line_bytes": int,
-    },
-    total=False,
-)
-
-
-class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
-    """HelloParams opens the connection: the host names the hook and the protocol version."""
-
-
-_HelloResultRequired = TypedDict(
-    "_HelloResultRequired",
-    {
-        # ok is true when the hook is ready.
-        "ok": bool,
-    },
-)
-
-_HelloResultOptional = TypedDict(
-    "_HelloResultOptional",
-    {
-        # name is the name the hook gives itself.
-        "name": str,
-        # modes are the modes the hook's handlers need.
-        #
-        # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
-        "modes": list[Mode],
-    },
-    total=False,
-)
-
-
-class HelloResult(_HelloResultRequired, _HelloResultOptional):
-    """HelloResult accepts the connection."""
-
-
-_LegacyEventRequired = TypedDict(
-    "_LegacyEventRequired",
-    {
-        # Kind is a legacy kind such as "tool_exec_start"; see LegacyKinds.
-        "Kind": str,
-    },
-)
-
-_LegacyEventOptional = TypedDict(
-    "_LegacyEventOptional",
-    {
-        # Meta identifies where the event comes from.
-        "Meta": Meta,
-        # Payload is the event's data.
-        "Payload": JSON,
-    },
-    total=False,
-)
-
-
-class LegacyEvent(_LegacyEventRequired, _LegacyEventOptional):
-    """LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys."""
-
-
-_NotificationRequired = TypedDict(
-    "_NotificationRequired",
-    {
-        # jsonrpc is always "2.0".
-        "jsonrpc": Literal["2.0"],
-        # method is hook.runtime_event or hook.event.
-        "method": str,
-    },
-)
-
-_NotificationOptional = TypedDict(
-    "_NotificationOptional",
-    {
-        # id is absent, or 0 on older hosts.
-        "id": Literal[0],
-        # params is the event.
-        "params": JSON,
-    },
-    total=False,
-)
-
-
-class Notification(_NotificationRequired, _NotificationOptional):
-    """Notification is a message that gets no reply. Older hosts may send an id of 0."""
-
-
-_RPCErrorRequired = TypedDict(
-    "_RPCErrorRequired",
-    {
-        # code is one of the Code* constants, or another integer code.
-        "code": int,
-        # message says what went wrong, in one line.
-        "message": str,
-    },
-)
-
-_RPCErrorOptional = TypedDict(
-    "_RPCErrorOptional",
-    {
-        # data carries optional details.
-        "data": JSON,
-    },
-    total=False,
-)
-
-
-class RPCError(_RPCErrorRequired, _RPCErrorOptional):
-    """RPCError is a JSON-RPC error object."""
-
-
-_RequestRequired = TypedDict(
-    "_RequestRequired",
-    {
-        # jsonrpc is always "2.0".
-        "jsonrpc": Literal["2.0"],
-        # id identifies the call; hosts count up from 1 and hello is 1.
-        "id": int,
-        # method is one of the hook.* methods.
-        "method": str,
-    },
-)
-
-_RequestOptional = TypedDict(
-    "_RequestOptional",
-    {
-        # params is the method's params object.
-        "params": JSON,
-    },
-    total=False,
-)
-
-
-class Request(_RequestRequired, _RequestOptional):
-    """Request is a call that expects a Response with the same id."""
-
-
-_ResponseRequired = TypedDict(
-    "_ResponseRequired",
-    {
-        # jsonrpc is always "2.0".
-        "jsonrpc": Literal["2.0"],
-        # id is the id of the request answered; null only when that id could not be read.
-        "id": Optional[int],
-    },
-)
-
-_ResponseOptional = TypedDict(
-    "_ResponseOptional",
-    {
-        # result is the method's result when the call succeeded.
-        "result": JSON,
-        # error says why the call failed.
-        "error": RPCError,
-    },
-    total=False,
-)
-
-
-class Response(_ResponseRequired, _ResponseOptional):
-    """Response answers a Request: exactly one of Result and Error is set."""
-
-
-_RuntimeEventRequired = TypedDict(
-    "_RuntimeEventRequired",
-    {
-        # kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
-        "kind": str,
-        # source is the component that raised the event.
-        "source": EventSource,
-        # scope places the event in an agent, session and turn.
-        "scope": EventScope,
-        # payload is the event's data; its shape depends on the kind.
-        "payload": JSON,
-    },
-)
-
-_RuntimeEventOptional = TypedDict(
-    "_RuntimeEventOptional",
-    {
-        # id identifies the event.
-        "id": str,
-        # time is when the event happened, in RFC 3339 form.
-        "time": str,
-        # correlation links the event to others.
-        "correlation": dict[str, JSON],
-        # severity is "debug", "info", "warn" or "error".
-        "severity": str,
-        # attrs are further attributes.
-        "attrs": dict[str, JSON],
-    },
-    total=False,
-)
-
-
-class RuntimeEvent(_RuntimeEventRequired, _RuntimeEventOptional):
-    """RuntimeEvent is the observe notification hook.runtime_event. It gets no reply."""
-
-
-class MethodInfo(NamedTuple):
-    """A row of the method table."""
-
-    name: Method
-    """The JSON-RPC method name."""
-    notification: bool
-    """True for a method that gets no reply."""
-    mode: Optional[Mode]
-    """The hello mode a hook declares to receive the method, if any."""
-    params: str
-    """The name of the params type."""
-    result: Optional[str]
-    """The name of the result type; None for a notification."""
-    actions: tuple[Action, ...]
-    """The actions the result allows, when it is a union on action."""
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union
+
+    JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+    """Any JSON value."""
+
+    Action = Literal[
+        "continue",
+        "modify",
+        "respond",
+        "deny_tool",
+        "abort_turn",
+        "hard_abort",
+    ]
+    """Action is what an interceptor decides. An empty action means continue."""
+
+
+    Mode = Literal[
+        "observe",
+        "llm",
+        "tool",
+        "approve",
+    ]
+    """Mode is a capability a hook declares in hook.hello."""
+
+
+    ToolKind = Literal[
+        "readonly",
+        "write",
+        "execute",
+    ]
+    """ToolKind says what a tool does to the world."""
+
+
+    Method = Literal[
+        "hook.hello",
+        "hook.before_llm",
+        "hook.after_llm",
+        "hook.before_tool",
+        "hook.after_tool",
+        "hook.approve_tool",
+        "hook.runtime_event",
+        "hook.event",
+    ]
+    """The method names of this protocol version."""
+
+    EventKind = Literal[
+        "agent.turn.start",
+        "agent.turn.end",
+        "agent.llm.request",
+        "agent.llm.response",
+        "agent.tool.exec_start",
+        "agent.tool.exec_end",
+        "agent.tool.exec_skipped",
+        "agent.steering.injected",
+        "agent.interrupt.received",
+        "agent.error",
+        "agent.session.start",
+        "agent.session.end",
+    ]
+    """The runtime event kinds of this protocol version. Hosts may send others."""
+
+    _AbortTurnRequired = TypedDict(
+        "_AbortTurnRequired",
+        {
+            # action is "abort_turn".
+            "action": Literal["abort_turn"],
+        },
+    )
+
+    _AbortTurnOptional = TypedDict(
+        "_AbortTurnOptional",
+        {
+            # reason says why the turn ends.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class AbortTurn(_AbortTurnRequired, _AbortTurnOptional):
+        """AbortTurn ends the current turn with an error."""
+
+
+    _MetaOptional = TypedDict(
+        "_MetaOptional",
+        {
+            # AgentID names the agent handling the turn.
+            "AgentID": str,
+            # TurnID identifies the turn.
+            "TurnID": str,
+            # ParentTurnID is the turn that spawned this one; empty for a top-level turn.
+            "ParentTurnID": str,
+            # SessionKey identifies the conversation the turn belongs to.
+            "SessionKey": str,
+            # Iteration counts the LLM rounds of the turn.
+            "Iteration": int,
+            # TracePath is the host's trace path for the call.
+            "TracePath": str,
+            # Source names the host component that raised the call.
+            "Source": str,
+        },
+        total=False,
+    )
+
+    class Meta(_MetaOptional):
+        """Meta identifies where in the agent a call comes from. Its keys are
+        PascalCase on the wire, exactly as PicoClaw writes them.
+        """
+
+
+    _InboundContextOptional = TypedDict(
+        "_InboundContextOptional",
+        {
+            # channel is the channel the message arrived on, such as "cli".
+            "channel": str,
+            # chat_id identifies the chat within the channel.
+            "chat_id": str,
+            # sender_id identifies who sent the message.
+            "sender_id": str,
+        },
+        total=False,
+    )
+
+    class InboundContext(_InboundContextOptional):
+        """InboundContext is where the message that started the turn came from."""
+
+
+    _TurnContextOptional = TypedDict(
+        "_TurnContextOptional",
+        {
+            # inbound is the message that started the turn.
+            "inbound": InboundContext,
+            # route is the host's routing decision, in the host's own shape.
+            "route": JSON,
+            # scope is the host's scope of the turn, in the host's own shape.
+            "scope": JSON,
+        },
+        total=False,
+    )
+
+    class TurnContext(_TurnContextOptional):
+        """TurnContext describes what started the turn and how it is routed."""
+
+
+    _FunctionCallRequired = TypedDict(
+        "_FunctionCallRequired",
+        {
+            # name is the tool called.
+            "name": str,
+            # arguments is the arguments object, encoded as a JSON string.
+            "arguments": str,
+        },
+    )
+
+    _FunctionCallOptional = TypedDict(
+        "_FunctionCallOptional",
+        {
+            # thought_signature is the provider's signature of the reasoning behind the call.
+            "thought_signature": str,
+        },
+        total=False,
+    )
+
+    class FunctionCall(_FunctionCallRequired, _FunctionCallOptional):
+        """FunctionCall names the tool called and its arguments."""
+
+
+    _GoogleExtraContentOptional = TypedDict(
+        "_GoogleExtraContentOptional",
+        {
+            # thought_signature is the signature of the reasoning behind the call.
+            "thought_signature": str,
+        },
+        total=False,
+    )
+
+    class GoogleExtraContent(_GoogleExtraContentOptional):
+        """GoogleExtraContent is what Google's models attach to a tool call."""
+
+
+    _ToolCallExtraContentOptional = TypedDict(
+        "_ToolCallExtraContentOptional",
+        {
+            # google is the data of Google's models.
+            "google": GoogleExtraContent,
+        },
+        total=False,
+    )
+
+    class ToolCallExtraContent(_ToolCallExtraContentOptional):
+        """ToolCallExtraContent is provider-specific data of a tool call."""
+
+
+    _ToolCallOptional = TypedDict(
+        "_ToolCallOptional",
+        {
+            # id identifies the call within the response.
+            "id": str,
+            # type is "function".
+            "type": str,
+            # function names the tool and carries its arguments. PicoClaw calls
+            # after_llm before it fills it in with OpenAI-compatible providers: then
+            # the call has only its id.
+            "function": FunctionCall,
+            # extra_content is provider-specific data of the call.
+            "extra_content": ToolCallExtraContent,
+        },
+        total=False,
+    )
+
+    class ToolCall(_ToolCallOptional):
+        """ToolCall is a call to a tool that the LLM asks for."""
+
+
+    _UsageOptional = TypedDict(
+        "_UsageOptional",
+        {
+            # prompt_tokens is the size of the request.
+            "prompt_tokens": int,
+            # completion_tokens is the size of the answer.
+            "completion_tokens": int,
+            # total_tokens is both together.
+            "total_tokens": int,
+        },
+        total=False,
+    )
+
+    class Usage(_UsageOptional):
+        """Usage counts the tokens of an LLM call."""
+
+
+    _LLMResponseOptional = TypedDict(
+        "_LLMResponseOptional",
+        {
+            # role is "assistant" when present.
+            "role": str,
+            # content is the text of the answer.
+            "content": str,
+            # tool_calls are the tools the LLM asks to call.
+            "tool_calls": list[ToolCall],
+            # finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
+            "finish_reason": str,
+            # reasoning is the model's reasoning text, where it gives one.
+            "reasoning": str,
+            # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
+            "reasoning_details": JSON,
+            # reasoning_content is the reasoning text of providers that send it apart from content.
+            "reasoning_content": str,
+            # usage counts the tokens of the call.
+            "usage": Usage,
+        },
+        total=False,
+    )
+
+    class LLMResponse(_LLMResponseOptional):
+        """LLMResponse is what the LLM answered."""
+
+
+    _AfterLLMParamsRequired = TypedDict(
+        "_AfterLLMParamsRequired",
+        {
+            # model is the model that answered.
+            "model": str,
+        },
+    )
+
+    _AfterLLMParamsOptional = TypedDict(
+        "_AfterLLMParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # response is the LLM's answer. PicoClaw leaves it out when it has none.
+            "response": LLMResponse,
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class AfterLLMParams(_AfterLLMParamsRequired, _AfterLLMParamsOptional):
+        """AfterLLMParams is the LLM's answer. A modify reply returns the whole object."""
+
+
+    _AfterLLMModifyRequired = TypedDict(
+        "_AfterLLMModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # response is the whole modified params object: meta, model and response.
+            "response": AfterLLMParams,
+        },
+    )
+
+    _AfterLLMModifyOptional = TypedDict(
+        "_AfterLLMModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class AfterLLMModify(_AfterLLMModifyRequired, _AfterLLMModifyOptional):
+        """AfterLLMModify replaces the LLM's answer with Response."""
+
+
+    _ContinueOptional = TypedDict(
+        "_ContinueOptional",
+        {
+            # action is "continue", "" or absent: all three mean continue.
+            "action": Literal["continue", ""],
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class Continue(_ContinueOptional):
+        """Continue passes the object through unchanged. Its action may be omitted or empty."""
+
+
+    _HardAbortRequired = TypedDict(
+        "_HardAbortRequired",
+        {
+            # action is "hard_abort".
+            "action": Literal["hard_abort"],
+        },
+    )
+
+    _HardAbortOptional = TypedDict(
+        "_HardAbortOptional",
+        {
+            # reason says why the loop stops.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class HardAbort(_HardAbortRequired, _HardAbortOptional):
+        """HardAbort stops the whole agent loop."""
+
+
+    AfterLLMResult = Union[
+        Continue,
+        AfterLLMModify,
+        AbortTurn,
+        HardAbort,
+    ]
+    """AfterLLMResult answers hook.after_llm."""
+
+
+    _ToolResultRequired = TypedDict(
+        "_ToolResultRequired",
+        {
+            # for_llm is what the LLM sees.
+            "for_llm": str,
+        },
+    )
+
+    _ToolResultOptional = TypedDict(
+        "_ToolResultOptional",
+        {
+            # for_user is sent to the user as it is, when not empty.
+            "for_user": str,
+            # Silent, when true, sends nothing to the user.
+            "silent": bool,
+            # is_error marks a failed call.
+            "is_error": bool,
+            # async marks a call that goes on in the background.
+            "async": bool,
+            # media are media references, such as "media://abc123".
+            "media": list[str],
+            # artifact_tags tag local artifact paths.
+            "artifact_tags": list[str],
+            # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
+            "response_handled": bool,
+        },
+        total=False,
+    )
+
+    class ToolResult(_ToolResultRequired, _ToolResultOptional):
+        """ToolResult is the outcome of a tool call."""
+
+
+    _AfterToolParamsRequired = TypedDict(
+        "_AfterToolParamsRequired",
+        {
+            # tool is the tool's name.
+            "tool": str,
+        },
+    )
+
+    _AfterToolParamsOptional = TypedDict(
+        "_AfterToolParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # arguments are the arguments the tool ran with.
+            "arguments": dict[str, JSON],
+            # result is what the tool returned. PicoClaw leaves it out when it has none.
+            "result": ToolResult,
+            # duration is how long the tool ran, in nanoseconds.
+            "duration": int,
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class AfterToolParams(_AfterToolParamsRequired, _AfterToolParamsOptional):
+        """AfterToolParams is a tool call that has run. A modify reply returns the
+        whole object, so the tool result sits at result.result.
+        """
+
+
+    _AfterToolModifyRequired = TypedDict(
+        "_AfterToolModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # result is the whole modified params object; the tool result is Result.Result.
+            "result": AfterToolParams,
+        },
+    )
+
+    _AfterToolModifyOptional = TypedDict(
+        "_AfterToolModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class AfterToolModify(_AfterToolModifyRequired, _AfterToolModifyOptional):
+        """AfterToolModify replaces the tool's outcome with Result."""
+
+
+    AfterToolResult = Union[
+        Continue,
+        AfterToolModify,
+        AbortTurn,
+        HardAbort,
+    ]
+    """AfterToolResult answers hook.after_tool."""
+
+
+    _ApproveToolParamsRequired = TypedDict(
+        "_ApproveToolParamsRequired",
+        {
+            # tool is the tool's name.
+            "tool": str,
+        },
+    )
+
+    _ApproveToolParamsOptional = TypedDict(
+        "_ApproveToolParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+            "arguments": dict[str, JSON],
+            # tool_kind says what the tool does to the world, when the host knows it.
+            #
+            # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
+            "tool_kind": ToolKind,
+            # affected_paths are the files and folders the call reads or writes, when the host knows them.
+            #
+            # hookwire extension: Lets approvers judge a call by the paths it touches.
+            "affected_paths": list[str],
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class ApproveToolParams(_ApproveToolParamsRequired, _ApproveToolParamsOptional):
+        """ApproveToolParams asks whether a tool call may run."""
+
+
+    _ApproveToolResultRequired = TypedDict(
+        "_ApproveToolResultRequired",
+        {
+            # approved is true to let the tool run.
+            "approved": bool,
+        },
+    )
+
+    _ApproveToolResultOptional = TypedDict(
+        "_ApproveToolResultOptional",
+        {
+            # reason says why, when the call is denied.
+            "reason": str,
+            # abstain is true when the approver has no opinion; Approved must then be false.
+            #
+            # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
+            "abstain": bool,
+            # arguments replace the tool's arguments when the call is approved; only
+            # for hosts that list approve_tool.arguments in hello's extensions.
+            #
+            # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
+            "arguments": dict[str, JSON],
+        },
+        total=False,
+    )
+
+    class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
+        """ApproveToolResult is an approver's decision.
+
+        An approver with no opinion answers {"approved": false, "abstain": true}:
+        a host that knows the abstain extension asks the next approver and then
+        applies its configured default, and a host that does not know it reads a
+        denial, so abstaining never approves by accident.
+        """
+
+
+    _ImageURLRequired = TypedDict(
+        "_ImageURLRequired",
+        {
+            # url is the image's address.
+            "url": str,
+        },
+    )
+
+    class ImageURL(_ImageURLRequired):
+        """ImageURL is an image: an http(s) link or a data URL."""
+
+
+    _CacheControlRequired = TypedDict(
+        "_CacheControlRequired",
+        {
+            # type is "ephemeral".
+            "type": str,
+        },
+    )
+
+    class CacheControl(_CacheControlRequired):
+        """CacheControl marks a block for a provider's prefix cache."""
+
+
+    _ContentBlockRequired = TypedDict(
+        "_ContentBlockRequired",
+        {
+            # type is "text" or "image_url".
+            "type": str,
+        },
+    )
+
+    _ContentBlockOptional = TypedDict(
+        "_ContentBlockOptional",
+        {
+            # text is the block's text.
+            "text": str,
+            # image_url is the block's image.
+            "image_url": ImageURL,
+            # cache_control marks the block for the provider's prefix cache.
+            "cache_control": CacheControl,
+        },
+        total=False,
+    )
+
+    class ContentBlock(_ContentBlockRequired, _ContentBlockOptional):
+        """ContentBlock is one block of a structured message: text or an image."""
+
+
+    _MessageRequired = TypedDict(
+        "_MessageRequired",
+        {
+            # role is "system", "user", "assistant" or "tool".
+            "role": str,
+        },
+    )
+
+    _MessageOptional = TypedDict(
+        "_MessageOptional",
+        {
+            # content is the text of the message.
+            "content": str,
+            # tool_calls are the calls an assistant message asks for.
+            "tool_calls": list[ToolCall],
+            # tool_call_id links a tool message to the call it answers.
+            "tool_call_id": str,
+            # reasoning_content is the reasoning an assistant message came with, where the provider gives one.
+            "reasoning_content": str,
+            # content_parts are the parts of a multimodal message (text and images), where the host splits it.
+            "content_parts": list[ContentBlock],
+            # system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
+            "system_parts": list[ContentBlock],
+            # model_name is the model that wrote an assistant message.
+            "model_name": str,
+            # created_at is when the message was made, in RFC 3339 form.
+            "created_at": str,
+            # media are media references of the message, such as "media://abc123".
+            "media": list[str],
+            # attachments are files attached to the message, in the host's own shape.
+            "attachments": list[dict[str, JSON]],
+        },
+        total=False,
+    )
+
+    class Message(_MessageRequired, _MessageOptional):
+        """Message is one entry of the conversation sent to the LLM."""
+
+
+    _FunctionDefinitionRequired = TypedDict(
+        "_FunctionDefinitionRequired",
+        {
+            # name is the tool name the LLM calls.
+            "name": str,
+        },
+    )
+
+    _FunctionDefinitionOptional = TypedDict(
+        "_FunctionDefinitionOptional",
+        {
+            # description tells the LLM what the tool does.
+            "description": str,
+            # parameters is the JSON Schema of the tool's arguments object.
+            "parameters": dict[str, JSON],
+        },
+        total=False,
+    )
+
+    class FunctionDefinition(_FunctionDefinitionRequired, _FunctionDefinitionOptional):
+        """FunctionDefinition names a tool and describes its arguments."""
+
+
+    _ToolDefinitionRequired = TypedDict(
+        "_ToolDefinitionRequired",
+        {
+            # type is "function".
+            "type": str,
+            # function describes the tool.
+            "function": FunctionDefinition,
+        },
+    )
+
+    class ToolDefinition(_ToolDefinitionRequired):
+        """ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form."""
+
+
+    _BeforeLLMParamsRequired = TypedDict(
+        "_BeforeLLMParamsRequired",
+        {
+            # model is the requested model.
+            "model": str,
+        },
+    )
+
+    _BeforeLLMParamsOptional = TypedDict(
+        "_BeforeLLMParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # messages is the conversation history. PicoClaw leaves it out when it is empty.
+            "messages": list[Message],
+            # tools are the tools the LLM may call.
+            "tools": list[ToolDefinition],
+            # options are LLM parameters such as temperature and max_tokens.
+            "options": dict[str, JSON],
+            # graceful_terminal is true on the last call of a turn that is being wound down.
+            "graceful_terminal": bool,
+            # planning is true on an LLM call the host makes to plan the turn, before any agent round.
+            #
+            # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
+            "planning": bool,
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class BeforeLLMParams(_BeforeLLMParamsRequired, _BeforeLLMParamsOptional):
+        """BeforeLLMParams is the request about to be sent to the LLM. A modify
+        reply returns the whole object: the host replaces, it does not merge.
+        """
+
+
+    _BeforeLLMModifyRequired = TypedDict(
+        "_BeforeLLMModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # request is the whole modified request.
+            "request": BeforeLLMParams,
+        },
+    )
+
+    _BeforeLLMModifyOptional = TypedDict(
+        "_BeforeLLMModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class BeforeLLMModify(_BeforeLLMModifyRequired, _BeforeLLMModifyOptional):
+        """BeforeLLMModify replaces the LLM request with Request."""
+
+
+    BeforeLLMResult = Union[
+        Continue,
+        BeforeLLMModify,
+        AbortTurn,
+        HardAbort,
+    ]
+    """BeforeLLMResult answers hook.before_llm."""
+
+
+    _BeforeToolParamsRequired = TypedDict(
+        "_BeforeToolParamsRequired",
+        {
+            # tool is the tool's name.
+            "tool": str,
+        },
+    )
+
+    _BeforeToolParamsOptional = TypedDict(
+        "_BeforeToolParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+            "arguments": dict[str, JSON],
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+            # hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
+            "hook_result": ToolResult,
+        },
+        total=False,
+    )
+
+    class BeforeToolParams(_BeforeToolParamsRequired, _BeforeToolParamsOptional):
+        """BeforeToolParams is a tool call about to run. A modify or respond reply
+        carries it whole as call: a call without tool renames the tool to "".
+        """
+
+
+    _BeforeToolModifyRequired = TypedDict(
+        "_BeforeToolModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # call is the whole modified call; its tool must be set.
+            "call": BeforeToolParams,
+        },
+    )
+
+    _BeforeToolModifyOptional = TypedDict(
+        "_BeforeToolModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class BeforeToolModify(_BeforeToolModifyRequired, _BeforeToolModifyOptional):
+        """BeforeToolModify replaces the tool call with Call."""
+
+
+    _RespondRequired = TypedDict(
+        "_RespondRequired",
+        {
+            # action is "respond".
+            "action": Literal["respond"],
+            # result is the tool result to return.
+            "result": ToolResult,
+        },
+    )
+
+    _RespondOptional = TypedDict(
+        "_RespondOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+            # call is the whole call as answered, when the hook changed it.
+            "call": BeforeToolParams,
+        },
+        total=False,
+    )
+
+    class Respond(_RespondRequired, _RespondOptional):
+        """Respond answers the tool call itself: the tool, its approval and
+        hook.after_tool are skipped, and Result goes to the LLM.
+        """
+
+
+    _DenyToolRequired = TypedDict(
+        "_DenyToolRequired",
+        {
+            # action is "deny_tool".
+            "action": Literal["deny_tool"],
+            # reason says why the tool may not run.
+            "reason": str,
+        },
+    )
+
+    class DenyTool(_DenyToolRequired):
+        """DenyTool refuses to run the tool; the LLM is told the reason."""
+
+
+    BeforeToolResult = Union[
+        Continue,
+        BeforeToolModify,
+        Respond,
+        DenyTool,
+        AbortTurn,
+        HardAbort,
+    ]
+    """BeforeToolResult answers hook.before_tool."""
+
+
+    _EventScopeOptional = TypedDict(
+        "_EventScopeOptional",
+        {
+            # agent_id names the agent.
+            "agent_id": str,
+            # session_key identifies the session.
+            "session_key": str,
+            # turn_id identifies the turn.
+            "turn_id": str,
+            # channel is the channel of the turn.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class EventScope(_EventScopeOptional):
+        """EventScope places an event."""
+
+
+    _EventSourceOptional = TypedDict(
+        "_EventSourceOptional",
+        {
+            # component is the kind of component, such as "agent".
+            "component": str,
+            # name is the component's name.
+            "name": str,
+        },
+        total=False,
+    )
+
+    class EventSource(_EventSourceOptional):
+        """EventSource is the component that raised an event."""
+
+
+    _HelloParamsRequired = TypedDict(
+        "_HelloParamsRequired",
+        {
+            # name is the hook's name in the host's configuration.
+            "name": str,
+            # version is the protocol version; 1 for this one.
+            "version": int,
+        },
+    )
+
+    _HelloParamsOptional = TypedDict(
+        "_HelloParamsOptional",
+        {
+            # modes are the capabilities the host expects of the hook. PicoClaw
+            # leaves them out when it grants none.
+            "modes": list[Mode],
+            # extensions are the hookwire extensions the host understands; see the Ext* constants.
+            #
+            # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
+            "extensions": list[str],
+            # max_line_bytes is the longest reply line the host reads, in bytes,
+            # newline included. A host that sends none (or 0) reads 1 MiB, as
+            # PicoClaw does; the SDKs keep their replies within it.
+            #
+            # hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
+            "max_line_bytes": int,
+        },
+        total=False,
+    )
+
+    class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
+        """HelloParams opens the connection: the host names the hook and the protocol version."""
+
+
+    _HelloResultRequired = TypedDict(
+        "_HelloResultRequired",
+        {
+            # ok is true when the hook is ready.
+            "ok": bool,
+        },
+    )
+
+    _HelloResultOptional = TypedDict(
+        "_HelloResultOptional",
+        {
+            # name is the name the hook gives itself.
+            "name": str,
+            # modes are the modes the hook's handlers need.
+            #
+            # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
+            "modes": list[Mode],
+        },
+        total=False,
+    )
+
+    class HelloResult(_HelloResultRequired, _HelloResultOptional):
+        """HelloResult accepts the connection."""
+
+
+    _LegacyEventRequired = TypedDict(
+        "_LegacyEventRequired",
+        {
+            # Kind is a legacy kind such as "tool_exec_start"; see LegacyKinds.
+            "Kind": str,
+        },
+    )
+
+    _LegacyEventOptional = TypedDict(
+        "_LegacyEventOptional",
+        {
+            # Meta identifies where the event comes from.
+            "Meta": Meta,
+            # Payload is the event's data.
+            "Payload": JSON,
+        },
+        total=False,
+    )
+
+    class LegacyEvent(_LegacyEventRequired, _LegacyEventOptional):
+        """LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys."""
+
+
+    _NotificationRequired = TypedDict(
+        "_NotificationRequired",
+        {
+            # jsonrpc is always "2.0".
+            "jsonrpc": Literal["2.0"],
+            # method is hook.runtime_event or hook.event.
+            "method": str,
+        },
+    )
+
+    _NotificationOptional = TypedDict(
+        "_NotificationOptional",
+        {
+            # id is absent, or 0 on older hosts.
+            "id": Literal[0],
+            # params is the event.
+            "params": JSON,
+        },
+        total=False,
+    )
+
+    class Notification(_NotificationRequired, _NotificationOptional):
+        """Notification is a message that gets no reply. Older hosts may send an id of 0."""
+
+
+    _RPCErrorRequired = TypedDict(
+        "_RPCErrorRequired",
+        {
+            # code is one of the Code* constants, or another integer code.
+            "code": int,
+            # message says what went wrong, in one line.
+            "message": str,
+        },
+    )
+
+    _RPCErrorOptional = TypedDict(
+        "_RPCErrorOptional",
+        {
+            # data carries optional details.
+            "data": JSON,
+        },
+        total=False,
+    )
+
+    class RPCError(_RPCErrorRequired, _RPCErrorOptional):
+        """RPCError is a JSON-RPC error object."""
+
+
+    _RequestRequired = TypedDict(
+        "_RequestRequired",
+        {
+            # jsonrpc is always "2.0".
+            "jsonrpc": Literal["2.0"],
+            # id identifies the call; hosts count up from 1 and hello is 1.
+            "id": int,
+            # method is one of the hook.* methods.
+            "method": str,
+        },
+    )
+
+    _RequestOptional = TypedDict(
+        "_RequestOptional",
+        {
+            # params is the method's params object.
+            "params": JSON,
+        },
+        total=False,
+    )
+
+    class Request(_RequestRequired, _RequestOptional):
+        """Request is a call that expects a Response with the same id."""
+
+
+    _ResponseRequired = TypedDict(
+        "_ResponseRequired",
+        {
+            # jsonrpc is always "2.0".
+            "jsonrpc": Literal["2.0"],
+            # id is the id of the request answered; null only when that id could not be read.
+            "id": Optional[int],
+        },
+    )
+
+    _ResponseOptional = TypedDict(
+        "_ResponseOptional",
+        {
+            # result is the method's result when the call succeeded.
+            "result": JSON,
+            # error says why the call failed.
+            "error": RPCError,
+        },
+        total=False,
+    )
+
+    class Response(_ResponseRequired, _ResponseOptional):
+        """Response answers a Request: exactly one of Result and Error is set."""
+
+
+    _RuntimeEventRequired = TypedDict(
+        "_RuntimeEventRequired",
+        {
+            # kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
+            "kind": str,
+            # source is the component that raised the event.
+            "source": EventSource,
+            # scope places the event in an agent, session and turn.
+            "scope": EventScope,
+            # payload is the event's data; its shape depends on the kind.
+            "payload": JSON,
+        },
+    )
+
+    _RuntimeEventOptional = TypedDict(
+        "_RuntimeEventOptional",
+        {
+            # id identifies the event.
+            "id": str,
+            # time is when the event happened, in RFC 3339 form.
+            "time": str,
+            # correlation links the event to others.
+            "correlation": dict[str, JSON],
+            # severity is "debug", "info", "warn" or "error".
+            "severity": str,
+            # attrs are further attributes.
+            "attrs": dict[str, JSON],
+        },
+        total=False,
+    )
+
+    class RuntimeEvent(_RuntimeEventRequired, _RuntimeEventOptional):
+        """RuntimeEvent is the observe notification hook.runtime_event. It gets no reply."""
+
+
+    class MethodInfo(NamedTuple):
+        """A row of the method table."""
+
+        name: Method
+        """The JSON-RPC method name."""
+        notification: bool
+        """True for a method that gets no reply."""
+        mode: Optional[Mode]
+        """The hello mode a hook declares to receive the method, if any."""
+        params: str
+        """The name of the params type."""
+        result: Optional[str]
+        """The name of the result type; None for a notification."""
+        actions: tuple[Action, ...]
+        """The actions the result allows, when it is a union on action."""
+
+    _Check = Callable[[object, str], None]
+else:
+    JSON = object
+    Action = str
+    Mode = str
+    ToolKind = str
+    Method = str
+    EventKind = str
+    AbortTurn = dict
+    Meta = dict
+    InboundContext = dict
+    TurnContext = dict
+    FunctionCall = dict
+    GoogleExtraContent = dict
+    ToolCallExtraContent = dict
+    ToolCall = dict
+    Usage = dict
+    LLMResponse = dict
+    AfterLLMParams = dict
+    AfterLLMModify = dict
+    Continue = dict
+    HardAbort = dict
+    AfterLLMResult = dict
+    ToolResult = dict
+    AfterToolParams = dict
+    AfterToolModify = dict
+    AfterToolResult = dict
+    ApproveToolParams = dict
+    ApproveToolResult = dict
+    ImageURL = dict
+    CacheControl = dict
+    ContentBlock = dict
+    Message = dict
+    FunctionDefinition = dict
+    ToolDefinition = dict
+    BeforeLLMParams = dict
+    BeforeLLMModify = dict
+    BeforeLLMResult = dict
+    BeforeToolParams = dict
+    BeforeToolModify = dict
+    Respond = dict
+    DenyTool = dict
+    BeforeToolResult = dict
+    EventScope = dict
+    EventSource = dict
+    HelloParams = dict
+    HelloResult = dict
+    LegacyEvent = dict
+    Notification = dict
+    RPCError = dict
+    Request = dict
+    Response = dict
+    RuntimeEvent = dict
+    MethodInfo = namedtuple(
+        "MethodInfo", ("name", "notification", "mode", "params", "result", "actions")
+    )
+    MethodInfo.__doc__ = "A row of the method table."
 
 
 METHODS: Final[Mapping[str, MethodInfo]] = {
@@ -1533,7 +1566,6 @@ METHODS: Final[Mapping[str, MethodInfo]] = {
 }
 """The method table of this protocol version, by method name."""
 
-_Check = Callable[[object, str], None]
 
 
 # The checkers raise these; a message that fits calls none of them.
@@ -2558,7 +2590,7 @@ def decode_abort_turn(value: object) -> AbortTurn:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_abort_turn(value, "AbortTurn")
-    return cast(AbortTurn, value)
+    return cast("AbortTurn", value)
 
 
 def decode_action(value: object) -> Action:
@@ -2568,7 +2600,7 @@ def decode_action(value: object) -> Action:
     """
     if not isinstance(value, str):
         raise _want("Action", "a string", value)
-    return cast(Action, value)
+    return cast("Action", value)
 
 
 def decode_after_llm_modify(value: object) -> AfterLLMModify:
@@ -2577,7 +2609,7 @@ def decode_after_llm_modify(value: object) -> AfterLLMModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_llm_modify(value, "AfterLLMModify")
-    return cast(AfterLLMModify, value)
+    return cast("AfterLLMModify", value)
 
 
 def decode_after_llm_params(value: object) -> AfterLLMParams:
@@ -2586,7 +2618,7 @@ def decode_after_llm_params(value: object) -> AfterLLMParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_llm_params(value, "AfterLLMParams")
-    return cast(AfterLLMParams, value)
+    return cast("AfterLLMParams", value)
 
 
 def decode_after_llm_result(value: object) -> AfterLLMResult:
@@ -2595,7 +2627,7 @@ def decode_after_llm_result(value: object) -> AfterLLMResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_llm_result(value, "AfterLLMResult")
-    return cast(AfterLLMResult, value)
+    return cast("AfterLLMResult", value)
 
 
 def decode_after_tool_modify(value: object) -> AfterToolModify:
@@ -2604,7 +2636,7 @@ def decode_after_tool_modify(value: object) -> AfterToolModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_tool_modify(value, "AfterToolModify")
-    return cast(AfterToolModify, value)
+    return cast("AfterToolModify", value)
 
 
 def decode_after_tool_params(value: object) -> AfterToolParams:
@@ -2613,7 +2645,7 @@ def decode_after_tool_params(value: object) -> AfterToolParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_tool_params(value, "AfterToolParams")
-    return cast(AfterToolParams, value)
+    return cast("AfterToolParams", value)
 
 
 def decode_after_tool_result(value: object) -> AfterToolResult:
@@ -2622,7 +2654,7 @@ def decode_after_tool_result(value: object) -> AfterToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_tool_result(value, "AfterToolResult")
-    return cast(AfterToolResult, value)
+    return cast("AfterToolResult", value)
 
 
 def decode_approve_tool_params(value: object) -> ApproveToolParams:
@@ -2631,7 +2663,7 @@ def decode_approve_tool_params(value: object) -> ApproveToolParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_approve_tool_params(value, "ApproveToolParams")
-    return cast(ApproveToolParams, value)
+    return cast("ApproveToolParams", value)
 
 
 def decode_approve_tool_result(value: object) -> ApproveToolResult:
@@ -2640,7 +2672,7 @@ def decode_approve_tool_result(value: object) -> ApproveToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_approve_tool_result(value, "ApproveToolResult")
-    return cast(ApproveToolResult, value)
+    return cast("ApproveToolResult", value)
 
 
 def decode_before_llm_modify(value: object) -> BeforeLLMModify:
@@ -2649,7 +2681,7 @@ def decode_before_llm_modify(value: object) -> BeforeLLMModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_llm_modify(value, "BeforeLLMModify")
-    return cast(BeforeLLMModify, value)
+    return cast("BeforeLLMModify", value)
 
 
 def decode_before_llm_params(value: object) -> BeforeLLMParams:
@@ -2658,7 +2690,7 @@ def decode_before_llm_params(value: object) -> BeforeLLMParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_llm_params(value, "BeforeLLMParams")
-    return cast(BeforeLLMParams, value)
+    return cast("BeforeLLMParams", value)
 
 
 def decode_before_llm_result(value: object) -> BeforeLLMResult:
@@ -2667,7 +2699,7 @@ def decode_before_llm_result(value: object) -> BeforeLLMResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_llm_result(value, "BeforeLLMResult")
-    return cast(BeforeLLMResult, value)
+    return cast("BeforeLLMResult", value)
 
 
 def decode_before_tool_modify(value: object) -> BeforeToolModify:
@@ -2676,7 +2708,7 @@ def decode_before_tool_modify(value: object) -> BeforeToolModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_tool_modify(value, "BeforeToolModify")
-    return cast(BeforeToolModify, value)
+    return cast("BeforeToolModify", value)
 
 
 def decode_before_tool_params(value: object) -> BeforeToolParams:
@@ -2685,7 +2717,7 @@ def decode_before_tool_params(value: object) -> BeforeToolParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_tool_params(value, "BeforeToolParams")
-    return cast(BeforeToolParams, value)
+    return cast("BeforeToolParams", value)
 
 
 def decode_before_tool_result(value: object) -> BeforeToolResult:
@@ -2694,7 +2726,7 @@ def decode_before_tool_result(value: object) -> BeforeToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_tool_result(value, "BeforeToolResult")
-    return cast(BeforeToolResult, value)
+    return cast("BeforeToolResult", value)
 
 
 def decode_cache_control(value: object) -> CacheControl:
@@ -2703,7 +2735,7 @@ def decode_cache_control(value: object) -> CacheControl:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_cache_control(value, "CacheControl")
-    return cast(CacheControl, value)
+    return cast("CacheControl", value)
 
 
 def decode_content_block(value: object) -> ContentBlock:
@@ -2712,7 +2744,7 @@ def decode_content_block(value: object) -> ContentBlock:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_content_block(value, "ContentBlock")
-    return cast(ContentBlock, value)
+    return cast("ContentBlock", value)
 
 
 def decode_continue(value: object) -> Continue:
@@ -2721,7 +2753,7 @@ def decode_continue(value: object) -> Continue:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_continue(value, "Continue")
-    return cast(Continue, value)
+    return cast("Continue", value)
 
 
 def decode_deny_tool(value: object) -> DenyTool:
@@ -2730,7 +2762,7 @@ def decode_deny_tool(value: object) -> DenyTool:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_deny_tool(value, "DenyTool")
-    return cast(DenyTool, value)
+    return cast("DenyTool", value)
 
 
 def decode_event_scope(value: object) -> EventScope:
@@ -2739,7 +2771,7 @@ def decode_event_scope(value: object) -> EventScope:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_event_scope(value, "EventScope")
-    return cast(EventScope, value)
+    return cast("EventScope", value)
 
 
 def decode_event_source(value: object) -> EventSource:
@@ -2748,7 +2780,7 @@ def decode_event_source(value: object) -> EventSource:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_event_source(value, "EventSource")
-    return cast(EventSource, value)
+    return cast("EventSource", value)
 
 
 def decode_function_call(value: object) -> FunctionCall:
@@ -2757,7 +2789,7 @@ def decode_function_call(value: object) -> FunctionCall:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_function_call(value, "FunctionCall")
-    return cast(FunctionCall, value)
+    return cast("FunctionCall", value)
 
 
 def decode_function_definition(value: object) -> FunctionDefinition:
@@ -2766,7 +2798,7 @@ def decode_function_definition(value: object) -> FunctionDefinition:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_function_definition(value, "FunctionDefinition")
-    return cast(FunctionDefinition, value)
+    return cast("FunctionDefinition", value)
 
 
 def decode_google_extra_content(value: object) -> GoogleExtraContent:
@@ -2775,7 +2807,7 @@ def decode_google_extra_content(value: object) -> GoogleExtraContent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_google_extra_content(value, "GoogleExtraContent")
-    return cast(GoogleExtraContent, value)
+    return cast("GoogleExtraContent", value)
 
 
 def decode_hard_abort(value: object) -> HardAbort:
@@ -2784,7 +2816,7 @@ def decode_hard_abort(value: object) -> HardAbort:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_hard_abort(value, "HardAbort")
-    return cast(HardAbort, value)
+    return cast("HardAbort", value)
 
 
 def decode_hello_params(value: object) -> HelloParams:
@@ -2793,7 +2825,7 @@ def decode_hello_params(value: object) -> HelloParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_hello_params(value, "HelloParams")
-    return cast(HelloParams, value)
+    return cast("HelloParams", value)
 
 
 def decode_hello_result(value: object) -> HelloResult:
@@ -2802,7 +2834,7 @@ def decode_hello_result(value: object) -> HelloResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_hello_result(value, "HelloResult")
-    return cast(HelloResult, value)
+    return cast("HelloResult", value)
 
 
 def decode_image_url(value: object) -> ImageURL:
@@ -2811,7 +2843,7 @@ def decode_image_url(value: object) -> ImageURL:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_image_url(value, "ImageURL")
-    return cast(ImageURL, value)
+    return cast("ImageURL", value)
 
 
 def decode_inbound_context(value: object) -> InboundContext:
@@ -2820,7 +2852,7 @@ def decode_inbound_context(value: object) -> InboundContext:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_inbound_context(value, "InboundContext")
-    return cast(InboundContext, value)
+    return cast("InboundContext", value)
 
 
 def decode_llm_response(value: object) -> LLMResponse:
@@ -2829,7 +2861,7 @@ def decode_llm_response(value: object) -> LLMResponse:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_llm_response(value, "LLMResponse")
-    return cast(LLMResponse, value)
+    return cast("LLMResponse", value)
 
 
 def decode_legacy_event(value: object) -> LegacyEvent:
@@ -2838,7 +2870,7 @@ def decode_legacy_event(value: object) -> LegacyEvent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_legacy_event(value, "LegacyEvent")
-    return cast(LegacyEvent, value)
+    return cast("LegacyEvent", value)
 
 
 def decode_message(value: object) -> Message:
@@ -2847,7 +2879,7 @@ def decode_message(value: object) -> Message:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_message(value, "Message")
-    return cast(Message, value)
+    return cast("Message", value)
 
 
 def decode_meta(value: object) -> Meta:
@@ -2856,7 +2888,7 @@ def decode_meta(value: object) -> Meta:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_meta(value, "Meta")
-    return cast(Meta, value)
+    return cast("Meta", value)
 
 
 def decode_mode(value: object) -> Mode:
@@ -2866,7 +2898,7 @@ def decode_mode(value: object) -> Mode:
     """
     if not isinstance(value, str):
         raise _want("Mode", "a string", value)
-    return cast(Mode, value)
+    return cast("Mode", value)
 
 
 def decode_notification(value: object) -> Notification:
@@ -2875,7 +2907,7 @@ def decode_notification(value: object) -> Notification:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_notification(value, "Notification")
-    return cast(Notification, value)
+    return cast("Notification", value)
 
 
 def decode_rpc_error(value: object) -> RPCError:
@@ -2884,7 +2916,7 @@ def decode_rpc_error(value: object) -> RPCError:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_rpc_error(value, "RPCError")
-    return cast(RPCError, value)
+    return cast("RPCError", value)
 
 
 def decode_request(value: object) -> Request:
@@ -2893,7 +2925,7 @@ def decode_request(value: object) -> Request:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_request(value, "Request")
-    return cast(Request, value)
+    return cast("Request", value)
 
 
 def decode_respond(value: object) -> Respond:
@@ -2902,7 +2934,7 @@ def decode_respond(value: object) -> Respond:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_respond(value, "Respond")
-    return cast(Respond, value)
+    return cast("Respond", value)
 
 
 def decode_response(value: object) -> Response:
@@ -2911,7 +2943,7 @@ def decode_response(value: object) -> Response:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_response(value, "Response")
-    return cast(Response, value)
+    return cast("Response", value)
 
 
 def decode_runtime_event(value: object) -> RuntimeEvent:
@@ -2920,7 +2952,7 @@ def decode_runtime_event(value: object) -> RuntimeEvent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_runtime_event(value, "RuntimeEvent")
-    return cast(RuntimeEvent, value)
+    return cast("RuntimeEvent", value)
 
 
 def decode_tool_call(value: object) -> ToolCall:
@@ -2929,7 +2961,7 @@ def decode_tool_call(value: object) -> ToolCall:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_call(value, "ToolCall")
-    return cast(ToolCall, value)
+    return cast("ToolCall", value)
 
 
 def decode_tool_call_extra_content(value: object) -> ToolCallExtraContent:
@@ -2938,7 +2970,7 @@ def decode_tool_call_extra_content(value: object) -> ToolCallExtraContent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_call_extra_content(value, "ToolCallExtraContent")
-    return cast(ToolCallExtraContent, value)
+    return cast("ToolCallExtraContent", value)
 
 
 def decode_tool_definition(value: object) -> ToolDefinition:
@@ -2947,7 +2979,7 @@ def decode_tool_definition(value: object) -> ToolDefinition:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_definition(value, "ToolDefinition")
-    return cast(ToolDefinition, value)
+    return cast("ToolDefinition", value)
 
 
 def decode_tool_kind(value: object) -> ToolKind:
@@ -2957,7 +2989,7 @@ def decode_tool_kind(value: object) -> ToolKind:
     """
     if not isinstance(value, str):
         raise _want("ToolKind", "a string", value)
-    return cast(ToolKind, value)
+    return cast("ToolKind", value)
 
 
 def decode_tool_result(value: object) -> ToolResult:
@@ -2966,7 +2998,7 @@ def decode_tool_result(value: object) -> ToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_result(value, "ToolResult")
-    return cast(ToolResult, value)
+    return cast("ToolResult", value)
 
 
 def decode_turn_context(value: object) -> TurnContext:
@@ -2975,7 +3007,7 @@ def decode_turn_context(value: object) -> TurnContext:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_turn_context(value, "TurnContext")
-    return cast(TurnContext, value)
+    return cast("TurnContext", value)
 
 
 def decode_usage(value: object) -> Usage:
@@ -2984,7 +3016,7 @@ def decode_usage(value: object) -> Usage:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_usage(value, "Usage")
-    return cast(Usage, value)
+    return cast("Usage", value)
 
 
 DECODERS: Final[Mapping[str, Callable[[object], object]]] = {

@@ -19,19 +19,17 @@ of its start-up.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable
 
 from ._hook import HookError, Route, _Handler
 from ._json import Undecodable, decode, valid_id
+from ._log import log
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
@@ -41,10 +39,12 @@ from ._protocol import (
     METHODS,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._hook import Hook
+    from collections.abc import Iterator
+    from typing import Any, Callable
 
-log = logging.getLogger("hookwire")
+    from ._hook import Hook
 
 # allow_nan=False: a result holding inf or nan (a 1e999 from the host, say)
 # is an error reply, not a line that is not JSON.

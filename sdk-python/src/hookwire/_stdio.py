@@ -24,7 +24,6 @@ import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager, suppress
 from functools import partial
 
 from ._hook import HookError, Route, _Handler
@@ -41,7 +40,6 @@ from ._protocol import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import Any, Callable
 
     from ._hook import Hook
@@ -394,32 +392,43 @@ def _raise_on_signals() -> dict[int, Any]:
     return previous
 
 
-@contextmanager
-def _claim_stdio() -> Iterator[tuple[int, int]]:
+class _claim_stdio:
     """Take stdin and stdout for the protocol, at the file-descriptor level.
 
     The protocol gets private duplicates of fd 0 and fd 1; fd 1 then points
     at stderr and fd 0 at /dev/null. So print(), C extensions and child
     processes, which all write to fd 1, write to stderr instead, and a child
     process cannot read the host's messages. Both are put back on exit.
+    (A class rather than a contextlib.contextmanager: contextlib is a module
+    more to load at start-up.)
     """
-    fd_in, fd_out = os.dup(0), os.dup(1)
-    stdout = sys.stdout
-    line_buffering = getattr(stdout, "line_buffering", None)
-    try:
-        os.dup2(2, 1)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        if line_buffering is False and hasattr(stdout, "reconfigure"):
-            # It is a log now: show each line as it comes.
-            stdout.reconfigure(line_buffering=True)
-        yield fd_in, fd_out
-    finally:
-        with suppress(OSError, ValueError):
+
+    def __enter__(self) -> tuple[int, int]:
+        self._fds = fd_in, fd_out = os.dup(0), os.dup(1)
+        self._stdout = stdout = sys.stdout
+        self._line_buffering = getattr(stdout, "line_buffering", None)
+        try:
+            os.dup2(2, 1)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.close(null)
+            if self._line_buffering is False and hasattr(stdout, "reconfigure"):
+                # It is a log now: show each line as it comes.
+                stdout.reconfigure(line_buffering=True)
+        except BaseException:
+            self.__exit__()
+            raise
+        return fd_in, fd_out
+
+    def __exit__(self, *exc: object) -> None:
+        stdout = self._stdout
+        try:  # noqa: SIM105 - contextlib.suppress would load contextlib at start-up
             stdout.flush()
-        if line_buffering is False and hasattr(stdout, "reconfigure"):
+        except (OSError, ValueError):
+            pass
+        if self._line_buffering is False and hasattr(stdout, "reconfigure"):
             stdout.reconfigure(line_buffering=False)
+        fd_in, fd_out = self._fds
         os.dup2(fd_in, 0)
         os.dup2(fd_out, 1)
         os.close(fd_in)

@@ -30,6 +30,8 @@ var generated = []string{
 	"sdk-go/protocol_gen.go",
 	"sdk-python/src/hookwire/_protocol.py",
 	"sdk-node/src/protocol.gen.ts",
+	"sdk-node/src/methods.gen.ts",
+	"sdk-node/src/exports.gen.ts",
 	"docs/protocol.md",
 }
 

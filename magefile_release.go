@@ -63,16 +63,23 @@ func Dist() error {
 	}
 	dist, _ := filepath.Abs("dist")
 	for _, p := range platforms {
-		name := fmt.Sprintf("hookwire-%s-%s-%s", version, p.goos, p.goarch)
-		if p.goos == "windows" {
-			name += ".exe"
-		}
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dist, name), "./cmd/hookwire")
-		cmd.Dir = "core"
-		cmd.Env = append(os.Environ(), "GOOS="+p.goos, "GOARCH="+p.goarch, "CGO_ENABLED=0")
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+		// hookwire-bridge is `hookwire bridge` alone, which starts faster;
+		// Windows has no bridge.
+		for _, command := range []string{"hookwire", "hookwire-bridge"} {
+			if command == "hookwire-bridge" && p.goos == "windows" {
+				continue
+			}
+			name := fmt.Sprintf("%s-%s-%s-%s", command, version, p.goos, p.goarch)
+			if p.goos == "windows" {
+				name += ".exe"
+			}
+			cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dist, name), "./cmd/"+command)
+			cmd.Dir = "core"
+			cmd.Env = append(os.Environ(), "GOOS="+p.goos, "GOARCH="+p.goarch, "CGO_ENABLED=0")
+			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
 		}
 	}
 	// The build backend comes pinned in .venv, so the build needs no network.

@@ -14,14 +14,18 @@ import (
 // bridge times one Claude Code PreToolUse event, as the agent spends it:
 // from starting the hook command to its exit, with the decision read. The
 // contenders check the same thing (deny rm -rf): the Python SDK's guard
-// behind a warm `hookwire bridge` (its session's hook already running), and
+// behind a warm hookwire-bridge (its session's hook already running), the
+// same through `hookwire bridge` (the whole CLI, which starts slower), and
 // a plain Python script started for the event, as command hooks are
 // written. The first event of a session, which starts the hook, is timed
 // apart.
 func (b *bench) bridge() error {
 	cli := filepath.Join(b.env.bin, "hookwire")
-	if err := build(filepath.Join(b.env.root, "core"), "go", "build", "-o", cli, "./cmd/hookwire"); err != nil {
-		return err
+	fast := filepath.Join(b.env.bin, "hookwire-bridge")
+	for _, bin := range []string{cli, fast} {
+		if err := build(filepath.Join(b.env.root, "core"), "go", "build", "-o", bin, "./cmd/"+filepath.Base(bin)); err != nil {
+			return err
+		}
 	}
 	dir, err := os.MkdirTemp("", "hookwire-bench-bridge")
 	if err != nil {
@@ -49,7 +53,8 @@ func (b *bench) bridge() error {
 		}
 		return nil
 	}
-	bridgeArgv := append([]string{cli, "bridge", "--dir", dir, "claude-code", "--"}, guard...)
+	bridgeArgv := append([]string{fast, "--dir", dir, "claude-code", "--"}, guard...)
+	cliArgv := append([]string{cli, "bridge", "--dir", dir, "claude-code", "--"}, guard...)
 	endSession := func(session string) {
 		ev, _ := json.Marshal(map[string]any{"session_id": session, "hook_event_name": "SessionEnd", "cwd": dir})
 		cmd := exec.Command(bridgeArgv[0], bridgeArgv[1:]...)
@@ -57,7 +62,7 @@ func (b *bench) bridge() error {
 		cmd.Run()
 	}
 	sessions := 0
-	first := &contender{id: "bridge-first", label: "hookwire bridge, first event of a session (starts the hook)", timed: func() (time.Duration, error) {
+	first := &contender{id: "bridge-first", label: "hookwire-bridge, first event of a session (starts the hook)", timed: func() (time.Duration, error) {
 		sessions++
 		session := fmt.Sprintf("first-%d", sessions)
 		defer endSession(session)
@@ -65,14 +70,17 @@ func (b *bench) bridge() error {
 		err := runEvent(bridgeArgv, event(session, "rm -rf /"))
 		return time.Since(start), err
 	}}
-	warm := &contender{id: "bridge-warm", label: "hookwire bridge, warm: the session's hook is running", do: func() error {
+	warm := &contender{id: "bridge-warm", label: "hookwire-bridge, warm: the session's hook is running", do: func() error {
 		return runEvent(bridgeArgv, event("warm", "rm -rf /"))
+	}}
+	warmCLI := &contender{id: "bridge-warm-cli", label: "hookwire bridge (the whole CLI), warm", do: func() error {
+		return runEvent(cliArgv, event("warm", "rm -rf /"))
 	}}
 	plain := &contender{id: "command-python", label: "a plain Python command hook, a process per event", do: func() error {
 		return runEvent(script, event("plain", "rm -rf /"))
 	}}
 	defer endSession("warm")
-	cs := []*contender{first, warm, plain}
+	cs := []*contender{first, warm, warmCLI, plain}
 	n := max(10, b.cfg.Startups)
 	fmt.Fprintf(b.progress, "  %d contenders, %d events each\n", len(cs), n)
 	turn := func(record bool) func(i, count int) {

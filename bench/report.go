@@ -181,7 +181,7 @@ func (r *results) judge() {
 	}
 
 	if s, ok := find(r.Bridge, "bridge-warm"); ok {
-		check("warm hookwire bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
+		check("warm hookwire-bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
 	}
 
 	// Payloads: the cost per MB of each contender, and the targets at the largest size.

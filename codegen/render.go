@@ -30,6 +30,8 @@ func Render(m *Model) ([]Output, error) {
 		{"sdk-go/protocol_gen.go", "go.tmpl", goFuncs(m), true},
 		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false},
 		{"sdk-node/src/protocol.gen.ts", "ts.tmpl", tsFuncs(m), false},
+		{"sdk-node/src/methods.gen.ts", "ts_methods.tmpl", tsFuncs(m), false},
+		{"sdk-node/src/exports.gen.ts", "ts_exports.tmpl", tsFuncs(m), false},
 		{"docs/protocol.md", "docs.tmpl", docFuncs(m), false},
 	}
 	var out []Output

@@ -77,9 +77,9 @@ func newBridgeRun(t *testing.T, agent string, hook bridgeHook, flags ...string) 
 func (b *bridgeRun) call(t *testing.T, event map[string]any) (stdout, stderr string, exit int) {
 	t.Helper()
 	data, _ := json.Marshal(event)
-	args := append([]string{"bridge", "--dir", b.dir}, b.flags...)
+	args := append([]string{"--dir", b.dir}, b.flags...)
 	args = append(append(args, b.agent, "--"), b.hook.argv...)
-	cmd := exec.Command(cli, args...)
+	cmd := exec.Command(bridgeCLI, args...)
 	cmd.Env = append(append(os.Environ(), "HOOKWIRE_BRIDGE_TEST="+b.mark), b.hook.env...)
 	cmd.Stdin = bytes.NewReader(data)
 	var out, errOut bytes.Buffer
@@ -341,13 +341,15 @@ for line in sys.stdin:
 	b.noneLeft(t, "after SessionEnd")
 }
 
-func TestAnEventThatIsNotJSONIsRefusedAtOnce(t *testing.T) {
-	cmd := exec.Command(cli, "bridge", "claude-code", "--", "true")
-	cmd.Stdin = strings.NewReader("this is not an event")
-	out, err := cmd.CombinedOutput()
-	exitErr, ok := err.(*exec.ExitError)
-	if !ok || exitErr.ExitCode() != 1 || !strings.Contains(string(out), "the event is not a JSON object") {
-		t.Errorf("got %v: %s", err, out)
+func TestAnEventThatIsNotJSONIsRefusedAtOnceByBothFormsOfTheBridge(t *testing.T) {
+	for _, argv := range [][]string{{bridgeCLI}, {cli, "bridge"}} {
+		cmd := exec.Command(argv[0], append(argv[1:], "claude-code", "--", "true")...)
+		cmd.Stdin = strings.NewReader("this is not an event")
+		out, err := cmd.CombinedOutput()
+		exitErr, ok := err.(*exec.ExitError)
+		if !ok || exitErr.ExitCode() != 1 || !strings.Contains(string(out), "the event is not a JSON object") {
+			t.Errorf("%s: got %v: %s", strings.Join(argv, " "), err, out)
+		}
 	}
 }
 

@@ -21,6 +21,8 @@ import (
 var (
 	tmp string // this run's builds
 	cli string // the hookwire CLI
+	// bridgeCLI is hookwire-bridge, what the agents' settings name.
+	bridgeCLI string
 )
 
 func TestMain(m *testing.M) {
@@ -30,6 +32,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	cli = filepath.Join(tmp, "hookwire")
+	bridgeCLI = filepath.Join(tmp, "hookwire-bridge")
 	// The TypeScript hooks, every */typescript project, run as compiled
 	// JavaScript against the SDK compiled likewise. Build mode is
 	// incremental: nothing is redone that is up to date.
@@ -40,6 +43,7 @@ func TestMain(m *testing.M) {
 	}
 	err = build(
 		exec.Command("go", "build", "-o", cli, "github.com/hookwire/hookwire/core/cmd/hookwire"),
+		exec.Command("go", "build", "-o", bridgeCLI, "github.com/hookwire/hookwire/core/cmd/hookwire-bridge"),
 		exec.Command(filepath.Join("..", "sdk-node", "node_modules", ".bin", "tsc"), tsc...),
 	)
 	if err != nil {

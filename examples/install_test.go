@@ -261,43 +261,53 @@ func checkEveryBinary(t *testing.T, dist, version string) {
 		{"darwin", "amd64", macho.CpuAmd64.String()}, {"darwin", "arm64", macho.CpuArm64.String()},
 		{"windows", "amd64", fmt.Sprint(pe.IMAGE_FILE_MACHINE_AMD64)}, {"windows", "arm64", fmt.Sprint(pe.IMAGE_FILE_MACHINE_ARM64)},
 	} {
-		name := fmt.Sprintf("hookwire-%s-%s-%s", version, p.goos, p.goarch)
-		if p.goos == "windows" {
-			name += ".exe"
-		}
-		path := filepath.Join(dist, name)
-		var machine string
-		var err error
-		switch p.goos {
-		case "linux":
-			var f *elf.File
-			if f, err = elf.Open(path); err == nil {
-				machine = f.Machine.String()
-				f.Close()
+		for _, command := range []string{"hookwire", "hookwire-bridge"} {
+			if command == "hookwire-bridge" && p.goos == "windows" {
+				continue // the bridge needs Unix sockets
 			}
-		case "darwin":
-			var f *macho.File
-			if f, err = macho.Open(path); err == nil {
-				machine = f.Cpu.String()
-				f.Close()
-			}
-		case "windows":
-			var f *pe.File
-			if f, err = pe.Open(path); err == nil {
-				machine = fmt.Sprint(f.Machine)
-				f.Close()
-			}
-		}
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-		} else if machine != p.machine {
-			t.Errorf("%s is built for %s, want %s", name, machine, p.machine)
+			checkBinary(t, filepath.Join(dist, fmt.Sprintf("%s-%s-%s-%s", command, version, p.goos, p.goarch)), p.goos, p.machine)
 		}
 	}
 	sums := exec.Command("sha256sum", "-c", "SHA256SUMS")
 	sums.Dir = dist
 	if out, err := sums.CombinedOutput(); err != nil {
 		t.Errorf("sha256sum -c SHA256SUMS: %v\n%s", err, out)
+	}
+}
+
+// checkBinary checks that path is an executable of goos for want, the
+// processor.
+func checkBinary(t *testing.T, path, goos, want string) {
+	t.Helper()
+	if goos == "windows" {
+		path += ".exe"
+	}
+	var machine string
+	var err error
+	switch goos {
+	case "linux":
+		var f *elf.File
+		if f, err = elf.Open(path); err == nil {
+			machine = f.Machine.String()
+			f.Close()
+		}
+	case "darwin":
+		var f *macho.File
+		if f, err = macho.Open(path); err == nil {
+			machine = f.Cpu.String()
+			f.Close()
+		}
+	case "windows":
+		var f *pe.File
+		if f, err = pe.Open(path); err == nil {
+			machine = fmt.Sprint(f.Machine)
+			f.Close()
+		}
+	}
+	if err != nil {
+		t.Errorf("%s: %v", filepath.Base(path), err)
+	} else if machine != want {
+		t.Errorf("%s is built for %s, want %s", filepath.Base(path), machine, want)
 	}
 }
 

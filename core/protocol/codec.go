@@ -1,9 +1,11 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -59,7 +61,41 @@ func marshalNumber(enc *jsontext.Encoder, n json.Number) error {
 
 // Marshal encodes a protocol value as one line of compact JSON, with the
 // members of its Extra fields.
-func Marshal(v any) ([]byte, error) { return jsonv2.Marshal(v, encodeOptions) }
+func Marshal(v any) ([]byte, error) { return AppendMarshal(nil, v) }
+
+// AppendMarshal appends v, encoded as Marshal encodes it, to dst.
+func AppendMarshal(dst []byte, v any) ([]byte, error) {
+	e := encoders.Get().(*encoder)
+	defer e.free()
+	e.enc.Reset(&e.buf, encodeOptions)
+	if err := jsonv2.MarshalEncode(e.enc, v); err != nil {
+		return dst, err
+	}
+	// The encoder ends each value with a line break, which is not the value's.
+	return append(dst, bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))...), nil
+}
+
+// encoders are reused: setting an encoder up with the options costs more
+// than encoding most messages.
+var encoders = sync.Pool{New: func() any {
+	e := new(encoder)
+	e.enc = jsontext.NewEncoder(&e.buf, encodeOptions)
+	return e
+}}
+
+type encoder struct {
+	buf bytes.Buffer
+	enc *jsontext.Encoder
+}
+
+// free returns the encoder to the pool, unless a long message grew it:
+// one before_llm of megabytes must not stay in memory for good.
+func (e *encoder) free() {
+	if e.buf.Cap() <= 64<<10 {
+		e.buf.Reset()
+		encoders.Put(e)
+	}
+}
 
 // Unmarshal decodes one JSON value into the protocol value v points to,
 // keeping members its type does not declare in its Extra field. It accepts

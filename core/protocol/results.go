@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -231,7 +230,7 @@ func DecodeResult(method string, data []byte) (any, error) {
 // It reads no further than the action, which hooks write first: decoding
 // the variant reads, and checks, the whole result.
 func actionOf(data []byte) (Action, error) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	dec := jsontext.NewDecoder(bytes.NewReader(data), decodeOptions)
 	tok, err := dec.ReadToken()
 	switch {
 	case err != nil:
@@ -252,14 +251,18 @@ func actionOf(data []byte) (Action, error) {
 			}
 			continue
 		}
-		var a *Action
-		if err := jsonv2.UnmarshalDecode(dec, &a, decodeOptions); err != nil {
+		// Read as a token: unmarshaling a string would set up a cache of
+		// strings that costs more than the rest of the call.
+		a, err := dec.ReadToken()
+		switch {
+		case err != nil:
 			return "", pointed(err)
-		}
-		if a == nil || *a == "" {
+		case a.Kind() == 'n', a.Kind() == '"' && a.String() == "":
 			return ActionContinue, nil
+		case a.Kind() != '"':
+			return "", &PointerError{Pointer: "/action", Err: fmt.Errorf("want a string, got %s", a.Kind())}
 		}
-		return *a, nil
+		return Action(a.String()), nil
 	}
 	return ActionContinue, nil
 }

@@ -54,7 +54,7 @@ func BenchmarkEncodeBeforeLLM10MB(b *testing.B) {
 // reply that modifies a before_llm request of 10 MB: the envelope, then
 // the result.
 func BenchmarkDecodeModifyReply10MB(b *testing.B) {
-	params, err := encodeParams(llmRequest(10 << 20))
+	params, err := appendParams(nil, llmRequest(10<<20))
 	if err != nil {
 		b.Fatal(err)
 	}

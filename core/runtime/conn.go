@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -58,12 +57,14 @@ type ConnOptions struct {
 // interrupted, that reader holds the token for good and hands every reply
 // over.
 type Conn struct {
-	r      io.Reader
-	w      io.Writer
-	opts   ConnOptions
-	log    *slog.Logger
-	wsem   chan struct{} // held while a line is written, so lines never interleave
-	nextID atomic.Uint64
+	r    io.Reader
+	w    io.Writer
+	opts ConnOptions
+	log  *slog.Logger
+	wsem chan struct{} // held while a line is written, so lines never interleave
+	// writeDeadline is the deadline last set on w; the wsem holder's.
+	writeDeadline time.Time
+	nextID        atomic.Uint64
 
 	rtok    chan struct{} // the read token: held by whoever reads r
 	rd      readDeadliner // r, when its reads can be interrupted
@@ -178,8 +179,10 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 // on.
 func (c *Conn) readFor(ctx context.Context, ch chan reply) (r reply, ok bool) {
 	defer func() { <-c.rtok }()
-	stop := context.AfterFunc(ctx, c.interrupt)
-	defer stop()
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, c.interrupt)
+		defer stop()
+	}
 	for {
 		select {
 		case r := <-ch:
@@ -365,10 +368,12 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 			c.opts.Trace(true, l[:len(l)-1])
 		}
 	}
+	// Setting a deadline costs a lock and a timer: it is set only when it
+	// changes, and the write semaphore guards the one set.
 	dl, _ := ctx.Deadline()
-	d, canTimeout := c.w.(deadliner)
-	if canTimeout {
+	if d, ok := c.w.(deadliner); ok && !dl.Equal(c.writeDeadline) {
 		_ = d.SetWriteDeadline(dl)
+		c.writeDeadline = dl
 	}
 	n, err := c.w.Write(line)
 	if err != nil {
@@ -623,17 +628,15 @@ func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
 }
 
 // encodeMessage writes a request (id set) or notification as one line, in
-// a buffer to free once written. The envelope is written
-// here rather than through protocol.Request so that the params, which may be
-// megabytes, are encoded once.
+// a buffer to free once written. The envelope is written here rather than
+// through protocol.Request so that the params, which may be megabytes, are
+// encoded once, in place.
 func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
-	raw, err := encodeParams(params)
-	if err != nil {
-		return nil, fmt.Errorf("%s params: %w", method, err)
+	if raw, ok := params.(json.RawMessage); ok && raw == nil {
+		params = nil
 	}
 	lb := linePool.Get().(*lineBuf)
-	line := slices.Grow(lb.b[:0], len(raw)+len(method)+64)
-	line = append(line, `{"jsonrpc":"2.0",`...)
+	line := append(lb.b[:0], `{"jsonrpc":"2.0",`...)
 	if id != nil {
 		line = append(line, `"id":`...)
 		line = strconv.AppendUint(line, *id, 10)
@@ -641,9 +644,14 @@ func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
 	}
 	line = append(line, `"method":`...)
 	line = appendString(line, method)
-	if raw != nil {
+	if params != nil {
+		var err error
 		line = append(line, `,"params":`...)
-		line = append(line, raw...)
+		if line, err = appendParams(line, params); err != nil {
+			lb.b = line
+			lb.free()
+			return nil, fmt.Errorf("%s params: %w", method, err)
+		}
 	}
 	lb.b = append(line, '}', '\n')
 	return lb, nil
@@ -652,29 +660,24 @@ func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
 // protocolPath is the package of the wire types.
 var protocolPath = reflect.TypeFor[protocol.Meta]().PkgPath()
 
-// encodeParams encodes params as one line's worth of JSON.
-func encodeParams(params any) ([]byte, error) {
-	var raw []byte
+// appendParams appends params as one line's worth of JSON.
+func appendParams(line []byte, params any) ([]byte, error) {
 	switch p := params.(type) {
-	case nil:
-		return nil, nil
 	case json.RawMessage:
-		raw = p
+		if !bytes.ContainsAny(p, "\r\n") {
+			return append(line, p...), nil
+		}
+		b := bytes.NewBuffer(line)
+		err := json.Compact(b, p)
+		return b.Bytes(), err
 	default:
 		if t := reflect.TypeOf(p); t.PkgPath() == protocolPath || (t.Kind() == reflect.Pointer && t.Elem().PkgPath() == protocolPath) {
 			// Compact, and the only encoding that keeps Extra members.
-			return protocol.Marshal(params)
+			return protocol.AppendMarshal(line, params)
 		}
-		return json.Marshal(params)
+		raw, err := json.Marshal(params)
+		return append(line, raw...), err
 	}
-	if bytes.ContainsAny(raw, "\r\n") {
-		var b bytes.Buffer
-		if err := json.Compact(&b, raw); err != nil {
-			return nil, err
-		}
-		raw = b.Bytes()
-	}
-	return raw, nil
 }
 
 // appendString appends s as a JSON string. Method names need no escaping;

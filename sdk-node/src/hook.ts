@@ -1,4 +1,6 @@
 import { kindMatcher } from "./events.js";
+import type { Intercepted } from "./exports.gen.js";
+import { HookMethods, routes } from "./methods.gen.js";
 import {
   Modes,
   type BeforeToolParams,
@@ -19,8 +21,8 @@ export interface Context {
   /** Aborted when the hook is told to stop (SIGTERM, SIGINT). */
   readonly signal: AbortSignal;
   /**
-   * The hookwire extensions the host announced in hook.hello, such as
-   * `approve_tool.arguments`: none before the handshake, or from a host that
+   * The hookwire extensions the host announced in hook.hello (see
+   * HostExtensions): none before the handshake, or from a host that
    * announces none, which then applies none.
    */
   readonly extensions: readonly string[];
@@ -37,9 +39,6 @@ export interface ToolContext extends Context {
   /** The tool call as received in hook.before_tool. */
   readonly call: BeforeToolParams;
 }
-
-/** The request methods a hook handles itself (hook.hello is the SDK's). */
-export type Intercepted = Exclude<keyof Requests, "hook.hello">;
 
 /** A handler of a request method: its params in, a result it allows out. */
 export type Handler<M extends Intercepted> = (
@@ -83,9 +82,10 @@ export interface ObserverEntry {
 
 /**
  * A hook: the handlers, observers and plugin tools it registers, and the
- * loop that serves them on stdin and stdout (`run`).
+ * loop that serves them on stdin and stdout (`run`). Its registration method
+ * of each request (beforeLLM and the others) comes from HookMethods.
  */
-export class Hook {
+export class Hook extends HookMethods {
   /** The name given in answer to hook.hello; the host's name for the hook when unset. */
   readonly name: string | undefined;
   /** @internal */
@@ -98,39 +98,15 @@ export class Hook {
   readonly closers: Closer[] = [];
 
   constructor(name?: string) {
+    super();
     this.name = name;
   }
 
   /** Handles a request method. Each method has at most one handler. */
-  handle<M extends Intercepted>(method: M, handler: Handler<M>): this {
+  override handle<M extends Intercepted>(method: M, handler: Handler<M>): this {
     if (this.handlers[method] !== undefined) throw new Error(`hookwire: ${method} already has a handler`);
     (this.handlers as { [K in M]?: Handler<M> })[method] = handler;
     return this;
-  }
-
-  /** Handles hook.before_llm: the request about to go to the LLM. */
-  beforeLLM(handler: Handler<"hook.before_llm">): this {
-    return this.handle("hook.before_llm", handler);
-  }
-
-  /** Handles hook.after_llm: the LLM's answer. */
-  afterLLM(handler: Handler<"hook.after_llm">): this {
-    return this.handle("hook.after_llm", handler);
-  }
-
-  /** Handles hook.before_tool: a tool call about to run. */
-  beforeTool(handler: Handler<"hook.before_tool">): this {
-    return this.handle("hook.before_tool", handler);
-  }
-
-  /** Handles hook.after_tool: a tool call that has run. */
-  afterTool(handler: Handler<"hook.after_tool">): this {
-    return this.handle("hook.after_tool", handler);
-  }
-
-  /** Handles hook.approve_tool: whether a tool call may run. */
-  approveTool(handler: Handler<"hook.approve_tool">): this {
-    return this.handle("hook.approve_tool", handler);
   }
 
   /**
@@ -169,15 +145,12 @@ export class Hook {
 
   /** The hello modes the registered handlers, observers and tools need. */
   modes(): Mode[] {
-    const h = this.handlers;
-    const tools = this.tools.size > 0;
-    const need: { [K in Mode]: boolean } = {
-      observe: this.observers.length > 0,
-      llm: tools || h["hook.before_llm"] !== undefined || h["hook.after_llm"] !== undefined,
-      tool: tools || h["hook.before_tool"] !== undefined || h["hook.after_tool"] !== undefined,
-      approve: h["hook.approve_tool"] !== undefined,
-    };
-    return Object.values(Modes).filter((m) => need[m]);
+    const need = new Set<Mode>();
+    if (this.observers.length > 0) need.add(Modes.Observe);
+    // A plugin tool is added to LLM requests and answers tool calls.
+    if (this.tools.size > 0) need.add(Modes.LLM).add(Modes.Tool);
+    for (const method of Object.keys(this.handlers) as Intercepted[]) need.add(routes[method].mode);
+    return Object.values(Modes).filter((m) => need.has(m));
   }
 
   /**

@@ -3,19 +3,18 @@
 // in-process test client, so that both give what goes on the wire.
 
 import { fromLegacy } from "./events.js";
-import type { Context, EventContext, Hook, Intercepted, ObserverEntry, Tool } from "./hook.js";
+import type { Intercepted } from "./exports.gen.js";
+import type { Context, EventContext, Hook, ObserverEntry, Tool } from "./hook.js";
+import { routes, type Route } from "./methods.gen.js";
 import {
   ErrorCodes,
-  MethodTable,
+  Modes,
   PROTOCOL_VERSION,
   decodeLegacyEvent,
   decodeRuntimeEvent,
-  decoders,
   type BeforeLLMParams,
   type BeforeToolParams,
   type HelloResult,
-  type Method,
-  type MethodInfo,
   type Mode,
   type Respond,
   type RuntimeEvent,
@@ -57,12 +56,14 @@ type Call = (params: unknown, ctx: Context) => unknown;
 const DEFAULT_MAX_LINE = 1 << 20;
 
 /** What a host's calls of a mode get from a hook with no handler for it. */
-const UNHANDLED_MODE: Record<Mode, string> = {
-  observe: "events are dropped",
-  llm: "hook.before_llm and hook.after_llm are answered with continue",
-  tool: "hook.before_tool and hook.after_tool are answered with continue",
-  approve: "hook.approve_tool is answered with an error, which a host may take as a denial of every tool call",
-};
+function unhandled(mode: Mode): string {
+  if (mode === Modes.Observe) return "events are dropped";
+  const methods = Object.values<Route>(routes).filter((r) => r.mode === mode);
+  const answered = `${methods.map((r) => r.method).join(" and ")} ${methods.length > 1 ? "are" : "is"} answered with`;
+  if (methods.every((r) => r.unhandled !== undefined)) return `${answered} continue`;
+  // An approver's error denies the call, on PicoClaw's host: so does a missing approver.
+  return `${answered} an error${mode === Modes.Approve ? ", which a host may take as a denial of every tool call" : ""}`;
+}
 
 /** @internal */
 export class Session {
@@ -128,18 +129,18 @@ export class Session {
       done(resultLine(id, this.hello(params)));
       return;
     }
-    const info: MethodInfo | undefined = Object.hasOwn(MethodTable, method) ? MethodTable[method as Method] : undefined;
-    if (info === undefined || info.notification) {
+    const route: Route | undefined = Object.hasOwn(routes, method) ? routes[method as Intercepted] : undefined;
+    if (route === undefined) {
       done(errorLine(id, ErrorCodes.MethodNotFound, `method not found: ${method}`));
       return;
     }
     try {
-      decoders[info.params]!(params);
+      route.params(params);
     } catch (err) {
       done(errorLine(id, ErrorCodes.InvalidParams, `invalid params: ${messageOf(err)}`));
       return;
     }
-    const call = this.route(method as Intercepted, params);
+    const call = this.route(route, params);
     if (call === undefined) {
       done(errorLine(id, ErrorCodes.MethodNotFound, `method not found: ${method} (this hook has no handler for it)`));
       return;
@@ -154,11 +155,11 @@ export class Session {
     }
     if (isThenable(out)) {
       out.then(
-        (result) => this.answer(id, info, result, done),
+        (result) => this.answer(id, route, result, done),
         (err: unknown) => this.failed(id, method, err, done),
       );
     } else {
-      this.answer(id, info, out, done);
+      this.answer(id, route, out, done);
     }
   }
 
@@ -223,15 +224,15 @@ export class Session {
     const name = this.hook.name ?? (typeof p["name"] === "string" ? p["name"] : undefined);
     const modes = this.hook.modes();
     for (const mode of Array.isArray(p["modes"]) ? p["modes"] : []) {
-      if (typeof mode === "string" && Object.hasOwn(UNHANDLED_MODE, mode) && !modes.includes(mode as Mode)) {
-        this.log(`hookwire: warning: the host grants mode ${JSON.stringify(mode)}, which no handler of this hook serves: ${UNHANDLED_MODE[mode as Mode]}`);
+      if (typeof mode === "string" && Object.values<string>(Modes).includes(mode) && !modes.includes(mode as Mode)) {
+        this.log(`hookwire: warning: the host grants mode ${JSON.stringify(mode)}, which no handler of this hook serves: ${unhandled(mode as Mode)}`);
       }
     }
     return name === undefined ? { ok: true, modes } : { ok: true, name, modes };
   }
 
   /** What answers a request: a handler, a plugin tool, or the SDK's continue; undefined for none. */
-  private route(method: Intercepted, params: unknown): Call | undefined {
+  private route({ method, unhandled }: Route, params: unknown): Call | undefined {
     const { handlers, tools } = this.hook;
     const handler = handlers[method] as Call | undefined;
     if (method === "hook.before_tool") {
@@ -244,7 +245,7 @@ export class Session {
       };
     }
     if (handler !== undefined) return handler;
-    return method === "hook.approve_tool" ? undefined : () => ({ action: "continue" });
+    return unhandled === undefined ? undefined : () => unhandled;
   }
 
   /** Adds the plugin tools to the request a before_llm handler lets through or modifies. */
@@ -300,29 +301,29 @@ export class Session {
     );
   }
 
-  private answer(id: unknown, info: MethodInfo, result: unknown, done: Write): void {
+  private answer(id: unknown, route: Route, result: unknown, done: Write): void {
     let line: string;
     try {
       // A JavaScript handler can return anything: check it here rather than
       // let the host reject it, or worse, act on half of it.
-      decoders[info.result!]!(result);
+      route.result(result);
       line = resultLine(id, result);
     } catch (err) {
-      this.failed(id, info.name, new Error(`the handler returned an invalid result: ${messageOf(err)}`), done);
+      this.failed(id, route.method, new Error(`the handler returned an invalid result: ${messageOf(err)}`), done);
       return;
     }
     // A host stops reading a hook for good at a line longer than it reads:
-    // let the call through as if the hook were not there (an approval has
-    // no continue: it fails).
+    // let the call through as if the hook were not there (a method that
+    // nothing lets through, an approval, fails).
     const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
     if (size > this.maxLine) {
-      const what = `the reply to ${info.name} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes)`;
-      if (info.name === "hook.approve_tool") {
+      const what = `the reply to ${route.method} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes)`;
+      if (route.unhandled === undefined) {
         this.log(`hookwire: warning: ${what}; sending an error instead`);
         line = errorLine(id, ErrorCodes.HandlerError, `the reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`);
       } else {
         this.log(`hookwire: warning: ${what}; sending continue instead`);
-        line = resultLine(id, { action: "continue" });
+        line = resultLine(id, route.unhandled);
       }
     }
     done(line);

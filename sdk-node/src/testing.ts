@@ -2,23 +2,8 @@
 // through the same code that serves the wire.
 
 import type { Hook } from "./hook.js";
-import type {
-  AfterLLMParams,
-  AfterLLMResult,
-  AfterToolParams,
-  AfterToolResult,
-  ApproveToolParams,
-  ApproveToolResult,
-  BeforeLLMParams,
-  BeforeLLMResult,
-  BeforeToolParams,
-  BeforeToolResult,
-  HelloParams,
-  HelloResult,
-  LegacyEvent,
-  Mode,
-  RuntimeEvent,
-} from "./protocol.gen.js";
+import { TestClientMethods } from "./methods.gen.js";
+import type { HelloParams, HelloResult, LegacyEvent, Mode, RuntimeEvent } from "./protocol.gen.js";
 import { Session, type Log } from "./session.js";
 
 /** The error a request gets on the wire, thrown by the test client. */
@@ -53,13 +38,15 @@ export interface TestOptions {
  * Calls a hook's handlers in-process. Each method sends its params through
  * the hook as the host would (JSON in, JSON out) and resolves to exactly
  * the result that would go on the wire, or rejects with an RpcError when
- * the wire would carry an error.
+ * the wire would carry an error. Its call of each request (beforeLLM and the
+ * others) comes from TestClientMethods.
  */
-export class TestClient {
+export class TestClient extends TestClientMethods {
   private readonly session: Session;
   private nextId = 1;
 
   constructor(hook: Hook, options: TestOptions = {}) {
+    super();
     const log = options.log ?? ((message: string) => void process.stderr.write(message + "\n"));
     this.session = new Session(hook, log, options.signal ?? new AbortController().signal);
   }
@@ -82,23 +69,9 @@ export class TestClient {
     return reply;
   }
 
+  /** Sends hook.hello, the handshake, with defaults for what params leave out, and resolves to the hook's answer. */
   hello(params: Partial<HelloParams> = {}): Promise<HelloResult & { modes: Mode[] }> {
     return this.result("hook.hello", { name: "test", version: 1, modes: [], ...params });
-  }
-  beforeLLM(params: BeforeLLMParams): Promise<BeforeLLMResult> {
-    return this.result("hook.before_llm", params);
-  }
-  afterLLM(params: AfterLLMParams): Promise<AfterLLMResult> {
-    return this.result("hook.after_llm", params);
-  }
-  beforeTool(params: BeforeToolParams): Promise<BeforeToolResult> {
-    return this.result("hook.before_tool", params);
-  }
-  afterTool(params: AfterToolParams): Promise<AfterToolResult> {
-    return this.result("hook.after_tool", params);
-  }
-  approveTool(params: ApproveToolParams): Promise<ApproveToolResult> {
-    return this.result("hook.approve_tool", params);
   }
 
   /**
@@ -116,7 +89,8 @@ export class TestClient {
     return this.session.close();
   }
 
-  private async result<R>(method: string, params: unknown): Promise<R> {
+  /** @internal */
+  protected override async result<R>(method: string, params: unknown): Promise<R> {
     const response = await this.request(method, params);
     if (response.error !== undefined) throw new RpcError(response.error.code, response.error.message);
     return response.result as R;

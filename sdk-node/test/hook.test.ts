@@ -81,6 +81,20 @@ describe("hook.hello", () => {
     assert.match(lines[0]!, /protocol version 2/);
   });
 
+  it("warns about each granted mode that no handler serves, saying what the host's calls of it get", async () => {
+    const { lines, log } = capture();
+    // A mode this SDK does not know is no concern of its own.
+    await testHook(new Hook("h"), { log }).request("hook.hello", { name: "h", version: 1, modes: ["observe", "llm", "tool", "approve", "dream"] });
+    const warning = (mode: string, what: string): string =>
+      `hookwire: warning: the host grants mode "${mode}", which no handler of this hook serves: ${what}`;
+    assert.deepEqual(lines, [
+      warning("observe", "events are dropped"),
+      warning("llm", "hook.before_llm and hook.after_llm are answered with continue"),
+      warning("tool", "hook.before_tool and hook.after_tool are answered with continue"),
+      warning("approve", "hook.approve_tool is answered with an error, which a host may take as a denial of every tool call"),
+    ]);
+  });
+
   it("accepts a hello without params", async () => {
     const { log } = capture();
     const response = await testHook(new Hook("h"), { log }).request("hook.hello");

@@ -89,6 +89,19 @@ describe("a hook under a hostile host", () => {
     assert.match(hook.stderr, /the reply to hook\.before_llm \(id 2\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/);
   });
 
+  it("answers an approval longer than the host reads with an error, and any other call with continue", async () => {
+    const hook = new HookProcess(process.execPath, [fixture("reference-hook")], undefined, true);
+    started.push(hook);
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool", "approve"], max_line_bytes: 40 });
+    const approval = await hook.request("hook.approve_tool", { tool: "approve", arguments: {} });
+    assert.equal(approval.result, undefined, JSON.stringify(approval));
+    assert.equal(approval.error?.code, -32000);
+    assert.match(approval.error?.message ?? "", /the reply \(\d+ bytes\) is longer than the host reads \(40 bytes\)/);
+    assert.deepEqual((await hook.request("hook.before_tool", { tool: "deny_tool", arguments: {} })).result, { action: "continue" });
+    await closeAndCheck(hook);
+    assert.match(hook.stderr, /the reply to hook\.approve_tool \(id 2\) is \d+ bytes, longer than the host reads in a line \(40 bytes\); sending an error instead/);
+  });
+
   it("sends a reply as long as the host announces in hello", async () => {
     const hook = start();
     await hook.request("hook.hello", { name: "wire", version: 1, modes: ["llm"], max_line_bytes: 64 << 20 });
@@ -101,7 +114,10 @@ describe("a hook under a hostile host", () => {
     const hook = start();
     await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool", "approve"] });
     await closeAndCheck(hook);
-    assert.match(hook.stderr, /the host grants mode "approve", which no handler of this hook serves/);
+    assert.match(
+      hook.stderr,
+      /the host grants mode "approve", which no handler of this hook serves: hook\.approve_tool is answered with an error, which a host may take as a denial of every tool call\n/,
+    );
     assert.doesNotMatch(hook.stderr, /mode "tool"/);
   });
 });

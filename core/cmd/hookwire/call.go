@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/conformance"
+	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
@@ -167,7 +168,7 @@ func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMe
 	defer stop()
 	p, err := runtime.Spawn(ctx, cmd, runtime.ProcessOptions{
 		HelloTimeout: timeout,
-		Conn:         runtime.ConnOptions{Logger: slog.New(newLogHandler(e.stderr)), Trace: wire},
+		Conn:         runtime.ConnOptions{Logger: slog.New(cli.NewLogHandler(e.stderr)), Trace: wire},
 	})
 	if err != nil {
 		return e.fail(callFailure(err), "call", err)

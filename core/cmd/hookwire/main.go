@@ -4,12 +4,12 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+
+	"github.com/hookwire/hookwire/core/internal/cli"
 )
 
 const usage = `hookwire runs agent hooks: the reference host of the hookwire protocol.
@@ -45,9 +45,9 @@ func main() {
 
 // Exit codes.
 const (
-	exitOK    = 0
-	exitFail  = 1 // the command ran and found a failure
-	exitUsage = 2 // bad flags or arguments
+	exitOK    = cli.ExitOK
+	exitFail  = cli.ExitFail
+	exitUsage = cli.ExitUsage
 )
 
 type command struct {
@@ -97,39 +97,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (c command) run(args []string, e env) int {
 	fs := flag.NewFlagSet("hookwire "+c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	body := c.flags(fs)
-	// The flag package calls Usage on every error; only --help should print it.
-	fs.Usage = func() {}
-	help := func() {
-		fmt.Fprintf(e.stdout, "Usage: %s\n\n%s\n", strings.TrimSpace("hookwire "+c.name+" "+c.args), c.summary)
-		var flags strings.Builder
-		fs.SetOutput(&flags)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		if flags.Len() > 0 {
-			fmt.Fprintf(e.stdout, "\nFlags:\n%s", flags.String())
-		}
-	}
-	// Flags may come before or after the arguments.
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				help()
-				return exitOK
-			}
-			return e.fail(exitUsage, c.name, fmt.Errorf("%v (see hookwire %s --help)", err, c.name))
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if i := len(args) - fs.NArg() - 1; i >= 0 && args[i] == "--" { // "--" ends the flags: what follows is arguments only
-			rest = append(rest, fs.Args()...)
-			break
-		}
-		rest = append(rest, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	return body(rest, e)
+	return cli.Run(fs, "hookwire "+c.name+" "+c.args, c.summary, args, e.stdout, e.stderr, func(args []string) int { return body(args, e) })
 }

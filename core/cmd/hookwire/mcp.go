@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/mcphook"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -43,7 +44,7 @@ stderr line, and one that crashes is restarted.`,
 				Name:    *name,
 				Version: version,
 				Process: runtime.ProcessConfig{Command: args, Dir: *dir, TimeoutMS: int(timeout.Milliseconds())},
-				Runtime: runtime.Options{Logger: slog.New(newLogHandler(e.stderr))},
+				Runtime: runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr))},
 			})
 			if err != nil {
 				return e.fail(exitUsage, "mcp", err)

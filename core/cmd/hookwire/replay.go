@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/wiretap"
 )
@@ -49,7 +50,7 @@ matches, 1 otherwise.`,
 			if *ignore != "" {
 				opts.Ignore = strings.Split(*ignore, ",")
 			}
-			opts.Process.Conn.Logger = slog.New(newLogHandler(e.stderr))
+			opts.Process.Conn.Logger = slog.New(cli.NewLogHandler(e.stderr))
 			if *trace {
 				opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
 			}

@@ -11,9 +11,9 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/skillhooks"
 	"github.com/hookwire/hookwire/core/transcript"
@@ -78,7 +78,7 @@ func play(scenarioPath string, cfg runtime.Config, host runtime.Host, jsonl, eve
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(newLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: host,
+	opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: host,
 		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
 	if tracePath == "-" {
 		opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
@@ -143,70 +143,4 @@ func traceTo(w io.Writer) func(hook string, out bool, line []byte) {
 		defer mu.Unlock()
 		w.Write(rec)
 	}
-}
-
-// logHandler prints the runtime's log for people: a hook's stderr as
-// "[hook] line", anything else as "hookwire: level: message key=value".
-type logHandler struct {
-	mu    *sync.Mutex
-	w     io.Writer
-	attrs []slog.Attr
-}
-
-func newLogHandler(w io.Writer) *logHandler { return &logHandler{mu: &sync.Mutex{}, w: w} }
-
-func (h *logHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
-
-func (h *logHandler) Handle(_ context.Context, r slog.Record) error {
-	attrs := append([]slog.Attr{}, h.attrs...)
-	r.Attrs(func(a slog.Attr) bool { attrs = append(attrs, a); return true })
-	var hook, stream string
-	var rest []slog.Attr
-	for _, a := range attrs {
-		switch a.Key {
-		case "hook":
-			hook = a.Value.String()
-		case "stream":
-			stream = a.Value.String()
-		default:
-			rest = append(rest, a)
-		}
-	}
-	var line string
-	if stream == "stderr" {
-		line = fmt.Sprintf("[%s] %s", hook, r.Message)
-	} else {
-		line = "hookwire: " + levelName(r.Level) + ": "
-		if hook != "" {
-			line += "hook " + hook + ": "
-		}
-		line += r.Message
-		for _, a := range rest {
-			v := a.Value.String()
-			if a.Value.Kind() == slog.KindDuration {
-				v = a.Value.Duration().Round(time.Millisecond).String()
-			}
-			line += fmt.Sprintf(" %s=%s", a.Key, quoteIfNeeded(v))
-		}
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	_, err := fmt.Fprintln(h.w, line)
-	return err
-}
-
-func (h *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &logHandler{mu: h.mu, w: h.w, attrs: append(append([]slog.Attr{}, h.attrs...), attrs...)}
-}
-
-func (h *logHandler) WithGroup(string) slog.Handler { return h }
-
-func levelName(l slog.Level) string {
-	switch {
-	case l >= slog.LevelError:
-		return "error"
-	case l >= slog.LevelWarn:
-		return "warning"
-	}
-	return "info"
 }

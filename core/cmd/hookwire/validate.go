@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
@@ -208,13 +207,6 @@ func jsonValid(b []byte) bool { return json.Valid(b) }
 func quote(b []byte) string {
 	q, _ := json.Marshal(string(b))
 	return string(q)
-}
-
-func quoteIfNeeded(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t\"=") {
-		return strconv.Quote(s)
-	}
-	return s
 }
 
 func clip(s string) string {

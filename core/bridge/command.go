@@ -1,0 +1,93 @@
+//go:build !windows
+
+package bridge
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookwire/hookwire/core/internal/cli"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// Args and Summary are the bridge's command line and help, the same for
+// `hookwire bridge` and hookwire-bridge.
+const (
+	Args    = "[flags] AGENT -- COMMAND [ARGS...]"
+	Summary = `Runs a hookwire hook as a command hook of AGENT (claude-code or gemini-cli):
+name this command in the agent's settings for each event. The event's JSON
+comes on stdin; the decision goes to stdout with the exit code the agent
+reads. The first event of a session starts the hook once, behind a server of
+that session; later events reach it over a Unix socket in a folder only you
+may enter, so the hook keeps its state and answers without starting again.
+The server stops at the session's end, after --idle with no event, or when
+the hook is down for good. The hook's stderr goes to the session's log, in
+--dir (named in every error). A hook that cannot be asked blocks the events
+that guard a tool (exit 2) and lets the others go on (exit 1).`
+)
+
+// Command defines the bridge's flags on fs and returns the command. self
+// is what runs the bridge again, for a session's server: this program's
+// arguments before the bridge's own ("bridge" for hookwire, none for
+// hookwire-bridge).
+func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	dir := fs.String("dir", "", "`folder` of the sessions' sockets and logs (default "+DefaultDir()+")")
+	idle := fs.Duration("idle", DefaultIdle, "stop a session's server after this long with no event")
+	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
+	intercept := fs.String("intercept", "", "stages to ask a hook that declares no modes in hook.hello, comma-separated")
+	serve := fs.String("serve", "", "run a session's server on this `socket` (the bridge starts it itself)")
+	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		fail := func(code int, err error) int {
+			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+			return code
+		}
+		if len(args) < 2 {
+			return fail(cli.ExitUsage, fmt.Errorf("need the agent and the hook's command, after -- (see %s --help)", fs.Name()))
+		}
+		agent, ok := Agents[args[0]]
+		if !ok {
+			return fail(cli.ExitUsage, fmt.Errorf("unknown agent %q (known: claude-code, gemini-cli)", args[0]))
+		}
+		var stages []Stage
+		for _, s := range strings.Split(*intercept, ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			st := Stage(s)
+			if !slices.Contains([]Stage{BeforeLLM, AfterLLM, BeforeTool, ApproveTool, AfterTool}, st) {
+				return fail(cli.ExitUsage, fmt.Errorf("--intercept: unknown stage %q", s))
+			}
+			stages = append(stages, st)
+		}
+		argv := args[1:]
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if *serve != "" {
+			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds())}
+			logger := slog.New(cli.NewLogHandler(stderr))
+			err := Serve(ctx, ServeOptions{Agent: agent, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger})
+			if err != nil {
+				return fail(cli.ExitFail, err)
+			}
+			return cli.ExitOK
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return fail(cli.ExitFail, err)
+		}
+		server := func(socket string) []string {
+			return slices.Concat([]string{exe}, self, []string{"--serve", socket, "--idle", idle.String(), "--timeout", timeout.String(),
+				"--intercept", *intercept, agent.Name, "--"}, argv)
+		}
+		return Invoke(ctx, Options{Agent: agent, Argv: argv, Dir: *dir, Server: server, StartTimeout: 10 * time.Second}, stdin, stdout, stderr)
+	}
+}

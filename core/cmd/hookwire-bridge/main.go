@@ -1,0 +1,23 @@
+//go:build !windows
+
+// Command hookwire-bridge is `hookwire bridge` alone: it runs a hookwire
+// hook as a command hook of Claude Code or Gemini CLI. Agents start it for
+// every event, so it links the bridge and the runtime and nothing else of
+// hookwire, and starts in a fraction of the time the whole CLI takes.
+package main
+
+import (
+	"flag"
+	"os"
+
+	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/internal/cli"
+)
+
+func main() {
+	fs := flag.NewFlagSet("hookwire-bridge", flag.ContinueOnError)
+	run := bridge.Command(fs)
+	os.Exit(cli.Run(fs, "hookwire-bridge "+bridge.Args, bridge.Summary, os.Args[1:], os.Stdout, os.Stderr, func(args []string) int {
+		return run(args, os.Stdin, os.Stdout, os.Stderr)
+	}))
+}

@@ -211,13 +211,16 @@ class _Wire:
             self._broken = True
 
     def write(self, line: str) -> None:
-        data = memoryview((line + "\n").encode())
+        data = (line + "\n").encode()
         with self._lock:
             if self._broken:
                 return
             try:
-                while data:
-                    data = data[os.write(self._fd, data) :]
+                written = os.write(self._fd, data)
+                if written < len(data):  # a long line, a full pipe: the rest
+                    rest = memoryview(data)[written:]
+                    while rest:
+                        rest = rest[os.write(self._fd, rest) :]
             except OSError as e:
                 # The host has gone; stdin will close too, and the hook with it.
                 self._broken = True
@@ -238,7 +241,10 @@ class _ThreadsServer(_Wire):
         # blocked reading it when serve() returns.
         self._stdin = open(os.dup(fd_in), "rb")  # noqa: SIM115 - closed by serve() at EOF
         self._reading = threading.Lock()  # held by the thread reading stdin
-        self._state = threading.Condition()  # guards what follows
+        # Guards what follows; taken as the lock itself where nothing waits
+        # or is notified, which spares the Condition's Python-level methods.
+        self._mutex = threading.RLock()
+        self._state = threading.Condition(self._mutex)
         self._threads = 0
         self._parked = 0  # threads waiting for the watch to need another reader
         self._spare = threading.Semaphore(0)  # a permit sends one parked thread to read
@@ -305,7 +311,7 @@ class _ThreadsServer(_Wire):
         while not self._eof:
             if not self._reading.acquire(blocking=False):
                 # Another thread reads: wait until the watch needs one more.
-                with self._state:
+                with self._mutex:
                     self._parked += 1
                 self._spare.acquire()
                 continue
@@ -342,7 +348,7 @@ class _ThreadsServer(_Wire):
         return work
 
     def _begin(self) -> None:
-        with self._state:
+        with self._mutex:
             self._busy += 1
             if self._dozing:
                 self._state.notify_all()  # wake the watch: this may take a while
@@ -351,7 +357,7 @@ class _ThreadsServer(_Wire):
         try:
             work()
         finally:
-            with self._state:
+            with self._mutex:
                 self._busy -= 1
                 if self._eof and self._busy == 0:
                     self._state.notify_all()

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 # is an error reply, not a line that is not JSON.
 _dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 _CONTINUE = {"action": "continue"}
+_BLANK = b" \t\r\n"
+_LONG_LINE = 1 << 16
 
 
 # How long the handlers in flight when stdin closes have to answer, and, for
@@ -103,8 +105,8 @@ class _Wire:
             log.exception("could not handle the line %.200r", line)
 
     def _line(self, line: bytes) -> None:
-        if not line.strip(b" \t\r\n"):
-            return
+        if not line or (line[0] in _BLANK and not line.strip(_BLANK)):
+            return  # a blank line (a message's line starts with a bracket: no copy of it)
         try:
             message = decode(line)
         except Undecodable as e:
@@ -211,16 +213,18 @@ class _Wire:
             self._broken = True
 
     def write(self, line: str) -> None:
-        data = (line + "\n").encode()
+        # A long line goes out apart from its newline, rather than copied to add it.
+        parts = [(line + "\n").encode()] if len(line) < _LONG_LINE else [line.encode(), b"\n"]
         with self._lock:
             if self._broken:
                 return
             try:
-                written = os.write(self._fd, data)
-                if written < len(data):  # a long line, a full pipe: the rest
-                    rest = memoryview(data)[written:]
-                    while rest:
-                        rest = rest[os.write(self._fd, rest) :]
+                for data in parts:
+                    written = os.write(self._fd, data)
+                    if written < len(data):  # a long line, a full pipe: the rest
+                        rest = memoryview(data)[written:]
+                        while rest:
+                            rest = rest[os.write(self._fd, rest) :]
             except OSError as e:
                 # The host has gone; stdin will close too, and the hook with it.
                 self._broken = True

@@ -50,6 +50,11 @@ _dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 _CONTINUE = {"action": "continue"}
 _BLANK = b" \t\r\n"
 _LONG_LINE = 1 << 16
+# At most this many replies are kept back to be written together.
+_HOLD_AT_MOST = 64
+# What the threads server reads at once; more once a line is longer.
+_READ_SIZE = 1 << 16
+_READ_MORE = 1 << 20
 
 
 # How long the handlers in flight when stdin closes have to answer, and, for
@@ -96,6 +101,10 @@ class _Wire:
         self._fd = fd_out
         self._lock = threading.Lock()
         self._broken = False
+        # Replies kept back while the reading thread has more requests in hand
+        # (see _ThreadsServer), to go out together in one write.
+        self._holding = False
+        self._held: list[bytes] = []
 
     def line(self, line: bytes) -> None:
         try:
@@ -218,17 +227,45 @@ class _Wire:
         with self._lock:
             if self._broken:
                 return
-            try:
-                for data in parts:
-                    written = os.write(self._fd, data)
-                    if written < len(data):  # a long line, a full pipe: the rest
-                        rest = memoryview(data)[written:]
-                        while rest:
-                            rest = rest[os.write(self._fd, rest) :]
-            except OSError as e:
-                # The host has gone; stdin will close too, and the hook with it.
-                self._broken = True
-                log.error("cannot write to the host: %s", e)
+            if self._held or self._holding:
+                parts = self._with_held(parts)
+            if parts:
+                self._write(parts)
+
+    def _with_held(self, parts: list[bytes]) -> list[bytes]:
+        """What to write now, the replies kept back first; the caller holds the lock."""
+        if len(parts) == 1:  # a short reply: kept back, or written with the others
+            self._held.append(parts[0])
+            if self._holding and len(self._held) < _HOLD_AT_MOST:
+                return []
+            parts = [b"".join(self._held)]
+        elif self._held:
+            parts = [b"".join(self._held), *parts]
+        self._held.clear()
+        return parts
+
+    def hold(self, holding: bool) -> None:
+        """Keep replies back (True), or write those kept back and stop keeping them."""
+        with self._lock:
+            self._holding = holding
+            if not holding and self._held and not self._broken:
+                self._write([b"".join(self._held)])
+            if not holding:
+                self._held.clear()
+
+    def _write(self, parts: list[bytes]) -> None:
+        """Write every byte of parts; the caller holds the lock."""
+        try:
+            for data in parts:
+                written = os.write(self._fd, data)
+                if written < len(data):  # a long line, a full pipe: the rest
+                    rest = memoryview(data)[written:]
+                    while rest:
+                        rest = rest[os.write(self._fd, rest) :]
+        except OSError as e:
+            # The host has gone; stdin will close too, and the hook with it.
+            self._broken = True
+            log.error("cannot write to the host: %s", e)
 
 
 class _ThreadsServer(_Wire):
@@ -242,8 +279,13 @@ class _ThreadsServer(_Wire):
     def __init__(self, hook: Hook, fd_in: int, fd_out: int) -> None:
         super().__init__(hook, fd_out)
         # Its own duplicate of stdin: at a signal, a thread may still be
-        # blocked reading it when serve() returns.
-        self._stdin = open(os.dup(fd_in), "rb")  # noqa: SIM115 - closed by serve() at EOF
+        # blocked reading it when serve() returns. Read in chunks, split into
+        # lines here, so that the reading thread knows whether it has another
+        # whole line in hand (_end, where it ends in _buf, is not -1).
+        self._fd_in = os.dup(fd_in)
+        self._buf = b""
+        self._pos = 0
+        self._end = -1
         self._reading = threading.Lock()  # held by the thread reading stdin
         # Guards what follows; taken as the lock itself where nothing waits
         # or is notified, which spares the Condition's Python-level methods.
@@ -263,7 +305,7 @@ class _ThreadsServer(_Wire):
         try:
             self._add_reader()
             self._watch()
-            self._stdin.close()
+            os.close(self._fd_in)
         except _Stop:
             log.info("signal: exiting without waiting for %d handlers", self._busy)
         finally:
@@ -296,7 +338,11 @@ class _ThreadsServer(_Wire):
                 self._dozing = False
                 if self._lines != seen:
                     seen, last = self._lines, time.monotonic()
-                elif self._busy and not self._eof and not self._reading.locked():
+                    continue
+                # Nothing read for a tick: a handler holds things up. What the
+                # reading thread kept back goes out, and another thread reads.
+                self.hold(False)
+                if self._busy and not self._eof and not self._reading.locked():
                     self._add_reader()
 
     def _add_reader(self) -> None:
@@ -334,9 +380,12 @@ class _ThreadsServer(_Wire):
         """Read and dispatch one line; return the work it leaves for this thread."""
         if self._eof:
             return None
+        if self._end < 0:
+            # About to wait for the host: the replies kept back go out first.
+            self.hold(False)
         try:
-            line = self._stdin.readline()
-        except (OSError, ValueError):
+            line = self._readline()
+        except OSError:
             line = b""  # stdin failed: the end, as for EOF
         if not line:
             with self._state:
@@ -347,9 +396,36 @@ class _ThreadsServer(_Wire):
                 self._state.notify_all()
             return None
         self._lines += 1
+        if self._end >= 0 and not self._holding:
+            # More requests in hand: their replies go out together, when this
+            # thread is back for a line it must wait for (or a tick later).
+            self.hold(True)
         self.line(line)
         work, self._work = self._work, None
         return work
+
+    def _readline(self) -> bytes:
+        """The next line of stdin, newline included; at its end what is left, then b""."""
+        buf, end = self._buf, self._end
+        if end >= 0:
+            line = buf[self._pos : end + 1]
+        else:
+            parts = [buf[self._pos :]]
+            while True:
+                buf = os.read(self._fd_in, _READ_SIZE if len(parts) < 2 else _READ_MORE)
+                if not buf:
+                    self._buf, self._pos = b"", 0
+                    return b"".join(parts)
+                end = buf.find(b"\n")
+                if end >= 0:
+                    break
+                parts.append(buf)
+            line = buf[: end + 1]
+            if len(parts) > 1 or parts[0]:
+                line = b"".join((*parts, line))
+        self._buf, self._pos = buf, end + 1
+        self._end = buf.find(b"\n", end + 1)
+        return line
 
     def _begin(self) -> None:
         with self._mutex:

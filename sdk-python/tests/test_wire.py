@@ -202,7 +202,12 @@ def test_many_requests_sent_at_once_are_each_answered_once() -> None:
         hook.hello()
         lines = b"".join(
             json.dumps(
-                {"jsonrpc": "2.0", "id": i, "method": "hook.before_tool", "params": before_tool("x")}
+                {
+                    "jsonrpc": "2.0",
+                    "id": i,
+                    "method": "hook.before_tool",
+                    "params": before_tool("x"),
+                }
             ).encode()
             + b"\n"
             for i in range(2, 1002)

@@ -27,7 +27,7 @@ import time
 from functools import partial
 
 from ._hook import HookError, Route, _Handler
-from ._json import Undecodable, decode, valid_id
+from ._json import ID_TYPES, Undecodable, decode
 from ._log import log
 from ._protocol import (
     CODE_HANDLER_ERROR,
@@ -130,7 +130,9 @@ class _Wire:
         if not isinstance(message, dict):
             self.error(None, CODE_INVALID_REQUEST, "invalid request: not a JSON object")
             return
-        request_id = valid_id(message)
+        request_id = message.get("id")
+        if type(request_id) not in ID_TYPES:
+            request_id = None  # what valid_id() answers, without the call
         method = message.get("method")
         if "method" in message and not isinstance(method, str):
             self.error(request_id, CODE_INVALID_REQUEST, "invalid request: method is not a string")
@@ -188,7 +190,7 @@ class _Wire:
     def result(self, request_id: Any, method: str, result: Any) -> None:
         line = _dumps({"jsonrpc": "2.0", "id": request_id, "result": result})
         # ASCII only, so characters are bytes; the newline counts too.
-        size, limit = len(line) + 1, self.hook.max_line_bytes
+        size, limit = len(line) + 1, self.hook._max_line_bytes
         if size > limit:
             # A host stops reading a hook for good at a line longer than it reads.
             # An approval has no continue: an error is the closest to "not decided".
@@ -380,7 +382,7 @@ class _ThreadsServer(_Wire):
         """Read and dispatch one line; return the work it leaves for this thread."""
         if self._eof:
             return None
-        if self._end < 0:
+        if self._end < 0 and (self._holding or self._held):
             # About to wait for the host: the replies kept back go out first.
             self.hold(False)
         try:

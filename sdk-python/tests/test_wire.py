@@ -94,6 +94,18 @@ def test_a_handler_that_raises_gets_a_32000_error_and_the_loop_goes_on(
     assert "RuntimeError: the handler broke" in wire_hook.stderr
 
 
+def test_a_result_that_holds_itself_gets_a_32000_error_and_the_loop_goes_on(
+    wire_hook: HookProcess,
+) -> None:
+    wire_hook.hello()
+    reply = wire_hook.call(2, "hook.before_tool", before_tool("itself"))
+    assert reply["error"]["code"] == -32000
+    assert wire_hook.call(3, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
+        "action": "deny_tool",
+        "reason": "ok",
+    }
+
+
 def test_a_line_that_is_not_json_gets_a_32700_error_with_a_null_id_and_the_loop_goes_on(
     wire_hook: HookProcess,
 ) -> None:

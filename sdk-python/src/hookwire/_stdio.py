@@ -24,7 +24,6 @@ import signal
 import sys
 import threading
 import time
-from functools import partial
 
 from ._hook import HookError, Route, _Handler
 from ._json import ID_TYPES, Undecodable, decode
@@ -326,7 +325,8 @@ class _ThreadsServer(_Wire):
         self._lines = 0  # lines read: the watch's sign that reading goes on
         self._eof = False
         self._dozing = False
-        self._work: Callable[[], None] | None = None  # what the reading thread found to do
+        # What the reading thread found to do: a function and its arguments.
+        self._work: tuple[Callable[..., None], tuple[Any, ...]] | None = None
 
     def serve(self) -> None:
         previous = _raise_on_signals()
@@ -386,10 +386,13 @@ class _ThreadsServer(_Wire):
         threading.Thread(target=self._take_turns, name=name, daemon=True).start()
 
     def _take_turns(self) -> None:
+        # The path of every request: written out here rather than in small
+        # methods, each call of which costs a request more than its body.
+        reading, mutex, state = self._reading, self._mutex, self._state
         while not self._eof:
-            if not self._reading.acquire(blocking=False):
+            if not reading.acquire(blocking=False):
                 # Another thread reads: wait until the watch needs one more.
-                with self._mutex:
+                with mutex:
                     self._parked += 1
                 self._spare.acquire()
                 continue
@@ -398,13 +401,23 @@ class _ThreadsServer(_Wire):
                 if work is not None:
                     # Counted before reading is let go: the thread that reads
                     # the end of stdin next must find this work in flight.
-                    self._begin()
+                    with mutex:
+                        self._busy += 1
+                        if self._dozing:
+                            state.notify_all()  # wake the watch: this may take a while
             finally:
-                self._reading.release()
-            if work is not None:
-                self._answer(work)
+                reading.release()
+            if work is None:
+                continue
+            try:
+                work[0](*work[1])
+            finally:
+                with mutex:
+                    self._busy -= 1
+                    if self._eof and self._busy == 0:
+                        state.notify_all()
 
-    def _next(self) -> Callable[[], None] | None:
+    def _next(self) -> tuple[Callable[..., None], tuple[Any, ...]] | None:
         """Read and dispatch one line; return the work it leaves for this thread."""
         if self._eof:
             return None
@@ -455,28 +468,13 @@ class _ThreadsServer(_Wire):
         self._end = buf.find(b"\n", end + 1)
         return line
 
-    def _begin(self) -> None:
-        with self._mutex:
-            self._busy += 1
-            if self._dozing:
-                self._state.notify_all()  # wake the watch: this may take a while
-
-    def _answer(self, work: Callable[[], None]) -> None:
-        try:
-            work()
-        finally:
-            with self._mutex:
-                self._busy -= 1
-                if self._eof and self._busy == 0:
-                    self._state.notify_all()
-
     def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
         # The reading thread answers this once it has let go of reading.
-        self._work = partial(self.answer, request_id, method, route, params)
+        self._work = (self.answer, (request_id, method, route, params))
 
     def notify(self, event: Any, observers: list[_Handler]) -> None:
         if observers:
-            self._work = partial(_observe_all, observers, event)
+            self._work = (_observe_all, (observers, event))
 
 
 def _observe(fn: Any, event: Any) -> None:

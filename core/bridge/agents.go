@@ -31,17 +31,6 @@ type Step struct {
 	EndsSession bool
 }
 
-// Stage is a protocol call the bridge makes.
-type Stage string
-
-const (
-	BeforeLLM   Stage = "before_llm"
-	AfterLLM    Stage = "after_llm"
-	BeforeTool  Stage = "before_tool"
-	ApproveTool Stage = "approve_tool"
-	AfterTool   Stage = "after_tool"
-)
-
 // Runtime event kinds the bridge raises that the protocol's agent loop has
 // no event for.
 const (
@@ -78,8 +67,8 @@ var claudeCode = &Agent{
 	Name:     "claude-code",
 	Document: "Claude Code hooks reference (code.claude.com/docs/en/hooks), as published in May 2026",
 	Events: map[string]Step{
-		"PreToolUse":         {Calls: []Stage{BeforeTool, ApproveTool}, Guard: true},
-		"PermissionRequest":  {Calls: []Stage{ApproveTool}, Guard: true},
+		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PermissionRequest":  {Calls: []Stage{Approval}, Guard: true},
 		"PostToolUse":        {Calls: []Stage{AfterTool}},
 		"PostToolUseFailure": {Calls: []Stage{AfterTool}},
 		"UserPromptSubmit":   {Kind: protocol.KindTurnStart},
@@ -102,7 +91,7 @@ var geminiCLI = &Agent{
 	Name:     "gemini-cli",
 	Document: "Gemini CLI hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81)",
 	Events: map[string]Step{
-		"BeforeTool":          {Calls: []Stage{BeforeTool, ApproveTool}, Guard: true},
+		"BeforeTool":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"AfterTool":           {Calls: []Stage{AfterTool}},
 		"BeforeModel":         {Calls: []Stage{BeforeLLM}},
 		"AfterModel":          {Calls: []Stage{AfterLLM}},

@@ -63,7 +63,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 				continue
 			}
 			st := Stage(s)
-			if !slices.Contains([]Stage{BeforeLLM, AfterLLM, BeforeTool, ApproveTool, AfterTool}, st) {
+			if !slices.Contains(Stages, st) {
 				return fail(cli.ExitUsage, fmt.Errorf("--intercept: unknown stage %q", s))
 			}
 			stages = append(stages, st)

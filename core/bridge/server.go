@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -70,7 +69,9 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	}
 	proc := opts.Process
 	proc.Enabled = true
-	proc.Intercept = []string{string(BeforeLLM), string(AfterLLM), string(BeforeTool), string(ApproveTool), string(AfterTool)}
+	for _, st := range Stages {
+		proc.Intercept = append(proc.Intercept, string(st))
+	}
 	proc.Observe = []string{"*"}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Processes: map[string]runtime.ProcessConfig{hookName: proc}}},
 		runtime.Options{Logger: log, NoSessionEvents: false})
@@ -216,104 +217,6 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		}
 	}
 	return s.opts.Agent.decide(ev, o)
-}
-
-// stages are the stages the hook is asked: those of the modes it declared,
-// or of --intercept. up is false when the hook is down for good; while it
-// restarts, the modes it declared last stand, and calls wait for it.
-func (s *server) stages() (map[Stage]bool, bool) {
-	if s.rt.Down(hookName) != nil {
-		return nil, false
-	}
-	s.mu.Lock()
-	if modes, ok := s.rt.Declared(hookName); ok {
-		s.modes = modes
-	}
-	modes := s.modes
-	s.mu.Unlock()
-	out := map[Stage]bool{}
-	if len(modes) == 0 {
-		for _, st := range s.opts.Intercept {
-			out[st] = true
-		}
-		if len(s.opts.Intercept) == 0 {
-			out[BeforeLLM], out[AfterLLM], out[BeforeTool], out[AfterTool] = true, true, true, true
-		}
-		return out, true
-	}
-	for _, m := range modes {
-		switch m {
-		case protocol.ModeLLM:
-			out[BeforeLLM], out[AfterLLM] = true, true
-		case protocol.ModeTool:
-			out[BeforeTool], out[AfterTool] = true, true
-		case protocol.ModeApprove:
-			out[ApproveTool] = true
-		}
-	}
-	return out, true
-}
-
-// ask makes one protocol call for the event and notes what it decided.
-func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
-	meta := ev.meta(s.opts.Agent.Name)
-	tool, args := ev.str("tool_name"), ev.object("tool_input")
-	if o.args != nil {
-		args = o.args
-	}
-	switch stage {
-	case BeforeTool:
-		call, d := s.rt.BeforeTool(ctx, protocol.BeforeToolParams{Meta: meta, Tool: tool, Arguments: args})
-		if !d.Continue() {
-			o.ended = fromDecision(d)
-			return
-		}
-		if !reflect.DeepEqual(call.Arguments, args) {
-			o.args = call.Arguments
-		}
-	case ApproveTool:
-		d := s.rt.ApproveTool(ctx, protocol.ApproveToolParams{Meta: meta, Tool: tool, Arguments: args})
-		o.approval = fromDecision(d)
-		if d.Arguments != nil {
-			o.args = d.Arguments
-		}
-	case AfterTool:
-		result := claudeToolResult(ev)
-		if s.opts.Agent == geminiCLI {
-			result = geminiToolResult(ev)
-		}
-		before := result.ForLLM
-		params, d := s.rt.AfterTool(ctx, protocol.AfterToolParams{Meta: meta, Tool: tool, Arguments: args, Result: result})
-		if !d.Continue() {
-			o.ended = fromDecision(d)
-			return
-		}
-		if params.Result.ForLLM != before {
-			o.result = &params.Result.ForLLM
-		}
-	case BeforeLLM:
-		llm := s.opts.Agent.llm
-		req := llm.request(ev)
-		req.Meta = meta
-		out, d := s.rt.BeforeLLM(ctx, req)
-		if !d.Continue() {
-			o.ended = fromDecision(d)
-			return
-		}
-		out.Meta = nil // ours, not the agent's
-		o.llm = llm.changedRequest(ev, out)
-	case AfterLLM:
-		llm := s.opts.Agent.llm
-		resp := llm.response(ev)
-		resp.Meta = meta
-		out, d := s.rt.AfterLLM(ctx, resp)
-		if !d.Continue() {
-			o.ended = fromDecision(d)
-			return
-		}
-		out.Meta = nil
-		o.llm = llm.changedResponse(ev, out)
-	}
 }
 
 func fromDecision(d runtime.Decision) *decision {

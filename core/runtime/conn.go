@@ -368,24 +368,35 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 			c.opts.Trace(true, l[:len(l)-1])
 		}
 	}
-	// Setting a deadline costs a lock and a timer: it is set only when it
-	// changes, and the write semaphore guards the one set.
+	// Setting a deadline costs a lock and a timer, so one is set only when
+	// the one already set would let the write outlive ctx. Calls' deadlines
+	// come later and later: most keep an earlier call's, and when that one
+	// cuts a write short, ctx's is set and the write goes on.
 	dl, _ := ctx.Deadline()
-	if d, ok := c.w.(deadliner); ok && !dl.Equal(c.writeDeadline) {
+	d, canTimeout := c.w.(deadliner)
+	if canTimeout && !dl.IsZero() && (c.writeDeadline.IsZero() || c.writeDeadline.After(dl)) {
 		_ = d.SetWriteDeadline(dl)
 		c.writeDeadline = dl
 	}
-	n, err := c.w.Write(line)
-	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+	written := 0
+	for {
+		n, err := c.w.Write(line[written:])
+		written += n
+		switch {
+		case err == nil:
+			return nil
+		case canTimeout && errors.Is(err, os.ErrDeadlineExceeded) && !c.writeDeadline.Equal(dl) && ctx.Err() == nil:
+			_ = d.SetWriteDeadline(dl)
+			c.writeDeadline = dl
+			continue
+		case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 			err = fmt.Errorf("hook is not reading its stdin: %w", context.DeadlineExceeded)
 		}
-		if n > 0 {
-			c.fail(fmt.Errorf("write cut short after %d of %d bytes: %w", n, len(line), err))
+		if written > 0 {
+			c.fail(fmt.Errorf("write cut short after %d of %d bytes: %w", written, len(line), err))
 		}
 		return err
 	}
-	return nil
 }
 
 // idleRead reads the peer's output while no call is being made, until the

@@ -334,3 +334,43 @@ func TestAHookThatWritesBeforeReadingALongRequestDoesNotBlock(t *testing.T) {
 		t.Errorf("reply %s", raw)
 	}
 }
+
+// A call keeps the write deadline of an earlier call while that one is
+// later than its own: one that has passed must not fail the next call.
+func TestAWriteDeadlineLeftByAnEarlierCallDoesNotFailTheNextCall(t *testing.T) {
+	c := pipeConn(t, ConnOptions{}, echoPeer)
+	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := c.Call(short, protocol.MethodBeforeTool, benchCall()); err != nil {
+		t.Fatal(err)
+	}
+	<-short.Done() // the deadline on the pipe has passed
+	for _, ctx := range []context.Context{context.Background(), t.Context()} {
+		if _, err := c.Call(ctx, protocol.MethodBeforeTool, benchCall()); err != nil {
+			t.Errorf("a call after an earlier call's deadline: %v", err)
+		}
+	}
+	later, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	if _, err := c.Call(later, protocol.MethodBeforeTool, benchCall()); err != nil {
+		t.Errorf("a call with a later deadline: %v", err)
+	}
+}
+
+// A hook that does not read its stdin fails a call whose request fills the
+// pipe at the call's deadline, after an earlier call's deadline has passed.
+func TestACallToAHookThatDoesNotReadEndsAtItsDeadline(t *testing.T) {
+	c := pipeConn(t, ConnOptions{}, func(r io.Reader, w io.Writer) { select {} })
+	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := c.Call(short, protocol.MethodBeforeTool, benchCall()); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a call the hook does not answer: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	big := json.RawMessage(`{"text":"` + strings.Repeat("x", 1<<20) + `"}`)
+	_, err := c.Call(ctx, protocol.MethodBeforeTool, big)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "not reading its stdin") {
+		t.Errorf("got %v, want the hook named as not reading its stdin", err)
+	}
+}

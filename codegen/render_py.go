@@ -166,22 +166,20 @@ func pyCheckValue(b *strings.Builder, r *Ref, v, path string, depth int, indent 
 	case r.Kind == Boolean:
 		want("not isinstance("+v+", bool)", "a boolean")
 	case r.Kind == Any:
-	case r.Kind == Array:
-		want("not isinstance("+v+", list)", "an array")
+	case r.Kind == Array, r.Kind == Map:
+		// Each element checked in a loop: for i0, v1 in enumerate(v), or
+		// for k0, v1 in v.items() with the key in the element's path.
+		key, what, container, items, elem := "i", "an array", "list", "enumerate(%s)", "[{%s}]"
+		if r.Kind == Map {
+			key, what, container, items, elem = "k", "an object", "dict", "%s.items()", ".{%s}"
+		}
+		want("not isinstance("+v+", "+container+")", what)
 		if r.Elem.Kind == Any {
 			return
 		}
-		i, item := fmt.Sprintf("i%d", depth), fmt.Sprintf("v%d", depth+1)
-		fmt.Fprintf(b, "%sfor %s, %s in enumerate(%s):\n", indent, i, item, v)
-		pyCheckValue(b, r.Elem, item, path+"[{"+i+"}]", depth+1, indent+"    ")
-	case r.Kind == Map:
-		want("not isinstance("+v+", dict)", "an object")
-		if r.Elem.Kind == Any {
-			return
-		}
-		k, item := fmt.Sprintf("k%d", depth), fmt.Sprintf("v%d", depth+1)
-		fmt.Fprintf(b, "%sfor %s, %s in %s.items():\n", indent, k, item, v)
-		pyCheckValue(b, r.Elem, item, path+".{"+k+"}", depth+1, indent+"    ")
+		key, item := fmt.Sprintf("%s%d", key, depth), fmt.Sprintf("v%d", depth+1)
+		fmt.Fprintf(b, "%sfor %s, %s in "+items+":\n", indent, key, item, v)
+		pyCheckValue(b, r.Elem, item, path+fmt.Sprintf(elem, key), depth+1, indent+"    ")
 	case r.Kind == Named:
 		fmt.Fprintf(b, "%s_check_%s(%s, %s)\n", indent, snake(r.Type.Name), v, at)
 	}

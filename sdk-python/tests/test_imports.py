@@ -66,8 +66,10 @@ hook.run()
 """
 
 
-def run_hook(source: str) -> tuple[list[dict[str, object]], str]:
-    lines = "".join(json.dumps(m) + "\n" for m in (HELLO, EVENT, CALL))
+def run_hook(
+    source: str, messages: tuple[dict[str, object], ...] = (HELLO, EVENT, CALL)
+) -> tuple[list[dict[str, object]], str]:
+    lines = "".join(json.dumps(m) + "\n" for m in messages)
     done = subprocess.run(
         [sys.executable, "-c", source],
         input=lines.encode(),
@@ -155,15 +157,7 @@ def guard(call):
 hook.run()
 """
     old_host = {**HELLO, "params": {"name": "h", "version": 7}}
-    lines = "".join(json.dumps(m) + "\n" for m in (old_host, CALL))
-    done = subprocess.run(
-        [sys.executable, "-c", source],
-        input=lines.encode(),
-        capture_output=True,
-        timeout=20,
-        check=True,
-    )
-    stderr = done.stderr.decode()
+    _, stderr = run_hook(source, (old_host, CALL))
     assert "WARNING hookwire: the host speaks protocol version 7" in stderr
     assert "logging loaded before: True" in stderr
     assert "INFO mine: handled exec" in stderr

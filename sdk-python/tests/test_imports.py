@@ -67,7 +67,7 @@ hook.run()
 
 
 def run_hook(
-    source: str, messages: tuple[dict[str, object], ...] = (HELLO, EVENT, CALL)
+    source: str, messages: tuple[object, ...] = (HELLO, EVENT, CALL)
 ) -> tuple[list[dict[str, object]], str]:
     lines = "".join(json.dumps(m) + "\n" for m in messages)
     done = subprocess.run(

@@ -57,10 +57,15 @@ if TYPE_CHECKING:
     from ._workers import Workers
 
     BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
+    """What a before_llm handler returns; None means continue."""
     AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
+    """What an after_llm handler returns; None means continue."""
     BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
+    """What a before_tool handler returns; None means continue."""
     AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
+    """What an after_tool handler returns; None means continue."""
     ApproveToolReply = Union[ApproveToolResult, bool]
+    """What an approve_tool handler returns: True, False, or a result with a reason."""
 
     BeforeLLMHandler = TypeVar(
         "BeforeLLMHandler",
@@ -88,10 +93,6 @@ if TYPE_CHECKING:
 else:
     BeforeLLMReply = AfterLLMReply = BeforeToolReply = AfterToolReply = ApproveToolReply = object
 
-
-# What each kind of handler returns (None means continue; an approval is True,
-# False, or a result with a reason), for the return annotations of handlers:
-# BeforeLLMReply, AfterLLMReply, BeforeToolReply, AfterToolReply, ApproveToolReply.
 
 # PicoClaw's host reads reply lines of up to 1 MiB, and stops reading a hook
 # for good at a longer one; a host that reads more says so in hello.

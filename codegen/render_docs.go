@@ -8,8 +8,18 @@ import (
 func docFuncs(m *Model) template.FuncMap {
 	return template.FuncMap{
 		"docType": docType,
-		"cell":    cell,
-		"link":    link,
+		// modeMethod names the first request of a hello mode, as the
+		// method table orders them: "approve" gives its one method.
+		"modeMethod": func(mode string) string {
+			for _, meth := range m.Methods {
+				if meth.Mode == mode && !meth.Notification {
+					return meth.Name
+				}
+			}
+			return ""
+		},
+		"cell": cell,
+		"link": link,
 		"code": func(s string) string {
 			return "`" + s + "`"
 		},

@@ -5,23 +5,23 @@ import (
 	"reflect"
 
 	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
 )
 
-// Stage is a protocol call the bridge makes.
-type Stage string
+// Stage is a protocol call the bridge makes, as the runtime names it.
+type Stage = runtime.Stage
 
-// The stages, named as --intercept and the runtime's intercept lists name
-// them.
+// The stages, in the order of a turn.
 const (
-	BeforeLLM  Stage = "before_llm"
-	AfterLLM   Stage = "after_llm"
-	BeforeTool Stage = "before_tool"
-	Approval   Stage = "approve_tool"
-	AfterTool  Stage = "after_tool"
+	BeforeLLM  = runtime.StageBeforeLLM
+	AfterLLM   = runtime.StageAfterLLM
+	BeforeTool = runtime.StageBeforeTool
+	Approval   = runtime.StageApproveTool
+	AfterTool  = runtime.StageAfterTool
 )
 
-// Stages are every stage, in the order of a turn.
-var Stages = []Stage{BeforeLLM, AfterLLM, BeforeTool, Approval, AfterTool}
+// Stages are every stage, as --intercept names them.
+var Stages = runtime.Stages
 
 // modeStages are the stages of each mode a hook declares in hook.hello.
 var modeStages = map[protocol.Mode][]Stage{

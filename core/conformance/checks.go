@@ -202,16 +202,21 @@ func decide(method string, result json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch r := v.(type) {
-	case protocol.ApproveToolResult:
-		if r.Approved {
-			return "approved", nil
-		}
-		return "denied", nil
-	case protocol.Variant:
+	if r, ok := v.(protocol.Variant); ok {
 		return string(r.ResultAction()), nil
 	}
-	return "answered", nil
+	// The one result that is not a union on action, an approver's, says
+	// yes or no in its approved member.
+	var approval struct {
+		Approved *bool `json:"approved"`
+	}
+	switch {
+	case json.Unmarshal(result, &approval) != nil || approval.Approved == nil:
+		return "answered", nil
+	case *approval.Approved:
+		return "approved", nil
+	}
+	return "denied", nil
 }
 
 func (s *suite) notifications(ctx context.Context, p *proc) {
@@ -350,7 +355,7 @@ func (s *suite) concurrent(ctx context.Context, p *proc) {
 
 func (s *suite) exitOnEOF(p *proc) {
 	select {
-	case <-p.exited:
+	case <-p.Exited():
 		s.fail(ExitOnEOF, "the hook had stopped before its stdin was closed: %s", p.describeExit())
 		return
 	default:
@@ -359,7 +364,7 @@ func (s *suite) exitOnEOF(p *proc) {
 	switch {
 	case !exited:
 		s.fail(ExitOnEOF, "the hook was still running %v after its stdin was closed", ExitTimeout)
-	case p.exitErr != nil:
+	case !p.Success():
 		s.fail(ExitOnEOF, "%s, %d ms after its stdin was closed; a clean end is status 0", p.describeExit(), took.Milliseconds())
 	default:
 		s.pass(ExitOnEOF, "status 0, %d ms after its stdin was closed", took.Milliseconds())

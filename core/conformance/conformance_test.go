@@ -7,21 +7,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hookwire/hookwire/core/conformance"
-	"github.com/hookwire/hookwire/core/internal/testbin"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
 )
-
-// hookBin is the fixture hook of testdata/hook, built once for the whole run.
-var hookBin string
-
-func TestMain(m *testing.M) { testbin.Main(m, "./testdata/hook", &hookBin) }
 
 func run(t *testing.T, fault string, opts conformance.Options) *conformance.Report {
 	t.Helper()
@@ -209,16 +202,4 @@ func TestEveryMessageOfTheSuiteValidates(t *testing.T) {
 	if malformed != 2 || sent["hook.conformance_no_such_method"] != 1 || sent["hook.conformance_no_such_notification"] != 1 {
 		t.Errorf("%d malformed lines, methods sent: %v", malformed, sent)
 	}
-}
-
-// syncWriter is a strings.Builder that the hook's stderr reader and the test can share.
-type syncWriter struct {
-	mu sync.Mutex
-	b  *strings.Builder
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
 }

@@ -12,7 +12,7 @@ import (
 
 // hostWarnings says what the host of Options.Host would discard of the
 // hook's replies: tools or system messages changed in before_llm, the
-// extensions of approve_tool results, reply lines longer than it reads.
+// extensions of an approver's results, reply lines longer than it reads.
 // A hook may do all of this under hookwire's runtime, so these are
 // warnings, not failures.
 func (s *suite) hostWarnings() []string {

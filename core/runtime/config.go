@@ -56,7 +56,7 @@ type DefaultsConfig struct {
 	ObserverTimeoutMS int `json:"observer_timeout_ms"`
 	// InterceptorTimeoutMS bounds one interceptor call (default 5000).
 	InterceptorTimeoutMS int `json:"interceptor_timeout_ms"`
-	// ApprovalTimeoutMS bounds one approve_tool call (default 60000).
+	// ApprovalTimeoutMS bounds one call to an approver (default 60000).
 	ApprovalTimeoutMS int `json:"approval_timeout_ms"`
 	// Approval decides a tool call when every approver abstained: "deny"
 	// (the default, also when empty) or "allow". Extension.
@@ -68,7 +68,7 @@ type DefaultsConfig struct {
 	// the hook, under its before_tool policy. Extension.
 	Respond string `json:"respond"`
 	// ApproveRespond, when true, sends a call that a hook answered with
-	// respond through approve_tool all the same: denied, the hook's answer
+	// respond through the approvers all the same: denied, the hook's answer
 	// is dropped and the call is not approved. PicoClaw skips approval.
 	// Extension.
 	ApproveRespond bool `json:"approve_respond"`
@@ -124,8 +124,8 @@ type ProcessConfig struct {
 	// "wait" makes the agent wait for room, for at most the observer
 	// deadline, so that an audit hook loses no event. Extension.
 	ObserveOverflow Overflow `json:"observe_overflow"`
-	// Intercept lists the stages the hook intercepts: before_llm,
-	// after_llm, before_tool, after_tool, approve_tool.
+	// Intercept lists the stages the hook intercepts, by their names (see
+	// Stages).
 	Intercept []string `json:"intercept"`
 
 	// TimeoutMS, when set, replaces the default deadline of every call to
@@ -133,7 +133,7 @@ type ProcessConfig struct {
 	TimeoutMS int `json:"timeout_ms"`
 	// FailurePolicy sets, per stage, whether a failed call lets the chain
 	// go on ("open") or stops it ("closed"). Interceptor stages default to
-	// open, approve_tool to closed. Extension.
+	// open, the approval to closed. Extension.
 	FailurePolicy map[string]string `json:"failure_policy"`
 	// Restart says how the hook is restarted when it crashes. Extension.
 	Restart RestartConfig `json:"restart"`

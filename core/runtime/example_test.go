@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"log"
@@ -109,6 +110,35 @@ func ExampleSpawn() {
 	// Output:
 	// hello: weather-plugin
 	// Weather data not found for city Atlantis true
+}
+
+// StartChild runs a hook command with no connection: its stdout is the
+// caller's to read line by line, as the conformance suite reads it, and
+// Stop ends it and whatever it started.
+func ExampleCommand_StartChild() {
+	c, err := runtime.Command{Argv: []string{"python3", "weather_plugin.py"}, Dir: "../../examples/weather/script"}.StartChild(nil, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Fprintln(c.Stdin, `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"weather","version":1}}`)
+	line, err := bufio.NewReader(c.Stdout).ReadBytes('\n')
+	if err != nil {
+		log.Fatal(err)
+	}
+	var reply struct {
+		ID     int                  `json:"id"`
+		Result protocol.HelloResult `json:"result"`
+	}
+	if err := protocol.Unmarshal(line, &reply); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("reply to", reply.ID, "ok:", reply.Result.OK)
+
+	c.Stop(time.Second) // closes its stdin: the hook ends
+	fmt.Println("exited with status 0:", c.Success())
+	// Output:
+	// reply to 1 ok: true
+	// exited with status 0: true
 }
 
 // auditLog is an observer that takes its time with each event.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -72,7 +73,9 @@ func readsAnyLine(t *testing.T, short, osPipes bool, data []byte) {
 		if _, err := br.ReadBytes('\n'); err != nil {
 			return
 		}
-		repW.Write(append(append(data, '\n'), `{"jsonrpc":"2.0","id":1,"result":`+real+"}\n"...))
+		// A new array: appending to data could write into the spare room of
+		// the fuzzer's input while a writer of an earlier input reads it.
+		repW.Write(slices.Concat(data, []byte("\n"+`{"jsonrpc":"2.0","id":1,"result":`+real+"}\n")))
 		io.Copy(io.Discard, br) // what the connection answers to requests in data
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -1,84 +1,10 @@
 package runtime
 
 import (
-	"context"
-	"strings"
 	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
-
-// The interfaces below mirror the process protocol, method for method, so
-// that a hook written in Go and run in-process and a hook process are
-// interchangeable. Params are passed by value and must be treated as
-// read-only: to change an object, return a modify result that carries the
-// whole new object. The runtime hands each hook a context that ends at the
-// hook's deadline.
-
-// LLMInterceptor intercepts hook.before_llm and hook.after_llm.
-type LLMInterceptor interface {
-	BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error)
-	AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (protocol.AfterLLMResult, error)
-}
-
-// ToolInterceptor intercepts hook.before_tool and hook.after_tool.
-type ToolInterceptor interface {
-	BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolResult, error)
-	AfterTool(ctx context.Context, result protocol.AfterToolParams) (protocol.AfterToolResult, error)
-}
-
-// ToolApprover answers hook.approve_tool.
-type ToolApprover interface {
-	ApproveTool(ctx context.Context, req protocol.ApproveToolParams) (protocol.ApproveToolResult, error)
-}
-
-// EventObserver receives the hook.runtime_event notifications of the kinds
-// it observes. Events are delivered from a queue of the hook's own, never
-// from the agent's goroutine.
-type EventObserver interface {
-	OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error
-}
-
-// Stage is an interception point, named as in the intercept list of the
-// hooks configuration.
-type Stage string
-
-// Stages, in the order an agent meets them.
-const (
-	StageBeforeLLM   Stage = "before_llm"
-	StageAfterLLM    Stage = "after_llm"
-	StageBeforeTool  Stage = "before_tool"
-	StageApproveTool Stage = "approve_tool"
-	StageAfterTool   Stage = "after_tool"
-)
-
-// Stages lists every stage.
-var Stages = []Stage{StageBeforeLLM, StageAfterLLM, StageBeforeTool, StageApproveTool, StageAfterTool}
-
-// stageMethods maps each stage to its row in the protocol's method table:
-// the stages are the methods a hook answers under a mode, named without
-// the "hook." of their method.
-var stageMethods = func() map[Stage]protocol.MethodInfo {
-	m := map[Stage]protocol.MethodInfo{}
-	for _, info := range protocol.Methods {
-		if info.Mode != "" && !info.Notification {
-			m[Stage(strings.TrimPrefix(info.Name, "hook."))] = info
-		}
-	}
-	return m
-}()
-
-// Method is the JSON-RPC method of the stage; empty for a string that names
-// no stage.
-func (s Stage) Method() string { return stageMethods[s].Name }
-
-func (s Stage) valid() bool {
-	_, ok := stageMethods[s]
-	return ok
-}
-
-// mode is the hello mode a hook needs to be called at the stage.
-func (s Stage) mode() protocol.Mode { return stageMethods[s].Mode }
 
 // Policy says what a failed hook call means for its stage: a crash, a
 // timeout, an error reply, a reply that cannot be read or an action the
@@ -89,14 +15,14 @@ const (
 	// FailOpen skips the failed hook: the chain goes on as if it had
 	// answered continue. The default for every interceptor stage.
 	FailOpen Policy = "open"
-	// FailClosed stops the chain: approve_tool and before_tool deny the
-	// tool, the other stages abort the turn. The default for approve_tool.
+	// FailClosed stops the chain: the approval and before_tool deny the
+	// tool, the other stages abort the turn. The default for approvals.
 	FailClosed Policy = "closed"
 )
 
 // DefaultPolicy is the policy of a stage when none is configured.
 func DefaultPolicy(s Stage) Policy {
-	if s == StageApproveTool {
+	if s.mode() == protocol.ModeApprove {
 		return FailClosed
 	}
 	return FailOpen

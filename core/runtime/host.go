@@ -24,7 +24,7 @@ const (
 	// 2026-06): tools and system messages changed in before_llm are
 	// reverted, reply lines over 1 MiB stop the hook's reader for good,
 	// reasons are dropped except on deny_tool and approval denials,
-	// approve_tool results are read as {approved, reason} only, the hello
+	// approvals are read as {approved, reason} only, the hello
 	// reply is not read, a crashed hook is never restarted, a partial modify
 	// leaves the next hook an empty meta, no session events are sent, and
 	// hookwire's extensions are neither announced nor accepted in the
@@ -50,33 +50,6 @@ func ParseHost(s string) (Host, error) {
 }
 
 func (h Host) picoClaw() bool { return h == HostPicoClaw }
-
-// read is how the host reads a hook's reply to a stage: it returns the
-// reply the host acts on and, for the transcript, what it discarded.
-// Under the reference host a reply is acted on as it is.
-func (h Host) read(s Stage, prev, res any) (any, []string) {
-	if !h.picoClaw() {
-		return res, nil
-	}
-	switch v := res.(type) {
-	case protocol.BeforeLLMModify:
-		req, notes := revertToolsAndSystem(v.Request, prev.(protocol.BeforeLLMParams))
-		v.Request = req
-		return v, notes
-	case protocol.ApproveToolResult:
-		var notes []string
-		if isTrue(v.Abstain) {
-			notes = append(notes, "abstain ignored: PicoClaw reads a denial with no reason")
-			v.Abstain, v.Reason = nil, nil
-		}
-		if v.Arguments != nil {
-			notes = append(notes, "arguments ignored: PicoClaw runs the tool with the arguments it had")
-			v.Arguments = nil
-		}
-		return v, notes
-	}
-	return res, nil
-}
 
 // emits says whether the host sends events of a kind: PicoClaw sends no
 // session events (a hookwire extension).
@@ -202,6 +175,22 @@ func withSystemOf(msgs, prev []protocol.Message) []protocol.Message {
 // sent params (CallRecord.Discarded says the same of a call made); nothing
 // under HostReference.
 func (h Host) Discards(s Stage, params, result any) []string {
-	_, notes := h.read(s, params, result)
+	st := stageChains[s]
+	if !h.picoClaw() || st == nil {
+		return nil
+	}
+	_, notes := st.readAsPicoClaw(params, result)
 	return notes
+}
+
+// Writes lists the members of a stage's request that the host writes, in
+// its order, "!" marking those it writes even when they are empty; it
+// leaves out the others when they are empty. Nil when the host writes
+// every member of the params (HostReference).
+func (h Host) Writes(s Stage) []string {
+	st := stageChains[s]
+	if !h.picoClaw() || st == nil {
+		return nil
+	}
+	return st.writesAsPicoClaw()
 }

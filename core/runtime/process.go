@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,11 +11,8 @@ import (
 	"os/exec"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/hookwire/hookwire/core/internal/pgroup"
@@ -111,28 +107,12 @@ type Process struct {
 	cmd   Command
 	opts  ProcessOptions
 	log   *slog.Logger
-	proc  *exec.Cmd
+	child *Child
 	conn  *Conn
 	hello protocol.HelloResult
 
-	exited     chan struct{} // closed once the process has been waited for
-	exitErr    error
-	stderrDone chan struct{}
-
-	mu         sync.Mutex
-	lastStderr string
-
 	closeOnce sync.Once
-	token     string // marks the hook's descendants (tokenVar)
 }
-
-// tokenVar is the variable that marks every process a hook starts, so that
-// one which left the hook's process group and lost its parent is still
-// known as the hook's when the hook stops (Linux).
-const tokenVar = "HOOKWIRE_HOOK_TOKEN"
-
-// spawned counts the hook processes started, for their tokens.
-var spawned atomic.Uint64
 
 // Spawn starts a hook process and completes the hook.hello handshake with
 // it. The process runs in a process group of its own, so that Close can stop
@@ -164,70 +144,29 @@ func start(cmd Command, opts ProcessOptions) (*Process, error) {
 		log = slog.Default()
 	}
 	log = log.With("hook", cmd.Name)
-	p := &Process{
-		cmd:        cmd,
-		opts:       opts,
-		log:        log,
-		exited:     make(chan struct{}),
-		stderrDone: make(chan struct{}),
-	}
-
-	// Pipes of our own rather than exec's: Wait must return when the hook
-	// exits, even while a child it forked still holds its stdout or stderr.
-	var pipes [6]*os.File
-	closeAll := func() {
-		for _, f := range pipes {
-			if f != nil {
-				f.Close()
-			}
-		}
-	}
-	for i := 0; i < len(pipes); i += 2 {
-		r, w, err := os.Pipe()
-		if err != nil {
-			closeAll()
-			return nil, fmt.Errorf("hook %s: %w", cmd.Name, err)
-		}
-		pipes[i], pipes[i+1] = r, w
-	}
-	stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
-
-	c := cmd.Exec()
-	c.Stdin, c.Stdout, c.Stderr = stdinR, stdoutW, stderrW
-	becomeSubreaper()
-	p.token = strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(spawned.Add(1), 10)
-	c.Env = append(c.Env, tokenVar+"="+p.token)
-	if cmd.Dir != "" {
-		// exec blames the program for a missing working directory.
-		if info, err := os.Stat(cmd.Dir); err != nil || !info.IsDir() {
-			closeAll()
-			return nil, fmt.Errorf("hook %s: its directory %s does not exist or is not a directory", cmd.Name, cmd.Dir)
-		}
-	}
-	if err := c.Start(); err != nil {
-		closeAll()
+	child, err := cmd.StartChild(func(line string) { log.Info(line, "stream", "stderr") }, log)
+	if err != nil {
 		return nil, fmt.Errorf("hook %s: %w", cmd.Name, err)
 	}
-	stdinR.Close()
-	stdoutW.Close()
-	stderrW.Close()
-	p.proc = c
-
+	p := &Process{cmd: cmd, opts: opts, log: log, child: child}
 	connOpts := opts.Conn
 	connOpts.Logger = log
 	connOpts.OnEOF = func() error {
 		// A crash closes stdout a moment before the exit can be waited for;
 		// wait for it, so that calls fail with the exit status.
 		select {
-		case <-p.exited:
-			return p.exitErr
+		case <-child.Exited():
+			return child.Exit()
 		case <-time.After(time.Second):
 			return errors.New("hook closed its stdout but is still running")
 		}
 	}
-	p.conn = NewConn(stdoutR, stdinW, connOpts)
-	go p.readStderr(stderrR)
-	go p.wait()
+	p.conn = NewConn(child.Stdout, child.Stdin, connOpts)
+	go func() {
+		// The connection ends with the exit status.
+		<-child.Exited()
+		p.conn.fail(child.Exit())
+	}()
 	return p, nil
 }
 
@@ -262,67 +201,6 @@ func (p *Process) handshake(ctx context.Context) error {
 	return nil
 }
 
-// wait reaps the process and ends the connection with its exit status.
-func (p *Process) wait() {
-	err := p.proc.Wait()
-	// The hook's last words on stderr explain a crash best; give the reader
-	// a moment to take them in.
-	select {
-	case <-p.stderrDone:
-	case <-time.After(100 * time.Millisecond):
-	}
-	p.exitErr = p.describeExit(err)
-	close(p.exited)
-	p.conn.fail(p.exitErr)
-}
-
-func (p *Process) describeExit(err error) error {
-	var what string
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		what = "hook exited with status 0"
-	case errors.As(err, &exit):
-		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			what = "hook was killed by " + ws.Signal().String()
-		} else {
-			what = fmt.Sprintf("hook exited with status %d", exit.ExitCode())
-		}
-	default:
-		what = "hook exited: " + err.Error()
-	}
-	p.mu.Lock()
-	last := p.lastStderr
-	p.mu.Unlock()
-	if last != "" {
-		return fmt.Errorf("%s (last stderr line: %q)", what, last)
-	}
-	return errors.New(what)
-}
-
-// readStderr logs the hook's stderr, one record per line.
-func (p *Process) readStderr(f *os.File) {
-	defer close(p.stderrDone)
-	defer f.Close()
-	br := bufio.NewReader(f)
-	for {
-		line, err := readLine(br, 1<<20)
-		var tooLong *LineTooLongError
-		switch {
-		case errors.As(err, &tooLong):
-			p.log.Warn("stderr line dropped", "bytes", tooLong.Size)
-			continue
-		case err != nil:
-			return
-		}
-		s := string(line)
-		p.mu.Lock()
-		p.lastStderr = s
-		p.mu.Unlock()
-		p.log.Info(s, "stream", "stderr")
-	}
-}
-
 // Call sends a request to the hook and waits for its reply; see Conn.Call.
 func (p *Process) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	return p.conn.Call(ctx, method, params)
@@ -340,7 +218,7 @@ func (p *Process) Hello() protocol.HelloResult { return p.hello }
 func (p *Process) Name() string { return p.cmd.Name }
 
 // Pid is the process id of the hook, which is also its process group id.
-func (p *Process) Pid() int { return p.proc.Process.Pid }
+func (p *Process) Pid() int { return p.child.Pid() }
 
 // Done is closed when the connection ends: the hook exited, closed its
 // stdout, or was closed.
@@ -363,27 +241,7 @@ func (p *Process) stop() {
 	if grace <= 0 {
 		grace = DefaultStopTimeout
 	}
-	pgid := p.Pid()
-	_ = p.conn.CloseWrite()
-	if !p.waitExit(grace) {
-		p.log.Warn("hook did not exit after its stdin closed; sending SIGTERM", "after", grace)
-		pgroup.Terminate(pgid)
-		if !p.waitExit(grace) {
-			p.log.Warn("hook did not exit after SIGTERM; sending SIGKILL", "after", grace)
-			pgroup.Kill(pgid)
-			<-p.exited
-		}
-	}
-	// What the hook started must not outlive it: in its group, and
-	// anywhere below it (setsid).
-	if groupAlive(pgid) {
-		pgroup.Terminate(pgid)
-		if !waitGroupGone(pgid, grace) {
-			pgroup.Kill(pgid)
-			waitGroupGone(pgid, 5*time.Second)
-		}
-	}
-	stopDescendants(pgid, p.token, grace)
+	p.child.Stop(grace)
 	p.conn.fail(ErrClosed)
 	// The hook's last lines are read to the end of its stdout before the
 	// pipe is closed, unless something it left holds the pipe open.
@@ -393,29 +251,7 @@ func (p *Process) stop() {
 	}
 	_ = p.conn.Close()
 	select {
-	case <-p.stderrDone:
+	case <-p.child.StderrDone():
 	case <-time.After(grace):
 	}
-}
-
-func (p *Process) waitExit(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.exited:
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
-func waitGroupGone(pgid int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for groupAlive(pgid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
 }

@@ -3,9 +3,8 @@
 // what to do at each stage of an agent turn.
 //
 // A Runtime is made from a hooks configuration (New), given in-process
-// hooks (Use), started (Start), asked at each stage (BeforeLLM, AfterLLM,
-// BeforeTool, ApproveTool, AfterTool), told about events (Emit) and closed
-// (Close). A single hook process can also be run on its own with Spawn.
+// hooks (Use), started (Start), asked at each stage (one method each, such
+// as BeforeTool; see Stages), told about events (Emit) and closed (Close). A single hook process can also be run on its own with Spawn.
 package runtime
 
 import (
@@ -73,7 +72,7 @@ type CallRecord struct {
 	// Params is what the hook was sent.
 	Params any
 	// Result is what the hook answered: a variant of the method's result
-	// union, or a protocol.ApproveToolResult. Nil when the call failed.
+	// union, or the approver's result. Nil when the call failed.
 	Result any
 	// Err says why the call failed.
 	Err error
@@ -100,7 +99,7 @@ type Decision struct {
 	Reason string
 	// Result is the tool result of a respond.
 	Result *protocol.ToolResult
-	// Arguments, after approve_tool, replace the call's arguments: set when
+	// Arguments, after the approval, replace the call's arguments: set when
 	// an approver approved with arguments (the last one that did wins).
 	Arguments map[string]any
 	// ByDefault is true when no hook decided: every approver that answered
@@ -158,9 +157,7 @@ type hook struct {
 	priority  int
 	inProcess bool
 	stages    map[Stage]bool
-	llm       LLMInterceptor
-	tool      ToolInterceptor
-	approver  ToolApprover
+	impl      any // the in-process hook; nil for a hook process
 	observer  EventObserver
 	observe   pattern // nil when the hook observes nothing
 	timeout   time.Duration
@@ -260,22 +257,24 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	if r.opts.OnHookDown != nil {
 		h.proc.onDown = func(why error) { r.opts.OnHookDown(name, why) }
 	}
-	h.llm, h.tool, h.approver, h.observer = h.proc, h.proc, h.proc, h.proc
+	h.observer = h.proc
 	return r.add(h)
 }
 
 // Extensions lists the protocol extensions the runtime applies, as it
-// announces them to every hook process in hook.hello: an approver may
-// abstain (protocol.ExtApproveToolAbstain) or approve with new arguments
-// (protocol.ExtApproveToolArguments), and observers are sent session events
-// (protocol.ExtRuntimeEventSession) unless Options.NoSessionEvents is set.
+// announces them to every hook process in hook.hello: every one of
+// protocol.HostExtensions (an approver may abstain or approve with new
+// arguments, observers are sent session events), but session events when
+// Options.NoSessionEvents is set.
 func (r *Runtime) Extensions() []string {
 	if r.opts.Host.picoClaw() {
 		return nil // PicoClaw announces none
 	}
-	ext := []string{protocol.ExtApproveToolAbstain, protocol.ExtApproveToolArguments}
-	if !r.opts.NoSessionEvents {
-		ext = append(ext, protocol.ExtRuntimeEventSession)
+	var ext []string
+	for _, e := range protocol.HostExtensions {
+		if e.Name != protocol.ExtRuntimeEventSession || !r.opts.NoSessionEvents {
+			ext = append(ext, e.Name)
+		}
 	}
 	return ext
 }
@@ -301,29 +300,21 @@ func (r *Runtime) Use(h InProcess) error {
 	if h.Name == "" {
 		return errors.New("an in-process hook needs a name")
 	}
-	g := guard{h.Hook}
-	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, timeout: h.Timeout, policy: h.FailurePolicy, overflow: h.ObserveOverflow}
+	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, impl: h.Hook, timeout: h.Timeout, policy: h.FailurePolicy, overflow: h.ObserveOverflow}
 	if !x.overflow.valid() {
 		return fmt.Errorf("hook %s: observe overflow %q is not %q or %q", h.Name, x.overflow, OverflowDrop, OverflowWait)
 	}
-	if _, ok := h.Hook.(LLMInterceptor); ok {
-		x.llm = g
-		x.stages[StageBeforeLLM], x.stages[StageAfterLLM] = true, true
-	}
-	if _, ok := h.Hook.(ToolInterceptor); ok {
-		x.tool = g
-		x.stages[StageBeforeTool], x.stages[StageAfterTool] = true, true
-	}
-	if _, ok := h.Hook.(ToolApprover); ok {
-		x.approver = g
-		x.stages[StageApproveTool] = true
+	for s, st := range stageChains {
+		if st.servedBy(h.Hook) {
+			x.stages[s] = true
+		}
 	}
 	if _, ok := h.Hook.(EventObserver); ok {
 		var err error
 		if x.observe, err = compilePatterns(h.Observe); err != nil {
 			return fmt.Errorf("hook %s: observe: %w", h.Name, err)
 		}
-		x.observer = g
+		x.observer = guard{h.Hook}
 	}
 	if len(x.stages) == 0 && x.observer == nil {
 		return fmt.Errorf("hook %s: %T implements none of LLMInterceptor, ToolInterceptor, ToolApprover, EventObserver", h.Name, h.Hook)
@@ -496,7 +487,7 @@ func (r *Runtime) deadline(h *hook, s Stage) time.Duration {
 	if h.timeout > 0 {
 		return h.timeout
 	}
-	if s == StageApproveTool {
+	if s.mode() == protocol.ModeApprove {
 		return cmp.Or(ms(r.defaults.ApprovalTimeoutMS), DefaultApprovalTimeout)
 	}
 	return cmp.Or(ms(r.defaults.InterceptorTimeoutMS), DefaultInterceptorTimeout)
@@ -509,17 +500,162 @@ func (h *hook) policyFor(s Stage) Policy {
 	return DefaultPolicy(s)
 }
 
+// stage is what the chain of one stage does differently from the others:
+// I is the interface an in-process hook implements to be asked, P the
+// params, R the result.
+type stage[I, P, R any] struct {
+	Stage
+	// ask asks an in-process hook.
+	ask func(I, context.Context, P) (R, error)
+	// check, when set, refuses an answer the stage does not take from that
+	// hook: the call fails, under the hook's policy.
+	check func(r *Runtime, h *hook, params P, res R) error
+	// origin, when set, points at the fields of P that say where a call
+	// comes from, for a modify to keep them (see keep).
+	origin func(*P) origin
+	// take folds one hook's answer into the run; a decision it returns
+	// ends the chain.
+	take func(r *Runtime, h *hook, c chainRun[P], res R) (chainRun[P], *Decision)
+	// finish, when set, decides once every hook has had its say;
+	// otherwise the run's decision stands.
+	finish func(r *Runtime, c chainRun[P]) Decision
+	// failure is the action of a failed call under a closed policy; empty
+	// means abort_turn.
+	failure protocol.Action
+	// picoClaw, when set, reads an answer as PicoClaw does: what it acts
+	// on, and what it discarded.
+	picoClaw func(prev P, res R) (R, []string)
+	// picoClawWrites are the members of the request that PicoClaw writes
+	// (its Go types), in its order, "!" marking those it writes even when
+	// empty; the others it leaves out when empty (omitempty).
+	picoClawWrites []string
+}
+
+// anyStage is a stage's chain, whatever its types.
+type anyStage interface {
+	name() Stage
+	// servedBy reports whether an in-process hook is asked at the stage.
+	servedBy(impl any) bool
+	// readAsPicoClaw is picoClaw on values of any type.
+	readAsPicoClaw(prev, res any) (any, []string)
+	// writesAsPicoClaw is picoClawWrites.
+	writesAsPicoClaw() []string
+}
+
+func (st *stage[I, P, R]) name() Stage { return st.Stage }
+
+func (st *stage[I, P, R]) servedBy(impl any) bool {
+	_, ok := impl.(I)
+	return ok
+}
+
+func (st *stage[I, P, R]) writesAsPicoClaw() []string { return st.picoClawWrites }
+
+func (st *stage[I, P, R]) readAsPicoClaw(prev, res any) (any, []string) {
+	p, _ := prev.(P)
+	v, ok := res.(R)
+	if st.picoClaw == nil || !ok {
+		return res, nil
+	}
+	return st.picoClaw(p, v)
+}
+
+// call asks one hook, of either kind.
+func (st *stage[I, P, R]) call(r *Runtime, ctx context.Context, h *hook, params P) (R, error) {
+	var res R
+	var err error
+	if h.proc != nil {
+		res, err = callProcess[R](ctx, h.proc, st.Method(), params)
+	} else {
+		p := params // only an in-process call moves it to the heap
+		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, p) })
+	}
+	if err == nil && st.check != nil {
+		err = st.check(r, h, params, res)
+	}
+	return res, err
+}
+
+// chainRun is one run of a chain: the params as the hooks have left them,
+// and what the approvers have said so far.
+type chainRun[P any] struct {
+	params              P
+	decision            Decision // the decision when no hook ends the chain
+	approved, abstained bool
+	origin              func(*P) origin
+}
+
+// modify replaces the params with those of a hook's modify (see keep).
+func (c chainRun[P]) modify(r *Runtime, next P) chainRun[P] {
+	c.params = keep(r, c.origin, next, c.params)
+	return c
+}
+
+// runChain asks the hooks of a stage, in order, and decides.
+func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], params P) (P, Decision) {
+	c := chainRun[P]{params: params, decision: pass, origin: st.origin}
+	for _, h := range r.chain(st.Stage) {
+		res, ok, stop := invoke(r, ctx, h, st, c.params)
+		if stop != nil {
+			return c.params, *stop
+		}
+		if !ok {
+			continue
+		}
+		var end *Decision
+		if c, end = st.take(r, h, c, res); end != nil {
+			return c.params, *end
+		}
+	}
+	if st.finish != nil {
+		return c.params, st.finish(r, c)
+	}
+	return c.params, c.decision
+}
+
+// takeModify is the take of a stage whose one answer of its own is a
+// modify, which modified reads: the others continue or end the chain.
+func takeModify[P any, R protocol.Variant](modified func(R) (P, bool)) func(*Runtime, *hook, chainRun[P], R) (chainRun[P], *Decision) {
+	return func(r *Runtime, h *hook, c chainRun[P], res R) (chainRun[P], *Decision) {
+		if next, ok := modified(res); ok {
+			return c.modify(r, next), nil
+		}
+		return c, r.ends(h, res)
+	}
+}
+
+// ends is the decision of an answer that ends the chain at any stage that
+// allows it: abort_turn, hard_abort or deny_tool; nil for any other.
+func (r *Runtime) ends(h *hook, res protocol.Variant) *Decision {
+	switch v := res.(type) {
+	case protocol.AbortTurn:
+		return r.endedAt(h, v.Action, v.Reason)
+	case protocol.HardAbort:
+		return r.endedAt(h, v.Action, v.Reason)
+	case protocol.DenyTool:
+		return &Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
+	}
+	return nil
+}
+
+// endedAt is ended, for a chain that stops.
+func (r *Runtime) endedAt(h *hook, a protocol.Action, reason *string) *Decision {
+	d := r.ended(h, a, reason)
+	return &d
+}
+
 // invoke makes one call to one hook under its deadline and records it. A
 // failed call is logged; under a closed policy it returns the decision that
 // ends the chain, under an open one ok is false and the hook is skipped.
-func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any, call func(context.Context) (R, error)) (res R, ok bool, stop *Decision) {
+func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, P, R], params P) (res R, ok bool, stop *Decision) {
+	s := st.Stage
 	if gone := gaveUp(ctx); gone != nil {
 		return res, false, gone
 	}
 	d := r.deadline(h, s)
 	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
-	res, err := callHook(r, cctx, h, call)
+	res, err := callHook(r, cctx, h, st, params)
 	took := time.Since(start)
 	cancel()
 	switch {
@@ -543,8 +679,10 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 		rec.Policy = h.policyFor(s)
 	default:
 		rec.Result = res
-		if read, notes := r.opts.Host.read(s, params, res); notes != nil {
-			res, rec.Discarded = read.(R), notes
+		if r.opts.Host.picoClaw() && st.picoClaw != nil {
+			if read, notes := st.picoClaw(params, res); notes != nil {
+				res, rec.Discarded = read, notes
+			}
 		}
 	}
 	if r.opts.OnCall != nil {
@@ -560,25 +698,21 @@ func invoke[R any](r *Runtime, ctx context.Context, h *hook, s Stage, params any
 	if rec.Policy == FailOpen {
 		return res, false, nil
 	}
-	action := protocol.ActionAbortTurn
-	if s == StageBeforeTool || s == StageApproveTool {
-		action = protocol.ActionDenyTool
-	}
-	return res, false, &Decision{Action: action, Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
+	return res, false, &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
 }
 
 // callHook makes the call. Under PicoClaw, a reply line over its limit
 // stops the hook's reader for good: that call and every later one to the
 // hook get no reply, until their deadlines.
-func callHook[R any](r *Runtime, ctx context.Context, h *hook, call func(context.Context) (R, error)) (R, error) {
+func callHook[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, P, R], params P) (R, error) {
 	var res R
 	if !r.opts.Host.picoClaw() {
-		return call(ctx)
+		return st.call(r, ctx, h, params)
 	}
 	var long *LineTooLongError
 	if !h.deaf.Load() {
 		var err error
-		if res, err = call(ctx); !errors.As(err, &long) {
+		if res, err = st.call(r, ctx, h, params); !errors.As(err, &long) {
 			return res, err
 		}
 		h.deaf.Store(true)
@@ -614,100 +748,6 @@ func (r *Runtime) ended(h *hook, a protocol.Action, reason *string) Decision {
 
 var pass = Decision{Action: protocol.ActionContinue}
 
-// BeforeLLM asks the before_llm hooks, in order, about a request to the
-// LLM. Each hook sees the request as the previous one left it; a modify
-// replaces it whole. It returns the request to send.
-func (r *Runtime) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMParams, Decision) {
-	for _, h := range r.chain(StageBeforeLLM) {
-		res, ok, stop := invoke(r, ctx, h, StageBeforeLLM, req, func(ctx context.Context) (protocol.BeforeLLMResult, error) {
-			return h.llm.BeforeLLM(ctx, req)
-		})
-		if stop != nil {
-			return req, *stop
-		}
-		if !ok {
-			continue
-		}
-		switch v := res.(type) {
-		case protocol.BeforeLLMModify:
-			if r.defaults.Respond == RespondOwnTools {
-				r.noteInjected(h.name, req.Tools, v.Request.Tools)
-			}
-			req = keep(r, keepLLMRequestIdentity, v.Request, req)
-		case protocol.AbortTurn:
-			return req, r.ended(h, v.Action, v.Reason)
-		case protocol.HardAbort:
-			return req, r.ended(h, v.Action, v.Reason)
-		}
-	}
-	return req, pass
-}
-
-// AfterLLM asks the after_llm hooks, in order, about the LLM's answer. A
-// modify replaces the whole params object (meta, model, response).
-func (r *Runtime) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (protocol.AfterLLMParams, Decision) {
-	for _, h := range r.chain(StageAfterLLM) {
-		res, ok, stop := invoke(r, ctx, h, StageAfterLLM, resp, func(ctx context.Context) (protocol.AfterLLMResult, error) {
-			return h.llm.AfterLLM(ctx, resp)
-		})
-		if stop != nil {
-			return resp, *stop
-		}
-		if !ok {
-			continue
-		}
-		switch v := res.(type) {
-		case protocol.AfterLLMModify:
-			resp = keep(r, keepLLMResponseIdentity, v.Response, resp)
-		case protocol.AbortTurn:
-			return resp, r.ended(h, v.Action, v.Reason)
-		case protocol.HardAbort:
-			return resp, r.ended(h, v.Action, v.Reason)
-		}
-	}
-	return resp, pass
-}
-
-// BeforeTool asks the before_tool hooks, in order, about a tool call. A
-// modify replaces the call whole. The first respond, deny_tool, abort_turn
-// or hard_abort ends the chain; a respond carries the tool's result, and
-// the agent must then skip the tool, its approval and after_tool.
-func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolParams, Decision) {
-	for _, h := range r.chain(StageBeforeTool) {
-		res, ok, stop := invoke(r, ctx, h, StageBeforeTool, call, func(ctx context.Context) (protocol.BeforeToolResult, error) {
-			res, err := h.tool.BeforeTool(ctx, call)
-			if _, respond := res.(protocol.Respond); err == nil && respond && !r.mayRespond(h.name, call.Tool) {
-				err = fmt.Errorf("respond is not allowed for tool %s: the hook did not add it in before_llm (hooks.defaults.respond is %s)", call.Tool, RespondOwnTools)
-			}
-			return res, err
-		})
-		if stop != nil {
-			return call, *stop
-		}
-		if !ok {
-			continue
-		}
-		switch v := res.(type) {
-		case protocol.BeforeToolModify:
-			call = keep(r, keepToolCallIdentity, v.Call, call)
-		case protocol.Respond:
-			if v.Call != nil {
-				call = keep(r, keepToolCallIdentity, *v.Call, call)
-			}
-			d := r.ended(h, v.Action, v.Reason)
-			d.Result, d.NeedsApproval = &v.Result, r.defaults.ApproveRespond
-			return call, d
-		case protocol.DenyTool:
-			return call, Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
-		case protocol.AbortTurn:
-			return call, r.ended(h, v.Action, v.Reason)
-		case protocol.HardAbort:
-			return call, r.ended(h, v.Action, v.Reason)
-		}
-	}
-	return call, pass
-}
-
 // noteInjected records the tools a hook's before_llm modify added.
 func (r *Runtime) noteInjected(hook string, before, after []protocol.ToolDefinition) {
 	r.injectedMu.Lock()
@@ -739,50 +779,10 @@ func (r *Runtime) mayRespond(hook, tool string) bool {
 	return r.injected[hook][tool]
 }
 
-// ApproveTool asks the approvers, in order, whether a tool call may run.
-//
-// An approval goes on to the next approver; when it carries arguments they
-// replace the call's, for the approvers after it and for the tool, so the
-// last approver that set arguments wins (Decision.Arguments). Those later
-// approvers get no affected_paths: the host cannot tell which paths new
-// arguments touch. The first denial ends the chain as a deny_tool
-// decision. An abstention ({"approved": false, "abstain": true}) leaves the
-// call to the next approver; when at least one approver abstained and none
-// approved or denied, hooks.defaults.approval decides (deny unless it is
-// allow) and the decision is ByDefault. An approver that fails, or answers
-// approved and abstain at once, denies the call, unless its policy for
-// approve_tool is open: then it is skipped, neither approving nor
-// abstaining. With no approver, or none that answered, the call may run.
-func (r *Runtime) ApproveTool(ctx context.Context, req protocol.ApproveToolParams) Decision {
-	d := pass
-	approved, abstained := false, false
-	for _, h := range r.chain(StageApproveTool) {
-		res, ok, stop := invoke(r, ctx, h, StageApproveTool, req, func(ctx context.Context) (protocol.ApproveToolResult, error) {
-			res, err := h.approver.ApproveTool(ctx, req)
-			if err == nil && res.Approved && isTrue(res.Abstain) {
-				err = errApprovedAndAbstained
-			}
-			return res, err
-		})
-		switch {
-		case stop != nil:
-			return *stop
-		case !ok:
-		case isTrue(res.Abstain):
-			abstained = true
-		case !res.Approved:
-			return r.ended(h, protocol.ActionDenyTool, res.Reason)
-		default:
-			approved = true
-			if res.Arguments != nil {
-				req.Arguments, req.AffectedPaths, d.Arguments = res.Arguments, nil, res.Arguments
-			}
-		}
-	}
-	if abstained && !approved {
-		return r.approvalDefault()
-	}
-	return d
+// errRespondNotOwnTool is the failure of a respond that
+// hooks.defaults.respond does not allow (see mayRespond).
+func errRespondNotOwnTool(tool string) error {
+	return fmt.Errorf("respond is not allowed for tool %s: the hook did not add it in before_llm (hooks.defaults.respond is %s)", tool, RespondOwnTools)
 }
 
 // errApprovedAndAbstained is the failure of an approver that says yes and
@@ -799,74 +799,31 @@ func (r *Runtime) approvalDefault() Decision {
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
-// AfterTool asks the after_tool hooks, in order, about a tool's outcome. A
-// modify replaces the whole params object; the tool result is its Result.
-func (r *Runtime) AfterTool(ctx context.Context, result protocol.AfterToolParams) (protocol.AfterToolParams, Decision) {
-	for _, h := range r.chain(StageAfterTool) {
-		res, ok, stop := invoke(r, ctx, h, StageAfterTool, result, func(ctx context.Context) (protocol.AfterToolResult, error) {
-			return h.tool.AfterTool(ctx, result)
-		})
-		if stop != nil {
-			return result, *stop
-		}
-		if !ok {
-			continue
-		}
-		switch v := res.(type) {
-		case protocol.AfterToolModify:
-			result = keep(r, keepToolResultIdentity, v.Result, result)
-		case protocol.AbortTurn:
-			return result, r.ended(h, v.Action, v.Reason)
-		case protocol.HardAbort:
-			return result, r.ended(h, v.Action, v.Reason)
-		}
-	}
-	return result, pass
-}
-
 // A modify replaces the object whole, as the documents require. The fields
 // that say where a call comes from (meta, context, channel, chat_id) are
 // the host's, not the hook's: when a reply leaves them out, as the
 // documents' own examples do, they are kept.
 
-// keep applies a keep*Identity function, except under PicoClaw, which
-// replaces the object whole: a reply without meta leaves the next hook an
-// empty one.
-func keep[T any](r *Runtime, identity func(next, prev T) T, next, prev T) T {
-	if r.opts.Host.picoClaw() {
+// origin points at the fields of a params object that say where its call
+// comes from.
+type origin struct {
+	meta    **protocol.Meta
+	context **protocol.TurnContext
+	channel **string
+	chatID  **string
+}
+
+// keep keeps the origin of prev in next where next leaves it out, except
+// under PicoClaw, which replaces the object whole: a reply without meta
+// leaves the next hook an empty one.
+func keep[P any](r *Runtime, of func(*P) origin, next, prev P) P {
+	if r.opts.Host.picoClaw() || of == nil {
 		return next
 	}
-	return identity(next, prev)
-}
-
-func keepLLMRequestIdentity(next, prev protocol.BeforeLLMParams) protocol.BeforeLLMParams {
-	next.Meta = cmp.Or(next.Meta, prev.Meta)
-	next.Context = cmp.Or(next.Context, prev.Context)
-	next.Channel = cmp.Or(next.Channel, prev.Channel)
-	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
-	return next
-}
-
-func keepLLMResponseIdentity(next, prev protocol.AfterLLMParams) protocol.AfterLLMParams {
-	next.Meta = cmp.Or(next.Meta, prev.Meta)
-	next.Context = cmp.Or(next.Context, prev.Context)
-	next.Channel = cmp.Or(next.Channel, prev.Channel)
-	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
-	return next
-}
-
-func keepToolCallIdentity(next, prev protocol.BeforeToolParams) protocol.BeforeToolParams {
-	next.Meta = cmp.Or(next.Meta, prev.Meta)
-	next.Context = cmp.Or(next.Context, prev.Context)
-	next.Channel = cmp.Or(next.Channel, prev.Channel)
-	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
-	return next
-}
-
-func keepToolResultIdentity(next, prev protocol.AfterToolParams) protocol.AfterToolParams {
-	next.Meta = cmp.Or(next.Meta, prev.Meta)
-	next.Context = cmp.Or(next.Context, prev.Context)
-	next.Channel = cmp.Or(next.Channel, prev.Channel)
-	next.ChatID = cmp.Or(next.ChatID, prev.ChatID)
+	n, p := of(&next), of(&prev)
+	*n.meta = cmp.Or(*n.meta, *p.meta)
+	*n.context = cmp.Or(*n.context, *p.context)
+	*n.channel = cmp.Or(*n.channel, *p.channel)
+	*n.chatID = cmp.Or(*n.chatID, *p.chatID)
 	return next
 }

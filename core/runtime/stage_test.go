@@ -28,6 +28,9 @@ func TestEveryStageTakesItsMethodAndModeFromTheMethodTable(t *testing.T) {
 		if !s.valid() {
 			t.Errorf("Stages lists %q, which names no intercepting method of the table", s)
 		}
+		if stageChains[s] == nil {
+			t.Errorf("stage %s has no chain (a row in stages.go)", s)
+		}
 		listed[s] = true
 	}
 	for s := range stageMethods {

@@ -14,7 +14,7 @@ import (
 )
 
 // processHook is a hook process kept running: it is restarted with backoff
-// when it crashes, and it implements the hook interfaces over the wire.
+// when it crashes, and it is asked over the wire (callProcess).
 type processHook struct {
 	cmd     Command
 	opts    ProcessOptions
@@ -107,7 +107,7 @@ func (h *processHook) supervise(p *Process) {
 		h.set(nil, nil)
 		why := p.Err()
 		select {
-		case <-p.exited:
+		case <-p.child.Exited():
 			h.log.Warn("hook crashed", "error", why)
 			why = fmt.Errorf("hook crashed: %w", why)
 		default:
@@ -184,26 +184,6 @@ func callProcess[R any](ctx context.Context, h *processHook, method string, para
 		return zero, fmt.Errorf("%s result: unexpected %T", method, v)
 	}
 	return r, nil
-}
-
-func (h *processHook) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
-	return callProcess[protocol.BeforeLLMResult](ctx, h, protocol.MethodBeforeLLM, req)
-}
-
-func (h *processHook) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (protocol.AfterLLMResult, error) {
-	return callProcess[protocol.AfterLLMResult](ctx, h, protocol.MethodAfterLLM, resp)
-}
-
-func (h *processHook) BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolResult, error) {
-	return callProcess[protocol.BeforeToolResult](ctx, h, protocol.MethodBeforeTool, call)
-}
-
-func (h *processHook) AfterTool(ctx context.Context, result protocol.AfterToolParams) (protocol.AfterToolResult, error) {
-	return callProcess[protocol.AfterToolResult](ctx, h, protocol.MethodAfterTool, result)
-}
-
-func (h *processHook) ApproveTool(ctx context.Context, req protocol.ApproveToolParams) (protocol.ApproveToolResult, error) {
-	return callProcess[protocol.ApproveToolResult](ctx, h, protocol.MethodApproveTool, req)
 }
 
 func (h *processHook) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error {

@@ -15,6 +15,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -201,13 +202,11 @@ func (t *Writer) HookDown(hook string, why error) {
 // Call writes one hook call; it fits runtime.Options.OnCall.
 func (t *Writer) Call(c runtime.CallRecord) {
 	rec := Record{Type: "hook", Hook: c.Hook, Method: c.Method, DurationMS: millis(c.Duration)}
-	switch p := c.Params.(type) {
-	case protocol.BeforeToolParams:
-		rec.Tool = p.Tool
-	case protocol.AfterToolParams:
-		rec.Tool = p.Tool
-	case protocol.ApproveToolParams:
-		rec.Tool = p.Tool
+	// Every call about a tool names it: its params have a tool member.
+	if p := reflect.Indirect(reflect.ValueOf(c.Params)); p.Kind() == reflect.Struct {
+		if tool := p.FieldByName("Tool"); tool.Kind() == reflect.String {
+			rec.Tool = tool.String()
+		}
 	}
 	var outcome string
 	switch v := c.Result.(type) {
@@ -216,21 +215,6 @@ func (t *Writer) Call(c runtime.CallRecord) {
 		outcome = fmt.Sprintf("failed (fail %s): %v", c.Policy, c.Err)
 		if c.Policy == "" { // the caller gave up: no policy applies
 			outcome = fmt.Sprintf("stopped: %v", c.Err)
-		}
-	case protocol.ApproveToolResult:
-		rec.Approved, rec.Reason = &v.Approved, deref(v.Reason)
-		switch {
-		case v.Abstain != nil && *v.Abstain:
-			rec.Abstain = v.Abstain
-			outcome = "abstained" + colon(rec.Reason)
-		case !v.Approved:
-			outcome = "denied" + colon(rec.Reason)
-		case v.Arguments != nil:
-			rec.Arguments = v.Arguments
-			args := compact(v.Arguments)
-			outcome = "approved with arguments " + string(args)
-		default:
-			outcome = "approved"
 		}
 	case protocol.Variant:
 		rec.Action = string(v.ResultAction())
@@ -246,6 +230,9 @@ func (t *Writer) Call(c runtime.CallRecord) {
 			rec.Reason = deref(v.Reason)
 		}
 		outcome += colon(rec.Reason)
+	default:
+		// The one result that is not a union on action: an approver's.
+		outcome = approval(&rec, v)
 	}
 	target := c.Method
 	if rec.Tool != "" {
@@ -255,6 +242,32 @@ func (t *Writer) Call(c runtime.CallRecord) {
 	for _, d := range c.Discarded {
 		t.write(Record{Type: "host", Hook: c.Hook, Method: c.Method, Reason: d}, "host", c.Hook+"'s "+d)
 	}
+}
+
+// approval records an approver's answer by its members (approved, reason,
+// abstain, arguments) and says what it decided.
+func approval(rec *Record, result any) string {
+	var v struct {
+		Approved  bool           `json:"approved"`
+		Reason    *string        `json:"reason"`
+		Abstain   *bool          `json:"abstain"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	if b, err := protocol.Marshal(result); err != nil || json.Unmarshal(b, &v) != nil {
+		return fmt.Sprintf("answered %T", result)
+	}
+	rec.Approved, rec.Reason = &v.Approved, deref(v.Reason)
+	switch {
+	case v.Abstain != nil && *v.Abstain:
+		rec.Abstain = v.Abstain
+		return "abstained" + colon(rec.Reason)
+	case !v.Approved:
+		return "denied" + colon(rec.Reason)
+	case v.Arguments != nil:
+		rec.Arguments = v.Arguments
+		return "approved with arguments " + compact(v.Arguments)
+	}
+	return "approved"
 }
 
 // Step writes one step of the agent; it fits agent.Agent.OnStep.

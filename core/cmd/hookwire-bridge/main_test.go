@@ -7,27 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookwire/hookwire/core/internal/testbin"
 )
 
 // hookwire-bridge exists to start fast: it must not link what the rest of
 // the CLI needs (schema validation, MCP, the schema's reflection), whose
 // package initialisation alone costs milliseconds.
 func TestHookwireBridgeLinksNeitherTheValidatorNorMCP(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	deps := strings.Fields(string(out))
-	if len(deps) < 10 {
-		t.Fatalf("go list -deps listed only %q", deps)
-	}
-	for _, dep := range deps {
-		for _, heavy := range []string{"santhosh-tekuri/jsonschema", "modelcontextprotocol", "invopop/jsonschema", "yaml", "net/http", "core/schema", "core/skillhooks", "core/conformance"} {
-			if strings.Contains(dep, heavy) {
-				t.Errorf("hookwire-bridge links %s", dep)
-			}
-		}
-	}
+	testbin.LinksNone(t, []string{"."}, "santhosh-tekuri/jsonschema", "modelcontextprotocol", "invopop/jsonschema", "yaml", "net/http", "core/schema", "core/skillhooks", "core/conformance")
 }
 
 func TestHookwireBridgeSaysHowToUseItAndRefusesWhatItCannotRun(t *testing.T) {

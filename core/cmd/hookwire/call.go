@@ -229,17 +229,6 @@ func callFailure(err error) int {
 	return exitError
 }
 
-// picoClawMembers are the members of each request that PicoClaw writes
-// (its Go types), "!" marking those it writes even when empty; the others
-// it leaves out when empty (omitempty). See the protocol's host notes.
-var picoClawMembers = map[string][]string{
-	protocol.MethodBeforeLLM:   {"!meta", "context", "!model", "messages", "tools", "options", "graceful_terminal"},
-	protocol.MethodAfterLLM:    {"!meta", "context", "!model", "response"},
-	protocol.MethodBeforeTool:  {"!meta", "context", "!tool", "arguments", "channel", "chat_id", "hook_result"},
-	protocol.MethodApproveTool: {"!meta", "context", "!tool", "arguments"},
-	protocol.MethodAfterTool:   {"!meta", "context", "!tool", "arguments", "result", "!duration"},
-}
-
 // picoClawMeta are the keys of meta, which PicoClaw always writes whole.
 var picoClawMeta = []string{"AgentID", "TurnID", "ParentTurnID", "SessionKey", "Iteration", "TracePath", "Source"}
 
@@ -251,8 +240,8 @@ var picoClawZero = map[string]any{
 }
 
 func shapePicoClaw(method string, params json.RawMessage) (json.RawMessage, error) {
-	members, ok := picoClawMembers[method]
-	if !ok {
+	members := runtime.HostPicoClaw.Writes(runtime.Stage(strings.TrimPrefix(method, "hook.")))
+	if members == nil {
 		return params, nil
 	}
 	in := map[string]any{}

@@ -26,7 +26,7 @@ notifications, an unknown method, lines that are not JSON, 50 concurrent
 requests, and the end of its stdin. Prints every check, pass or fail with the
 reason, and exits 1 when one fails. With --host picoclaw, it also warns of
 what PicoClaw would discard of the hook's replies (tools and system messages
-changed in before_llm, approve_tool's abstain and arguments, reply lines over
+changed in before_llm, ` + stageOf(protocol.ModeApprove) + `'s abstain and arguments, reply lines over
 1 MiB). The checks:
 ` + checkList() + `
 
@@ -128,4 +128,15 @@ func playExchanges(ctx context.Context, dir string, cmd runtime.Command, opts co
 		fmt.Fprintf(e.stdout, "pass  %s\n", x.Name)
 	}
 	return code
+}
+
+// stageOf names the stage of the request a hook receives under mode (the
+// first, for a mode with two), from the method table.
+func stageOf(mode protocol.Mode) string {
+	for _, m := range protocol.Methods {
+		if m.Mode == mode && !m.Notification {
+			return strings.TrimPrefix(m.Name, "hook.")
+		}
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -37,4 +38,25 @@ func MainEach(m *testing.M, bins map[string]*string) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// LinksNone fails t when a package that one of pkgs (package paths, as go
+// list takes them) links has one of banned in its path.
+func LinksNone(t *testing.T, pkgs []string, banned ...string) {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps listed only %q", deps)
+	}
+	for _, dep := range deps {
+		for _, b := range banned {
+			if strings.Contains(dep, b) {
+				t.Errorf("%s links %s", strings.Join(pkgs, " and "), dep)
+			}
+		}
+	}
 }

@@ -1,0 +1,272 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// This file is the runtime's side of the method table: the Go interfaces of
+// the methods a hook answers, the stages, and what is particular to each
+// stage's chain. The chain itself (runChain) is the same for every stage.
+
+// The interfaces below mirror the process protocol, method for method, so
+// that a hook written in Go and run in-process and a hook process are
+// interchangeable. Params are passed by value and must be treated as
+// read-only: to change an object, return a modify result that carries the
+// whole new object. The runtime hands each hook a context that ends at the
+// hook's deadline.
+
+// LLMInterceptor intercepts hook.before_llm and hook.after_llm.
+type LLMInterceptor interface {
+	BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error)
+	AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (protocol.AfterLLMResult, error)
+}
+
+// ToolInterceptor intercepts hook.before_tool and hook.after_tool.
+type ToolInterceptor interface {
+	BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolResult, error)
+	AfterTool(ctx context.Context, result protocol.AfterToolParams) (protocol.AfterToolResult, error)
+}
+
+// ToolApprover answers hook.approve_tool.
+type ToolApprover interface {
+	ApproveTool(ctx context.Context, req protocol.ApproveToolParams) (protocol.ApproveToolResult, error)
+}
+
+// EventObserver receives the hook.runtime_event notifications of the kinds
+// it observes. Events are delivered from a queue of the hook's own, never
+// from the agent's goroutine.
+type EventObserver interface {
+	OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error
+}
+
+// Stage is an interception point, named as in the intercept list of the
+// hooks configuration.
+type Stage string
+
+// Stages, in the order an agent meets them.
+const (
+	StageBeforeLLM   Stage = "before_llm"
+	StageAfterLLM    Stage = "after_llm"
+	StageBeforeTool  Stage = "before_tool"
+	StageApproveTool Stage = "approve_tool"
+	StageAfterTool   Stage = "after_tool"
+)
+
+// Stages lists every stage.
+var Stages = []Stage{StageBeforeLLM, StageAfterLLM, StageBeforeTool, StageApproveTool, StageAfterTool}
+
+// stageMethods maps each stage to its row in the protocol's method table:
+// the stages are the methods a hook answers under a mode, named without
+// the "hook." of their method.
+var stageMethods = func() map[Stage]protocol.MethodInfo {
+	m := map[Stage]protocol.MethodInfo{}
+	for _, info := range protocol.Methods {
+		if info.Mode != "" && !info.Notification {
+			m[Stage(strings.TrimPrefix(info.Name, "hook."))] = info
+		}
+	}
+	return m
+}()
+
+// Method is the JSON-RPC method of the stage; empty for a string that names
+// no stage.
+func (s Stage) Method() string { return stageMethods[s].Name }
+
+func (s Stage) valid() bool {
+	_, ok := stageMethods[s]
+	return ok
+}
+
+// mode is the hello mode a hook needs to be called at the stage.
+func (s Stage) mode() protocol.Mode { return stageMethods[s].Mode }
+
+// The chains of the stages: I is the interface an in-process hook
+// implements to be asked, P the params, R the result.
+var (
+	beforeLLM = &stage[LLMInterceptor, protocol.BeforeLLMParams, protocol.BeforeLLMResult]{
+		Stage:          StageBeforeLLM,
+		picoClawWrites: []string{"!meta", "context", "!model", "messages", "tools", "options", "graceful_terminal"},
+		ask: func(h LLMInterceptor, ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
+			// Clipped, so that a hook that appends to them, as the
+			// documents' Go example does, gets new arrays instead of
+			// writing into the caller's.
+			req.Messages, req.Tools = slices.Clip(req.Messages), slices.Clip(req.Tools)
+			return h.BeforeLLM(ctx, req)
+		},
+		origin: func(p *protocol.BeforeLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		take: func(r *Runtime, h *hook, c chainRun[protocol.BeforeLLMParams], res protocol.BeforeLLMResult) (chainRun[protocol.BeforeLLMParams], *Decision) {
+			v, ok := res.(protocol.BeforeLLMModify)
+			if !ok {
+				return c, r.ends(h, res)
+			}
+			if r.defaults.Respond == RespondOwnTools {
+				r.noteInjected(h.name, c.params.Tools, v.Request.Tools)
+			}
+			return c.modify(r, v.Request), nil
+		},
+		picoClaw: func(prev protocol.BeforeLLMParams, res protocol.BeforeLLMResult) (protocol.BeforeLLMResult, []string) {
+			v, ok := res.(protocol.BeforeLLMModify)
+			if !ok {
+				return res, nil
+			}
+			var notes []string
+			v.Request, notes = revertToolsAndSystem(v.Request, prev)
+			return v, notes
+		},
+	}
+
+	afterLLM = &stage[LLMInterceptor, protocol.AfterLLMParams, protocol.AfterLLMResult]{
+		Stage:          StageAfterLLM,
+		picoClawWrites: []string{"!meta", "context", "!model", "response"},
+		ask:            LLMInterceptor.AfterLLM,
+		origin:         func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		take: takeModify(func(res protocol.AfterLLMResult) (protocol.AfterLLMParams, bool) {
+			v, ok := res.(protocol.AfterLLMModify)
+			return v.Response, ok
+		}),
+	}
+
+	beforeTool = &stage[ToolInterceptor, protocol.BeforeToolParams, protocol.BeforeToolResult]{
+		Stage:          StageBeforeTool,
+		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "channel", "chat_id", "hook_result"},
+		ask:            ToolInterceptor.BeforeTool,
+		failure:        protocol.ActionDenyTool,
+		check: func(r *Runtime, h *hook, call protocol.BeforeToolParams, res protocol.BeforeToolResult) error {
+			if _, respond := res.(protocol.Respond); respond && !r.mayRespond(h.name, call.Tool) {
+				return errRespondNotOwnTool(call.Tool)
+			}
+			return nil
+		},
+		origin: func(p *protocol.BeforeToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		take: func(r *Runtime, h *hook, c chainRun[protocol.BeforeToolParams], res protocol.BeforeToolResult) (chainRun[protocol.BeforeToolParams], *Decision) {
+			switch v := res.(type) {
+			case protocol.BeforeToolModify:
+				return c.modify(r, v.Call), nil
+			case protocol.Respond:
+				if v.Call != nil {
+					c = c.modify(r, *v.Call)
+				}
+				d := r.ended(h, v.Action, v.Reason)
+				d.Result, d.NeedsApproval = &v.Result, r.defaults.ApproveRespond
+				return c, &d
+			}
+			return c, r.ends(h, res)
+		},
+	}
+
+	approveTool = &stage[ToolApprover, protocol.ApproveToolParams, protocol.ApproveToolResult]{
+		Stage:          StageApproveTool,
+		picoClawWrites: []string{"!meta", "context", "!tool", "arguments"},
+		ask:            ToolApprover.ApproveTool,
+		check: func(_ *Runtime, _ *hook, _ protocol.ApproveToolParams, res protocol.ApproveToolResult) error {
+			if res.Approved && isTrue(res.Abstain) {
+				return errApprovedAndAbstained
+			}
+			return nil
+		},
+		take: func(r *Runtime, h *hook, c chainRun[protocol.ApproveToolParams], res protocol.ApproveToolResult) (chainRun[protocol.ApproveToolParams], *Decision) {
+			switch {
+			case isTrue(res.Abstain):
+				c.abstained = true
+			case !res.Approved:
+				d := r.ended(h, protocol.ActionDenyTool, res.Reason)
+				return c, &d
+			default:
+				c.approved = true
+				if res.Arguments != nil {
+					c.params.Arguments, c.params.AffectedPaths, c.decision.Arguments = res.Arguments, nil, res.Arguments
+				}
+			}
+			return c, nil
+		},
+		finish: func(r *Runtime, c chainRun[protocol.ApproveToolParams]) Decision {
+			if c.abstained && !c.approved {
+				return r.approvalDefault()
+			}
+			return c.decision
+		},
+		failure: protocol.ActionDenyTool,
+		picoClaw: func(_ protocol.ApproveToolParams, v protocol.ApproveToolResult) (protocol.ApproveToolResult, []string) {
+			var notes []string
+			if isTrue(v.Abstain) {
+				notes = append(notes, "abstain ignored: PicoClaw reads a denial with no reason")
+				v.Abstain, v.Reason = nil, nil
+			}
+			if v.Arguments != nil {
+				notes = append(notes, "arguments ignored: PicoClaw runs the tool with the arguments it had")
+				v.Arguments = nil
+			}
+			return v, notes
+		},
+	}
+
+	afterTool = &stage[ToolInterceptor, protocol.AfterToolParams, protocol.AfterToolResult]{
+		Stage:          StageAfterTool,
+		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "result", "!duration"},
+		ask:            ToolInterceptor.AfterTool,
+		origin:         func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		take: takeModify(func(res protocol.AfterToolResult) (protocol.AfterToolParams, bool) {
+			v, ok := res.(protocol.AfterToolModify)
+			return v.Result, ok
+		}),
+	}
+)
+
+// stageChains finds a stage's chain by its name.
+var stageChains = map[Stage]anyStage{}
+
+func init() {
+	for _, st := range []anyStage{beforeLLM, afterLLM, beforeTool, approveTool, afterTool} {
+		stageChains[st.name()] = st
+	}
+}
+
+// BeforeLLM asks the before_llm hooks, in order, about a request to the
+// LLM. Each hook sees the request as the previous one left it; a modify
+// replaces it whole. It returns the request to send.
+func (r *Runtime) BeforeLLM(ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMParams, Decision) {
+	return runChain(r, ctx, beforeLLM, req)
+}
+
+// AfterLLM asks the after_llm hooks, in order, about the LLM's answer. A
+// modify replaces the whole params object (meta, model, response).
+func (r *Runtime) AfterLLM(ctx context.Context, resp protocol.AfterLLMParams) (protocol.AfterLLMParams, Decision) {
+	return runChain(r, ctx, afterLLM, resp)
+}
+
+// BeforeTool asks the before_tool hooks, in order, about a tool call. A
+// modify replaces the call whole. The first respond, deny_tool, abort_turn
+// or hard_abort ends the chain; a respond carries the tool's result, and
+// the agent must then skip the tool, its approval and after_tool.
+func (r *Runtime) BeforeTool(ctx context.Context, call protocol.BeforeToolParams) (protocol.BeforeToolParams, Decision) {
+	return runChain(r, ctx, beforeTool, call)
+}
+
+// ApproveTool asks the approvers, in order, whether a tool call may run.
+//
+// An approval goes on to the next approver; when it carries arguments they
+// replace the call's, for the approvers after it and for the tool, so the
+// last approver that set arguments wins (Decision.Arguments). Those later
+// approvers get no affected_paths: the host cannot tell which paths new
+// arguments touch. The first denial ends the chain as a deny_tool
+// decision. An abstention ({"approved": false, "abstain": true}) leaves the
+// call to the next approver; when at least one approver abstained and none
+// approved or denied, hooks.defaults.approval decides (deny unless it is
+// allow) and the decision is ByDefault. An approver that fails, or answers
+// approved and abstain at once, denies the call, unless its policy for
+// approve_tool is open: then it is skipped, neither approving nor
+// abstaining. With no approver, or none that answered, the call may run.
+func (r *Runtime) ApproveTool(ctx context.Context, req protocol.ApproveToolParams) Decision {
+	_, d := runChain(r, ctx, approveTool, req)
+	return d
+}
+
+// AfterTool asks the after_tool hooks, in order, about a tool's outcome. A
+// modify replaces the whole params object; the tool result is its Result.
+func (r *Runtime) AfterTool(ctx context.Context, result protocol.AfterToolParams) (protocol.AfterToolParams, Decision) {
+	return runChain(r, ctx, afterTool, result)
+}

@@ -44,7 +44,21 @@ def _no_constant(name: str) -> Any:
     raise NotJSON(f"{name} is not JSON")
 
 
-_loads = json.JSONDecoder(parse_constant=_no_constant).decode
+_decoder = json.JSONDecoder(parse_constant=_no_constant)
+_loads = _decoder.decode
+# What _loads calls once past the whitespace before the value, to read it.
+_scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
+
+
+def _load_line(text: str) -> Any:
+    """_loads(text), sparing its regular expressions for a line that starts with its value."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        return _loads(text)  # whitespace first, or no value: _loads reads it or says why
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        return _loads(text)  # more than whitespace after the value: _loads says what
+    return value
 
 
 def decode(line: bytes) -> Any:
@@ -52,7 +66,7 @@ def decode(line: bytes) -> Any:
     text = line.decode("utf-8")  # strict: a surrogate or a stray byte is not UTF-8
     try:
         try:
-            return _loads(text)
+            return _load_line(text)
         except RecursionError:
             return _decode_deep(text, int)
     except (JSONDecodeError, NotJSON):

@@ -28,6 +28,7 @@ var generated = []string{
 	"schema/methods.json",
 	"core/schema/comments_gen.go",
 	"sdk-go/protocol_gen.go",
+	"sdk-go/hook_gen.go",
 	"sdk-python/src/hookwire/_protocol.py",
 	"sdk-node/src/protocol.gen.ts",
 	"sdk-node/src/methods.gen.ts",

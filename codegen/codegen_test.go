@@ -85,6 +85,9 @@ func TestTheFixturesGoCompilesAndVets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "codec.go"), codec, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "sdk.go"), []byte(sdkStub), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module fixture\n\ngo 1.24\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +98,57 @@ func TestTheFixturesGoCompilesAndVets(t *testing.T) {
 		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 }
+
+// sdkStub stands for the hand-written part of the Go SDK that the
+// generated hook surface calls, with the same signatures: the real one
+// speaks the real protocol, not the fixture's.
+const sdkStub = `package hookwire
+
+import (
+	"context"
+	"encoding/json"
+)
+
+type Hook struct {
+	user, sdk handlers
+	observers []func(context.Context, Tick)
+}
+
+type RPCError struct {
+	Code    int64
+	Message string
+}
+
+func (e *RPCError) Error() string { return e.Message }
+
+const CodeMethodNotFound = -32601
+
+func register(isNil, taken bool, method string) {}
+
+func invoke[P any, PP interface {
+	*P
+	json.Unmarshaler
+}, R json.Marshaler](ctx context.Context, method string, raw json.RawMessage, fn func(context.Context, P) (R, error)) ([]byte, error) {
+	var p P
+	if err := PP(&p).UnmarshalJSON(raw); err != nil {
+		return nil, err
+	}
+	r, err := fn(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.MarshalJSON()
+}
+
+func orFallback[P any, R any](fn func(context.Context, P) (R, error)) func(context.Context, P) (R, error) {
+	return fn
+}
+
+func (h *Hook) echo(json.RawMessage) Paint { return Paint{} }
+
+var _, _, _, _ = (*Hook).route, (*Hook).decodes, mustDecide, isNotification
+var _ = unhandledMode
+`
 
 func TestTheReferenceListsEveryExtension(t *testing.T) {
 	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")
@@ -270,6 +324,40 @@ func TestNames(t *testing.T) {
 	for in, want := range map[string]string{"Action": "Actions", "Status": "Statuses", "Policy": "Policies", "Day": "Days"} {
 		if got := plural(in); got != want {
 			t.Errorf("plural(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A request whose result has no variant that goes without a tag (no
+// continue) gets an error from a hook without its handler, and from one
+// whose reply is too long for the host: the fixture has none, so this adds
+// one to its table.
+func TestARequestWithoutAPassThroughAnswerIsAnErrorWithoutAHandlerInGo(t *testing.T) {
+	schema, err := os.ReadFile(filepath.Join(fixture, "hookwire.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(schema, []byte(`{"version": 7, "methods": [
+		{"method": "paint.apply", "kind": "request", "mode": "steer", "params": "Paint", "result": "PaintReply", "actions": ["go", "stop", "retry_later"]},
+		{"method": "paint.judge", "kind": "request", "mode": "steer", "params": "Paint", "result": "Layer"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := Render(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(outs, func(o Output) bool { return o.Path == "sdk-go/hook_gen.go" })
+	src := string(outs[i].Data)
+	for _, want := range []string{
+		"\tcase MethodJudge:\n\t\tfn := h.sdk.judge\n\t\tif fn == nil {\n\t\t\tfn = h.user.judge\n\t\t}\n\t\tif fn == nil {\n\t\t\treturn nil, &RPCError{Code: CodeMethodNotFound, Message: \"this hook does not handle \" + method}\n\t\t}\n",
+		"func mustDecide(method string) bool {\n\treturn method == MethodJudge\n}\n",
+		"\tcase MethodJudge:\n\t\treturn h.sdk.judge != nil || h.user.judge != nil\n",
+		"\tcase MethodApply:\n\t\treturn true\n",
+		`ModeSteer: "paint.apply is answered with go; paint.judge is answered with an error, which a host may take as a denial",`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("hook_gen.go lacks\n%s\nin\n%s", want, src)
 		}
 	}
 }

@@ -28,6 +28,7 @@ func Render(m *Model) ([]Output, error) {
 		gofmt      bool
 	}{
 		{"sdk-go/protocol_gen.go", "go.tmpl", goFuncs(m), true},
+		{"sdk-go/hook_gen.go", "go_hook.tmpl", goFuncs(m), true},
 		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false},
 		{"sdk-node/src/protocol.gen.ts", "ts.tmpl", tsFuncs(m), false},
 		{"sdk-node/src/methods.gen.ts", "ts_methods.tmpl", tsFuncs(m), false},

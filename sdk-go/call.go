@@ -31,7 +31,7 @@ func (h *Hook) Call(ctx context.Context, method string, params any) (json.RawMes
 	if !json.Valid(raw) {
 		return nil, fmt.Errorf("hookwire: Call %s: params are not JSON", method)
 	}
-	if method == MethodRuntimeEvent || method == MethodEvent {
+	if isNotification(method) {
 		h.observe(ctx, method, raw)
 		return nil, nil
 	}

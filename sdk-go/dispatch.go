@@ -25,27 +25,7 @@ func (h *Hook) dispatch(ctx context.Context, method string, params json.RawMessa
 			result, rpcErr = nil, &RPCError{Code: CodeHandlerError, Message: fmt.Sprint("panic: ", v)}
 		}
 	}()
-	var err error
-	switch method {
-	case MethodHello:
-		result, err = h.hello(params).MarshalJSON()
-	case MethodBeforeLLM:
-		result, err = invoke(ctx, method, params, h.runBeforeLLM)
-	case MethodAfterLLM:
-		result, err = invoke(ctx, method, params, orContinue(h.afterLLM))
-	case MethodBeforeTool:
-		result, err = invoke(ctx, method, params, h.runBeforeTool)
-	case MethodAfterTool:
-		result, err = invoke(ctx, method, params, orContinue(h.afterTool))
-	case MethodApproveTool:
-		if h.approveTool == nil {
-			// Approving what nobody looked at would be a silent yes.
-			return nil, &RPCError{Code: CodeMethodNotFound, Message: "this hook does not handle " + method}
-		}
-		result, err = invoke(ctx, method, params, h.approveTool)
-	default:
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + method}
-	}
+	result, err := h.route(ctx, method, params)
 	if err == nil {
 		return result, nil
 	}
@@ -55,18 +35,6 @@ func (h *Hook) dispatch(ctx context.Context, method string, params json.RawMessa
 	}
 	h.logger().Error("handler failed", "method", method, "err", err)
 	return nil, &RPCError{Code: CodeHandlerError, Message: err.Error()}
-}
-
-// decodes reports whether dispatch decodes the params of method with a
-// decoder of this package, which rejects what is not JSON.
-func (h *Hook) decodes(method string) bool {
-	switch method {
-	case MethodBeforeLLM, MethodAfterLLM, MethodBeforeTool, MethodAfterTool:
-		return true
-	case MethodApproveTool:
-		return h.approveTool != nil
-	}
-	return false
 }
 
 // invoke decodes the params of method, runs fn and encodes its result. A
@@ -99,9 +67,9 @@ func invoke[P any, PP interface {
 
 var continueResult = []byte(`{"action":"continue"}`)
 
-// orContinue is fn, or a handler that lets everything through: the host
+// orFallback is fn, or a handler that lets everything through: the host
 // sends both methods of a mode to a hook that handles one of them.
-func orContinue[P any, R any](fn func(context.Context, P) (R, error)) func(context.Context, P) (R, error) {
+func orFallback[P any, R any](fn func(context.Context, P) (R, error)) func(context.Context, P) (R, error) {
 	if fn != nil {
 		return fn
 	}
@@ -141,15 +109,6 @@ func (h *Hook) hello(raw json.RawMessage) HelloResult {
 	}
 }
 
-// unhandledMode says what a host's calls of a mode get from a hook with no
-// handler for it.
-var unhandledMode = map[Mode]string{
-	ModeObserve: "events are dropped",
-	ModeLLM:     "hook.before_llm and hook.after_llm are answered with continue",
-	ModeTool:    "hook.before_tool and hook.after_tool are answered with continue",
-	ModeApprove: "hook.approve_tool is answered with an error, which a host may take as a denial of every tool call",
-}
-
 // defaultMaxLine is the longest reply line of a host that does not say:
 // PicoClaw's host reads lines up to 1 MiB, and stops reading for good at a
 // longer one.
@@ -163,39 +122,6 @@ func (h *Hook) MaxLineBytes() int64 {
 		return n
 	}
 	return defaultMaxLine
-}
-
-func (h *Hook) runBeforeLLM(ctx context.Context, req BeforeLLMParams) (BeforeLLMResult, error) {
-	var res BeforeLLMResult = Continue{}
-	if h.beforeLLM != nil {
-		var err error
-		if res, err = h.beforeLLM(ctx, req); err != nil {
-			return nil, err
-		}
-	}
-	if len(h.tools) == 0 {
-		return res, nil
-	}
-	switch r := res.(type) {
-	case nil, Continue:
-		return BeforeLLMModify{Request: h.withTools(req)}, nil
-	case BeforeLLMModify:
-		r.Request = h.withTools(r.Request)
-		return r, nil
-	}
-	return res, nil // an abort stays an abort
-}
-
-func (h *Hook) runBeforeTool(ctx context.Context, call BeforeToolParams) (BeforeToolResult, error) {
-	for _, t := range h.tools {
-		if t.name == call.Tool {
-			return Respond{Result: t.call(ctx, call.Arguments)}, nil
-		}
-	}
-	if h.beforeTool != nil {
-		return h.beforeTool(ctx, call)
-	}
-	return Continue{}, nil
 }
 
 // Ptr returns a pointer to v, for the optional fields of the protocol types:

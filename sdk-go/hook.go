@@ -12,25 +12,22 @@ import (
 	"sync/atomic"
 )
 
-// Handler types, one per request method. Handlers run concurrently, so
-// one that takes long holds up no other; their context is cancelled when
-// the hook shuts down. An error (or a panic) becomes a JSON-RPC error
-// reply, code -32000 with the error's message, unless the error is an
-// [*RPCError], whose code is kept. A nil result of a union is continue.
-type (
-	BeforeLLMFunc   func(ctx context.Context, req BeforeLLMParams) (BeforeLLMResult, error)
-	AfterLLMFunc    func(ctx context.Context, resp AfterLLMParams) (AfterLLMResult, error)
-	BeforeToolFunc  func(ctx context.Context, call BeforeToolParams) (BeforeToolResult, error)
-	AfterToolFunc   func(ctx context.Context, res AfterToolParams) (AfterToolResult, error)
-	ApproveToolFunc func(ctx context.Context, req ApproveToolParams) (ApproveToolResult, error)
-	// EventFunc observes events. Events reach observers one at a time, in the
-	// order the host sent them; a panic is logged and the next event goes on.
-	EventFunc func(ctx context.Context, ev RuntimeEvent)
-)
+// EventFunc observes events. Events reach observers one at a time, in the
+// order the host sent them; a panic is logged and the next event goes on.
+type EventFunc func(ctx context.Context, ev RuntimeEvent)
 
 // Hook is a hook program: its name, its handlers and its tools. Register
 // everything before [Hook.Run], [Hook.Serve] or [Hook.Call]. The zero value
 // is ready to use and answers hook.hello with the name the host gives it.
+//
+// Handlers run concurrently, so one that takes long holds up no other;
+// their context is cancelled when the hook shuts down. An error (or a
+// panic) becomes a JSON-RPC error reply, code -32000 with the error's
+// message, unless the error is an [*RPCError], whose code is kept. A nil
+// result of a union is continue. The tools of [AddTool] act before the
+// handlers: their definitions are added to what the hook.before_llm
+// handler answers, and calls to them are answered without reaching the
+// hook.before_tool handler.
 type Hook struct {
 	// Name is the name sent back in hook.hello; empty means the name the
 	// host configured.
@@ -39,16 +36,13 @@ type Hook struct {
 	// problems. Nil means a text logger on stderr.
 	Logger *slog.Logger
 
-	beforeLLM   BeforeLLMFunc
-	afterLLM    AfterLLMFunc
-	beforeTool  BeforeToolFunc
-	afterTool   AfterToolFunc
-	approveTool ApproveToolFunc
-	observers   []observer
-	tools       []*tool
-	closers     []func(context.Context)
-	extensions  atomic.Pointer[[]string] // announced in the host's last hello
-	maxLine     atomic.Int64             // the longest reply line the host reads; 0 until a hello says more
+	user       handlers // registered with the On methods of hook_gen.go
+	sdk        handlers // the SDK's own, which call the user's: the tools' part of a method
+	observers  []observer
+	tools      []*tool
+	closers    []func(context.Context)
+	extensions atomic.Pointer[[]string] // announced in the host's last hello
+	maxLine    atomic.Int64             // the longest reply line the host reads; 0 until a hello says more
 
 	defaultLog sync.Once
 	log        *slog.Logger
@@ -61,40 +55,6 @@ type observer struct {
 
 // New returns a hook that calls itself name in hook.hello.
 func New(name string) *Hook { return &Hook{Name: name} }
-
-// OnBeforeLLM handles hook.before_llm, the request about to go to the LLM.
-// With tools added by [AddTool], a continue from fn becomes a modify that
-// carries the tools, and a modify from fn gets them added.
-func (h *Hook) OnBeforeLLM(fn BeforeLLMFunc) {
-	register(fn == nil, h.beforeLLM != nil, MethodBeforeLLM)
-	h.beforeLLM = fn
-}
-
-// OnAfterLLM handles hook.after_llm, the LLM's answer.
-func (h *Hook) OnAfterLLM(fn AfterLLMFunc) {
-	register(fn == nil, h.afterLLM != nil, MethodAfterLLM)
-	h.afterLLM = fn
-}
-
-// OnBeforeTool handles hook.before_tool, a tool call about to run. Calls to
-// the tools added by [AddTool] are answered by the SDK and do not reach fn.
-func (h *Hook) OnBeforeTool(fn BeforeToolFunc) {
-	register(fn == nil, h.beforeTool != nil, MethodBeforeTool)
-	h.beforeTool = fn
-}
-
-// OnAfterTool handles hook.after_tool, a tool call that has run.
-func (h *Hook) OnAfterTool(fn AfterToolFunc) {
-	register(fn == nil, h.afterTool != nil, MethodAfterTool)
-	h.afterTool = fn
-}
-
-// OnApproveTool handles hook.approve_tool, the question whether a tool call
-// may run.
-func (h *Hook) OnApproveTool(fn ApproveToolFunc) {
-	register(fn == nil, h.approveTool != nil, MethodApproveTool)
-	h.approveTool = fn
-}
 
 // OnEvent observes the events whose kind matches pattern, a [path.Match]
 // glob over dotted kinds: "agent.tool.*", "agent.turn.end", "*". It sees
@@ -132,7 +92,7 @@ func (h *Hook) OnClose(fn func(ctx context.Context)) {
 }
 
 // HostExtensions are the protocol extensions the host announced in its
-// last hook.hello, such as "approve_tool.arguments" (see the protocol
+// last hook.hello, such as [ExtRuntimeEventSession] (see the protocol
 // reference): a hook must not send what the host did not announce. Nil
 // before the first hello.
 func (h *Hook) HostExtensions() []string {
@@ -166,25 +126,6 @@ func register(isNil, taken bool, method string) {
 	if taken {
 		panic("hookwire: a second handler for " + method)
 	}
-}
-
-// Modes are the hello modes the registered handlers need, in protocol
-// order: observe, llm, tool, approve.
-func (h *Hook) Modes() []Mode {
-	modes := []Mode{}
-	if len(h.observers) > 0 {
-		modes = append(modes, ModeObserve)
-	}
-	if h.beforeLLM != nil || h.afterLLM != nil || len(h.tools) > 0 {
-		modes = append(modes, ModeLLM)
-	}
-	if h.beforeTool != nil || h.afterTool != nil || len(h.tools) > 0 {
-		modes = append(modes, ModeTool)
-	}
-	if h.approveTool != nil {
-		modes = append(modes, ModeApprove)
-	}
-	return modes
 }
 
 func (h *Hook) logger() *slog.Logger {

@@ -111,6 +111,23 @@ func TestAnUnknownProtocolVersionIsAWarningNotAFailure(t *testing.T) {
 	}
 }
 
+func TestAModeTheHostGrantsWithoutAHandlerIsAWarningThatSaysWhatItsCallsGet(t *testing.T) {
+	h, logs := newTestHook("idle")
+	if _, err := h.Call(ctx, MethodHello, HelloParams{Name: "idle", Version: 1, Modes: []Mode{ModeObserve, ModeLLM, ModeTool, ModeApprove}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`mode=observe effect="events are dropped"`,
+		`mode=llm effect="hook.before_llm and hook.after_llm are answered with continue"`,
+		`mode=tool effect="hook.before_tool and hook.after_tool are answered with continue"`,
+		`mode=approve effect="hook.approve_tool is answered with an error, which a host may take as a denial"`,
+	} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("no warning with %s in\n%s", want, logs)
+		}
+	}
+}
+
 func TestEveryMethodReachesItsTypedHandler(t *testing.T) {
 	h := New("all")
 	h.OnBeforeLLM(func(_ context.Context, req BeforeLLMParams) (BeforeLLMResult, error) {

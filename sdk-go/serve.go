@@ -324,7 +324,7 @@ func (s *session) receive(line []byte) *envelope {
 		return nil
 	}
 	switch {
-	case m.Method == MethodRuntimeEvent || m.Method == MethodEvent:
+	case isNotification(m.Method):
 		// Observe methods never get a reply; older hosts send them with id 0.
 		s.notify(notification{m.Method, m.Params})
 	case len(m.ID) == 0 || string(m.ID) == "null":
@@ -369,7 +369,7 @@ func (h *Hook) fit(m *envelope, result []byte) ([]byte, *RPCError) {
 	if size <= limit {
 		return result, nil
 	}
-	if m.Method == MethodApproveTool {
+	if mustDecide(m.Method) {
 		h.logger().Warn("a reply is longer than the host reads in a line; sending an error instead",
 			"method", m.Method, "bytes", size, "limit", limit)
 		return nil, &RPCError{Code: CodeHandlerError, Message: fmt.Sprintf("the reply (%d bytes) is longer than the host reads (%d bytes)", size, limit)}

@@ -59,6 +59,7 @@ func AddTool[In any](h *Hook, name, description string, fn func(ctx context.Cont
 	if slices.ContainsFunc(h.tools, func(t *tool) bool { return t.name == name }) {
 		panic(fmt.Sprintf("hookwire: AddTool(%q): a tool of that name exists already", name))
 	}
+	h.sdk.beforeLLM, h.sdk.beforeTool = h.runBeforeLLM, h.runBeforeTool
 	h.tools = append(h.tools, &tool{
 		name: name,
 		def: ToolDefinition{
@@ -78,6 +79,42 @@ func AddTool[In any](h *Hook, name, description string, fn func(ctx context.Cont
 			return h.runTool(ctx, name, func(ctx context.Context) (ToolResult, error) { return fn(ctx, in) })
 		},
 	})
+}
+
+// runBeforeLLM is the SDK's handler of hook.before_llm while the hook has
+// tools: it adds their definitions to the request, after the registered
+// handler.
+func (h *Hook) runBeforeLLM(ctx context.Context, req BeforeLLMParams) (BeforeLLMResult, error) {
+	var res BeforeLLMResult = Continue{}
+	if h.user.beforeLLM != nil {
+		var err error
+		if res, err = h.user.beforeLLM(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	switch r := res.(type) {
+	case nil, Continue:
+		return BeforeLLMModify{Request: h.withTools(req)}, nil
+	case BeforeLLMModify:
+		r.Request = h.withTools(r.Request)
+		return r, nil
+	}
+	return res, nil // an abort stays an abort
+}
+
+// runBeforeTool is the SDK's handler of hook.before_tool while the hook has
+// tools: it answers the calls to them, and hands the others to the
+// registered handler.
+func (h *Hook) runBeforeTool(ctx context.Context, call BeforeToolParams) (BeforeToolResult, error) {
+	for _, t := range h.tools {
+		if t.name == call.Tool {
+			return Respond{Result: t.call(ctx, call.Arguments)}, nil
+		}
+	}
+	if h.user.beforeTool != nil {
+		return h.user.beforeTool(ctx, call)
+	}
+	return Continue{}, nil
 }
 
 type tool struct {

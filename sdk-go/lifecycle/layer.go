@@ -16,6 +16,81 @@ import (
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
 
+// Event is one of the eight lifecycle events.
+type Event string
+
+// The eight events, and the protocol calls and events they come from.
+const (
+	// SessionStart: the first call or event of a session key (a call's
+	// meta.SessionKey, an event's scope.session_key, agent.session.start),
+	// once per session.
+	SessionStart Event = "SessionStart"
+	// UserPromptSubmit: the first hook.before_llm of a turn.
+	UserPromptSubmit Event = "UserPromptSubmit"
+	// PreToolUse: hook.before_tool.
+	PreToolUse Event = "PreToolUse"
+	// PostToolUse: hook.after_tool of a result that is not an error.
+	PostToolUse Event = "PostToolUse"
+	// PostToolUseFailure: hook.after_tool of a result with is_error.
+	PostToolUseFailure Event = "PostToolUseFailure"
+	// PermissionRequest: hook.approve_tool.
+	PermissionRequest Event = "PermissionRequest"
+	// TaskCompleted: the runtime event agent.turn.end (legacy turn_end).
+	TaskCompleted Event = "TaskCompleted"
+	// SessionEnd: the runtime event agent.session.end, or the hook's stop for
+	// the sessions still open.
+	SessionEnd Event = "SessionEnd"
+)
+
+// Events are the eight events, in the order a session meets them.
+var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, TaskCompleted, SessionEnd}
+
+// New returns a hook named name that runs the callbacks of opts: it
+// registers the handlers and observers they need (hook.before_llm for
+// UserPromptSubmit, hook.before_tool for PreToolUse, hook.after_tool for
+// PostToolUse and PostToolUseFailure, hook.approve_tool for
+// PermissionRequest and CanUseTool, an observer of every event and an
+// OnClose function for SessionStart, TaskCompleted and SessionEnd), so its
+// hello modes follow from them. Add other handlers, observers or tools to
+// it as to any hook, except for the methods it already handles. Failing
+// callbacks are logged to the hook's Logger (stderr by default).
+//
+// New panics on an event that is not one of [Events] and on a nil callback.
+func New(name string, opts Options) *hookwire.Hook {
+	hooks := Hooks{} // a copy: the caller's map may change, and calls read it concurrently
+	for event, callbacks := range opts.Hooks {
+		if !slices.Contains(Events, event) {
+			panic(fmt.Sprintf("lifecycle: unknown event %q", event))
+		}
+		if slices.ContainsFunc(callbacks, func(c Callback) bool { return c == nil }) {
+			panic(fmt.Sprintf("lifecycle: a nil %s callback", event))
+		}
+		hooks[event] = slices.Clone(callbacks)
+	}
+	h := hookwire.New(name)
+	l := &layer{h: h, hooks: hooks, canUseTool: opts.CanUseTool, open: map[string]*session{}}
+	has := func(events ...Event) bool {
+		return slices.ContainsFunc(events, func(e Event) bool { return len(hooks[e]) > 0 })
+	}
+	if has(UserPromptSubmit) {
+		h.OnBeforeLLM(l.beforeLLM)
+	}
+	if has(PreToolUse) {
+		h.OnBeforeTool(l.beforeTool)
+	}
+	if has(PostToolUse, PostToolUseFailure) {
+		h.OnAfterTool(l.afterTool)
+	}
+	if has(PermissionRequest) || opts.CanUseTool != nil {
+		h.OnApproveTool(l.approveTool)
+	}
+	if has(SessionStart, TaskCompleted, SessionEnd) {
+		h.OnEvent("*", l.observe)
+		h.OnClose(l.endAll)
+	}
+	return h
+}
+
 // layer translates between the protocol and the callbacks of one hook.
 type layer struct {
 	h          *hookwire.Hook

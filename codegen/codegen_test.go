@@ -242,7 +242,7 @@ func TestThePythonAllListsEveryPublicNameOfTheModule(t *testing.T) {
 	src := string(outs[i].Data)
 	// Top-level statements start at column 0: NAME = ..., NAME: T = ...,
 	// class NAME(...), def NAME(...); the types' run-time names are those of
-	// the else of if TYPE_CHECKING, at column 4.
+	// the else of each if TYPE_CHECKING, at column 4.
 	statement := `(?:class |def )?([A-Za-z]\w*)\b(?:\s*[=:(])`
 	var defined []string
 	for _, m := range regexp.MustCompile(`(?m)^`+statement).FindAllStringSubmatch(src, -1) {
@@ -250,13 +250,15 @@ func TestThePythonAllListsEveryPublicNameOfTheModule(t *testing.T) {
 			defined = append(defined, m[1])
 		}
 	}
-	_, runtime, ok := strings.Cut(src, "\nelse:\n")
-	if !ok {
+	blocks := strings.Split(src, "\nelse:\n")[1:]
+	if len(blocks) == 0 {
 		t.Fatal("no else of if TYPE_CHECKING")
 	}
-	runtime = regexp.MustCompile(`(?m)^\S`).Split(runtime, 2)[0]
-	for _, m := range regexp.MustCompile(`(?m)^    `+statement).FindAllStringSubmatch(runtime, -1) {
-		defined = append(defined, m[1])
+	for _, block := range blocks {
+		block = regexp.MustCompile(`(?m)^\S`).Split(block, 2)[0]
+		for _, m := range regexp.MustCompile(`(?m)^    `+statement).FindAllStringSubmatch(block, -1) {
+			defined = append(defined, m[1])
+		}
 	}
 	_, list, ok := strings.Cut(src, "\n__all__ = [\n")
 	if !ok {

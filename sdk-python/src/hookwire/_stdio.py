@@ -10,7 +10,10 @@ work is spread depends on the handlers:
 - A hook whose handlers are all plain functions needs no loop: threads take
   turns reading stdin, and the thread that reads a request answers it
   itself, so that no request waits for a thread to wake up. When a handler
-  takes longer than a millisecond, another thread goes on reading.
+  takes longer than a millisecond, another thread goes on reading. While
+  the reading thread has more requests in hand (the host sent them
+  together), it keeps their replies back and writes them in one write, when
+  it comes back for a line it must wait for, or a millisecond later.
 
 asyncio is imported only by the first kind: it costs a plain hook a fifth
 of its start-up.

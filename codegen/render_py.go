@@ -11,8 +11,8 @@ import (
 
 func pyFuncs(m *Model) template.FuncMap {
 	return template.FuncMap{
-		"pyType":  pyType,
-		"pyCheck": pyCheck,
+		"pyType":        pyType,
+		"pyCheckFields": pyCheckFields,
 		"pyComment": func(indent, text, extension string) string {
 			return comment(indent+"# ", text, extension)
 		},
@@ -214,37 +214,83 @@ func pyType(r *Ref) string {
 	return t
 }
 
-// pyCheck is the checker of a value: a function (value, path) that raises
-// DecodeError when the value does not have the type.
-func pyCheck(r *Ref) string {
-	var c string
+// pyCheckFields is the body of an object type's checker, after the check
+// that value is a dict: for each member in schema order, the checks of its
+// value written out in line, so that a valid message costs a few
+// isinstance calls a member and no call of a helper, and a member's path is
+// only formatted when a check fails or a nested object needs it.
+func pyCheckFields(t *Type) string {
+	var b strings.Builder
+	for _, f := range t.Fields {
+		key, path := quote(f.Name), "{at}."+pyFStringText(f.Name)
+		anything := f.Type.Kind == Any
+		if f.Required {
+			fmt.Fprintf(&b, "    if %s not in value:\n        raise _missing(at, %s)\n", key, key)
+			if anything {
+				continue
+			}
+			fmt.Fprintf(&b, "    v = value[%s]\n", key)
+			pyCheckValue(&b, f.Type, "v", path, 0, "    ")
+			continue
+		}
+		if anything {
+			continue // any value fits, null too
+		}
+		fmt.Fprintf(&b, "    if %s in value:\n        v = value[%s]\n", key, key)
+		pyCheckValue(&b, f.Type, "v", path, 0, "        ")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// pyFStringText is s as the text of a Python f-string between double
+// quotes: braces doubled, backslashes and quotes escaped.
+var pyFStringText = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "{", "{{", "}", "}}").Replace
+
+// pyCheckValue writes the statements that check the value v, whose path is
+// the f-string body path, at the indent; depth numbers the variables of
+// nested arrays and maps. It writes nothing for a value of any type.
+func pyCheckValue(b *strings.Builder, r *Ref, v, path string, depth int, indent string) {
+	if r.Nullable && r.Kind != Any {
+		fmt.Fprintf(b, "%sif %s is not None:\n", indent, v)
+		indent += "    "
+	}
+	at := `f"` + path + `"`
+	want := func(cond, what string) {
+		fmt.Fprintf(b, "%sif %s:\n%s    raise _want(%s, %q, %s)\n", indent, cond, indent, at, what, v)
+	}
 	switch {
 	case len(r.Consts) > 0:
-		c = "_literal(" + strings.Join(r.Consts, ", ") + ")"
-	case r.Kind == String:
-		c = "_string"
-	case r.Kind == Integer:
-		c = "_integer"
-	case r.Kind == Number:
-		c = "_number"
-	case r.Kind == Boolean:
-		c = "_boolean"
-	case r.Kind == Any:
-		return "_any"
-	case r.Kind == Array:
-		c = "_array(" + pyCheck(r.Elem) + ")"
-	case r.Kind == Map:
-		c = "_map(" + pyCheck(r.Elem) + ")"
-	case r.Kind == Named && r.Type.Kind == Enum:
+		// bool is an int in Python, but true is not 1 in JSON.
+		allowed := "(" + strings.Join(r.Consts, ", ") + ",)"
+		fmt.Fprintf(b, "%sif isinstance(%s, bool) or %s not in %s:\n%s    raise _not_one_of(%s, %s, %s)\n",
+			indent, v, v, allowed, indent, at, v, allowed)
+	case r.Kind == String, r.Kind == Named && r.Type.Kind == Enum:
 		// Enums grow: a value this version does not know is still a string.
-		c = "_string"
+		want("not isinstance("+v+", str)", "a string")
+	case r.Kind == Integer:
+		want("isinstance("+v+", bool) or not isinstance("+v+", int)", "an integer")
+	case r.Kind == Number:
+		want("isinstance("+v+", bool) or not isinstance("+v+", (int, float))", "a number")
+	case r.Kind == Boolean:
+		want("not isinstance("+v+", bool)", "a boolean")
+	case r.Kind == Any:
+	case r.Kind == Array, r.Kind == Map:
+		// Each element checked in a loop: for i0, v1 in enumerate(v), or
+		// for k0, v1 in v.items() with the key in the element's path.
+		key, what, container, items, elem := "i", "an array", "list", "enumerate(%s)", "[{%s}]"
+		if r.Kind == Map {
+			key, what, container, items, elem = "k", "an object", "dict", "%s.items()", ".{%s}"
+		}
+		want("not isinstance("+v+", "+container+")", what)
+		if r.Elem.Kind == Any {
+			return
+		}
+		key, item := fmt.Sprintf("%s%d", key, depth), fmt.Sprintf("v%d", depth+1)
+		fmt.Fprintf(b, "%sfor %s, %s in "+items+":\n", indent, key, item, v)
+		pyCheckValue(b, r.Elem, item, path+fmt.Sprintf(elem, key), depth+1, indent+"    ")
 	case r.Kind == Named:
-		c = "_check_" + snake(r.Type.Name)
+		fmt.Fprintf(b, "%s_check_%s(%s, %s)\n", indent, snake(r.Type.Name), v, at)
 	}
-	if r.Nullable {
-		return "_nullable(" + c + ")"
-	}
-	return c
 }
 
 func pyDocstring(indent, text, extension string) string {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -347,6 +348,10 @@ func (c *Conn) inFlight() int {
 
 type deadliner interface{ SetWriteDeadline(time.Time) error }
 
+// brokenPipeWait bounds the wait for the end of a connection whose hook
+// stopped reading.
+const brokenPipeWait = 200 * time.Millisecond
+
 // write sends whole lines. A line cut short leaves the stream corrupt, so
 // it ends the connection.
 func (c *Conn) write(ctx context.Context, line []byte) error {
@@ -391,6 +396,15 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 			continue
 		case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 			err = fmt.Errorf("hook is not reading its stdin: %w", context.DeadlineExceeded)
+		case errors.Is(err, syscall.EPIPE):
+			// The hook has closed its stdin, most likely exiting: how it
+			// ended, which its reader learns in a moment, says more.
+			select {
+			case <-c.done:
+				return c.Err()
+			case <-ctx.Done():
+			case <-time.After(brokenPipeWait):
+			}
 		}
 		if written > 0 {
 			c.fail(fmt.Errorf("write cut short after %d of %d bytes: %w", written, len(line), err))

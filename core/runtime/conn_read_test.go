@@ -374,3 +374,17 @@ func TestACallToAHookThatDoesNotReadEndsAtItsDeadline(t *testing.T) {
 		t.Errorf("got %v, want the hook named as not reading its stdin", err)
 	}
 }
+
+// A hook that stops reading as it exits fails a call with how it ended,
+// not with the broken pipe its stdin became.
+func TestACallToAHookThatIsExitingFailsWithHowItEnded(t *testing.T) {
+	c := pipeConn(t, ConnOptions{}, func(r io.Reader, w io.Writer) {
+		r.(io.Closer).Close()
+		time.Sleep(50 * time.Millisecond) // then its stdout closes
+	})
+	time.Sleep(10 * time.Millisecond) // its stdin is closed
+	_, err := c.Call(t.Context(), protocol.MethodBeforeTool, benchCall())
+	if err == nil || !strings.Contains(err.Error(), "closed its stdout") {
+		t.Errorf("got %v, want the hook's end", err)
+	}
+}

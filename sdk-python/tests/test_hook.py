@@ -407,12 +407,18 @@ def test_every_generated_type_is_exported() -> None:
     from hookwire import _protocol
 
     tree = ast.parse(Path(_protocol.__file__).read_text(encoding="utf-8"))
+    # The types are defined for type checkers in an if TYPE_CHECKING block.
+    body = [
+        inner
+        for node in tree.body
+        for inner in ([*node.body, *node.orelse] if isinstance(node, ast.If) else [node])
+    ]
     defined = {
         target.id
-        for node in tree.body
+        for node in body
         for target in (node.targets if isinstance(node, ast.Assign) else [])
         if isinstance(target, ast.Name)
-    } | {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+    } | {node.name for node in body if isinstance(node, ast.ClassDef)}
     types = {name for name in defined if name[0].isupper() and not name.isupper()}
     assert types >= {"BeforeToolParams", "BeforeToolResult", "Action", "ToolResult"}
     assert sorted(types - set(hookwire.__all__)) == ["MethodInfo"]

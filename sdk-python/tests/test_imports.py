@@ -27,8 +27,20 @@ EVENT = {
     "method": "hook.runtime_event",
     "params": {"kind": "agent.turn.start", "source": {}, "scope": {}, "payload": None},
 }
-# Modules a hook of plain functions has no use for.
-HEAVY = ["asyncio", "concurrent.futures", "dataclasses", "hookwire._tools", "inspect", "queue"]
+# Modules a hook of plain functions has no use for. typing and logging too:
+# the message types are for type checkers, and the SDK loads logging when it
+# first logs (a hook that runs well never does).
+HEAVY = [
+    "asyncio",
+    "concurrent.futures",
+    "contextlib",
+    "dataclasses",
+    "hookwire._tools",
+    "inspect",
+    "logging",
+    "queue",
+    "typing",
+]
 
 PLAIN_HOOK = """
 import sys
@@ -54,8 +66,10 @@ hook.run()
 """
 
 
-def run_hook(source: str) -> tuple[list[dict[str, object]], str]:
-    lines = "".join(json.dumps(m) + "\n" for m in (HELLO, EVENT, CALL))
+def run_hook(
+    source: str, messages: tuple[object, ...] = (HELLO, EVENT, CALL)
+) -> tuple[list[dict[str, object]], str]:
+    lines = "".join(json.dumps(m) + "\n" for m in messages)
     done = subprocess.run(
         [sys.executable, "-c", source],
         input=lines.encode(),
@@ -67,7 +81,7 @@ def run_hook(source: str) -> tuple[list[dict[str, object]], str]:
     return replies, done.stderr.decode()
 
 
-def test_a_hook_of_plain_functions_serves_without_asyncio_inspect_or_dataclasses() -> None:
+def test_a_hook_of_plain_functions_serves_without_asyncio_typing_or_logging() -> None:
     replies, stderr = run_hook(PLAIN_HOOK.replace("{heavy!r}", repr(HEAVY)))
     assert [r["id"] for r in replies] == [1, 2]
     assert replies[1]["result"] == {"action": "deny_tool", "reason": "no"}
@@ -123,3 +137,27 @@ def test_modify_is_an_immutable_value() -> None:
     with pytest.raises(AttributeError):
         del a.value
     assert a.reason == "why"
+
+
+def test_the_sdks_first_message_loads_logging_and_sends_it_to_stderr() -> None:
+    source = """
+import sys
+from hookwire import Hook
+
+hook = Hook("late")
+
+@hook.before_tool
+def guard(call):
+    print("logging loaded before:", "logging" in sys.modules, file=sys.stderr)
+    import logging
+
+    logging.getLogger("mine").info("handled %s", call["tool"])
+    return None
+
+hook.run()
+"""
+    old_host = {**HELLO, "params": {"name": "h", "version": 7}}
+    _, stderr = run_hook(source, (old_host, CALL))
+    assert "WARNING hookwire: the host speaks protocol version 7" in stderr
+    assert "logging loaded before: True" in stderr
+    assert "INFO mine: handled exec" in stderr

@@ -94,6 +94,18 @@ def test_a_handler_that_raises_gets_a_32000_error_and_the_loop_goes_on(
     assert "RuntimeError: the handler broke" in wire_hook.stderr
 
 
+def test_a_result_that_holds_itself_gets_a_32000_error_and_the_loop_goes_on(
+    wire_hook: HookProcess,
+) -> None:
+    wire_hook.hello()
+    reply = wire_hook.call(2, "hook.before_tool", before_tool("itself"))
+    assert reply["error"]["code"] == -32000
+    assert wire_hook.call(3, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
+        "action": "deny_tool",
+        "reason": "ok",
+    }
+
+
 def test_a_line_that_is_not_json_gets_a_32700_error_with_a_null_id_and_the_loop_goes_on(
     wire_hook: HookProcess,
 ) -> None:
@@ -174,6 +186,52 @@ def test_50_concurrent_slow_requests_are_answered_out_of_order_by_id(
             100 + n: {"action": "deny_tool", "reason": str(n)},
             200 + n: {"action": "deny_tool", "reason": "released"},
         }
+
+
+def test_a_handler_that_blocks_holds_up_no_reply_of_requests_sent_with_it(
+    wire_hook: HookProcess,
+) -> None:
+    # Requests that arrive together have their replies written together; one
+    # whose handler blocks must not keep back the others', before or after it.
+    wire_hook.hello()
+    together = [
+        {"jsonrpc": "2.0", "id": i, "method": "hook.before_tool", "params": params}
+        for i, params in (
+            (2, before_tool("echo", text="before")),
+            (3, before_tool("wait", n=1)),
+            (4, before_tool("echo", text="after")),
+        )
+    ]
+    wire_hook.send_raw(b"".join(json.dumps(m).encode() + b"\n" for m in together))
+    assert {wire_hook.reply()["id"], wire_hook.reply()["id"]} == {2, 4}
+    wire_hook.request(5, "hook.before_tool", before_tool("release", n=1))
+    assert {wire_hook.reply()["id"], wire_hook.reply()["id"]} == {3, 5}
+
+
+def test_many_requests_sent_at_once_are_each_answered_once() -> None:
+    hook = HookProcess(str(HOOKS / "wire.py"))
+    try:
+        hook.hello()
+        lines = b"".join(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": i,
+                    "method": "hook.before_tool",
+                    "params": before_tool("x"),
+                }
+            ).encode()
+            + b"\n"
+            for i in range(2, 1002)
+        )
+        hook.send_raw(lines)
+        hook.close_stdin()
+        ids = [r["id"] for r in (hook.reply() for _ in range(1000))]
+        assert sorted(ids) == list(range(2, 1002))
+        assert hook.rest_of_stdout() == []
+        assert hook.wait() == 0
+    finally:
+        hook.kill()
 
 
 def test_a_line_of_16_mib_is_read_and_answered_whole_to_a_host_that_reads_such_lines() -> None:

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-import sys
-from collections.abc import Awaitable
 from functools import partial
 from types import FunctionType
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Callable,
-    NamedTuple,
-    TypeVar,
-    Union,
-    overload,
-)
 
+from ._log import configure as _configure_logging
+from ._log import log
 from ._protocol import (
     ACTION_CONTINUE,
     BOOL_MEMBERS,
@@ -44,17 +34,22 @@ from ._protocol import (
     decode_runtime_event,
 )
 from ._results import Modify, respond
+from ._static import overload
 
+# typing costs a hook a tenth of its start-up, and these names only matter to
+# type checkers: at run time the type variables are not made.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+    from typing import Any, Callable, TypeVar, Union
+
     from ._testing import TestClient
     from ._tools import Tool
     from ._workers import Workers
 
-log = logging.getLogger("hookwire")
-
-Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
-Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
-F = TypeVar("F", bound=Callable[..., Any])
+    Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
+    Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
+    F = TypeVar("F", bound=Callable[..., Any])
 
 # PicoClaw's host reads reply lines of up to 1 MiB, and stops reading a hook
 # for good at a longer one; a host that reads more says so in hello.
@@ -73,7 +68,7 @@ class HookError(Exception):
         self.message = message
 
 
-class Route(NamedTuple):
+class Route:
     """How one request is answered: call(params), if any, then finish(its reply).
 
     call is the user's handler or a plugin tool; is_async says whether it
@@ -81,14 +76,22 @@ class Route(NamedTuple):
     and turns the reply into the result that goes on the wire.
     """
 
-    call: Callable[[Any], Any] | None
-    is_async: bool
-    finish: Callable[[Any], Any]
+    __slots__ = ("call", "finish", "is_async")
+
+    def __init__(
+        self, call: Callable[[Any], Any] | None, is_async: bool, finish: Callable[[Any], Any]
+    ) -> None:
+        self.call = call
+        self.is_async = is_async
+        self.finish = finish
 
 
-class _Handler(NamedTuple):
-    fn: Callable[..., Any]
-    is_async: bool
+class _Handler:
+    __slots__ = ("fn", "is_async")
+
+    def __init__(self, fn: Callable[..., Any], is_async: bool) -> None:
+        self.fn = fn
+        self.is_async = is_async
 
 
 class Hook(_Handlers):
@@ -253,12 +256,7 @@ class Hook(_Handlers):
         While it runs, anything else written to stdout (print, C extensions,
         child processes) goes to stderr, and logging goes to stderr.
         """
-        if not logging.getLogger().handlers:
-            logging.basicConfig(
-                level=logging.INFO,
-                stream=sys.stderr,
-                format="%(levelname)s %(name)s: %(message)s",
-            )
+        _configure_logging()
         from ._stdio import run
 
         run(self)

@@ -14,7 +14,10 @@ import json
 import re
 from json import decoder
 from json.decoder import JSONDecodeError
-from typing import Any, Callable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 # The json module's own string reader (in C where it can be); untyped in typeshed.
 scanstring: Callable[[str, int, bool], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
@@ -41,7 +44,21 @@ def _no_constant(name: str) -> Any:
     raise NotJSON(f"{name} is not JSON")
 
 
-_loads = json.JSONDecoder(parse_constant=_no_constant).decode
+_decoder = json.JSONDecoder(parse_constant=_no_constant)
+_loads = _decoder.decode
+# What _loads calls once past the whitespace before the value, to read it.
+_scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
+
+
+def _load_line(text: str) -> Any:
+    """_loads(text), sparing its regular expressions for a line that starts with its value."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        return _loads(text)  # whitespace first, or no value: _loads reads it or says why
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        return _loads(text)  # more than whitespace after the value: _loads says what
+    return value
 
 
 def decode(line: bytes) -> Any:
@@ -49,7 +66,7 @@ def decode(line: bytes) -> Any:
     text = line.decode("utf-8")  # strict: a surrogate or a stray byte is not UTF-8
     try:
         try:
-            return _loads(text)
+            return _load_line(text)
         except RecursionError:
             return _decode_deep(text, int)
     except (JSONDecodeError, NotJSON):
@@ -83,15 +100,26 @@ def _lenient_int(digits: str) -> int:
         return 0  # too long for the interpreter; only the id is wanted
 
 
-_WS = re.compile(r"[ \t\n\r]*")
+# The patterns of _decode_deep, compiled for the first line that needs them:
+# most hooks never read one.
+_patterns: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+
+
+def _compiled() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    global _patterns
+    if _patterns is None:
+        _patterns = (
+            re.compile(r"[ \t\n\r]*"),
+            re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?"),
+        )
+    return _patterns
 
 
 def _ws(s: str, i: int) -> int:
     """Where the whitespace from i ends (the pattern matches no whitespace too)."""
-    return _WS.match(s, i).end()  # type: ignore[union-attr]
+    return _compiled()[0].match(s, i).end()  # type: ignore[union-attr]
 
 
-_NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _CONSTANTS = {"true": True, "false": False, "null": None}
 
 
@@ -169,7 +197,7 @@ def _scalar(s: str, i: int, parse_int: Callable[[str], int]) -> tuple[Any, int]:
     for name, value in _CONSTANTS.items():
         if s.startswith(name, i):
             return value, i + len(name)
-    m = _NUMBER.match(s, i)
+    m = _compiled()[1].match(s, i)
     if m is None:
         raise JSONDecodeError("Expecting value", s, i)
     integer, frac, exp = m.groups()

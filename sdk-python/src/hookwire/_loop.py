@@ -12,7 +12,8 @@ from contextlib import suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ._stdio import CANCEL_AFTER, STDIN_GRACE, _abandon, _claim_stdio, _observe, _Wire, log
+from ._log import log
+from ._stdio import CANCEL_AFTER, STDIN_GRACE, _abandon, _claim_stdio, _observe, _Wire
 
 if TYPE_CHECKING:
     from ._hook import Hook, Route, _Handler

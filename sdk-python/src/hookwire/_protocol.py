@@ -6,11 +6,19 @@ json.loads returns, so members this version does not know are kept and sent
 back unchanged. The decode_* functions check a value against its type (the
 required members, each member's type, a union's tag) and raise DecodeError
 naming the first member that does not fit.
+
+The types are for type checkers. Building them would import typing and cost
+a hook a fifth of its start-up, so at run time each message type is dict,
+each literal type (Mode, Action, Method, ...) str and JSON object: what the
+values are, and what annotations and dict literals need.
 """
 
+from __future__ import annotations
+
 import json
-from collections.abc import Callable, Mapping
-from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union, cast
+from collections import namedtuple
+
+from ._static import cast
 
 __all__ = [
     "CODE_HANDLER_ERROR",
@@ -91,21 +99,8 @@ class DecodeError(ValueError):
     """A value does not have the type it is decoded as."""
 
 
-JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
-"""Any JSON value."""
-
 PROTOCOL_VERSION: Final = 1
 """The protocol version sent in hook.hello."""
-
-Action = Literal[
-    "continue",
-    "modify",
-    "respond",
-    "deny_tool",
-    "abort_turn",
-    "hard_abort",
-]
-"""Action is what an interceptor decides. An empty action means continue."""
 
 ACTION_CONTINUE: Final = "continue"
 ACTION_MODIFY: Final = "modify"
@@ -122,14 +117,6 @@ ACTIONS: Final[tuple[Action, ...]] = (
     ACTION_HARD_ABORT,
 )
 
-Mode = Literal[
-    "observe",
-    "llm",
-    "tool",
-    "approve",
-]
-"""Mode is a capability a hook declares in hook.hello."""
-
 MODE_OBSERVE: Final = "observe"
 MODE_LLM: Final = "llm"
 MODE_TOOL: Final = "tool"
@@ -140,13 +127,6 @@ MODES: Final[tuple[Mode, ...]] = (
     MODE_TOOL,
     MODE_APPROVE,
 )
-
-ToolKind = Literal[
-    "readonly",
-    "write",
-    "execute",
-]
-"""ToolKind says what a tool does to the world."""
 
 TOOL_KIND_READONLY: Final = "readonly"
 TOOL_KIND_WRITE: Final = "write"
@@ -166,18 +146,6 @@ METHOD_APPROVE_TOOL: Final = "hook.approve_tool"
 METHOD_RUNTIME_EVENT: Final = "hook.runtime_event"
 METHOD_EVENT: Final = "hook.event"
 
-Method = Literal[
-    "hook.hello",
-    "hook.before_llm",
-    "hook.after_llm",
-    "hook.before_tool",
-    "hook.after_tool",
-    "hook.approve_tool",
-    "hook.runtime_event",
-    "hook.event",
-]
-"""The method names of this protocol version."""
-
 KIND_AGENT_TURN_START: Final = "agent.turn.start"
 KIND_AGENT_TURN_END: Final = "agent.turn.end"
 KIND_AGENT_LLM_REQUEST: Final = "agent.llm.request"
@@ -190,22 +158,6 @@ KIND_AGENT_INTERRUPT_RECEIVED: Final = "agent.interrupt.received"
 KIND_AGENT_ERROR: Final = "agent.error"
 KIND_AGENT_SESSION_START: Final = "agent.session.start"
 KIND_AGENT_SESSION_END: Final = "agent.session.end"
-
-EventKind = Literal[
-    "agent.turn.start",
-    "agent.turn.end",
-    "agent.llm.request",
-    "agent.llm.response",
-    "agent.tool.exec_start",
-    "agent.tool.exec_end",
-    "agent.tool.exec_skipped",
-    "agent.steering.injected",
-    "agent.interrupt.received",
-    "agent.error",
-    "agent.session.start",
-    "agent.session.end",
-]
-"""The runtime event kinds of this protocol version. Hosts may send others."""
 
 EVENT_KINDS: Final[tuple[EventKind, ...]] = (
     KIND_AGENT_TURN_START,
@@ -280,1085 +232,1166 @@ ERROR_CODES: Final[tuple[int, ...]] = (
 )
 """The JSON-RPC error codes of this protocol version."""
 
-_AbortTurnRequired = TypedDict(
-    "_AbortTurnRequired",
-    {
-        # action is "abort_turn".
-        "action": Literal["abort_turn"],
-    },
-)
-
-_AbortTurnOptional = TypedDict(
-    "_AbortTurnOptional",
-    {
-        # reason says why the turn ends.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class AbortTurn(_AbortTurnRequired, _AbortTurnOptional):
-    """AbortTurn ends the current turn with an error."""
-
-
-_MetaOptional = TypedDict(
-    "_MetaOptional",
-    {
-        # AgentID names the agent handling the turn.
-        "AgentID": str,
-        # TurnID identifies the turn.
-        "TurnID": str,
-        # ParentTurnID is the turn that spawned this one; empty for a top-level turn.
-        "ParentTurnID": str,
-        # SessionKey identifies the conversation the turn belongs to.
-        "SessionKey": str,
-        # Iteration counts the LLM rounds of the turn.
-        "Iteration": int,
-        # TracePath is the host's trace path for the call.
-        "TracePath": str,
-        # Source names the host component that raised the call.
-        "Source": str,
-    },
-    total=False,
-)
-
-
-class Meta(_MetaOptional):
-    """Meta identifies where in the agent a call comes from. Its keys are
-    PascalCase on the wire, exactly as PicoClaw writes them.
-    """
-
-
-_InboundContextOptional = TypedDict(
-    "_InboundContextOptional",
-    {
-        # channel is the channel the message arrived on, such as "cli".
-        "channel": str,
-        # chat_id identifies the chat within the channel.
-        "chat_id": str,
-        # sender_id identifies who sent the message.
-        "sender_id": str,
-    },
-    total=False,
-)
-
-
-class InboundContext(_InboundContextOptional):
-    """InboundContext is where the message that started the turn came from."""
-
-
-_TurnContextOptional = TypedDict(
-    "_TurnContextOptional",
-    {
-        # inbound is the message that started the turn.
-        "inbound": InboundContext,
-        # route is the host's routing decision, in the host's own shape.
-        "route": JSON,
-        # scope is the host's scope of the turn, in the host's own shape.
-        "scope": JSON,
-    },
-    total=False,
-)
-
-
-class TurnContext(_TurnContextOptional):
-    """TurnContext describes what started the turn and how it is routed."""
-
-
-_FunctionCallRequired = TypedDict(
-    "_FunctionCallRequired",
-    {
-        # name is the tool called.
-        "name": str,
-        # arguments is the arguments object, encoded as a JSON string.
-        "arguments": str,
-    },
-)
-
-_FunctionCallOptional = TypedDict(
-    "_FunctionCallOptional",
-    {
-        # thought_signature is the provider's signature of the reasoning behind the call.
-        "thought_signature": str,
-    },
-    total=False,
-)
-
-
-class FunctionCall(_FunctionCallRequired, _FunctionCallOptional):
-    """FunctionCall names the tool called and its arguments."""
-
-
-_GoogleExtraContentOptional = TypedDict(
-    "_GoogleExtraContentOptional",
-    {
-        # thought_signature is the signature of the reasoning behind the call.
-        "thought_signature": str,
-    },
-    total=False,
-)
-
-
-class GoogleExtraContent(_GoogleExtraContentOptional):
-    """GoogleExtraContent is what Google's models attach to a tool call."""
-
-
-_ToolCallExtraContentOptional = TypedDict(
-    "_ToolCallExtraContentOptional",
-    {
-        # google is the data of Google's models.
-        "google": GoogleExtraContent,
-    },
-    total=False,
-)
-
-
-class ToolCallExtraContent(_ToolCallExtraContentOptional):
-    """ToolCallExtraContent is provider-specific data of a tool call."""
-
-
-_ToolCallOptional = TypedDict(
-    "_ToolCallOptional",
-    {
-        # id identifies the call within the response.
-        "id": str,
-        # type is "function".
-        "type": str,
-        # function names the tool and carries its arguments. PicoClaw calls
-        # after_llm before it fills it in with OpenAI-compatible providers: then
-        # the call has only its id.
-        "function": FunctionCall,
-        # extra_content is provider-specific data of the call.
-        "extra_content": ToolCallExtraContent,
-    },
-    total=False,
-)
-
-
-class ToolCall(_ToolCallOptional):
-    """ToolCall is a call to a tool that the LLM asks for."""
-
-
-_UsageOptional = TypedDict(
-    "_UsageOptional",
-    {
-        # prompt_tokens is the size of the request.
-        "prompt_tokens": int,
-        # completion_tokens is the size of the answer.
-        "completion_tokens": int,
-        # total_tokens is both together.
-        "total_tokens": int,
-    },
-    total=False,
-)
-
-
-class Usage(_UsageOptional):
-    """Usage counts the tokens of an LLM call."""
-
-
-_LLMResponseOptional = TypedDict(
-    "_LLMResponseOptional",
-    {
-        # role is "assistant" when present.
-        "role": str,
-        # content is the text of the answer.
-        "content": str,
-        # tool_calls are the tools the LLM asks to call.
-        "tool_calls": list[ToolCall],
-        # finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
-        "finish_reason": str,
-        # reasoning is the model's reasoning text, where it gives one.
-        "reasoning": str,
-        # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
-        "reasoning_details": JSON,
-        # reasoning_content is the reasoning text of providers that send it apart from content.
-        "reasoning_content": str,
-        # usage counts the tokens of the call.
-        "usage": Usage,
-    },
-    total=False,
-)
-
-
-class LLMResponse(_LLMResponseOptional):
-    """LLMResponse is what the LLM answered."""
-
-
-_AfterLLMParamsRequired = TypedDict(
-    "_AfterLLMParamsRequired",
-    {
-        # model is the model that answered.
-        "model": str,
-    },
-)
-
-_AfterLLMParamsOptional = TypedDict(
-    "_AfterLLMParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # response is the LLM's answer. PicoClaw leaves it out when it has none.
-        "response": LLMResponse,
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class AfterLLMParams(_AfterLLMParamsRequired, _AfterLLMParamsOptional):
-    """AfterLLMParams is the LLM's answer. A modify reply returns the whole object."""
-
-
-_AfterLLMModifyRequired = TypedDict(
-    "_AfterLLMModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # response is the whole modified params object: meta, model and response.
-        "response": AfterLLMParams,
-    },
-)
-
-_AfterLLMModifyOptional = TypedDict(
-    "_AfterLLMModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class AfterLLMModify(_AfterLLMModifyRequired, _AfterLLMModifyOptional):
-    """AfterLLMModify replaces the LLM's answer with Response."""
-
-
-_ContinueOptional = TypedDict(
-    "_ContinueOptional",
-    {
-        # action is "continue", "" or absent: all three mean continue.
-        "action": Literal["continue", ""],
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class Continue(_ContinueOptional):
-    """Continue passes the object through unchanged. Its action may be omitted or empty."""
-
-
-_HardAbortRequired = TypedDict(
-    "_HardAbortRequired",
-    {
-        # action is "hard_abort".
-        "action": Literal["hard_abort"],
-    },
-)
-
-_HardAbortOptional = TypedDict(
-    "_HardAbortOptional",
-    {
-        # reason says why the loop stops.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class HardAbort(_HardAbortRequired, _HardAbortOptional):
-    """HardAbort stops the whole agent loop."""
-
-
-AfterLLMResult = Union[
-    Continue,
-    AfterLLMModify,
-    AbortTurn,
-    HardAbort,
-]
-"""AfterLLMResult answers hook.after_llm."""
-
-
-_ToolResultRequired = TypedDict(
-    "_ToolResultRequired",
-    {
-        # for_llm is what the LLM sees.
-        "for_llm": str,
-    },
-)
-
-_ToolResultOptional = TypedDict(
-    "_ToolResultOptional",
-    {
-        # for_user is sent to the user as it is, when not empty.
-        "for_user": str,
-        # Silent, when true, sends nothing to the user.
-        "silent": bool,
-        # is_error marks a failed call.
-        "is_error": bool,
-        # async marks a call that goes on in the background.
-        "async": bool,
-        # media are media references, such as "media://abc123".
-        "media": list[str],
-        # artifact_tags tag local artifact paths.
-        "artifact_tags": list[str],
-        # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
-        "response_handled": bool,
-    },
-    total=False,
-)
-
-
-class ToolResult(_ToolResultRequired, _ToolResultOptional):
-    """ToolResult is the outcome of a tool call."""
-
-
-_AfterToolParamsRequired = TypedDict(
-    "_AfterToolParamsRequired",
-    {
-        # tool is the tool's name.
-        "tool": str,
-    },
-)
-
-_AfterToolParamsOptional = TypedDict(
-    "_AfterToolParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # arguments are the arguments the tool ran with.
-        "arguments": dict[str, JSON],
-        # result is what the tool returned. PicoClaw leaves it out when it has none.
-        "result": ToolResult,
-        # duration is how long the tool ran, in nanoseconds.
-        "duration": int,
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class AfterToolParams(_AfterToolParamsRequired, _AfterToolParamsOptional):
-    """AfterToolParams is a tool call that has run. A modify reply returns the
-    whole object, so the tool result sits at result.result.
-    """
-
-
-_AfterToolModifyRequired = TypedDict(
-    "_AfterToolModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # result is the whole modified params object; the tool result is Result.Result.
-        "result": AfterToolParams,
-    },
-)
-
-_AfterToolModifyOptional = TypedDict(
-    "_AfterToolModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class AfterToolModify(_AfterToolModifyRequired, _AfterToolModifyOptional):
-    """AfterToolModify replaces the tool's outcome with Result."""
-
-
-AfterToolResult = Union[
-    Continue,
-    AfterToolModify,
-    AbortTurn,
-    HardAbort,
-]
-"""AfterToolResult answers hook.after_tool."""
-
-
-_ApproveToolParamsRequired = TypedDict(
-    "_ApproveToolParamsRequired",
-    {
-        # tool is the tool's name.
-        "tool": str,
-    },
-)
-
-_ApproveToolParamsOptional = TypedDict(
-    "_ApproveToolParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
-        "arguments": dict[str, JSON],
-        # tool_kind says what the tool does to the world, when the host knows it.
-        #
-        # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
-        "tool_kind": ToolKind,
-        # affected_paths are the files and folders the call reads or writes, when the host knows them.
-        #
-        # hookwire extension: Lets approvers judge a call by the paths it touches.
-        "affected_paths": list[str],
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class ApproveToolParams(_ApproveToolParamsRequired, _ApproveToolParamsOptional):
-    """ApproveToolParams asks whether a tool call may run."""
-
-
-_ApproveToolResultRequired = TypedDict(
-    "_ApproveToolResultRequired",
-    {
-        # approved is true to let the tool run.
-        "approved": bool,
-    },
-)
-
-_ApproveToolResultOptional = TypedDict(
-    "_ApproveToolResultOptional",
-    {
-        # reason says why, when the call is denied.
-        "reason": str,
-        # abstain is true when the approver has no opinion; Approved must then be false.
-        #
-        # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
-        "abstain": bool,
-        # arguments replace the tool's arguments when the call is approved; only
-        # for hosts that list approve_tool.arguments in hello's extensions.
-        #
-        # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
-        "arguments": dict[str, JSON],
-    },
-    total=False,
-)
-
-
-class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
-    """ApproveToolResult is an approver's decision.
-
-    An approver with no opinion answers {"approved": false, "abstain": true}:
-    a host that knows the abstain extension asks the next approver and then
-    applies its configured default, and a host that does not know it reads a
-    denial, so abstaining never approves by accident.
-    """
-
-
-_ImageURLRequired = TypedDict(
-    "_ImageURLRequired",
-    {
-        # url is the image's address.
-        "url": str,
-    },
-)
-
-
-class ImageURL(_ImageURLRequired):
-    """ImageURL is an image: an http(s) link or a data URL."""
-
-
-_CacheControlRequired = TypedDict(
-    "_CacheControlRequired",
-    {
-        # type is "ephemeral".
-        "type": str,
-    },
-)
-
-
-class CacheControl(_CacheControlRequired):
-    """CacheControl marks a block for a provider's prefix cache."""
-
-
-_ContentBlockRequired = TypedDict(
-    "_ContentBlockRequired",
-    {
-        # type is "text" or "image_url".
-        "type": str,
-    },
-)
-
-_ContentBlockOptional = TypedDict(
-    "_ContentBlockOptional",
-    {
-        # text is the block's text.
-        "text": str,
-        # image_url is the block's image.
-        "image_url": ImageURL,
-        # cache_control marks the block for the provider's prefix cache.
-        "cache_control": CacheControl,
-    },
-    total=False,
-)
-
-
-class ContentBlock(_ContentBlockRequired, _ContentBlockOptional):
-    """ContentBlock is one block of a structured message: text or an image."""
-
-
-_MessageRequired = TypedDict(
-    "_MessageRequired",
-    {
-        # role is "system", "user", "assistant" or "tool".
-        "role": str,
-    },
-)
-
-_MessageOptional = TypedDict(
-    "_MessageOptional",
-    {
-        # content is the text of the message.
-        "content": str,
-        # tool_calls are the calls an assistant message asks for.
-        "tool_calls": list[ToolCall],
-        # tool_call_id links a tool message to the call it answers.
-        "tool_call_id": str,
-        # reasoning_content is the reasoning an assistant message came with, where the provider gives one.
-        "reasoning_content": str,
-        # content_parts are the parts of a multimodal message (text and images), where the host splits it.
-        "content_parts": list[ContentBlock],
-        # system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
-        "system_parts": list[ContentBlock],
-        # model_name is the model that wrote an assistant message.
-        "model_name": str,
-        # created_at is when the message was made, in RFC 3339 form.
-        "created_at": str,
-        # media are media references of the message, such as "media://abc123".
-        "media": list[str],
-        # attachments are files attached to the message, in the host's own shape.
-        "attachments": list[dict[str, JSON]],
-    },
-    total=False,
-)
-
-
-class Message(_MessageRequired, _MessageOptional):
-    """Message is one entry of the conversation sent to the LLM."""
-
-
-_FunctionDefinitionRequired = TypedDict(
-    "_FunctionDefinitionRequired",
-    {
-        # name is the tool name the LLM calls.
-        "name": str,
-    },
-)
-
-_FunctionDefinitionOptional = TypedDict(
-    "_FunctionDefinitionOptional",
-    {
-        # description tells the LLM what the tool does.
-        "description": str,
-        # parameters is the JSON Schema of the tool's arguments object.
-        "parameters": dict[str, JSON],
-    },
-    total=False,
-)
-
-
-class FunctionDefinition(_FunctionDefinitionRequired, _FunctionDefinitionOptional):
-    """FunctionDefinition names a tool and describes its arguments."""
-
-
-_ToolDefinitionRequired = TypedDict(
-    "_ToolDefinitionRequired",
-    {
-        # type is "function".
-        "type": str,
-        # function describes the tool.
-        "function": FunctionDefinition,
-    },
-)
-
-
-class ToolDefinition(_ToolDefinitionRequired):
-    """ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form."""
-
-
-_BeforeLLMParamsRequired = TypedDict(
-    "_BeforeLLMParamsRequired",
-    {
-        # model is the requested model.
-        "model": str,
-    },
-)
-
-_BeforeLLMParamsOptional = TypedDict(
-    "_BeforeLLMParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # messages is the conversation history. PicoClaw leaves it out when it is empty.
-        "messages": list[Message],
-        # tools are the tools the LLM may call.
-        "tools": list[ToolDefinition],
-        # options are LLM parameters such as temperature and max_tokens.
-        "options": dict[str, JSON],
-        # graceful_terminal is true on the last call of a turn that is being wound down.
-        "graceful_terminal": bool,
-        # planning is true on an LLM call the host makes to plan the turn, before any agent round.
-        #
-        # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
-        "planning": bool,
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class BeforeLLMParams(_BeforeLLMParamsRequired, _BeforeLLMParamsOptional):
-    """BeforeLLMParams is the request about to be sent to the LLM. A modify
-    reply returns the whole object: the host replaces, it does not merge.
-    """
-
-
-_BeforeLLMModifyRequired = TypedDict(
-    "_BeforeLLMModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # request is the whole modified request.
-        "request": BeforeLLMParams,
-    },
-)
-
-_BeforeLLMModifyOptional = TypedDict(
-    "_BeforeLLMModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class BeforeLLMModify(_BeforeLLMModifyRequired, _BeforeLLMModifyOptional):
-    """BeforeLLMModify replaces the LLM request with Request."""
-
-
-BeforeLLMResult = Union[
-    Continue,
-    BeforeLLMModify,
-    AbortTurn,
-    HardAbort,
-]
-"""BeforeLLMResult answers hook.before_llm."""
-
-
-_BeforeToolParamsRequired = TypedDict(
-    "_BeforeToolParamsRequired",
-    {
-        # tool is the tool's name.
-        "tool": str,
-    },
-)
-
-_BeforeToolParamsOptional = TypedDict(
-    "_BeforeToolParamsOptional",
-    {
-        # meta identifies the call.
-        "meta": Meta,
-        # context is the turn context.
-        "context": TurnContext,
-        # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
-        "arguments": dict[str, JSON],
-        # channel is the channel the request came from.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-        # hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
-        "hook_result": ToolResult,
-    },
-    total=False,
-)
-
-
-class BeforeToolParams(_BeforeToolParamsRequired, _BeforeToolParamsOptional):
-    """BeforeToolParams is a tool call about to run. A modify or respond reply
-    carries it whole as call: a call without tool renames the tool to "".
-    """
-
-
-_BeforeToolModifyRequired = TypedDict(
-    "_BeforeToolModifyRequired",
-    {
-        # action is "modify".
-        "action": Literal["modify"],
-        # call is the whole modified call; its tool must be set.
-        "call": BeforeToolParams,
-    },
-)
-
-_BeforeToolModifyOptional = TypedDict(
-    "_BeforeToolModifyOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-    },
-    total=False,
-)
-
-
-class BeforeToolModify(_BeforeToolModifyRequired, _BeforeToolModifyOptional):
-    """BeforeToolModify replaces the tool call with Call."""
-
-
-_RespondRequired = TypedDict(
-    "_RespondRequired",
-    {
-        # action is "respond".
-        "action": Literal["respond"],
-        # result is the tool result to return.
-        "result": ToolResult,
-    },
-)
-
-_RespondOptional = TypedDict(
-    "_RespondOptional",
-    {
-        # reason is an optional note for logs.
-        "reason": str,
-        # call is the whole call as answered, when the hook changed it.
-        "call": BeforeToolParams,
-    },
-    total=False,
-)
-
-
-class Respond(_RespondRequired, _RespondOptional):
-    """Respond answers the tool call itself: the tool, its approval and
-    hook.after_tool are skipped, and Result goes to the LLM.
-    """
-
-
-_DenyToolRequired = TypedDict(
-    "_DenyToolRequired",
-    {
-        # action is "deny_tool".
-        "action": Literal["deny_tool"],
-        # reason says why the tool may not run.
-        "reason": str,
-    },
-)
-
-
-class DenyTool(_DenyToolRequired):
-    """DenyTool refuses to run the tool; the LLM is told the reason."""
-
-
-BeforeToolResult = Union[
-    Continue,
-    BeforeToolModify,
-    Respond,
-    DenyTool,
-    AbortTurn,
-    HardAbort,
-]
-"""BeforeToolResult answers hook.before_tool."""
-
-
-_EventScopeOptional = TypedDict(
-    "_EventScopeOptional",
-    {
-        # agent_id names the agent.
-        "agent_id": str,
-        # session_key identifies the session.
-        "session_key": str,
-        # turn_id identifies the turn.
-        "turn_id": str,
-        # channel is the channel of the turn.
-        "channel": str,
-        # chat_id identifies the chat.
-        "chat_id": str,
-    },
-    total=False,
-)
-
-
-class EventScope(_EventScopeOptional):
-    """EventScope places an event."""
-
-
-_EventSourceOptional = TypedDict(
-    "_EventSourceOptional",
-    {
-        # component is the kind of component, such as "agent".
-        "component": str,
-        # name is the component's name.
-        "name": str,
-    },
-    total=False,
-)
-
-
-class EventSource(_EventSourceOptional):
-    """EventSource is the component that raised an event."""
-
-
-_HelloParamsRequired = TypedDict(
-    "_HelloParamsRequired",
-    {
-        # name is the hook's name in the host's configuration.
-        "name": str,
-        # version is the protocol version; 1 for this one.
-        "version": int,
-    },
-)
-
-_HelloParamsOptional = TypedDict(
-    "_HelloParamsOptional",
-    {
-        # modes are the capabilities the host expects of the hook. PicoClaw
-        # leaves them out when it grants none.
-        "modes": list[Mode],
-        # extensions are the hookwire extensions the host understands; see the Ext* constants.
-        #
-        # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
-        "extensions": list[str],
-        # max_line_bytes is the longest reply line the host reads, in bytes,
-        # newline included. A host that sends none (or 0) reads 1 MiB, as
-        # PicoClaw does; the SDKs keep their replies within it.
-        #
-        # hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
-        "max_line_bytes": int,
-    },
-    total=False,
-)
-
-
-class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
-    """HelloParams opens the connection: the host names the hook and the protocol version."""
-
-
-_HelloResultRequired = TypedDict(
-    "_HelloResultRequired",
-    {
-        # ok is true when the hook is ready.
-        "ok": bool,
-    },
-)
-
-_HelloResultOptional = TypedDict(
-    "_HelloResultOptional",
-    {
-        # name is the name the hook gives itself.
-        "name": str,
-        # modes are the modes the hook's handlers need.
-        #
-        # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
-        "modes": list[Mode],
-    },
-    total=False,
-)
-
-
-class HelloResult(_HelloResultRequired, _HelloResultOptional):
-    """HelloResult accepts the connection."""
-
-
-_LegacyEventRequired = TypedDict(
-    "_LegacyEventRequired",
-    {
-        # Kind is a legacy kind such as "tool_exec_start"; see LegacyKinds.
-        "Kind": str,
-    },
-)
-
-_LegacyEventOptional = TypedDict(
-    "_LegacyEventOptional",
-    {
-        # Meta identifies where the event comes from.
-        "Meta": Meta,
-        # Payload is the event's data.
-        "Payload": JSON,
-    },
-    total=False,
-)
-
-
-class LegacyEvent(_LegacyEventRequired, _LegacyEventOptional):
-    """LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys."""
-
-
-_NotificationRequired = TypedDict(
-    "_NotificationRequired",
-    {
-        # jsonrpc is always "2.0".
-        "jsonrpc": Literal["2.0"],
-        # method is hook.runtime_event or hook.event.
-        "method": str,
-    },
-)
-
-_NotificationOptional = TypedDict(
-    "_NotificationOptional",
-    {
-        # id is absent, or 0 on older hosts.
-        "id": Literal[0],
-        # params is the event.
-        "params": JSON,
-    },
-    total=False,
-)
-
-
-class Notification(_NotificationRequired, _NotificationOptional):
-    """Notification is a message that gets no reply. Older hosts may send an id of 0."""
-
-
-_RPCErrorRequired = TypedDict(
-    "_RPCErrorRequired",
-    {
-        # code is one of the Code* constants, or another integer code.
-        "code": int,
-        # message says what went wrong, in one line.
-        "message": str,
-    },
-)
-
-_RPCErrorOptional = TypedDict(
-    "_RPCErrorOptional",
-    {
-        # data carries optional details.
-        "data": JSON,
-    },
-    total=False,
-)
-
-
-class RPCError(_RPCErrorRequired, _RPCErrorOptional):
-    """RPCError is a JSON-RPC error object."""
-
-
-_RequestRequired = TypedDict(
-    "_RequestRequired",
-    {
-        # jsonrpc is always "2.0".
-        "jsonrpc": Literal["2.0"],
-        # id identifies the call; hosts count up from 1 and hello is 1.
-        "id": int,
-        # method is one of the hook.* methods.
-        "method": str,
-    },
-)
-
-_RequestOptional = TypedDict(
-    "_RequestOptional",
-    {
-        # params is the method's params object.
-        "params": JSON,
-    },
-    total=False,
-)
-
-
-class Request(_RequestRequired, _RequestOptional):
-    """Request is a call that expects a Response with the same id."""
-
-
-_ResponseRequired = TypedDict(
-    "_ResponseRequired",
-    {
-        # jsonrpc is always "2.0".
-        "jsonrpc": Literal["2.0"],
-        # id is the id of the request answered; null only when that id could not be read.
-        "id": Optional[int],
-    },
-)
-
-_ResponseOptional = TypedDict(
-    "_ResponseOptional",
-    {
-        # result is the method's result when the call succeeded.
-        "result": JSON,
-        # error says why the call failed.
-        "error": RPCError,
-    },
-    total=False,
-)
-
-
-class Response(_ResponseRequired, _ResponseOptional):
-    """Response answers a Request: exactly one of Result and Error is set."""
-
-
-_RuntimeEventRequired = TypedDict(
-    "_RuntimeEventRequired",
-    {
-        # kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
-        "kind": str,
-        # source is the component that raised the event.
-        "source": EventSource,
-        # scope places the event in an agent, session and turn.
-        "scope": EventScope,
-        # payload is the event's data; its shape depends on the kind.
-        "payload": JSON,
-    },
-)
-
-_RuntimeEventOptional = TypedDict(
-    "_RuntimeEventOptional",
-    {
-        # id identifies the event.
-        "id": str,
-        # time is when the event happened, in RFC 3339 form.
-        "time": str,
-        # correlation links the event to others.
-        "correlation": dict[str, JSON],
-        # severity is "debug", "info", "warn" or "error".
-        "severity": str,
-        # attrs are further attributes.
-        "attrs": dict[str, JSON],
-    },
-    total=False,
-)
-
-
-class RuntimeEvent(_RuntimeEventRequired, _RuntimeEventOptional):
-    """RuntimeEvent is the observe notification hook.runtime_event. It gets no reply."""
-
-
-class MethodInfo(NamedTuple):
-    """A row of the method table."""
-
-    name: Method
-    """The JSON-RPC method name."""
-    notification: bool
-    """True for a method that gets no reply."""
-    mode: Optional[Mode]
-    """The hello mode a hook declares to receive the method, if any."""
-    params: str
-    """The name of the params type."""
-    result: Optional[str]
-    """The name of the result type; None for a notification."""
-    actions: tuple[Action, ...]
-    """The actions the result allows, when it is a union on action."""
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union
+
+    JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+    """Any JSON value."""
+
+    Action = Literal[
+        "continue",
+        "modify",
+        "respond",
+        "deny_tool",
+        "abort_turn",
+        "hard_abort",
+    ]
+    """Action is what an interceptor decides. An empty action means continue."""
+
+
+    Mode = Literal[
+        "observe",
+        "llm",
+        "tool",
+        "approve",
+    ]
+    """Mode is a capability a hook declares in hook.hello."""
+
+
+    ToolKind = Literal[
+        "readonly",
+        "write",
+        "execute",
+    ]
+    """ToolKind says what a tool does to the world."""
+
+
+    Method = Literal[
+        "hook.hello",
+        "hook.before_llm",
+        "hook.after_llm",
+        "hook.before_tool",
+        "hook.after_tool",
+        "hook.approve_tool",
+        "hook.runtime_event",
+        "hook.event",
+    ]
+    """The method names of this protocol version."""
+
+    EventKind = Literal[
+        "agent.turn.start",
+        "agent.turn.end",
+        "agent.llm.request",
+        "agent.llm.response",
+        "agent.tool.exec_start",
+        "agent.tool.exec_end",
+        "agent.tool.exec_skipped",
+        "agent.steering.injected",
+        "agent.interrupt.received",
+        "agent.error",
+        "agent.session.start",
+        "agent.session.end",
+    ]
+    """The runtime event kinds of this protocol version. Hosts may send others."""
+
+    _AbortTurnRequired = TypedDict(
+        "_AbortTurnRequired",
+        {
+            # action is "abort_turn".
+            "action": Literal["abort_turn"],
+        },
+    )
+
+    _AbortTurnOptional = TypedDict(
+        "_AbortTurnOptional",
+        {
+            # reason says why the turn ends.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class AbortTurn(_AbortTurnRequired, _AbortTurnOptional):
+        """AbortTurn ends the current turn with an error."""
+
+
+    _MetaOptional = TypedDict(
+        "_MetaOptional",
+        {
+            # AgentID names the agent handling the turn.
+            "AgentID": str,
+            # TurnID identifies the turn.
+            "TurnID": str,
+            # ParentTurnID is the turn that spawned this one; empty for a top-level turn.
+            "ParentTurnID": str,
+            # SessionKey identifies the conversation the turn belongs to.
+            "SessionKey": str,
+            # Iteration counts the LLM rounds of the turn.
+            "Iteration": int,
+            # TracePath is the host's trace path for the call.
+            "TracePath": str,
+            # Source names the host component that raised the call.
+            "Source": str,
+        },
+        total=False,
+    )
+
+    class Meta(_MetaOptional):
+        """Meta identifies where in the agent a call comes from. Its keys are
+        PascalCase on the wire, exactly as PicoClaw writes them.
+        """
+
+
+    _InboundContextOptional = TypedDict(
+        "_InboundContextOptional",
+        {
+            # channel is the channel the message arrived on, such as "cli".
+            "channel": str,
+            # chat_id identifies the chat within the channel.
+            "chat_id": str,
+            # sender_id identifies who sent the message.
+            "sender_id": str,
+        },
+        total=False,
+    )
+
+    class InboundContext(_InboundContextOptional):
+        """InboundContext is where the message that started the turn came from."""
+
+
+    _TurnContextOptional = TypedDict(
+        "_TurnContextOptional",
+        {
+            # inbound is the message that started the turn.
+            "inbound": InboundContext,
+            # route is the host's routing decision, in the host's own shape.
+            "route": JSON,
+            # scope is the host's scope of the turn, in the host's own shape.
+            "scope": JSON,
+        },
+        total=False,
+    )
+
+    class TurnContext(_TurnContextOptional):
+        """TurnContext describes what started the turn and how it is routed."""
+
+
+    _FunctionCallRequired = TypedDict(
+        "_FunctionCallRequired",
+        {
+            # name is the tool called.
+            "name": str,
+            # arguments is the arguments object, encoded as a JSON string.
+            "arguments": str,
+        },
+    )
+
+    _FunctionCallOptional = TypedDict(
+        "_FunctionCallOptional",
+        {
+            # thought_signature is the provider's signature of the reasoning behind the call.
+            "thought_signature": str,
+        },
+        total=False,
+    )
+
+    class FunctionCall(_FunctionCallRequired, _FunctionCallOptional):
+        """FunctionCall names the tool called and its arguments."""
+
+
+    _GoogleExtraContentOptional = TypedDict(
+        "_GoogleExtraContentOptional",
+        {
+            # thought_signature is the signature of the reasoning behind the call.
+            "thought_signature": str,
+        },
+        total=False,
+    )
+
+    class GoogleExtraContent(_GoogleExtraContentOptional):
+        """GoogleExtraContent is what Google's models attach to a tool call."""
+
+
+    _ToolCallExtraContentOptional = TypedDict(
+        "_ToolCallExtraContentOptional",
+        {
+            # google is the data of Google's models.
+            "google": GoogleExtraContent,
+        },
+        total=False,
+    )
+
+    class ToolCallExtraContent(_ToolCallExtraContentOptional):
+        """ToolCallExtraContent is provider-specific data of a tool call."""
+
+
+    _ToolCallOptional = TypedDict(
+        "_ToolCallOptional",
+        {
+            # id identifies the call within the response.
+            "id": str,
+            # type is "function".
+            "type": str,
+            # function names the tool and carries its arguments. PicoClaw calls
+            # after_llm before it fills it in with OpenAI-compatible providers: then
+            # the call has only its id.
+            "function": FunctionCall,
+            # extra_content is provider-specific data of the call.
+            "extra_content": ToolCallExtraContent,
+        },
+        total=False,
+    )
+
+    class ToolCall(_ToolCallOptional):
+        """ToolCall is a call to a tool that the LLM asks for."""
+
+
+    _UsageOptional = TypedDict(
+        "_UsageOptional",
+        {
+            # prompt_tokens is the size of the request.
+            "prompt_tokens": int,
+            # completion_tokens is the size of the answer.
+            "completion_tokens": int,
+            # total_tokens is both together.
+            "total_tokens": int,
+        },
+        total=False,
+    )
+
+    class Usage(_UsageOptional):
+        """Usage counts the tokens of an LLM call."""
+
+
+    _LLMResponseOptional = TypedDict(
+        "_LLMResponseOptional",
+        {
+            # role is "assistant" when present.
+            "role": str,
+            # content is the text of the answer.
+            "content": str,
+            # tool_calls are the tools the LLM asks to call.
+            "tool_calls": list[ToolCall],
+            # finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
+            "finish_reason": str,
+            # reasoning is the model's reasoning text, where it gives one.
+            "reasoning": str,
+            # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
+            "reasoning_details": JSON,
+            # reasoning_content is the reasoning text of providers that send it apart from content.
+            "reasoning_content": str,
+            # usage counts the tokens of the call.
+            "usage": Usage,
+        },
+        total=False,
+    )
+
+    class LLMResponse(_LLMResponseOptional):
+        """LLMResponse is what the LLM answered."""
+
+
+    _AfterLLMParamsRequired = TypedDict(
+        "_AfterLLMParamsRequired",
+        {
+            # model is the model that answered.
+            "model": str,
+        },
+    )
+
+    _AfterLLMParamsOptional = TypedDict(
+        "_AfterLLMParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # response is the LLM's answer. PicoClaw leaves it out when it has none.
+            "response": LLMResponse,
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class AfterLLMParams(_AfterLLMParamsRequired, _AfterLLMParamsOptional):
+        """AfterLLMParams is the LLM's answer. A modify reply returns the whole object."""
+
+
+    _AfterLLMModifyRequired = TypedDict(
+        "_AfterLLMModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # response is the whole modified params object: meta, model and response.
+            "response": AfterLLMParams,
+        },
+    )
+
+    _AfterLLMModifyOptional = TypedDict(
+        "_AfterLLMModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class AfterLLMModify(_AfterLLMModifyRequired, _AfterLLMModifyOptional):
+        """AfterLLMModify replaces the LLM's answer with Response."""
+
+
+    _ContinueOptional = TypedDict(
+        "_ContinueOptional",
+        {
+            # action is "continue", "" or absent: all three mean continue.
+            "action": Literal["continue", ""],
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class Continue(_ContinueOptional):
+        """Continue passes the object through unchanged. Its action may be omitted or empty."""
+
+
+    _HardAbortRequired = TypedDict(
+        "_HardAbortRequired",
+        {
+            # action is "hard_abort".
+            "action": Literal["hard_abort"],
+        },
+    )
+
+    _HardAbortOptional = TypedDict(
+        "_HardAbortOptional",
+        {
+            # reason says why the loop stops.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class HardAbort(_HardAbortRequired, _HardAbortOptional):
+        """HardAbort stops the whole agent loop."""
+
+
+    AfterLLMResult = Union[
+        Continue,
+        AfterLLMModify,
+        AbortTurn,
+        HardAbort,
+    ]
+    """AfterLLMResult answers hook.after_llm."""
+
+
+    _ToolResultRequired = TypedDict(
+        "_ToolResultRequired",
+        {
+            # for_llm is what the LLM sees.
+            "for_llm": str,
+        },
+    )
+
+    _ToolResultOptional = TypedDict(
+        "_ToolResultOptional",
+        {
+            # for_user is sent to the user as it is, when not empty.
+            "for_user": str,
+            # Silent, when true, sends nothing to the user.
+            "silent": bool,
+            # is_error marks a failed call.
+            "is_error": bool,
+            # async marks a call that goes on in the background.
+            "async": bool,
+            # media are media references, such as "media://abc123".
+            "media": list[str],
+            # artifact_tags tag local artifact paths.
+            "artifact_tags": list[str],
+            # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
+            "response_handled": bool,
+        },
+        total=False,
+    )
+
+    class ToolResult(_ToolResultRequired, _ToolResultOptional):
+        """ToolResult is the outcome of a tool call."""
+
+
+    _AfterToolParamsRequired = TypedDict(
+        "_AfterToolParamsRequired",
+        {
+            # tool is the tool's name.
+            "tool": str,
+        },
+    )
+
+    _AfterToolParamsOptional = TypedDict(
+        "_AfterToolParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # arguments are the arguments the tool ran with.
+            "arguments": dict[str, JSON],
+            # result is what the tool returned. PicoClaw leaves it out when it has none.
+            "result": ToolResult,
+            # duration is how long the tool ran, in nanoseconds.
+            "duration": int,
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class AfterToolParams(_AfterToolParamsRequired, _AfterToolParamsOptional):
+        """AfterToolParams is a tool call that has run. A modify reply returns the
+        whole object, so the tool result sits at result.result.
+        """
+
+
+    _AfterToolModifyRequired = TypedDict(
+        "_AfterToolModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # result is the whole modified params object; the tool result is Result.Result.
+            "result": AfterToolParams,
+        },
+    )
+
+    _AfterToolModifyOptional = TypedDict(
+        "_AfterToolModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class AfterToolModify(_AfterToolModifyRequired, _AfterToolModifyOptional):
+        """AfterToolModify replaces the tool's outcome with Result."""
+
+
+    AfterToolResult = Union[
+        Continue,
+        AfterToolModify,
+        AbortTurn,
+        HardAbort,
+    ]
+    """AfterToolResult answers hook.after_tool."""
+
+
+    _ApproveToolParamsRequired = TypedDict(
+        "_ApproveToolParamsRequired",
+        {
+            # tool is the tool's name.
+            "tool": str,
+        },
+    )
+
+    _ApproveToolParamsOptional = TypedDict(
+        "_ApproveToolParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+            "arguments": dict[str, JSON],
+            # tool_kind says what the tool does to the world, when the host knows it.
+            #
+            # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
+            "tool_kind": ToolKind,
+            # affected_paths are the files and folders the call reads or writes, when the host knows them.
+            #
+            # hookwire extension: Lets approvers judge a call by the paths it touches.
+            "affected_paths": list[str],
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class ApproveToolParams(_ApproveToolParamsRequired, _ApproveToolParamsOptional):
+        """ApproveToolParams asks whether a tool call may run."""
+
+
+    _ApproveToolResultRequired = TypedDict(
+        "_ApproveToolResultRequired",
+        {
+            # approved is true to let the tool run.
+            "approved": bool,
+        },
+    )
+
+    _ApproveToolResultOptional = TypedDict(
+        "_ApproveToolResultOptional",
+        {
+            # reason says why, when the call is denied.
+            "reason": str,
+            # abstain is true when the approver has no opinion; Approved must then be false.
+            #
+            # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
+            "abstain": bool,
+            # arguments replace the tool's arguments when the call is approved; only
+            # for hosts that list approve_tool.arguments in hello's extensions.
+            #
+            # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
+            "arguments": dict[str, JSON],
+        },
+        total=False,
+    )
+
+    class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
+        """ApproveToolResult is an approver's decision.
+
+        An approver with no opinion answers {"approved": false, "abstain": true}:
+        a host that knows the abstain extension asks the next approver and then
+        applies its configured default, and a host that does not know it reads a
+        denial, so abstaining never approves by accident.
+        """
+
+
+    _ImageURLRequired = TypedDict(
+        "_ImageURLRequired",
+        {
+            # url is the image's address.
+            "url": str,
+        },
+    )
+
+    class ImageURL(_ImageURLRequired):
+        """ImageURL is an image: an http(s) link or a data URL."""
+
+
+    _CacheControlRequired = TypedDict(
+        "_CacheControlRequired",
+        {
+            # type is "ephemeral".
+            "type": str,
+        },
+    )
+
+    class CacheControl(_CacheControlRequired):
+        """CacheControl marks a block for a provider's prefix cache."""
+
+
+    _ContentBlockRequired = TypedDict(
+        "_ContentBlockRequired",
+        {
+            # type is "text" or "image_url".
+            "type": str,
+        },
+    )
+
+    _ContentBlockOptional = TypedDict(
+        "_ContentBlockOptional",
+        {
+            # text is the block's text.
+            "text": str,
+            # image_url is the block's image.
+            "image_url": ImageURL,
+            # cache_control marks the block for the provider's prefix cache.
+            "cache_control": CacheControl,
+        },
+        total=False,
+    )
+
+    class ContentBlock(_ContentBlockRequired, _ContentBlockOptional):
+        """ContentBlock is one block of a structured message: text or an image."""
+
+
+    _MessageRequired = TypedDict(
+        "_MessageRequired",
+        {
+            # role is "system", "user", "assistant" or "tool".
+            "role": str,
+        },
+    )
+
+    _MessageOptional = TypedDict(
+        "_MessageOptional",
+        {
+            # content is the text of the message.
+            "content": str,
+            # tool_calls are the calls an assistant message asks for.
+            "tool_calls": list[ToolCall],
+            # tool_call_id links a tool message to the call it answers.
+            "tool_call_id": str,
+            # reasoning_content is the reasoning an assistant message came with, where the provider gives one.
+            "reasoning_content": str,
+            # content_parts are the parts of a multimodal message (text and images), where the host splits it.
+            "content_parts": list[ContentBlock],
+            # system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
+            "system_parts": list[ContentBlock],
+            # model_name is the model that wrote an assistant message.
+            "model_name": str,
+            # created_at is when the message was made, in RFC 3339 form.
+            "created_at": str,
+            # media are media references of the message, such as "media://abc123".
+            "media": list[str],
+            # attachments are files attached to the message, in the host's own shape.
+            "attachments": list[dict[str, JSON]],
+        },
+        total=False,
+    )
+
+    class Message(_MessageRequired, _MessageOptional):
+        """Message is one entry of the conversation sent to the LLM."""
+
+
+    _FunctionDefinitionRequired = TypedDict(
+        "_FunctionDefinitionRequired",
+        {
+            # name is the tool name the LLM calls.
+            "name": str,
+        },
+    )
+
+    _FunctionDefinitionOptional = TypedDict(
+        "_FunctionDefinitionOptional",
+        {
+            # description tells the LLM what the tool does.
+            "description": str,
+            # parameters is the JSON Schema of the tool's arguments object.
+            "parameters": dict[str, JSON],
+        },
+        total=False,
+    )
+
+    class FunctionDefinition(_FunctionDefinitionRequired, _FunctionDefinitionOptional):
+        """FunctionDefinition names a tool and describes its arguments."""
+
+
+    _ToolDefinitionRequired = TypedDict(
+        "_ToolDefinitionRequired",
+        {
+            # type is "function".
+            "type": str,
+            # function describes the tool.
+            "function": FunctionDefinition,
+        },
+    )
+
+    class ToolDefinition(_ToolDefinitionRequired):
+        """ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form."""
+
+
+    _BeforeLLMParamsRequired = TypedDict(
+        "_BeforeLLMParamsRequired",
+        {
+            # model is the requested model.
+            "model": str,
+        },
+    )
+
+    _BeforeLLMParamsOptional = TypedDict(
+        "_BeforeLLMParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # messages is the conversation history. PicoClaw leaves it out when it is empty.
+            "messages": list[Message],
+            # tools are the tools the LLM may call.
+            "tools": list[ToolDefinition],
+            # options are LLM parameters such as temperature and max_tokens.
+            "options": dict[str, JSON],
+            # graceful_terminal is true on the last call of a turn that is being wound down.
+            "graceful_terminal": bool,
+            # planning is true on an LLM call the host makes to plan the turn, before any agent round.
+            #
+            # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
+            "planning": bool,
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class BeforeLLMParams(_BeforeLLMParamsRequired, _BeforeLLMParamsOptional):
+        """BeforeLLMParams is the request about to be sent to the LLM. A modify
+        reply returns the whole object: the host replaces, it does not merge.
+        """
+
+
+    _BeforeLLMModifyRequired = TypedDict(
+        "_BeforeLLMModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # request is the whole modified request.
+            "request": BeforeLLMParams,
+        },
+    )
+
+    _BeforeLLMModifyOptional = TypedDict(
+        "_BeforeLLMModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class BeforeLLMModify(_BeforeLLMModifyRequired, _BeforeLLMModifyOptional):
+        """BeforeLLMModify replaces the LLM request with Request."""
+
+
+    BeforeLLMResult = Union[
+        Continue,
+        BeforeLLMModify,
+        AbortTurn,
+        HardAbort,
+    ]
+    """BeforeLLMResult answers hook.before_llm."""
+
+
+    _BeforeToolParamsRequired = TypedDict(
+        "_BeforeToolParamsRequired",
+        {
+            # tool is the tool's name.
+            "tool": str,
+        },
+    )
+
+    _BeforeToolParamsOptional = TypedDict(
+        "_BeforeToolParamsOptional",
+        {
+            # meta identifies the call.
+            "meta": Meta,
+            # context is the turn context.
+            "context": TurnContext,
+            # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+            "arguments": dict[str, JSON],
+            # channel is the channel the request came from.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+            # hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
+            "hook_result": ToolResult,
+        },
+        total=False,
+    )
+
+    class BeforeToolParams(_BeforeToolParamsRequired, _BeforeToolParamsOptional):
+        """BeforeToolParams is a tool call about to run. A modify or respond reply
+        carries it whole as call: a call without tool renames the tool to "".
+        """
+
+
+    _BeforeToolModifyRequired = TypedDict(
+        "_BeforeToolModifyRequired",
+        {
+            # action is "modify".
+            "action": Literal["modify"],
+            # call is the whole modified call; its tool must be set.
+            "call": BeforeToolParams,
+        },
+    )
+
+    _BeforeToolModifyOptional = TypedDict(
+        "_BeforeToolModifyOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+        },
+        total=False,
+    )
+
+    class BeforeToolModify(_BeforeToolModifyRequired, _BeforeToolModifyOptional):
+        """BeforeToolModify replaces the tool call with Call."""
+
+
+    _RespondRequired = TypedDict(
+        "_RespondRequired",
+        {
+            # action is "respond".
+            "action": Literal["respond"],
+            # result is the tool result to return.
+            "result": ToolResult,
+        },
+    )
+
+    _RespondOptional = TypedDict(
+        "_RespondOptional",
+        {
+            # reason is an optional note for logs.
+            "reason": str,
+            # call is the whole call as answered, when the hook changed it.
+            "call": BeforeToolParams,
+        },
+        total=False,
+    )
+
+    class Respond(_RespondRequired, _RespondOptional):
+        """Respond answers the tool call itself: the tool, its approval and
+        hook.after_tool are skipped, and Result goes to the LLM.
+        """
+
+
+    _DenyToolRequired = TypedDict(
+        "_DenyToolRequired",
+        {
+            # action is "deny_tool".
+            "action": Literal["deny_tool"],
+            # reason says why the tool may not run.
+            "reason": str,
+        },
+    )
+
+    class DenyTool(_DenyToolRequired):
+        """DenyTool refuses to run the tool; the LLM is told the reason."""
+
+
+    BeforeToolResult = Union[
+        Continue,
+        BeforeToolModify,
+        Respond,
+        DenyTool,
+        AbortTurn,
+        HardAbort,
+    ]
+    """BeforeToolResult answers hook.before_tool."""
+
+
+    _EventScopeOptional = TypedDict(
+        "_EventScopeOptional",
+        {
+            # agent_id names the agent.
+            "agent_id": str,
+            # session_key identifies the session.
+            "session_key": str,
+            # turn_id identifies the turn.
+            "turn_id": str,
+            # channel is the channel of the turn.
+            "channel": str,
+            # chat_id identifies the chat.
+            "chat_id": str,
+        },
+        total=False,
+    )
+
+    class EventScope(_EventScopeOptional):
+        """EventScope places an event."""
+
+
+    _EventSourceOptional = TypedDict(
+        "_EventSourceOptional",
+        {
+            # component is the kind of component, such as "agent".
+            "component": str,
+            # name is the component's name.
+            "name": str,
+        },
+        total=False,
+    )
+
+    class EventSource(_EventSourceOptional):
+        """EventSource is the component that raised an event."""
+
+
+    _HelloParamsRequired = TypedDict(
+        "_HelloParamsRequired",
+        {
+            # name is the hook's name in the host's configuration.
+            "name": str,
+            # version is the protocol version; 1 for this one.
+            "version": int,
+        },
+    )
+
+    _HelloParamsOptional = TypedDict(
+        "_HelloParamsOptional",
+        {
+            # modes are the capabilities the host expects of the hook. PicoClaw
+            # leaves them out when it grants none.
+            "modes": list[Mode],
+            # extensions are the hookwire extensions the host understands; see the Ext* constants.
+            #
+            # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
+            "extensions": list[str],
+            # max_line_bytes is the longest reply line the host reads, in bytes,
+            # newline included. A host that sends none (or 0) reads 1 MiB, as
+            # PicoClaw does; the SDKs keep their replies within it.
+            #
+            # hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
+            "max_line_bytes": int,
+        },
+        total=False,
+    )
+
+    class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
+        """HelloParams opens the connection: the host names the hook and the protocol version."""
+
+
+    _HelloResultRequired = TypedDict(
+        "_HelloResultRequired",
+        {
+            # ok is true when the hook is ready.
+            "ok": bool,
+        },
+    )
+
+    _HelloResultOptional = TypedDict(
+        "_HelloResultOptional",
+        {
+            # name is the name the hook gives itself.
+            "name": str,
+            # modes are the modes the hook's handlers need.
+            #
+            # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
+            "modes": list[Mode],
+        },
+        total=False,
+    )
+
+    class HelloResult(_HelloResultRequired, _HelloResultOptional):
+        """HelloResult accepts the connection."""
+
+
+    _LegacyEventRequired = TypedDict(
+        "_LegacyEventRequired",
+        {
+            # Kind is a legacy kind such as "tool_exec_start"; see LegacyKinds.
+            "Kind": str,
+        },
+    )
+
+    _LegacyEventOptional = TypedDict(
+        "_LegacyEventOptional",
+        {
+            # Meta identifies where the event comes from.
+            "Meta": Meta,
+            # Payload is the event's data.
+            "Payload": JSON,
+        },
+        total=False,
+    )
+
+    class LegacyEvent(_LegacyEventRequired, _LegacyEventOptional):
+        """LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys."""
+
+
+    _NotificationRequired = TypedDict(
+        "_NotificationRequired",
+        {
+            # jsonrpc is always "2.0".
+            "jsonrpc": Literal["2.0"],
+            # method is hook.runtime_event or hook.event.
+            "method": str,
+        },
+    )
+
+    _NotificationOptional = TypedDict(
+        "_NotificationOptional",
+        {
+            # id is absent, or 0 on older hosts.
+            "id": Literal[0],
+            # params is the event.
+            "params": JSON,
+        },
+        total=False,
+    )
+
+    class Notification(_NotificationRequired, _NotificationOptional):
+        """Notification is a message that gets no reply. Older hosts may send an id of 0."""
+
+
+    _RPCErrorRequired = TypedDict(
+        "_RPCErrorRequired",
+        {
+            # code is one of the Code* constants, or another integer code.
+            "code": int,
+            # message says what went wrong, in one line.
+            "message": str,
+        },
+    )
+
+    _RPCErrorOptional = TypedDict(
+        "_RPCErrorOptional",
+        {
+            # data carries optional details.
+            "data": JSON,
+        },
+        total=False,
+    )
+
+    class RPCError(_RPCErrorRequired, _RPCErrorOptional):
+        """RPCError is a JSON-RPC error object."""
+
+
+    _RequestRequired = TypedDict(
+        "_RequestRequired",
+        {
+            # jsonrpc is always "2.0".
+            "jsonrpc": Literal["2.0"],
+            # id identifies the call; hosts count up from 1 and hello is 1.
+            "id": int,
+            # method is one of the hook.* methods.
+            "method": str,
+        },
+    )
+
+    _RequestOptional = TypedDict(
+        "_RequestOptional",
+        {
+            # params is the method's params object.
+            "params": JSON,
+        },
+        total=False,
+    )
+
+    class Request(_RequestRequired, _RequestOptional):
+        """Request is a call that expects a Response with the same id."""
+
+
+    _ResponseRequired = TypedDict(
+        "_ResponseRequired",
+        {
+            # jsonrpc is always "2.0".
+            "jsonrpc": Literal["2.0"],
+            # id is the id of the request answered; null only when that id could not be read.
+            "id": Optional[int],
+        },
+    )
+
+    _ResponseOptional = TypedDict(
+        "_ResponseOptional",
+        {
+            # result is the method's result when the call succeeded.
+            "result": JSON,
+            # error says why the call failed.
+            "error": RPCError,
+        },
+        total=False,
+    )
+
+    class Response(_ResponseRequired, _ResponseOptional):
+        """Response answers a Request: exactly one of Result and Error is set."""
+
+
+    _RuntimeEventRequired = TypedDict(
+        "_RuntimeEventRequired",
+        {
+            # kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
+            "kind": str,
+            # source is the component that raised the event.
+            "source": EventSource,
+            # scope places the event in an agent, session and turn.
+            "scope": EventScope,
+            # payload is the event's data; its shape depends on the kind.
+            "payload": JSON,
+        },
+    )
+
+    _RuntimeEventOptional = TypedDict(
+        "_RuntimeEventOptional",
+        {
+            # id identifies the event.
+            "id": str,
+            # time is when the event happened, in RFC 3339 form.
+            "time": str,
+            # correlation links the event to others.
+            "correlation": dict[str, JSON],
+            # severity is "debug", "info", "warn" or "error".
+            "severity": str,
+            # attrs are further attributes.
+            "attrs": dict[str, JSON],
+        },
+        total=False,
+    )
+
+    class RuntimeEvent(_RuntimeEventRequired, _RuntimeEventOptional):
+        """RuntimeEvent is the observe notification hook.runtime_event. It gets no reply."""
+
+
+    class MethodInfo(NamedTuple):
+        """A row of the method table."""
+
+        name: Method
+        """The JSON-RPC method name."""
+        notification: bool
+        """True for a method that gets no reply."""
+        mode: Optional[Mode]
+        """The hello mode a hook declares to receive the method, if any."""
+        params: str
+        """The name of the params type."""
+        result: Optional[str]
+        """The name of the result type; None for a notification."""
+        actions: tuple[Action, ...]
+        """The actions the result allows, when it is a union on action."""
+
+    _Check = Callable[[object, str], None]
+else:
+    JSON = object
+    Action = str
+    Mode = str
+    ToolKind = str
+    Method = str
+    EventKind = str
+    AbortTurn = dict
+    Meta = dict
+    InboundContext = dict
+    TurnContext = dict
+    FunctionCall = dict
+    GoogleExtraContent = dict
+    ToolCallExtraContent = dict
+    ToolCall = dict
+    Usage = dict
+    LLMResponse = dict
+    AfterLLMParams = dict
+    AfterLLMModify = dict
+    Continue = dict
+    HardAbort = dict
+    AfterLLMResult = dict
+    ToolResult = dict
+    AfterToolParams = dict
+    AfterToolModify = dict
+    AfterToolResult = dict
+    ApproveToolParams = dict
+    ApproveToolResult = dict
+    ImageURL = dict
+    CacheControl = dict
+    ContentBlock = dict
+    Message = dict
+    FunctionDefinition = dict
+    ToolDefinition = dict
+    BeforeLLMParams = dict
+    BeforeLLMModify = dict
+    BeforeLLMResult = dict
+    BeforeToolParams = dict
+    BeforeToolModify = dict
+    Respond = dict
+    DenyTool = dict
+    BeforeToolResult = dict
+    EventScope = dict
+    EventSource = dict
+    HelloParams = dict
+    HelloResult = dict
+    LegacyEvent = dict
+    Notification = dict
+    RPCError = dict
+    Request = dict
+    Response = dict
+    RuntimeEvent = dict
+    MethodInfo = namedtuple(
+        "MethodInfo", ("name", "notification", "mode", "params", "result", "actions")
+    )
+    MethodInfo.__doc__ = "A row of the method table."
 
 
 METHODS: Final[Mapping[str, MethodInfo]] = {
@@ -1451,86 +1484,26 @@ METHODS: Final[Mapping[str, MethodInfo]] = {
 }
 """The method table of this protocol version, by method name."""
 
-_Check = Callable[[object, str], None]
+
+
+# The checkers raise these; a message that fits calls none of them.
 
 
 def _fail(at: str, problem: str) -> DecodeError:
     return DecodeError(f"{at}: {problem}")
 
 
-def _object(value: object, at: str) -> Mapping[str, object]:
-    if not isinstance(value, dict):
-        raise _fail(at, f"want an object, got {type(value).__name__}")
-    return cast(Mapping[str, object], value)
+def _want(at: str, what: str, value: object) -> DecodeError:
+    return _fail(at, f"want {what}, got {type(value).__name__}")
 
 
-def _member(
-    obj: Mapping[str, object], at: str, name: str, required: bool, check: _Check
-) -> None:
-    if name in obj:
-        check(obj[name], f"{at}.{name}")
-    elif required:
-        raise _fail(at, f"{json.dumps(name)} is missing")
+def _missing(at: str, name: str) -> DecodeError:
+    return _fail(at, f"{json.dumps(name)} is missing")
 
 
-def _string(value: object, at: str) -> None:
-    if not isinstance(value, str):
-        raise _fail(at, f"want a string, got {type(value).__name__}")
-
-
-def _integer(value: object, at: str) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _fail(at, f"want an integer, got {type(value).__name__}")
-
-
-def _number(value: object, at: str) -> None:
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise _fail(at, f"want a number, got {type(value).__name__}")
-
-
-def _boolean(value: object, at: str) -> None:
-    if not isinstance(value, bool):
-        raise _fail(at, f"want a boolean, got {type(value).__name__}")
-
-
-def _any(value: object, at: str) -> None:
-    pass
-
-
-def _literal(*allowed: object) -> _Check:
-    def check(value: object, at: str) -> None:
-        # bool is an int in Python, but true is not 1 in JSON.
-        if isinstance(value, bool) or value not in allowed:
-            got = json.dumps(value, default=repr)
-            raise _fail(at, f"is {got}, want one of {json.dumps(allowed)}")
-
-    return check
-
-
-def _nullable(inner: _Check) -> _Check:
-    def check(value: object, at: str) -> None:
-        if value is not None:
-            inner(value, at)
-
-    return check
-
-
-def _array(item: _Check) -> _Check:
-    def check(value: object, at: str) -> None:
-        if not isinstance(value, list):
-            raise _fail(at, f"want an array, got {type(value).__name__}")
-        for i, v in enumerate(value):
-            item(v, f"{at}[{i}]")
-
-    return check
-
-
-def _map(item: _Check) -> _Check:
-    def check(value: object, at: str) -> None:
-        for k, v in _object(value, at).items():
-            item(v, f"{at}.{k}")
-
-    return check
+def _not_one_of(at: str, value: object, allowed: tuple[object, ...]) -> DecodeError:
+    got = json.dumps(value, default=repr)
+    return _fail(at, f"is {got}, want one of {json.dumps(allowed)}")
 
 
 def _union(
@@ -1540,421 +1513,993 @@ def _union(
     variants: Mapping[str, _Check],
     absent: Optional[_Check],
 ) -> None:
-    obj = _object(value, at)
-    allowed = ", ".join(json.dumps(v) for v in variants)
-    if tag not in obj:
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if tag not in value:
         if absent is None:
-            raise _fail(at, f"{json.dumps(tag)} is missing (allowed: {allowed})")
-        absent(obj, at)
+            raise _fail(at, f"{json.dumps(tag)} is missing (allowed: {_allowed(variants)})")
+        absent(value, at)
         return
-    selected = obj[tag]
-    if not isinstance(selected, str) or selected not in variants:
+    selected = value[tag]
+    check = variants.get(selected) if isinstance(selected, str) else None
+    if check is None:
         raise _fail(
-            at, f"{tag} {json.dumps(selected)} is not allowed (allowed: {allowed})"
+            at, f"{tag} {json.dumps(selected)} is not allowed (allowed: {_allowed(variants)})"
         )
-    variants[selected](obj, at)
+    check(value, at)
+
+
+def _allowed(variants: Mapping[str, _Check]) -> str:
+    return ", ".join(json.dumps(v) for v in variants)
 
 
 def _check_abort_turn(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("abort_turn"))
-    _member(obj, at, "reason", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("abort_turn",):
+        raise _not_one_of(f"{at}.action", v, ("abort_turn",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_after_llm_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "response", True, _check_after_llm_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "response" not in value:
+        raise _missing(at, "response")
+    v = value["response"]
+    _check_after_llm_params(v, f"{at}.response")
 
 
 def _check_after_llm_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "model", True, _string)
-    _member(obj, at, "response", False, _check_llm_response)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "model" not in value:
+        raise _missing(at, "model")
+    v = value["model"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.model", "a string", v)
+    if "response" in value:
+        v = value["response"]
+        _check_llm_response(v, f"{at}.response")
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_after_llm_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_after_llm_modify,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _AFTER_LLM_RESULT_VARIANTS, _check_continue)
 
 
 def _check_after_tool_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "result", True, _check_after_tool_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "result" not in value:
+        raise _missing(at, "result")
+    v = value["result"]
+    _check_after_tool_params(v, f"{at}.result")
 
 
 def _check_after_tool_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", False, _map(_any))
-    _member(obj, at, "result", False, _check_tool_result)
-    _member(obj, at, "duration", False, _integer)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "tool" not in value:
+        raise _missing(at, "tool")
+    v = value["tool"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.tool", "a string", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
+    if "result" in value:
+        v = value["result"]
+        _check_tool_result(v, f"{at}.result")
+    if "duration" in value:
+        v = value["duration"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.duration", "an integer", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_after_tool_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_after_tool_modify,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _AFTER_TOOL_RESULT_VARIANTS, _check_continue)
 
 
 def _check_approve_tool_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", False, _map(_any))
-    _member(obj, at, "tool_kind", False, _string)
-    _member(obj, at, "affected_paths", False, _array(_string))
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "tool" not in value:
+        raise _missing(at, "tool")
+    v = value["tool"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.tool", "a string", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
+    if "tool_kind" in value:
+        v = value["tool_kind"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.tool_kind", "a string", v)
+    if "affected_paths" in value:
+        v = value["affected_paths"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.affected_paths", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.affected_paths[{i0}]", "a string", v1)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_approve_tool_result(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "approved", True, _boolean)
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "abstain", False, _boolean)
-    _member(obj, at, "arguments", False, _map(_any))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "approved" not in value:
+        raise _missing(at, "approved")
+    v = value["approved"]
+    if not isinstance(v, bool):
+        raise _want(f"{at}.approved", "a boolean", v)
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "abstain" in value:
+        v = value["abstain"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.abstain", "a boolean", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
 
 
 def _check_before_llm_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "request", True, _check_before_llm_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "request" not in value:
+        raise _missing(at, "request")
+    v = value["request"]
+    _check_before_llm_params(v, f"{at}.request")
 
 
 def _check_before_llm_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "model", True, _string)
-    _member(obj, at, "messages", False, _array(_check_message))
-    _member(obj, at, "tools", False, _array(_check_tool_definition))
-    _member(obj, at, "options", False, _map(_any))
-    _member(obj, at, "graceful_terminal", False, _boolean)
-    _member(obj, at, "planning", False, _boolean)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "model" not in value:
+        raise _missing(at, "model")
+    v = value["model"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.model", "a string", v)
+    if "messages" in value:
+        v = value["messages"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.messages", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_message(v1, f"{at}.messages[{i0}]")
+    if "tools" in value:
+        v = value["tools"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.tools", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_tool_definition(v1, f"{at}.tools[{i0}]")
+    if "options" in value:
+        v = value["options"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.options", "an object", v)
+    if "graceful_terminal" in value:
+        v = value["graceful_terminal"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.graceful_terminal", "a boolean", v)
+    if "planning" in value:
+        v = value["planning"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.planning", "a boolean", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_before_llm_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_before_llm_modify,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _BEFORE_LLM_RESULT_VARIANTS, _check_continue)
 
 
 def _check_before_tool_modify(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("modify"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "call", True, _check_before_tool_params)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("modify",):
+        raise _not_one_of(f"{at}.action", v, ("modify",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "call" not in value:
+        raise _missing(at, "call")
+    v = value["call"]
+    _check_before_tool_params(v, f"{at}.call")
 
 
 def _check_before_tool_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "meta", False, _check_meta)
-    _member(obj, at, "context", False, _check_turn_context)
-    _member(obj, at, "tool", True, _string)
-    _member(obj, at, "arguments", False, _map(_any))
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
-    _member(obj, at, "hook_result", False, _check_tool_result)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "meta" in value:
+        v = value["meta"]
+        _check_meta(v, f"{at}.meta")
+    if "context" in value:
+        v = value["context"]
+        _check_turn_context(v, f"{at}.context")
+    if "tool" not in value:
+        raise _missing(at, "tool")
+    v = value["tool"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.tool", "a string", v)
+    if "arguments" in value:
+        v = value["arguments"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.arguments", "an object", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
+    if "hook_result" in value:
+        v = value["hook_result"]
+        _check_tool_result(v, f"{at}.hook_result")
 
 
 def _check_before_tool_result(value: object, at: str) -> None:
-    _union(
-        value,
-        at,
-        "action",
-        {
-            "continue": _check_continue,
-            "": _check_continue,
-            "modify": _check_before_tool_modify,
-            "respond": _check_respond,
-            "deny_tool": _check_deny_tool,
-            "abort_turn": _check_abort_turn,
-            "hard_abort": _check_hard_abort,
-        },
-        _check_continue,
-    )
+    _union(value, at, "action", _BEFORE_TOOL_RESULT_VARIANTS, _check_continue)
 
 
 def _check_cache_control(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "type", True, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "type" not in value:
+        raise _missing(at, "type")
+    v = value["type"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.type", "a string", v)
 
 
 def _check_content_block(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "type", True, _string)
-    _member(obj, at, "text", False, _string)
-    _member(obj, at, "image_url", False, _check_image_url)
-    _member(obj, at, "cache_control", False, _check_cache_control)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "type" not in value:
+        raise _missing(at, "type")
+    v = value["type"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.type", "a string", v)
+    if "text" in value:
+        v = value["text"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.text", "a string", v)
+    if "image_url" in value:
+        v = value["image_url"]
+        _check_image_url(v, f"{at}.image_url")
+    if "cache_control" in value:
+        v = value["cache_control"]
+        _check_cache_control(v, f"{at}.cache_control")
 
 
 def _check_continue(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", False, _literal("continue", ""))
-    _member(obj, at, "reason", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" in value:
+        v = value["action"]
+        if isinstance(v, bool) or v not in ("continue", "",):
+            raise _not_one_of(f"{at}.action", v, ("continue", "",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_deny_tool(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("deny_tool"))
-    _member(obj, at, "reason", True, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("deny_tool",):
+        raise _not_one_of(f"{at}.action", v, ("deny_tool",))
+    if "reason" not in value:
+        raise _missing(at, "reason")
+    v = value["reason"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_event_scope(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "agent_id", False, _string)
-    _member(obj, at, "session_key", False, _string)
-    _member(obj, at, "turn_id", False, _string)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "agent_id" in value:
+        v = value["agent_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.agent_id", "a string", v)
+    if "session_key" in value:
+        v = value["session_key"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.session_key", "a string", v)
+    if "turn_id" in value:
+        v = value["turn_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.turn_id", "a string", v)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_event_source(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "component", False, _string)
-    _member(obj, at, "name", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "component" in value:
+        v = value["component"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.component", "a string", v)
+    if "name" in value:
+        v = value["name"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.name", "a string", v)
 
 
 def _check_function_call(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "name", True, _string)
-    _member(obj, at, "arguments", True, _string)
-    _member(obj, at, "thought_signature", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "name" not in value:
+        raise _missing(at, "name")
+    v = value["name"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.name", "a string", v)
+    if "arguments" not in value:
+        raise _missing(at, "arguments")
+    v = value["arguments"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.arguments", "a string", v)
+    if "thought_signature" in value:
+        v = value["thought_signature"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.thought_signature", "a string", v)
 
 
 def _check_function_definition(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "name", True, _string)
-    _member(obj, at, "description", False, _string)
-    _member(obj, at, "parameters", False, _map(_any))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "name" not in value:
+        raise _missing(at, "name")
+    v = value["name"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.name", "a string", v)
+    if "description" in value:
+        v = value["description"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.description", "a string", v)
+    if "parameters" in value:
+        v = value["parameters"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.parameters", "an object", v)
 
 
 def _check_google_extra_content(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "thought_signature", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "thought_signature" in value:
+        v = value["thought_signature"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.thought_signature", "a string", v)
 
 
 def _check_hard_abort(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("hard_abort"))
-    _member(obj, at, "reason", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("hard_abort",):
+        raise _not_one_of(f"{at}.action", v, ("hard_abort",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_hello_params(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "name", True, _string)
-    _member(obj, at, "version", True, _integer)
-    _member(obj, at, "modes", False, _array(_string))
-    _member(obj, at, "extensions", False, _array(_string))
-    _member(obj, at, "max_line_bytes", False, _integer)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "name" not in value:
+        raise _missing(at, "name")
+    v = value["name"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.name", "a string", v)
+    if "version" not in value:
+        raise _missing(at, "version")
+    v = value["version"]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _want(f"{at}.version", "an integer", v)
+    if "modes" in value:
+        v = value["modes"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.modes", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.modes[{i0}]", "a string", v1)
+    if "extensions" in value:
+        v = value["extensions"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.extensions", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.extensions[{i0}]", "a string", v1)
+    if "max_line_bytes" in value:
+        v = value["max_line_bytes"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.max_line_bytes", "an integer", v)
 
 
 def _check_hello_result(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "ok", True, _boolean)
-    _member(obj, at, "name", False, _string)
-    _member(obj, at, "modes", False, _array(_string))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "ok" not in value:
+        raise _missing(at, "ok")
+    v = value["ok"]
+    if not isinstance(v, bool):
+        raise _want(f"{at}.ok", "a boolean", v)
+    if "name" in value:
+        v = value["name"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.name", "a string", v)
+    if "modes" in value:
+        v = value["modes"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.modes", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.modes[{i0}]", "a string", v1)
 
 
 def _check_image_url(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "url", True, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "url" not in value:
+        raise _missing(at, "url")
+    v = value["url"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.url", "a string", v)
 
 
 def _check_inbound_context(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "channel", False, _string)
-    _member(obj, at, "chat_id", False, _string)
-    _member(obj, at, "sender_id", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "channel" in value:
+        v = value["channel"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.channel", "a string", v)
+    if "chat_id" in value:
+        v = value["chat_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.chat_id", "a string", v)
+    if "sender_id" in value:
+        v = value["sender_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.sender_id", "a string", v)
 
 
 def _check_llm_response(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "role", False, _string)
-    _member(obj, at, "content", False, _string)
-    _member(obj, at, "tool_calls", False, _array(_check_tool_call))
-    _member(obj, at, "finish_reason", False, _string)
-    _member(obj, at, "reasoning", False, _string)
-    _member(obj, at, "reasoning_details", False, _any)
-    _member(obj, at, "reasoning_content", False, _string)
-    _member(obj, at, "usage", False, _check_usage)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "role" in value:
+        v = value["role"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.role", "a string", v)
+    if "content" in value:
+        v = value["content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.content", "a string", v)
+    if "tool_calls" in value:
+        v = value["tool_calls"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.tool_calls", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_tool_call(v1, f"{at}.tool_calls[{i0}]")
+    if "finish_reason" in value:
+        v = value["finish_reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.finish_reason", "a string", v)
+    if "reasoning" in value:
+        v = value["reasoning"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reasoning", "a string", v)
+    if "reasoning_content" in value:
+        v = value["reasoning_content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reasoning_content", "a string", v)
+    if "usage" in value:
+        v = value["usage"]
+        _check_usage(v, f"{at}.usage")
 
 
 def _check_legacy_event(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "Kind", True, _string)
-    _member(obj, at, "Meta", False, _check_meta)
-    _member(obj, at, "Payload", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "Kind" not in value:
+        raise _missing(at, "Kind")
+    v = value["Kind"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.Kind", "a string", v)
+    if "Meta" in value:
+        v = value["Meta"]
+        _check_meta(v, f"{at}.Meta")
 
 
 def _check_message(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "role", True, _string)
-    _member(obj, at, "content", False, _string)
-    _member(obj, at, "tool_calls", False, _array(_check_tool_call))
-    _member(obj, at, "tool_call_id", False, _string)
-    _member(obj, at, "reasoning_content", False, _string)
-    _member(obj, at, "content_parts", False, _array(_check_content_block))
-    _member(obj, at, "system_parts", False, _array(_check_content_block))
-    _member(obj, at, "model_name", False, _string)
-    _member(obj, at, "created_at", False, _string)
-    _member(obj, at, "media", False, _array(_string))
-    _member(obj, at, "attachments", False, _array(_map(_any)))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "role" not in value:
+        raise _missing(at, "role")
+    v = value["role"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.role", "a string", v)
+    if "content" in value:
+        v = value["content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.content", "a string", v)
+    if "tool_calls" in value:
+        v = value["tool_calls"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.tool_calls", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_tool_call(v1, f"{at}.tool_calls[{i0}]")
+    if "tool_call_id" in value:
+        v = value["tool_call_id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.tool_call_id", "a string", v)
+    if "reasoning_content" in value:
+        v = value["reasoning_content"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reasoning_content", "a string", v)
+    if "content_parts" in value:
+        v = value["content_parts"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.content_parts", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_content_block(v1, f"{at}.content_parts[{i0}]")
+    if "system_parts" in value:
+        v = value["system_parts"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.system_parts", "an array", v)
+        for i0, v1 in enumerate(v):
+            _check_content_block(v1, f"{at}.system_parts[{i0}]")
+    if "model_name" in value:
+        v = value["model_name"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.model_name", "a string", v)
+    if "created_at" in value:
+        v = value["created_at"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.created_at", "a string", v)
+    if "media" in value:
+        v = value["media"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.media", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.media[{i0}]", "a string", v1)
+    if "attachments" in value:
+        v = value["attachments"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.attachments", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, dict):
+                raise _want(f"{at}.attachments[{i0}]", "an object", v1)
 
 
 def _check_meta(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "AgentID", False, _string)
-    _member(obj, at, "TurnID", False, _string)
-    _member(obj, at, "ParentTurnID", False, _string)
-    _member(obj, at, "SessionKey", False, _string)
-    _member(obj, at, "Iteration", False, _integer)
-    _member(obj, at, "TracePath", False, _string)
-    _member(obj, at, "Source", False, _string)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "AgentID" in value:
+        v = value["AgentID"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.AgentID", "a string", v)
+    if "TurnID" in value:
+        v = value["TurnID"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.TurnID", "a string", v)
+    if "ParentTurnID" in value:
+        v = value["ParentTurnID"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.ParentTurnID", "a string", v)
+    if "SessionKey" in value:
+        v = value["SessionKey"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.SessionKey", "a string", v)
+    if "Iteration" in value:
+        v = value["Iteration"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.Iteration", "an integer", v)
+    if "TracePath" in value:
+        v = value["TracePath"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.TracePath", "a string", v)
+    if "Source" in value:
+        v = value["Source"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.Source", "a string", v)
 
 
 def _check_notification(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "jsonrpc", True, _literal("2.0"))
-    _member(obj, at, "id", False, _literal(0))
-    _member(obj, at, "method", True, _string)
-    _member(obj, at, "params", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "jsonrpc" not in value:
+        raise _missing(at, "jsonrpc")
+    v = value["jsonrpc"]
+    if isinstance(v, bool) or v not in ("2.0",):
+        raise _not_one_of(f"{at}.jsonrpc", v, ("2.0",))
+    if "id" in value:
+        v = value["id"]
+        if isinstance(v, bool) or v not in (0,):
+            raise _not_one_of(f"{at}.id", v, (0,))
+    if "method" not in value:
+        raise _missing(at, "method")
+    v = value["method"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.method", "a string", v)
 
 
 def _check_rpc_error(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "code", True, _integer)
-    _member(obj, at, "message", True, _string)
-    _member(obj, at, "data", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "code" not in value:
+        raise _missing(at, "code")
+    v = value["code"]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _want(f"{at}.code", "an integer", v)
+    if "message" not in value:
+        raise _missing(at, "message")
+    v = value["message"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.message", "a string", v)
 
 
 def _check_request(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "jsonrpc", True, _literal("2.0"))
-    _member(obj, at, "id", True, _integer)
-    _member(obj, at, "method", True, _string)
-    _member(obj, at, "params", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "jsonrpc" not in value:
+        raise _missing(at, "jsonrpc")
+    v = value["jsonrpc"]
+    if isinstance(v, bool) or v not in ("2.0",):
+        raise _not_one_of(f"{at}.jsonrpc", v, ("2.0",))
+    if "id" not in value:
+        raise _missing(at, "id")
+    v = value["id"]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _want(f"{at}.id", "an integer", v)
+    if "method" not in value:
+        raise _missing(at, "method")
+    v = value["method"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.method", "a string", v)
 
 
 def _check_respond(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "action", True, _literal("respond"))
-    _member(obj, at, "reason", False, _string)
-    _member(obj, at, "call", False, _check_before_tool_params)
-    _member(obj, at, "result", True, _check_tool_result)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "action" not in value:
+        raise _missing(at, "action")
+    v = value["action"]
+    if isinstance(v, bool) or v not in ("respond",):
+        raise _not_one_of(f"{at}.action", v, ("respond",))
+    if "reason" in value:
+        v = value["reason"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.reason", "a string", v)
+    if "call" in value:
+        v = value["call"]
+        _check_before_tool_params(v, f"{at}.call")
+    if "result" not in value:
+        raise _missing(at, "result")
+    v = value["result"]
+    _check_tool_result(v, f"{at}.result")
 
 
 def _check_response(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "jsonrpc", True, _literal("2.0"))
-    _member(obj, at, "id", True, _nullable(_integer))
-    _member(obj, at, "result", False, _any)
-    _member(obj, at, "error", False, _check_rpc_error)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "jsonrpc" not in value:
+        raise _missing(at, "jsonrpc")
+    v = value["jsonrpc"]
+    if isinstance(v, bool) or v not in ("2.0",):
+        raise _not_one_of(f"{at}.jsonrpc", v, ("2.0",))
+    if "id" not in value:
+        raise _missing(at, "id")
+    v = value["id"]
+    if v is not None:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.id", "an integer", v)
+    if "error" in value:
+        v = value["error"]
+        _check_rpc_error(v, f"{at}.error")
 
 
 def _check_runtime_event(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "id", False, _string)
-    _member(obj, at, "kind", True, _string)
-    _member(obj, at, "time", False, _string)
-    _member(obj, at, "source", True, _check_event_source)
-    _member(obj, at, "scope", True, _check_event_scope)
-    _member(obj, at, "correlation", False, _map(_any))
-    _member(obj, at, "severity", False, _string)
-    _member(obj, at, "payload", True, _any)
-    _member(obj, at, "attrs", False, _map(_any))
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "id" in value:
+        v = value["id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.id", "a string", v)
+    if "kind" not in value:
+        raise _missing(at, "kind")
+    v = value["kind"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.kind", "a string", v)
+    if "time" in value:
+        v = value["time"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.time", "a string", v)
+    if "source" not in value:
+        raise _missing(at, "source")
+    v = value["source"]
+    _check_event_source(v, f"{at}.source")
+    if "scope" not in value:
+        raise _missing(at, "scope")
+    v = value["scope"]
+    _check_event_scope(v, f"{at}.scope")
+    if "correlation" in value:
+        v = value["correlation"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.correlation", "an object", v)
+    if "severity" in value:
+        v = value["severity"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.severity", "a string", v)
+    if "payload" not in value:
+        raise _missing(at, "payload")
+    if "attrs" in value:
+        v = value["attrs"]
+        if not isinstance(v, dict):
+            raise _want(f"{at}.attrs", "an object", v)
 
 
 def _check_tool_call(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "id", False, _string)
-    _member(obj, at, "type", False, _string)
-    _member(obj, at, "function", False, _check_function_call)
-    _member(obj, at, "extra_content", False, _check_tool_call_extra_content)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "id" in value:
+        v = value["id"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.id", "a string", v)
+    if "type" in value:
+        v = value["type"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.type", "a string", v)
+    if "function" in value:
+        v = value["function"]
+        _check_function_call(v, f"{at}.function")
+    if "extra_content" in value:
+        v = value["extra_content"]
+        _check_tool_call_extra_content(v, f"{at}.extra_content")
 
 
 def _check_tool_call_extra_content(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "google", False, _check_google_extra_content)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "google" in value:
+        v = value["google"]
+        _check_google_extra_content(v, f"{at}.google")
 
 
 def _check_tool_definition(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "type", True, _string)
-    _member(obj, at, "function", True, _check_function_definition)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "type" not in value:
+        raise _missing(at, "type")
+    v = value["type"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.type", "a string", v)
+    if "function" not in value:
+        raise _missing(at, "function")
+    v = value["function"]
+    _check_function_definition(v, f"{at}.function")
 
 
 def _check_tool_result(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "for_llm", True, _string)
-    _member(obj, at, "for_user", False, _string)
-    _member(obj, at, "silent", False, _boolean)
-    _member(obj, at, "is_error", False, _boolean)
-    _member(obj, at, "async", False, _boolean)
-    _member(obj, at, "media", False, _array(_string))
-    _member(obj, at, "artifact_tags", False, _array(_string))
-    _member(obj, at, "response_handled", False, _boolean)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "for_llm" not in value:
+        raise _missing(at, "for_llm")
+    v = value["for_llm"]
+    if not isinstance(v, str):
+        raise _want(f"{at}.for_llm", "a string", v)
+    if "for_user" in value:
+        v = value["for_user"]
+        if not isinstance(v, str):
+            raise _want(f"{at}.for_user", "a string", v)
+    if "silent" in value:
+        v = value["silent"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.silent", "a boolean", v)
+    if "is_error" in value:
+        v = value["is_error"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.is_error", "a boolean", v)
+    if "async" in value:
+        v = value["async"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.async", "a boolean", v)
+    if "media" in value:
+        v = value["media"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.media", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.media[{i0}]", "a string", v1)
+    if "artifact_tags" in value:
+        v = value["artifact_tags"]
+        if not isinstance(v, list):
+            raise _want(f"{at}.artifact_tags", "an array", v)
+        for i0, v1 in enumerate(v):
+            if not isinstance(v1, str):
+                raise _want(f"{at}.artifact_tags[{i0}]", "a string", v1)
+    if "response_handled" in value:
+        v = value["response_handled"]
+        if not isinstance(v, bool):
+            raise _want(f"{at}.response_handled", "a boolean", v)
 
 
 def _check_turn_context(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "inbound", False, _check_inbound_context)
-    _member(obj, at, "route", False, _any)
-    _member(obj, at, "scope", False, _any)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "inbound" in value:
+        v = value["inbound"]
+        _check_inbound_context(v, f"{at}.inbound")
 
 
 def _check_usage(value: object, at: str) -> None:
-    obj = _object(value, at)
-    _member(obj, at, "prompt_tokens", False, _integer)
-    _member(obj, at, "completion_tokens", False, _integer)
-    _member(obj, at, "total_tokens", False, _integer)
+    if not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "prompt_tokens" in value:
+        v = value["prompt_tokens"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.prompt_tokens", "an integer", v)
+    if "completion_tokens" in value:
+        v = value["completion_tokens"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.completion_tokens", "an integer", v)
+    if "total_tokens" in value:
+        v = value["total_tokens"]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _want(f"{at}.total_tokens", "an integer", v)
+
+
+_AFTER_LLM_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_after_llm_modify,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of AfterLLMResult."""
+
+
+_AFTER_TOOL_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_after_tool_modify,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of AfterToolResult."""
+
+
+_BEFORE_LLM_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_before_llm_modify,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of BeforeLLMResult."""
+
+
+_BEFORE_TOOL_RESULT_VARIANTS: Final[Mapping[str, _Check]] = {
+    "continue": _check_continue,
+    "": _check_continue,
+    "modify": _check_before_tool_modify,
+    "respond": _check_respond,
+    "deny_tool": _check_deny_tool,
+    "abort_turn": _check_abort_turn,
+    "hard_abort": _check_hard_abort,
+}
+"""The checker of each action of BeforeToolResult."""
 
 
 def decode_abort_turn(value: object) -> AbortTurn:
@@ -1963,7 +2508,7 @@ def decode_abort_turn(value: object) -> AbortTurn:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_abort_turn(value, "AbortTurn")
-    return cast(AbortTurn, value)
+    return cast("AbortTurn", value)
 
 
 def decode_action(value: object) -> Action:
@@ -1971,8 +2516,9 @@ def decode_action(value: object) -> Action:
 
     Raises DecodeError naming the first member that does not fit.
     """
-    _string(value, "Action")
-    return cast(Action, value)
+    if not isinstance(value, str):
+        raise _want("Action", "a string", value)
+    return cast("Action", value)
 
 
 def decode_after_llm_modify(value: object) -> AfterLLMModify:
@@ -1981,7 +2527,7 @@ def decode_after_llm_modify(value: object) -> AfterLLMModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_llm_modify(value, "AfterLLMModify")
-    return cast(AfterLLMModify, value)
+    return cast("AfterLLMModify", value)
 
 
 def decode_after_llm_params(value: object) -> AfterLLMParams:
@@ -1990,7 +2536,7 @@ def decode_after_llm_params(value: object) -> AfterLLMParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_llm_params(value, "AfterLLMParams")
-    return cast(AfterLLMParams, value)
+    return cast("AfterLLMParams", value)
 
 
 def decode_after_llm_result(value: object) -> AfterLLMResult:
@@ -1999,7 +2545,7 @@ def decode_after_llm_result(value: object) -> AfterLLMResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_llm_result(value, "AfterLLMResult")
-    return cast(AfterLLMResult, value)
+    return cast("AfterLLMResult", value)
 
 
 def decode_after_tool_modify(value: object) -> AfterToolModify:
@@ -2008,7 +2554,7 @@ def decode_after_tool_modify(value: object) -> AfterToolModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_tool_modify(value, "AfterToolModify")
-    return cast(AfterToolModify, value)
+    return cast("AfterToolModify", value)
 
 
 def decode_after_tool_params(value: object) -> AfterToolParams:
@@ -2017,7 +2563,7 @@ def decode_after_tool_params(value: object) -> AfterToolParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_tool_params(value, "AfterToolParams")
-    return cast(AfterToolParams, value)
+    return cast("AfterToolParams", value)
 
 
 def decode_after_tool_result(value: object) -> AfterToolResult:
@@ -2026,7 +2572,7 @@ def decode_after_tool_result(value: object) -> AfterToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_after_tool_result(value, "AfterToolResult")
-    return cast(AfterToolResult, value)
+    return cast("AfterToolResult", value)
 
 
 def decode_approve_tool_params(value: object) -> ApproveToolParams:
@@ -2035,7 +2581,7 @@ def decode_approve_tool_params(value: object) -> ApproveToolParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_approve_tool_params(value, "ApproveToolParams")
-    return cast(ApproveToolParams, value)
+    return cast("ApproveToolParams", value)
 
 
 def decode_approve_tool_result(value: object) -> ApproveToolResult:
@@ -2044,7 +2590,7 @@ def decode_approve_tool_result(value: object) -> ApproveToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_approve_tool_result(value, "ApproveToolResult")
-    return cast(ApproveToolResult, value)
+    return cast("ApproveToolResult", value)
 
 
 def decode_before_llm_modify(value: object) -> BeforeLLMModify:
@@ -2053,7 +2599,7 @@ def decode_before_llm_modify(value: object) -> BeforeLLMModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_llm_modify(value, "BeforeLLMModify")
-    return cast(BeforeLLMModify, value)
+    return cast("BeforeLLMModify", value)
 
 
 def decode_before_llm_params(value: object) -> BeforeLLMParams:
@@ -2062,7 +2608,7 @@ def decode_before_llm_params(value: object) -> BeforeLLMParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_llm_params(value, "BeforeLLMParams")
-    return cast(BeforeLLMParams, value)
+    return cast("BeforeLLMParams", value)
 
 
 def decode_before_llm_result(value: object) -> BeforeLLMResult:
@@ -2071,7 +2617,7 @@ def decode_before_llm_result(value: object) -> BeforeLLMResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_llm_result(value, "BeforeLLMResult")
-    return cast(BeforeLLMResult, value)
+    return cast("BeforeLLMResult", value)
 
 
 def decode_before_tool_modify(value: object) -> BeforeToolModify:
@@ -2080,7 +2626,7 @@ def decode_before_tool_modify(value: object) -> BeforeToolModify:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_tool_modify(value, "BeforeToolModify")
-    return cast(BeforeToolModify, value)
+    return cast("BeforeToolModify", value)
 
 
 def decode_before_tool_params(value: object) -> BeforeToolParams:
@@ -2089,7 +2635,7 @@ def decode_before_tool_params(value: object) -> BeforeToolParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_tool_params(value, "BeforeToolParams")
-    return cast(BeforeToolParams, value)
+    return cast("BeforeToolParams", value)
 
 
 def decode_before_tool_result(value: object) -> BeforeToolResult:
@@ -2098,7 +2644,7 @@ def decode_before_tool_result(value: object) -> BeforeToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_before_tool_result(value, "BeforeToolResult")
-    return cast(BeforeToolResult, value)
+    return cast("BeforeToolResult", value)
 
 
 def decode_cache_control(value: object) -> CacheControl:
@@ -2107,7 +2653,7 @@ def decode_cache_control(value: object) -> CacheControl:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_cache_control(value, "CacheControl")
-    return cast(CacheControl, value)
+    return cast("CacheControl", value)
 
 
 def decode_content_block(value: object) -> ContentBlock:
@@ -2116,7 +2662,7 @@ def decode_content_block(value: object) -> ContentBlock:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_content_block(value, "ContentBlock")
-    return cast(ContentBlock, value)
+    return cast("ContentBlock", value)
 
 
 def decode_continue(value: object) -> Continue:
@@ -2125,7 +2671,7 @@ def decode_continue(value: object) -> Continue:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_continue(value, "Continue")
-    return cast(Continue, value)
+    return cast("Continue", value)
 
 
 def decode_deny_tool(value: object) -> DenyTool:
@@ -2134,7 +2680,7 @@ def decode_deny_tool(value: object) -> DenyTool:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_deny_tool(value, "DenyTool")
-    return cast(DenyTool, value)
+    return cast("DenyTool", value)
 
 
 def decode_event_scope(value: object) -> EventScope:
@@ -2143,7 +2689,7 @@ def decode_event_scope(value: object) -> EventScope:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_event_scope(value, "EventScope")
-    return cast(EventScope, value)
+    return cast("EventScope", value)
 
 
 def decode_event_source(value: object) -> EventSource:
@@ -2152,7 +2698,7 @@ def decode_event_source(value: object) -> EventSource:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_event_source(value, "EventSource")
-    return cast(EventSource, value)
+    return cast("EventSource", value)
 
 
 def decode_function_call(value: object) -> FunctionCall:
@@ -2161,7 +2707,7 @@ def decode_function_call(value: object) -> FunctionCall:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_function_call(value, "FunctionCall")
-    return cast(FunctionCall, value)
+    return cast("FunctionCall", value)
 
 
 def decode_function_definition(value: object) -> FunctionDefinition:
@@ -2170,7 +2716,7 @@ def decode_function_definition(value: object) -> FunctionDefinition:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_function_definition(value, "FunctionDefinition")
-    return cast(FunctionDefinition, value)
+    return cast("FunctionDefinition", value)
 
 
 def decode_google_extra_content(value: object) -> GoogleExtraContent:
@@ -2179,7 +2725,7 @@ def decode_google_extra_content(value: object) -> GoogleExtraContent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_google_extra_content(value, "GoogleExtraContent")
-    return cast(GoogleExtraContent, value)
+    return cast("GoogleExtraContent", value)
 
 
 def decode_hard_abort(value: object) -> HardAbort:
@@ -2188,7 +2734,7 @@ def decode_hard_abort(value: object) -> HardAbort:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_hard_abort(value, "HardAbort")
-    return cast(HardAbort, value)
+    return cast("HardAbort", value)
 
 
 def decode_hello_params(value: object) -> HelloParams:
@@ -2197,7 +2743,7 @@ def decode_hello_params(value: object) -> HelloParams:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_hello_params(value, "HelloParams")
-    return cast(HelloParams, value)
+    return cast("HelloParams", value)
 
 
 def decode_hello_result(value: object) -> HelloResult:
@@ -2206,7 +2752,7 @@ def decode_hello_result(value: object) -> HelloResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_hello_result(value, "HelloResult")
-    return cast(HelloResult, value)
+    return cast("HelloResult", value)
 
 
 def decode_image_url(value: object) -> ImageURL:
@@ -2215,7 +2761,7 @@ def decode_image_url(value: object) -> ImageURL:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_image_url(value, "ImageURL")
-    return cast(ImageURL, value)
+    return cast("ImageURL", value)
 
 
 def decode_inbound_context(value: object) -> InboundContext:
@@ -2224,7 +2770,7 @@ def decode_inbound_context(value: object) -> InboundContext:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_inbound_context(value, "InboundContext")
-    return cast(InboundContext, value)
+    return cast("InboundContext", value)
 
 
 def decode_llm_response(value: object) -> LLMResponse:
@@ -2233,7 +2779,7 @@ def decode_llm_response(value: object) -> LLMResponse:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_llm_response(value, "LLMResponse")
-    return cast(LLMResponse, value)
+    return cast("LLMResponse", value)
 
 
 def decode_legacy_event(value: object) -> LegacyEvent:
@@ -2242,7 +2788,7 @@ def decode_legacy_event(value: object) -> LegacyEvent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_legacy_event(value, "LegacyEvent")
-    return cast(LegacyEvent, value)
+    return cast("LegacyEvent", value)
 
 
 def decode_message(value: object) -> Message:
@@ -2251,7 +2797,7 @@ def decode_message(value: object) -> Message:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_message(value, "Message")
-    return cast(Message, value)
+    return cast("Message", value)
 
 
 def decode_meta(value: object) -> Meta:
@@ -2260,7 +2806,7 @@ def decode_meta(value: object) -> Meta:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_meta(value, "Meta")
-    return cast(Meta, value)
+    return cast("Meta", value)
 
 
 def decode_mode(value: object) -> Mode:
@@ -2268,8 +2814,9 @@ def decode_mode(value: object) -> Mode:
 
     Raises DecodeError naming the first member that does not fit.
     """
-    _string(value, "Mode")
-    return cast(Mode, value)
+    if not isinstance(value, str):
+        raise _want("Mode", "a string", value)
+    return cast("Mode", value)
 
 
 def decode_notification(value: object) -> Notification:
@@ -2278,7 +2825,7 @@ def decode_notification(value: object) -> Notification:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_notification(value, "Notification")
-    return cast(Notification, value)
+    return cast("Notification", value)
 
 
 def decode_rpc_error(value: object) -> RPCError:
@@ -2287,7 +2834,7 @@ def decode_rpc_error(value: object) -> RPCError:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_rpc_error(value, "RPCError")
-    return cast(RPCError, value)
+    return cast("RPCError", value)
 
 
 def decode_request(value: object) -> Request:
@@ -2296,7 +2843,7 @@ def decode_request(value: object) -> Request:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_request(value, "Request")
-    return cast(Request, value)
+    return cast("Request", value)
 
 
 def decode_respond(value: object) -> Respond:
@@ -2305,7 +2852,7 @@ def decode_respond(value: object) -> Respond:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_respond(value, "Respond")
-    return cast(Respond, value)
+    return cast("Respond", value)
 
 
 def decode_response(value: object) -> Response:
@@ -2314,7 +2861,7 @@ def decode_response(value: object) -> Response:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_response(value, "Response")
-    return cast(Response, value)
+    return cast("Response", value)
 
 
 def decode_runtime_event(value: object) -> RuntimeEvent:
@@ -2323,7 +2870,7 @@ def decode_runtime_event(value: object) -> RuntimeEvent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_runtime_event(value, "RuntimeEvent")
-    return cast(RuntimeEvent, value)
+    return cast("RuntimeEvent", value)
 
 
 def decode_tool_call(value: object) -> ToolCall:
@@ -2332,7 +2879,7 @@ def decode_tool_call(value: object) -> ToolCall:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_call(value, "ToolCall")
-    return cast(ToolCall, value)
+    return cast("ToolCall", value)
 
 
 def decode_tool_call_extra_content(value: object) -> ToolCallExtraContent:
@@ -2341,7 +2888,7 @@ def decode_tool_call_extra_content(value: object) -> ToolCallExtraContent:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_call_extra_content(value, "ToolCallExtraContent")
-    return cast(ToolCallExtraContent, value)
+    return cast("ToolCallExtraContent", value)
 
 
 def decode_tool_definition(value: object) -> ToolDefinition:
@@ -2350,7 +2897,7 @@ def decode_tool_definition(value: object) -> ToolDefinition:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_definition(value, "ToolDefinition")
-    return cast(ToolDefinition, value)
+    return cast("ToolDefinition", value)
 
 
 def decode_tool_kind(value: object) -> ToolKind:
@@ -2358,8 +2905,9 @@ def decode_tool_kind(value: object) -> ToolKind:
 
     Raises DecodeError naming the first member that does not fit.
     """
-    _string(value, "ToolKind")
-    return cast(ToolKind, value)
+    if not isinstance(value, str):
+        raise _want("ToolKind", "a string", value)
+    return cast("ToolKind", value)
 
 
 def decode_tool_result(value: object) -> ToolResult:
@@ -2368,7 +2916,7 @@ def decode_tool_result(value: object) -> ToolResult:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_tool_result(value, "ToolResult")
-    return cast(ToolResult, value)
+    return cast("ToolResult", value)
 
 
 def decode_turn_context(value: object) -> TurnContext:
@@ -2377,7 +2925,7 @@ def decode_turn_context(value: object) -> TurnContext:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_turn_context(value, "TurnContext")
-    return cast(TurnContext, value)
+    return cast("TurnContext", value)
 
 
 def decode_usage(value: object) -> Usage:
@@ -2386,7 +2934,7 @@ def decode_usage(value: object) -> Usage:
     Raises DecodeError naming the first member that does not fit.
     """
     _check_usage(value, "Usage")
-    return cast(Usage, value)
+    return cast("Usage", value)
 
 
 DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
@@ -2445,7 +2993,6 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
 # The method surface: for each method a hook handles, what its handler
 # returns, the decorator that registers it and the test client's call.
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import TypeVar, Union

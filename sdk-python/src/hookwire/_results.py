@@ -7,19 +7,25 @@ it returns a Modify that the dispatcher renders for the method it answers.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, cast
+from ._static import Generic, cast
 
-from ._protocol import (
-    AbortTurn,
-    BeforeToolParams,
-    Continue,
-    DenyTool,
-    HardAbort,
-    Respond,
-    ToolResult,
-)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
-T = TypeVar("T")
+    from ._protocol import (
+        AbortTurn,
+        BeforeToolParams,
+        Continue,
+        DenyTool,
+        HardAbort,
+        Respond,
+        ToolResult,
+    )
+
+    T = TypeVar("T")
+else:
+    T = object  # Generic[T] at run time only makes Modify subscriptable
 
 
 class Modify(Generic[T]):
@@ -77,7 +83,7 @@ def modify(value: T, *, reason: str | None = None, **changes: Any) -> Modify[T]:
     if changes:
         if not isinstance(value, dict):
             raise TypeError(f"modify() applies changes to a dict, not {type(value).__name__}")
-        value = cast(T, {**value, **changes})
+        value = cast("T", {**value, **changes})
     return Modify(value, reason)
 
 
@@ -126,7 +132,7 @@ def respond(
     its other members. The host skips the tool, its approval and after_tool.
     """
     tool: ToolResult = (
-        tool_result(result) if isinstance(result, str) else cast(ToolResult, dict(result))
+        tool_result(result) if isinstance(result, str) else cast("ToolResult", dict(result))
     )
     tool.update(
         tool_result(

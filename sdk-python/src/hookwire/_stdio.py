@@ -10,7 +10,10 @@ work is spread depends on the handlers:
 - A hook whose handlers are all plain functions needs no loop: threads take
   turns reading stdin, and the thread that reads a request answers it
   itself, so that no request waits for a thread to wake up. When a handler
-  takes longer than a millisecond, another thread goes on reading.
+  takes longer than a millisecond, another thread goes on reading. While
+  the reading thread has more requests in hand (the host sent them
+  together), it keeps their replies back and writes them in one write, when
+  it comes back for a line it must wait for, or a millisecond later.
 
 asyncio is imported only by the first kind: it costs a plain hook a fifth
 of its start-up.
@@ -19,19 +22,15 @@ of its start-up.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from functools import partial
-from typing import TYPE_CHECKING, Any, Callable
 
 from ._hook import HookError, Route, _Handler
-from ._json import Undecodable, decode, valid_id
+from ._json import ID_TYPES, Undecodable, decode
+from ._log import log
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
@@ -41,15 +40,49 @@ from ._protocol import (
     NEEDS_HANDLER,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Callable
+
     from ._hook import Hook
 
-log = logging.getLogger("hookwire")
 
-# allow_nan=False: a result holding inf or nan (a 1e999 from the host, say)
-# is an error reply, not a line that is not JSON.
-_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+def _encoder() -> Callable[[Any], str]:
+    """json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode, in a third of the time.
+
+    allow_nan=False: a result holding inf or nan (a 1e999 from the host, say)
+    is an error reply, not a line that is not JSON. The encoder's C part is
+    made once rather than at each call, and without the dict of the objects
+    being encoded (markers), which no thread could share: a result that holds
+    itself fails with a RecursionError instead of a ValueError, an error
+    reply all the same.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # an interpreter without the json module's C part
+        return json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+    encode = make(
+        None,  # markers
+        json.JSONEncoder().default,  # the TypeError of a value that is not JSON
+        json.encoder.encode_basestring_ascii,
+        None,  # indent
+        ":",
+        ",",
+        False,  # sort_keys
+        False,  # skipkeys
+        False,  # allow_nan
+    )
+    return lambda value: "".join(encode(value, 0))
+
+
+_dumps = _encoder()
 _CONTINUE = {"action": "continue"}
+_BLANK = b" \t\r\n"
+_LONG_LINE = 1 << 16
+# At most this many replies are kept back to be written together.
+_HOLD_AT_MOST = 64
+# What the threads server reads at once; more once a line is longer.
+_READ_SIZE = 1 << 16
+_READ_MORE = 1 << 20
 
 
 # How long the handlers in flight when stdin closes have to answer, and, for
@@ -96,6 +129,10 @@ class _Wire:
         self._fd = fd_out
         self._lock = threading.Lock()
         self._broken = False
+        # Replies kept back while the reading thread has more requests in hand
+        # (see _ThreadsServer), to go out together in one write.
+        self._holding = False
+        self._held: list[bytes] = []
 
     def line(self, line: bytes) -> None:
         try:
@@ -105,8 +142,8 @@ class _Wire:
             log.exception("could not handle the line %.200r", line)
 
     def _line(self, line: bytes) -> None:
-        if not line.strip(b" \t\r\n"):
-            return
+        if not line or (line[0] in _BLANK and not line.strip(_BLANK)):
+            return  # a blank line (a message's line starts with a bracket: no copy of it)
         try:
             message = decode(line)
         except Undecodable as e:
@@ -121,7 +158,9 @@ class _Wire:
         if not isinstance(message, dict):
             self.error(None, CODE_INVALID_REQUEST, "invalid request: not a JSON object")
             return
-        request_id = valid_id(message)
+        request_id = message.get("id")
+        if type(request_id) not in ID_TYPES:
+            request_id = None  # what valid_id() answers, without the call
         method = message.get("method")
         if "method" in message and not isinstance(method, str):
             self.error(request_id, CODE_INVALID_REQUEST, "invalid request: method is not a string")
@@ -179,7 +218,7 @@ class _Wire:
     def result(self, request_id: Any, method: str, result: Any) -> None:
         line = _dumps({"jsonrpc": "2.0", "id": request_id, "result": result})
         # ASCII only, so characters are bytes; the newline counts too.
-        size, limit = len(line) + 1, self.hook.max_line_bytes
+        size, limit = len(line) + 1, self.hook._max_line_bytes
         if size > limit:
             # A host stops reading a hook for good at a line longer than it reads.
             # An approval has no continue: an error is the closest to "not decided".
@@ -213,17 +252,50 @@ class _Wire:
             self._broken = True
 
     def write(self, line: str) -> None:
-        data = memoryview((line + "\n").encode())
+        # A long line goes out apart from its newline, rather than copied to add it.
+        parts = [(line + "\n").encode()] if len(line) < _LONG_LINE else [line.encode(), b"\n"]
         with self._lock:
             if self._broken:
                 return
-            try:
-                while data:
-                    data = data[os.write(self._fd, data) :]
-            except OSError as e:
-                # The host has gone; stdin will close too, and the hook with it.
-                self._broken = True
-                log.error("cannot write to the host: %s", e)
+            if self._held or self._holding:
+                parts = self._with_held(parts)
+            if parts:
+                self._write(parts)
+
+    def _with_held(self, parts: list[bytes]) -> list[bytes]:
+        """What to write now, the replies kept back first; the caller holds the lock."""
+        if len(parts) == 1:  # a short reply: kept back, or written with the others
+            self._held.append(parts[0])
+            if self._holding and len(self._held) < _HOLD_AT_MOST:
+                return []
+            parts = [b"".join(self._held)]
+        elif self._held:
+            parts = [b"".join(self._held), *parts]
+        self._held.clear()
+        return parts
+
+    def hold(self, holding: bool) -> None:
+        """Keep replies back (True), or write those kept back and stop keeping them."""
+        with self._lock:
+            self._holding = holding
+            if not holding and self._held and not self._broken:
+                self._write([b"".join(self._held)])
+            if not holding:
+                self._held.clear()
+
+    def _write(self, parts: list[bytes]) -> None:
+        """Write every byte of parts; the caller holds the lock."""
+        try:
+            for data in parts:
+                written = os.write(self._fd, data)
+                if written < len(data):  # a long line, a full pipe: the rest
+                    rest = memoryview(data)[written:]
+                    while rest:
+                        rest = rest[os.write(self._fd, rest) :]
+        except OSError as e:
+            # The host has gone; stdin will close too, and the hook with it.
+            self._broken = True
+            log.error("cannot write to the host: %s", e)
 
 
 class _ThreadsServer(_Wire):
@@ -237,10 +309,18 @@ class _ThreadsServer(_Wire):
     def __init__(self, hook: Hook, fd_in: int, fd_out: int) -> None:
         super().__init__(hook, fd_out)
         # Its own duplicate of stdin: at a signal, a thread may still be
-        # blocked reading it when serve() returns.
-        self._stdin = open(os.dup(fd_in), "rb")  # noqa: SIM115 - closed by serve() at EOF
+        # blocked reading it when serve() returns. Read in chunks, split into
+        # lines here, so that the reading thread knows whether it has another
+        # whole line in hand (_end, where it ends in _buf, is not -1).
+        self._fd_in = os.dup(fd_in)
+        self._buf = b""
+        self._pos = 0
+        self._end = -1
         self._reading = threading.Lock()  # held by the thread reading stdin
-        self._state = threading.Condition()  # guards what follows
+        # Guards what follows; taken as the lock itself where nothing waits
+        # or is notified, which spares the Condition's Python-level methods.
+        self._mutex = threading.RLock()
+        self._state = threading.Condition(self._mutex)
         self._threads = 0
         self._parked = 0  # threads waiting for the watch to need another reader
         self._spare = threading.Semaphore(0)  # a permit sends one parked thread to read
@@ -248,14 +328,15 @@ class _ThreadsServer(_Wire):
         self._lines = 0  # lines read: the watch's sign that reading goes on
         self._eof = False
         self._dozing = False
-        self._work: Callable[[], None] | None = None  # what the reading thread found to do
+        # What the reading thread found to do: a function and its arguments.
+        self._work: tuple[Callable[..., None], tuple[Any, ...]] | None = None
 
     def serve(self) -> None:
         previous = _raise_on_signals()
         try:
             self._add_reader()
             self._watch()
-            self._stdin.close()
+            os.close(self._fd_in)
         except _Stop:
             log.info("signal: exiting without waiting for %d handlers", self._busy)
         finally:
@@ -288,7 +369,11 @@ class _ThreadsServer(_Wire):
                 self._dozing = False
                 if self._lines != seen:
                     seen, last = self._lines, time.monotonic()
-                elif self._busy and not self._eof and not self._reading.locked():
+                    continue
+                # Nothing read for a tick: a handler holds things up. What the
+                # reading thread kept back goes out, and another thread reads.
+                self.hold(False)
+                if self._busy and not self._eof and not self._reading.locked():
                     self._add_reader()
 
     def _add_reader(self) -> None:
@@ -304,10 +389,13 @@ class _ThreadsServer(_Wire):
         threading.Thread(target=self._take_turns, name=name, daemon=True).start()
 
     def _take_turns(self) -> None:
+        # The path of every request: written out here rather than in small
+        # methods, each call of which costs a request more than its body.
+        reading, mutex, state = self._reading, self._mutex, self._state
         while not self._eof:
-            if not self._reading.acquire(blocking=False):
+            if not reading.acquire(blocking=False):
                 # Another thread reads: wait until the watch needs one more.
-                with self._state:
+                with mutex:
                     self._parked += 1
                 self._spare.acquire()
                 continue
@@ -316,19 +404,32 @@ class _ThreadsServer(_Wire):
                 if work is not None:
                     # Counted before reading is let go: the thread that reads
                     # the end of stdin next must find this work in flight.
-                    self._begin()
+                    with mutex:
+                        self._busy += 1
+                        if self._dozing:
+                            state.notify_all()  # wake the watch: this may take a while
             finally:
-                self._reading.release()
-            if work is not None:
-                self._answer(work)
+                reading.release()
+            if work is None:
+                continue
+            try:
+                work[0](*work[1])
+            finally:
+                with mutex:
+                    self._busy -= 1
+                    if self._eof and self._busy == 0:
+                        state.notify_all()
 
-    def _next(self) -> Callable[[], None] | None:
+    def _next(self) -> tuple[Callable[..., None], tuple[Any, ...]] | None:
         """Read and dispatch one line; return the work it leaves for this thread."""
         if self._eof:
             return None
+        if self._end < 0 and (self._holding or self._held):
+            # About to wait for the host: the replies kept back go out first.
+            self.hold(False)
         try:
-            line = self._stdin.readline()
-        except (OSError, ValueError):
+            line = self._readline()
+        except OSError:
             line = b""  # stdin failed: the end, as for EOF
         if not line:
             with self._state:
@@ -339,32 +440,44 @@ class _ThreadsServer(_Wire):
                 self._state.notify_all()
             return None
         self._lines += 1
+        if self._end >= 0 and not self._holding:
+            # More requests in hand: their replies go out together, when this
+            # thread is back for a line it must wait for (or a tick later).
+            self.hold(True)
         self.line(line)
         work, self._work = self._work, None
         return work
 
-    def _begin(self) -> None:
-        with self._state:
-            self._busy += 1
-            if self._dozing:
-                self._state.notify_all()  # wake the watch: this may take a while
-
-    def _answer(self, work: Callable[[], None]) -> None:
-        try:
-            work()
-        finally:
-            with self._state:
-                self._busy -= 1
-                if self._eof and self._busy == 0:
-                    self._state.notify_all()
+    def _readline(self) -> bytes:
+        """The next line of stdin, newline included; at its end what is left, then b""."""
+        buf, end = self._buf, self._end
+        if end >= 0:
+            line = buf[self._pos : end + 1]
+        else:
+            parts = [buf[self._pos :]]
+            while True:
+                buf = os.read(self._fd_in, _READ_SIZE if len(parts) < 2 else _READ_MORE)
+                if not buf:
+                    self._buf, self._pos = b"", 0
+                    return b"".join(parts)
+                end = buf.find(b"\n")
+                if end >= 0:
+                    break
+                parts.append(buf)
+            line = buf[: end + 1]
+            if len(parts) > 1 or parts[0]:
+                line = b"".join((*parts, line))
+        self._buf, self._pos = buf, end + 1
+        self._end = buf.find(b"\n", end + 1)
+        return line
 
     def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
         # The reading thread answers this once it has let go of reading.
-        self._work = partial(self.answer, request_id, method, route, params)
+        self._work = (self.answer, (request_id, method, route, params))
 
     def notify(self, event: Any, observers: list[_Handler]) -> None:
         if observers:
-            self._work = partial(_observe_all, observers, event)
+            self._work = (_observe_all, (observers, event))
 
 
 def _observe(fn: Any, event: Any) -> None:
@@ -394,32 +507,43 @@ def _raise_on_signals() -> dict[int, Any]:
     return previous
 
 
-@contextmanager
-def _claim_stdio() -> Iterator[tuple[int, int]]:
+class _claim_stdio:
     """Take stdin and stdout for the protocol, at the file-descriptor level.
 
     The protocol gets private duplicates of fd 0 and fd 1; fd 1 then points
     at stderr and fd 0 at /dev/null. So print(), C extensions and child
     processes, which all write to fd 1, write to stderr instead, and a child
     process cannot read the host's messages. Both are put back on exit.
+    (A class rather than a contextlib.contextmanager: contextlib is a module
+    more to load at start-up.)
     """
-    fd_in, fd_out = os.dup(0), os.dup(1)
-    stdout = sys.stdout
-    line_buffering = getattr(stdout, "line_buffering", None)
-    try:
-        os.dup2(2, 1)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        if line_buffering is False and hasattr(stdout, "reconfigure"):
-            # It is a log now: show each line as it comes.
-            stdout.reconfigure(line_buffering=True)
-        yield fd_in, fd_out
-    finally:
-        with suppress(OSError, ValueError):
+
+    def __enter__(self) -> tuple[int, int]:
+        self._fds = fd_in, fd_out = os.dup(0), os.dup(1)
+        self._stdout = stdout = sys.stdout
+        self._line_buffering = getattr(stdout, "line_buffering", None)
+        try:
+            os.dup2(2, 1)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.close(null)
+            if self._line_buffering is False and hasattr(stdout, "reconfigure"):
+                # It is a log now: show each line as it comes.
+                stdout.reconfigure(line_buffering=True)
+        except BaseException:
+            self.__exit__()
+            raise
+        return fd_in, fd_out
+
+    def __exit__(self, *exc: object) -> None:
+        stdout = self._stdout
+        try:  # noqa: SIM105 - contextlib.suppress would load contextlib at start-up
             stdout.flush()
-        if line_buffering is False and hasattr(stdout, "reconfigure"):
+        except (OSError, ValueError):
+            pass
+        if self._line_buffering is False and hasattr(stdout, "reconfigure"):
             stdout.reconfigure(line_buffering=False)
+        fd_in, fd_out = self._fds
         os.dup2(fd_in, 0)
         os.dup2(fd_out, 1)
         os.close(fd_in)

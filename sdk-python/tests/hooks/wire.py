@@ -15,7 +15,15 @@ import sys
 import threading
 import time
 
-from hookwire import ApproveToolParams, BeforeToolParams, BeforeToolReply, Hook, RuntimeEvent, deny
+from hookwire import (
+    ApproveToolParams,
+    BeforeToolParams,
+    BeforeToolReply,
+    Hook,
+    RuntimeEvent,
+    deny,
+    modify,
+)
 
 hook = Hook("wire-test")
 log = logging.getLogger("wire-test")
@@ -37,6 +45,10 @@ def behave(call: BeforeToolParams) -> BeforeToolReply:
         raise RuntimeError("the handler broke")
     if tool == "echo":
         return deny(str(args.get("text")))
+    if tool == "itself":
+        looped: dict[str, object] = {}
+        looped["itself"] = looped
+        return modify(call, arguments=looped)
     return None
 
 

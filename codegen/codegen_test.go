@@ -296,13 +296,13 @@ func TestThePythonAllListsWhatThePackageReExportsOfTheModule(t *testing.T) {
 func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
 	src := fixturePython(t)
 	for _, want := range []string{
-		"    def mix(self, fn: \"_MixHandler\") -> \"_MixHandler\":\n",
+		"    def mix(self, fn: _MixHandler) -> _MixHandler:\n",
 		"        self._register(METHOD_MIX, fn)\n",
-		"    def mix(self, params: \"Paint\") -> \"MixReply\":\n",
+		"    def mix(self, params: Paint) -> MixReply:\n",
 		"        return cast(\"MixReply\", self.call(METHOD_MIX, params))\n",
 		"        METHOD_MIX,\n", // in NEEDS_HANDLER: it allows no continue
-		"    def apply(self, fn: \"_ApplyHandler\")",
-		"    def peek(self, fn: \"_PeekHandler\")",
+		"    def apply(self, fn: _ApplyHandler)",
+		"    def peek(self, fn: _PeekHandler)",
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the module has no %q", want)

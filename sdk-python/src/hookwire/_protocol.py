@@ -3060,10 +3060,10 @@ else:
 class _Handlers:
     """Hook's decorators: one per method a hook handles."""
 
-    def _register(self, method: str, fn: "Callable[..., object]") -> None:
+    def _register(self, method: str, fn: Callable[..., object]) -> None:
         raise NotImplementedError
 
-    def before_llm(self, fn: "_BeforeLLMHandler") -> "_BeforeLLMHandler":
+    def before_llm(self, fn: _BeforeLLMHandler) -> _BeforeLLMHandler:
         """Handle hook.before_llm: the request about to be sent to the LLM.
 
         fn takes the BeforeLLMParams and returns a BeforeLLMReply; an async def
@@ -3072,7 +3072,7 @@ class _Handlers:
         self._register(METHOD_BEFORE_LLM, fn)
         return fn
 
-    def after_llm(self, fn: "_AfterLLMHandler") -> "_AfterLLMHandler":
+    def after_llm(self, fn: _AfterLLMHandler) -> _AfterLLMHandler:
         """Handle hook.after_llm: the LLM's answer.
 
         fn takes the AfterLLMParams and returns an AfterLLMReply; an async def
@@ -3081,7 +3081,7 @@ class _Handlers:
         self._register(METHOD_AFTER_LLM, fn)
         return fn
 
-    def before_tool(self, fn: "_BeforeToolHandler") -> "_BeforeToolHandler":
+    def before_tool(self, fn: _BeforeToolHandler) -> _BeforeToolHandler:
         """Handle hook.before_tool: a tool call about to run.
 
         fn takes the BeforeToolParams and returns a BeforeToolReply; an async def
@@ -3090,7 +3090,7 @@ class _Handlers:
         self._register(METHOD_BEFORE_TOOL, fn)
         return fn
 
-    def after_tool(self, fn: "_AfterToolHandler") -> "_AfterToolHandler":
+    def after_tool(self, fn: _AfterToolHandler) -> _AfterToolHandler:
         """Handle hook.after_tool: a tool call that has run.
 
         fn takes the AfterToolParams and returns an AfterToolReply; an async def
@@ -3099,7 +3099,7 @@ class _Handlers:
         self._register(METHOD_AFTER_TOOL, fn)
         return fn
 
-    def approve_tool(self, fn: "_ApproveToolHandler") -> "_ApproveToolHandler":
+    def approve_tool(self, fn: _ApproveToolHandler) -> _ApproveToolHandler:
         """Handle hook.approve_tool: ApproveToolParams asks whether a tool call may run.
 
         fn takes the ApproveToolParams and returns an ApproveToolReply; an async def
@@ -3115,35 +3115,35 @@ class _TestCalls:
     def call(self, method: str, params: object) -> object:
         raise NotImplementedError
 
-    def before_llm(self, params: "BeforeLLMParams") -> "BeforeLLMResult":
+    def before_llm(self, params: BeforeLLMParams) -> BeforeLLMResult:
         """Call hook.before_llm as the host would; return the result as the wire carries it."""
         return cast("BeforeLLMResult", self.call(METHOD_BEFORE_LLM, params))
 
-    def after_llm(self, params: "AfterLLMParams") -> "AfterLLMResult":
+    def after_llm(self, params: AfterLLMParams) -> AfterLLMResult:
         """Call hook.after_llm as the host would; return the result as the wire carries it."""
         return cast("AfterLLMResult", self.call(METHOD_AFTER_LLM, params))
 
-    def before_tool(self, params: "BeforeToolParams") -> "BeforeToolResult":
+    def before_tool(self, params: BeforeToolParams) -> BeforeToolResult:
         """Call hook.before_tool as the host would; return the result as the wire carries it."""
         return cast("BeforeToolResult", self.call(METHOD_BEFORE_TOOL, params))
 
-    def after_tool(self, params: "AfterToolParams") -> "AfterToolResult":
+    def after_tool(self, params: AfterToolParams) -> AfterToolResult:
         """Call hook.after_tool as the host would; return the result as the wire carries it."""
         return cast("AfterToolResult", self.call(METHOD_AFTER_TOOL, params))
 
-    def approve_tool(self, params: "ApproveToolParams") -> "ApproveToolResult":
+    def approve_tool(self, params: ApproveToolParams) -> ApproveToolResult:
         """Call hook.approve_tool as the host would; return the result as the wire carries it."""
         return cast("ApproveToolResult", self.call(METHOD_APPROVE_TOOL, params))
 
 
-NEEDS_HANDLER: "Final[frozenset[str]]" = frozenset(
+NEEDS_HANDLER: Final[frozenset[str]] = frozenset(
     {
         METHOD_APPROVE_TOOL,
     }
 )
 """The methods that allow no continue: a call that no handler decides gets an error."""
 
-MODIFY_MEMBERS: "Final[Mapping[str, str]]" = {
+MODIFY_MEMBERS: Final[Mapping[str, str]] = {
     METHOD_BEFORE_LLM: "request",
     METHOD_AFTER_LLM: "response",
     METHOD_BEFORE_TOOL: "call",
@@ -3151,7 +3151,7 @@ MODIFY_MEMBERS: "Final[Mapping[str, str]]" = {
 }
 """The member of each method's modify result that carries the whole replacement object."""
 
-BOOL_MEMBERS: "Final[Mapping[str, str]]" = {
+BOOL_MEMBERS: Final[Mapping[str, str]] = {
     METHOD_APPROVE_TOOL: "approved",
 }
 """The methods whose handler may return a bool alone, with the result's member it is."""

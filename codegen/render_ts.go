@@ -242,18 +242,3 @@ func firstSentence(doc string) string {
 	return para
 }
 
-// article is "a" or "an" for a name, by its first letter.
-func article(name string) string {
-	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
-		return "an"
-	}
-	return "a"
-}
-
-// orList joins words as "a, b or c".
-func orList(ws []string) string {
-	if len(ws) < 2 {
-		return strings.Join(ws, "")
-	}
-	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
-}

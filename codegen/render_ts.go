@@ -241,4 +241,3 @@ func firstSentence(doc string) string {
 	}
 	return para
 }
-

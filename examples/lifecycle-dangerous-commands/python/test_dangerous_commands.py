@@ -71,23 +71,22 @@ def hookwire_cli(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return binary
 
 
-def test_under_the_runtime_each_dangerous_command_ends_its_turn_and_the_rest_run(
-    hookwire_cli: Path,
-) -> None:
+def play(hookwire_cli: Path, scenario: Path) -> subprocess.CompletedProcess[str]:
+    """The scenario under the runtime with this hook, as a JSON transcript."""
     run = subprocess.run(
-        [
-            str(hookwire_cli),
-            "run",
-            "--json",
-            "--hooks",
-            str(HERE / "hooks.json"),
-            str(HERE / "scenario.json"),
-        ],
+        [str(hookwire_cli), "run", "--json", "--hooks", str(HERE / "hooks.json"), str(scenario)],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert run.returncode == 0, run.stderr
+    return run
+
+
+def test_under_the_runtime_each_dangerous_command_ends_its_turn_and_the_rest_run(
+    hookwire_cli: Path,
+) -> None:
+    run = play(hookwire_cli, HERE / "scenario.json")
     records: list[dict[str, Any]] = [json.loads(line) for line in run.stdout.splitlines()]
     ran = [(r["tool"], r["arguments"]) for r in records if r["type"] == "tool"]
     assert ran == [
@@ -119,20 +118,7 @@ def test_under_the_runtime_a_dangerous_command_nested_1200_deep_still_ends_its_t
         + "]}]}]}"
     )
     (tmp_path / "scenario.json").write_text(scenario)
-    run = subprocess.run(
-        [
-            str(hookwire_cli),
-            "run",
-            "--json",
-            "--hooks",
-            str(HERE / "hooks.json"),
-            str(tmp_path / "scenario.json"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert run.returncode == 0, run.stderr
+    run = play(hookwire_cli, tmp_path / "scenario.json")
     # The records that carry the arguments nest too deep for json.loads.
     kinds = [line[: line.find(",")] for line in run.stdout.splitlines()]
     assert '{"type":"tool"' not in kinds, run.stdout[:2000]

@@ -76,6 +76,20 @@ def _encoder() -> Callable[[Any], str]:
 
 _dumps = _encoder()
 _CONTINUE = {"action": "continue"}
+_CONTINUE_JSON = _dumps(_CONTINUE)
+
+
+def _result_line(request_id: Any, result: Any) -> str:
+    """_dumps of a result's message, in half the time.
+
+    The encoder spends most of a short reply on the envelope, the same every
+    time; it is written out here, around the id and the result encoded.
+    The result of most requests, continue, is encoded once for all.
+    """
+    # An int's JSON is its str; a bool, which is an int too, is never an id.
+    rid = str(request_id) if type(request_id) is int else _dumps(request_id)
+    body = _CONTINUE_JSON if result == _CONTINUE else _dumps(result)
+    return '{"jsonrpc":"2.0","id":' + rid + ',"result":' + body + "}"
 _BLANK = b" \t\r\n"
 _LONG_LINE = 1 << 16
 # At most this many replies are kept back to be written together.
@@ -216,7 +230,7 @@ class _Wire:
             self.failed(request_id, method, e)
 
     def result(self, request_id: Any, method: str, result: Any) -> None:
-        line = _dumps({"jsonrpc": "2.0", "id": request_id, "result": result})
+        line = _result_line(request_id, result)
         # ASCII only, so characters are bytes; the newline counts too.
         size, limit = len(line) + 1, self.hook._max_line_bytes
         if size > limit:
@@ -235,7 +249,7 @@ class _Wire:
                 message = f"the reply ({size} bytes) is longer than the host reads ({limit} bytes)"
                 self.error(request_id, CODE_HANDLER_ERROR, message)
                 return
-            line = _dumps({"jsonrpc": "2.0", "id": request_id, "result": _CONTINUE})
+            line = _result_line(request_id, _CONTINUE)
         self.write(line)
 
     def failed(self, request_id: Any, method: str, e: Exception) -> None:
@@ -299,7 +313,7 @@ class _Wire:
 
 
 class _ThreadsServer(_Wire):
-    """Threads take turns reading stdin, each answering what it read (see the module doc)."""
+    """One thread at a time reads stdin and answers what it reads (see the module doc)."""
 
     # How long a handler may hold up reading before another thread reads.
     TICK = 0.001
@@ -310,35 +324,44 @@ class _ThreadsServer(_Wire):
         super().__init__(hook, fd_out)
         # Its own duplicate of stdin: at a signal, a thread may still be
         # blocked reading it when serve() returns. Read in chunks, split into
-        # lines here, so that the reading thread knows whether it has another
-        # whole line in hand (_end, where it ends in _buf, is not -1).
+        # lines here, so that the reader knows whether it has another whole
+        # line in hand (_end, where it ends in _buf, is not -1).
         self._fd_in = os.dup(fd_in)
         self._buf = b""
         self._pos = 0
         self._end = -1
-        self._reading = threading.Lock()  # held by the thread reading stdin
-        # Guards what follows; taken as the lock itself where nothing waits
-        # or is notified, which spares the Condition's Python-level methods.
-        self._mutex = threading.RLock()
-        self._state = threading.Condition(self._mutex)
+        # The reader's claim while it runs a handler: the number of the line
+        # it answers. Whoever pops it first wins: the reader, which goes on
+        # reading, or the watch, which hands reading to another thread. A
+        # list because its append and pop are atomic; a lock would cost the
+        # path of every request twice as much.
+        self._claim: list[int] = []
+        self._lines = 0  # lines read; written by the reader only
+        # What follows changes only when reading changes hands, under this.
+        self._mutex = threading.Lock()
         self._threads = 0
-        self._parked = 0  # threads waiting for the watch to need another reader
+        self._parked = 0  # threads with nothing to do, until the watch hands them reading
         self._spare = threading.Semaphore(0)  # a permit sends one parked thread to read
-        self._busy = 0  # requests and notifications being answered
-        self._lines = 0  # lines read: the watch's sign that reading goes on
+        self._left = 0  # handlers still running in threads that handed reading on
         self._eof = False
         self._dozing = False
-        # What the reading thread found to do: a function and its arguments.
+        # Released to wake the watch before its tick: at the end of stdin, or
+        # when work comes while it dozes.
+        self._wake = threading.Lock()
+        self._wake.acquire()
+        # What the reader found to do: a function and its arguments.
         self._work: tuple[Callable[..., None], tuple[Any, ...]] | None = None
 
     def serve(self) -> None:
         previous = _raise_on_signals()
         try:
-            self._add_reader()
+            with self._mutex:
+                self._start_reader()
             self._watch()
             os.close(self._fd_in)
         except _Stop:
-            log.info("signal: exiting without waiting for %d handlers", self._busy)
+            running = self._left + len(self._claim)
+            log.info("signal: exiting without waiting for %d handlers", running)
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
@@ -346,107 +369,146 @@ class _ThreadsServer(_Wire):
         self.hook._close_plain()
 
     def _watch(self) -> None:
-        """Until stdin ends and every answer is out, add a reader when a handler holds one up.
+        """Until stdin ends and every answer is out, hand reading on when a handler holds it up.
 
-        The reading thread answers what it reads itself, so that no request
-        waits for another thread to wake. Handing reading on at each request
-        would cost that wake; instead this watch, like Go's sysmon, looks
-        every tick and sends another thread to read when no line came in
-        while a handler ran. The main thread keeps it, so it also runs the
-        signal handlers promptly.
+        The reader answers what it reads itself, so that no request waits
+        for another thread to wake. Handing reading on at each request would
+        cost that wake; instead this watch, like Go's sysmon, looks every
+        tick and sends another thread to read when the reader is still in
+        the handler it was in a tick before. The main thread keeps it, so it
+        also runs the signal handlers promptly. A tick costs a wait on a
+        plain lock and a few comparisons, little of the time the reader
+        needs the interpreter.
         """
-        seen, last = -1, time.monotonic()
+        claim, wake, tick = self._claim, self._wake, self.TICK
+        seen: list[int] = []
+        lines, last = -1, time.monotonic()
         abandon_at = None
-        with self._state:
-            while not (self._eof and self._busy == 0):
-                if self._eof:
-                    abandon_at = abandon_at or time.monotonic() + STDIN_GRACE
-                    if time.monotonic() >= abandon_at:
-                        _abandon(self, self._busy)
-                        return
-                self._dozing = self._busy == 0 and time.monotonic() - last > self.DOZE
-                self._state.wait(0.2 if self._dozing else self.TICK)
-                self._dozing = False
-                if self._lines != seen:
-                    seen, last = self._lines, time.monotonic()
-                    continue
-                # Nothing read for a tick: a handler holds things up. What the
-                # reading thread kept back goes out, and another thread reads.
+        while not (self._eof and self._left == 0):
+            if self._eof:
+                abandon_at = abandon_at or time.monotonic() + STDIN_GRACE
+                if time.monotonic() >= abandon_at:
+                    _abandon(self, self._left)
+                    return
+            doze = self._left == 0 and time.monotonic() - last > self.DOZE
+            if doze:
+                # Said before the claim is looked at, as the reader claims
+                # before it looks at this: one of the two sees the other.
+                self._dozing = True
+                doze = self._dozing = not claim
+            wake.acquire(True, 0.2 if doze else tick)
+            self._dozing = False
+            now = claim[:1]  # a copy: the reader may pop it meanwhile
+            if now and now == seen:
+                # The reader is still in the handler it was in a tick ago:
+                # what it kept back goes out, and another thread reads.
                 self.hold(False)
-                if self._busy and not self._eof and not self._reading.locked():
-                    self._add_reader()
+                self._hand_on()
+            seen = now
+            if self._lines != lines:
+                lines, last = self._lines, time.monotonic()
 
-    def _add_reader(self) -> None:
-        with self._state:
-            if self._parked:
-                self._parked -= 1
-                self._spare.release()
-                return
-            if self._threads >= self.hook.threads:
+    def _hand_on(self) -> None:
+        """Take reading from the reader, in a handler, and give it to another thread."""
+        with self._mutex:
+            if not self._parked and self._threads >= self.hook.threads:
                 return  # every thread is busy: reading waits for one to be free
-            self._threads += 1
-            name = f"hookwire-{self._threads}"
+            try:
+                self._claim.pop()
+            except IndexError:
+                return  # the handler has returned: its thread reads on
+            self._left += 1
+            self._start_reader()
+
+    def _start_reader(self) -> None:
+        """Send a parked thread to read, or start one; the caller holds the mutex."""
+        if self._parked:
+            self._parked -= 1
+            self._spare.release()
+            return
+        self._threads += 1
+        name = f"hookwire-{self._threads}"
         threading.Thread(target=self._take_turns, name=name, daemon=True).start()
 
+    def _wake_watch(self) -> None:
+        try:  # noqa: SIM105 - contextlib.suppress would load contextlib at start-up
+            self._wake.release()
+        except RuntimeError:
+            pass  # already woken
+
     def _take_turns(self) -> None:
+        """Read when given reading, until stdin ends; between turns, wait parked."""
+        while self._read() and not self._eof:
+            with self._mutex:
+                self._left -= 1
+                if self._eof:
+                    if self._left == 0:
+                        self._wake_watch()
+                    return
+                self._parked += 1
+            self._spare.acquire()
+            if self._eof:
+                return
+
+    def _read(self) -> bool:
+        """Read and answer lines until stdin ends (False) or reading goes to another thread (True)."""
         # The path of every request: written out here rather than in small
         # methods, each call of which costs a request more than its body.
-        reading, mutex, state = self._reading, self._mutex, self._state
-        while not self._eof:
-            if not reading.acquire(blocking=False):
-                # Another thread reads: wait until the watch needs one more.
-                with mutex:
-                    self._parked += 1
-                self._spare.acquire()
-                continue
+        claim, readline, line = self._claim, self._readline, self.line
+        while True:
+            if self._end < 0 and (self._holding or self._held):
+                # About to wait for the host: the replies kept back go out first.
+                self.hold(False)
             try:
-                work = self._next()
-                if work is not None:
-                    # Counted before reading is let go: the thread that reads
-                    # the end of stdin next must find this work in flight.
-                    with mutex:
-                        self._busy += 1
-                        if self._dozing:
-                            state.notify_all()  # wake the watch: this may take a while
-            finally:
-                reading.release()
+                data = readline()
+            except OSError:
+                data = b""  # stdin failed: the end, as for EOF
+            if not data:
+                self._at_eof()
+                return False
+            self._lines += 1
+            if self._end >= 0 and not self._holding:
+                # More requests in hand: their replies go out together, when this
+                # thread is back for a line it must wait for (or a tick later).
+                self.hold(True)
+            line(data)
+            work = self._work
             if work is None:
                 continue
+            self._work = None
+            claim.append(self._lines)
+            if self._dozing:
+                self._wake_watch()  # this may take a while
             try:
                 work[0](*work[1])
-            finally:
-                with mutex:
-                    self._busy -= 1
-                    if self._eof and self._busy == 0:
-                        state.notify_all()
+            except BaseException:
+                # Such as a SystemExit in a handler: this thread ends, another reads.
+                self._leave()
+                raise
+            try:
+                claim.pop()
+            except IndexError:
+                return True  # the watch gave reading to another thread meanwhile
 
-    def _next(self) -> tuple[Callable[..., None], tuple[Any, ...]] | None:
-        """Read and dispatch one line; return the work it leaves for this thread."""
-        if self._eof:
-            return None
-        if self._end < 0 and (self._holding or self._held):
-            # About to wait for the host: the replies kept back go out first.
-            self.hold(False)
-        try:
-            line = self._readline()
-        except OSError:
-            line = b""  # stdin failed: the end, as for EOF
-        if not line:
-            with self._state:
-                self._eof = True
-                if self._parked:
-                    self._spare.release(self._parked)  # they have nothing left to read
-                    self._parked = 0
-                self._state.notify_all()
-            return None
-        self._lines += 1
-        if self._end >= 0 and not self._holding:
-            # More requests in hand: their replies go out together, when this
-            # thread is back for a line it must wait for (or a tick later).
-            self.hold(True)
-        self.line(line)
-        work, self._work = self._work, None
-        return work
+    def _leave(self) -> None:
+        """Give up reading, if this thread still has it, as it ends."""
+        with self._mutex:
+            self._threads -= 1
+            try:
+                self._claim.pop()
+            except IndexError:
+                self._left -= 1  # the watch gave reading on already
+                return
+            if not self._eof:
+                self._start_reader()
+
+    def _at_eof(self) -> None:
+        with self._mutex:
+            self._eof = True
+            if self._parked:
+                self._spare.release(self._parked)  # they have nothing left to read
+                self._parked = 0
+        self._wake_watch()
 
     def _readline(self) -> bytes:
         """The next line of stdin, newline included; at its end what is left, then b""."""

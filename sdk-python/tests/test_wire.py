@@ -234,6 +234,53 @@ def test_many_requests_sent_at_once_are_each_answered_once() -> None:
         hook.kill()
 
 
+def test_handlers_that_end_as_another_thread_takes_over_reading_are_each_answered_once(
+    wire_hook: HookProcess,
+) -> None:
+    # Handlers of about the time after which another thread reads: reading
+    # changes hands while some of them end, in a burst the hook has in hand
+    # and in requests that come one by one. Each reply is a whole line, once.
+    wire_hook.hello()
+    seconds = [0, 0.0005, 0.001, 0.0015, 0.002, 0.004]
+    lines = [
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "hook.before_tool",
+                "params": before_tool("sleep", seconds=seconds[i % len(seconds)]),
+            }
+        ).encode()
+        + b"\n"
+        for i in range(2, 302)
+    ]
+    wire_hook.send_raw(b"".join(lines[:150]))
+    for line in lines[150:]:
+        wire_hook.send_raw(line)
+    wire_hook.close_stdin()
+    replies = [wire_hook.reply() for _ in lines]
+    assert sorted(r["id"] for r in replies) == list(range(2, 302))
+    assert all(r["result"] == {"action": "deny_tool", "reason": "slept"} for r in replies)
+    assert wire_hook.rest_of_stdout() == []
+    assert wire_hook.wait() == 0
+
+
+def test_a_handler_that_blocks_after_a_quiet_spell_holds_up_no_other_request(
+    wire_hook: HookProcess,
+) -> None:
+    # Long enough for the hook to look for blocked handlers less often, and
+    # then to doze: the first request after it still gets another reader.
+    wire_hook.hello()
+    time.sleep(1.2)
+    wire_hook.request(2, "hook.before_tool", before_tool("wait", n=1))
+    assert wire_hook.call(3, "hook.before_tool", before_tool("echo", text="x"))["result"] == {
+        "action": "deny_tool",
+        "reason": "x",
+    }
+    wire_hook.request(4, "hook.before_tool", before_tool("release", n=1))
+    assert {wire_hook.reply()["id"], wire_hook.reply()["id"]} == {2, 4}
+
+
 def test_a_line_of_16_mib_is_read_and_answered_whole_to_a_host_that_reads_such_lines() -> None:
     text = "x" * (16 << 20)
     hook = HookProcess(str(HOOKS / "tools.py"))

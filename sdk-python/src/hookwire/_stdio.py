@@ -91,6 +91,8 @@ def _result_line(request_id: Any, result: Any) -> str:
     rid = str(request_id) if type(request_id) is int else _dumps(request_id)
     body = _CONTINUE_JSON if result == _CONTINUE else _dumps(result)
     return '{"jsonrpc":"2.0","id":' + rid + ',"result":' + body + "}"
+
+
 _BLANK = b" \t\r\n"
 _LONG_LINE = 1 << 16
 # At most this many replies are kept back to be written together.
@@ -464,7 +466,7 @@ class _ThreadsServer(_Wire):
                 return
 
     def _read(self) -> bool:
-        """Read and answer lines until stdin ends (False) or reading goes to another thread (True)."""
+        """Read and answer lines: False once stdin ends, True once another thread reads."""
         # The path of every request: written out here rather than in small
         # methods, each call of which costs a request more than its body.
         claim, readline, line = self._claim, self._readline, self.line

@@ -50,23 +50,20 @@ _loads = _decoder.decode
 _scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
 
 
-def _load_line(text: str) -> Any:
-    """_loads(text), sparing its regular expressions for a line that starts with its value."""
-    try:
-        value, end = _scan(text, 0)
-    except StopIteration:
-        return _loads(text)  # whitespace first, or no value: _loads reads it or says why
-    if end != len(text) and text[end:].strip(" \t\n\r"):
-        return _loads(text)  # more than whitespace after the value: _loads says what
-    return value
-
-
 def decode(line: bytes) -> Any:
     """The value of one line; ValueError for what is not JSON, Undecodable for the rest."""
     text = line.decode("utf-8")  # strict: a surrogate or a stray byte is not UTF-8
     try:
         try:
-            return _load_line(text)
+            # _loads(text), sparing its regular expressions for a line that
+            # starts with its value.
+            try:
+                value, end = _scan(text, 0)
+            except StopIteration:
+                return _loads(text)  # whitespace first, or no value: _loads reads it or says why
+            if end != len(text) and text[end:].strip(" \t\n\r"):
+                return _loads(text)  # more than whitespace after the value: _loads says what
+            return value
         except RecursionError:
             return _decode_deep(text, int)
     except (JSONDecodeError, NotJSON):

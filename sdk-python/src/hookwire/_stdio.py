@@ -78,21 +78,6 @@ def _encoder() -> Callable[[Any], str]:
 _dumps = _encoder()
 _CONTINUE = {"action": "continue"}
 _CONTINUE_JSON = _dumps(_CONTINUE)
-
-
-def _result_line(request_id: Any, result: Any) -> str:
-    """_dumps of a result's message, in half the time.
-
-    The encoder spends most of a short reply on the envelope, the same every
-    time; it is written out here, around the id and the result encoded.
-    The result of most requests, continue, is encoded once for all.
-    """
-    # An int's JSON is its str; a bool, which is an int too, is never an id.
-    rid = str(request_id) if type(request_id) is int else _dumps(request_id)
-    body = _CONTINUE_JSON if result == _CONTINUE else _dumps(result)
-    return '{"jsonrpc":"2.0","id":' + rid + ',"result":' + body + "}"
-
-
 _BLANK = b" \t\r\n"
 _LONG_LINE = 1 << 16
 # At most this many replies are kept back to be written together.
@@ -153,69 +138,70 @@ class _Wire:
 
     def line(self, line: bytes) -> None:
         try:
-            self._line(line)
+            if not line or (line[0] in _BLANK and not line.strip(_BLANK)):
+                return  # a blank line (a message's line starts with a bracket: no copy of it)
+            try:
+                message = decode(line)
+            except Undecodable as e:
+                # JSON all the same, and a request with an id gets an answer.
+                self.error(e.request_id, CODE_INVALID_REQUEST, f"invalid request: {e}")
+                return
+            except ValueError as e:
+                self.error(None, CODE_PARSE_ERROR, f"parse error: {e}")
+                return
+            if message is None:
+                return  # JSON, and nothing to answer
+            if not isinstance(message, dict):
+                self.error(None, CODE_INVALID_REQUEST, "invalid request: not a JSON object")
+                return
+            request_id = message.get("id")
+            if type(request_id) not in ID_TYPES:
+                request_id = None  # what valid_id() answers, without the call
+            method = message.get("method")
+            if "method" in message and not isinstance(method, str):
+                self.error(
+                    request_id, CODE_INVALID_REQUEST, "invalid request: method is not a string"
+                )
+                return
+            params = message.get("params", {})
+            info = METHODS.get(method) if method else None
+            if info is not None and info.notification:
+                # Never answered, whatever their id: older hosts send them with id 0.
+                if isinstance(params, dict):
+                    self.notify(*self.hook.observers(info.name, params))
+                else:
+                    log.warning("ignored %s: its params are not an object", method)
+                return
+            if message.get("id") is None:
+                log.debug("ignored the notification %s", method)
+                return
+            if request_id is None or not method:
+                self.error(
+                    request_id,
+                    CODE_INVALID_REQUEST,
+                    "invalid request: want a method and a number or string id",
+                )
+                return
+            if not isinstance(params, dict):
+                self.error(
+                    request_id, CODE_INVALID_PARAMS, f"invalid params: {method} takes an object"
+                )
+                return
+            try:
+                route = self.hook.route(method, params)
+            except HookError as e:
+                self.error(request_id, e.code, e.message)
+                return
+            except Exception as e:
+                self.failed(request_id, method, e)
+                return
+            if route.call is None:
+                self.answer(request_id, method, route, params)
+            else:
+                self.start(request_id, method, route, params)
         except Exception:
             # A fault of ours must not stop the hook: the host times the call out.
             log.exception("could not handle the line %.200r", line)
-
-    def _line(self, line: bytes) -> None:
-        if not line or (line[0] in _BLANK and not line.strip(_BLANK)):
-            return  # a blank line (a message's line starts with a bracket: no copy of it)
-        try:
-            message = decode(line)
-        except Undecodable as e:
-            # JSON all the same, and a request with an id gets an answer.
-            self.error(e.request_id, CODE_INVALID_REQUEST, f"invalid request: {e}")
-            return
-        except ValueError as e:
-            self.error(None, CODE_PARSE_ERROR, f"parse error: {e}")
-            return
-        if message is None:
-            return  # JSON, and nothing to answer
-        if not isinstance(message, dict):
-            self.error(None, CODE_INVALID_REQUEST, "invalid request: not a JSON object")
-            return
-        request_id = message.get("id")
-        if type(request_id) not in ID_TYPES:
-            request_id = None  # what valid_id() answers, without the call
-        method = message.get("method")
-        if "method" in message and not isinstance(method, str):
-            self.error(request_id, CODE_INVALID_REQUEST, "invalid request: method is not a string")
-            return
-        params = message.get("params", {})
-        info = METHODS.get(method) if method else None
-        if info is not None and info.notification:
-            # Never answered, whatever their id: older hosts send them with id 0.
-            if isinstance(params, dict):
-                self.notify(*self.hook.observers(info.name, params))
-            else:
-                log.warning("ignored %s: its params are not an object", method)
-            return
-        if message.get("id") is None:
-            log.debug("ignored the notification %s", method)
-            return
-        if request_id is None or not method:
-            self.error(
-                request_id,
-                CODE_INVALID_REQUEST,
-                "invalid request: want a method and a number or string id",
-            )
-            return
-        if not isinstance(params, dict):
-            self.error(request_id, CODE_INVALID_PARAMS, f"invalid params: {method} takes an object")
-            return
-        try:
-            route = self.hook.route(method, params)
-        except HookError as e:
-            self.error(request_id, e.code, e.message)
-            return
-        except Exception as e:
-            self.failed(request_id, method, e)
-            return
-        if route.call is None:
-            self.answer(request_id, method, route, params)
-        else:
-            self.start(request_id, method, route, params)
 
     def notify(self, event: Any, observers: list[_Handler]) -> None:
         raise NotImplementedError
@@ -233,7 +219,14 @@ class _Wire:
             self.failed(request_id, method, e)
 
     def result(self, request_id: Any, method: str, result: Any) -> None:
-        line = _result_line(request_id, result)
+        # _dumps of the message, in half the time: the encoder spends most of
+        # a short reply on the envelope, the same every time, so it is written
+        # out here, around the id and the result encoded. The result of most
+        # requests, continue, is encoded once for all. An int's JSON is its
+        # str (a bool, an int too, is never an id).
+        rid = str(request_id) if type(request_id) is int else _dumps(request_id)
+        body = _CONTINUE_JSON if result == _CONTINUE else _dumps(result)
+        line = '{"jsonrpc":"2.0","id":' + rid + ',"result":' + body + "}"
         # ASCII only, so characters are bytes; the newline counts too.
         size, limit = len(line) + 1, self.hook._max_line_bytes
         if size > limit:
@@ -252,7 +245,7 @@ class _Wire:
                 message = f"the reply ({size} bytes) is longer than the host reads ({limit} bytes)"
                 self.error(request_id, CODE_HANDLER_ERROR, message)
                 return
-            line = _result_line(request_id, _CONTINUE)
+            line = '{"jsonrpc":"2.0","id":' + rid + ',"result":' + _CONTINUE_JSON + "}"
         self.write(line)
 
     def failed(self, request_id: Any, method: str, e: Exception) -> None:

@@ -263,45 +263,43 @@ class _Wire:
 
     def write(self, line: str) -> None:
         # A long line goes out apart from its newline, rather than copied to add it.
-        parts = [(line + "\n").encode()] if len(line) < _LONG_LINE else [line.encode(), b"\n"]
+        short = len(line) < _LONG_LINE
+        data = (line + "\n").encode() if short else line.encode()
         with self._lock:
             if self._broken:
                 return
-            if self._held or self._holding:
-                parts = self._with_held(parts)
-            if parts:
-                self._write(parts)
-
-    def _with_held(self, parts: list[bytes]) -> list[bytes]:
-        """What to write now, the replies kept back first; the caller holds the lock."""
-        if len(parts) == 1:  # a short reply: kept back, or written with the others
-            self._held.append(parts[0])
-            if self._holding and len(self._held) < _HOLD_AT_MOST:
-                return []
-            parts = [b"".join(self._held)]
-        elif self._held:
-            parts = [b"".join(self._held), *parts]
-        self._held.clear()
-        return parts
+            held = self._held
+            if short and (held or self._holding):
+                held.append(data)
+                if self._holding and len(held) < _HOLD_AT_MOST:
+                    return  # kept back, to go out with the others
+                data = b"".join(held)
+                held.clear()
+            elif held:
+                self._write(b"".join(held))
+                held.clear()
+            self._write(data)
+            if not short:
+                self._write(b"\n")
 
     def hold(self, holding: bool) -> None:
         """Keep replies back (True), or write those kept back and stop keeping them."""
         with self._lock:
             self._holding = holding
-            if not holding and self._held and not self._broken:
-                self._write([b"".join(self._held)])
-            if not holding:
+            if not holding and self._held:
+                self._write(b"".join(self._held))
                 self._held.clear()
 
-    def _write(self, parts: list[bytes]) -> None:
-        """Write every byte of parts; the caller holds the lock."""
+    def _write(self, data: bytes) -> None:
+        """Write every byte of data, unless the host has gone; the caller holds the lock."""
+        if self._broken:
+            return
         try:
-            for data in parts:
-                written = os.write(self._fd, data)
-                if written < len(data):  # a long line, a full pipe: the rest
-                    rest = memoryview(data)[written:]
-                    while rest:
-                        rest = rest[os.write(self._fd, rest) :]
+            written = os.write(self._fd, data)
+            if written < len(data):  # a long line, a full pipe: the rest
+                rest = memoryview(data)[written:]
+                while rest:
+                    rest = rest[os.write(self._fd, rest) :]
         except OSError as e:
             # The host has gone; stdin will close too, and the hook with it.
             self._broken = True

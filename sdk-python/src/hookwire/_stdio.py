@@ -10,11 +10,11 @@ work is spread depends on the handlers:
 - A hook whose handlers are all plain functions needs no loop: threads take
   turns reading stdin, and the thread that reads a request answers it
   itself, so that no request waits for a thread to wake up. When a handler
-  holds reading up for a few milliseconds (one, once handlers have been
-  slow), another thread goes on reading. While the reading thread has more
-  requests in hand (the host sent them together), it keeps their replies
-  back and writes them in one write, when it comes back for a line it must
-  wait for, or when another thread takes over reading.
+  holds reading up for a few milliseconds, another thread goes on reading.
+  While the reading thread has more requests in hand (the host sent them
+  together), it keeps their replies back and writes them in one write, when
+  it comes back for a line it must wait for, or when another thread takes
+  over reading.
 
 asyncio is imported only by the first kind: it costs a plain hook a fifth
 of its start-up.
@@ -309,12 +309,12 @@ class _Wire:
 class _ThreadsServer(_Wire):
     """One thread at a time reads stdin and answers what it reads (see the module doc)."""
 
-    # How long a handler may hold up reading before another thread reads,
-    # once the watch has seen it.
+    # The watch looks at the reader every PATIENCE; a handler it finds at two
+    # looks in a row has held reading up long enough. A look costs the reader
+    # the interpreter for a moment, and the machine a wake. Once a handler
+    # has been slow, the next look comes after TICK, and each one after it
+    # twice as late as the last, up to PATIENCE again.
     TICK = 0.001
-    # The watch looks at least this often. A look costs the reader the
-    # interpreter for a moment, and the machine a wake: while it finds no
-    # handler running, the watch looks half as often each time, down to this.
     PATIENCE = 0.004
     # After this long with nothing read, the watch sleeps until work comes.
     DOZE = 1.0
@@ -373,16 +373,13 @@ class _ThreadsServer(_Wire):
         The reader answers what it reads itself, so that no request waits
         for another thread to wake. Handing reading on at each request would
         cost that wake; instead this watch, like Go's sysmon, looks now and
-        then, and sends another thread to read when the reader is still in
-        the handler it was in a tick before. Having seen the reader in a
-        handler, it looks again a tick later; else it waits twice as long
-        as the last time, up to PATIENCE, and a tick again once a handler
-        has been slow. The main thread keeps it, so it also runs the signal
-        handlers promptly.
+        then (see TICK), and sends another thread to read when the reader is
+        still in the handler it was in at the last look. The main thread
+        keeps it, so it also runs the signal handlers promptly.
         """
-        claim, wake, tick = self._claim, self._wake, self.TICK
+        claim, wake = self._claim, self._wake
         seen: list[int] = []
-        wait = idle = tick
+        wait = self.PATIENCE
         lines, last = -1, time.monotonic()
         abandon_at = None
         while not (self._eof and self._left == 0):
@@ -401,16 +398,14 @@ class _ThreadsServer(_Wire):
             self._dozing = False
             now = claim[:1]  # a copy: the reader may pop it meanwhile
             if now and now == seen:
-                # The reader is still in the handler it was in a tick ago:
-                # what it kept back goes out, and another thread reads.
+                # The reader is still in the handler it was in at the last
+                # look: what it kept back goes out, and another thread reads.
                 self.hold(False)
                 self._hand_on()
-                idle = tick  # handlers are slow now: look often
-            seen = now
-            if now:
-                wait = tick  # in a handler: is it the same one a tick later?
+                wait = self.TICK
             else:
-                wait = idle = min(idle * 2, self.PATIENCE)
+                wait = min(wait * 2, self.PATIENCE)
+            seen = now
             if self._lines != lines:
                 lines, last = self._lines, time.monotonic()
 

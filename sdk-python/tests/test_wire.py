@@ -191,8 +191,8 @@ def test_50_concurrent_slow_requests_are_answered_out_of_order_by_id(
 def test_a_handler_that_blocks_holds_up_no_reply_of_requests_sent_with_it(
     wire_hook: HookProcess,
 ) -> None:
-    # Requests that arrive together have their replies written together; one
-    # whose handler blocks must not keep back the others', before or after it.
+    # Requests that arrive together, in one read: one whose handler blocks
+    # must not keep back the others' replies, before or after it.
     wire_hook.hello()
     together = [
         {"jsonrpc": "2.0", "id": i, "method": "hook.before_tool", "params": params}

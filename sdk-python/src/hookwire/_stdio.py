@@ -11,10 +11,8 @@ work is spread depends on the handlers:
   turns reading stdin, and the thread that reads a request answers it
   itself, so that no request waits for a thread to wake up. When a handler
   holds reading up for a few milliseconds, another thread goes on reading.
-  While the reading thread has more requests in hand (the host sent them
-  together), it keeps their replies back and writes them in one write, when
-  it comes back for a line it must wait for, or when another thread takes
-  over reading.
+  Each reply goes out as soon as it is made, even when the host sent
+  requests together: the host can act on it while the next is answered.
 
 asyncio is imported only by the first kind: it costs a plain hook a fifth
 of its start-up.
@@ -80,8 +78,6 @@ _CONTINUE = {"action": "continue"}
 _CONTINUE_JSON = _dumps(_CONTINUE)
 _BLANK = b" \t\r\n"
 _LONG_LINE = 1 << 16
-# At most this many replies are kept back to be written together.
-_HOLD_AT_MOST = 64
 # What the threads server reads at once; more once a line is longer.
 _READ_SIZE = 1 << 16
 _READ_MORE = 1 << 20
@@ -131,10 +127,6 @@ class _Wire:
         self._fd = fd_out
         self._lock = threading.Lock()
         self._broken = False
-        # Replies kept back while the reading thread has more requests in hand
-        # (see _ThreadsServer), to go out together in one write.
-        self._holding = False
-        self._held: list[bytes] = []
 
     def line(self, line: bytes) -> None:
         try:
@@ -266,29 +258,9 @@ class _Wire:
         short = len(line) < _LONG_LINE
         data = (line + "\n").encode() if short else line.encode()
         with self._lock:
-            if self._broken:
-                return
-            held = self._held
-            if short and (held or self._holding):
-                held.append(data)
-                if self._holding and len(held) < _HOLD_AT_MOST:
-                    return  # kept back, to go out with the others
-                data = b"".join(held)
-                held.clear()
-            elif held:
-                self._write(b"".join(held))
-                held.clear()
             self._write(data)
             if not short:
                 self._write(b"\n")
-
-    def hold(self, holding: bool) -> None:
-        """Keep replies back (True), or write those kept back and stop keeping them."""
-        with self._lock:
-            self._holding = holding
-            if not holding and self._held:
-                self._write(b"".join(self._held))
-                self._held.clear()
 
     def _write(self, data: bytes) -> None:
         """Write every byte of data, unless the host has gone; the caller holds the lock."""
@@ -323,8 +295,8 @@ class _ThreadsServer(_Wire):
         super().__init__(hook, fd_out)
         # Its own duplicate of stdin: at a signal, a thread may still be
         # blocked reading it when serve() returns. Read in chunks, split into
-        # lines here, so that the reader knows whether it has another whole
-        # line in hand (_end, where it ends in _buf, is not -1).
+        # lines here: _buf from _pos on is what is left of the last read, and
+        # _end where its next line ends (-1: no whole line left).
         self._fd_in = os.dup(fd_in)
         self._buf = b""
         self._pos = 0
@@ -399,8 +371,7 @@ class _ThreadsServer(_Wire):
             now = claim[:1]  # a copy: the reader may pop it meanwhile
             if now and now == seen:
                 # The reader is still in the handler it was in at the last
-                # look: what it kept back goes out, and another thread reads.
-                self.hold(False)
+                # look: another thread reads.
                 self._hand_on()
                 wait = self.TICK
             else:
@@ -457,9 +428,6 @@ class _ThreadsServer(_Wire):
         # methods, each call of which costs a request more than its body.
         claim, readline, line = self._claim, self._readline, self.line
         while True:
-            if self._end < 0 and (self._holding or self._held):
-                # About to wait for the host: the replies kept back go out first.
-                self.hold(False)
             try:
                 data = readline()
             except OSError:
@@ -468,10 +436,6 @@ class _ThreadsServer(_Wire):
                 self._at_eof()
                 return False
             self._lines += 1
-            if self._end >= 0 and not self._holding:
-                # More requests in hand: their replies go out together, when this
-                # thread is back for a line it must wait for (or a tick later).
-                self.hold(True)
             line(data)
             work = self._work
             if work is None:

@@ -67,13 +67,13 @@ type Conn struct {
 	writeDeadline time.Time
 	nextID        atomic.Uint64
 
-	rtok    chan struct{} // the read token: held by whoever reads r
-	rd      readDeadliner // r, when its reads can be interrupted
+	rtok chan struct{} // the read token: held by whoever reads r
+	rd   readDeadliner // r, when its reads can be interrupted
 	// readDeadline is the deadline last set on rd by the token holder;
 	// interrupt sets an earlier one behind its back.
 	readDeadline time.Time
-	lr      lineReader    // the token holder's
-	garbage int           // lines that were not JSON; the token holder's
+	lr           lineReader // the token holder's
+	garbage      int        // lines that were not JSON; the token holder's
 
 	mu      sync.Mutex
 	pending map[uint64]chan reply

@@ -565,7 +565,7 @@ func (st *stage[I, P, R]) call(r *Runtime, ctx context.Context, deadline time.Ti
 	var res R
 	var err error
 	if h.proc != nil {
-		res, err = callProcess[R](ctx, deadline, h.proc, st.Method(), params)
+		res, err = callProcess[R](ctx, deadline, h.proc, st.Method(), &params) // a pointer: the encoder copies a value it is given
 	} else {
 		p := params // only an in-process call moves it to the heap
 		ctx, cancel := context.WithDeadline(ctx, deadline)

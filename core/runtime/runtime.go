@@ -565,11 +565,11 @@ func (st *stage[I, P, R]) call(r *Runtime, ctx context.Context, deadline time.Ti
 	var res R
 	var err error
 	if h.proc != nil {
-		res, err = callProcess[R](ctx, deadline, h.proc, st.Method(), &params) // a pointer: the encoder copies a value it is given
+		// By pointer: the encoder would copy a value to the heap.
+		res, err = callProcess[R](ctx, deadline, h.proc, st.Method(), &params)
 	} else {
-		p := params // only an in-process call moves it to the heap
 		ctx, cancel := context.WithDeadline(ctx, deadline)
-		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, p) })
+		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, params) })
 		cancel()
 	}
 	if err == nil && st.check != nil {

@@ -7,6 +7,7 @@ import type { Intercepted } from "./exports.gen.js";
 import type { Context, EventContext, Hook, ObserverEntry, Tool } from "./hook.js";
 import { routes, type Route } from "./methods.gen.js";
 import {
+  Actions,
   ErrorCodes,
   Modes,
   PROTOCOL_VERSION,
@@ -45,6 +46,19 @@ const detailsOf = (err: unknown): string => (err instanceof Error && err.stack !
 const resultLine = (id: unknown, result: unknown): string => JSON.stringify({ jsonrpc: "2.0", id, result }) + "\n";
 const errorLine = (id: unknown, code: number, message: string): string =>
   JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n";
+
+/**
+ * Whether a result is the plain { action: "continue" } of pass(), the answer
+ * most calls get: it needs neither the generic check nor JSON.stringify,
+ * which are most of what a call costs the SDK besides reading its params.
+ */
+const isBareContinue = (v: unknown): boolean =>
+  typeof v === "object" &&
+  v !== null &&
+  Object.getPrototypeOf(v) === Object.prototype &&
+  (v as Obj)["action"] === "continue" &&
+  Object.keys(v).length === 1;
+const continueLine = (id: unknown): string => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"action":"continue"}}\n`;
 
 type Call = (params: unknown, ctx: Context) => unknown;
 
@@ -303,6 +317,11 @@ export class Session {
 
   private answer(id: unknown, route: Route, result: unknown, done: Write): void {
     let line: string;
+    if (isBareContinue(result) && route.actions.includes(Actions.Continue)) {
+      done(continueLine(id));
+      this.settle();
+      return;
+    }
     try {
       // A JavaScript handler can return anything: check it here rather than
       // let the host reject it, or worse, act on half of it.

@@ -197,7 +197,9 @@ export class Session {
     }
     const pending: Promise<void>[] = [];
     for (const o of observers) {
-      if (o.match(event.kind)) pending.push(this.observe(o, event, ctx));
+      if (!o.match(event.kind)) continue;
+      const done = this.observe(o, event, ctx);
+      if (done !== undefined) pending.push(done);
     }
     return pending.length === 0 ? RESOLVED : Promise.all(pending).then(noop);
   }
@@ -297,14 +299,18 @@ export class Session {
     }
   }
 
-  private observe(o: ObserverEntry, event: RuntimeEvent, ctx: EventContext): Promise<void> {
-    this.inflight++;
+  /** Runs an observer: undefined when it is done on return, else the promise of its end. */
+  private observe(o: ObserverEntry, event: RuntimeEvent, ctx: EventContext): Promise<void> | undefined {
     let out: unknown;
     try {
       out = o.observe(event, ctx);
     } catch (err) {
       out = Promise.reject(err);
     }
+    // Most observers are synchronous: under a flood of events, a promise and
+    // a microtask for each would be most of what an event costs the hook.
+    if (!isThenable(out)) return undefined;
+    this.inflight++;
     return Promise.resolve(out).then(
       () => this.settle(),
       (err: unknown) => {

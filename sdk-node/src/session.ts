@@ -49,8 +49,9 @@ const errorLine = (id: unknown, code: number, message: string): string =>
 
 /**
  * Whether a result is the plain { action: "continue" } of pass(), the answer
- * most calls get: it needs neither the generic check nor JSON.stringify,
- * which are most of what a call costs the SDK besides reading its params.
+ * most calls get: it is written without the generic check of results and
+ * JSON.stringify, which cost it as much as the rest of the SDK's work besides
+ * parsing the request.
  */
 const isBareContinue = (v: unknown): boolean =>
   typeof v === "object" &&
@@ -308,7 +309,7 @@ export class Session {
       out = Promise.reject(err);
     }
     // Most observers are synchronous: under a flood of events, a promise and
-    // a microtask for each would be most of what an event costs the hook.
+    // a microtask for each would add a third to what an event costs the hook.
     if (!isThenable(out)) return undefined;
     this.inflight++;
     return Promise.resolve(out).then(

@@ -126,11 +126,12 @@ func (e *PointerError) Unwrap() error { return e.Err }
 
 // pointed wraps an error of the decoder in a PointerError.
 func pointed(err error) error {
+	if err == nil {
+		return nil // before the targets of errors.As, which escape to the heap
+	}
 	var syn *jsontext.SyntacticError
 	var sem *jsonv2.SemanticError
 	switch {
-	case err == nil:
-		return nil
 	case errors.As(err, &syn):
 		return &PointerError{Pointer: syn.JSONPointer, Err: err}
 	case errors.As(err, &sem):

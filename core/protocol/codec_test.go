@@ -84,3 +84,20 @@ func TestMarshalWritesEncodingJSONNumbersAsNumbers(t *testing.T) {
 	_, err = protocol.Marshal(p)
 	assert.Error(t, err)
 }
+
+// A bare continue is decoded without the decoder: the value must be the
+// one the decoder makes of it, and of the same answer written otherwise.
+func TestABareContinueDecodesAsTheDecoderDecodesIt(t *testing.T) {
+	var want protocol.Continue
+	require.NoError(t, protocol.Unmarshal([]byte(`{"action":"continue"}`), &want))
+	for _, m := range protocol.Methods {
+		if m.Variants == nil {
+			continue
+		}
+		for _, data := range []string{`{"action":"continue"}`, `{ "action": "continue" }`} {
+			got, err := protocol.DecodeResult(m.Name, []byte(data))
+			require.NoError(t, err, m.Name)
+			assert.Equal(t, want, got, "%s: %s", m.Name, data)
+		}
+	}
+}

@@ -209,6 +209,12 @@ func DecodeResult(method string, data []byte) (any, error) {
 	}
 	t := m.Result
 	if m.Variants != nil {
+		if bytes.Equal(data, bareContinue) {
+			// The most common answer by far, as every SDK writes it: the
+			// value the decoder would make, without the decoder.
+			a := ActionContinue
+			return Continue{Action: &a}, nil
+		}
 		action, err := actionOf(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s result: %w", method, err)
@@ -225,6 +231,10 @@ func DecodeResult(method string, data []byte) (any, error) {
 	}
 	return v.Elem().Interface(), nil
 }
+
+// bareContinue is a continue with nothing else, as hooks write it. Every
+// method whose result is a union on action allows it.
+var bareContinue = []byte(`{"action":"continue"}`)
 
 // actionOf reads the action of a result: absent, null and "" are continue.
 // It reads no further than the action, which hooks write first: decoding

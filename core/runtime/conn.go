@@ -67,10 +67,13 @@ type Conn struct {
 	writeDeadline time.Time
 	nextID        atomic.Uint64
 
-	rtok    chan struct{} // the read token: held by whoever reads r
-	rd      readDeadliner // r, when its reads can be interrupted
-	lr      lineReader    // the token holder's
-	garbage int           // lines that were not JSON; the token holder's
+	rtok chan struct{} // the read token: held by whoever reads r
+	rd   readDeadliner // r, when its reads can be interrupted
+	// readDeadline is the deadline last set on rd by the token holder;
+	// interrupt sets an earlier one behind its back.
+	readDeadline time.Time
+	lr           lineReader // the token holder's
+	garbage      int        // lines that were not JSON; the token holder's
 
 	mu      sync.Mutex
 	pending map[uint64]chan reply
@@ -130,6 +133,19 @@ func NewConn(r io.Reader, w io.Writer, opts ConnOptions) *Conn {
 // including a json.RawMessage. A JSON-RPC error reply comes back as a
 // *protocol.RPCError.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return c.call(ctx, time.Time{}, method, params)
+}
+
+// call is Call, bounded by deadline as well when it is not zero: a call
+// that meets it fails with context.DeadlineExceeded. A deadline costs a
+// call no context of its own, nor, most of the time, a timer: the reader
+// of its own reply uses it as the pipe's read deadline, which a stream of
+// calls sets once for many, as write does.
+func (c *Conn) call(ctx context.Context, deadline time.Time, method string, params any) (json.RawMessage, error) {
+	ctxFirst := false
+	if dl := deadlineOf(ctx); !dl.IsZero() && (deadline.IsZero() || dl.Before(deadline)) {
+		deadline, ctxFirst = dl, true
+	}
 	id := c.nextID.Add(1)
 	line, err := encodeMessage(&id, method, params)
 	if err != nil {
@@ -150,7 +166,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		c.interrupt() // the idle reader gives the token up while the request goes out
 	}
 
-	if err := c.write(ctx, line.b); err != nil {
+	if err := c.write(ctx, deadline, line.b); err != nil {
 		c.abandon(id)
 		return nil, err
 	}
@@ -158,13 +174,14 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		c.interrupt() // it took over during a long write
 	}
 	select {
-	case r := <-ch:
-		return r.result, r.err
-	case c.rtok <- struct{}{}:
-		if r, ok := c.readFor(ctx, ch); ok {
+	case c.readable() <- struct{}{}: // the token is free: no timer needed
+		if r, ok := c.readFor(ctx, deadline, ch); ok {
 			return r.result, r.err
 		}
-	case <-ctx.Done():
+	default:
+		if r, ok := c.await(ctx, deadline, ch); ok {
+			return r.result, r.err
+		}
 	}
 	c.abandon(id)
 	select {
@@ -172,17 +189,59 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		return r.result, r.err
 	default:
 	}
-	return nil, ctxError(ctx)
+	if ctxFirst {
+		<-ctx.Done() // ctx's deadline has come: its error, with its cause, in a moment
+	}
+	if ctx.Err() != nil {
+		return nil, ctxError(ctx)
+	}
+	return nil, context.DeadlineExceeded
+}
+
+// readable is the read token's channel, or nil when the reader cannot be
+// interrupted: the idle reader then holds the token for good, and a caller
+// that took it first could wait for ever.
+func (c *Conn) readable() chan struct{} {
+	if c.rd == nil {
+		return nil
+	}
+	return c.rtok
+}
+
+// await waits for the reply while another goroutine holds the read token,
+// and takes the token, to read for itself, when it is let go; ok is false
+// when ctx or deadline ended the wait first.
+func (c *Conn) await(ctx context.Context, deadline time.Time, ch chan reply) (r reply, ok bool) {
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case r := <-ch:
+		return r, true
+	case c.readable() <- struct{}{}:
+		return c.readFor(ctx, deadline, ch)
+	case <-ctx.Done():
+	case <-expired:
+	}
+	return reply{}, false
 }
 
 // readFor reads the peer's output, holding the read token, until ch has
-// the reply of the caller or ctx ends (ok false); then it passes the token
-// on.
-func (c *Conn) readFor(ctx context.Context, ch chan reply) (r reply, ok bool) {
+// the reply of the caller, or ctx or deadline ends (ok false); then it
+// passes the token on.
+func (c *Conn) readFor(ctx context.Context, deadline time.Time, ch chan reply) (r reply, ok bool) {
 	defer func() { <-c.rtok }()
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, c.interrupt)
 		defer stop()
+	}
+	// A read deadline set by an earlier call that is not later than this
+	// call's is kept: should it cut a read short, this call's is set.
+	if !deadline.IsZero() && (c.readDeadline.IsZero() || c.readDeadline.After(deadline)) {
+		c.setReadDeadline(deadline)
 	}
 	for {
 		select {
@@ -199,11 +258,11 @@ func (c *Conn) readFor(ctx context.Context, ch chan reply) (r reply, ok bool) {
 				return reply{err: c.Err()}, true
 			}
 		case errInterrupted:
-			// Meant for the idle reader, or for this call: the deadline is
-			// cleared, then the call looked at, so that an interruption of
-			// its own is never lost.
-			_ = c.rd.SetReadDeadline(time.Time{})
-			if ctx.Err() != nil {
+			// Meant for the idle reader, for this call, or an earlier
+			// call's deadline: this call's is set, then the call looked
+			// at, so that an interruption of its own is never lost.
+			c.setReadDeadline(deadline)
+			if ctx.Err() != nil || (!deadline.IsZero() && !time.Now().Before(deadline)) {
 				select {
 				case r := <-ch:
 					return r, true
@@ -213,6 +272,12 @@ func (c *Conn) readFor(ctx context.Context, ch chan reply) (r reply, ok bool) {
 			}
 		}
 	}
+}
+
+// setReadDeadline sets the pipe's read deadline; only the token holder calls it.
+func (c *Conn) setReadDeadline(t time.Time) {
+	_ = c.rd.SetReadDeadline(t)
+	c.readDeadline = t
 }
 
 // interrupt cuts short the read under way, if r can be interrupted.
@@ -231,7 +296,7 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 		return err
 	}
 	defer line.free()
-	return c.write(ctx, line.b)
+	return c.write(ctx, deadlineOf(ctx), line.b)
 }
 
 // pipeBuf is what a pipe takes in one write or not at all (PIPE_BUF on
@@ -250,7 +315,7 @@ func notifyAll[T any](ctx context.Context, c *Conn, method string, params []T) (
 		if len(buf) == 0 {
 			return nil
 		}
-		err := c.write(ctx, buf)
+		err := c.write(ctx, deadlineOf(ctx), buf)
 		if err == nil {
 			sent += queued
 		}
@@ -352,15 +417,15 @@ type deadliner interface{ SetWriteDeadline(time.Time) error }
 // stopped reading.
 const brokenPipeWait = 200 * time.Millisecond
 
-// write sends whole lines. A line cut short leaves the stream corrupt, so
-// it ends the connection.
-func (c *Conn) write(ctx context.Context, line []byte) error {
+// write sends whole lines, within deadline when it is not zero. A line cut
+// short leaves the stream corrupt, so it ends the connection.
+func (c *Conn) write(ctx context.Context, dl time.Time, line []byte) error {
 	select {
 	case c.wsem <- struct{}{}:
-	case <-ctx.Done():
-		return ctxError(ctx)
-	case <-c.done:
-		return c.Err()
+	default:
+		if err := c.awaitWrite(ctx, dl); err != nil {
+			return err
+		}
 	}
 	defer func() { <-c.wsem }()
 	if err := c.Err(); err != nil {
@@ -374,10 +439,9 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 		}
 	}
 	// Setting a deadline costs a lock and a timer, so one is set only when
-	// the one already set would let the write outlive ctx. Calls' deadlines
-	// come later and later: most keep an earlier call's, and when that one
-	// cuts a write short, ctx's is set and the write goes on.
-	dl, _ := ctx.Deadline()
+	// the one already set would let the write outlive this one's. Calls'
+	// deadlines come later and later: most keep an earlier call's, and when
+	// that one cuts a write short, this one's is set and the write goes on.
 	d, canTimeout := c.w.(deadliner)
 	if canTimeout && !dl.IsZero() && (c.writeDeadline.IsZero() || c.writeDeadline.After(dl)) {
 		_ = d.SetWriteDeadline(dl)
@@ -410,6 +474,27 @@ func (c *Conn) write(ctx context.Context, line []byte) error {
 			c.fail(fmt.Errorf("write cut short after %d of %d bytes: %w", written, len(line), err))
 		}
 		return err
+	}
+}
+
+// awaitWrite waits for the line being written to be written, ctx or
+// deadline permitting; it returns holding wsem, or the error of the wait.
+func (c *Conn) awaitWrite(ctx context.Context, deadline time.Time) error {
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case c.wsem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctxError(ctx)
+	case <-expired:
+		return fmt.Errorf("hook is not reading its stdin: %w", context.DeadlineExceeded)
+	case <-c.done:
+		return c.Err()
 	}
 }
 
@@ -453,7 +538,7 @@ func (c *Conn) idleRead() {
 func (c *Conn) drain() {
 	c.rtok <- struct{}{} // the callers reading have let go: fail interrupted them
 	for {
-		_ = c.rd.SetReadDeadline(time.Time{})
+		c.setReadDeadline(time.Time{})
 		err := c.readOne()
 		for err == nil {
 			err = c.readOne()
@@ -476,7 +561,7 @@ func (c *Conn) readIdle(seen *uint64) bool {
 	defer func() { <-c.rtok }()
 	// Cleared before looking at the calls, so that a call made after the
 	// look interrupts the read below.
-	_ = c.rd.SetReadDeadline(time.Time{})
+	c.setReadDeadline(time.Time{})
 	// A call whose request is still being written counts as quiet: the
 	// hook may be writing too, and must not block on a full pipe.
 	c.mu.Lock()
@@ -649,7 +734,7 @@ func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
 	// Never block the reader on a hook that does not read: give up quickly.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = c.write(ctx, append(line, '\n'))
+	_ = c.write(ctx, deadlineOf(ctx), append(line, '\n'))
 }
 
 // encodeMessage writes a request (id set) or notification as one line, in
@@ -733,6 +818,12 @@ func (lb *lineBuf) free() {
 	if cap(lb.b) <= maxPooledLine {
 		linePool.Put(lb)
 	}
+}
+
+// deadlineOf is ctx's deadline; zero when it has none.
+func deadlineOf(ctx context.Context) time.Time {
+	dl, _ := ctx.Deadline()
+	return dl
 }
 
 func ctxError(ctx context.Context) error {

@@ -388,3 +388,80 @@ func TestACallToAHookThatIsExitingFailsWithHowItEnded(t *testing.T) {
 		t.Errorf("got %v, want the hook's end", err)
 	}
 }
+
+// delayingPeer answers each request with a continue after the delay its
+// method names ("wait-200ms"), or at once; a method "never" is not answered.
+func delayingPeer(r io.Reader, w io.Writer) {
+	var mu sync.Mutex
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		var req struct {
+			ID     uint64
+			Method string
+		}
+		if json.Unmarshal(line, &req) != nil || req.Method == "never" {
+			continue
+		}
+		delay, _ := time.ParseDuration(strings.TrimPrefix(req.Method, "wait-"))
+		time.AfterFunc(delay, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"action":"continue"}}`+"\n", req.ID)
+		})
+	}
+}
+
+// A call's own deadline, given without a context of its own, ends the call
+// whether it reads the pipe itself or waits while another call reads.
+func TestACallEndsAtItsOwnDeadlineWhileAnotherCallReads(t *testing.T) {
+	c := pipeConn(t, ConnOptions{}, delayingPeer)
+	reading := make(chan error, 1)
+	go func() { // takes the read token and keeps it: no deadline, no answer
+		_, err := c.call(t.Context(), time.Time{}, "never", map[string]int{})
+		reading <- err
+	}()
+	for c.inFlight() == 0 || len(c.rtok) == 0 { // it holds the token
+		time.Sleep(time.Millisecond)
+	}
+	for _, method := range []string{"never", "wait-1s"} {
+		start := time.Now()
+		_, err := c.call(context.Background(), start.Add(50*time.Millisecond), method, map[string]int{})
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: got %v, want the deadline's error", method, err)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("%s: ended after %v, its deadline was 50ms", method, took)
+		}
+	}
+	select {
+	case err := <-reading:
+		t.Fatalf("the call without a deadline ended: %v", err)
+	default:
+	}
+	c.Close()
+	if err := <-reading; !errors.Is(err, ErrClosed) {
+		t.Errorf("the call without a deadline: got %v, want ErrClosed", err)
+	}
+}
+
+// The read deadline an earlier call left on the pipe must not end a later
+// call whose own deadline is further off; and a lone caller's own
+// deadline ends it while it reads.
+func TestAReadDeadlineLeftByAnEarlierCallDoesNotEndTheNextCall(t *testing.T) {
+	c := pipeConn(t, ConnOptions{}, delayingPeer)
+	if _, err := c.call(context.Background(), time.Now().Add(30*time.Millisecond), "now", map[string]int{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.call(context.Background(), time.Now().Add(5*time.Second), "wait-200ms", map[string]int{}); err != nil {
+		t.Errorf("a call answered after the earlier call's deadline: %v", err)
+	}
+	start := time.Now()
+	_, err := c.call(context.Background(), start.Add(50*time.Millisecond), "never", map[string]int{})
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+		t.Errorf("a lone call the hook does not answer: %v after %v, want its deadline's error at 50ms", err, time.Since(start))
+	}
+}

@@ -560,15 +560,17 @@ func (st *stage[I, P, R]) readAsPicoClaw(prev, res any) (any, []string) {
 	return st.picoClaw(p, v)
 }
 
-// call asks one hook, of either kind.
-func (st *stage[I, P, R]) call(r *Runtime, ctx context.Context, h *hook, params P) (R, error) {
+// call asks one hook, of either kind, to answer by deadline.
+func (st *stage[I, P, R]) call(r *Runtime, ctx context.Context, deadline time.Time, h *hook, params P) (R, error) {
 	var res R
 	var err error
 	if h.proc != nil {
-		res, err = callProcess[R](ctx, h.proc, st.Method(), params)
+		// By pointer: the encoder would copy a value to the heap.
+		res, err = callProcess[R](ctx, deadline, h.proc, st.Method(), &params)
 	} else {
-		p := params // only an in-process call moves it to the heap
-		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, p) })
+		ctx, cancel := context.WithDeadline(ctx, deadline)
+		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, params) })
+		cancel()
 	}
 	if err == nil && st.check != nil {
 		err = st.check(r, h, params, res)
@@ -653,11 +655,9 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 		return res, false, gone
 	}
 	d := r.deadline(h, s)
-	cctx, cancel := context.WithTimeout(ctx, d)
 	start := time.Now()
-	res, err := callHook(r, cctx, h, st, params)
+	res, err := callHook(r, ctx, start.Add(d), h, st, params)
 	took := time.Since(start)
-	cancel()
 	switch {
 	case err == nil && any(res) == nil:
 		err = errors.New("the hook returned no result")
@@ -704,20 +704,22 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 // callHook makes the call. Under PicoClaw, a reply line over its limit
 // stops the hook's reader for good: that call and every later one to the
 // hook get no reply, until their deadlines.
-func callHook[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, P, R], params P) (R, error) {
+func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, h *hook, st *stage[I, P, R], params P) (R, error) {
 	var res R
 	if !r.opts.Host.picoClaw() {
-		return st.call(r, ctx, h, params)
+		return st.call(r, ctx, deadline, h, params)
 	}
 	var long *LineTooLongError
 	if !h.deaf.Load() {
 		var err error
-		if res, err = st.call(r, ctx, h, params); !errors.As(err, &long) {
+		if res, err = st.call(r, ctx, deadline, h, params); !errors.As(err, &long) {
 			return res, err
 		}
 		h.deaf.Store(true)
 		r.logger().Warn("a reply line is over the 1 MiB PicoClaw reads: its reader of the hook stops for good", "hook", h.name, "size", long.Size)
 	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	<-ctx.Done()
 	return res, ctx.Err()
 }

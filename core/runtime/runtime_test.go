@@ -59,7 +59,7 @@ func closeAndCheck(t *testing.T, r *Runtime) {
 	var pids []int
 	for _, h := range r.hooks {
 		if h.proc != nil {
-			if p, err := h.proc.current(canceled()); err == nil {
+			if p, err := h.proc.current(canceled(), time.Time{}); err == nil {
 				pids = append(pids, p.Pid())
 			}
 		}
@@ -609,7 +609,7 @@ func TestStartFailureNamesTheHookAndStopsTheOthers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "hook broken") {
 		t.Fatalf("Start: %v", err)
 	}
-	if _, err := fine.current(canceled()); err == nil {
+	if _, err := fine.current(canceled(), time.Time{}); err == nil {
 		t.Error("the hook that started is still running")
 	}
 }

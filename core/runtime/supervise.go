@@ -66,8 +66,9 @@ func (h *processHook) set(p *Process, down error) {
 }
 
 // current is the running process; while the hook restarts it waits, at most
-// until ctx ends.
-func (h *processHook) current(ctx context.Context) (*Process, error) {
+// until ctx ends or deadline, when it is not zero.
+func (h *processHook) current(ctx context.Context, deadline time.Time) (*Process, error) {
+	var expired <-chan time.Time
 	for {
 		h.mu.Lock()
 		p, down, changed := h.proc, h.down, h.changed
@@ -82,10 +83,17 @@ func (h *processHook) current(ctx context.Context) (*Process, error) {
 				return p, nil
 			}
 		}
+		if expired == nil && !deadline.IsZero() {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			expired = t.C
+		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
 			return nil, fmt.Errorf("hook is restarting: %w", ctxError(ctx))
+		case <-expired:
+			return nil, fmt.Errorf("hook is restarting: %w", context.DeadlineExceeded)
 		}
 	}
 }
@@ -157,21 +165,21 @@ func (h *processHook) close() {
 }
 
 // call makes one call to the hook, waiting out a restart if one is under way.
-func (h *processHook) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	p, err := h.current(ctx)
+func (h *processHook) call(ctx context.Context, deadline time.Time, method string, params any) (json.RawMessage, error) {
+	p, err := h.current(ctx, deadline)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := p.Call(ctx, method, params)
+	raw, err := p.conn.call(ctx, deadline, method, params)
 	if err == nil {
 		h.served.Store(true)
 	}
 	return raw, err
 }
 
-func callProcess[R any](ctx context.Context, h *processHook, method string, params any) (R, error) {
+func callProcess[R any](ctx context.Context, deadline time.Time, h *processHook, method string, params any) (R, error) {
 	var zero R
-	raw, err := h.call(ctx, method, params)
+	raw, err := h.call(ctx, deadline, method, params)
 	if err != nil {
 		return zero, err
 	}
@@ -187,7 +195,7 @@ func callProcess[R any](ctx context.Context, h *processHook, method string, para
 }
 
 func (h *processHook) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error {
-	p, err := h.current(ctx)
+	p, err := h.current(ctx, deadlineOf(ctx))
 	if err != nil {
 		return err
 	}
@@ -195,7 +203,7 @@ func (h *processHook) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) err
 }
 
 func (h *processHook) OnEvents(ctx context.Context, evs []protocol.RuntimeEvent) (int, error) {
-	p, err := h.current(ctx)
+	p, err := h.current(ctx, deadlineOf(ctx))
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import { LegacyEventKinds, type EventScope, type LegacyEvent, type RuntimeEvent 
  */
 export function kindMatcher(pattern: string): (kind: string) => boolean {
   if (!/[*?]/.test(pattern)) return (kind) => kind === pattern;
+  if (/^\**$/.test(pattern)) return () => true; // every kind, the common case, without a regular expression
   const source = pattern
     .split("")
     .map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/, "\\$&")))

@@ -869,6 +869,7 @@ function array(item: Check): Check {
 }
 
 function map(item: Check): Check {
+  if (item === any_) return object_; // no member to look at
   return (value, at) => {
     for (const [k, v] of Object.entries(object_(value, at))) item(v, `${at}.${k}`);
   };
@@ -876,18 +877,23 @@ function map(item: Check): Check {
 
 function union(value: unknown, at: string, tag: string, variants: { readonly [tag: string]: Check }, absent?: Check): void {
   const obj = object_(value, at);
-  const allowed = Object.keys(variants)
-    .map((v) => JSON.stringify(v))
-    .join(", ");
   if (!Object.hasOwn(obj, tag)) {
-    if (absent === undefined) throw fail(at, `"${tag}" is missing (allowed: ${allowed})`);
+    if (absent === undefined) throw fail(at, `"${tag}" is missing (allowed: ${allowed(variants)})`);
     absent(obj, at);
     return;
   }
   const selected = obj[tag];
   const check = typeof selected === "string" && Object.hasOwn(variants, selected) ? variants[selected] : undefined;
-  if (check === undefined) throw fail(at, `${tag} ${JSON.stringify(selected)} is not allowed (allowed: ${allowed})`);
+  if (check === undefined) throw fail(at, `${tag} ${JSON.stringify(selected)} is not allowed (allowed: ${allowed(variants)})`);
   check(obj, at);
+}
+
+// allowed words the tags of a union for an error: most values pass, and
+// need no words.
+function allowed(variants: { readonly [tag: string]: Check }): string {
+  return Object.keys(variants)
+    .map((v) => JSON.stringify(v))
+    .join(", ");
 }
 
 function checkAbortTurn(value: unknown, at: string): void {

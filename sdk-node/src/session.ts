@@ -7,6 +7,7 @@ import type { Intercepted } from "./exports.gen.js";
 import type { Context, EventContext, Hook, ObserverEntry, Tool } from "./hook.js";
 import { routes, type Route } from "./methods.gen.js";
 import {
+  Actions,
   ErrorCodes,
   Modes,
   PROTOCOL_VERSION,
@@ -45,6 +46,20 @@ const detailsOf = (err: unknown): string => (err instanceof Error && err.stack !
 const resultLine = (id: unknown, result: unknown): string => JSON.stringify({ jsonrpc: "2.0", id, result }) + "\n";
 const errorLine = (id: unknown, code: number, message: string): string =>
   JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n";
+
+/**
+ * Whether a result is the plain { action: "continue" } of pass(), the answer
+ * most calls get: it is written without the generic check of results and
+ * JSON.stringify, which cost it as much as the rest of the SDK's work besides
+ * parsing the request.
+ */
+const isBareContinue = (v: unknown): boolean =>
+  typeof v === "object" &&
+  v !== null &&
+  Object.getPrototypeOf(v) === Object.prototype &&
+  (v as Obj)["action"] === "continue" &&
+  Object.keys(v).length === 1;
+const continueLine = (id: unknown): string => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"action":"continue"}}\n`;
 
 type Call = (params: unknown, ctx: Context) => unknown;
 
@@ -183,7 +198,9 @@ export class Session {
     }
     const pending: Promise<void>[] = [];
     for (const o of observers) {
-      if (o.match(event.kind)) pending.push(this.observe(o, event, ctx));
+      if (!o.match(event.kind)) continue;
+      const done = this.observe(o, event, ctx);
+      if (done !== undefined) pending.push(done);
     }
     return pending.length === 0 ? RESOLVED : Promise.all(pending).then(noop);
   }
@@ -283,14 +300,18 @@ export class Session {
     }
   }
 
-  private observe(o: ObserverEntry, event: RuntimeEvent, ctx: EventContext): Promise<void> {
-    this.inflight++;
+  /** Runs an observer: undefined when it is done on return, else the promise of its end. */
+  private observe(o: ObserverEntry, event: RuntimeEvent, ctx: EventContext): Promise<void> | undefined {
     let out: unknown;
     try {
       out = o.observe(event, ctx);
     } catch (err) {
       out = Promise.reject(err);
     }
+    // Most observers are synchronous: under a flood of events, a promise and
+    // a microtask for each would add a third to what an event costs the hook.
+    if (!isThenable(out)) return undefined;
+    this.inflight++;
     return Promise.resolve(out).then(
       () => this.settle(),
       (err: unknown) => {
@@ -303,6 +324,11 @@ export class Session {
 
   private answer(id: unknown, route: Route, result: unknown, done: Write): void {
     let line: string;
+    if (isBareContinue(result) && route.actions.includes(Actions.Continue)) {
+      done(continueLine(id));
+      this.settle();
+      return;
+    }
     try {
       // A JavaScript handler can return anything: check it here rather than
       // let the host reject it, or worse, act on half of it.

@@ -14,6 +14,7 @@ import {
   type BeforeToolParams,
   type RuntimeEvent,
 } from "../src/index.js";
+import { Session } from "../src/session.js";
 
 const request: BeforeLLMParams = {
   meta: { AgentID: "main", TurnID: "t1", ParentTurnID: "", SessionKey: "s", Iteration: 1 },
@@ -326,6 +327,50 @@ describe("observers", () => {
     });
     await assert.rejects(testHook(hook, { log }).event(event("agent.error")), /disk full/);
     assert.match(lines.join("\n"), /observer of agent.error failed: Error: disk full/);
+  });
+
+  it("run the others when one throws", async () => {
+    const { lines, log } = capture();
+    const seen: string[] = [];
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hook = new Hook("h")
+      .on("*", () => {
+        throw new Error("disk full");
+      })
+      .on("*", async (e) => {
+        await released;
+        seen.push(`async ${e.kind}`);
+      })
+      .on("**", (e) => void seen.push(`sync ${e.kind}`));
+    await assert.rejects(testHook(hook, { log }).event(event("agent.error")), /disk full/);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(seen, ["sync agent.error", "async agent.error"]);
+    assert.equal(lines.filter((l) => l.includes("failed: Error: disk full")).length, 1);
+  });
+
+  it("hold up the end of the hook only while one returns an unsettled promise", async () => {
+    let finish = (): void => {};
+    const hook = new Hook("h")
+      .on("agent.turn.*", () => {})
+      .on("agent.tool.*", () => new Promise<void>((resolve) => (finish = resolve)));
+    const session = new Session(hook, () => {}, new AbortController().signal);
+    const notify = (kind: string): string | undefined => {
+      let reply: string | undefined;
+      session.line(JSON.stringify({ jsonrpc: "2.0", method: "hook.runtime_event", params: event(kind) }), (l) => (reply = l));
+      return reply;
+    };
+    const ended: string[] = [];
+    assert.equal(notify("agent.turn.start"), undefined);
+    session.whenIdle(() => ended.push("after a synchronous observer"));
+    assert.equal(notify("agent.tool.exec_start"), undefined);
+    session.whenIdle(() => ended.push("after an asynchronous observer"));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(ended, ["after a synchronous observer"]);
+    finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(ended, ["after a synchronous observer", "after an asynchronous observer"]);
   });
 });
 

@@ -12,6 +12,7 @@ import fc from "fast-check";
 
 import { Hook, pass } from "../src/index.js";
 import { LineReader, type Line } from "../src/lines.js";
+import { routes } from "../src/methods.gen.js";
 import { Session } from "../src/session.js";
 import { isJSON, malformedLines } from "./helpers/malformed.js";
 
@@ -112,6 +113,55 @@ test("a line of any kind is answered as JSON-RPC, with a result only when it is 
         assert.deepEqual(received, [sent.params]);
       }
     }),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+/** Results a JavaScript handler could return: continue and its near misses, and JSON of any kind. */
+const handlerResult: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    pass(),
+    pass("ok"),
+    { action: "continue", reason: 5 },
+    { action: "continue", extra: [1] },
+    { action: "" },
+    {},
+    Object.assign(Object.create(null) as object, { action: "continue" }),
+    new (class Continue {
+      action = "continue";
+      toJSON(): unknown {
+        return { action: "deny_tool", reason: "from toJSON" };
+      }
+    })(),
+    ["continue"],
+    null,
+    { approved: true },
+  ),
+  fc.record({ action: fc.constantFrom("continue", "", "modify", "respond", "deny_tool"), reason: fc.option(fc.string()) }, { requiredKeys: ["action"] }),
+  fc.json().map((j): unknown => JSON.parse(j)),
+);
+
+test("a handler's result is written as JSON.stringify writes it when the method allows it, else answered with an error", () => {
+  fc.assert(
+    fc.property(
+      handlerResult,
+      fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+      fc.constantFrom(routes["hook.before_tool"], routes["hook.approve_tool"]),
+      (result, id, route) => {
+        const hook = new Hook("props").handle(route.method, () => result as never);
+        const replies: string[] = [];
+        new Session(hook, () => {}, new AbortController().signal, true).call(id, route.method, { tool: "exec" }, (l) => replies.push(l));
+        let allowed = true;
+        try {
+          route.result(result);
+        } catch {
+          allowed = false;
+        }
+        assert.equal(replies.length, 1);
+        if (allowed) assert.equal(replies[0], JSON.stringify({ jsonrpc: "2.0", id, result }) + "\n");
+        else assert.match(replies[0]!, /^\{"jsonrpc":"2\.0","id":.*,"error":\{"code":-32000,"message":"the handler returned an invalid result: /);
+      },
+    ),
     { numRuns: NUM_RUNS },
   );
 });

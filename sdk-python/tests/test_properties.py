@@ -174,6 +174,22 @@ def test_every_request_with_an_id_is_answered_once_and_every_reply_is_json_rpc(
 
 
 @given(
+    st.one_of(st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text()),
+    st.one_of(
+        st.just({"action": "continue"}),
+        st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+    ),
+)
+def test_a_result_line_is_the_json_of_its_message_whatever_the_id_and_result(
+    request_id: Any, result: dict[str, Any]
+) -> None:
+    wire = Recorder(hook)
+    wire.result(request_id, "hook.before_tool", result)
+    message = {"jsonrpc": "2.0", "id": request_id, "result": result}
+    assert wire.lines == [json.dumps(message, separators=(",", ":"), allow_nan=False)]
+
+
+@given(
     st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")), max_size=12),
     st.booleans(),
     st.lists(st.integers(1, 9), min_size=1, max_size=30),

@@ -268,8 +268,8 @@ def test_handlers_that_end_as_another_thread_takes_over_reading_are_each_answere
 def test_a_handler_that_blocks_after_a_quiet_spell_holds_up_no_other_request(
     wire_hook: HookProcess,
 ) -> None:
-    # Long enough for the hook to look for blocked handlers less often, and
-    # then to doze: the first request after it still gets another reader.
+    # Long enough for the hook's watch to doze: the request whose handler
+    # blocks first after it still gets another thread reading.
     wire_hook.hello()
     time.sleep(1.2)
     wire_hook.request(2, "hook.before_tool", before_tool("wait", n=1))

@@ -9,16 +9,14 @@ and stdin splits into the lines written, wherever its reads end.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
-from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwire import Hook, _stdio, deny
+from hookwire import Hook, deny
 from hookwire._json import Undecodable, _decode_deep, decode
-from hookwire._stdio import _ThreadsServer, _Wire
+from hookwire._stdio import _Wire
 
 # No example database written into the checkout, and no deadline: the
 # machine running the suite may be slow, and hanging is what the process
@@ -187,40 +185,3 @@ def test_a_result_line_is_the_json_of_its_message_whatever_the_id_and_result(
     wire.result(request_id, "hook.before_tool", result)
     message = {"jsonrpc": "2.0", "id": request_id, "result": result}
     assert wire.lines == [json.dumps(message, separators=(",", ":"), allow_nan=False)]
-
-
-@given(
-    st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")), max_size=12),
-    st.booleans(),
-    st.lists(st.integers(1, 9), min_size=1, max_size=30),
-)
-def test_stdin_splits_into_the_lines_written_wherever_its_reads_end(
-    lines: list[bytes], last_ended: bool, sizes: list[int]
-) -> None:
-    # The host's bytes reach the hook in reads that end anywhere: inside a
-    # line, on its newline, with several lines in one read.
-    data = b"\n".join(lines) + (b"\n" if last_ended and lines else b"")
-    reads = []
-    at = 0
-    for size in sizes * (len(data) + 1):
-        if at >= len(data):
-            break
-        reads.append(data[at : at + size])
-        at += size
-
-    class Stdin:
-        def read(self, fd: int, n: int) -> bytes:
-            return reads.pop(0) if reads else b""  # then the end of stdin, for good
-
-        def dup(self, fd: int) -> int:
-            return fd
-
-    server = _ThreadsServer.__new__(_ThreadsServer)
-    server._fd_in, server._buf, server._pos, server._end = 0, b"", 0, -1
-    got = []
-    with mock.patch.object(_stdio, "os", Stdin()):
-        while line := server._readline():
-            got.append(line)
-            assert len(got) <= len(data), "a line of nothing"
-    # A line ends at a newline only; the last may have none.
-    assert got == re.findall(rb"[^\n]*\n|[^\n]+\Z", data)

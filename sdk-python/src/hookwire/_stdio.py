@@ -78,9 +78,8 @@ _CONTINUE = {"action": "continue"}
 _CONTINUE_JSON = _dumps(_CONTINUE)
 _BLANK = b" \t\r\n"
 _LONG_LINE = 1 << 16
-# What the threads server reads at once; more once a line is longer.
+# The buffer the threads server reads stdin through.
 _READ_SIZE = 1 << 16
-_READ_MORE = 1 << 20
 
 
 # How long the handlers in flight when stdin closes have to answer, and, for
@@ -294,13 +293,12 @@ class _ThreadsServer(_Wire):
     def __init__(self, hook: Hook, fd_in: int, fd_out: int) -> None:
         super().__init__(hook, fd_out)
         # Its own duplicate of stdin: at a signal, a thread may still be
-        # blocked reading it when serve() returns. Read in chunks, split into
-        # lines here: _buf from _pos on is what is left of the last read, and
-        # _end where its next line ends (-1: no whole line left).
+        # blocked reading it when serve() returns. Read through a buffer that
+        # lasts: a read of a few lines into a new bytes object of its own
+        # cost a request as much as the rest of its reading.
         self._fd_in = os.dup(fd_in)
-        self._buf = b""
-        self._pos = 0
-        self._end = -1
+        stdin = open(self._fd_in, "rb", buffering=_READ_SIZE, closefd=False)  # noqa: SIM115 - for the life of the server
+        self._readline = stdin.readline
         # The reader's claim while it runs a handler: the number of the line
         # it answers. Whoever pops it first wins: the reader, which goes on
         # reading, or the watch, which hands reading to another thread. A
@@ -474,29 +472,6 @@ class _ThreadsServer(_Wire):
                 self._spare.release(self._parked)  # they have nothing left to read
                 self._parked = 0
         self._wake_watch()
-
-    def _readline(self) -> bytes:
-        """The next line of stdin, newline included; at its end what is left, then b""."""
-        buf, end = self._buf, self._end
-        if end >= 0:
-            line = buf[self._pos : end + 1]
-        else:
-            parts = [buf[self._pos :]]
-            while True:
-                buf = os.read(self._fd_in, _READ_SIZE if len(parts) < 2 else _READ_MORE)
-                if not buf:
-                    self._buf, self._pos = b"", 0
-                    return b"".join(parts)
-                end = buf.find(b"\n")
-                if end >= 0:
-                    break
-                parts.append(buf)
-            line = buf[: end + 1]
-            if len(parts) > 1 or parts[0]:
-                line = b"".join((*parts, line))
-        self._buf, self._pos = buf, end + 1
-        self._end = buf.find(b"\n", end + 1)
-        return line
 
     def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
         # The reading thread answers this once it has let go of reading.

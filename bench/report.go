@@ -65,6 +65,11 @@ type row struct {
 	VsBare      float64 `json:"vs_bare,omitempty"`
 	Limit       int64   `json:"limit_ns,omitempty"`
 	CallsPerSec float64 `json:"calls_per_sec,omitempty"`
+	// HookCPU is, with many callers, the CPU time the hook process spent
+	// per call (all its threads), and CPUVsLoop an SDK's against its
+	// language's loop.
+	HookCPU   int64   `json:"hook_cpu_per_call_ns,omitempty"`
+	CPUVsLoop float64 `json:"hook_cpu_vs_loop,omitempty"`
 	// Overhead is, for the Go loop under hookwire tap, its median less the
 	// Go loop's: what tap adds to a round trip, recording included.
 	Overhead int64 `json:"overhead_ns,omitempty"`
@@ -280,9 +285,10 @@ func (r *results) print(w io.Writer) {
 	}
 
 	table(fmt.Sprintf("3. concurrency: %d callers into one hook, %d calls each", c.Callers, c.ConcurrentCalls),
-		"contender\tcalls/s\tmedian\tp99\tx loop\t", func(t io.Writer) {
+		"contender\tcalls/s\tmedian\tp99\tx loop\thook CPU/call\tx loop\t", func(t io.Writer) {
 			for _, x2 := range r.Concurrency {
-				fmt.Fprintf(t, "%s\t%.0f\t%s\t%s\t%s\t\n", x2.Label, x2.CallsPerSec, human(x2.Median), human(x2.P99), x(x2.VsLoop))
+				fmt.Fprintf(t, "%s\t%.0f\t%s\t%s\t%s\t%s\t%s\t\n", x2.Label, x2.CallsPerSec, human(x2.Median), human(x2.P99), x(x2.VsLoop),
+					human(x2.HookCPU), x(x2.CPUVsLoop))
 			}
 		})
 

@@ -100,6 +100,7 @@ func (b *bench) concurrency() error {
 	type load struct {
 		h     *hook
 		wall  time.Duration
+		cpu   time.Duration // the hook process's
 		calls int
 		c     *contender
 	}
@@ -117,7 +118,7 @@ func (b *bench) concurrency() error {
 		samples := make([][]time.Duration, callers)
 		errs := make([][]error, callers)
 		var wg sync.WaitGroup
-		start := time.Now()
+		cpu, start := cpuTime(l.h.pid), time.Now()
 		for g := range callers {
 			wg.Go(func() {
 				for j := g; j < n; j += callers {
@@ -134,6 +135,7 @@ func (b *bench) concurrency() error {
 		}
 		wg.Wait()
 		l.wall += time.Since(start)
+		l.cpu += cpuTime(l.h.pid) - cpu
 		for g := range callers {
 			l.c.samples = append(l.c.samples, samples[g]...)
 			l.calls += len(samples[g])
@@ -142,14 +144,17 @@ func (b *bench) concurrency() error {
 			}
 		}
 	})
-	perSec := map[string]float64{}
+	perSec, cpuPerCall := map[string]float64{}, map[string]int64{}
 	for _, l := range loads {
 		perSec[l.h.id] = float64(l.calls) / l.wall.Seconds()
+		cpuPerCall[l.h.id] = int64(l.cpu) / int64(max(l.calls, 1))
 	}
 	for _, l := range loads {
-		r := row{ID: l.h.id, Label: l.c.label, summary: summarize(l.c.samples), CallsPerSec: round(perSec[l.h.id])}
+		r := row{ID: l.h.id, Label: l.c.label, summary: summarize(l.c.samples), CallsPerSec: round(perSec[l.h.id]),
+			HookCPU: cpuPerCall[l.h.id]}
 		if l.h.kind == sdk {
 			r.VsLoop = round(perSec[l.h.id]/perSec[l.h.lang+"-raw"]*1000) / 1000
+			r.CPUVsLoop = ratio(cpuPerCall[l.h.id], cpuPerCall[l.h.lang+"-raw"])
 		}
 		b.res.Concurrency = append(b.res.Concurrency, r)
 		b.failures([]*contender{l.c})

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
@@ -225,6 +226,25 @@ func peakRSS(pid string) (int64, error) {
 		}
 	}
 	return 0, errors.New("no VmHWM in /proc/" + pid + "/status")
+}
+
+// cpuTime is the CPU time a process has had so far, all its threads
+// together, in nanoseconds (the schedstat of each of its threads): unlike
+// a round trip's time, it does not depend on where the scheduler puts the
+// process.
+func cpuTime(pid int) time.Duration {
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "schedstat"))
+	var total time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that has just ended
+		}
+		f, _, _ := strings.Cut(string(b), " ")
+		ns, _ := strconv.ParseInt(f, 10, 64)
+		total += time.Duration(ns)
+	}
+	return total
 }
 
 // logCounter keeps the runtime's warnings, which a run reports, and drops

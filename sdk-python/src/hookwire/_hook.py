@@ -69,17 +69,22 @@ class HookError(Exception):
 
 
 class Route:
-    """How one request is answered: call(params), if any, then finish(its reply).
+    """How one request is answered: call(params), if any, then finish(params, its reply).
 
     call is the user's handler or a plugin tool; is_async says whether it
     must be awaited or run on a worker thread. finish is quick, never blocks,
-    and turns the reply into the result that goes on the wire.
+    and turns the reply into the result that goes on the wire. A method's
+    route is made once and kept (see Hook.route): it holds nothing of a
+    request.
     """
 
     __slots__ = ("call", "finish", "is_async")
 
     def __init__(
-        self, call: Callable[[Any], Any] | None, is_async: bool, finish: Callable[[Any], Any]
+        self,
+        call: Callable[[Any], Any] | None,
+        is_async: bool,
+        finish: Callable[[dict[str, Any], Any], Any],
     ) -> None:
         self.call = call
         self.is_async = is_async
@@ -110,6 +115,7 @@ class Hook(_Handlers):
     def __init__(self, name: str | None = None, *, threads: int = 64) -> None:
         self.name = name
         self._handlers: dict[str, _Handler] = {}
+        self._routes: dict[str, Route] = {}  # each method's, made at its first request
         # Each observer, with what its kinds match (None: every kind).
         self._observers: list[tuple[Callable[[str], object] | None, _Handler]] = []
         self._tools: dict[str, Tool] = {}
@@ -237,6 +243,7 @@ class Hook(_Handlers):
         if method in self._handlers:
             raise ValueError(f"{method} already has a handler")
         self._handlers[method] = _Handler(fn, is_async(fn))
+        self._routes.clear()
 
     @property
     def modes(self) -> list[Mode]:
@@ -289,12 +296,11 @@ class Hook(_Handlers):
             raise HookError(CODE_METHOD_NOT_FOUND, f"method not found: {method}")
         if method == METHOD_HELLO:
             # Read leniently: whatever the host sent, the hook wants to start.
-            return Route(None, False, lambda _: self._hello(params))
+            return Route(None, False, lambda params, _: self._hello(params))
         try:
             DECODERS[info.params](params)
         except DecodeError as e:
             raise HookError(CODE_INVALID_PARAMS, f"invalid params: {e}") from None
-        finish = partial(self._finish, method, params)
         if method == METHOD_BEFORE_TOOL:
             tool = self._tools.get(params["tool"])
             if tool is not None:
@@ -302,15 +308,21 @@ class Hook(_Handlers):
                 return Route(
                     lambda p: call(p.get("arguments")),
                     tool.is_async,
-                    lambda result: finish(respond(result)),
+                    lambda p, result: self._finish(method, p, respond(result)),
                 )
-        handler = self._handlers.get(method)
-        if handler is None:
-            if method in NEEDS_HANDLER:
+        route = self._routes.get(method)
+        if route is None:
+            handler = self._handlers.get(method)
+            if handler is None and method in NEEDS_HANDLER:
                 # Never decide by default: an approval nobody decided is an error.
                 raise HookError(CODE_METHOD_NOT_FOUND, f"no handler for {method}")
-            return Route(None, False, finish)
-        return Route(handler.fn, handler.is_async, finish)
+            finish = partial(self._finish, method)
+            if handler is None:
+                route = Route(None, False, finish)
+            else:
+                route = Route(handler.fn, handler.is_async, finish)
+            self._routes[method] = route
+        return route
 
     def _finish(self, method: str, params: dict[str, Any], reply: Any) -> Any:
         """The wire result of a handler's reply, checked against the method's result type."""

@@ -143,18 +143,27 @@ class _LoopServer(_Wire, asyncio.Protocol):
             self.failed(request_id, method, e)
             return
         else:
-            self._task(self._answer_later(request_id, method, route, coroutine, waiting_for))
+            self._task(
+                self._answer_later(request_id, method, route, params, coroutine, waiting_for)
+            )
             return
         try:
-            self.result(request_id, method, route.finish(reply))
+            self.result(request_id, method, route.finish(params, reply))
         except Exception as e:
             self.failed(request_id, method, e)
 
     async def _answer_later(
-        self, request_id: Any, method: str, route: Route, coroutine: Any, waiting_for: Any
+        self,
+        request_id: Any,
+        method: str,
+        route: Route,
+        params: dict[str, Any],
+        coroutine: Any,
+        waiting_for: Any,
     ) -> None:
         try:
-            self.result(request_id, method, route.finish(await _Resumed(coroutine, waiting_for)))
+            reply = await _Resumed(coroutine, waiting_for)
+            self.result(request_id, method, route.finish(params, reply))
         except Exception as e:
             self.failed(request_id, method, e)
 

@@ -205,7 +205,7 @@ class _Wire:
         """Answer a request here and now: call its sync handler, if any, and reply."""
         try:
             reply = route.call(params) if route.call is not None else None
-            self.result(request_id, method, route.finish(reply))
+            self.result(request_id, method, route.finish(params, reply))
         except Exception as e:
             self.failed(request_id, method, e)
 

@@ -103,7 +103,7 @@ class TestClient(_TestCalls):
                 reply = await route.call(params)
             else:
                 reply = await asyncio.wrap_future(self._hook._workers.submit(route.call, params))
-            return _wire(route.finish(reply))
+            return _wire(route.finish(params, reply))
         except Exception as e:
             raise HookError(CODE_HANDLER_ERROR, str(e) or type(e).__name__) from e
 

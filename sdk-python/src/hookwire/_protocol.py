@@ -1534,7 +1534,7 @@ def _allowed(variants: Mapping[str, _Check]) -> str:
 
 
 def _check_abort_turn(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -1543,12 +1543,12 @@ def _check_abort_turn(value: object, at: str) -> None:
         raise _not_one_of(f"{at}.action", v, ("abort_turn",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_after_llm_modify(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -1557,7 +1557,7 @@ def _check_after_llm_modify(value: object, at: str) -> None:
         raise _not_one_of(f"{at}.action", v, ("modify",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
     if "response" not in value:
         raise _missing(at, "response")
@@ -1566,7 +1566,7 @@ def _check_after_llm_modify(value: object, at: str) -> None:
 
 
 def _check_after_llm_params(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "meta" in value:
         v = value["meta"]
@@ -1577,18 +1577,18 @@ def _check_after_llm_params(value: object, at: str) -> None:
     if "model" not in value:
         raise _missing(at, "model")
     v = value["model"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.model", "a string", v)
     if "response" in value:
         v = value["response"]
         _check_llm_response(v, f"{at}.response")
     if "channel" in value:
         v = value["channel"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.channel", "a string", v)
     if "chat_id" in value:
         v = value["chat_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.chat_id", "a string", v)
 
 
@@ -1597,7 +1597,7 @@ def _check_after_llm_result(value: object, at: str) -> None:
 
 
 def _check_after_tool_modify(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -1606,7 +1606,7 @@ def _check_after_tool_modify(value: object, at: str) -> None:
         raise _not_one_of(f"{at}.action", v, ("modify",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
     if "result" not in value:
         raise _missing(at, "result")
@@ -1615,7 +1615,7 @@ def _check_after_tool_modify(value: object, at: str) -> None:
 
 
 def _check_after_tool_params(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "meta" in value:
         v = value["meta"]
@@ -1626,26 +1626,26 @@ def _check_after_tool_params(value: object, at: str) -> None:
     if "tool" not in value:
         raise _missing(at, "tool")
     v = value["tool"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.tool", "a string", v)
     if "arguments" in value:
         v = value["arguments"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.arguments", "an object", v)
     if "result" in value:
         v = value["result"]
         _check_tool_result(v, f"{at}.result")
     if "duration" in value:
         v = value["duration"]
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.duration", "an integer", v)
     if "channel" in value:
         v = value["channel"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.channel", "a string", v)
     if "chat_id" in value:
         v = value["chat_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.chat_id", "a string", v)
 
 
@@ -1654,7 +1654,7 @@ def _check_after_tool_result(value: object, at: str) -> None:
 
 
 def _check_approve_tool_params(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "meta" in value:
         v = value["meta"]
@@ -1665,35 +1665,35 @@ def _check_approve_tool_params(value: object, at: str) -> None:
     if "tool" not in value:
         raise _missing(at, "tool")
     v = value["tool"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.tool", "a string", v)
     if "arguments" in value:
         v = value["arguments"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.arguments", "an object", v)
     if "tool_kind" in value:
         v = value["tool_kind"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.tool_kind", "a string", v)
     if "affected_paths" in value:
         v = value["affected_paths"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.affected_paths", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, str):
+            if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.affected_paths[{i0}]", "a string", v1)
     if "channel" in value:
         v = value["channel"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.channel", "a string", v)
     if "chat_id" in value:
         v = value["chat_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_approve_tool_result(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "approved" not in value:
         raise _missing(at, "approved")
@@ -1702,7 +1702,7 @@ def _check_approve_tool_result(value: object, at: str) -> None:
         raise _want(f"{at}.approved", "a boolean", v)
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
     if "abstain" in value:
         v = value["abstain"]
@@ -1710,12 +1710,12 @@ def _check_approve_tool_result(value: object, at: str) -> None:
             raise _want(f"{at}.abstain", "a boolean", v)
     if "arguments" in value:
         v = value["arguments"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.arguments", "an object", v)
 
 
 def _check_before_llm_modify(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -1724,7 +1724,7 @@ def _check_before_llm_modify(value: object, at: str) -> None:
         raise _not_one_of(f"{at}.action", v, ("modify",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
     if "request" not in value:
         raise _missing(at, "request")
@@ -1733,7 +1733,7 @@ def _check_before_llm_modify(value: object, at: str) -> None:
 
 
 def _check_before_llm_params(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "meta" in value:
         v = value["meta"]
@@ -1744,23 +1744,23 @@ def _check_before_llm_params(value: object, at: str) -> None:
     if "model" not in value:
         raise _missing(at, "model")
     v = value["model"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.model", "a string", v)
     if "messages" in value:
         v = value["messages"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.messages", "an array", v)
         for i0, v1 in enumerate(v):
             _check_message(v1, f"{at}.messages[{i0}]")
     if "tools" in value:
         v = value["tools"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.tools", "an array", v)
         for i0, v1 in enumerate(v):
             _check_tool_definition(v1, f"{at}.tools[{i0}]")
     if "options" in value:
         v = value["options"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.options", "an object", v)
     if "graceful_terminal" in value:
         v = value["graceful_terminal"]
@@ -1772,11 +1772,11 @@ def _check_before_llm_params(value: object, at: str) -> None:
             raise _want(f"{at}.planning", "a boolean", v)
     if "channel" in value:
         v = value["channel"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.channel", "a string", v)
     if "chat_id" in value:
         v = value["chat_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.chat_id", "a string", v)
 
 
@@ -1785,7 +1785,7 @@ def _check_before_llm_result(value: object, at: str) -> None:
 
 
 def _check_before_tool_modify(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -1794,7 +1794,7 @@ def _check_before_tool_modify(value: object, at: str) -> None:
         raise _not_one_of(f"{at}.action", v, ("modify",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
     if "call" not in value:
         raise _missing(at, "call")
@@ -1803,7 +1803,7 @@ def _check_before_tool_modify(value: object, at: str) -> None:
 
 
 def _check_before_tool_params(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "meta" in value:
         v = value["meta"]
@@ -1814,19 +1814,19 @@ def _check_before_tool_params(value: object, at: str) -> None:
     if "tool" not in value:
         raise _missing(at, "tool")
     v = value["tool"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.tool", "a string", v)
     if "arguments" in value:
         v = value["arguments"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.arguments", "an object", v)
     if "channel" in value:
         v = value["channel"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.channel", "a string", v)
     if "chat_id" in value:
         v = value["chat_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.chat_id", "a string", v)
     if "hook_result" in value:
         v = value["hook_result"]
@@ -1838,26 +1838,26 @@ def _check_before_tool_result(value: object, at: str) -> None:
 
 
 def _check_cache_control(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "type" not in value:
         raise _missing(at, "type")
     v = value["type"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.type", "a string", v)
 
 
 def _check_content_block(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "type" not in value:
         raise _missing(at, "type")
     v = value["type"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.type", "a string", v)
     if "text" in value:
         v = value["text"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.text", "a string", v)
     if "image_url" in value:
         v = value["image_url"]
@@ -1868,7 +1868,7 @@ def _check_content_block(value: object, at: str) -> None:
 
 
 def _check_continue(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" in value:
         v = value["action"]
@@ -1876,12 +1876,12 @@ def _check_continue(value: object, at: str) -> None:
             raise _not_one_of(f"{at}.action", v, ("continue", "",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_deny_tool(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -1891,96 +1891,96 @@ def _check_deny_tool(value: object, at: str) -> None:
     if "reason" not in value:
         raise _missing(at, "reason")
     v = value["reason"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_event_scope(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "agent_id" in value:
         v = value["agent_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.agent_id", "a string", v)
     if "session_key" in value:
         v = value["session_key"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.session_key", "a string", v)
     if "turn_id" in value:
         v = value["turn_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.turn_id", "a string", v)
     if "channel" in value:
         v = value["channel"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.channel", "a string", v)
     if "chat_id" in value:
         v = value["chat_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.chat_id", "a string", v)
 
 
 def _check_event_source(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "component" in value:
         v = value["component"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.component", "a string", v)
     if "name" in value:
         v = value["name"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.name", "a string", v)
 
 
 def _check_function_call(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "name" not in value:
         raise _missing(at, "name")
     v = value["name"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.name", "a string", v)
     if "arguments" not in value:
         raise _missing(at, "arguments")
     v = value["arguments"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.arguments", "a string", v)
     if "thought_signature" in value:
         v = value["thought_signature"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.thought_signature", "a string", v)
 
 
 def _check_function_definition(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "name" not in value:
         raise _missing(at, "name")
     v = value["name"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.name", "a string", v)
     if "description" in value:
         v = value["description"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.description", "a string", v)
     if "parameters" in value:
         v = value["parameters"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.parameters", "an object", v)
 
 
 def _check_google_extra_content(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "thought_signature" in value:
         v = value["thought_signature"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.thought_signature", "a string", v)
 
 
 def _check_hard_abort(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -1989,45 +1989,45 @@ def _check_hard_abort(value: object, at: str) -> None:
         raise _not_one_of(f"{at}.action", v, ("hard_abort",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
 
 
 def _check_hello_params(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "name" not in value:
         raise _missing(at, "name")
     v = value["name"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.name", "a string", v)
     if "version" not in value:
         raise _missing(at, "version")
     v = value["version"]
-    if isinstance(v, bool) or not isinstance(v, int):
+    if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
         raise _want(f"{at}.version", "an integer", v)
     if "modes" in value:
         v = value["modes"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.modes", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, str):
+            if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.modes[{i0}]", "a string", v1)
     if "extensions" in value:
         v = value["extensions"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.extensions", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, str):
+            if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.extensions[{i0}]", "a string", v1)
     if "max_line_bytes" in value:
         v = value["max_line_bytes"]
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.max_line_bytes", "an integer", v)
 
 
 def _check_hello_result(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "ok" not in value:
         raise _missing(at, "ok")
@@ -2036,72 +2036,72 @@ def _check_hello_result(value: object, at: str) -> None:
         raise _want(f"{at}.ok", "a boolean", v)
     if "name" in value:
         v = value["name"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.name", "a string", v)
     if "modes" in value:
         v = value["modes"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.modes", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, str):
+            if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.modes[{i0}]", "a string", v1)
 
 
 def _check_image_url(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "url" not in value:
         raise _missing(at, "url")
     v = value["url"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.url", "a string", v)
 
 
 def _check_inbound_context(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "channel" in value:
         v = value["channel"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.channel", "a string", v)
     if "chat_id" in value:
         v = value["chat_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.chat_id", "a string", v)
     if "sender_id" in value:
         v = value["sender_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.sender_id", "a string", v)
 
 
 def _check_llm_response(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "role" in value:
         v = value["role"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.role", "a string", v)
     if "content" in value:
         v = value["content"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.content", "a string", v)
     if "tool_calls" in value:
         v = value["tool_calls"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.tool_calls", "an array", v)
         for i0, v1 in enumerate(v):
             _check_tool_call(v1, f"{at}.tool_calls[{i0}]")
     if "finish_reason" in value:
         v = value["finish_reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.finish_reason", "a string", v)
     if "reasoning" in value:
         v = value["reasoning"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reasoning", "a string", v)
     if "reasoning_content" in value:
         v = value["reasoning_content"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reasoning_content", "a string", v)
     if "usage" in value:
         v = value["usage"]
@@ -2109,12 +2109,12 @@ def _check_llm_response(value: object, at: str) -> None:
 
 
 def _check_legacy_event(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "Kind" not in value:
         raise _missing(at, "Kind")
     v = value["Kind"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.Kind", "a string", v)
     if "Meta" in value:
         v = value["Meta"]
@@ -2122,102 +2122,102 @@ def _check_legacy_event(value: object, at: str) -> None:
 
 
 def _check_message(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "role" not in value:
         raise _missing(at, "role")
     v = value["role"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.role", "a string", v)
     if "content" in value:
         v = value["content"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.content", "a string", v)
     if "tool_calls" in value:
         v = value["tool_calls"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.tool_calls", "an array", v)
         for i0, v1 in enumerate(v):
             _check_tool_call(v1, f"{at}.tool_calls[{i0}]")
     if "tool_call_id" in value:
         v = value["tool_call_id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.tool_call_id", "a string", v)
     if "reasoning_content" in value:
         v = value["reasoning_content"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reasoning_content", "a string", v)
     if "content_parts" in value:
         v = value["content_parts"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.content_parts", "an array", v)
         for i0, v1 in enumerate(v):
             _check_content_block(v1, f"{at}.content_parts[{i0}]")
     if "system_parts" in value:
         v = value["system_parts"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.system_parts", "an array", v)
         for i0, v1 in enumerate(v):
             _check_content_block(v1, f"{at}.system_parts[{i0}]")
     if "model_name" in value:
         v = value["model_name"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.model_name", "a string", v)
     if "created_at" in value:
         v = value["created_at"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.created_at", "a string", v)
     if "media" in value:
         v = value["media"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.media", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, str):
+            if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.media[{i0}]", "a string", v1)
     if "attachments" in value:
         v = value["attachments"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.attachments", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, dict):
+            if type(v1) is not dict and not isinstance(v1, dict):
                 raise _want(f"{at}.attachments[{i0}]", "an object", v1)
 
 
 def _check_meta(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "AgentID" in value:
         v = value["AgentID"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.AgentID", "a string", v)
     if "TurnID" in value:
         v = value["TurnID"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.TurnID", "a string", v)
     if "ParentTurnID" in value:
         v = value["ParentTurnID"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.ParentTurnID", "a string", v)
     if "SessionKey" in value:
         v = value["SessionKey"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.SessionKey", "a string", v)
     if "Iteration" in value:
         v = value["Iteration"]
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.Iteration", "an integer", v)
     if "TracePath" in value:
         v = value["TracePath"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.TracePath", "a string", v)
     if "Source" in value:
         v = value["Source"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.Source", "a string", v)
 
 
 def _check_notification(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "jsonrpc" not in value:
         raise _missing(at, "jsonrpc")
@@ -2231,27 +2231,27 @@ def _check_notification(value: object, at: str) -> None:
     if "method" not in value:
         raise _missing(at, "method")
     v = value["method"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.method", "a string", v)
 
 
 def _check_rpc_error(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "code" not in value:
         raise _missing(at, "code")
     v = value["code"]
-    if isinstance(v, bool) or not isinstance(v, int):
+    if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
         raise _want(f"{at}.code", "an integer", v)
     if "message" not in value:
         raise _missing(at, "message")
     v = value["message"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.message", "a string", v)
 
 
 def _check_request(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "jsonrpc" not in value:
         raise _missing(at, "jsonrpc")
@@ -2261,17 +2261,17 @@ def _check_request(value: object, at: str) -> None:
     if "id" not in value:
         raise _missing(at, "id")
     v = value["id"]
-    if isinstance(v, bool) or not isinstance(v, int):
+    if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
         raise _want(f"{at}.id", "an integer", v)
     if "method" not in value:
         raise _missing(at, "method")
     v = value["method"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.method", "a string", v)
 
 
 def _check_respond(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "action" not in value:
         raise _missing(at, "action")
@@ -2280,7 +2280,7 @@ def _check_respond(value: object, at: str) -> None:
         raise _not_one_of(f"{at}.action", v, ("respond",))
     if "reason" in value:
         v = value["reason"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
     if "call" in value:
         v = value["call"]
@@ -2292,7 +2292,7 @@ def _check_respond(value: object, at: str) -> None:
 
 
 def _check_response(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "jsonrpc" not in value:
         raise _missing(at, "jsonrpc")
@@ -2303,7 +2303,7 @@ def _check_response(value: object, at: str) -> None:
         raise _missing(at, "id")
     v = value["id"]
     if v is not None:
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.id", "an integer", v)
     if "error" in value:
         v = value["error"]
@@ -2311,20 +2311,20 @@ def _check_response(value: object, at: str) -> None:
 
 
 def _check_runtime_event(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "id" in value:
         v = value["id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.id", "a string", v)
     if "kind" not in value:
         raise _missing(at, "kind")
     v = value["kind"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.kind", "a string", v)
     if "time" in value:
         v = value["time"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.time", "a string", v)
     if "source" not in value:
         raise _missing(at, "source")
@@ -2336,30 +2336,30 @@ def _check_runtime_event(value: object, at: str) -> None:
     _check_event_scope(v, f"{at}.scope")
     if "correlation" in value:
         v = value["correlation"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.correlation", "an object", v)
     if "severity" in value:
         v = value["severity"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.severity", "a string", v)
     if "payload" not in value:
         raise _missing(at, "payload")
     if "attrs" in value:
         v = value["attrs"]
-        if not isinstance(v, dict):
+        if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.attrs", "an object", v)
 
 
 def _check_tool_call(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "id" in value:
         v = value["id"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.id", "a string", v)
     if "type" in value:
         v = value["type"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.type", "a string", v)
     if "function" in value:
         v = value["function"]
@@ -2370,7 +2370,7 @@ def _check_tool_call(value: object, at: str) -> None:
 
 
 def _check_tool_call_extra_content(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "google" in value:
         v = value["google"]
@@ -2378,12 +2378,12 @@ def _check_tool_call_extra_content(value: object, at: str) -> None:
 
 
 def _check_tool_definition(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "type" not in value:
         raise _missing(at, "type")
     v = value["type"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.type", "a string", v)
     if "function" not in value:
         raise _missing(at, "function")
@@ -2392,16 +2392,16 @@ def _check_tool_definition(value: object, at: str) -> None:
 
 
 def _check_tool_result(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "for_llm" not in value:
         raise _missing(at, "for_llm")
     v = value["for_llm"]
-    if not isinstance(v, str):
+    if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.for_llm", "a string", v)
     if "for_user" in value:
         v = value["for_user"]
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.for_user", "a string", v)
     if "silent" in value:
         v = value["silent"]
@@ -2417,17 +2417,17 @@ def _check_tool_result(value: object, at: str) -> None:
             raise _want(f"{at}.async", "a boolean", v)
     if "media" in value:
         v = value["media"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.media", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, str):
+            if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.media[{i0}]", "a string", v1)
     if "artifact_tags" in value:
         v = value["artifact_tags"]
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             raise _want(f"{at}.artifact_tags", "an array", v)
         for i0, v1 in enumerate(v):
-            if not isinstance(v1, str):
+            if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.artifact_tags[{i0}]", "a string", v1)
     if "response_handled" in value:
         v = value["response_handled"]
@@ -2436,7 +2436,7 @@ def _check_tool_result(value: object, at: str) -> None:
 
 
 def _check_turn_context(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "inbound" in value:
         v = value["inbound"]
@@ -2444,19 +2444,19 @@ def _check_turn_context(value: object, at: str) -> None:
 
 
 def _check_usage(value: object, at: str) -> None:
-    if not isinstance(value, dict):
+    if type(value) is not dict and not isinstance(value, dict):
         raise _want(at, "an object", value)
     if "prompt_tokens" in value:
         v = value["prompt_tokens"]
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.prompt_tokens", "an integer", v)
     if "completion_tokens" in value:
         v = value["completion_tokens"]
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.completion_tokens", "an integer", v)
     if "total_tokens" in value:
         v = value["total_tokens"]
-        if isinstance(v, bool) or not isinstance(v, int):
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.total_tokens", "an integer", v)
 
 

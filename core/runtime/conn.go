@@ -212,12 +212,8 @@ func (c *Conn) readable() chan struct{} {
 // and takes the token, to read for itself, when it is let go; ok is false
 // when ctx or deadline ended the wait first.
 func (c *Conn) await(ctx context.Context, deadline time.Time, ch chan reply) (r reply, ok bool) {
-	var expired <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		expired = t.C
-	}
+	expired, stop := expiry(deadline)
+	defer stop()
 	select {
 	case r := <-ch:
 		return r, true
@@ -480,12 +476,8 @@ func (c *Conn) write(ctx context.Context, dl time.Time, line []byte) error {
 // awaitWrite waits for the line being written to be written, ctx or
 // deadline permitting; it returns holding wsem, or the error of the wait.
 func (c *Conn) awaitWrite(ctx context.Context, deadline time.Time) error {
-	var expired <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		expired = t.C
-	}
+	expired, stop := expiry(deadline)
+	defer stop()
 	select {
 	case c.wsem <- struct{}{}:
 		return nil
@@ -818,6 +810,16 @@ func (lb *lineBuf) free() {
 	if cap(lb.b) <= maxPooledLine {
 		linePool.Put(lb)
 	}
+}
+
+// expiry is a channel that receives at deadline, or nil, which never
+// does, when deadline is zero; and what stops its timer.
+func expiry(deadline time.Time) (<-chan time.Time, func() bool) {
+	if deadline.IsZero() {
+		return nil, func() bool { return false }
+	}
+	t := time.NewTimer(time.Until(deadline))
+	return t.C, t.Stop
 }
 
 // deadlineOf is ctx's deadline; zero when it has none.

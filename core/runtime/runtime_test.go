@@ -549,6 +549,26 @@ func TestRestartGivesUpAfterMaxRestarts(t *testing.T) {
 	}
 }
 
+// A call made while the hook waits to be restarted ends at its own
+// deadline, not when the restart comes.
+func TestACallWhileTheHookRestartsEndsAtItsDeadline(t *testing.T) {
+	p := proc(0, []string{"before_tool"}, "-crash", protocol.MethodBeforeTool)
+	p.TimeoutMS = 200
+	p.Restart = RestartConfig{BackoffMS: 60_000}
+	h := startRuntime(t, map[string]ProcessConfig{"slow-to-restart": p})
+	h.BeforeTool(context.Background(), toolReq) // crashes; the restart waits a minute
+	h.logs.waitFor(t, "restarting hook")
+	start := time.Now()
+	h.BeforeTool(context.Background(), toolReq)
+	err := h.calls.last(t).Err
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "hook is restarting") {
+		t.Errorf("the call failed with %v, want its deadline while the hook restarts", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the call ended after %v, its deadline was 200ms", took)
+	}
+}
+
 func TestRestartCanBeDisabled(t *testing.T) {
 	p := proc(0, []string{"before_tool"}, "-crash", protocol.MethodBeforeTool)
 	p.Restart = RestartConfig{Enabled: ptr(false)}

@@ -83,10 +83,10 @@ func (h *processHook) current(ctx context.Context, deadline time.Time) (*Process
 				return p, nil
 			}
 		}
-		if expired == nil && !deadline.IsZero() {
-			t := time.NewTimer(time.Until(deadline))
-			defer t.Stop()
-			expired = t.C
+		if expired == nil && !deadline.IsZero() { // once, and only for a wait
+			var stop func() bool
+			expired, stop = expiry(deadline)
+			defer stop()
 		}
 		select {
 		case <-changed:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import TIMEOUT
-from hookwire import BeforeToolParams, BeforeToolReply, Hook, deny
+from hookwire import CODE_HANDLER_ERROR, BeforeToolParams, BeforeToolReply, Hook, deny
 from hookwire._stdio import _ThreadsServer
 
 
@@ -105,7 +105,9 @@ def test_a_handler_that_raises_system_exit_ends_its_thread_and_another_reads_on(
     gates: dict[str, threading.Event],
 ) -> None:
     served = Served(gated_hook(gates, threads=4))
-    served.request(1, "exit")  # no reply: the thread that answers it ends
+    served.request(1, "exit")  # answered with an error; then the thread ends
+    reply = served.reply()
+    assert reply["id"] == 1 and reply["error"]["code"] == CODE_HANDLER_ERROR, reply
     served.request(2, "quick")
     assert served.reply() == {
         "jsonrpc": "2.0",

@@ -206,8 +206,12 @@ class _Wire:
         try:
             reply = route.call(params) if route.call is not None else None
             self.result(request_id, method, route.finish(params, reply))
-        except Exception as e:
+        except BaseException as e:
+            # A request with an id gets an answer, even from a handler that
+            # raises SystemExit; which then goes on and ends the thread.
             self.failed(request_id, method, e)
+            if not isinstance(e, Exception):
+                raise
 
     def result(self, request_id: Any, method: str, result: Any) -> None:
         # _dumps of the message, in half the time: the encoder spends most of
@@ -239,7 +243,7 @@ class _Wire:
             line = '{"jsonrpc":"2.0","id":' + rid + ',"result":' + _CONTINUE_JSON + "}"
         self.write(line)
 
-    def failed(self, request_id: Any, method: str, e: Exception) -> None:
+    def failed(self, request_id: Any, method: str, e: BaseException) -> None:
         log.error("%s handler failed", method, exc_info=e)
         self.error(request_id, CODE_HANDLER_ERROR, str(e) or type(e).__name__)
 

@@ -32,6 +32,10 @@ import (
 type Config struct {
 	Hooks HooksConfig `json:"hooks"`
 
+	// NotChecked names the sections of a PicoClaw config.json other than
+	// hooks, which were read past unchecked (see LoadPicoClawConfig).
+	NotChecked []string `json:"-"`
+
 	dir string // the configuration file's folder: relative paths in built-ins' configs start there
 }
 

@@ -15,10 +15,13 @@ import (
 
 // PicoClaw's configuration file (config.json) holds the agent's whole
 // configuration; its hooks section is the hooks block of Config without
-// hookwire's extensions. PicoClaw checks the whole file for unknown keys,
-// so a file that carries an extension fails its load: hookwire's own
-// settings live in hookwire's hooks.json format instead (an overlay, see
-// LoadPicoClawConfig), which PicoClaw never reads.
+// hookwire's extensions (hooks.defaults and its three timeouts are
+// PicoClaw's own: it writes them in the config of every new user).
+// PicoClaw checks the whole file for unknown keys, so a file that carries
+// an extension fails its load: hookwire's own settings live in hookwire's
+// hooks.json format instead (an overlay, see LoadPicoClawConfig), which
+// PicoClaw never reads. The sections other than hooks are PicoClaw's
+// business: they are not checked here (NotChecked names them).
 
 // ConfigProblem is a key of a hooks section that PicoClaw refuses.
 type ConfigProblem struct {
@@ -32,13 +35,15 @@ func (p ConfigProblem) Error() string { return p.Key + ": " + p.Reason }
 
 // picoClawKeys are the keys PicoClaw knows in each object of its hooks section.
 var picoClawKeys = map[string][]string{
-	"hooks":     {"enabled", "builtins", "processes"},
+	"hooks":     {"enabled", "defaults", "builtins", "processes"},
+	"defaults":  {"observer_timeout_ms", "interceptor_timeout_ms", "approval_timeout_ms"},
 	"builtins":  {"enabled", "priority", "config"},
 	"processes": {"enabled", "priority", "transport", "command", "dir", "env", "observe", "intercept"},
 }
 
 // hookwireKeys are hookwire's extensions, named when PicoClaw refuses one.
-var hookwireKeys = []string{"defaults", "timeout_ms", "failure_policy", "restart"}
+var hookwireKeys = []string{"timeout_ms", "failure_policy", "restart", "approval", "respond", "approve_respond",
+	"env_passthrough", "env_clear", "observe_overflow"}
 
 // PicoClawProblems lists, key by key, what PicoClaw refuses in a hooks
 // section (the value of "hooks", as JSON). None means PicoClaw loads it.
@@ -53,6 +58,16 @@ func PicoClawProblems(hooks json.RawMessage) []ConfigProblem {
 	}
 	unknownKeys("hooks", top, picoClawKeys["hooks"], add)
 	want(top, "hooks.enabled", new(bool), add)
+	if defaults, ok := object(top["defaults"], "hooks.defaults", add); ok {
+		unknownKeys("hooks.defaults", defaults, picoClawKeys["defaults"], add)
+		for _, k := range picoClawKeys["defaults"] {
+			var ms int
+			want(defaults, "hooks.defaults."+k, &ms, add)
+			if err := checkMS("hooks.defaults."+k, ms); err != nil {
+				add("hooks.defaults."+k, "%s", strings.TrimPrefix(err.Error(), "hooks.defaults."+k+": "))
+			}
+		}
+	}
 	for _, section := range []string{"builtins", "processes"} {
 		entries, ok := object(top[section], "hooks."+section, add)
 		if !ok {
@@ -170,11 +185,36 @@ func typeName[T any]() string {
 	return "an object of strings"
 }
 
+// NotChecked names the sections of a whole PicoClaw config.json other than
+// hooks, sorted: PicoClaw checks them (for unknown keys too), hookwire does
+// not, and says so once.
+func NotChecked(whole map[string]json.RawMessage) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(whole)) {
+		if k != "hooks" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// NotCheckedNote is the line that says once which sections of a PicoClaw
+// config.json were not checked; "" when there are none.
+func NotCheckedNote(sections []string) string {
+	if len(sections) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("sections other than hooks not checked (%s): they are PicoClaw's configuration, which hookwire does not read", strings.Join(sections, ", "))
+}
+
 // LoadPicoClawConfig reads PicoClaw's whole configuration file, as it is:
 // it takes the hooks section and ignores the rest. The section must be
 // one PicoClaw accepts (PicoClawProblems) and means what it means there:
-// hooks.enabled is true when absent, a relative dir is taken from the
-// working directory, observe may say "all". overlay, when not empty, is a
+// hooks.enabled is true when absent, as is every hooks.defaults timeout
+// left out (0, the default), a relative dir is taken from the working
+// directory, observe may say "all" and legacy names, intercept grants its
+// stages in pairs (before_llm and after_llm together, before_tool and
+// after_tool together). overlay, when not empty, is a
 // hooks configuration in hookwire's format that adds hookwire's settings
 // (defaults, and timeout_ms, failure_policy and restart of processes named
 // in the PicoClaw file).
@@ -183,16 +223,15 @@ func LoadPicoClawConfig(path, overlay string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	var file struct {
-		Hooks json.RawMessage `json:"hooks"`
+	var whole map[string]json.RawMessage
+	if err := json.Unmarshal(data, &whole); err != nil || whole == nil {
+		return Config{}, fmt.Errorf("%s: not a JSON object: %v", path, err)
 	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		return Config{}, fmt.Errorf("%s: not a JSON object: %w", path, err)
-	}
-	cfg, err := picoClawHooks(file.Hooks)
+	cfg, err := picoClawHooks(whole["hooks"])
 	if err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
+	cfg.NotChecked = NotChecked(whole)
 	if overlay != "" {
 		ext, err := LoadConfig(overlay)
 		if err != nil {
@@ -203,6 +242,31 @@ func LoadPicoClawConfig(path, overlay string) (Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// PairedStages is the intercept list as PicoClaw grants it: naming
+// before_llm or after_llm grants both LLM stages, naming before_tool or
+// after_tool both tool stages; approve_tool stands alone. "" and unknown
+// names grant nothing. The stages come out in their order (Stages).
+func PairedStages(intercept []string) []string {
+	granted := map[Stage]bool{}
+	for _, s := range intercept {
+		switch Stage(s) {
+		case StageBeforeLLM, StageAfterLLM:
+			granted[StageBeforeLLM], granted[StageAfterLLM] = true, true
+		case StageBeforeTool, StageAfterTool:
+			granted[StageBeforeTool], granted[StageAfterTool] = true, true
+		case StageApproveTool:
+			granted[StageApproveTool] = true
+		}
+	}
+	var out []string
+	for _, s := range Stages {
+		if granted[s] {
+			out = append(out, string(s))
+		}
+	}
+	return out
 }
 
 // picoClawHooks reads a hooks section PicoClaw accepts into a Config.
@@ -227,7 +291,7 @@ func picoClawHooks(hooks json.RawMessage) (Config, error) {
 	cfg.dir = wd
 	for name, p := range cfg.Hooks.Processes {
 		p.Observe = observedByPicoClaw(p.Observe)
-		p.Intercept = slices.DeleteFunc(p.Intercept, func(s string) bool { return s == "" || !Stage(s).valid() })
+		p.Intercept = PairedStages(p.Intercept)
 		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
 			// PicoClaw takes a relative dir from its working directory.
 			if p.Enabled {
@@ -261,7 +325,19 @@ func observedByPicoClaw(list []string) []string {
 // overlay adds hookwire's settings of ext to the hooks PicoClaw's file
 // configures.
 func (c *Config) overlay(ext Config) error {
-	c.Hooks.Defaults = ext.Hooks.Defaults
+	// PicoClaw's own timeouts stay unless the overlay sets them; the rest
+	// of hooks.defaults is hookwire's.
+	d := ext.Hooks.Defaults
+	for _, t := range []struct{ mine, theirs *int }{
+		{&c.Hooks.Defaults.ObserverTimeoutMS, &d.ObserverTimeoutMS},
+		{&c.Hooks.Defaults.InterceptorTimeoutMS, &d.InterceptorTimeoutMS},
+		{&c.Hooks.Defaults.ApprovalTimeoutMS, &d.ApprovalTimeoutMS},
+	} {
+		if *t.theirs == 0 {
+			*t.theirs = *t.mine
+		}
+	}
+	c.Hooks.Defaults = d
 	for _, name := range slices.Sorted(maps.Keys(ext.Hooks.Processes)) {
 		p, ok := c.Hooks.Processes[name]
 		if !ok {

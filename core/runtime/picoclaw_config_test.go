@@ -3,13 +3,14 @@ package runtime
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
 func TestAHooksFileBesidePicoClawsConfigAddsHookwiresSettingsToItsProcesses(t *testing.T) {
 	dir := t.TempDir()
 	config, overlay := filepath.Join(dir, "config.json"), filepath.Join(dir, "hooks.json")
-	os.WriteFile(config, []byte(`{"providers": {}, "hooks": {"processes": {"w": {"enabled": true, "command": ["w"], "observe": ["all", ""], "intercept": ["", "before_tool"]}}}}`), 0o644)
+	os.WriteFile(config, []byte(`{"providers": {}, "hooks": {"defaults": {"interceptor_timeout_ms": 70}, "processes": {"w": {"enabled": true, "command": ["w"], "observe": ["all", ""], "intercept": ["", "before_tool"]}}}}`), 0o644)
 	os.WriteFile(overlay, []byte(`{"hooks": {"defaults": {"approval": "allow"}, "processes": {"w": {"timeout_ms": 2000, "failure_policy": {"before_tool": "closed"}}}}}`), 0o644)
 	cfg, err := LoadPicoClawConfig(config, overlay)
 	if err != nil {
@@ -19,9 +20,29 @@ func TestAHooksFileBesidePicoClawsConfigAddsHookwiresSettingsToItsProcesses(t *t
 	switch {
 	case !cfg.Hooks.Enabled:
 		t.Error("hooks.enabled is absent: enabled, as in PicoClaw")
+	case cfg.Hooks.Defaults.InterceptorTimeoutMS != 70 || cfg.Hooks.Defaults.ApprovalTimeoutMS != 0:
+		t.Errorf("PicoClaw's hooks.defaults were not kept beside hookwire's: %+v", cfg.Hooks.Defaults)
+	case !slices.Equal(cfg.NotChecked, []string{"providers"}):
+		t.Errorf("sections not checked: %q, want providers", cfg.NotChecked)
 	case cfg.Hooks.Defaults.Approval != ApprovalAllow || w.TimeoutMS != 2000 || w.FailurePolicy["before_tool"] != "closed":
 		t.Errorf("hookwire's settings were not added: %+v, %+v", cfg.Hooks.Defaults, w)
-	case len(w.Observe) != 1 || w.Observe[0] != "*" || len(w.Intercept) != 1 || w.Intercept[0] != "before_tool" || w.Command[0] != "w":
+	case len(w.Observe) != 1 || w.Observe[0] != "*" || !slices.Equal(w.Intercept, []string{"before_tool", "after_tool"}) || w.Command[0] != "w":
 		t.Errorf("PicoClaw's settings changed: %+v", w)
+	}
+}
+
+// PicoClaw grants the stages of its intercept list in pairs.
+func TestPicoClawGrantsStagesInPairs(t *testing.T) {
+	for _, c := range []struct{ intercept, granted []string }{
+		{[]string{"before_tool"}, []string{"before_tool", "after_tool"}},
+		{[]string{"after_tool"}, []string{"before_tool", "after_tool"}},
+		{[]string{"before_llm", "before_tool"}, []string{"before_llm", "after_llm", "before_tool", "after_tool"}},
+		{[]string{"after_llm"}, []string{"before_llm", "after_llm"}},
+		{[]string{"approve_tool"}, []string{"approve_tool"}},
+		{[]string{"", "nonsense"}, nil},
+	} {
+		if got := PairedStages(c.intercept); !slices.Equal(got, c.granted) {
+			t.Errorf("%q grants %q, want %q", c.intercept, got, c.granted)
+		}
 	}
 }

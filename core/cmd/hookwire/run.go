@@ -49,6 +49,9 @@ turn fails (not when a hook aborts it).`,
 			if err != nil {
 				return e.fail(exitFail, "run", err)
 			}
+			if note := runtime.NotCheckedNote(cfg.NotChecked); note != "" {
+				fmt.Fprintf(e.stderr, "hookwire run: %s: %s\n", *config, note)
+			}
 			return play(args[0], cfg, h, *jsonl, *events, *messages, *trace, e)
 		}
 	},

@@ -28,7 +28,9 @@ the JSON Pointer of the fault; exits 1 if there is any.
 
 With --host picoclaw, a FILE that is a configuration (a PicoClaw config.json,
 or a hooks configuration: an object with a "hooks" key) is checked as
-PicoClaw loads it instead: one line per key PicoClaw would refuse.`,
+PicoClaw loads it instead: one line per key of its hooks section PicoClaw
+would refuse, and one note naming the other sections, which are PicoClaw's
+business and not checked.`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		method := fs.String("method", "", "`method` a response answers, when the file does not show its request")
 		host := fs.String("host", "reference", "with picoclaw, check configuration files as PicoClaw loads them")
@@ -74,6 +76,9 @@ func validateFile(v *schema.Validator, path, method string, host runtime.Host, e
 			code := exitOK
 			for _, p := range runtime.PicoClawProblems(hooks) {
 				code = report(e, name, 0, fmt.Errorf("PicoClaw refuses %w", p))
+			}
+			if note := runtime.NotCheckedNote(runtime.NotChecked(whole)); note != "" {
+				fmt.Fprintf(e.stdout, "%s: note: %s\n", name, note)
 			}
 			return code
 		}

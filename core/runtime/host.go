@@ -1,11 +1,17 @@
 package runtime
 
 import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -21,14 +27,20 @@ const (
 	// LLM), with hookwire's extensions. It is the default.
 	HostReference Host = "reference"
 	// HostPicoClaw behaves as PicoClaw's host does (its code as of
-	// 2026-06): tools and system messages changed in before_llm are
-	// reverted, reply lines over 1 MiB stop the hook's reader for good,
-	// reasons are dropped except on deny_tool and approval denials,
-	// approvals are read as {approved, reason} only, the hello
-	// reply is not read, a crashed hook is never restarted, a partial modify
-	// leaves the next hook an empty meta, no session events are sent, and
-	// hookwire's extensions are neither announced nor accepted in the
-	// configuration.
+	// 2026-06): stages are granted in pairs (before_tool brings after_tool,
+	// before_llm brings after_llm); the hello reply is read (an error or a
+	// result that is not an object fails the start, and a hello that never
+	// comes is reported as one PicoClaw would wait for forever); changed
+	// tools in before_llm are reverted and a changed system message
+	// restores the whole message list; an after_llm modify leaves id-only
+	// tool calls without names and arguments; respond without a result and
+	// an unknown action are taken as continue; reply lines over 1 MiB stop
+	// the hook's reader for good; reasons are dropped except on deny_tool
+	// and approval denials, and hard_abort rolls the session back;
+	// approvals are read as {approved, reason} only; a crashed hook is
+	// never restarted; a partial modify leaves the next hook an empty meta;
+	// no session events are sent; and hookwire's extensions are neither
+	// announced nor accepted in the configuration.
 	HostPicoClaw Host = "picoclaw"
 )
 
@@ -58,10 +70,10 @@ func (h Host) emits(kind string) bool {
 }
 
 // reason is the reason of an ended chain as the host passes it on:
-// PicoClaw keeps it only on deny_tool (approval denials included) and on
-// hard_abort.
+// PicoClaw keeps it only on deny_tool (approval denials included); in a
+// normal turn it drops the reasons of abort_turn and hard_abort.
 func (h Host) reason(a protocol.Action, reason string) string {
-	if h.picoClaw() && a != protocol.ActionDenyTool && a != protocol.ActionHardAbort {
+	if h.picoClaw() && a != protocol.ActionDenyTool {
 		return ""
 	}
 	return reason
@@ -77,10 +89,106 @@ func revertToolsAndSystem(next, prev protocol.BeforeLLMParams) (protocol.BeforeL
 		next.Tools = prev.Tools
 	}
 	if !reflect.DeepEqual(systemMessages(next.Messages), systemMessages(prev.Messages)) {
-		notes = append(notes, "system messages change reverted: PicoClaw lets no hook change them")
-		next.Messages = withSystemOf(next.Messages, prev.Messages)
+		// PicoClaw compares the system messages by index and content, and
+		// puts back the whole list it sent, not only them.
+		notes = append(notes, "system messages changed: PicoClaw restores the whole message list it sent, so every other message edit of this reply is undone too")
+		next.Messages = prev.Messages
 	}
 	return next, notes
+}
+
+// eraseToolCalls is an after_llm modify as PicoClaw reads it: it takes a
+// tool call's name and arguments from fields of its own that a reply
+// cannot set, which OpenAI-compatible and Anthropic providers have not
+// filled in yet, so every tool call comes back with name "" and
+// arguments {}.
+func eraseToolCalls(resp protocol.AfterLLMParams) (protocol.AfterLLMParams, []string) {
+	calls := resp.Response.ToolCalls
+	if len(calls) == 0 {
+		return resp, nil
+	}
+	var names []string
+	out := make([]protocol.ToolCall, len(calls))
+	for i, c := range calls {
+		names = append(names, cmp.Or(c.Function.Name, `""`))
+		c.Function = protocol.FunctionCall{Name: "", Arguments: "{}"}
+		out[i] = c
+	}
+	resp.Response.ToolCalls = out
+	return resp, []string{"tool calls " + strings.Join(names, ", ") + " lost their names and arguments: with id-only tool calls (OpenAI-compatible and Anthropic providers) PicoClaw reads them from fields a modify cannot set; answer continue to keep them"}
+}
+
+// endNotes says what PicoClaw does with an answer that ends a turn:
+// the reason of abort_turn and hard_abort is dropped, and hard_abort
+// rolls the session's history back.
+func endNotes(res any) []string {
+	var notes []string
+	switch v := res.(type) {
+	case protocol.AbortTurn:
+		if v.Reason != nil && *v.Reason != "" {
+			notes = append(notes, "reason dropped: PicoClaw does not pass on the reason of abort_turn")
+		}
+	case protocol.HardAbort:
+		if v.Reason != nil && *v.Reason != "" {
+			notes = append(notes, "reason dropped: PicoClaw does not pass on the reason of hard_abort")
+		}
+		notes = append(notes, "hard_abort: PicoClaw also rolls the session's history back to before the turn")
+	}
+	return notes
+}
+
+// readRaw reads a reply as PicoClaw does before decoding it: an action
+// the stage does not know is logged and taken as continue, and so is
+// respond without a result ("respond action but no HookResult"), which
+// then goes through approval and runs the tool.
+func readRaw(method string, raw json.RawMessage) (json.RawMessage, []string) {
+	m, ok := protocol.Lookup(method)
+	if !ok || m.Variants == nil {
+		return raw, nil
+	}
+	var reply struct {
+		Action any             `json:"action"`
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(raw, &reply) != nil {
+		return raw, nil
+	}
+	action, ok := reply.Action.(string)
+	switch {
+	case !ok:
+		return raw, nil
+	case action != "" && !slices.Contains(m.Actions(), protocol.Action(action)):
+		return continueReply, []string{fmt.Sprintf("unknown action %q taken as continue: PicoClaw logs it and goes on", action)}
+	case action == string(protocol.ActionRespond) && (len(reply.Result) == 0 || string(reply.Result) == "null"):
+		return continueReply, []string{`respond without a result taken as continue: PicoClaw logs "respond action but no HookResult", then the call goes through approval and the tool runs`}
+	}
+	return raw, nil
+}
+
+var continueReply = json.RawMessage(`{"action":"continue"}`)
+
+// PicoClawHelloWait is how long a hook that does not answer hook.hello is
+// waited for under PicoClaw before the run reports that PicoClaw would
+// wait for it forever.
+const PicoClawHelloWait = 5 * time.Second
+
+// readHello reads the hello reply as PicoClaw does: an error, or a result
+// that is not a JSON object, fails the hook's start (and so the agent's);
+// null, an absent result or any object is fine, whatever it says. PicoClaw's
+// agent start-up gives hello no deadline: a hello that never comes is
+// reported, after a bound, as what PicoClaw would wait for forever.
+func readHello(raw json.RawMessage, err error) error {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("no %s reply: PicoClaw would wait here forever (its agent's start-up gives hello no deadline; hookwire gave up after %v)", protocol.MethodHello, PicoClawHelloWait)
+	case err != nil:
+		return fmt.Errorf("%s: %w", protocol.MethodHello, err)
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" || trimmed[0] == '{' {
+		return nil
+	}
+	return fmt.Errorf("%s: the result is not a JSON object: %s", protocol.MethodHello, trimmed)
 }
 
 // toolMap keys each tool by its name; a second tool of the same name, as a
@@ -154,18 +262,6 @@ func systemMessages(msgs []protocol.Message) []string {
 		if m.Role == "system" {
 			b, _ := protocol.Marshal(m)
 			out = append(out, string(b))
-		}
-	}
-	return out
-}
-
-// withSystemOf is msgs with its system messages replaced by those of
-// prev, each at the place it had in prev.
-func withSystemOf(msgs, prev []protocol.Message) []protocol.Message {
-	out := slices.DeleteFunc(slices.Clone(msgs), func(m protocol.Message) bool { return m.Role == "system" })
-	for i, m := range prev {
-		if m.Role == "system" {
-			out = slices.Insert(out, min(i, len(out)), m)
 		}
 	}
 	return out

@@ -73,10 +73,12 @@ func TestUnderPicoClawToolsAndSystemMessagesChangedInBeforeLLMAreRevertedAndSaid
 				t.Errorf("reference: the hook's request stands; got tools %v, messages %d, discarded %v", req.Tools, len(req.Messages), discarded)
 			}
 		case HostPicoClaw:
-			if len(req.Tools) != 0 || req.Messages[0].Role != "user" || last != "and tomorrow?" {
-				t.Errorf("picoclaw: the tools and the system message go back, the rest of the conversation stays; got tools %v, messages %+v", req.Tools, req.Messages)
+			// The system message changed: the whole list goes back, the
+			// added user message too.
+			if len(req.Tools) != 0 || len(req.Messages) != len(llmReq.Messages) || req.Messages[0].Role != "user" || last == "and tomorrow?" {
+				t.Errorf("picoclaw: the tools and the whole message list go back; got tools %v, messages %+v", req.Tools, req.Messages)
 			}
-			if len(discarded) != 2 || !strings.Contains(discarded[0], "(added get_weather) reverted") || !strings.Contains(discarded[1], "system messages") {
+			if len(discarded) != 2 || !strings.Contains(discarded[0], "(added get_weather) reverted") || !strings.Contains(discarded[1], "restores the whole message list") {
 				t.Errorf("picoclaw: discarded %q", discarded)
 			}
 		}
@@ -131,20 +133,39 @@ func TestUnderPicoClawAReplyLineOverOneMiBStopsTheHooksReaderForGood(t *testing.
 	}
 }
 
-func TestUnderPicoClawTheHelloReplyIsNotRead(t *testing.T) {
-	procs := map[string]ProcessConfig{"bad": proc(1, []string{"before_tool"}, "-hello", "error", "-echo")}
-	cfg := Config{Hooks: HooksConfig{Enabled: true, Processes: procs}}
-	ref, err := New(cfg, Options{StopTimeout: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ref.Start(context.Background()); err == nil {
-		ref.Close()
-		t.Error("reference: a hook that answers hello with an error does not start")
-	}
-	r := startHost(t, HostPicoClaw, 0, procs)
-	if _, d := r.BeforeTool(context.Background(), toolReq); d.Action != protocol.ActionRespond {
-		t.Errorf("picoclaw: the hook runs all the same; got %+v", d)
+// PicoClaw reads the hello reply: an error or a result that is not an
+// object fails the hook's start, and with it the agent's, in PicoClaw's
+// words; null and any object, ok: false included, are fine. A hello that
+// never comes is reported, after a bound, as one PicoClaw would wait for
+// forever.
+func TestUnderPicoClawTheHelloReplyIsReadAsPicoClawReadsIt(t *testing.T) {
+	for _, c := range []struct {
+		hello string
+		fails string // a part of the start's error; "" when the hook starts
+	}{
+		{"ok", ""},
+		{"refuse", ""},
+		{"null", ""},
+		{"error", `start process hook "h": hook h: hook.hello: json-rpc error -32000: not today`},
+		{"string", `start process hook "h": hook h: hook.hello: the result is not a JSON object: "ready"`},
+		{"hang", `start process hook "h": hook h: no hook.hello reply: PicoClaw would wait here forever`},
+	} {
+		procs := map[string]ProcessConfig{"h": proc(1, []string{"before_tool"}, "-hello", c.hello, "-echo")}
+		r, err := New(Config{Hooks: HooksConfig{Enabled: true, Processes: procs}}, Options{Host: HostPicoClaw, StopTimeout: 300 * time.Millisecond, HelloTimeout: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = r.Start(context.Background())
+		if c.fails == "" {
+			if err != nil {
+				t.Errorf("hello %s: %v, want the hook started", c.hello, err)
+			} else if _, d := r.BeforeTool(context.Background(), toolReq); d.Action != protocol.ActionRespond {
+				t.Errorf("hello %s: the hook does not run: %+v", c.hello, d)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), c.fails) {
+			t.Errorf("hello %s: the start says %v, want %q", c.hello, err, c.fails)
+		}
+		r.Close()
 	}
 }
 

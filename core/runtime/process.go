@@ -51,10 +51,10 @@ type Command struct {
 	// MaxLineBytes, when set, is announced in hook.hello as the longest
 	// reply line read, so that the hook may send replies up to it.
 	MaxLineBytes int64
-	// IgnoreHello reads nothing of the hook.hello reply, as PicoClaw does:
-	// a reply that is an error, says ok: false or never comes is logged
-	// and the hook runs.
-	IgnoreHello bool
+	// ReadHello, when set, reads the hook.hello reply (or the error of the
+	// call) in the host's way instead of requiring {"ok": true}: an error
+	// it returns fails the start.
+	ReadHello func(raw json.RawMessage, err error) error
 }
 
 // Exec is the command ready to start: run directly (no shell) in Dir, with
@@ -180,14 +180,9 @@ func (p *Process) handshake(ctx context.Context) error {
 		hello.MaxLineBytes = &p.cmd.MaxLineBytes
 	}
 	raw, err := p.conn.Call(ctx, protocol.MethodHello, hello)
-	if p.cmd.IgnoreHello {
-		if err == nil && (json.Unmarshal(raw, &p.hello) != nil || !p.hello.OK) {
-			err = fmt.Errorf("the reply is not {\"ok\": true}: %s", raw)
-		}
-		if err != nil {
-			p.log.Warn("hook.hello failed; the hook runs anyway, as its host does not read the reply", "error", err)
-		}
-		return nil
+	if p.cmd.ReadHello != nil {
+		_ = json.Unmarshal(raw, &p.hello) // what the host does not read may be anything
+		return p.cmd.ReadHello(raw, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", protocol.MethodHello, err)

@@ -225,7 +225,11 @@ func (r *Runtime) logger() *slog.Logger {
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies(), overflow: p.ObserveOverflow}
 	var modes []protocol.Mode
-	for _, s := range p.Intercept {
+	intercept := p.Intercept
+	if r.opts.Host.picoClaw() {
+		intercept = PairedStages(intercept) // PicoClaw grants stages in pairs
+	}
+	for _, s := range intercept {
 		h.stages[Stage(s)] = true
 	}
 	if len(p.Observe) > 0 {
@@ -249,7 +253,8 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, EnvPassthrough: p.EnvPassthrough, EnvClear: p.EnvClear, Modes: modes, Extensions: r.Extensions()}
 	restart := p.Restart.policy()
 	if r.opts.Host.picoClaw() {
-		cmd.IgnoreHello, restart = true, RestartPolicy{Never: true}
+		cmd.ReadHello, restart = readHello, RestartPolicy{Never: true}
+		popts.HelloTimeout = cmp.Or(r.opts.HelloTimeout, PicoClawHelloWait)
 	} else {
 		cmd.MaxLineBytes = int64(r.maxLineSize())
 	}
@@ -364,6 +369,10 @@ func (r *Runtime) Start(ctx context.Context) error {
 			continue
 		}
 		if err := h.proc.start(ctx); err != nil {
+			if r.opts.Host.picoClaw() {
+				// PicoClaw unmounts every hook and fails the agent's run.
+				err = fmt.Errorf("start process hook %q: %w", h.name, err)
+			}
 			for _, started := range r.hooks[:i] {
 				if started.proc != nil {
 					started.proc.close()
@@ -656,7 +665,7 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 	}
 	d := r.deadline(h, s)
 	start := time.Now()
-	res, err := callHook(r, ctx, start.Add(d), h, st, params)
+	res, notes, err := callHook(r, ctx, start.Add(d), h, st, params)
 	took := time.Since(start)
 	switch {
 	case err == nil && any(res) == nil:
@@ -679,11 +688,16 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 		rec.Policy = h.policyFor(s)
 	default:
 		rec.Result = res
-		if r.opts.Host.picoClaw() && st.picoClaw != nil {
-			if read, notes := st.picoClaw(params, res); notes != nil {
-				res, rec.Discarded = read, notes
+		if r.opts.Host.picoClaw() {
+			if st.picoClaw != nil {
+				var more []string
+				if res, more = st.picoClaw(params, res); more != nil {
+					notes = append(notes, more...)
+				}
 			}
+			notes = append(notes, endNotes(res)...)
 		}
+		rec.Discarded = notes
 	}
 	if r.opts.OnCall != nil {
 		r.opts.OnCall(rec)
@@ -701,19 +715,28 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 	return res, false, &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
 }
 
-// callHook makes the call. Under PicoClaw, a reply line over its limit
-// stops the hook's reader for good: that call and every later one to the
-// hook get no reply, until their deadlines.
-func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, h *hook, st *stage[I, P, R], params P) (R, error) {
+// callHook makes the call. Under PicoClaw, a process hook's reply is read
+// as PicoClaw reads it (readRaw; notes say what changed), and a reply line
+// over its limit stops the hook's reader for good: that call and every
+// later one to the hook get no reply, until their deadlines.
+func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, h *hook, st *stage[I, P, R], params P) (R, []string, error) {
 	var res R
-	if !r.opts.Host.picoClaw() {
-		return st.call(r, ctx, deadline, h, params)
+	if !r.opts.Host.picoClaw() || h.proc == nil {
+		res, err := st.call(r, ctx, deadline, h, params)
+		return res, nil, err
 	}
 	var long *LineTooLongError
 	if !h.deaf.Load() {
-		var err error
-		if res, err = st.call(r, ctx, deadline, h, params); !errors.As(err, &long) {
-			return res, err
+		raw, err := h.proc.call(ctx, deadline, st.Method(), &params)
+		if !errors.As(err, &long) {
+			var notes []string
+			if err == nil {
+				raw, notes = readRaw(st.Method(), raw)
+				if res, err = decodeAs[R](st.Method(), raw); err == nil && st.check != nil {
+					err = st.check(r, h, params, res)
+				}
+			}
+			return res, notes, err
 		}
 		h.deaf.Store(true)
 		r.logger().Warn("a reply line is over the 1 MiB PicoClaw reads: its reader of the hook stops for good", "hook", h.name, "size", long.Size)
@@ -721,7 +744,7 @@ func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, 
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	<-ctx.Done()
-	return res, ctx.Err()
+	return res, nil, ctx.Err()
 }
 
 // gaveUp is the decision of a stage whose caller has given up (its context

@@ -128,6 +128,15 @@ var (
 			v, ok := res.(protocol.AfterLLMModify)
 			return v.Response, ok
 		}),
+		picoClaw: func(_ protocol.AfterLLMParams, res protocol.AfterLLMResult) (protocol.AfterLLMResult, []string) {
+			v, ok := res.(protocol.AfterLLMModify)
+			if !ok {
+				return res, nil
+			}
+			var notes []string
+			v.Response, notes = eraseToolCalls(v.Response)
+			return v, notes
+		},
 	}
 
 	beforeTool = &stage[ToolInterceptor, protocol.BeforeToolParams, protocol.BeforeToolResult]{

@@ -183,6 +183,12 @@ func callProcess[R any](ctx context.Context, deadline time.Time, h *processHook,
 	if err != nil {
 		return zero, err
 	}
+	return decodeAs[R](method, raw)
+}
+
+// decodeAs decodes the result of a call to method as an R.
+func decodeAs[R any](method string, raw json.RawMessage) (R, error) {
+	var zero R
 	v, err := protocol.DecodeResult(method, raw)
 	if err != nil {
 		return zero, err

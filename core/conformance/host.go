@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,10 +11,15 @@ import (
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
-// hostWarnings says what the host of Options.Host would discard of the
-// hook's replies: tools or system messages changed in before_llm, the
-// extensions of an approver's results, reply lines longer than it reads.
-// A hook may do all of this under hookwire's runtime, so these are
+// hostWarnings says, for this hook, each behaviour of the host of
+// Options.Host its replies would meet: tools or system messages changed in
+// before_llm (a changed system message restores the whole message list),
+// an after_llm modify (id-only tool calls lose their names), respond
+// without a result and unknown actions (taken as continue), reasons of
+// abort_turn and hard_abort (dropped; hard_abort rolls back), the
+// extensions of an approver's results, reply lines longer than it reads,
+// and the stages the host sends in pairs with what the hook answers
+// there. A hook may do all of this under hookwire's runtime, so these are
 // warnings, not failures.
 func (s *suite) hostWarnings() []string {
 	if s.opts.Host != runtime.HostPicoClaw {
@@ -27,6 +33,7 @@ func (s *suite) hostWarnings() []string {
 			out = append(out, w)
 		}
 	}
+	answers := map[string]protocol.Action{} // the first answer to each method
 	for _, p := range s.procs {
 		p.mu.Lock()
 		msgs, sent := p.msgs, p.sent
@@ -42,6 +49,17 @@ func (s *suite) hostWarnings() []string {
 			for _, d := range discards(method, m.result) {
 				warn(fmt.Sprintf("%s: %s", method, d))
 			}
+			if a := answered(method, m.result); a != "" && answers[method] == "" {
+				answers[method] = a
+			}
+		}
+	}
+	for _, first := range []runtime.Stage{runtime.StageBeforeLLM, runtime.StageBeforeTool} {
+		second := runtime.HostPicoClaw.PairedWith(first)
+		a, b := answers[first.Method()], answers[second.Method()]
+		if (a != "" && a != protocol.ActionContinue) || (b != "" && b != protocol.ActionContinue) {
+			warn(fmt.Sprintf("%s and %s come in a pair: PicoClaw sends both to a hook whose config names either; this hook answers %s with %s and %s with %s",
+				first.Method(), second.Method(), first, cmp.Or(a, "no valid answer"), second, cmp.Or(b, "no valid answer")))
 		}
 	}
 	return out
@@ -54,13 +72,25 @@ func discards(method string, result json.RawMessage) []string {
 	if !ok || info.Notification || method == protocol.MethodHello || result == nil {
 		return nil
 	}
-	res, err := protocol.DecodeResult(method, result)
-	if err != nil {
-		return nil // replies-valid says why
-	}
 	params := reflect.New(info.Params)
 	if err := protocol.Unmarshal(samples()[method], params.Interface()); err != nil {
 		panic("conformance: samples.json: " + err.Error())
 	}
-	return runtime.HostPicoClaw.Discards(runtime.Stage(strings.TrimPrefix(method, "hook.")), params.Elem().Interface(), res)
+	return runtime.HostPicoClaw.Discards(runtime.Stage(strings.TrimPrefix(method, "hook.")), params.Elem().Interface(), result)
+}
+
+// answered is the action of a hook's answer to method, or "" when it has
+// none (replies-valid says why).
+func answered(method string, result json.RawMessage) protocol.Action {
+	if result == nil {
+		return ""
+	}
+	res, err := protocol.DecodeResult(method, result)
+	if err != nil {
+		return ""
+	}
+	if v, ok := res.(protocol.Variant); ok {
+		return cmp.Or(v.ResultAction(), protocol.ActionContinue)
+	}
+	return ""
 }

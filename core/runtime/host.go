@@ -267,16 +267,33 @@ func systemMessages(msgs []protocol.Message) []string {
 	return out
 }
 
-// Discards says what the host would discard of a hook's reply to a stage,
-// sent params (CallRecord.Discarded says the same of a call made); nothing
-// under HostReference.
-func (h Host) Discards(s Stage, params, result any) []string {
+// Discards says what the host would discard or change of a hook's reply
+// to a stage that was sent params: raw is the reply's result as it came
+// (CallRecord.Discarded says the same of a call made); nothing under
+// HostReference.
+func (h Host) Discards(s Stage, params any, raw json.RawMessage) []string {
 	st := stageChains[s]
 	if !h.picoClaw() || st == nil {
 		return nil
 	}
-	_, notes := st.readAsPicoClaw(params, result)
-	return notes
+	raw, notes := readRaw(s.Method(), raw)
+	res, err := protocol.DecodeResult(s.Method(), raw)
+	if err != nil {
+		return notes
+	}
+	_, more := st.readAsPicoClaw(params, res)
+	notes = append(notes, more...)
+	return append(notes, endNotes(res)...)
+}
+
+// PairedWith is the stage the host grants together with s, or "" when a
+// config grants s alone: under PicoClaw before_llm and after_llm come
+// together, and so do before_tool and after_tool.
+func (h Host) PairedWith(s Stage) Stage {
+	if !h.picoClaw() {
+		return ""
+	}
+	return map[Stage]Stage{StageBeforeLLM: StageAfterLLM, StageAfterLLM: StageBeforeLLM, StageBeforeTool: StageAfterTool, StageAfterTool: StageBeforeTool}[s]
 }
 
 // Writes lists the members of a stage's request that the host writes, in

@@ -25,9 +25,13 @@ protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
 requests, and the end of its stdin. Prints every check, pass or fail with the
 reason, and exits 1 when one fails. With --host picoclaw, it also warns of
-what PicoClaw would discard of the hook's replies (tools and system messages
-changed in before_llm, ` + stageOf(protocol.ModeApprove) + `'s abstain and arguments, reply lines over
-1 MiB). The checks:
+each behaviour of PicoClaw's host this hook's replies would meet: tools
+changed in before_llm reverted, a changed system message restoring the
+whole message list, an after_llm modify erasing the names of id-only tool
+calls, respond without a result and unknown actions taken as continue, the
+reasons of abort_turn and hard_abort dropped (hard_abort rolls the session
+back), ` + stageOf(protocol.ModeApprove) + `'s abstain and arguments ignored, reply lines over 1 MiB, and
+the stages sent in pairs, with what the hook answers at each. The checks:
 ` + checkList() + `
 
 With --exchanges DIR, plays instead each exchange vector of DIR (.txtar files
@@ -40,7 +44,7 @@ what differs.`,
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
 		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
-		host := fs.String("host", "reference", "with picoclaw, warn of what PicoClaw would discard of the hook's replies")
+		host := fs.String("host", "reference", "with picoclaw, warn of each behaviour of PicoClaw's host the hook's replies would meet")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
 		return func(args []string, e env) int {
 			if len(args) == 0 {

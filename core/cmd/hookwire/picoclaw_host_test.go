@@ -115,3 +115,43 @@ func TestUnderPicoClawAnUnknownActionIsTakenAsContinue(t *testing.T) {
 	_, out, errOut = runAs(t, "picoclaw", []string{"before_tool"}, "-result", odd)
 	expect(t, "picoclaw", out, errOut, "hook      h hook.before_tool echo_text -> continue", `host      h's unknown action "frobnicate" taken as continue`, "!failed")
 }
+
+// `hookwire conformance --host picoclaw` warns of each behaviour of
+// PicoClaw's a hook would meet, for a hook built to meet each; a hook that
+// meets none is warned of nothing, and the reference host warns of nothing.
+func TestConformanceHostPicoClawWarnsOfEachFactTheHookWouldMeet(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"edits the system message with the others", []string{"-result", `hook.before_llm={"action":"modify","request":{"model":"m","messages":[{"role":"system","content":"Be terse."},{"role":"user","content":"[redacted]"}]}}`},
+			[]string{"WARN  hook.before_llm: system messages changed: PicoClaw restores the whole message list it sent, so every other message edit of this reply is undone too"}},
+		{"modifies after_llm", []string{"-tag", "seen"},
+			[]string{"WARN  hook.after_llm: tool calls exec lost their names and arguments"}},
+		{"answers respond without a result", []string{"-result", `hook.before_tool={"action":"respond"}`},
+			[]string{`WARN  hook.before_tool: respond without a result taken as continue: PicoClaw logs "respond action but no HookResult"`}},
+		{"relies on an abort reason", []string{"-result", `hook.after_llm={"action":"abort_turn","reason":"over budget"}`, "-result", `hook.after_tool={"action":"hard_abort","reason":"leak"}`},
+			[]string{"WARN  hook.after_llm: reason dropped: PicoClaw does not pass on the reason of abort_turn", "WARN  hook.after_tool: reason dropped: PicoClaw does not pass on the reason of hard_abort", "WARN  hook.after_tool: hard_abort: PicoClaw also rolls the session's history back"}},
+		{"answers an unknown action", []string{"-result", `hook.before_tool={"action":"frobnicate"}`},
+			[]string{`WARN  hook.before_tool: unknown action "frobnicate" taken as continue`}},
+		{"will receive a paired stage", []string{"-result", `hook.after_tool={"action":"abort_turn"}`},
+			[]string{"WARN  hook.before_tool and hook.after_tool come in a pair: PicoClaw sends both to a hook whose config names either; this hook answers before_tool with continue and after_tool with abort_turn"}},
+		{"meets none", nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, out, errOut := hookwire(t, "", append([]string{"conformance", "--host", "picoclaw", "--", fixtureBin}, c.args...)...)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("no warning %q:\n%s%s", w, out, errOut)
+				}
+			}
+			if c.want == nil && strings.Contains(out, "WARN") {
+				t.Errorf("a hook that meets none of them is warned:\n%s", out)
+			}
+			if _, out, _ := hookwire(t, "", append([]string{"conformance", "--", fixtureBin}, c.args...)...); strings.Contains(out, "WARN") {
+				t.Errorf("the reference host warns:\n%s", out)
+			}
+		})
+	}
+}

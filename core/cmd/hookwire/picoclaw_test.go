@@ -119,8 +119,8 @@ func TestConformanceHostPicoClawWarnsThatTheInjectedToolIsReverted(t *testing.T)
 	script := "../../../examples/weather/script/weather_plugin.py"
 	code, out, errOut := hookwire(t, "", "conformance", "--host", "picoclaw", "--", "python3", script)
 	want := "  WARN  hook.before_llm: tools change (added get_weather) reverted: PicoClaw lets no hook change the tools offered to the LLM\n"
-	if code != exitOK || strings.Count(out, "WARN") != 1 || !strings.Contains(out, want) {
-		t.Errorf("exit %d, want every check passed and one warning %q:\n%s%s", code, want, out, errOut)
+	if code != exitOK || strings.Count(out, "WARN") != 2 || !strings.Contains(out, want) || !strings.Contains(out, "answers before_llm with modify and after_llm with continue") {
+		t.Errorf("exit %d, want every check passed, a warning %q and one of the LLM stages paired:\n%s%s", code, want, out, errOut)
 	}
 	if _, out, _ := hookwire(t, "", "conformance", "--", "python3", script); strings.Contains(out, "WARN") {
 		t.Errorf("the reference host warns of nothing:\n%s", out)

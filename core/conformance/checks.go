@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // samples are realistic params for every method, in the shapes PicoClaw
@@ -49,7 +49,7 @@ const (
 
 // suite is one run of every check against one hook command.
 type suite struct {
-	cmd  runtime.Command
+	cmd  wire.Command
 	opts Options
 
 	results    map[string]Result

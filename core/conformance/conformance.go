@@ -34,6 +34,7 @@ import (
 
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // Check names, stable: scripts may match on them.
@@ -174,7 +175,7 @@ func (r *Report) WriteText(w io.Writer) error {
 //
 // Run fails only when ctx ends; everything the hook does wrong is in the
 // report.
-func Run(ctx context.Context, cmd runtime.Command, opts Options) (*Report, error) {
+func Run(ctx context.Context, cmd wire.Command, opts Options) (*Report, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}

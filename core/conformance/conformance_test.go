@@ -12,8 +12,8 @@ import (
 
 	"github.com/hookwire/hookwire/core/conformance"
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 func run(t *testing.T, fault string, opts conformance.Options) *conformance.Report {
@@ -22,7 +22,7 @@ func run(t *testing.T, fault string, opts conformance.Options) *conformance.Repo
 	if fault != "" {
 		argv = append(argv, "-fault", fault)
 	}
-	report, err := conformance.Run(context.Background(), runtime.Command{Argv: argv}, opts)
+	report, err := conformance.Run(context.Background(), wire.Command{Argv: argv}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestAfterAFailedHandshakeTheOtherChecksAreSkipped(t *testing.T) {
 }
 
 func TestAHookThatCannotStartFailsTheHandshake(t *testing.T) {
-	r, err := conformance.Run(context.Background(), runtime.Command{Argv: []string{filepath.Join(t.TempDir(), "missing")}}, conformance.Options{})
+	r, err := conformance.Run(context.Background(), wire.Command{Argv: []string{filepath.Join(t.TempDir(), "missing")}}, conformance.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestAHookThatCannotStartFailsTheHandshake(t *testing.T) {
 // The hook is asked the methods of the modes it declares, among those offered.
 func TestOnlyTheMethodsOfTheOfferedAndDeclaredModesAreAsked(t *testing.T) {
 	r, err := conformance.Run(context.Background(),
-		runtime.Command{Argv: []string{hookBin}, Modes: []protocol.Mode{protocol.ModeTool}}, conformance.Options{})
+		wire.Command{Argv: []string{hookBin}, Modes: []protocol.Mode{protocol.ModeTool}}, conformance.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestTheReportEncodesAsJSON(t *testing.T) {
 // purpose: every request and notification validates, and every method is sent.
 func TestEveryMessageOfTheSuiteValidates(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace")
-	r, err := conformance.Run(context.Background(), runtime.Command{
+	r, err := conformance.Run(context.Background(), wire.Command{
 		// The fixture behind a tee that keeps what it is sent.
 		Argv: []string{"sh", "-c", `tee -a "$TRACE" | "$HOOK"`},
 		Env:  map[string]string{"TRACE": trace, "HOOK": hookBin},

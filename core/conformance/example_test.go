@@ -5,13 +5,13 @@ import (
 	"fmt"
 
 	"github.com/hookwire/hookwire/core/conformance"
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // The weather plugin of the source documents, a plain Python script, passes
 // every check.
 func ExampleRun() {
-	report, err := conformance.Run(context.Background(), runtime.Command{
+	report, err := conformance.Run(context.Background(), wire.Command{
 		Argv: []string{"python3", "weather_plugin.py"},
 		Dir:  "../../examples/weather/script",
 	}, conformance.Options{})

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // Exchange is one exchange vector (schema/testdata/exchanges): the lines a
@@ -87,7 +87,7 @@ func parseExchange(name, text string) (Exchange, error) {
 // closes the hook's stdin, reads its stdout to the end, and says how what
 // the hook wrote differs from Out, if it does. The hook must exit within
 // ExitTimeout of its stdin closing, once its last reply is due.
-func (x Exchange) Run(ctx context.Context, cmd runtime.Command, opts Options) error {
+func (x Exchange) Run(ctx context.Context, cmd wire.Command, opts Options) error {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}

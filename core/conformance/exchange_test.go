@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/hookwire/hookwire/core/conformance"
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 var exchangesDir = filepath.Join("..", "..", "schema", "testdata", "exchanges")
@@ -42,7 +42,7 @@ func TestEveryExchangeVectorPassesWithTheGoReferenceHook(t *testing.T) {
 	for _, x := range all {
 		t.Run(x.Name, func(t *testing.T) {
 			t.Parallel()
-			assert.NoError(t, x.Run(context.Background(), runtime.Command{Argv: []string{bin}}, conformance.Options{}))
+			assert.NoError(t, x.Run(context.Background(), wire.Command{Argv: []string{bin}}, conformance.Options{}))
 		})
 	}
 }
@@ -59,7 +59,7 @@ func TestAHookThatDropsIdZeroFailsTheIdsVector(t *testing.T) {
 	}
 	require.Len(t, kept, len(x.Out)-1)
 	script := "cat >/dev/null; printf '%s\\n' \"$@\""
-	err := x.Run(context.Background(), runtime.Command{Argv: append([]string{"sh", "-c", script, "sh"}, kept...)}, conformance.Options{})
+	err := x.Run(context.Background(), wire.Command{Argv: append([]string{"sh", "-c", script, "sh"}, kept...)}, conformance.Options{})
 	require.Error(t, err)
 	assert.Equal(t, `did not write: {"jsonrpc":"2.0","id":0,"result":{"action":"continue"}}`, err.Error())
 }
@@ -68,7 +68,7 @@ func TestALineTheVectorDoesNotExpectFailsIt(t *testing.T) {
 	x := exchange(t, "notifications")
 	lines := append([]string{`{"jsonrpc":"2.0","id":null,"result":{}}`}, x.Out...)
 	script := "cat >/dev/null; printf '%s\\n' \"$@\""
-	err := x.Run(context.Background(), runtime.Command{Argv: append([]string{"sh", "-c", script, "sh"}, lines...)}, conformance.Options{})
+	err := x.Run(context.Background(), wire.Command{Argv: append([]string{"sh", "-c", script, "sh"}, lines...)}, conformance.Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `wrote a line not expected: {"jsonrpc":"2.0","id":null,"result":{}}`)
 }

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // proc is one run of the hook, seen from the wire. It keeps every line the
@@ -20,7 +20,7 @@ import (
 // window, including what a reply-matching connection would drop: replies
 // to notifications, ids nobody asked for, lines that are not JSON.
 type proc struct {
-	*runtime.Child
+	*wire.Child
 	timeout  time.Duration
 	readDone chan struct{} // closed when stdout has ended
 
@@ -36,7 +36,7 @@ type proc struct {
 
 // start runs the hook with its own pipes, in a process group of its own so
 // that stop can end whatever it started; its stderr goes on to stderr.
-func start(cmd runtime.Command, timeout time.Duration, stderr io.Writer) (*proc, error) {
+func start(cmd wire.Command, timeout time.Duration, stderr io.Writer) (*proc, error) {
 	var onStderr func(string)
 	if stderr != nil {
 		onStderr = func(line string) { io.WriteString(stderr, line+"\n") }
@@ -169,7 +169,7 @@ func (p *proc) closeStdin(wait time.Duration) (exited bool, took time.Duration) 
 	}
 }
 
-// stop ends the hook and everything it started (see runtime.Child.Stop).
+// stop ends the hook and everything it started (see wire.Child.Stop).
 // Once it returns, every line the hook wrote has been taken in.
 func (p *proc) stop() {
 	p.stopOnce.Do(func() {

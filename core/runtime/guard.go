@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hookwire/hookwire/core/internal/waits"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -32,7 +34,7 @@ func guarded[R any](ctx context.Context, call func(context.Context) (R, error)) 
 		return o.res, o.err
 	case <-ctx.Done():
 		var zero R
-		return zero, ctxError(ctx)
+		return zero, waits.Err(ctx)
 	}
 }
 

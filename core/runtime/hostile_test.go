@@ -10,56 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/testbin"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
-
-// hostileLines are lines a broken hook may print: none is a reply the
-// runtime may accept, and none may keep it from reading the next line.
-func hostileLines() [][]byte {
-	lines := []string{
-		`{"jsonrpc":"2.0","id":2]}`, // a closing bracket of the other kind
-		`{"jsonrpc":"2.0","id":2,"result":[}`,
-		`]`, `}`, `[`, `{`, `]]]]`, `}}}}`, `[}`, `{]`, `:`, `,`, `"`,
-		`{"jsonrpc":"2.0","id":2,"result":{"action":"continue"`, // truncated
-		`{"jsonrpc":"2.0","id":2,"result":`,
-		`{"jsonrpc":"2.0","id"`,
-		`{"jsonrpc":"2.0","id":2,"result":{"reason":"unterminated}}`,
-		`"unterminated`,
-		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\x"}}`, // invalid escapes
-		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\u12"}}`,
-		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\`,
-		"{\"jsonrpc\":\"2.0\",\"reason\":\"\xff\xfe\"}", // invalid UTF-8
-		"\xc3\x28",
-		"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"reason\":\"a\x00b\"}}", // a NUL byte
-		"\x00",
-		`{"jsonrpc":"2.0","id":1e999,"result":{}}`, `1e999`,
-		`{"jsonrpc":"2.0","id":-,"result":{}}`, `-`,
-		`{"jsonrpc":"2.0","id":2,"id":3,"result":{"action":"continue"}}`, // duplicate keys
-		`{"jsonrpc":"2.0","id":2,"result":{"action":"continue","action":"abort_turn"}}`,
-		strings.Repeat("[", 100000),
-		strings.Repeat(`{"a":`, 100000),
-		strings.Repeat("[", 100000) + strings.Repeat("}", 100000),
-	}
-	// A bracket of the other kind at every depth, both ways.
-	for depth := 1; depth <= 12; depth++ {
-		for _, wrong := range []struct{ open, close string }{{`{"a":`, "]"}, {"[", "}"}} {
-			head := `{"jsonrpc":"2.0","id":2,"result":` + strings.Repeat(wrong.open, depth) + `1`
-			lines = append(lines, head+strings.Repeat(wrong.close, depth)+"}")
-			lines = append(lines, head+wrong.close+`,"x":2}`)
-		}
-	}
-	out := make([][]byte, len(lines))
-	for i, l := range lines {
-		out[i] = []byte(l)
-	}
-	return out
-}
 
 // A hook that prints any of the hostile lines before its reply is still
 // heard: each next call is answered, no goroutine of the runtime spins
 // on a line it cannot read, and none outlives Close.
 func TestHostileLinesBeforeARealReplyLeaveTheNextCallAnsweredAndTheRuntimeIdle(t *testing.T) {
-	lines := hostileLines()
+	lines := testbin.HostileLines()
 	file := filepath.Join(t.TempDir(), "before")
 	if err := os.WriteFile(file, bytes.Join(lines, []byte("\n")), 0o644); err != nil {
 		t.Fatal(err)
@@ -96,13 +56,14 @@ func TestHostileLinesBeforeARealReplyLeaveTheNextCallAnsweredAndTheRuntimeIdle(t
 }
 
 // goroutines are the stacks of this process's goroutines that run code of
-// this package, other than tests.
+// this package or of the wire below it, other than tests.
 func goroutines() map[string]string {
 	buf := make([]byte, 1<<22)
 	buf = buf[:goruntime.Stack(buf, true)]
 	found := map[string]string{}
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if !strings.Contains(g, "core/runtime.") || strings.Contains(g, "core/runtime.Test") || strings.Contains(g, "testing.(*F)") {
+		ours := strings.Contains(g, "core/runtime.") || strings.Contains(g, "core/wire.")
+		if !ours || strings.Contains(g, "core/runtime.Test") || strings.Contains(g, "testing.(*F)") {
 			continue
 		}
 		head, _, _ := strings.Cut(g, "\n")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/testbin"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -18,7 +20,7 @@ func helloOf(t *testing.T, record string) protocol.HelloParams {
 		Method string               `json:"method"`
 		Params protocol.HelloParams `json:"params"`
 	}
-	if err := protocol.Unmarshal([]byte(readLines(t, record)[0]), &msg); err != nil || msg.Method != protocol.MethodHello {
+	if err := protocol.Unmarshal([]byte(testbin.Lines(t, record)[0]), &msg); err != nil || msg.Method != protocol.MethodHello {
 		t.Fatalf("first line received: %v, %+v", err, msg)
 	}
 	return msg.Params
@@ -182,7 +184,7 @@ func TestApprovedArgumentsReplaceTheCallsAndTheLastSetWins(t *testing.T) {
 	var got struct {
 		Params protocol.ApproveToolParams `json:"params"`
 	}
-	if err := protocol.Unmarshal([]byte(readLines(t, rec)[1]), &got); err != nil {
+	if err := protocol.Unmarshal([]byte(testbin.Lines(t, rec)[1]), &got); err != nil {
 		t.Fatal(err)
 	}
 	p := got.Params

@@ -64,7 +64,7 @@ func TestObserveOverflowWaitEndsAtTheObserverDeadline(t *testing.T) {
 	if st := q.stats(); st.Dropped != 1 || st.Waited != 1 || st.WaitedFor < 20*time.Millisecond {
 		t.Errorf("stats %+v, want 1 dropped after waiting out the deadline", st)
 	}
-	logs.waitFor(t, "observe queue full: dropping events")
+	logs.WaitFor(t, "observe queue full: dropping events")
 	close(obs.release)
 	q.close(context.Background())
 }

@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookwire/hookwire/core/wire"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -673,7 +675,7 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 	case err == context.DeadlineExceeded && ctx.Err() == nil:
 		// Worded here, not up front, to keep the path of a call that
 		// succeeds free of allocations it does not need.
-		err = noReply(d)
+		err = wire.NoReply(d)
 	}
 	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
 	gone := gaveUp(ctx)
@@ -756,12 +758,6 @@ func gaveUp(ctx context.Context) *Decision {
 	}
 	return &Decision{Action: protocol.ActionAbortTurn, Canceled: true, Reason: "the caller gave up: " + context.Cause(ctx).Error()}
 }
-
-// noReply is the error of a call that met its deadline.
-type noReply time.Duration
-
-func (e noReply) Error() string { return fmt.Sprintf("no reply within %v", time.Duration(e)) }
-func (e noReply) Unwrap() error { return context.DeadlineExceeded }
 
 func (r *Runtime) ended(h *hook, a protocol.Action, reason *string) Decision {
 	d := Decision{Action: a, Hook: h.name}

@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/testbin"
+	"github.com/hookwire/hookwire/core/internal/testlog"
+	"github.com/hookwire/hookwire/core/wire"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -40,7 +44,7 @@ func (c *calls) last(t *testing.T) CallRecord {
 type harness struct {
 	*Runtime
 	calls *calls
-	logs  *logBuffer
+	logs  *testlog.Buffer
 }
 
 // proc is an enabled process hook running the fixture with flags.
@@ -66,7 +70,7 @@ func closeAndCheck(t *testing.T, r *Runtime) {
 	}
 	r.Close()
 	for _, pid := range pids {
-		if left := groupMembers(pid); len(left) > 0 {
+		if left := wire.GroupMembers(pid); len(left) > 0 {
 			t.Errorf("processes left behind in group %d: %v", pid, left)
 		}
 	}
@@ -243,7 +247,7 @@ func TestActionTheStageDoesNotAllowIsAnErrorAndTheChainGoesOn(t *testing.T) {
 			if bad.Hook != "bad" || bad.Err == nil || !strings.Contains(bad.Err.Error(), "is not allowed") {
 				t.Errorf("record of the bad hook = %+v", bad)
 			}
-			h.logs.waitFor(t, "hook call failed")
+			h.logs.WaitFor(t, "hook call failed")
 		})
 	}
 }
@@ -366,7 +370,7 @@ func TestTheFirstEndingActionEndsTheChain(t *testing.T) {
 				t.Errorf("decision = %+v", d)
 			}
 			h.Close()
-			if lines := readLines(t, rec); len(lines) != 1 || !strings.Contains(lines[0], "hook.hello") {
+			if lines := testbin.Lines(t, rec); len(lines) != 1 || !strings.Contains(lines[0], "hook.hello") {
 				t.Errorf("the second hook was called after the chain ended: %q", lines)
 			}
 		})
@@ -387,7 +391,7 @@ func TestAHookReceivesOnlyWhatItInterceptsAndObserves(t *testing.T) {
 	}
 	h.Close()
 	var got []string
-	for _, line := range readLines(t, rec) {
+	for _, line := range testbin.Lines(t, rec) {
 		var m struct {
 			Method string
 			Params struct {
@@ -455,7 +459,7 @@ func TestObserveFanOutNeverBlocksAndCountsDrops(t *testing.T) {
 	if got := r.Dropped()["slow"]; got != 3 {
 		t.Errorf("dropped %d events, want 3 (a queue of 2 took the first two)", got)
 	}
-	logs.waitFor(t, "observe queue full: dropping events")
+	logs.WaitFor(t, "observe queue full: dropping events")
 	close(obs.release)
 	r.Close()
 	if len(obs.got) != 3 {
@@ -480,7 +484,7 @@ func TestCrashMidCallFailsTheCallThenTheHookIsRestarted(t *testing.T) {
 	if d.Action != protocol.ActionRespond || d.Result.ForLLM != "back" {
 		t.Errorf("the next call decided %+v, want the restarted hook's respond", d)
 	}
-	h.logs.waitFor(t, "restarting hook")
+	h.logs.WaitFor(t, "restarting hook")
 }
 
 func TestHungCallMeetsItsDeadlineThenItsStagePolicy(t *testing.T) {
@@ -557,7 +561,7 @@ func TestACallWhileTheHookRestartsEndsAtItsDeadline(t *testing.T) {
 	p.Restart = RestartConfig{BackoffMS: 60_000}
 	h := startRuntime(t, map[string]ProcessConfig{"slow-to-restart": p})
 	h.BeforeTool(context.Background(), toolReq) // crashes; the restart waits a minute
-	h.logs.waitFor(t, "restarting hook")
+	h.logs.WaitFor(t, "restarting hook")
 	start := time.Now()
 	h.BeforeTool(context.Background(), toolReq)
 	err := h.calls.last(t).Err

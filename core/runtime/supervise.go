@@ -10,6 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/waits"
+	"github.com/hookwire/hookwire/core/wire"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -85,13 +88,13 @@ func (h *processHook) current(ctx context.Context, deadline time.Time) (*Process
 		}
 		if expired == nil && !deadline.IsZero() { // once, and only for a wait
 			var stop func() bool
-			expired, stop = expiry(deadline)
+			expired, stop = waits.Expiry(deadline)
 			defer stop()
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("hook is restarting: %w", ctxError(ctx))
+			return nil, fmt.Errorf("hook is restarting: %w", waits.Err(ctx))
 		case <-expired:
 			return nil, fmt.Errorf("hook is restarting: %w", context.DeadlineExceeded)
 		}
@@ -115,7 +118,7 @@ func (h *processHook) supervise(p *Process) {
 		h.set(nil, nil)
 		why := p.Err()
 		select {
-		case <-p.child.Exited():
+		case <-p.Exited():
 			h.log.Warn("hook crashed", "error", why)
 			why = fmt.Errorf("hook crashed: %w", why)
 		default:
@@ -170,7 +173,7 @@ func (h *processHook) call(ctx context.Context, deadline time.Time, method strin
 	if err != nil {
 		return nil, err
 	}
-	raw, err := p.conn.call(ctx, deadline, method, params)
+	raw, err := p.CallUntil(ctx, deadline, method, params)
 	if err == nil {
 		h.served.Store(true)
 	}
@@ -201,7 +204,7 @@ func decodeAs[R any](method string, raw json.RawMessage) (R, error) {
 }
 
 func (h *processHook) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error {
-	p, err := h.current(ctx, deadlineOf(ctx))
+	p, err := h.current(ctx, waits.DeadlineOf(ctx))
 	if err != nil {
 		return err
 	}
@@ -209,9 +212,9 @@ func (h *processHook) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) err
 }
 
 func (h *processHook) OnEvents(ctx context.Context, evs []protocol.RuntimeEvent) (int, error) {
-	p, err := h.current(ctx, deadlineOf(ctx))
+	p, err := h.current(ctx, waits.DeadlineOf(ctx))
 	if err != nil {
 		return 0, err
 	}
-	return notifyAll(ctx, p.conn, protocol.MethodRuntimeEvent, evs)
+	return wire.NotifyAll(ctx, p, protocol.MethodRuntimeEvent, evs)
 }

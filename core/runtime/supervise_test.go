@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/wire"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -44,7 +46,7 @@ func TestAReaderThatStopsMakesTheHookBrokenAndRestarted(t *testing.T) {
 	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "the hook's stdout reader stopped: a reader bug") {
 		t.Fatalf("the call failed with %v, want why the reader stopped", rec.Err)
 	}
-	logs.waitFor(t, "hook is broken: stopping it")
+	logs.WaitFor(t, "hook is broken: stopping it")
 	if got, want := <-downs, "fx: hook is broken, stopping it: the hook's stdout reader stopped: a reader bug"; got != want {
 		t.Errorf("OnHookDown was told %q, want %q", got, want)
 	}
@@ -52,7 +54,7 @@ func TestAReaderThatStopsMakesTheHookBrokenAndRestarted(t *testing.T) {
 	if rec.Err != nil || d.Action != protocol.ActionRespond || d.Result.ForLLM != "still here" {
 		t.Fatalf("the next call: %+v, %v", d, rec.Err)
 	}
-	if r.hooks[0].proc.proc.Pid() == first || len(groupMembers(first)) > 0 {
+	if r.hooks[0].proc.proc.Pid() == first || len(wire.GroupMembers(first)) > 0 {
 		t.Errorf("the broken hook (pid %d) was not stopped and replaced", first)
 	}
 }
@@ -69,11 +71,11 @@ func TestAHookThatClosesItsStdoutButRunsIsStopped(t *testing.T) {
 	if err := h.calls.last(t).Err; err == nil || !strings.Contains(err.Error(), "hook closed its stdout but is still running") {
 		t.Fatalf("the call failed with %v", err)
 	}
-	h.logs.waitFor(t, "hook is broken: stopping it")
+	h.logs.WaitFor(t, "hook is broken: stopping it")
 	deadline := time.Now().Add(10 * time.Second)
-	for len(groupMembers(pid)) > 0 {
+	for len(wire.GroupMembers(pid)) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the hook's processes still run: %v", groupMembers(pid))
+			t.Fatalf("the hook's processes still run: %v", wire.GroupMembers(pid))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

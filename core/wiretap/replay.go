@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // DefaultTimeout bounds each reply of a replay.
@@ -39,7 +39,7 @@ type ReplayOptions struct {
 	// Timeout bounds each reply; zero means DefaultTimeout.
 	Timeout time.Duration
 	// Process tunes the hook's process; its logger gets the hook's stderr.
-	Process runtime.ProcessOptions
+	Process wire.ProcessOptions
 	// Trace, when set, sees every line, with the hook's name.
 	Trace func(hook string, out bool, line []byte)
 }
@@ -151,7 +151,7 @@ type exchange struct {
 //
 // Replay fails when the recording holds no hello for the hook, when the
 // hook cannot be started or does not answer hello, and when ctx ends.
-func Replay(ctx context.Context, recs []Record, cmd runtime.Command, opts ReplayOptions) (*Report, error) {
+func Replay(ctx context.Context, recs []Record, cmd wire.Command, opts ReplayOptions) (*Report, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -170,7 +170,7 @@ func Replay(ctx context.Context, recs []Record, cmd runtime.Command, opts Replay
 	if opts.Process.HelloTimeout == 0 {
 		opts.Process.HelloTimeout = opts.Timeout
 	}
-	p, err := runtime.Spawn(ctx, cmd, opts.Process)
+	p, err := wire.Spawn(ctx, cmd, opts.Process)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func params(m envelope) any {
 	return json.RawMessage(m.Params)
 }
 
-func (x *exchange) replay(ctx context.Context, p *runtime.Process, timeout time.Duration) {
+func (x *exchange) replay(ctx context.Context, p *wire.Process, timeout time.Duration) {
 	defer close(x.done)
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, NoReply(timeout))
 	defer cancel()

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // recording records a session with the fixture hook: hello, two
@@ -19,7 +19,7 @@ import (
 func recording(t *testing.T) []Record {
 	t.Helper()
 	var rec bytes.Buffer
-	h, done := runTap(t, &Tap{Cmd: runtime.Command{Argv: []string{hook}}, Record: NewWriter(&rec)})
+	h, done := runTap(t, &Tap{Cmd: wire.Command{Argv: []string{hook}}, Record: NewWriter(&rec)})
 	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"gate","version":1,"modes":["tool","approve"]}}`)
 	h.read(t)
 	h.send(t, `{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"exec","arguments":{"command":"ls"}}}`)
@@ -39,7 +39,7 @@ func recording(t *testing.T) []Record {
 }
 
 func TestReplayOfTheRecordedHookMatchesEveryCall(t *testing.T) {
-	report, err := Replay(context.Background(), recording(t), runtime.Command{Argv: []string{hook}}, ReplayOptions{})
+	report, err := Replay(context.Background(), recording(t), wire.Command{Argv: []string{hook}}, ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestReplayOfTheRecordedHookMatchesEveryCall(t *testing.T) {
 
 func TestReplayNamesTheCallAndTheMemberThatDiffer(t *testing.T) {
 	// -fault no-reason denies every tool call where the recorded hook continued.
-	report, err := Replay(context.Background(), recording(t), runtime.Command{Argv: []string{hook, "-fault", "no-reason"}}, ReplayOptions{})
+	report, err := Replay(context.Background(), recording(t), wire.Command{Argv: []string{hook, "-fault", "no-reason"}}, ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestReplayNamesTheCallAndTheMemberThatDiffer(t *testing.T) {
 		}
 	}
 	// Ignoring the member makes them match.
-	report, err = Replay(context.Background(), recording(t), runtime.Command{Argv: []string{hook, "-fault", "no-reason"}}, ReplayOptions{Ignore: []string{"/result/action"}})
+	report, err = Replay(context.Background(), recording(t), wire.Command{Argv: []string{hook, "-fault", "no-reason"}}, ReplayOptions{Ignore: []string{"/result/action"}})
 	if err != nil || !report.OK() {
 		t.Errorf("with /result/action ignored: %v %+v", err, report)
 	}
@@ -88,7 +88,7 @@ func TestReplayNamesTheCallAndTheMemberThatDiffer(t *testing.T) {
 // replay sends both before either reply, and approve_tool only after both.
 func TestReplayKeepsTheRecordedConcurrency(t *testing.T) {
 	var mu sync.Mutex
-	var wire []string
+	var lines []string
 	trace := func(hook string, out bool, line []byte) {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -100,16 +100,16 @@ func TestReplayKeepsTheRecordedConcurrency(t *testing.T) {
 			dir = ">"
 		}
 		mu.Lock()
-		wire = append(wire, dir+string(m.ID))
+		lines = append(lines, dir+string(m.ID))
 		mu.Unlock()
 	}
-	if _, err := Replay(context.Background(), recording(t), runtime.Command{Argv: []string{hook}}, ReplayOptions{Trace: trace}); err != nil {
+	if _, err := Replay(context.Background(), recording(t), wire.Command{Argv: []string{hook}}, ReplayOptions{Trace: trace}); err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(wire, " ")
+	got := strings.Join(lines, " ")
 	// hello, then 2 and 3 (in either order) out before any reply, then the
 	// notification (no id) and 4 after both replies.
-	if len(wire) != 9 || got[:5] != ">1 <1" || !strings.HasPrefix(got[6:], ">2 >3") && !strings.HasPrefix(got[6:], ">3 >2") ||
+	if len(lines) != 9 || got[:5] != ">1 <1" || !strings.HasPrefix(got[6:], ">2 >3") && !strings.HasPrefix(got[6:], ">3 >2") ||
 		!strings.HasSuffix(got, "> >4 <4") {
 		t.Errorf("wire order %s", got)
 	}
@@ -134,7 +134,7 @@ func TestReplayRefusesARecordingItCannotPlay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Replay(context.Background(), recs, runtime.Command{Argv: []string{hook}}, ReplayOptions{Hook: c.hook})
+		_, err = Replay(context.Background(), recs, wire.Command{Argv: []string{hook}}, ReplayOptions{Hook: c.hook})
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want %q", c.lines, err, c.want)
 		}
@@ -168,7 +168,7 @@ func TestAHookThatCrashesMidReplayFailsTheCallsItLeaves(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", crasher, "../runtime/testdata/fixture").CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	report, err := Replay(context.Background(), recording(t), runtime.Command{Argv: []string{crasher, "-crash", "hook.before_tool"}}, ReplayOptions{Timeout: 2 * time.Second})
+	report, err := Replay(context.Background(), recording(t), wire.Command{Argv: []string{crasher, "-crash", "hook.before_tool"}}, ReplayOptions{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookwire/hookwire/core/internal/pgroup"
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // Tap stands in for a hook command: it starts the command, passes every
@@ -23,7 +22,7 @@ import (
 type Tap struct {
 	// Cmd is the hook. It runs in a process group of its own, with the
 	// tap's stderr as its stderr.
-	Cmd runtime.Command
+	Cmd wire.Command
 	// Record, when set, gets every line, with its time and, on a reply,
 	// the latency since its request.
 	Record *Writer
@@ -70,7 +69,7 @@ func (t *Tap) Run(hostIn io.Reader, hostOut io.Writer) (*os.ProcessState, error)
 		for {
 			select {
 			case sig := <-t.Signals:
-				pgroup.Signal(c.Process.Pid, sig)
+				wire.SignalGroup(c.Process.Pid, sig)
 			case <-stopSignals:
 				return
 			}

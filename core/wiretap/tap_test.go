@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 // host is the host's side of a tap: what it writes, and the lines it reads.
@@ -66,7 +66,7 @@ func (h *host) read(t *testing.T) string {
 func TestTapPassesEveryLineUnchangedAndRecordsEachWithItsLatency(t *testing.T) {
 	var rec bytes.Buffer
 	var live bytes.Buffer
-	h, done := runTap(t, &Tap{Cmd: runtime.Command{Argv: []string{hook}}, Record: NewWriter(&rec), Trace: Live(&live, false)})
+	h, done := runTap(t, &Tap{Cmd: wire.Command{Argv: []string{hook}}, Record: NewWriter(&rec), Trace: Live(&live, false)})
 	sent := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"gate","version":1,"modes":["tool"]}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"exec","arguments":{"command":"ls"}}}`,
@@ -108,7 +108,7 @@ func TestTapPassesEveryLineUnchangedAndRecordsEachWithItsLatency(t *testing.T) {
 
 func TestTapPassesSignalsAndTheHooksEndThrough(t *testing.T) {
 	signals := make(chan os.Signal, 1)
-	h, done := runTap(t, &Tap{Cmd: runtime.Command{Argv: []string{hook, "-fault", "linger"}}, Signals: signals})
+	h, done := runTap(t, &Tap{Cmd: wire.Command{Argv: []string{hook, "-fault", "linger"}}, Signals: signals})
 	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"x","version":1}}`)
 	h.read(t)
 	h.in.Close() // the hook lingers after its stdin closes
@@ -129,7 +129,7 @@ func TestTapPassesSignalsAndTheHooksEndThrough(t *testing.T) {
 
 func TestAHookThatExitsEndsTheTapWithItsStatus(t *testing.T) {
 	// -fault exit-on-bad exits with status 1 on a line that is not JSON.
-	h, done := runTap(t, &Tap{Cmd: runtime.Command{Argv: []string{hook, "-fault", "exit-on-bad"}}, Stderr: io.Discard})
+	h, done := runTap(t, &Tap{Cmd: wire.Command{Argv: []string{hook, "-fault", "exit-on-bad"}}, Stderr: io.Discard})
 	h.send(t, "garbage")
 	select {
 	case state := <-done:
@@ -154,7 +154,7 @@ func TestARecordingThatFailsDoesNotStopTheWire(t *testing.T) {
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"x","version":1}}`+"\n")
 		inW.Close()
 	}()
-	state, err := (&Tap{Cmd: runtime.Command{Argv: []string{hook}}, Record: NewWriter(brokenDisk{})}).Run(inR, &out)
+	state, err := (&Tap{Cmd: wire.Command{Argv: []string{hook}}, Record: NewWriter(brokenDisk{})}).Run(inR, &out)
 	if state == nil || state.ExitCode() != 0 || !strings.Contains(out.String(), `"name":"fixture"`) {
 		t.Errorf("exit %v, the host read %q", state, out.String())
 	}

@@ -60,3 +60,55 @@ func LinksNone(t *testing.T, pkgs []string, banned ...string) {
 		}
 	}
 }
+
+// Lines is the lines of the file at path, without the last newline.
+func Lines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// HostileLines are lines a broken hook may print: none is a reply a host
+// may accept, and none may keep it from reading the next line.
+func HostileLines() [][]byte {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":2]}`, // a closing bracket of the other kind
+		`{"jsonrpc":"2.0","id":2,"result":[}`,
+		`]`, `}`, `[`, `{`, `]]]]`, `}}}}`, `[}`, `{]`, `:`, `,`, `"`,
+		`{"jsonrpc":"2.0","id":2,"result":{"action":"continue"`, // truncated
+		`{"jsonrpc":"2.0","id":2,"result":`,
+		`{"jsonrpc":"2.0","id"`,
+		`{"jsonrpc":"2.0","id":2,"result":{"reason":"unterminated}}`,
+		`"unterminated`,
+		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\x"}}`, // invalid escapes
+		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\u12"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"reason":"\`,
+		"{\"jsonrpc\":\"2.0\",\"reason\":\"\xff\xfe\"}", // invalid UTF-8
+		"\xc3\x28",
+		"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"reason\":\"a\x00b\"}}", // a NUL byte
+		"\x00",
+		`{"jsonrpc":"2.0","id":1e999,"result":{}}`, `1e999`,
+		`{"jsonrpc":"2.0","id":-,"result":{}}`, `-`,
+		`{"jsonrpc":"2.0","id":2,"id":3,"result":{"action":"continue"}}`, // duplicate keys
+		`{"jsonrpc":"2.0","id":2,"result":{"action":"continue","action":"abort_turn"}}`,
+		strings.Repeat("[", 100000),
+		strings.Repeat(`{"a":`, 100000),
+		strings.Repeat("[", 100000) + strings.Repeat("}", 100000),
+	}
+	// A bracket of the other kind at every depth, both ways.
+	for depth := 1; depth <= 12; depth++ {
+		for _, wrong := range []struct{ open, close string }{{`{"a":`, "]"}, {"[", "}"}} {
+			head := `{"jsonrpc":"2.0","id":2,"result":` + strings.Repeat(wrong.open, depth) + `1`
+			lines = append(lines, head+strings.Repeat(wrong.close, depth)+"}")
+			lines = append(lines, head+wrong.close+`,"x":2}`)
+		}
+	}
+	out := make([][]byte, len(lines))
+	for i, l := range lines {
+		out[i] = []byte(l)
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/testbin"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -31,7 +33,7 @@ func TestHandshakeSucceedsAndAnnouncesModes(t *testing.T) {
 		t.Errorf("hello result = %+v", got)
 	}
 	p.Close()
-	lines := readLines(t, rec)
+	lines := testbin.Lines(t, rec)
 	want := `{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"gate","version":1,"modes":["observe","tool"]}}`
 	if len(lines) != 1 || lines[0] != want {
 		t.Errorf("the hook received %q, want exactly %q", lines, want)
@@ -121,8 +123,8 @@ func TestGarbageOnStdoutIsLoggedAndSkipped(t *testing.T) {
 	if _, err := p.Call(context.Background(), protocol.MethodBeforeLLM, protocol.BeforeLLMParams{Model: "m"}); err != nil {
 		t.Fatal(err)
 	}
-	logs.waitFor(t, "skipped a line of stdout that is not JSON")
-	logs.waitFor(t, `line="this is not JSON"`)
+	logs.WaitFor(t, "skipped a line of stdout that is not JSON")
+	logs.WaitFor(t, `line="this is not JSON"`)
 }
 
 func TestAFloodOfGarbageIsCountedNotLoggedLineByLine(t *testing.T) {
@@ -147,8 +149,8 @@ func TestReplyWithUnknownIDIsLogged(t *testing.T) {
 	if err != nil || string(raw) != `{"action":"continue"}` {
 		t.Fatalf("call = %s, %v", raw, err)
 	}
-	logs.waitFor(t, "dropped a reply with an unknown id")
-	logs.waitFor(t, "id=1002")
+	logs.WaitFor(t, "dropped a reply with an unknown id")
+	logs.WaitFor(t, "id=1002")
 }
 
 func TestTenMiBReplyLineIsRead(t *testing.T) {
@@ -206,7 +208,7 @@ func TestCrashFailsCallsInFlightAtOnce(t *testing.T) {
 func TestStderrIsLoggedUnderTheHookName(t *testing.T) {
 	log, logs := testLogger()
 	spawn(t, quick(log), "-log", "warming up the weather")
-	logs.waitFor(t, `msg="warming up the weather" hook=fx stream=stderr`)
+	logs.WaitFor(t, `msg="warming up the weather" hook=fx stream=stderr`)
 }
 
 func TestCloseStopsAHookThatIgnoresSIGTERM(t *testing.T) {
@@ -217,7 +219,7 @@ func TestCloseStopsAHookThatIgnoresSIGTERM(t *testing.T) {
 	if left := groupMembers(pid); len(left) > 0 {
 		t.Fatalf("hook %d still runs: %v", pid, left)
 	}
-	logs.waitFor(t, "did not exit after SIGTERM; sending SIGKILL")
+	logs.WaitFor(t, "did not exit after SIGTERM; sending SIGKILL")
 }
 
 func TestCloseStopsTheChildrenAHookForked(t *testing.T) {
@@ -250,15 +252,6 @@ func TestCloseLetsAHookFinishOnEndOfInput(t *testing.T) {
 	if strings.Contains(logs.String(), "SIGTERM") {
 		t.Errorf("a well-behaved hook got a signal:\n%s", logs)
 	}
-}
-
-func readLines(t *testing.T, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
 func waitFile(t *testing.T, path string) []byte {

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/testbin"
+
 	"github.com/hookwire/hookwire/core/internal/vectors"
 	"github.com/hookwire/hookwire/core/internal/wirecheck"
 	"github.com/hookwire/hookwire/core/protocol"
@@ -23,7 +25,7 @@ import (
 // answer, and that an answer other than the real one comes from a line of
 // data that encoding/json reads as a reply to the call, with the same result.
 func FuzzConnReadsAnyLine(f *testing.F) {
-	for _, line := range hostileLines() {
+	for _, line := range testbin.HostileLines() {
 		f.Add(false, line)
 	}
 	all, err := vectors.Load()

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import "time"
 
@@ -12,6 +12,6 @@ func groupMembers(pgid int) []int { return nil }
 // becomeSubreaper does nothing: only Linux has child subreapers.
 func becomeSubreaper() {}
 
-// stopDescendants does nothing: taskkill's process tree (pgroup.Kill) is
+// stopDescendants does nothing: taskkill's process tree (killGroup) is
 // what Windows has.
 func stopDescendants(pid int, token string, grace time.Duration) {}

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"bufio"
@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/hookwire/hookwire/core/internal/pgroup"
 )
 
 // Child is a hook command started with pipes of our own (see StartPiped),
@@ -171,19 +169,19 @@ func (c *Child) Stop(grace time.Duration) {
 	_ = c.Stdin.Close()
 	if !c.waitExit(grace) {
 		c.log.Warn("hook did not exit after its stdin closed; sending SIGTERM", "after", grace)
-		pgroup.Terminate(pgid)
+		terminateGroup(pgid)
 		if !c.waitExit(grace) {
 			c.log.Warn("hook did not exit after SIGTERM; sending SIGKILL", "after", grace)
-			pgroup.Kill(pgid)
+			killGroup(pgid)
 			<-c.exited
 		}
 	}
 	// What the command started must not outlive it: in its group, and
 	// anywhere below it (setsid).
 	if groupAlive(pgid) {
-		pgroup.Terminate(pgid)
+		terminateGroup(pgid)
 		if !waitGroupGone(pgid, grace) {
-			pgroup.Kill(pgid)
+			killGroup(pgid)
 			waitGroupGone(pgid, 5*time.Second)
 		}
 	}

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"bufio"
@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/benchdata"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -277,7 +279,7 @@ func TestCallsThatGiveUpFreeTheirSlot(t *testing.T) {
 	p := spawn(t, quick(nil), "-hang", protocol.MethodBeforeTool)
 	total := soakCalls()
 	const callers = 32
-	call := benchCall()
+	call := benchdata.BeforeTool()
 	var made, wrong atomic.Int64
 	run := func(n int64) {
 		var wg sync.WaitGroup
@@ -341,18 +343,18 @@ func TestAWriteDeadlineLeftByAnEarlierCallDoesNotFailTheNextCall(t *testing.T) {
 	c := pipeConn(t, ConnOptions{}, echoPeer)
 	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := c.Call(short, protocol.MethodBeforeTool, benchCall()); err != nil {
+	if _, err := c.Call(short, protocol.MethodBeforeTool, benchdata.BeforeTool()); err != nil {
 		t.Fatal(err)
 	}
 	<-short.Done() // the deadline on the pipe has passed
 	for _, ctx := range []context.Context{context.Background(), t.Context()} {
-		if _, err := c.Call(ctx, protocol.MethodBeforeTool, benchCall()); err != nil {
+		if _, err := c.Call(ctx, protocol.MethodBeforeTool, benchdata.BeforeTool()); err != nil {
 			t.Errorf("a call after an earlier call's deadline: %v", err)
 		}
 	}
 	later, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	if _, err := c.Call(later, protocol.MethodBeforeTool, benchCall()); err != nil {
+	if _, err := c.Call(later, protocol.MethodBeforeTool, benchdata.BeforeTool()); err != nil {
 		t.Errorf("a call with a later deadline: %v", err)
 	}
 }
@@ -363,7 +365,7 @@ func TestACallToAHookThatDoesNotReadEndsAtItsDeadline(t *testing.T) {
 	c := pipeConn(t, ConnOptions{}, func(r io.Reader, w io.Writer) { select {} })
 	short, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := c.Call(short, protocol.MethodBeforeTool, benchCall()); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := c.Call(short, protocol.MethodBeforeTool, benchdata.BeforeTool()); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a call the hook does not answer: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -383,7 +385,7 @@ func TestACallToAHookThatIsExitingFailsWithHowItEnded(t *testing.T) {
 		time.Sleep(50 * time.Millisecond) // then its stdout closes
 	})
 	time.Sleep(10 * time.Millisecond) // its stdin is closed
-	_, err := c.Call(t.Context(), protocol.MethodBeforeTool, benchCall())
+	_, err := c.Call(t.Context(), protocol.MethodBeforeTool, benchdata.BeforeTool())
 	if err == nil || !strings.Contains(err.Error(), "closed its stdout") {
 		t.Errorf("got %v, want the hook's end", err)
 	}

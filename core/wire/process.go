@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookwire/hookwire/core/internal/pgroup"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -74,7 +73,7 @@ func (cmd Command) Exec() *exec.Cmd {
 	for _, k := range slices.Sorted(maps.Keys(cmd.Env)) {
 		c.Env = append(c.Env, k+"="+cmd.Env[k])
 	}
-	c.SysProcAttr = pgroup.Attr()
+	c.SysProcAttr = groupAttr()
 	return c
 }
 
@@ -126,7 +125,7 @@ func Spawn(ctx context.Context, cmd Command, opts ProcessOptions) (*Process, err
 	if timeout <= 0 {
 		timeout = DefaultHelloTimeout
 	}
-	hctx, cancel := context.WithTimeoutCause(ctx, timeout, noReply(timeout))
+	hctx, cancel := context.WithTimeoutCause(ctx, timeout, NoReply(timeout))
 	defer cancel()
 	if err := p.handshake(hctx); err != nil {
 		p.Close()
@@ -249,4 +248,28 @@ func (p *Process) stop() {
 	case <-p.child.StderrDone():
 	case <-time.After(grace):
 	}
+}
+
+// NoReply is the error of a call that met its deadline, d.
+type NoReply time.Duration
+
+func (e NoReply) Error() string { return fmt.Sprintf("no reply within %v", time.Duration(e)) }
+func (e NoReply) Unwrap() error { return context.DeadlineExceeded }
+
+// Exited is closed when the hook's process has exited, which may be a
+// moment after its connection ended.
+func (p *Process) Exited() <-chan struct{} { return p.child.Exited() }
+
+// CallUntil is Call bounded by deadline as well as ctx: a caller that has
+// a deadline of its own need not make a context for it. A zero deadline
+// bounds nothing.
+func (p *Process) CallUntil(ctx context.Context, deadline time.Time, method string, params any) (json.RawMessage, error) {
+	return p.conn.call(ctx, deadline, method, params)
+}
+
+// NotifyAll sends one notification of method per element of params, as few
+// writes as the pipe allows; see Conn.Notify. It returns how many were
+// sent.
+func NotifyAll[T any](ctx context.Context, p *Process, method string, params []T) (int, error) {
+	return notifyAll(ctx, p.conn, method, params)
 }

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import "github.com/hookwire/hookwire/core/protocol"
 

@@ -1,4 +1,4 @@
-package runtime
+package wire
 
 import (
 	"bufio"
@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/waits"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -143,7 +145,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 // calls sets once for many, as write does.
 func (c *Conn) call(ctx context.Context, deadline time.Time, method string, params any) (json.RawMessage, error) {
 	ctxFirst := false
-	if dl := deadlineOf(ctx); !dl.IsZero() && (deadline.IsZero() || dl.Before(deadline)) {
+	if dl := waits.DeadlineOf(ctx); !dl.IsZero() && (deadline.IsZero() || dl.Before(deadline)) {
 		deadline, ctxFirst = dl, true
 	}
 	id := c.nextID.Add(1)
@@ -193,7 +195,7 @@ func (c *Conn) call(ctx context.Context, deadline time.Time, method string, para
 		<-ctx.Done() // ctx's deadline has come: its error, with its cause, in a moment
 	}
 	if ctx.Err() != nil {
-		return nil, ctxError(ctx)
+		return nil, waits.Err(ctx)
 	}
 	return nil, context.DeadlineExceeded
 }
@@ -212,7 +214,7 @@ func (c *Conn) readable() chan struct{} {
 // and takes the token, to read for itself, when it is let go; ok is false
 // when ctx or deadline ended the wait first.
 func (c *Conn) await(ctx context.Context, deadline time.Time, ch chan reply) (r reply, ok bool) {
-	expired, stop := expiry(deadline)
+	expired, stop := waits.Expiry(deadline)
 	defer stop()
 	select {
 	case r := <-ch:
@@ -292,7 +294,7 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 		return err
 	}
 	defer line.free()
-	return c.write(ctx, deadlineOf(ctx), line.b)
+	return c.write(ctx, waits.DeadlineOf(ctx), line.b)
 }
 
 // pipeBuf is what a pipe takes in one write or not at all (PIPE_BUF on
@@ -311,7 +313,7 @@ func notifyAll[T any](ctx context.Context, c *Conn, method string, params []T) (
 		if len(buf) == 0 {
 			return nil
 		}
-		err := c.write(ctx, deadlineOf(ctx), buf)
+		err := c.write(ctx, waits.DeadlineOf(ctx), buf)
 		if err == nil {
 			sent += queued
 		}
@@ -476,13 +478,13 @@ func (c *Conn) write(ctx context.Context, dl time.Time, line []byte) error {
 // awaitWrite waits for the line being written to be written, ctx or
 // deadline permitting; it returns holding wsem, or the error of the wait.
 func (c *Conn) awaitWrite(ctx context.Context, deadline time.Time) error {
-	expired, stop := expiry(deadline)
+	expired, stop := waits.Expiry(deadline)
 	defer stop()
 	select {
 	case c.wsem <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return ctxError(ctx)
+		return waits.Err(ctx)
 	case <-expired:
 		return fmt.Errorf("hook is not reading its stdin: %w", context.DeadlineExceeded)
 	case <-c.done:
@@ -726,7 +728,7 @@ func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
 	// Never block the reader on a hook that does not read: give up quickly.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = c.write(ctx, deadlineOf(ctx), append(line, '\n'))
+	_ = c.write(ctx, waits.DeadlineOf(ctx), append(line, '\n'))
 }
 
 // encodeMessage writes a request (id set) or notification as one line, in
@@ -810,29 +812,6 @@ func (lb *lineBuf) free() {
 	if cap(lb.b) <= maxPooledLine {
 		linePool.Put(lb)
 	}
-}
-
-// expiry is a channel that receives at deadline, or nil, which never
-// does, when deadline is zero; and what stops its timer.
-func expiry(deadline time.Time) (<-chan time.Time, func() bool) {
-	if deadline.IsZero() {
-		return nil, func() bool { return false }
-	}
-	t := time.NewTimer(time.Until(deadline))
-	return t.C, t.Stop
-}
-
-// deadlineOf is ctx's deadline; zero when it has none.
-func deadlineOf(ctx context.Context) time.Time {
-	dl, _ := ctx.Deadline()
-	return dl
-}
-
-func ctxError(ctx context.Context) error {
-	if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
-		return cause
-	}
-	return ctx.Err()
 }
 
 // clip shortens a line for a log record.

@@ -1,9 +1,13 @@
-package runtime
+package wire
 
 import (
+	"bufio"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/hookwire/hookwire/core/internal/benchdata"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -14,8 +18,8 @@ import (
 func llmRequest(size int) protocol.BeforeLLMParams {
 	s := func(v string) *string { return &v }
 	req := protocol.BeforeLLMParams{
-		Meta:    benchCall().Meta,
-		Context: benchCall().Context,
+		Meta:    benchdata.BeforeTool().Meta,
+		Context: benchdata.BeforeTool().Context,
 		Model:   "scripted",
 		Tools: []protocol.ToolDefinition{{Type: "function", Function: protocol.FunctionDefinition{
 			Name: "read_file", Description: s("Read a file of the workspace"),
@@ -72,6 +76,56 @@ func BenchmarkDecodeModifyReply10MB(b *testing.B) {
 		}
 		if m := res.(protocol.BeforeLLMModify); len(m.Request.Messages) == 0 {
 			b.Fatal("no messages")
+		}
+	}
+}
+
+// BenchmarkEncodeRequest is the line of one before_tool request.
+func BenchmarkEncodeRequest(b *testing.B) {
+	call := benchdata.BeforeTool()
+	id := uint64(12345)
+	b.ReportAllocs()
+	for b.Loop() {
+		line, err := encodeMessage(&id, protocol.MethodBeforeTool, call)
+		if err != nil {
+			b.Fatal(err)
+		}
+		line.free()
+	}
+}
+
+// BenchmarkProcessBare is the floor of BenchmarkProcessCall: the same
+// request line written to the fixture and its reply read back by the
+// caller itself, with no connection in between.
+func BenchmarkProcessBare(b *testing.B) {
+	id := uint64(1)
+	lb, err := encodeMessage(&id, protocol.MethodBeforeTool, benchdata.BeforeTool())
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := lb.b
+	cmd := exec.Command(fixtureBin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	br := bufio.NewReader(out)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := in.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := br.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -1,0 +1,24 @@
+//go:build unix
+
+package wire
+
+import (
+	"os"
+	"syscall"
+)
+
+// groupAttr puts a command in a process group of its own, led by the command.
+func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// terminateGroup asks every process of the group led by pid to stop (SIGTERM).
+func terminateGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGTERM) }
+
+// killGroup stops every process of the group led by pid at once (SIGKILL).
+func killGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
+
+// SignalGroup sends sig to every process of the group led by pid.
+func SignalGroup(pid int, sig os.Signal) {
+	if s, ok := sig.(syscall.Signal); ok {
+		_ = syscall.Kill(-pid, s)
+	}
+}

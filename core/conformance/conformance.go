@@ -32,8 +32,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/wire"
 )
 
@@ -78,9 +78,10 @@ type Options struct {
 	Timeout time.Duration
 	// Stderr receives what the hook writes on its stderr; nil discards it.
 	Stderr io.Writer
-	// Host, when it is runtime.HostPicoClaw, adds warnings for what that
+	// Host, when it is a host other than host.Reference (host.PicoClaw),
+	// adds warnings for what that
 	// host would discard of the hook's replies (Report.Warnings).
-	Host runtime.Host
+	Host *host.Host
 }
 
 // Status is the outcome of one check.

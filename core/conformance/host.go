@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
+	"slices"
 
+	"github.com/hookwire/hookwire/core/config"
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
 )
 
 // hostWarnings says, for this hook, each behaviour of the host of
@@ -22,7 +23,8 @@ import (
 // there. A hook may do all of this under hookwire's runtime, so these are
 // warnings, not failures.
 func (s *suite) hostWarnings() []string {
-	if s.opts.Host != runtime.HostPicoClaw {
+	h := s.opts.Host
+	if h == nil || h == host.Reference {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -43,10 +45,10 @@ func (s *suite) hostWarnings() []string {
 				continue
 			}
 			method := sent[*m.id]
-			if len(m.raw) > runtime.PicoClawMaxLineSize {
-				warn(fmt.Sprintf("the reply to %s is a line of %d bytes: PicoClaw reads lines of up to 1 MiB, and a longer one stops its reader of the hook for good", method, len(m.raw)))
+			if h.LongLineDeafens && len(m.raw) > h.MaxLineSize {
+				warn(fmt.Sprintf("the reply to %s is a line of %d bytes: %s reads lines of up to %d bytes, and a longer one stops its reader of the hook for good", method, len(m.raw), h.Title, h.MaxLineSize))
 			}
-			for _, d := range discards(method, m.result) {
+			for _, d := range discards(h, method, m.result) {
 				warn(fmt.Sprintf("%s: %s", method, d))
 			}
 			if a := answered(method, m.result); a != "" && answers[method] == "" {
@@ -54,20 +56,25 @@ func (s *suite) hostWarnings() []string {
 			}
 		}
 	}
-	for _, first := range []runtime.Stage{runtime.StageBeforeLLM, runtime.StageBeforeTool} {
-		second := runtime.HostPicoClaw.PairedWith(first)
-		a, b := answers[first.Method()], answers[second.Method()]
-		if (a != "" && a != protocol.ActionContinue) || (b != "" && b != protocol.ActionContinue) {
-			warn(fmt.Sprintf("%s and %s come in a pair: PicoClaw sends both to a hook whose config names either; this hook answers %s with %s and %s with %s",
-				first.Method(), second.Method(), first, cmp.Or(a, "no valid answer"), second, cmp.Or(b, "no valid answer")))
+	// The stages the host grants beside the one a config names.
+	for i, first := range config.Stages {
+		for _, second := range h.Granted([]string{first}) {
+			if slices.Index(config.Stages, second) <= i { // each pair once, in the agent's order
+				continue
+			}
+			a, b := answers["hook."+first], answers["hook."+second]
+			if (a != "" && a != protocol.ActionContinue) || (b != "" && b != protocol.ActionContinue) {
+				warn(fmt.Sprintf("hook.%s and hook.%s come in a pair: %s sends both to a hook whose config names either; this hook answers %s with %s and %s with %s",
+					first, second, h.Title, first, cmp.Or(a, "no valid answer"), second, cmp.Or(b, "no valid answer")))
+			}
 		}
 	}
 	return out
 }
 
-// discards is what PicoClaw would discard of one result to the suite's
+// discards is what the host would discard of one result to the suite's
 // sample params of method.
-func discards(method string, result json.RawMessage) []string {
+func discards(h *host.Host, method string, result json.RawMessage) []string {
 	info, ok := protocol.Lookup(method)
 	if !ok || info.Notification || method == protocol.MethodHello || result == nil {
 		return nil
@@ -76,7 +83,7 @@ func discards(method string, result json.RawMessage) []string {
 	if err := protocol.Unmarshal(samples()[method], params.Interface()); err != nil {
 		panic("conformance: samples.json: " + err.Error())
 	}
-	return runtime.HostPicoClaw.Discards(runtime.Stage(strings.TrimPrefix(method, "hook.")), params.Elem().Interface(), result)
+	return h.Discards(method, params.Elem().Interface(), result)
 }
 
 // answered is the action of a hook's answer to method, or "" when it has

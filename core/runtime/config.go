@@ -1,296 +1,45 @@
 package runtime
 
 import (
-	"encoding/json"
-	"fmt"
-	"maps"
-	"os"
-	"path"
-	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/hookwire/hookwire/core/internal/strict"
+	"github.com/hookwire/hookwire/core/config"
 )
 
-// Config is a hooks configuration file: the hooks block of PicoClaw's
-// configuration, as the source documents describe it, plus a few optional
-// keys of our own (marked "extension" below).
-//
-//	{"hooks": {
-//	  "enabled": true,
-//	  "defaults": {"observer_timeout_ms": 500, "interceptor_timeout_ms": 5000, "approval_timeout_ms": 60000},
-//	  "processes": {
-//	    "weather_plugin": {
-//	      "enabled": true, "priority": 100, "transport": "stdio",
-//	      "command": ["python3", "weather_plugin.py"],
-//	      "intercept": ["before_llm", "before_tool"]
-//	    }
-//	  }
-//	}}
-type Config struct {
-	Hooks HooksConfig `json:"hooks"`
+// The hooks configuration lives in package config, in every format it is
+// read from; these names stay here for programs written against them.
+type (
+	// Config is config.Config.
+	Config = config.Config
+	// HooksConfig is config.HooksConfig.
+	HooksConfig = config.HooksConfig
+	// DefaultsConfig is config.DefaultsConfig.
+	DefaultsConfig = config.DefaultsConfig
+	// BuiltinConfig is config.BuiltinConfig.
+	BuiltinConfig = config.BuiltinConfig
+	// ProcessConfig is config.ProcessConfig.
+	ProcessConfig = config.ProcessConfig
+	// RestartConfig is config.RestartConfig.
+	RestartConfig = config.RestartConfig
+)
 
-	// NotChecked names the sections of a PicoClaw config.json other than
-	// hooks, which were read past unchecked (see LoadPicoClawConfig).
-	NotChecked []string `json:"-"`
+// LoadConfig is config.LoadConfig.
+func LoadConfig(path string) (Config, error) { return config.LoadConfig(path) }
 
-	dir string // the configuration file's folder: relative paths in built-ins' configs start there
-}
+// ParseConfig is config.ParseConfig.
+func ParseConfig(data []byte) (Config, error) { return config.ParseConfig(data) }
 
-// HooksConfig is the hooks block.
-type HooksConfig struct {
-	// Enabled must be true for any configured hook to run. In a file it
-	// is true when absent, as in PicoClaw.
-	Enabled bool `json:"enabled"`
-	// Defaults are the deadlines of hook calls.
-	Defaults DefaultsConfig `json:"defaults"`
-	// Builtins enables in-process hooks that the embedding program provides
-	// by name (Options.Builtins).
-	Builtins map[string]BuiltinConfig `json:"builtins"`
-	// Processes are the hook processes, by name.
-	Processes map[string]ProcessConfig `json:"processes"`
-}
-
-// DefaultsConfig holds the deadlines of hook calls, in milliseconds (zero
-// means the documented default), and the default approval.
-type DefaultsConfig struct {
-	// ObserverTimeoutMS bounds the delivery of one event (default 500).
-	ObserverTimeoutMS int `json:"observer_timeout_ms"`
-	// InterceptorTimeoutMS bounds one interceptor call (default 5000).
-	InterceptorTimeoutMS int `json:"interceptor_timeout_ms"`
-	// ApprovalTimeoutMS bounds one call to an approver (default 60000).
-	ApprovalTimeoutMS int `json:"approval_timeout_ms"`
-	// Approval decides a tool call when every approver abstained: "deny"
-	// (the default, also when empty) or "allow". Extension.
-	Approval string `json:"approval"`
-	// Respond says which tools a before_tool hook may answer with respond:
-	// "any" (the default, also when empty, as in PicoClaw), or
-	// "own_tools": only the tools the hook itself added to the LLM's
-	// request in before_llm; a respond for another tool is a failure of
-	// the hook, under its before_tool policy. Extension.
-	Respond string `json:"respond"`
-	// ApproveRespond, when true, sends a call that a hook answered with
-	// respond through the approvers all the same: denied, the hook's answer
-	// is dropped and the call is not approved. PicoClaw skips approval.
-	// Extension.
-	ApproveRespond bool `json:"approve_respond"`
-}
-
-// The values of hooks.defaults.respond.
+// The values of hooks.defaults.respond and hooks.defaults.approval.
 const (
-	RespondAny      = "any"
-	RespondOwnTools = "own_tools"
+	RespondAny      = config.RespondAny
+	RespondOwnTools = config.RespondOwnTools
+	ApprovalDeny    = config.ApprovalDeny
+	ApprovalAllow   = config.ApprovalAllow
+	MaxDurationMS   = config.MaxDurationMS
 )
 
-// The values of hooks.defaults.approval.
-const (
-	ApprovalDeny  = "deny"
-	ApprovalAllow = "allow"
-)
-
-// BuiltinConfig enables a built-in, in-process hook.
-type BuiltinConfig struct {
-	Enabled  bool            `json:"enabled"`
-	Priority int             `json:"priority"`
-	Config   json.RawMessage `json:"config"`
-}
-
-// ProcessConfig describes one hook process.
-type ProcessConfig struct {
-	// Enabled must be true for the hook to run.
-	Enabled bool `json:"enabled"`
-	// Priority orders the hook among process hooks: lower runs first, ties by name.
-	Priority int `json:"priority"`
-	// Transport is "stdio", the only one there is; empty means stdio.
-	Transport string `json:"transport"`
-	// Command is the program and its arguments, run with no shell.
-	Command []string `json:"command"`
-	// Dir is the working directory. A relative dir is taken from the folder
-	// of the configuration file; none means the runtime's working directory.
-	Dir string `json:"dir"`
-	// Env holds variables set on top of the runtime's environment.
-	Env map[string]string `json:"env"`
-	// EnvPassthrough, when set, lists the runtime's variables the hook
-	// gets, by name or glob ("LC_*"); absent passes every one, as PicoClaw
-	// does. Extension.
-	EnvPassthrough []string `json:"env_passthrough"`
-	// EnvClear passes the hook none of the runtime's variables but those
-	// EnvPassthrough names: it gets env and nothing else. Extension.
-	EnvClear bool `json:"env_clear"`
-	// Observe lists the events the hook receives: runtime kinds such as
-	// "agent.tool.exec_end", legacy names such as "tool_exec_end", globs
-	// such as "agent.tool.*", or "*" for all.
-	Observe []string `json:"observe"`
-	// ObserveOverflow says what happens to an event that finds the hook's
-	// queue full: "drop" (the default) drops it and the agent goes on;
-	// "wait" makes the agent wait for room, for at most the observer
-	// deadline, so that an audit hook loses no event. Extension.
-	ObserveOverflow Overflow `json:"observe_overflow"`
-	// Intercept lists the stages the hook intercepts, by their names (see
-	// Stages).
-	Intercept []string `json:"intercept"`
-
-	// TimeoutMS, when set, replaces the default deadline of every call to
-	// this hook. Extension.
-	TimeoutMS int `json:"timeout_ms"`
-	// FailurePolicy sets, per stage, whether a failed call lets the chain
-	// go on ("open") or stops it ("closed"). Interceptor stages default to
-	// open, the approval to closed. Extension.
-	FailurePolicy map[string]string `json:"failure_policy"`
-	// Restart says how the hook is restarted when it crashes. Extension.
-	Restart RestartConfig `json:"restart"`
-}
-
-// RestartConfig is the restart policy of a hook process; see RestartPolicy.
-type RestartConfig struct {
-	// Enabled is true unless set to false.
-	Enabled *bool `json:"enabled"`
-	// MaxRestarts is how many restarts in a row are tried (default 5).
-	MaxRestarts int `json:"max_restarts"`
-	// BackoffMS is the wait before the first restart (default 100).
-	BackoffMS int `json:"backoff_ms"`
-	// MaxBackoffMS caps the doubling wait (default 5000).
-	MaxBackoffMS int `json:"max_backoff_ms"`
-}
-
-// LoadConfig reads a hooks configuration file. Relative dirs are resolved
-// against the file's folder. Errors name the file and the key at fault.
-func LoadConfig(path string) (Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Config{}, err
-	}
-	cfg, err := ParseConfig(data)
-	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	base := filepath.Dir(path)
-	cfg.dir = base
-	for name, p := range cfg.Hooks.Processes {
-		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
-			p.Dir = filepath.Join(base, p.Dir)
-			cfg.Hooks.Processes[name] = p
-		}
-	}
-	return cfg, nil
-}
-
-// ParseConfig decodes and checks a hooks configuration. An unknown key or a
-// bad value is an error that names it, such as
-// `hooks.processes.audit.intercept[1]: unknown stage "befor_tool"`.
-func ParseConfig(data []byte) (Config, error) {
-	cfg := Config{Hooks: HooksConfig{Enabled: true}} // absent means enabled, as in PicoClaw
-	if err := strict.Decode(data, &cfg); err != nil {
-		return Config{}, err
-	}
-	return cfg, cfg.check()
-}
-
-func (c Config) check() error {
-	h := c.Hooks
-	for _, d := range []struct {
-		key string
-		ms  int
-	}{
-		{"observer_timeout_ms", h.Defaults.ObserverTimeoutMS},
-		{"interceptor_timeout_ms", h.Defaults.InterceptorTimeoutMS},
-		{"approval_timeout_ms", h.Defaults.ApprovalTimeoutMS},
-	} {
-		if err := checkMS("hooks.defaults."+d.key, d.ms); err != nil {
-			return err
-		}
-	}
-	if a := h.Defaults.Approval; a != "" && a != ApprovalDeny && a != ApprovalAllow {
-		return fmt.Errorf(`hooks.defaults.approval: %q is not "deny" or "allow"`, a)
-	}
-	if v := h.Defaults.Respond; v != "" && v != RespondAny && v != RespondOwnTools {
-		return fmt.Errorf(`hooks.defaults.respond: %q is not "any" or "own_tools"`, v)
-	}
-	for _, name := range slices.Sorted(maps.Keys(h.Processes)) {
-		if err := h.Processes[name].check("hooks.processes." + name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (p ProcessConfig) check(at string) error {
-	if p.Transport != "" && p.Transport != "stdio" {
-		return fmt.Errorf(`%s.transport: %q is not supported (only "stdio")`, at, p.Transport)
-	}
-	if p.Enabled && len(p.Command) == 0 {
-		return fmt.Errorf("%s.command: required: the program to run and its arguments", at)
-	}
-	if len(p.Command) > 0 && p.Command[0] == "" {
-		return fmt.Errorf("%s.command[0]: must name a program", at)
-	}
-	for i, s := range p.Intercept {
-		if !Stage(s).valid() {
-			return fmt.Errorf("%s.intercept[%d]: unknown stage %q (known: %s)", at, i, s, stageList())
-		}
-	}
-	for i, s := range p.Observe {
-		if _, err := compilePattern(s); err != nil {
-			return fmt.Errorf("%s.observe[%d]: %w", at, i, err)
-		}
-	}
-	for i, glob := range p.EnvPassthrough {
-		if _, err := path.Match(glob, ""); err != nil || glob == "" {
-			return fmt.Errorf("%s.env_passthrough[%d]: %q is not a variable name or glob", at, i, glob)
-		}
-	}
-	if err := checkMS(at+".timeout_ms", p.TimeoutMS); err != nil {
-		return err
-	}
-	if !p.ObserveOverflow.valid() {
-		return fmt.Errorf(`%s.observe_overflow: %q is not "drop" or "wait"`, at, p.ObserveOverflow)
-	}
-	for _, s := range slices.Sorted(maps.Keys(p.FailurePolicy)) {
-		if !Stage(s).valid() {
-			return fmt.Errorf("%s.failure_policy.%s: unknown stage (known: %s)", at, s, stageList())
-		}
-		if v := Policy(p.FailurePolicy[s]); v != FailOpen && v != FailClosed {
-			return fmt.Errorf(`%s.failure_policy.%s: %q is not "open" or "closed"`, at, s, v)
-		}
-	}
-	if p.Restart.MaxRestarts < 0 {
-		return fmt.Errorf("%s.restart.max_restarts: must not be negative", at)
-	}
-	if err := checkMS(at+".restart.backoff_ms", p.Restart.BackoffMS); err != nil {
-		return err
-	}
-	return checkMS(at+".restart.max_backoff_ms", p.Restart.MaxBackoffMS)
-}
-
-// MaxDurationMS is the longest duration a configuration may set, in
-// milliseconds: one day. A bigger number is refused rather than taken for
-// "never": a hook that never answers must still be given up on, and a
-// number of milliseconds past 2^63 nanoseconds would turn negative.
-const MaxDurationMS = 24 * 60 * 60 * 1000
-
-// checkMS checks a duration in milliseconds: 0 means the default.
-func checkMS(key string, v int) error {
-	switch {
-	case v < 0:
-		return fmt.Errorf("%s: must not be negative (0 or absent means the default)", key)
-	case v > MaxDurationMS:
-		return fmt.Errorf("%s: %d is more than the maximum, %d (one day)", key, v, MaxDurationMS)
-	}
-	return nil
-}
-
-func stageList() string {
-	s := make([]string, len(Stages))
-	for i, v := range Stages {
-		s[i] = string(v)
-	}
-	return strings.Join(s, ", ")
-}
-
-// policies turns a failure_policy block into the runtime's form.
-func (p ProcessConfig) policies() map[Stage]Policy {
+// policies turns a process's failure_policy block into the runtime's form.
+func policies(p ProcessConfig) map[Stage]Policy {
 	out := map[Stage]Policy{}
 	for s, v := range p.FailurePolicy {
 		out[Stage(s)] = Policy(v)
@@ -298,7 +47,8 @@ func (p ProcessConfig) policies() map[Stage]Policy {
 	return out
 }
 
-func (r RestartConfig) policy() RestartPolicy {
+// restartPolicy is the runtime's form of a process's restart block.
+func restartPolicy(r RestartConfig) RestartPolicy {
 	return RestartPolicy{
 		Never:       r.Enabled != nil && !*r.Enabled,
 		MaxRestarts: r.MaxRestarts,

@@ -3,21 +3,19 @@ package runtime
 import (
 	"time"
 
+	"github.com/hookwire/hookwire/core/config"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// Policy says what a failed hook call means for its stage: a crash, a
-// timeout, an error reply, a reply that cannot be read or an action the
-// stage does not allow.
-type Policy string
+// Policy says what a failed hook call means for its stage (see
+// config.Policy).
+type Policy = config.Policy
 
+// The policies.
 const (
-	// FailOpen skips the failed hook: the chain goes on as if it had
-	// answered continue. The default for every interceptor stage.
-	FailOpen Policy = "open"
-	// FailClosed stops the chain: the approval and before_tool deny the
-	// tool, the other stages abort the turn. The default for approvals.
-	FailClosed Policy = "closed"
+	FailOpen   = config.FailOpen
+	FailClosed = config.FailClosed
 )
 
 // DefaultPolicy is the policy of a stage when none is configured.
@@ -66,7 +64,8 @@ type InProcess struct {
 // hook that answers a call successfully resets the count.
 type RestartPolicy struct {
 	// Never disables restarts: a crashed hook stays down and its calls fail
-	// under their stage's policy, as in PicoClaw.
+	// under their stage's policy, as under a host that never restarts
+	// hooks (host.Host.NeverRestarts).
 	Never bool
 	// MaxRestarts is how many restarts in a row are tried before giving up.
 	MaxRestarts int

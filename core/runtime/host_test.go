@@ -9,17 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // startHost runs a runtime that behaves as host, with the given process
 // hooks and in-process hooks, and closes it when the test ends.
-func startHost(t *testing.T, host Host, timeoutMS int, procs map[string]ProcessConfig, inproc ...InProcess) harness {
+func startHost(t *testing.T, hst *host.Host, timeoutMS int, procs map[string]ProcessConfig, inproc ...InProcess) harness {
 	t.Helper()
 	log, logs := testLogger()
 	c := &calls{}
 	cfg := Config{Hooks: HooksConfig{Enabled: true, Processes: procs, Defaults: DefaultsConfig{InterceptorTimeoutMS: timeoutMS}}}
-	r, err := New(cfg, Options{Logger: log, OnCall: c.add, Host: host, StopTimeout: 300 * time.Millisecond, HelloTimeout: 2 * time.Second})
+	r, err := New(cfg, Options{Logger: log, OnCall: c.add, Host: hst, StopTimeout: 300 * time.Millisecond, HelloTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,20 +60,20 @@ func (i injector) ApproveTool(context.Context, protocol.ApproveToolParams) (prot
 }
 
 func TestUnderPicoClawToolsAndSystemMessagesChangedInBeforeLLMAreRevertedAndSaidSo(t *testing.T) {
-	for _, host := range Hosts {
-		r := startHost(t, host, 0, nil, InProcess{Name: "inject", Hook: injector{}})
+	for _, hst := range host.Hosts {
+		r := startHost(t, hst, 0, nil, InProcess{Name: "inject", Hook: injector{}})
 		req, d := r.BeforeLLM(context.Background(), llmReq)
 		if !d.Continue() {
-			t.Fatalf("%s: %+v", host, d)
+			t.Fatalf("%s: %+v", hst, d)
 		}
 		last := *req.Messages[len(req.Messages)-1].Content
 		discarded := r.calls.last(t).Discarded
-		switch host {
-		case HostReference:
+		switch hst {
+		case host.Reference:
 			if len(req.Tools) != 1 || req.Messages[0].Role != "system" || discarded != nil {
 				t.Errorf("reference: the hook's request stands; got tools %v, messages %d, discarded %v", req.Tools, len(req.Messages), discarded)
 			}
-		case HostPicoClaw:
+		case host.PicoClaw:
 			// The system message changed: the whole list goes back, the
 			// added user message too.
 			if len(req.Tools) != 0 || len(req.Messages) != len(llmReq.Messages) || req.Messages[0].Role != "user" || last == "and tomorrow?" {
@@ -86,7 +87,7 @@ func TestUnderPicoClawToolsAndSystemMessagesChangedInBeforeLLMAreRevertedAndSaid
 }
 
 func TestUnderPicoClawReasonsAreDroppedExceptOnDenials(t *testing.T) {
-	r := startHost(t, HostPicoClaw, 0, nil, InProcess{Name: "inject", Hook: injector{abstain: true}})
+	r := startHost(t, host.PicoClaw, 0, nil, InProcess{Name: "inject", Hook: injector{abstain: true}})
 	if _, d := r.AfterLLM(context.Background(), llmResp); d.Action != protocol.ActionAbortTurn || d.Reason != "" {
 		t.Errorf("abort_turn: %+v, want no reason", d)
 	}
@@ -100,32 +101,32 @@ func TestUnderPicoClawReasonsAreDroppedExceptOnDenials(t *testing.T) {
 }
 
 func TestUnderPicoClawAnApprovalsArgumentsAreIgnored(t *testing.T) {
-	r := startHost(t, HostPicoClaw, 0, nil, InProcess{Name: "inject", Hook: injector{}})
+	r := startHost(t, host.PicoClaw, 0, nil, InProcess{Name: "inject", Hook: injector{}})
 	if d := r.ApproveTool(context.Background(), apprReq); !d.Continue() || d.Arguments != nil {
 		t.Errorf("%+v, want approved with the call's own arguments", d)
 	}
 }
 
 func TestUnderPicoClawAReplyLineOverOneMiBStopsTheHooksReaderForGood(t *testing.T) {
-	for _, host := range Hosts {
+	for _, hst := range host.Hosts {
 		// Under the reference host, a deadline long enough for a 2 MiB reply
 		// on a slow machine; under PicoClaw every call waits for all of it.
-		timeout := map[Host]int{HostReference: 20000, HostPicoClaw: 5000}[host]
-		r := startHost(t, host, timeout, map[string]ProcessConfig{"echo": proc(1, []string{"before_tool"}, "-echo")})
+		timeout := map[*host.Host]int{host.Reference: 20000, host.PicoClaw: 5000}[hst]
+		r := startHost(t, hst, timeout, map[string]ProcessConfig{"echo": proc(1, []string{"before_tool"}, "-echo")})
 		big := toolReq
 		big.Arguments = map[string]any{"size": 2 << 20}
 		_, d := r.BeforeTool(context.Background(), big)
-		if want := map[Host]protocol.Action{HostReference: protocol.ActionRespond, HostPicoClaw: protocol.ActionContinue}[host]; d.Action != want {
-			t.Errorf("%s: a 2 MiB reply: %+v, want %s", host, d, want)
+		if want := map[*host.Host]protocol.Action{host.Reference: protocol.ActionRespond, host.PicoClaw: protocol.ActionContinue}[hst]; d.Action != want {
+			t.Errorf("%s: a 2 MiB reply: %+v, want %s", hst, d, want)
 		}
 		_, d = r.BeforeTool(context.Background(), toolReq)
 		next := r.calls.last(t)
-		switch host {
-		case HostReference:
+		switch hst {
+		case host.Reference:
 			if d.Action != protocol.ActionRespond || next.Err != nil {
 				t.Errorf("reference: the next call is answered, got %+v (%v)", d, next.Err)
 			}
-		case HostPicoClaw:
+		case host.PicoClaw:
 			if d.Action != protocol.ActionContinue || !errors.Is(next.Err, context.DeadlineExceeded) {
 				t.Errorf("picoclaw: the next call gets no reply, got %+v (%v)", d, next.Err)
 			}
@@ -151,7 +152,7 @@ func TestUnderPicoClawTheHelloReplyIsReadAsPicoClawReadsIt(t *testing.T) {
 		{"hang", `start process hook "h": hook h: no hook.hello reply: PicoClaw would wait here forever`},
 	} {
 		procs := map[string]ProcessConfig{"h": proc(1, []string{"before_tool"}, "-hello", c.hello, "-echo")}
-		r, err := New(Config{Hooks: HooksConfig{Enabled: true, Processes: procs}}, Options{Host: HostPicoClaw, StopTimeout: 300 * time.Millisecond, HelloTimeout: 200 * time.Millisecond})
+		r, err := New(Config{Hooks: HooksConfig{Enabled: true, Processes: procs}}, Options{Host: host.PicoClaw, StopTimeout: 300 * time.Millisecond, HelloTimeout: 200 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,24 +171,24 @@ func TestUnderPicoClawTheHelloReplyIsReadAsPicoClawReadsIt(t *testing.T) {
 }
 
 func TestTheReferenceRuntimeAnnouncesItsReplyLineLimitInHelloAndPicoClawNothing(t *testing.T) {
-	for _, host := range Hosts {
+	for _, hst := range host.Hosts {
 		file := filepath.Join(t.TempDir(), "received")
-		startHost(t, host, 0, map[string]ProcessConfig{"rec": proc(1, []string{"before_tool"}, "-record", file)}).Close()
+		startHost(t, hst, 0, map[string]ProcessConfig{"rec": proc(1, []string{"before_tool"}, "-record", file)}).Close()
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		hello, _, _ := strings.Cut(string(data), "\n")
 		announces := strings.Contains(hello, `"max_line_bytes":67108864`) && strings.Contains(hello, `"extensions":[`)
-		if announces != (host == HostReference) {
-			t.Errorf("%s: hello %s", host, hello)
+		if announces != (hst == host.Reference) {
+			t.Errorf("%s: hello %s", hst, hello)
 		}
 	}
 }
 
 func TestUnderPicoClawACrashedHookIsNeverRestarted(t *testing.T) {
 	once := filepath.Join(t.TempDir(), "crashed")
-	r := startHost(t, HostPicoClaw, 1000, map[string]ProcessConfig{"crash": proc(1, []string{"before_tool"}, "-echo", "-crash", "hook.before_tool", "-once", once)})
+	r := startHost(t, host.PicoClaw, 1000, map[string]ProcessConfig{"crash": proc(1, []string{"before_tool"}, "-echo", "-crash", "hook.before_tool", "-once", once)})
 	r.BeforeTool(context.Background(), toolReq) // crashes it
 	time.Sleep(300 * time.Millisecond)          // a restart would be done by now (100 ms backoff)
 	if _, d := r.BeforeTool(context.Background(), toolReq); d.Action != protocol.ActionContinue || r.calls.last(t).Err == nil {
@@ -204,7 +205,7 @@ func (w sessionWatcher) OnEvent(_ context.Context, ev protocol.RuntimeEvent) err
 
 func TestUnderPicoClawObserversGetNoSessionEvents(t *testing.T) {
 	seen := sessionWatcher(make(chan string, 4))
-	r := startHost(t, HostPicoClaw, 0, nil, InProcess{Name: "watch", Hook: seen, Observe: []string{"*"}})
+	r := startHost(t, host.PicoClaw, 0, nil, InProcess{Name: "watch", Hook: seen, Observe: []string{"*"}})
 	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindSessionStart})
 	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
 	r.Close() // delivers what is queued

@@ -1,14 +1,11 @@
 package runtime
 
 import (
-	"context"
 	"log/slog"
 	"testing"
-	"time"
 
 	"github.com/hookwire/hookwire/core/internal/testbin"
 	"github.com/hookwire/hookwire/core/internal/testlog"
-	"github.com/hookwire/hookwire/core/wire"
 )
 
 // fixtureBin is the fixture hook, built once for the whole test run.
@@ -21,31 +18,3 @@ func fixture(flags ...string) []string { return append([]string{fixtureBin}, fla
 
 // testLogger is a logger whose records the test can read.
 func testLogger() (*slog.Logger, *testlog.Buffer) { return testlog.New() }
-
-// quick are process options that keep failing tests short.
-func quick(log *slog.Logger) ProcessOptions {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return ProcessOptions{
-		Conn:         ConnOptions{Logger: log},
-		HelloTimeout: 2 * time.Second,
-		StopTimeout:  300 * time.Millisecond,
-	}
-}
-
-// spawn starts the fixture with flags and stops it when the test ends.
-func spawn(t *testing.T, opts ProcessOptions, flags ...string) *Process {
-	t.Helper()
-	p, err := Spawn(context.Background(), Command{Name: "fx", Argv: fixture(flags...)}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		p.Close()
-		if left := wire.GroupMembers(p.Pid()); len(left) > 0 {
-			t.Errorf("processes left behind in group %d: %v", p.Pid(), left)
-		}
-	})
-	return p
-}

@@ -2,14 +2,12 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"path"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hookwire/hookwire/core/config"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -19,20 +17,14 @@ import (
 const DefaultObserveQueue = 256
 
 // Overflow says what happens to an event that finds its observer's queue
-// full.
-type Overflow string
+// full (see config.Overflow).
+type Overflow = config.Overflow
 
+// The overflows.
 const (
-	// OverflowDrop drops the event, counts it and goes on: the agent never
-	// waits for an observer. The default.
-	OverflowDrop Overflow = "drop"
-	// OverflowWait makes the agent wait for room in the queue, for at most
-	// the observer's deadline, before it drops the event: for observers
-	// that must not lose events, such as an audit log.
-	OverflowWait Overflow = "wait"
+	OverflowDrop = config.OverflowDrop
+	OverflowWait = config.OverflowWait
 )
-
-func (o Overflow) valid() bool { return o == "" || o == OverflowDrop || o == OverflowWait }
 
 // ObserveStats counts what became of the events for one observer that
 // found its queue full.
@@ -49,50 +41,7 @@ type ObserveStats struct {
 }
 
 // pattern matches event kinds.
-type pattern func(kind string) bool
-
-// compilePattern reads one entry of an observe list: "*", a runtime kind, a
-// legacy name (normalized to its runtime kind), or a glob.
-func compilePattern(s string) (pattern, error) {
-	switch {
-	case s == "*":
-		return func(string) bool { return true }, nil
-	case slices.Contains(protocol.EventKinds, s):
-		return func(k string) bool { return k == s }, nil
-	case protocol.LegacyKinds[s] != "":
-		kind := protocol.LegacyKinds[s]
-		return func(k string) bool { return k == kind }, nil
-	case strings.ContainsAny(s, "*?["):
-		if _, err := path.Match(s, ""); err != nil {
-			return nil, fmt.Errorf("bad glob %q: %w", s, err)
-		}
-		return func(k string) bool { ok, _ := path.Match(s, k); return ok }, nil
-	}
-	return nil, fmt.Errorf("unknown event kind %q (a runtime kind such as %q, a legacy name such as %q, a glob, or \"*\")",
-		s, protocol.KindToolExecEnd, "tool_exec_end")
-}
-
-func compilePatterns(list []string) (pattern, error) {
-	if len(list) == 0 {
-		return func(string) bool { return true }, nil
-	}
-	ps := make([]pattern, len(list))
-	for i, s := range list {
-		p, err := compilePattern(s)
-		if err != nil {
-			return nil, err
-		}
-		ps[i] = p
-	}
-	return func(k string) bool {
-		for _, p := range ps {
-			if p(k) {
-				return true
-			}
-		}
-		return false
-	}, nil
-}
+type pattern = config.Pattern
 
 // observeQueue delivers events to one observer from a goroutine of its own,
 // so that a slow observer never holds up the agent. When the queue is full

@@ -20,6 +20,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookwire/hookwire/core/config"
+
+	"github.com/hookwire/hookwire/core/host"
+
 	"github.com/hookwire/hookwire/core/wire"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -60,9 +64,9 @@ type Options struct {
 	// agent.session.start and agent.session.end; a program that drives the
 	// runtime with a loop of its own that does not should set it.
 	NoSessionEvents bool
-	// Host is the host whose behaviour the runtime reproduces; empty means
-	// HostReference. See HostPicoClaw for what changes.
-	Host Host
+	// Host is the host whose behaviour the runtime reproduces (see package
+	// host); nil means host.Reference.
+	Host *host.Host
 }
 
 // CallRecord describes one call to one hook.
@@ -83,8 +87,8 @@ type CallRecord struct {
 	// Duration is how long the call took.
 	Duration time.Duration
 	// Discarded says what the host (Options.Host) discarded of the reply,
-	// and why, one phrase each: "tools change (added get_weather)
-	// reverted: PicoClaw lets no hook change the tools offered to the LLM".
+	// or does besides, and why, one phrase each, in the host's words (see
+	// host.Host.Acts).
 	Discarded []string
 }
 
@@ -167,13 +171,13 @@ type hook struct {
 	proc      *processHook // nil for an in-process hook
 	queue     *observeQueue
 	overflow  Overflow
-	deaf      atomic.Bool // PicoClaw's reader of this hook stopped at an over-long line
+	deaf      atomic.Bool // the host's reader of this hook stopped at an over-long line (host.LongLineDeafens)
 }
 
 // New makes a runtime for the hooks a configuration enables. Nothing runs
 // until Start.
 func New(cfg Config, opts Options) (*Runtime, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	r := &Runtime{opts: opts, defaults: cfg.Hooks.Defaults}
@@ -196,7 +200,7 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 			}
 			return nil, fmt.Errorf("hooks.builtins.%s: this program has no built-in hook of that name (it has: %s)", name, has)
 		}
-		impl, err := factory(b.Config, cfg.dir)
+		impl, err := factory(b.Config, cfg.Dir)
 		if err != nil {
 			return nil, fmt.Errorf("hooks.builtins.%s.config: %w", name, err)
 		}
@@ -217,6 +221,9 @@ func New(cfg Config, opts Options) (*Runtime, error) {
 	return r, nil
 }
 
+// host is the host the runtime behaves as.
+func (r *Runtime) host() *host.Host { return cmp.Or(r.opts.Host, host.Reference) }
+
 func (r *Runtime) logger() *slog.Logger {
 	if r.opts.Logger != nil {
 		return r.opts.Logger
@@ -225,17 +232,13 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
-	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: p.policies(), overflow: p.ObserveOverflow}
+	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: policies(p), overflow: p.ObserveOverflow}
 	var modes []protocol.Mode
-	intercept := p.Intercept
-	if r.opts.Host.picoClaw() {
-		intercept = PairedStages(intercept) // PicoClaw grants stages in pairs
-	}
-	for _, s := range intercept {
+	for _, s := range r.host().Granted(p.Intercept) {
 		h.stages[Stage(s)] = true
 	}
 	if len(p.Observe) > 0 {
-		h.observe, _ = compilePatterns(p.Observe) // checked with the config
+		h.observe, _ = config.CompilePatterns(p.Observe) // checked with the config
 		modes = append(modes, protocol.ModeObserve)
 	}
 	for _, s := range Stages {
@@ -253,11 +256,14 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 		popts.Conn.Trace = func(out bool, line []byte) { r.opts.Trace(name, out, line) }
 	}
 	cmd := Command{Name: name, Argv: p.Command, Dir: p.Dir, Env: p.Env, EnvPassthrough: p.EnvPassthrough, EnvClear: p.EnvClear, Modes: modes, Extensions: r.Extensions()}
-	restart := p.Restart.policy()
-	if r.opts.Host.picoClaw() {
-		cmd.ReadHello, restart = readHello, RestartPolicy{Never: true}
-		popts.HelloTimeout = cmp.Or(r.opts.HelloTimeout, PicoClawHelloWait)
-	} else {
+	restart := restartPolicy(p.Restart)
+	hst := r.host()
+	cmd.ReadHello = hst.ReadHello
+	popts.HelloTimeout = cmp.Or(r.opts.HelloTimeout, hst.HelloWait)
+	if hst.NeverRestarts {
+		restart = RestartPolicy{Never: true}
+	}
+	if !hst.NoExtensions {
 		cmd.MaxLineBytes = int64(r.maxLineSize())
 	}
 	h.proc = newProcessHook(cmd, popts, restart, r.logger())
@@ -274,8 +280,8 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 // arguments, observers are sent session events), but session events when
 // Options.NoSessionEvents is set.
 func (r *Runtime) Extensions() []string {
-	if r.opts.Host.picoClaw() {
-		return nil // PicoClaw announces none
+	if r.host().NoExtensions {
+		return nil
 	}
 	var ext []string
 	for _, e := range protocol.HostExtensions {
@@ -291,8 +297,8 @@ func (r *Runtime) maxLineSize() int {
 	switch {
 	case r.opts.MaxLineSize > 0:
 		return r.opts.MaxLineSize
-	case r.opts.Host.picoClaw():
-		return PicoClawMaxLineSize
+	case r.host().MaxLineSize > 0:
+		return r.host().MaxLineSize
 	}
 	return DefaultMaxLineSize
 }
@@ -308,7 +314,7 @@ func (r *Runtime) Use(h InProcess) error {
 		return errors.New("an in-process hook needs a name")
 	}
 	x := &hook{name: h.Name, priority: h.Priority, inProcess: true, stages: map[Stage]bool{}, impl: h.Hook, timeout: h.Timeout, policy: h.FailurePolicy, overflow: h.ObserveOverflow}
-	if !x.overflow.valid() {
+	if !x.overflow.Valid() {
 		return fmt.Errorf("hook %s: observe overflow %q is not %q or %q", h.Name, x.overflow, OverflowDrop, OverflowWait)
 	}
 	for s, st := range stageChains {
@@ -318,7 +324,7 @@ func (r *Runtime) Use(h InProcess) error {
 	}
 	if _, ok := h.Hook.(EventObserver); ok {
 		var err error
-		if x.observe, err = compilePatterns(h.Observe); err != nil {
+		if x.observe, err = config.CompilePatterns(h.Observe); err != nil {
 			return fmt.Errorf("hook %s: observe: %w", h.Name, err)
 		}
 		x.observer = guard{h.Hook}
@@ -371,9 +377,8 @@ func (r *Runtime) Start(ctx context.Context) error {
 			continue
 		}
 		if err := h.proc.start(ctx); err != nil {
-			if r.opts.Host.picoClaw() {
-				// PicoClaw unmounts every hook and fails the agent's run.
-				err = fmt.Errorf("start process hook %q: %w", h.name, err)
+			if f := r.host().FailedStart; f != nil {
+				err = f(h.name, err)
 			}
 			for _, started := range r.hooks[:i] {
 				if started.proc != nil {
@@ -477,7 +482,7 @@ func (r *Runtime) Dropped() map[string]uint64 {
 // overflow is OverflowWait: then it waits for room in that hook's queue,
 // for at most the hook's observer deadline (see ObserveStats).
 func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
-	if r == nil || !r.opts.Host.emits(ev.Kind) {
+	if r == nil || (r.host().Emits != nil && !r.host().Emits(ev.Kind)) {
 		return
 	}
 	for _, h := range r.hooks {
@@ -533,13 +538,6 @@ type stage[I, P, R any] struct {
 	// failure is the action of a failed call under a closed policy; empty
 	// means abort_turn.
 	failure protocol.Action
-	// picoClaw, when set, reads an answer as PicoClaw does: what it acts
-	// on, and what it discarded.
-	picoClaw func(prev P, res R) (R, []string)
-	// picoClawWrites are the members of the request that PicoClaw writes
-	// (its Go types), in its order, "!" marking those it writes even when
-	// empty; the others it leaves out when empty (omitempty).
-	picoClawWrites []string
 }
 
 // anyStage is a stage's chain, whatever its types.
@@ -547,10 +545,6 @@ type anyStage interface {
 	name() Stage
 	// servedBy reports whether an in-process hook is asked at the stage.
 	servedBy(impl any) bool
-	// readAsPicoClaw is picoClaw on values of any type.
-	readAsPicoClaw(prev, res any) (any, []string)
-	// writesAsPicoClaw is picoClawWrites.
-	writesAsPicoClaw() []string
 }
 
 func (st *stage[I, P, R]) name() Stage { return st.Stage }
@@ -558,17 +552,6 @@ func (st *stage[I, P, R]) name() Stage { return st.Stage }
 func (st *stage[I, P, R]) servedBy(impl any) bool {
 	_, ok := impl.(I)
 	return ok
-}
-
-func (st *stage[I, P, R]) writesAsPicoClaw() []string { return st.picoClawWrites }
-
-func (st *stage[I, P, R]) readAsPicoClaw(prev, res any) (any, []string) {
-	p, _ := prev.(P)
-	v, ok := res.(R)
-	if st.picoClaw == nil || !ok {
-		return res, nil
-	}
-	return st.picoClaw(p, v)
 }
 
 // call asks one hook, of either kind, to answer by deadline.
@@ -690,14 +673,9 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 		rec.Policy = h.policyFor(s)
 	default:
 		rec.Result = res
-		if r.opts.Host.picoClaw() {
-			if st.picoClaw != nil {
-				var more []string
-				if res, more = st.picoClaw(params, res); more != nil {
-					notes = append(notes, more...)
-				}
-			}
-			notes = append(notes, endNotes(res)...)
+		if acts := r.host().Acts; acts != nil {
+			read, more := acts(st.Method(), params, res)
+			res, notes = read.(R), append(notes, more...)
 		}
 		rec.Discarded = notes
 	}
@@ -717,23 +695,27 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 	return res, false, &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
 }
 
-// callHook makes the call. Under PicoClaw, a process hook's reply is read
-// as PicoClaw reads it (readRaw; notes say what changed), and a reply line
-// over its limit stops the hook's reader for good: that call and every
-// later one to the hook get no reply, until their deadlines.
+// callHook makes the call. A process hook's reply is read as the host
+// reads it (host.Reads; notes say what it made of it), and, when the host
+// is deaf after a long line (host.LongLineDeafens), a reply line over its
+// limit stops the hook's reader for good: that call and every later one to
+// the hook get no reply, until their deadlines.
 func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, h *hook, st *stage[I, P, R], params P) (R, []string, error) {
 	var res R
-	if !r.opts.Host.picoClaw() || h.proc == nil {
+	hst := r.host()
+	if h.proc == nil || (hst.Reads == nil && !hst.LongLineDeafens) {
 		res, err := st.call(r, ctx, deadline, h, params)
 		return res, nil, err
 	}
 	var long *LineTooLongError
 	if !h.deaf.Load() {
 		raw, err := h.proc.call(ctx, deadline, st.Method(), &params)
-		if !errors.As(err, &long) {
+		if !errors.As(err, &long) || !hst.LongLineDeafens {
 			var notes []string
+			if err == nil && hst.Reads != nil {
+				raw, notes = hst.Reads(st.Method(), raw)
+			}
 			if err == nil {
-				raw, notes = readRaw(st.Method(), raw)
 				if res, err = decodeAs[R](st.Method(), raw); err == nil && st.check != nil {
 					err = st.check(r, h, params, res)
 				}
@@ -741,7 +723,7 @@ func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, 
 			return res, notes, err
 		}
 		h.deaf.Store(true)
-		r.logger().Warn("a reply line is over the 1 MiB PicoClaw reads: its reader of the hook stops for good", "hook", h.name, "size", long.Size)
+		r.logger().Warn("a reply line is over the longest the host reads: its reader of the hook stops for good", "hook", h.name, "size", long.Size, "limit", r.maxLineSize(), "host", hst.Name)
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
@@ -762,7 +744,9 @@ func gaveUp(ctx context.Context) *Decision {
 func (r *Runtime) ended(h *hook, a protocol.Action, reason *string) Decision {
 	d := Decision{Action: a, Hook: h.name}
 	if reason != nil {
-		d.Reason = r.opts.Host.reason(a, *reason)
+		if pass := r.host().PassesReason; pass == nil || pass(a) {
+			d.Reason = *reason
+		}
 	}
 	return d
 }
@@ -835,10 +819,10 @@ type origin struct {
 }
 
 // keep keeps the origin of prev in next where next leaves it out, except
-// under PicoClaw, which replaces the object whole: a reply without meta
-// leaves the next hook an empty one.
+// under a host that replaces the object whole (host.ReplacesWhole): a
+// reply without meta leaves the next hook an empty one.
 func keep[P any](r *Runtime, of func(*P) origin, next, prev P) P {
-	if r.opts.Host.picoClaw() || of == nil {
+	if r.host().ReplacesWhole || of == nil {
 		return next
 	}
 	n, p := of(&next), of(&prev)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/internal/testbin"
 	"github.com/hookwire/hookwire/core/internal/testlog"
 	"github.com/hookwire/hookwire/core/wire"
@@ -56,7 +57,7 @@ func proc(priority int, intercept []string, flags ...string) ProcessConfig {
 // and closes it when the test ends, checking that no hook process is left.
 func startRuntime(t *testing.T, procs map[string]ProcessConfig, inproc ...InProcess) harness {
 	t.Helper()
-	return startHost(t, HostReference, 0, procs, inproc...)
+	return startHost(t, host.Reference, 0, procs, inproc...)
 }
 
 func closeAndCheck(t *testing.T, r *Runtime) {
@@ -679,5 +680,13 @@ func TestTheZeroRuntimeIsUsable(t *testing.T) {
 	defer r.Close()
 	if req, d := r.BeforeLLM(context.Background(), llmReq); !d.Continue() || *req.Messages[1].Content != "Z" {
 		t.Errorf("request %+v, decision %+v", req, d)
+	}
+}
+
+func TestNewNamesAMissingBuiltin(t *testing.T) {
+	_, err := New(Config{Hooks: HooksConfig{Enabled: true, Builtins: map[string]BuiltinConfig{"audit": {Enabled: true}}}},
+		Options{Builtins: map[string]Builtin{}})
+	if err == nil || !strings.Contains(err.Error(), "hooks.builtins.audit: this program has no built-in hook of that name") {
+		t.Errorf("err = %v", err)
 	}
 }

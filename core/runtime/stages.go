@@ -88,8 +88,7 @@ func (s Stage) mode() protocol.Mode { return stageMethods[s].Mode }
 // implements to be asked, P the params, R the result.
 var (
 	beforeLLM = &stage[LLMInterceptor, protocol.BeforeLLMParams, protocol.BeforeLLMResult]{
-		Stage:          StageBeforeLLM,
-		picoClawWrites: []string{"!meta", "context", "!model", "messages", "tools", "options", "graceful_terminal"},
+		Stage: StageBeforeLLM,
 		ask: func(h LLMInterceptor, ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
 			// Clipped, so that a hook that appends to them, as the
 			// documents' Go example does, gets new arrays instead of
@@ -108,42 +107,22 @@ var (
 			}
 			return c.modify(r, v.Request), nil
 		},
-		picoClaw: func(prev protocol.BeforeLLMParams, res protocol.BeforeLLMResult) (protocol.BeforeLLMResult, []string) {
-			v, ok := res.(protocol.BeforeLLMModify)
-			if !ok {
-				return res, nil
-			}
-			var notes []string
-			v.Request, notes = revertToolsAndSystem(v.Request, prev)
-			return v, notes
-		},
 	}
 
 	afterLLM = &stage[LLMInterceptor, protocol.AfterLLMParams, protocol.AfterLLMResult]{
-		Stage:          StageAfterLLM,
-		picoClawWrites: []string{"!meta", "context", "!model", "response"},
-		ask:            LLMInterceptor.AfterLLM,
-		origin:         func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		Stage:  StageAfterLLM,
+		ask:    LLMInterceptor.AfterLLM,
+		origin: func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
 		take: takeModify(func(res protocol.AfterLLMResult) (protocol.AfterLLMParams, bool) {
 			v, ok := res.(protocol.AfterLLMModify)
 			return v.Response, ok
 		}),
-		picoClaw: func(_ protocol.AfterLLMParams, res protocol.AfterLLMResult) (protocol.AfterLLMResult, []string) {
-			v, ok := res.(protocol.AfterLLMModify)
-			if !ok {
-				return res, nil
-			}
-			var notes []string
-			v.Response, notes = eraseToolCalls(v.Response)
-			return v, notes
-		},
 	}
 
 	beforeTool = &stage[ToolInterceptor, protocol.BeforeToolParams, protocol.BeforeToolResult]{
-		Stage:          StageBeforeTool,
-		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "channel", "chat_id", "hook_result"},
-		ask:            ToolInterceptor.BeforeTool,
-		failure:        protocol.ActionDenyTool,
+		Stage:   StageBeforeTool,
+		ask:     ToolInterceptor.BeforeTool,
+		failure: protocol.ActionDenyTool,
 		check: func(r *Runtime, h *hook, call protocol.BeforeToolParams, res protocol.BeforeToolResult) error {
 			if _, respond := res.(protocol.Respond); respond && !r.mayRespond(h.name, call.Tool) {
 				return errRespondNotOwnTool(call.Tool)
@@ -168,9 +147,8 @@ var (
 	}
 
 	approveTool = &stage[ToolApprover, protocol.ApproveToolParams, protocol.ApproveToolResult]{
-		Stage:          StageApproveTool,
-		picoClawWrites: []string{"!meta", "context", "!tool", "arguments"},
-		ask:            ToolApprover.ApproveTool,
+		Stage: StageApproveTool,
+		ask:   ToolApprover.ApproveTool,
 		check: func(_ *Runtime, _ *hook, _ protocol.ApproveToolParams, res protocol.ApproveToolResult) error {
 			if res.Approved && isTrue(res.Abstain) {
 				return errApprovedAndAbstained
@@ -199,25 +177,12 @@ var (
 			return c.decision
 		},
 		failure: protocol.ActionDenyTool,
-		picoClaw: func(_ protocol.ApproveToolParams, v protocol.ApproveToolResult) (protocol.ApproveToolResult, []string) {
-			var notes []string
-			if isTrue(v.Abstain) {
-				notes = append(notes, "abstain ignored: PicoClaw reads a denial with no reason")
-				v.Abstain, v.Reason = nil, nil
-			}
-			if v.Arguments != nil {
-				notes = append(notes, "arguments ignored: PicoClaw runs the tool with the arguments it had")
-				v.Arguments = nil
-			}
-			return v, notes
-		},
 	}
 
 	afterTool = &stage[ToolInterceptor, protocol.AfterToolParams, protocol.AfterToolResult]{
-		Stage:          StageAfterTool,
-		picoClawWrites: []string{"!meta", "context", "!tool", "arguments", "result", "!duration"},
-		ask:            ToolInterceptor.AfterTool,
-		origin:         func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
+		Stage:  StageAfterTool,
+		ask:    ToolInterceptor.AfterTool,
+		origin: func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
 		take: takeModify(func(res protocol.AfterToolResult) (protocol.AfterToolParams, bool) {
 			v, ok := res.(protocol.AfterToolModify)
 			return v.Result, ok

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/conformance"
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
@@ -240,7 +241,7 @@ var picoClawZero = map[string]any{
 }
 
 func shapePicoClaw(method string, params json.RawMessage) (json.RawMessage, error) {
-	members := runtime.HostPicoClaw.Writes(runtime.Stage(strings.TrimPrefix(method, "hook.")))
+	members := host.PicoClaw.Writes(method)
 	if members == nil {
 		return params, nil
 	}

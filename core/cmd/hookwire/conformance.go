@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/hookwire/hookwire/core/conformance"
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -44,7 +45,7 @@ what differs.`,
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
 		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
-		host := fs.String("host", "reference", "with picoclaw, warn of each behaviour of PicoClaw's host the hook's replies would meet")
+		hostName := fs.String("host", "reference", "with picoclaw, warn of each behaviour of PicoClaw's host the hook's replies would meet")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
@@ -63,7 +64,7 @@ what differs.`,
 					return e.fail(exitUsage, "conformance", fmt.Errorf("--modes: unknown mode %q (known: observe, llm, tool, approve)", m))
 				}
 			}
-			h, err := runtime.ParseHost(*host)
+			h, err := host.Parse(*hostName)
 			if err != nil {
 				return e.fail(exitUsage, "conformance", err)
 			}

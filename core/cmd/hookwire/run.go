@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/config"
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/skillhooks"
@@ -31,8 +33,8 @@ stdout; the hooks' stderr and the runtime's log go to stderr. Exits 1 when a
 turn fails (not when a hook aborts it).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		hooks := fs.String("hooks", "", "hooks configuration `file` in hookwire's format; with --config, hookwire's settings added to PicoClaw's")
-		config := fs.String("config", "", "PicoClaw's configuration `file` (config.json), whole: its hooks section is read as PicoClaw reads it")
-		host := fs.String("host", "reference", "the host to behave as: reference (the protocol documents) or picoclaw (PicoClaw as its code behaves)")
+		configFile := fs.String("config", "", "PicoClaw's configuration `file` (config.json), whole: its hooks section is read as PicoClaw reads it")
+		hostName := fs.String("host", "reference", "the host to behave as: reference (the protocol documents) or picoclaw (PicoClaw as its code behaves)")
 		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
 		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines; - writes them to stderr for people, > host to hook, < hook to host")
 		events := fs.Bool("events", false, "show runtime events in the text transcript")
@@ -41,47 +43,48 @@ turn fails (not when a hook aborts it).`,
 			if len(args) != 1 {
 				return e.fail(exitUsage, "run", errors.New("need exactly one scenario file (see hookwire run --help)"))
 			}
-			h, err := runtime.ParseHost(*host)
+			h, err := host.Parse(*hostName)
 			if err != nil {
 				return e.fail(exitUsage, "run", err)
 			}
-			cfg, err := loadHooks(*hooks, *config, h)
+			cfg, err := loadHooks(*hooks, *configFile, h)
 			if err != nil {
 				return e.fail(exitFail, "run", err)
 			}
-			if note := runtime.NotCheckedNote(cfg.NotChecked); note != "" {
-				fmt.Fprintf(e.stderr, "hookwire run: %s: %s\n", *config, note)
+			if note := config.NotCheckedNote(cfg.NotChecked); note != "" {
+				fmt.Fprintf(e.stderr, "hookwire run: %s: %s\n", *configFile, note)
 			}
 			return play(args[0], cfg, h, *jsonl, *events, *messages, *trace, e)
 		}
 	},
 }
 
-// loadHooks reads the hooks configuration of the flags. Under PicoClaw a
-// hooks file is read as PicoClaw would read it, and hookwire's settings,
-// which PicoClaw never reads, are refused.
-func loadHooks(hooks, config string, host runtime.Host) (runtime.Config, error) {
+// loadHooks reads the hooks configuration of the flags: --config is
+// PicoClaw's config.json, --hooks hookwire's hooks.json beside it or on its
+// own. A host with a configuration of its own reads a hooks file as it
+// would, and refuses hookwire's settings, which it never reads.
+func loadHooks(hooks, configFile string, h *host.Host) (config.Config, error) {
 	switch {
-	case host == runtime.HostPicoClaw && config != "" && hooks != "":
-		return runtime.Config{}, errors.New("--host picoclaw reproduces PicoClaw, which never reads hookwire's settings: leave out --hooks")
-	case config != "":
-		return runtime.LoadPicoClawConfig(config, hooks)
-	case hooks != "" && host == runtime.HostPicoClaw:
-		return runtime.LoadPicoClawConfig(hooks, "")
+	case h.LoadConfig != nil && configFile != "" && hooks != "":
+		return config.Config{}, fmt.Errorf("--host %s reproduces %s, which never reads hookwire's settings: leave out --hooks", h.Name, h.Title)
+	case configFile != "":
+		return config.LoadPicoClaw(configFile, hooks)
+	case hooks != "" && h.LoadConfig != nil:
+		return h.LoadConfig(hooks, "")
 	case hooks != "":
-		return runtime.LoadConfig(hooks)
+		return config.LoadConfig(hooks)
 	}
-	return runtime.Config{}, nil
+	return config.Config{}, nil
 }
 
-func play(scenarioPath string, cfg runtime.Config, host runtime.Host, jsonl, events, messages bool, tracePath string, e env) int {
+func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, messages bool, tracePath string, e env) int {
 	scenario, err := agent.LoadScenario(scenarioPath)
 	if err != nil {
 		return e.fail(exitFail, "run", err)
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: host,
+	opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: h,
 		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
 	if tracePath == "-" {
 		opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))

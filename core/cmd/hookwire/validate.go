@@ -11,7 +11,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/config"
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/schema"
 )
 
@@ -33,9 +34,9 @@ would refuse, and one note naming the other sections, which are PicoClaw's
 business and not checked.`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		method := fs.String("method", "", "`method` a response answers, when the file does not show its request")
-		host := fs.String("host", "reference", "with picoclaw, check configuration files as PicoClaw loads them")
+		hostName := fs.String("host", "reference", "with picoclaw, check configuration files as PicoClaw loads them")
 		return func(files []string, e env) int {
-			h, err := runtime.ParseHost(*host)
+			h, err := host.Parse(*hostName)
 			if err != nil {
 				return e.fail(exitUsage, "validate", err)
 			}
@@ -57,7 +58,7 @@ business and not checked.`,
 	},
 }
 
-func validateFile(v *schema.Validator, path, method string, host runtime.Host, e env) int {
+func validateFile(v *schema.Validator, path, method string, h *host.Host, e env) int {
 	var data []byte
 	var err error
 	name := path
@@ -72,12 +73,12 @@ func validateFile(v *schema.Validator, path, method string, host runtime.Host, e
 	}
 	var whole map[string]json.RawMessage
 	if json.Unmarshal(data, &whole) == nil && whole != nil {
-		if hooks, ok := whole["hooks"]; ok && host == runtime.HostPicoClaw {
+		if hooks, ok := whole["hooks"]; ok && h.CheckHooks != nil {
 			code := exitOK
-			for _, p := range runtime.PicoClawProblems(hooks) {
-				code = report(e, name, 0, fmt.Errorf("PicoClaw refuses %w", p))
+			for _, p := range h.CheckHooks(hooks) {
+				code = report(e, name, 0, fmt.Errorf("%s refuses %w", h.Title, p))
 			}
-			if note := runtime.NotCheckedNote(runtime.NotChecked(whole)); note != "" {
+			if note := config.NotCheckedNote(config.NotChecked(whole)); note != "" {
 				fmt.Fprintf(e.stdout, "%s: note: %s\n", name, note)
 			}
 			return code

@@ -1,4 +1,4 @@
-package runtime
+package config
 
 import (
 	"encoding/json"
@@ -19,19 +19,19 @@ import (
 // PicoClaw's own: it writes them in the config of every new user).
 // PicoClaw checks the whole file for unknown keys, so a file that carries
 // an extension fails its load: hookwire's own settings live in hookwire's
-// hooks.json format instead (an overlay, see LoadPicoClawConfig), which
+// hooks.json format instead (an overlay, see LoadPicoClaw), which
 // PicoClaw never reads. The sections other than hooks are PicoClaw's
 // business: they are not checked here (NotChecked names them).
 
-// ConfigProblem is a key of a hooks section that PicoClaw refuses.
-type ConfigProblem struct {
+// Problem is a key of a hooks section that PicoClaw refuses.
+type Problem struct {
 	// Key is the key's path, such as "hooks.processes.audit.timeout_ms".
 	Key string
 	// Reason says why PicoClaw refuses it.
 	Reason string
 }
 
-func (p ConfigProblem) Error() string { return p.Key + ": " + p.Reason }
+func (p Problem) Error() string { return p.Key + ": " + p.Reason }
 
 // picoClawKeys are the keys PicoClaw knows in each object of its hooks section.
 var picoClawKeys = map[string][]string{
@@ -47,10 +47,10 @@ var hookwireKeys = []string{"timeout_ms", "failure_policy", "restart", "approval
 
 // PicoClawProblems lists, key by key, what PicoClaw refuses in a hooks
 // section (the value of "hooks", as JSON). None means PicoClaw loads it.
-func PicoClawProblems(hooks json.RawMessage) []ConfigProblem {
-	var probs []ConfigProblem
+func PicoClawProblems(hooks json.RawMessage) []Problem {
+	var probs []Problem
 	add := func(key, format string, a ...any) {
-		probs = append(probs, ConfigProblem{key, fmt.Sprintf(format, a...)})
+		probs = append(probs, Problem{key, fmt.Sprintf(format, a...)})
 	}
 	top, ok := object(hooks, "hooks", add)
 	if !ok {
@@ -115,7 +115,7 @@ func processProblems(at string, e map[string]json.RawMessage, add func(key, form
 	}
 	// PicoClaw checks the stages of an enabled process only.
 	for i, s := range intercept {
-		if enabled && s != "" && !Stage(s).valid() {
+		if enabled && s != "" && !ValidStage(s) {
 			add(fmt.Sprintf("%s.intercept[%d]", at, i), "unknown stage %q (known: %s)", s, stageList())
 		}
 	}
@@ -207,7 +207,7 @@ func NotCheckedNote(sections []string) string {
 	return fmt.Sprintf("sections other than hooks not checked (%s): they are PicoClaw's configuration, which hookwire does not read", strings.Join(sections, ", "))
 }
 
-// LoadPicoClawConfig reads PicoClaw's whole configuration file, as it is:
+// LoadPicoClaw reads PicoClaw's whole configuration file, as it is:
 // it takes the hooks section and ignores the rest. The section must be
 // one PicoClaw accepts (PicoClawProblems) and means what it means there:
 // hooks.enabled is true when absent, as is every hooks.defaults timeout
@@ -218,7 +218,7 @@ func NotCheckedNote(sections []string) string {
 // hooks configuration in hookwire's format that adds hookwire's settings
 // (defaults, and timeout_ms, failure_policy and restart of processes named
 // in the PicoClaw file).
-func LoadPicoClawConfig(path, overlay string) (Config, error) {
+func LoadPicoClaw(path, overlay string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, err
@@ -249,21 +249,21 @@ func LoadPicoClawConfig(path, overlay string) (Config, error) {
 // after_tool both tool stages; approve_tool stands alone. "" and unknown
 // names grant nothing. The stages come out in their order (Stages).
 func PairedStages(intercept []string) []string {
-	granted := map[Stage]bool{}
+	granted := map[string]bool{}
 	for _, s := range intercept {
-		switch Stage(s) {
-		case StageBeforeLLM, StageAfterLLM:
-			granted[StageBeforeLLM], granted[StageAfterLLM] = true, true
-		case StageBeforeTool, StageAfterTool:
-			granted[StageBeforeTool], granted[StageAfterTool] = true, true
-		case StageApproveTool:
-			granted[StageApproveTool] = true
+		switch s {
+		case "before_llm", "after_llm":
+			granted["before_llm"], granted["after_llm"] = true, true
+		case "before_tool", "after_tool":
+			granted["before_tool"], granted["after_tool"] = true, true
+		case "approve_tool":
+			granted["approve_tool"] = true
 		}
 	}
 	var out []string
 	for _, s := range Stages {
 		if granted[s] {
-			out = append(out, string(s))
+			out = append(out, s)
 		}
 	}
 	return out
@@ -288,7 +288,7 @@ func picoClawHooks(hooks json.RawMessage) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	cfg.dir = wd
+	cfg.Dir = wd
 	for name, p := range cfg.Hooks.Processes {
 		p.Observe = observedByPicoClaw(p.Observe)
 		p.Intercept = PairedStages(p.Intercept)
@@ -303,7 +303,7 @@ func picoClawHooks(hooks json.RawMessage) (Config, error) {
 		}
 		cfg.Hooks.Processes[name] = p
 	}
-	return cfg, cfg.check()
+	return cfg, cfg.Check()
 }
 
 // observedByPicoClaw turns PicoClaw's observe entries into the runtime's:
@@ -350,7 +350,7 @@ func (c *Config) overlay(ext Config) error {
 		p.TimeoutMS, p.FailurePolicy, p.Restart = x.TimeoutMS, x.FailurePolicy, x.Restart
 		c.Hooks.Processes[name] = p
 	}
-	return c.check()
+	return c.Check()
 }
 
 // checkDir says when dir, found at path, is not a directory, naming where

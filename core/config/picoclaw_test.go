@@ -1,4 +1,4 @@
-package runtime
+package config
 
 import (
 	"os"
@@ -12,7 +12,7 @@ func TestAHooksFileBesidePicoClawsConfigAddsHookwiresSettingsToItsProcesses(t *t
 	config, overlay := filepath.Join(dir, "config.json"), filepath.Join(dir, "hooks.json")
 	os.WriteFile(config, []byte(`{"providers": {}, "hooks": {"defaults": {"interceptor_timeout_ms": 70}, "processes": {"w": {"enabled": true, "command": ["w"], "observe": ["all", ""], "intercept": ["", "before_tool"]}}}}`), 0o644)
 	os.WriteFile(overlay, []byte(`{"hooks": {"defaults": {"approval": "allow"}, "processes": {"w": {"timeout_ms": 2000, "failure_policy": {"before_tool": "closed"}}}}}`), 0o644)
-	cfg, err := LoadPicoClawConfig(config, overlay)
+	cfg, err := LoadPicoClaw(config, overlay)
 	if err != nil {
 		t.Fatal(err)
 	}

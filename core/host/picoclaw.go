@@ -1,4 +1,4 @@
-package runtime
+package host
 
 import (
 	"bytes"
@@ -13,70 +13,89 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/hookwire/core/config"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// Host is the agent host whose behaviour the runtime reproduces: what it
-// does with hooks' replies, how it reads their lines, and which
-// configuration it accepts.
-type Host string
-
-const (
-	// HostReference follows the protocol documents: what a hook returns is
-	// applied as the documents say (tools added in before_llm reach the
-	// LLM), with hookwire's extensions. It is the default.
-	HostReference Host = "reference"
-	// HostPicoClaw behaves as PicoClaw's host does (its code as of
-	// 2026-06): stages are granted in pairs (before_tool brings after_tool,
-	// before_llm brings after_llm); the hello reply is read (an error or a
-	// result that is not an object fails the start, and a hello that never
-	// comes is reported as one PicoClaw would wait for forever); changed
-	// tools in before_llm are reverted and a changed system message
-	// restores the whole message list; an after_llm modify leaves id-only
-	// tool calls without names and arguments; respond without a result and
-	// an unknown action are taken as continue; reply lines over 1 MiB stop
-	// the hook's reader for good; reasons are dropped except on deny_tool
-	// and approval denials, and hard_abort rolls the session back;
-	// approvals are read as {approved, reason} only; a crashed hook is
-	// never restarted; a partial modify leaves the next hook an empty meta;
-	// no session events are sent; and hookwire's extensions are neither
-	// announced nor accepted in the configuration.
-	HostPicoClaw Host = "picoclaw"
-)
-
-// Hosts are the hosts the runtime can reproduce.
-var Hosts = []Host{HostReference, HostPicoClaw}
+// PicoClaw behaves as PicoClaw's host does (its code as of 2026-06,
+// snapshot cf67dd38): stages are granted in pairs (before_tool brings
+// after_tool, before_llm brings after_llm); the hello reply is read (an
+// error or a result that is not an object fails the start, and so the
+// agent's, and a hello that never comes is reported as one PicoClaw would
+// wait for forever); changed tools in before_llm are reverted and a changed
+// system message restores the whole message list; an after_llm modify
+// leaves id-only tool calls without names and arguments; respond without a
+// result and an unknown action are taken as continue; reply lines over
+// 1 MiB stop the hook's reader for good; reasons are dropped except on
+// deny_tool and approval denials, and hard_abort rolls the session back;
+// approvals are read as {approved, reason} only; a crashed hook is never
+// restarted; a partial modify leaves the next hook an empty meta; no
+// session events are sent; and hookwire's extensions are not announced.
+var PicoClaw = &Host{
+	Name:            "picoclaw",
+	Title:           "PicoClaw",
+	Grants:          config.PairedStages,
+	ReadHello:       readHello,
+	HelloWait:       picoClawHelloWait,
+	MaxLineSize:     PicoClawMaxLineSize,
+	LongLineDeafens: true,
+	Reads:           readRaw,
+	Acts:            picoClawActs,
+	PassesReason:    func(a protocol.Action) bool { return a == protocol.ActionDenyTool },
+	ReplacesWhole:   true,
+	NeverRestarts:   true,
+	NoExtensions:    true,
+	Emits: func(kind string) bool {
+		return kind != protocol.KindSessionStart && kind != protocol.KindSessionEnd
+	},
+	Writes:     func(method string) []string { return picoClawWrites[method] },
+	LoadConfig: config.LoadPicoClaw,
+	CheckHooks: config.PicoClawProblems,
+	FailedStart: func(name string, err error) error {
+		// PicoClaw unmounts every hook and fails the agent's run.
+		return fmt.Errorf("start process hook %q: %w", name, err)
+	},
+}
 
 // PicoClawMaxLineSize is the longest reply line PicoClaw reads.
 const PicoClawMaxLineSize = 1 << 20
 
-// ParseHost reads a host name; empty means HostReference.
-func ParseHost(s string) (Host, error) {
-	if s == "" {
-		return HostReference, nil
-	}
-	if h := Host(s); slices.Contains(Hosts, h) {
-		return h, nil
-	}
-	return "", fmt.Errorf("unknown host %q (known: %s, %s)", s, HostReference, HostPicoClaw)
+// picoClawWrites are the members of each request that PicoClaw writes (its
+// Go types), in its order, "!" marking those it writes even when empty; it
+// leaves the others out when empty (omitempty).
+var picoClawWrites = map[string][]string{
+	protocol.MethodBeforeLLM:   {"!meta", "context", "!model", "messages", "tools", "options", "graceful_terminal"},
+	protocol.MethodAfterLLM:    {"!meta", "context", "!model", "response"},
+	protocol.MethodBeforeTool:  {"!meta", "context", "!tool", "arguments", "channel", "chat_id", "hook_result"},
+	protocol.MethodApproveTool: {"!meta", "context", "!tool", "arguments"},
+	protocol.MethodAfterTool:   {"!meta", "context", "!tool", "arguments", "result", "!duration"},
 }
 
-func (h Host) picoClaw() bool { return h == HostPicoClaw }
-
-// emits says whether the host sends events of a kind: PicoClaw sends no
-// session events (a hookwire extension).
-func (h Host) emits(kind string) bool {
-	return !h.picoClaw() || (kind != protocol.KindSessionStart && kind != protocol.KindSessionEnd)
-}
-
-// reason is the reason of an ended chain as the host passes it on:
-// PicoClaw keeps it only on deny_tool (approval denials included); in a
-// normal turn it drops the reasons of abort_turn and hard_abort.
-func (h Host) reason(a protocol.Action, reason string) string {
-	if h.picoClaw() && a != protocol.ActionDenyTool {
-		return ""
+// picoClawActs is what PicoClaw acts on of a hook's decoded answer to
+// method, sent params, and what it discarded or does besides.
+func picoClawActs(method string, params, res any) (any, []string) {
+	var notes []string
+	switch v := res.(type) {
+	case protocol.BeforeLLMModify:
+		prev, _ := params.(protocol.BeforeLLMParams)
+		v.Request, notes = revertToolsAndSystem(v.Request, prev)
+		res = v
+	case protocol.AfterLLMModify:
+		v.Response, notes = eraseToolCalls(v.Response)
+		res = v
+	case protocol.ApproveToolResult:
+		if v.Abstain != nil && *v.Abstain {
+			notes = append(notes, "abstain ignored: PicoClaw reads a denial with no reason")
+			v.Abstain, v.Reason = nil, nil
+		}
+		if v.Arguments != nil {
+			notes = append(notes, "arguments ignored: PicoClaw runs the tool with the arguments it had")
+			v.Arguments = nil
+		}
+		res = v
 	}
-	return reason
+	return res, append(notes, endNotes(res)...)
 }
 
 // revertToolsAndSystem puts back the tools and the system messages of the
@@ -167,10 +186,10 @@ func readRaw(method string, raw json.RawMessage) (json.RawMessage, []string) {
 
 var continueReply = json.RawMessage(`{"action":"continue"}`)
 
-// PicoClawHelloWait is how long a hook that does not answer hook.hello is
+// picoClawHelloWait is how long a hook that does not answer hook.hello is
 // waited for under PicoClaw before the run reports that PicoClaw would
 // wait for it forever.
-const PicoClawHelloWait = 5 * time.Second
+const picoClawHelloWait = 5 * time.Second
 
 // readHello reads the hello reply as PicoClaw does: an error, or a result
 // that is not a JSON object, fails the hook's start (and so the agent's);
@@ -180,7 +199,7 @@ const PicoClawHelloWait = 5 * time.Second
 func readHello(raw json.RawMessage, err error) error {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("no %s reply: PicoClaw would wait here forever (its agent's start-up gives hello no deadline; hookwire gave up after %v)", protocol.MethodHello, PicoClawHelloWait)
+		return fmt.Errorf("no %s reply: PicoClaw would wait here forever (its agent's start-up gives hello no deadline; hookwire gave up after %v)", protocol.MethodHello, picoClawHelloWait)
 	case err != nil:
 		return fmt.Errorf("%s: %w", protocol.MethodHello, err)
 	}
@@ -265,45 +284,4 @@ func systemMessages(msgs []protocol.Message) []string {
 		}
 	}
 	return out
-}
-
-// Discards says what the host would discard or change of a hook's reply
-// to a stage that was sent params: raw is the reply's result as it came
-// (CallRecord.Discarded says the same of a call made); nothing under
-// HostReference.
-func (h Host) Discards(s Stage, params any, raw json.RawMessage) []string {
-	st := stageChains[s]
-	if !h.picoClaw() || st == nil {
-		return nil
-	}
-	raw, notes := readRaw(s.Method(), raw)
-	res, err := protocol.DecodeResult(s.Method(), raw)
-	if err != nil {
-		return notes
-	}
-	_, more := st.readAsPicoClaw(params, res)
-	notes = append(notes, more...)
-	return append(notes, endNotes(res)...)
-}
-
-// PairedWith is the stage the host grants together with s, or "" when a
-// config grants s alone: under PicoClaw before_llm and after_llm come
-// together, and so do before_tool and after_tool.
-func (h Host) PairedWith(s Stage) Stage {
-	if !h.picoClaw() {
-		return ""
-	}
-	return map[Stage]Stage{StageBeforeLLM: StageAfterLLM, StageAfterLLM: StageBeforeLLM, StageBeforeTool: StageAfterTool, StageAfterTool: StageBeforeTool}[s]
-}
-
-// Writes lists the members of a stage's request that the host writes, in
-// its order, "!" marking those it writes even when they are empty; it
-// leaves out the others when they are empty. Nil when the host writes
-// every member of the params (HostReference).
-func (h Host) Writes(s Stage) []string {
-	st := stageChains[s]
-	if !h.picoClaw() || st == nil {
-		return nil
-	}
-	return st.writesAsPicoClaw()
 }

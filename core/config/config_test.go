@@ -1,11 +1,10 @@
-package runtime
+package config
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
@@ -49,11 +48,11 @@ func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
 	case h.Defaults.Respond != RespondOwnTools || !h.Defaults.ApproveRespond || len(p.EnvPassthrough) != 2 || !p.EnvClear:
 		t.Errorf("process = %+v", p)
 	}
-	if got := p.policies(); got[StageBeforeTool] != FailClosed || got[StageApproveTool] != FailOpen {
+	if got := p.FailurePolicy; Policy(got["before_tool"]) != FailClosed || Policy(got["approve_tool"]) != FailOpen {
 		t.Errorf("policies = %v", got)
 	}
-	if got := p.Restart.policy(); got != (RestartPolicy{MaxRestarts: 3, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second}) {
-		t.Errorf("restart = %+v", got)
+	if r := p.Restart; r.MaxRestarts != 3 || r.BackoffMS != 50 || r.MaxBackoffMS != 1000 {
+		t.Errorf("restart = %+v", r)
 	}
 }
 
@@ -110,13 +109,5 @@ func TestLoadConfigResolvesDirAgainstTheFile(t *testing.T) {
 	os.WriteFile(path, []byte(`{"hooks": {"processes": {"x": {"priorty": 1}}}}`), 0o644)
 	if _, err := LoadConfig(path); err == nil || !strings.HasPrefix(err.Error(), path+": hooks.processes.x.priorty: unknown key") {
 		t.Errorf("err = %v, want the file and the key named", err)
-	}
-}
-
-func TestNewNamesAMissingBuiltin(t *testing.T) {
-	_, err := New(Config{Hooks: HooksConfig{Enabled: true, Builtins: map[string]BuiltinConfig{"audit": {Enabled: true}}}},
-		Options{Builtins: map[string]Builtin{}})
-	if err == nil || !strings.Contains(err.Error(), "hooks.builtins.audit: this program has no built-in hook of that name") {
-		t.Errorf("err = %v", err)
 	}
 }

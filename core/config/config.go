@@ -1,0 +1,385 @@
+// Package config reads hooks configurations: hookwire's own format
+// (hooks.json, LoadConfig) and PicoClaw's config.json (LoadPicoClaw), each
+// with its own meaning, into one Config that the runtime runs.
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hookwire/hookwire/core/internal/strict"
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// Config is a hooks configuration file: the hooks block of PicoClaw's
+// configuration, as the source documents describe it, plus a few optional
+// keys of our own (marked "extension" below).
+//
+//	{"hooks": {
+//	  "enabled": true,
+//	  "defaults": {"observer_timeout_ms": 500, "interceptor_timeout_ms": 5000, "approval_timeout_ms": 60000},
+//	  "processes": {
+//	    "weather_plugin": {
+//	      "enabled": true, "priority": 100, "transport": "stdio",
+//	      "command": ["python3", "weather_plugin.py"],
+//	      "intercept": ["before_llm", "before_tool"]
+//	    }
+//	  }
+//	}}
+type Config struct {
+	Hooks HooksConfig `json:"hooks"`
+
+	// NotChecked names the sections of a PicoClaw config.json other than
+	// hooks, which were read past unchecked (see LoadPicoClawConfig).
+	NotChecked []string `json:"-"`
+
+	// Dir is the configuration file's folder (PicoClaw's: the working
+	// directory): relative paths in built-ins' configs start there.
+	Dir string `json:"-"`
+}
+
+// HooksConfig is the hooks block.
+type HooksConfig struct {
+	// Enabled must be true for any configured hook to run. In a file it
+	// is true when absent, as in PicoClaw.
+	Enabled bool `json:"enabled"`
+	// Defaults are the deadlines of hook calls.
+	Defaults DefaultsConfig `json:"defaults"`
+	// Builtins enables in-process hooks that the embedding program provides
+	// by name (Options.Builtins).
+	Builtins map[string]BuiltinConfig `json:"builtins"`
+	// Processes are the hook processes, by name.
+	Processes map[string]ProcessConfig `json:"processes"`
+}
+
+// DefaultsConfig holds the deadlines of hook calls, in milliseconds (zero
+// means the documented default), and the default approval.
+type DefaultsConfig struct {
+	// ObserverTimeoutMS bounds the delivery of one event (default 500).
+	ObserverTimeoutMS int `json:"observer_timeout_ms"`
+	// InterceptorTimeoutMS bounds one interceptor call (default 5000).
+	InterceptorTimeoutMS int `json:"interceptor_timeout_ms"`
+	// ApprovalTimeoutMS bounds one call to an approver (default 60000).
+	ApprovalTimeoutMS int `json:"approval_timeout_ms"`
+	// Approval decides a tool call when every approver abstained: "deny"
+	// (the default, also when empty) or "allow". Extension.
+	Approval string `json:"approval"`
+	// Respond says which tools a before_tool hook may answer with respond:
+	// "any" (the default, also when empty, as in PicoClaw), or
+	// "own_tools": only the tools the hook itself added to the LLM's
+	// request in before_llm; a respond for another tool is a failure of
+	// the hook, under its before_tool policy. Extension.
+	Respond string `json:"respond"`
+	// ApproveRespond, when true, sends a call that a hook answered with
+	// respond through the approvers all the same: denied, the hook's answer
+	// is dropped and the call is not approved. PicoClaw skips approval.
+	// Extension.
+	ApproveRespond bool `json:"approve_respond"`
+}
+
+// The values of hooks.defaults.respond.
+const (
+	RespondAny      = "any"
+	RespondOwnTools = "own_tools"
+)
+
+// The values of hooks.defaults.approval.
+const (
+	ApprovalDeny  = "deny"
+	ApprovalAllow = "allow"
+)
+
+// BuiltinConfig enables a built-in, in-process hook.
+type BuiltinConfig struct {
+	Enabled  bool            `json:"enabled"`
+	Priority int             `json:"priority"`
+	Config   json.RawMessage `json:"config"`
+}
+
+// ProcessConfig describes one hook process.
+type ProcessConfig struct {
+	// Enabled must be true for the hook to run.
+	Enabled bool `json:"enabled"`
+	// Priority orders the hook among process hooks: lower runs first, ties by name.
+	Priority int `json:"priority"`
+	// Transport is "stdio", the only one there is; empty means stdio.
+	Transport string `json:"transport"`
+	// Command is the program and its arguments, run with no shell.
+	Command []string `json:"command"`
+	// Dir is the working directory. A relative dir is taken from the folder
+	// of the configuration file; none means the runtime's working directory.
+	Dir string `json:"dir"`
+	// Env holds variables set on top of the runtime's environment.
+	Env map[string]string `json:"env"`
+	// EnvPassthrough, when set, lists the runtime's variables the hook
+	// gets, by name or glob ("LC_*"); absent passes every one, as PicoClaw
+	// does. Extension.
+	EnvPassthrough []string `json:"env_passthrough"`
+	// EnvClear passes the hook none of the runtime's variables but those
+	// EnvPassthrough names: it gets env and nothing else. Extension.
+	EnvClear bool `json:"env_clear"`
+	// Observe lists the events the hook receives: runtime kinds such as
+	// "agent.tool.exec_end", legacy names such as "tool_exec_end", globs
+	// such as "agent.tool.*", or "*" for all.
+	Observe []string `json:"observe"`
+	// ObserveOverflow says what happens to an event that finds the hook's
+	// queue full: "drop" (the default) drops it and the agent goes on;
+	// "wait" makes the agent wait for room, for at most the observer
+	// deadline, so that an audit hook loses no event. Extension.
+	ObserveOverflow Overflow `json:"observe_overflow"`
+	// Intercept lists the stages the hook intercepts, by their names (see
+	// Stages).
+	Intercept []string `json:"intercept"`
+
+	// TimeoutMS, when set, replaces the default deadline of every call to
+	// this hook. Extension.
+	TimeoutMS int `json:"timeout_ms"`
+	// FailurePolicy sets, per stage, whether a failed call lets the chain
+	// go on ("open") or stops it ("closed"). Interceptor stages default to
+	// open, the approval to closed. Extension.
+	FailurePolicy map[string]string `json:"failure_policy"`
+	// Restart says how the hook is restarted when it crashes. Extension.
+	Restart RestartConfig `json:"restart"`
+}
+
+// RestartConfig is the restart policy of a hook process; see RestartPolicy.
+type RestartConfig struct {
+	// Enabled is true unless set to false.
+	Enabled *bool `json:"enabled"`
+	// MaxRestarts is how many restarts in a row are tried (default 5).
+	MaxRestarts int `json:"max_restarts"`
+	// BackoffMS is the wait before the first restart (default 100).
+	BackoffMS int `json:"backoff_ms"`
+	// MaxBackoffMS caps the doubling wait (default 5000).
+	MaxBackoffMS int `json:"max_backoff_ms"`
+}
+
+// LoadConfig reads a hooks configuration file. Relative dirs are resolved
+// against the file's folder. Errors name the file and the key at fault.
+func LoadConfig(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg, err := ParseConfig(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	base := filepath.Dir(path)
+	cfg.Dir = base
+	for name, p := range cfg.Hooks.Processes {
+		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
+			p.Dir = filepath.Join(base, p.Dir)
+			cfg.Hooks.Processes[name] = p
+		}
+	}
+	return cfg, nil
+}
+
+// ParseConfig decodes and checks a hooks configuration. An unknown key or a
+// bad value is an error that names it, such as
+// `hooks.processes.audit.intercept[1]: unknown stage "befor_tool"`.
+func ParseConfig(data []byte) (Config, error) {
+	cfg := Config{Hooks: HooksConfig{Enabled: true}} // absent means enabled, as in PicoClaw
+	if err := strict.Decode(data, &cfg); err != nil {
+		return Config{}, err
+	}
+	return cfg, cfg.Check()
+}
+
+// Check says what is wrong with a configuration, naming the key; nil when
+// nothing is.
+func (c Config) Check() error {
+	h := c.Hooks
+	for _, d := range []struct {
+		key string
+		ms  int
+	}{
+		{"observer_timeout_ms", h.Defaults.ObserverTimeoutMS},
+		{"interceptor_timeout_ms", h.Defaults.InterceptorTimeoutMS},
+		{"approval_timeout_ms", h.Defaults.ApprovalTimeoutMS},
+	} {
+		if err := checkMS("hooks.defaults."+d.key, d.ms); err != nil {
+			return err
+		}
+	}
+	if a := h.Defaults.Approval; a != "" && a != ApprovalDeny && a != ApprovalAllow {
+		return fmt.Errorf(`hooks.defaults.approval: %q is not "deny" or "allow"`, a)
+	}
+	if v := h.Defaults.Respond; v != "" && v != RespondAny && v != RespondOwnTools {
+		return fmt.Errorf(`hooks.defaults.respond: %q is not "any" or "own_tools"`, v)
+	}
+	for _, name := range slices.Sorted(maps.Keys(h.Processes)) {
+		if err := h.Processes[name].check("hooks.processes." + name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p ProcessConfig) check(at string) error {
+	if p.Transport != "" && p.Transport != "stdio" {
+		return fmt.Errorf(`%s.transport: %q is not supported (only "stdio")`, at, p.Transport)
+	}
+	if p.Enabled && len(p.Command) == 0 {
+		return fmt.Errorf("%s.command: required: the program to run and its arguments", at)
+	}
+	if len(p.Command) > 0 && p.Command[0] == "" {
+		return fmt.Errorf("%s.command[0]: must name a program", at)
+	}
+	for i, s := range p.Intercept {
+		if !ValidStage(s) {
+			return fmt.Errorf("%s.intercept[%d]: unknown stage %q (known: %s)", at, i, s, stageList())
+		}
+	}
+	for i, s := range p.Observe {
+		if _, err := CompilePattern(s); err != nil {
+			return fmt.Errorf("%s.observe[%d]: %w", at, i, err)
+		}
+	}
+	for i, glob := range p.EnvPassthrough {
+		if _, err := path.Match(glob, ""); err != nil || glob == "" {
+			return fmt.Errorf("%s.env_passthrough[%d]: %q is not a variable name or glob", at, i, glob)
+		}
+	}
+	if err := checkMS(at+".timeout_ms", p.TimeoutMS); err != nil {
+		return err
+	}
+	if !p.ObserveOverflow.Valid() {
+		return fmt.Errorf(`%s.observe_overflow: %q is not "drop" or "wait"`, at, p.ObserveOverflow)
+	}
+	for _, s := range slices.Sorted(maps.Keys(p.FailurePolicy)) {
+		if !ValidStage(s) {
+			return fmt.Errorf("%s.failure_policy.%s: unknown stage (known: %s)", at, s, stageList())
+		}
+		if v := Policy(p.FailurePolicy[s]); v != FailOpen && v != FailClosed {
+			return fmt.Errorf(`%s.failure_policy.%s: %q is not "open" or "closed"`, at, s, v)
+		}
+	}
+	if p.Restart.MaxRestarts < 0 {
+		return fmt.Errorf("%s.restart.max_restarts: must not be negative", at)
+	}
+	if err := checkMS(at+".restart.backoff_ms", p.Restart.BackoffMS); err != nil {
+		return err
+	}
+	return checkMS(at+".restart.max_backoff_ms", p.Restart.MaxBackoffMS)
+}
+
+// MaxDurationMS is the longest duration a configuration may set, in
+// milliseconds: one day. A bigger number is refused rather than taken for
+// "never": a hook that never answers must still be given up on, and a
+// number of milliseconds past 2^63 nanoseconds would turn negative.
+const MaxDurationMS = 24 * 60 * 60 * 1000
+
+// checkMS checks a duration in milliseconds: 0 means the default.
+func checkMS(key string, v int) error {
+	switch {
+	case v < 0:
+		return fmt.Errorf("%s: must not be negative (0 or absent means the default)", key)
+	case v > MaxDurationMS:
+		return fmt.Errorf("%s: %d is more than the maximum, %d (one day)", key, v, MaxDurationMS)
+	}
+	return nil
+}
+
+// Stages are the stages an intercept list may name, in the order an agent
+// meets them: the methods a hook answers under a mode, without "hook.".
+var Stages = func() []string {
+	var out []string
+	for _, info := range protocol.Methods {
+		if info.Mode != "" && !info.Notification {
+			out = append(out, strings.TrimPrefix(info.Name, "hook."))
+		}
+	}
+	return out
+}()
+
+// ValidStage reports whether s names a stage.
+func ValidStage(s string) bool { return slices.Contains(Stages, s) }
+
+func stageList() string { return strings.Join(Stages, ", ") }
+
+// Policy says what a failed hook call means for its stage: a crash, a
+// timeout, an error reply, a reply that cannot be read or an action the
+// stage does not allow.
+type Policy string
+
+const (
+	// FailOpen skips the failed hook: the chain goes on as if it had
+	// answered continue. The default for every interceptor stage.
+	FailOpen Policy = "open"
+	// FailClosed stops the chain: the approval and before_tool deny the
+	// tool, the other stages abort the turn. The default for approvals.
+	FailClosed Policy = "closed"
+)
+
+// Overflow says what happens to an event that finds its observer's queue
+// full.
+type Overflow string
+
+const (
+	// OverflowDrop drops the event, counts it and goes on: the agent never
+	// waits for an observer. The default.
+	OverflowDrop Overflow = "drop"
+	// OverflowWait makes the agent wait for room in the queue, for at most
+	// the observer's deadline, before it drops the event: for observers
+	// that must not lose events, such as an audit log.
+	OverflowWait Overflow = "wait"
+)
+
+// Valid reports whether o is an overflow a configuration may name.
+func (o Overflow) Valid() bool { return o == "" || o == OverflowDrop || o == OverflowWait }
+
+// Pattern matches event kinds.
+type Pattern func(kind string) bool
+
+// CompilePattern reads one entry of an observe list: "*", a runtime kind, a
+// legacy name (normalized to its runtime kind), or a glob.
+func CompilePattern(s string) (Pattern, error) {
+	switch {
+	case s == "*":
+		return func(string) bool { return true }, nil
+	case slices.Contains(protocol.EventKinds, s):
+		return func(k string) bool { return k == s }, nil
+	case protocol.LegacyKinds[s] != "":
+		kind := protocol.LegacyKinds[s]
+		return func(k string) bool { return k == kind }, nil
+	case strings.ContainsAny(s, "*?["):
+		if _, err := path.Match(s, ""); err != nil {
+			return nil, fmt.Errorf("bad glob %q: %w", s, err)
+		}
+		return func(k string) bool { ok, _ := path.Match(s, k); return ok }, nil
+	}
+	return nil, fmt.Errorf("unknown event kind %q (a runtime kind such as %q, a legacy name such as %q, a glob, or \"*\")",
+		s, protocol.KindToolExecEnd, "tool_exec_end")
+}
+
+// CompilePatterns is one Pattern for a whole observe list: a kind matches
+// when an entry does; an empty list matches every kind.
+func CompilePatterns(list []string) (Pattern, error) {
+	if len(list) == 0 {
+		return func(string) bool { return true }, nil
+	}
+	ps := make([]Pattern, len(list))
+	for i, s := range list {
+		p, err := CompilePattern(s)
+		if err != nil {
+			return nil, err
+		}
+		ps[i] = p
+	}
+	return func(k string) bool {
+		for _, p := range ps {
+			if p(k) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}

@@ -36,7 +36,7 @@ type Config struct {
 	Hooks HooksConfig `json:"hooks"`
 
 	// NotChecked names the sections of a PicoClaw config.json other than
-	// hooks, which were read past unchecked (see LoadPicoClawConfig).
+	// hooks, which were read past unchecked (see LoadPicoClaw).
 	NotChecked []string `json:"-"`
 
 	// Dir is the configuration file's folder (PicoClaw's: the working

@@ -21,8 +21,8 @@ import (
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/schema"
+	"github.com/hookwire/hookwire/core/wire"
 	"github.com/hookwire/hookwire/core/wiretap"
 )
 
@@ -64,7 +64,7 @@ for an error reply or a hook that failed, 4 when no reply came in time.`,
 			if *name == "" {
 				*name = hookName(argv)
 			}
-			return callHook(runtime.Command{Name: *name, Argv: argv}, method, params, *timeout, *trace, e)
+			return callHook(wire.Command{Name: *name, Argv: argv}, method, params, *timeout, *trace, e)
 		}
 	},
 }
@@ -122,13 +122,13 @@ func hookName(argv []string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMessage, timeout time.Duration, trace bool, e env) int {
+func callHook(cmd wire.Command, method protocol.MethodInfo, params json.RawMessage, timeout time.Duration, trace bool, e env) int {
 	// The reply line is the one whose id the request had: seen on the wire.
 	var mu sync.Mutex
 	var requestID, reply []byte
 	replies := 0
 	live := wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
-	wire := func(out bool, line []byte) {
+	seen := func(out bool, line []byte) {
 		if trace {
 			live(cmd.Name, out, line)
 		}
@@ -167,9 +167,9 @@ func callHook(cmd runtime.Command, method protocol.MethodInfo, params json.RawMe
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	p, err := runtime.Spawn(ctx, cmd, runtime.ProcessOptions{
+	p, err := wire.Spawn(ctx, cmd, wire.ProcessOptions{
 		HelloTimeout: timeout,
-		Conn:         runtime.ConnOptions{Logger: slog.New(cli.NewLogHandler(e.stderr)), Trace: wire},
+		Conn:         wire.ConnOptions{Logger: slog.New(cli.NewLogHandler(e.stderr)), Trace: seen},
 	})
 	if err != nil {
 		return e.fail(callFailure(err), "call", err)

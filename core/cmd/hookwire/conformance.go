@@ -15,7 +15,7 @@ import (
 	"github.com/hookwire/hookwire/core/conformance"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 )
 
 var conformanceCommand = command{
@@ -54,7 +54,7 @@ what differs.`,
 			if *name == "" {
 				*name = hookName(args)
 			}
-			cmd := runtime.Command{Name: *name, Argv: args}
+			cmd := wire.Command{Name: *name, Argv: args}
 			for _, m := range strings.Split(*modes, ",") {
 				mode := protocol.Mode(strings.TrimSpace(m))
 				switch mode {
@@ -118,7 +118,7 @@ func (p *prefixLines) Write(b []byte) (int, error) {
 }
 
 // playExchanges plays every exchange vector of dir with the hook.
-func playExchanges(ctx context.Context, dir string, cmd runtime.Command, opts conformance.Options, e env) int {
+func playExchanges(ctx context.Context, dir string, cmd wire.Command, opts conformance.Options, e env) int {
 	exchanges, err := conformance.LoadExchanges(dir)
 	if err != nil {
 		return e.fail(exitUsage, "conformance", err)

@@ -14,7 +14,7 @@ import (
 	"syscall"
 
 	"github.com/hookwire/hookwire/core/internal/cli"
-	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/wire"
 	"github.com/hookwire/hookwire/core/wiretap"
 )
 
@@ -57,7 +57,7 @@ matches, 1 otherwise.`,
 			// Stop the hook on Ctrl-C too: none may outlive the run.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			report, err := wiretap.Replay(ctx, recs, runtime.Command{Argv: args[1:]}, opts)
+			report, err := wiretap.Replay(ctx, recs, wire.Command{Argv: args[1:]}, opts)
 			if err != nil {
 				return e.fail(exitFail, "replay", err)
 			}

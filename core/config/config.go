@@ -289,16 +289,9 @@ func checkMS(key string, v int) error {
 }
 
 // Stages are the stages an intercept list may name, in the order an agent
-// meets them: the methods a hook answers under a mode, without "hook.".
-var Stages = func() []string {
-	var out []string
-	for _, info := range protocol.Methods {
-		if info.Mode != "" && !info.Notification {
-			out = append(out, strings.TrimPrefix(info.Name, "hook."))
-		}
-	}
-	return out
-}()
+// meets them: the methods a hook answers under a mode, without "hook."
+// (a test holds them to the method table).
+var Stages = []string{"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"}
 
 // ValidStage reports whether s names a stage.
 func ValidStage(s string) bool { return slices.Contains(Stages, s) }

@@ -3,8 +3,11 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookwire/hookwire/core/protocol"
 )
 
 func TestParseConfigReadsTheDocumentedBlock(t *testing.T) {
@@ -109,5 +112,17 @@ func TestLoadConfigResolvesDirAgainstTheFile(t *testing.T) {
 	os.WriteFile(path, []byte(`{"hooks": {"processes": {"x": {"priorty": 1}}}}`), 0o644)
 	if _, err := LoadConfig(path); err == nil || !strings.HasPrefix(err.Error(), path+": hooks.processes.x.priorty: unknown key") {
 		t.Errorf("err = %v, want the file and the key named", err)
+	}
+}
+
+func TestStagesAreTheMethodsAHookAnswersUnderAMode(t *testing.T) {
+	var want []string
+	for _, info := range protocol.Methods {
+		if info.Mode != "" && !info.Notification {
+			want = append(want, strings.TrimPrefix(info.Name, "hook."))
+		}
+	}
+	if got := slices.Sorted(slices.Values(Stages)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("Stages %q, the method table %q", Stages, want)
 	}
 }

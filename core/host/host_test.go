@@ -1,0 +1,95 @@
+package host
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+func TestParseKnowsEveryHostAndNamesThemWhenItDoesNot(t *testing.T) {
+	for name, want := range map[string]*Host{"": Reference, "reference": Reference, "picoclaw": PicoClaw} {
+		if h, err := Parse(name); err != nil || h != want {
+			t.Errorf("Parse(%q) = %v, %v", name, h, err)
+		}
+	}
+	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw)` {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestGrantedIsTheListUnderReferenceAndPairsUnderPicoClaw(t *testing.T) {
+	if got := Reference.Granted([]string{"before_tool"}); !slices.Equal(got, []string{"before_tool"}) {
+		t.Errorf("reference: %q", got)
+	}
+	if got := PicoClaw.Granted([]string{"before_tool", "approve_tool"}); !slices.Equal(got, []string{"before_tool", "approve_tool", "after_tool"}) {
+		t.Errorf("picoclaw: %q", got)
+	}
+}
+
+// What PicoClaw makes of each reply that meets one of its fixed facts, as
+// conformance and the runtime's transcript say it; nothing under Reference.
+func TestPicoClawDiscardsSayWhatItMakesOfEachReply(t *testing.T) {
+	sys := protocol.BeforeLLMParams{Model: "m", Messages: []protocol.Message{{Role: "system", Content: ptr("sys")}, {Role: "user", Content: ptr("card 4111")}}}
+	calls := protocol.AfterLLMParams{Model: "m", Response: protocol.LLMResponse{ToolCalls: []protocol.ToolCall{{ID: ptr("c1"), Function: protocol.FunctionCall{Name: "exec", Arguments: "{}"}}}}}
+	for _, c := range []struct {
+		method string
+		params any
+		reply  string
+		want   []string
+	}{
+		{protocol.MethodBeforeLLM, sys, `{"action":"modify","request":{"model":"m","messages":[{"role":"system","content":"terse"},{"role":"user","content":"card [x]"}]}}`, []string{"system messages changed: PicoClaw restores the whole message list"}},
+		{protocol.MethodAfterLLM, calls, `{"action":"modify","response":{"model":"m","response":{"tool_calls":[{"id":"c1","function":{"name":"exec","arguments":"{}"}}]}}}`, []string{"tool calls exec lost their names and arguments"}},
+		{protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "exec"}, `{"action":"respond"}`, []string{"respond without a result taken as continue"}},
+		{protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "exec"}, `{"action":"respond","result":null}`, []string{"respond without a result taken as continue"}},
+		{protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "exec"}, `{"action":"frobnicate"}`, []string{`unknown action "frobnicate" taken as continue`}},
+		{protocol.MethodAfterTool, protocol.AfterToolParams{Tool: "exec"}, `{"action":"abort_turn","reason":"r"}`, []string{"reason dropped: PicoClaw does not pass on the reason of abort_turn"}},
+		{protocol.MethodAfterTool, protocol.AfterToolParams{Tool: "exec"}, `{"action":"hard_abort"}`, []string{"hard_abort: PicoClaw also rolls the session's history back"}},
+		{protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "exec"}, `{"action":"deny_tool","reason":"no"}`, nil},
+		{protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "exec"}, `{"action":"respond","result":{"for_llm":"x"}}`, nil},
+	} {
+		got := PicoClaw.Discards(c.method, c.params, json.RawMessage(c.reply))
+		if len(got) != len(c.want) {
+			t.Errorf("%s %s: %q, want %q", c.method, c.reply, got, c.want)
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s %s: %q, want %q", c.method, c.reply, got[i], w)
+			}
+		}
+		if ref := Reference.Discards(c.method, c.params, json.RawMessage(c.reply)); ref != nil {
+			t.Errorf("reference discards %q", ref)
+		}
+	}
+}
+
+func TestPicoClawReadsTheHelloReplyAsPicoClawDoes(t *testing.T) {
+	for raw, ok := range map[string]bool{`{"ok":true}`: true, `{"ok":false}`: true, `null`: true, ``: true, `{}`: true, `"ready"`: false, `3`: false, `[]`: false} {
+		if err := PicoClaw.ReadHello(json.RawMessage(raw), nil); (err == nil) != ok {
+			t.Errorf("hello result %s: %v", raw, err)
+		}
+	}
+}
+
+// Whatever bytes a hook writes, PicoClaw's reading of them neither panics
+// nor turns them into anything but themselves or a continue.
+func FuzzPicoClawReads(f *testing.F) {
+	for _, s := range []string{`{"action":"respond"}`, `{"action":"nope"}`, `{"action":7}`, `[`, `null`, `{"action":"respond","result":null}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range []string{protocol.MethodBeforeTool, protocol.MethodAfterLLM, protocol.MethodApproveTool} {
+			out, _ := PicoClaw.Reads(m, json.RawMessage(s))
+			if string(out) != s && string(out) != `{"action":"continue"}` {
+				t.Fatalf("%s: %q read as %q", m, s, out)
+			}
+			_ = PicoClaw.ReadHello(json.RawMessage(s), nil)
+			PicoClaw.Discards(m, nil, json.RawMessage(s))
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,6 +1,10 @@
 package bridge
 
-import "github.com/hookwire/hookwire/core/protocol"
+import (
+	"maps"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
 
 // claudeDecide writes a decision as Claude Code reads it: hookSpecificOutput
 // for PreToolUse and PermissionRequest, decision block after a tool,
@@ -17,7 +21,13 @@ func claudeDecide(ev Event, o outcome) Reply {
 		case protocol.ActionRespond:
 			return claudePermission(ev, "deny", d.forLLM, nil)
 		default: // abort_turn, hard_abort
-			return Reply{Stdout: encode(map[string]any{"continue": false, "stopReason": d.because()})}
+			stop := map[string]any{"continue": false, "stopReason": d.because()}
+			if o.step.Guard {
+				// continue false alone stops the turn after the tool has
+				// run (Claude Code 2.1.331): the tool is denied as well.
+				maps.Copy(stop, claudeSpecific(ev, d.because()))
+			}
+			return Reply{Stdout: encode(stop)}
 		}
 	}
 	switch ev.Name {
@@ -64,16 +74,26 @@ func claudePermission(ev Event, decision, reason string, args map[string]any) Re
 	return claudeOutput(ev, out)
 }
 
+// claudeSpecific is the hookSpecificOutput that denies the tool of a
+// PreToolUse or PermissionRequest event.
+func claudeSpecific(ev Event, reason string) map[string]any {
+	if ev.Name == "PermissionRequest" {
+		return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": ev.Name, "decision": map[string]any{"behavior": "deny", "message": reason}}}
+	}
+	return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": ev.Name, "permissionDecision": "deny", "permissionDecisionReason": reason}}
+}
+
 func claudeOutput(ev Event, specific map[string]any) Reply {
 	specific["hookEventName"] = ev.Name
 	return Reply{Stdout: encode(map[string]any{"hookSpecificOutput": specific})}
 }
 
 // failed is the outcome of a hook that could not be asked: a guard blocks
-// (exit code 2, the reason on stderr, which the agent shows the model); any
-// other event goes on with a warning (exit code 1).
+// (exit code 2, the reason on stderr, which the agent shows the model),
+// unless the user chose --failure-policy open; any other event goes on with
+// a warning (exit code 1).
 func failed(o outcome) Reply {
-	if o.step.Guard {
+	if o.step.Guard && !o.failOpen {
 		return Reply{Exit: 2, Stderr: "hookwire bridge: blocked: " + o.failure}
 	}
 	return Reply{Exit: 1, Stderr: "hookwire bridge: " + o.failure}

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -31,7 +32,20 @@ type Options struct {
 	Server func(socket string) []string
 	// StartTimeout bounds the wait for a new server to listen.
 	StartTimeout time.Duration
+	// Deadline bounds the whole invocation: connecting, starting the
+	// session's server, sending the event and reading the decision. It is
+	// below the agents' own hook timeouts, so that the agent reads our
+	// answer, never its own timeout (which lets a tool run). Zero means
+	// DefaultDeadline.
+	Deadline time.Duration
+	// FailOpen lets the events that guard a tool go on when the hook cannot
+	// be asked, instead of blocking them.
+	FailOpen bool
 }
+
+// DefaultDeadline is the longest an invocation takes: below the 60 seconds
+// that Claude Code and Gemini CLI give a command hook by default.
+const DefaultDeadline = 50 * time.Second
 
 // Session is where a session's server lives: its socket, its log.
 type Session struct {
@@ -81,34 +95,44 @@ func privateDir(dir string) error {
 // Invoke answers one event of the agent: it reads the event from stdin,
 // hands it to its session's server (starting one for the session's first
 // event), and writes the reply. It returns the exit code the agent reads.
+// Whatever goes wrong, within opts.Deadline or when ctx ends (SIGTERM,
+// Ctrl-C), an event that guards a tool is blocked unless opts.FailOpen.
 func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
-	fail := func(code int, err error) int {
-		fmt.Fprintf(stderr, "hookwire bridge: %v\n", err)
-		return code
+	deadline := opts.Deadline
+	if deadline <= 0 {
+		deadline = DefaultDeadline
 	}
-	data, err := io.ReadAll(io.LimitReader(stdin, MaxEventSize+1))
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	step := Step{Guard: true} // until the event says which it is
+	fail := func(err error) int {
+		return write(failed(outcome{step: step, failure: err.Error(), failOpen: opts.FailOpen}), stdout, stderr)
+	}
+	data, err := readEvent(ctx, stdin)
 	if err != nil {
-		return fail(1, fmt.Errorf("reading the event: %w", err))
+		if name := eventName(data); name != "" {
+			step = opts.Agent.Events[name]
+		}
+		return fail(err)
 	}
-	if len(data) > MaxEventSize {
-		return fail(1, fmt.Errorf("the event is over %d bytes", MaxEventSize))
+	if name := eventName(data); name != "" {
+		step = opts.Agent.Events[name]
 	}
 	ev, err := ParseEvent(data)
 	if err != nil {
-		return fail(1, fmt.Errorf("%w (an event is the JSON object an agent writes on a hook's stdin)", err))
+		return fail(fmt.Errorf("%w (an event is the JSON object an agent writes on a hook's stdin)", err))
 	}
-	step := opts.Agent.Events[ev.Name]
 	dir := opts.Dir
 	if dir == "" {
 		dir = DefaultDir()
 	}
 	if err := privateDir(dir); err != nil {
-		return write(failed(outcome{step: step, failure: err.Error()}), stdout, stderr)
+		return fail(fmt.Errorf("%w; name a folder of your own with --dir, or set XDG_RUNTIME_DIR", err))
 	}
 	s := SessionOf(dir, opts.Agent, ev, opts.Argv)
 	conn, started, err := s.connect(ctx, opts)
 	if err != nil {
-		return write(failed(outcome{step: step, failure: err.Error()}), stdout, stderr)
+		return fail(fmt.Errorf("%w (its log: %s)", cause(ctx, err), s.Log))
 	}
 	defer conn.Close()
 	if started {
@@ -116,12 +140,53 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 		for _, line := range opts.Agent.Cannot {
 			fmt.Fprintf(stderr, "hookwire bridge: %s: %s\n", opts.Agent.Name, line)
 		}
+		if opts.FailOpen {
+			fmt.Fprintf(stderr, "hookwire bridge: --failure-policy open: tool calls go on when the hook cannot be asked\n")
+		}
 	}
-	reply, err := exchange(conn, data)
+	reply, err := exchange(ctx, conn, data)
 	if err != nil {
-		return write(failed(outcome{step: step, failure: fmt.Sprintf("the session's server did not answer: %v (its log: %s)", err, s.Log)}), stdout, stderr)
+		return fail(fmt.Errorf("the session's server did not answer: %w (its log: %s)", cause(ctx, err), s.Log))
 	}
 	return write(reply, stdout, stderr)
+}
+
+// readEvent reads the event from stdin, up to MaxEventSize. What it returns
+// with an error is what it read, for eventName.
+func readEvent(ctx context.Context, stdin io.Reader) ([]byte, error) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(stdin, MaxEventSize+1))
+		done <- read{data, err}
+	}()
+	select {
+	case r := <-done:
+		switch {
+		case r.err != nil:
+			return r.data, fmt.Errorf("reading the event: %w", r.err)
+		case len(r.data) > MaxEventSize:
+			return r.data[:MaxEventSize], fmt.Errorf("the event is over %d bytes", MaxEventSize)
+		}
+		return r.data, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("reading the event: %w", cause(ctx, ctx.Err()))
+	}
+}
+
+// cause names why ctx ended, when it did: the invocation's deadline, or a
+// signal; otherwise err.
+func cause(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("no decision within the bridge's deadline (--deadline): %w", err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted (%v): %w", context.Cause(ctx), err)
+	}
+	return err
 }
 
 func write(r Reply, stdout, stderr io.Writer) int {
@@ -138,7 +203,8 @@ func write(r Reply, stdout, stderr io.Writer) int {
 // A lock file makes sure that two events at once start one server.
 // started is true when this call started it.
 func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, started bool, err error) {
-	if conn, err := net.Dial("unix", s.Socket); err == nil {
+	var dialer net.Dialer
+	if conn, err := dialer.DialContext(ctx, "unix", s.Socket); err == nil {
 		return conn, false, nil
 	}
 	lock, err := os.OpenFile(s.lock, os.O_CREATE|os.O_RDWR, 0o600)
@@ -146,11 +212,16 @@ func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, star
 		return nil, false, err
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return nil, false, err
+	// Polled, not waited for: the wait must end with ctx.
+	for syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		select {
+		case <-ctx.Done():
+			return nil, false, fmt.Errorf("waiting for another event to start the session's server: %w", ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	if conn, err := net.Dial("unix", s.Socket); err == nil {
+	if conn, err := dialer.DialContext(ctx, "unix", s.Socket); err == nil {
 		return conn, false, nil // another event started it meanwhile
 	}
 	conn, err = s.start(ctx, opts)
@@ -197,13 +268,20 @@ func (s Session) start(ctx context.Context, opts Options) (net.Conn, error) {
 	}
 }
 
-// exchange sends the event and reads the reply.
-func exchange(conn net.Conn, event []byte) (Reply, error) {
-	req, err := json.Marshal(request{Event: event})
-	if err != nil {
+// exchange sends the event and reads the reply, within ctx.
+func exchange(ctx context.Context, conn net.Conn, event []byte) (Reply, error) {
+	if d, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(d)
+	}
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	var req bytes.Buffer
+	enc := json.NewEncoder(&req)
+	enc.SetEscapeHTML(false) // <, > and & as they came, not six bytes each
+	if err := enc.Encode(request{Event: event}); err != nil {
 		return Reply{}, err
 	}
-	if _, err := conn.Write(append(req, '\n')); err != nil {
+	if _, err := conn.Write(req.Bytes()); err != nil {
 		return Reply{}, err
 	}
 	line, err := readLine(bufio.NewReader(conn), MaxEventSize+64)

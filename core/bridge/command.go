@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,8 +32,11 @@ that session; later events reach it over a Unix socket in a folder only you
 may enter, so the hook keeps its state and answers without starting again.
 The server stops at the session's end, after --idle with no event, or when
 the hook is down for good. The hook's stderr goes to the session's log, in
---dir (named in every error). A hook that cannot be asked blocks the events
-that guard a tool (exit 2) and lets the others go on (exit 1).`
+--dir (named in every error). A hook that cannot be asked (it does not
+start, crashes, misses its deadline, is overloaded, the event cannot be
+read, the server is gone, the bridge is sent SIGTERM or SIGINT) blocks the
+events that guard a tool (exit 2; --failure-policy open lets them go on)
+and lets the others go on (exit 1). Every event ends within --deadline.`
 )
 
 // Command defines the bridge's flags on fs and returns the command. self
@@ -45,6 +49,10 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
 	intercept := fs.String("intercept", "", "stages to ask a hook that declares no modes in hook.hello, comma-separated")
 	serve := fs.String("serve", "", "run a session's server on this `socket` (the bridge starts it itself)")
+	deadline := fs.Duration("deadline", DefaultDeadline, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked")
+	policy := fs.String("failure-policy", "closed", "`closed` blocks a tool call when the hook cannot be asked (crash, deadline, overload, bad event); open lets it run")
+	envClear := fs.Bool("env-clear", false, "pass the hook none of the agent's environment variables but those --env-passthrough names (API keys stay out)")
+	envPass := fs.String("env-passthrough", "", "comma-separated `variables` (globs such as LC_*) the hook receives with --env-clear; without it, the only ones it receives")
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fail := func(code int, err error) int {
 			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
@@ -68,13 +76,23 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			}
 			stages = append(stages, st)
 		}
+		if *policy != "open" && *policy != "closed" {
+			return fail(cli.ExitUsage, fmt.Errorf("--failure-policy: %q is not open or closed", *policy))
+		}
+		var passthrough []string
+		for _, v := range strings.Split(*envPass, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				passthrough = append(passthrough, v)
+			}
+		}
 		argv := args[1:]
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if *serve != "" {
-			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds())}
+			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: passthrough}
 			logger := slog.New(cli.NewLogHandler(stderr))
-			err := Serve(ctx, ServeOptions{Agent: agent, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger})
+			err := Serve(ctx, ServeOptions{Agent: agent, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger,
+				FailOpen: *policy == "open", Deadline: *deadline})
 			if err != nil {
 				return fail(cli.ExitFail, err)
 			}
@@ -86,8 +104,10 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 		}
 		server := func(socket string) []string {
 			return slices.Concat([]string{exe}, self, []string{"--serve", socket, "--idle", idle.String(), "--timeout", timeout.String(),
-				"--intercept", *intercept, agent.Name, "--"}, argv)
+				"--intercept", *intercept, "--deadline", deadline.String(), "--failure-policy", *policy,
+				"--env-clear=" + strconv.FormatBool(*envClear), "--env-passthrough", *envPass, agent.Name, "--"}, argv)
 		}
-		return Invoke(ctx, Options{Agent: agent, Argv: argv, Dir: *dir, Server: server, StartTimeout: 10 * time.Second}, stdin, stdout, stderr)
+		opts := Options{Agent: agent, Argv: argv, Dir: *dir, Server: server, StartTimeout: 10 * time.Second, Deadline: *deadline, FailOpen: *policy == "open"}
+		return Invoke(ctx, opts, stdin, stdout, stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,6 +77,8 @@ type outcome struct {
 	step Step
 	// failure, when set, says why the hook could not be asked.
 	failure string
+	// failOpen lets a guard event go on all the same (--failure-policy open).
+	failOpen bool
 	// ended is the decision that ended a chain: anything but continue.
 	ended *decision
 	// approval is the approvers' decision; nil when none was asked.
@@ -111,4 +114,39 @@ func (d decision) because() string {
 func encode(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// eventName is the hook_event_name of an event, read from the start of its
+// JSON without decoding the rest: it names the event even when the whole
+// cannot be read (too large, cut short, not an object of strings).
+func eventName(data []byte) (name string) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return name
+		}
+		for depth := 0; ; {
+			t, err := dec.Token()
+			if err != nil {
+				return name
+			}
+			if key == "hook_event_name" && depth == 0 {
+				name, _ = t.(string) // the last one stands, as in ParseEvent
+			}
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	return name
 }

@@ -74,3 +74,20 @@ func FuzzParseEvent(f *testing.F) {
 		assert.Equal(t, ev.Session, again.Session)
 	})
 }
+
+// eventName reads the name of any event ParseEvent accepts, and never
+// panics on what an agent may write, cut short or not.
+func FuzzEventName(f *testing.F) {
+	f.Add([]byte(`{"session_id":"s","tool_input":{"a":[1,{"b":"}"}]},"hook_event_name":"PreToolUse"}`))
+	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_input":{"command":"rm -rf / xxxx`))
+	f.Add([]byte(`[{"hook_event_name":"PreToolUse"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		name := eventName(data)
+		if ev, err := ParseEvent(data); err == nil && name != ev.Name {
+			t.Fatalf("eventName %q, ParseEvent %q", name, ev.Name)
+		}
+		for i := range min(len(data), 64) {
+			eventName(data[:i])
+		}
+	})
+}

@@ -25,6 +25,9 @@ func geminiDecide(ev Event, o outcome) Reply {
 		case d.action == protocol.ActionAbortTurn && (ev.Name == "BeforeModel" || ev.Name == "AfterModel"):
 			// A denied model call ends the turn there.
 			return geminiOutput(map[string]any{"decision": "deny", "reason": d.because()})
+		case o.step.Guard:
+			// Stopping alone stops after the tool has run: deny it too.
+			return geminiOutput(map[string]any{"decision": "deny", "reason": d.because(), "continue": false, "stopReason": d.because()})
 		default: // abort_turn elsewhere, hard_abort
 			return geminiOutput(map[string]any{"continue": false, "stopReason": d.because()})
 		}

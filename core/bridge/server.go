@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,6 +41,12 @@ type ServeOptions struct {
 	Idle time.Duration
 	// Logger receives the server's log and the hook's stderr.
 	Logger *slog.Logger
+	// FailOpen lets the events that guard a tool go on when a call to the
+	// hook fails; by default they are blocked.
+	FailOpen bool
+	// Deadline is the invocations' deadline: no approval waits longer.
+	// Zero means DefaultDeadline.
+	Deadline time.Duration
 }
 
 // server is a session's server: one hook, asked for every event.
@@ -73,7 +81,17 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		proc.Intercept = append(proc.Intercept, string(st))
 	}
 	proc.Observe = []string{"*"}
-	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Processes: map[string]runtime.ProcessConfig{hookName: proc}}},
+	// A guard fails closed: a failed before_tool call blocks the tool as a
+	// failed approval does, instead of letting it run.
+	policy := string(runtime.FailClosed)
+	if opts.FailOpen {
+		policy = string(runtime.FailOpen)
+	}
+	proc.FailurePolicy = map[string]string{string(BeforeTool): policy, string(Approval): policy}
+	deadline := cmp.Or(opts.Deadline, DefaultDeadline)
+	// An approval ends before the invocation that waits for it.
+	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
+	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{hookName: proc}}},
 		runtime.Options{Logger: log, NoSessionEvents: false})
 	if err != nil {
 		return err
@@ -191,14 +209,14 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		return Reply{} // an event of a newer agent: nothing to say about it
 	}
 	<-s.started
-	o := outcome{step: step}
+	o := outcome{step: step, failOpen: s.opts.FailOpen}
 	if s.err != nil {
 		o.failure = "the hook did not start: " + s.err.Error()
-		return s.opts.Agent.decide(ev, o)
+		return s.decide(ev, &o)
 	}
 	if step.Kind != "" {
 		s.rt.Emit(runtimeEvent(s.opts.Agent.Name, step.Kind, ev))
-		return s.opts.Agent.decide(ev, o)
+		return s.decide(ev, &o)
 	}
 	stages, up := s.stages()
 	if !up && step.Guard {
@@ -206,17 +224,26 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		if err := s.rt.Down(hookName); err != nil {
 			o.failure += ": " + err.Error()
 		}
-		return s.opts.Agent.decide(ev, o)
+		return s.decide(ev, &o)
 	}
 	for _, stage := range step.Calls {
 		if !stages[stage] {
 			continue
 		}
-		if s.ask(ctx, ev, stage, &o); o.ended != nil {
+		if s.ask(ctx, ev, stage, &o); o.ended != nil || o.failure != "" {
 			break
 		}
 	}
-	return s.opts.Agent.decide(ev, o)
+	return s.decide(ev, &o)
+}
+
+// decide writes the outcome as the agent reads it; a failure names the
+// session's log, where the hook's stderr is.
+func (s *server) decide(ev Event, o *outcome) Reply {
+	if o.failure != "" {
+		o.failure += " (its log: " + strings.TrimSuffix(s.opts.Socket, ".sock") + ".log)"
+	}
+	return s.opts.Agent.decide(ev, *o)
 }
 
 func fromDecision(d runtime.Decision) *decision {

@@ -71,6 +71,10 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 	switch stage {
 	case BeforeTool:
 		call, d := s.rt.BeforeTool(ctx, protocol.BeforeToolParams{Meta: meta, Tool: tool, Arguments: args})
+		if d.Failed {
+			o.failure = d.Reason
+			return
+		}
 		if !d.Continue() {
 			o.ended = fromDecision(d)
 			return

@@ -121,6 +121,10 @@ type Decision struct {
 	// is true: the call must still be approved before the hook's answer
 	// stands for the tool.
 	NeedsApproval bool
+	// Failed is true when a hook's call failed (crash, deadline, a reply
+	// that breaks the protocol) and its stage's policy, closed, ended the
+	// chain: no hook decided, Reason says what went wrong.
+	Failed bool
 }
 
 // Continue reports whether the agent may go on.
@@ -692,7 +696,7 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 	if rec.Policy == FailOpen {
 		return res, false, nil
 	}
-	return res, false, &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err)}
+	return res, false, &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err), Failed: true}
 }
 
 // callHook makes the call. A process hook's reply is read as the host

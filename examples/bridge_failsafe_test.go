@@ -1,0 +1,238 @@
+package examples
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A guard whose decision lives in before_tool alone (no approve mode) must
+// block the tool whenever the bridge cannot get its decision: these tests
+// fail open on a bridge that lets the call through.
+
+// guardScript is a Python hook that declares only the tool mode and
+// behaves as behaviour says on each before_tool: "crash", "stall", or
+// "slow" (deny after 200 ms, one call at a time).
+func guardScript(t *testing.T, behaviour string) bridgeHook {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "guard.py")
+	os.WriteFile(script, []byte(`import json, os, sys, time
+behaviour = sys.argv[1]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg.get("method") == "hook.hello":
+        result = {"ok": True, "modes": ["tool"]}
+    elif behaviour == "crash":
+        print("Traceback: the guard fell over", file=sys.stderr, flush=True)
+        os._exit(1)
+    elif behaviour == "stall":
+        time.sleep(3600)
+    else:
+        time.sleep(0.2)
+        result = {"action": "deny_tool", "reason": "not on my watch"}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return bridgeHook{argv: []string{"python3", script, behaviour}}
+}
+
+// rmEvent is the agent's event for `rm -rf /` in its shell tool.
+func rmEvent(t *testing.T, agent string) map[string]any {
+	name, event := "Bash", "PreToolUse"
+	if agent == "gemini-cli" {
+		name, event = "run_shell_command", "BeforeTool"
+	}
+	return sample(t, agent, event, map[string]any{"tool_name": name, "tool_input": map[string]any{"command": "rm -rf /"}})
+}
+
+// blocked says whether the agent reads the reply as a blocked tool call.
+func blocked(agent, stdout string, exit int) bool {
+	if exit == 2 {
+		return true
+	}
+	var out map[string]any
+	if exit != 0 || json.Unmarshal([]byte(stdout), &out) != nil {
+		return false
+	}
+	if agent == "gemini-cli" {
+		return out["decision"] == "deny"
+	}
+	specific, _ := out["hookSpecificOutput"].(map[string]any)
+	return specific != nil && specific["permissionDecision"] == "deny"
+}
+
+func TestAGuardThatCrashesOrStallsBlocksTheToolWithTheReasonAndTheLog(t *testing.T) {
+	for _, agent := range []string{"claude-code", "gemini-cli"} {
+		for _, behaviour := range []string{"crash", "stall"} {
+			t.Run(agent+"/"+behaviour, func(t *testing.T) {
+				t.Parallel()
+				b := newBridgeRun(t, agent, guardScript(t, behaviour), "--timeout", "500ms")
+				stdout, stderr, exit := b.call(t, rmEvent(t, agent))
+				if exit != 2 || stdout != "" {
+					t.Fatalf("exit %d, stdout %q, stderr %q: want the call blocked with exit 2", exit, stdout, stderr)
+				}
+				for _, want := range []string{"blocked", "hook hook failed", ".log"} {
+					if !strings.Contains(stderr, want) {
+						t.Errorf("stderr %q does not say %q", stderr, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestABurstOfFiftyCallsToAnOverloadedGuardBlocksEveryOne(t *testing.T) {
+	for _, agent := range []string{"claude-code", "gemini-cli"} {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			// One call at a time, 200 ms each: the later calls of the burst
+			// miss the 1 s deadline, and must be blocked all the same.
+			b := newBridgeRun(t, agent, guardScript(t, "slow"), "--timeout", "1s")
+			b.call(t, sample(t, agent, "SessionStart", nil)) // the server and hook, started once
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			let := 0
+			for range 50 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					stdout, stderr, exit := b.call(t, rmEvent(t, agent))
+					if !blocked(agent, stdout, exit) {
+						mu.Lock()
+						let++
+						mu.Unlock()
+						t.Logf("let through: exit %d, stdout %q, stderr %q", exit, stdout, stderr)
+					}
+				}()
+			}
+			wg.Wait()
+			if let > 0 {
+				t.Errorf("%d of 50 calls let through", let)
+			}
+		})
+	}
+}
+
+// stuckSession starts the session's server and hook, then stops them
+// with SIGSTOP: a server that takes the event and never answers.
+func stuckSession(t *testing.T, b *bridgeRun) {
+	t.Helper()
+	b.call(t, sample(t, b.agent, "SessionStart", nil))
+	for _, pid := range b.processes() {
+		syscall.Kill(pid, syscall.SIGSTOP)
+	}
+	t.Cleanup(func() {
+		for _, pid := range b.processes() {
+			syscall.Kill(pid, syscall.SIGCONT)
+		}
+	})
+}
+
+func TestTheBridgeClientEndsWithinItsDeadlineAndAtOnceOnSIGTERM(t *testing.T) {
+	hook := referenceHooks(t)["python"]
+	t.Run("deadline", func(t *testing.T) {
+		b := newBridgeRun(t, "claude-code", hook, "--deadline", "1s")
+		event := rmEvent(t, "claude-code")
+		stuckSession(t, b)
+		start := time.Now()
+		stdout, stderr, exit := b.call(t, event)
+		took := time.Since(start)
+		if exit != 2 || stdout != "" || !strings.Contains(stderr, "deadline") {
+			t.Errorf("exit %d, stdout %q, stderr %q: want the call blocked for the deadline", exit, stdout, stderr)
+		}
+		if took > 10*time.Second {
+			t.Errorf("the client took %v with a 1s deadline", took)
+		}
+	})
+	t.Run("SIGTERM", func(t *testing.T) {
+		b := newBridgeRun(t, "gemini-cli", hook)
+		event := rmEvent(t, "gemini-cli")
+		stuckSession(t, b)
+		data, _ := json.Marshal(event)
+		cmd := exec.Command(bridgeCLI, "--dir", b.dir, "gemini-cli", "--")
+		cmd.Args = append(cmd.Args, hook.argv...)
+		cmd.Env = append(os.Environ(), hook.env...)
+		cmd.Stdin = bytes.NewReader(data)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			exitErr, ok := err.(*exec.ExitError)
+			if !ok || exitErr.ExitCode() != 2 || !strings.Contains(errOut.String(), "interrupted") {
+				t.Errorf("after SIGTERM: %v, stdout %q, stderr %q: want exit 2, interrupted", err, out.String(), errOut.String())
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("the client did not end on SIGTERM")
+		}
+	})
+}
+
+func TestAGuardEventThatCannotBeReadIsBlocked(t *testing.T) {
+	hook := referenceHooks(t)["go"]
+	noSession := rmEvent(t, "claude-code")
+	delete(noSession, "session_id")
+	noSessionData, _ := json.Marshal(noSession)
+	// Over the bridge's 64 MiB: the event's name is read from its start.
+	huge := append([]byte(`{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"rm -rf / `), bytes.Repeat([]byte("x"), 65<<20)...)
+	huge = append(huge, `"}}`...)
+	for name, data := range map[string][]byte{"without session_id": noSessionData, "over 64 MiB": huge} {
+		t.Run(name, func(t *testing.T) {
+			b := newBridgeRun(t, "claude-code", hook)
+			cmd := exec.Command(bridgeCLI, append([]string{"--dir", b.dir, "claude-code", "--"}, hook.argv...)...)
+			cmd.Stdin = bytes.NewReader(data)
+			out, err := cmd.CombinedOutput()
+			exitErr, ok := err.(*exec.ExitError)
+			if !ok || exitErr.ExitCode() != 2 || !strings.Contains(string(out), "blocked") {
+				t.Errorf("%v: %.300s: want exit 2, blocked", err, out)
+			}
+		})
+	}
+}
+
+// An event full of <, > and & reaches the hook as it came: escaped for
+// HTML, 20 MiB of them would be 120 MiB, over the server's limit.
+func TestAnEventFullOfHTMLCharactersReachesTheHookUnescaped(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "measure.py")
+	os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg.get("method") == "hook.hello":
+        result = {"ok": True, "modes": ["tool"]}
+    else:
+        result = {"action": "deny_tool", "reason": "length %d" % len(msg["params"]["arguments"]["command"])}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	b := newBridgeRun(t, "claude-code", bridgeHook{argv: []string{"python3", script}})
+	event := rmEvent(t, "claude-code")
+	event["tool_input"] = map[string]any{"command": strings.Repeat("<&>", 7<<20)}
+	stdout, stderr, exit := b.call(t, event)
+	if exit != 0 || !strings.Contains(stdout, "length 22020096") {
+		t.Errorf("exit %d, stdout %.200q, stderr %.300q: want the hook's deny with the command's length", exit, stdout, stderr)
+	}
+}
+
+func TestFailurePolicyOpenLetsACrashedGuardsCallGoOnAndSaysSo(t *testing.T) {
+	b := newBridgeRun(t, "claude-code", guardScript(t, "crash"), "--failure-policy", "open")
+	stdout, stderr, exit := b.call(t, rmEvent(t, "claude-code"))
+	if blocked("claude-code", stdout, exit) || !strings.Contains(stderr, "--failure-policy open") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want the call to go on, and the policy said", exit, stdout, stderr)
+	}
+}

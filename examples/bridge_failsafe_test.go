@@ -236,3 +236,49 @@ func TestFailurePolicyOpenLetsACrashedGuardsCallGoOnAndSaysSo(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q: want the call to go on, and the policy said", exit, stdout, stderr)
 	}
 }
+
+// envHook answers a tool call, under the bridge or `hookwire mcp`, with
+// the value of HOOKWIRE_TEST_SECRET as it sees it.
+const envHook = `import json, os, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    method = msg["method"]
+    if method == "hook.hello":
+        result = {"ok": True, "modes": ["llm", "tool"]}
+    elif method == "hook.before_llm":
+        request = msg["params"]
+        request["tools"] = (request.get("tools") or []) + [{"type": "function", "function": {"name": "env", "parameters": {"type": "object"}}}]
+        result = {"action": "modify", "request": request}
+    elif method == "hook.before_tool":
+        result = {"action": "respond", "result": {"for_llm": "secret=" + os.environ.get("HOOKWIRE_TEST_SECRET", "absent")}}
+    else:
+        result = {"action": "continue"}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`
+
+func TestEnvClearKeepsTheAgentsSecretsFromTheHook(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "env.py")
+	os.WriteFile(script, []byte(envHook), 0o644)
+	t.Setenv("HOOKWIRE_TEST_SECRET", "hunter2")
+	for flags, want := range map[string]string{"": "secret=hunter2", "--env-clear": "secret=absent", "--env-clear --env-passthrough HOOKWIRE_TEST_*": "secret=hunter2"} {
+		t.Run("bridge "+flags, func(t *testing.T) {
+			b := newBridgeRun(t, "claude-code", bridgeHook{argv: []string{"python3", script}}, strings.Fields(flags)...)
+			stdout, stderr, _ := b.call(t, rmEvent(t, "claude-code"))
+			if !strings.Contains(stdout, want) {
+				t.Errorf("stdout %q, stderr %q: want %s", stdout, stderr, want)
+			}
+		})
+		t.Run("mcp "+flags, func(t *testing.T) {
+			args := append(append([]string{"mcp"}, strings.Fields(flags)...), "--", "python3", script)
+			cmd := exec.Command(cli, args...)
+			cmd.Stdin = strings.NewReader(strings.Join([]string{mcpInitialize, mcpInitialized,
+				`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"env","arguments":{}}}`}, "\n") + "\n")
+			out, err := cmd.Output()
+			if err != nil || !strings.Contains(string(out), want) {
+				t.Errorf("%v: %s: want %s", err, out, want)
+			}
+		})
+	}
+}

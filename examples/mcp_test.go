@@ -168,3 +168,50 @@ func TestUnderPicoClawTheWeatherToolReachesTheLLMThroughMCP(t *testing.T) {
 		t.Errorf("get_weather answered %+v", tools[0].Result)
 	}
 }
+
+// mcpLines runs `hookwire mcp` on the Python weather hook with the lines
+// on stdin, closed after them, as `printf ... | hookwire mcp -- ...` does,
+// and returns the lines it printed.
+func mcpLines(t *testing.T, lines ...string) []string {
+	t.Helper()
+	cmd := exec.Command(cli, "mcp", "--", "python3", "weather_plugin.py")
+	cmd.Dir = filepath.Join("weather", "script")
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("hookwire mcp: %v", err)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+const (
+	mcpInitialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"printf","version":"1"}}}`
+	mcpInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	mcpList        = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+)
+
+func TestEveryRequestIsAnsweredWhenStdinClosesRightAfterIt(t *testing.T) {
+	out := mcpLines(t, mcpInitialize, mcpInitialized, mcpList)
+	if len(out) != 2 || !strings.Contains(out[0], `"id":1`) || !strings.Contains(out[0], `"serverInfo"`) ||
+		!strings.Contains(out[1], `"id":2`) || !strings.Contains(out[1], `"get_weather"`) {
+		t.Errorf("want the replies to initialize and tools/list, and nothing else (no list_changed), got:\n%s", strings.Join(out, "\n"))
+	}
+}
+
+func TestAMalformedLineIsAnsweredAndTheNextRequestStillIs(t *testing.T) {
+	for _, bad := range []string{`{"jsonrpc":"2.0","id":{},"method":"ping"}`, `[]`, `{}`, `null`, `{"jsonrpc":"1.0","id":7,"method":"ping"}`, `42`, `"ping"`, `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`} {
+		out := mcpLines(t, mcpInitialize, mcpInitialized, bad, mcpList)
+		all := strings.Join(out, "\n")
+		if len(out) != 3 || !strings.Contains(all, `"code":-32600`) || !strings.Contains(all, `"serverInfo"`) || !strings.Contains(all, `"get_weather"`) {
+			t.Errorf("after %s: want initialize's reply, an invalid request error, then the tools, got:\n%s", bad, strings.Join(out, "\n"))
+		}
+	}
+}
+
+func TestAnErrorReplyCarriesTheSpecsCode(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_weather","arguments":[1]}}`
+	out := mcpLines(t, mcpInitialize, mcpInitialized, call)
+	if len(out) != 2 || !strings.Contains(out[1], `"id":3`) || strings.Contains(out[1], `"code":0`) || !strings.Contains(out[1], `"code":-326`) {
+		t.Errorf("want an error with a JSON-RPC code for id 3, got:\n%s", strings.Join(out, "\n"))
+	}
+}

@@ -79,17 +79,11 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 		if *policy != "open" && *policy != "closed" {
 			return fail(cli.ExitUsage, fmt.Errorf("--failure-policy: %q is not open or closed", *policy))
 		}
-		var passthrough []string
-		for _, v := range strings.Split(*envPass, ",") {
-			if v = strings.TrimSpace(v); v != "" {
-				passthrough = append(passthrough, v)
-			}
-		}
 		argv := args[1:]
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if *serve != "" {
-			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: passthrough}
+			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)}
 			logger := slog.New(cli.NewLogHandler(stderr))
 			err := Serve(ctx, ServeOptions{Agent: agent, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger,
 				FailOpen: *policy == "open", Deadline: *deadline})

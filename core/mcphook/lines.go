@@ -5,65 +5,274 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MaxLineSize is the longest MCP message read from the client.
+// MaxLineSize is the longest MCP message read from the client, on the whole
+// path: the line filter and the MCP SDK's frame limit.
 const MaxLineSize = 64 << 20
 
-// JSONLines reads MCP messages from r, one per line as MCP's stdio transport
-// frames them, and passes on only the lines that are JSON: the MCP SDK reads
-// a stream of JSON values, so a line that is not JSON would end its session,
-// and a truncated one would swallow the lines after it. Each dropped line,
-// and each line over MaxLineSize, is told to drop.
-func JSONLines(r io.Reader, drop func(line []byte, why string)) io.ReadCloser {
-	return &jsonLines{r: bufio.NewReaderSize(r, 64<<10), drop: drop}
+// DrainTimeout bounds the wait, once the client's input ends, for the
+// replies to the requests read before: each is answered, or it is given up
+// after this long.
+const DrainTimeout = time.Minute
+
+// JSON-RPC's error codes.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// Stdio is MCP's stdio transport with a JSON-RPC check in front of the MCP
+// SDK: a line that is not JSON is answered with a parse error, one that is
+// JSON but not a JSON-RPC message with an invalid request error (for its
+// id, when it has one that can be echoed), a line over MaxLineSize with an
+// error for its id when its start shows one, and none of them ends the
+// session. When the input ends, the reader returns EOF only once every
+// request it passed on has been answered (or DrainTimeout has passed), so
+// that no reply is lost.
+type Stdio struct {
+	in   *bufio.Reader
+	out  io.Writer
+	drop func(line []byte, why string)
+
+	mu      sync.Mutex // guards out, pending and partial
+	pending map[string]bool
+	partial []byte // what the SDK has written of its current line
+	drained chan struct{}
+	// wait bounds the wait for the replies once the input ends.
+	wait time.Duration
+
+	next []byte // the rest of the line being passed on
+	err  error
 }
 
-type jsonLines struct {
-	r       *bufio.Reader
-	pending []byte // the rest of the line being passed on
-	drop    func([]byte, string)
-	err     error
+// NewStdio reads the client's messages from r and writes the server's to
+// w; drop is told of each line refused.
+func NewStdio(r io.Reader, w io.Writer, drop func(line []byte, why string)) *Stdio {
+	return &Stdio{in: bufio.NewReaderSize(r, 64<<10), out: w, drop: drop, pending: map[string]bool{}, wait: DrainTimeout}
 }
 
-func (j *jsonLines) Read(p []byte) (int, error) {
-	for len(j.pending) == 0 {
-		if j.err != nil {
-			return 0, j.err
+// Transport is the MCP transport over s.
+func (s *Stdio) Transport() mcp.Transport {
+	return &mcp.IOTransport{Reader: stdioReader{s}, Writer: stdioWriter{s}, MaxLineLength: MaxLineSize + 1}
+}
+
+type stdioReader struct{ s *Stdio }
+
+func (r stdioReader) Read(p []byte) (int, error) { return r.s.read(p) }
+func (r stdioReader) Close() error               { return nil }
+
+type stdioWriter struct{ s *Stdio }
+
+func (w stdioWriter) Write(p []byte) (int, error) { return w.s.write(p) }
+func (w stdioWriter) Close() error                { return nil }
+
+func (s *Stdio) read(p []byte) (int, error) {
+	for len(s.next) == 0 {
+		if s.err != nil {
+			if errors.Is(s.err, io.EOF) {
+				s.drain()
+			}
+			return 0, s.err
 		}
-		line, err := j.readLine()
-		j.err = err
+		line, long, err := s.readLine()
+		s.err = err
 		trimmed := bytes.TrimSpace(line)
 		switch {
+		case long:
+			s.refuse(line[:min(len(line), 64)], "the line is longer than the limit", idOf(line), codeInvalidRequest,
+				fmt.Sprintf("the message is over %d bytes", MaxLineSize))
 		case len(trimmed) == 0:
-		case len(line) > MaxLineSize:
-			j.drop(line[:64], "the line is longer than the limit")
 		case !json.Valid(trimmed):
-			j.drop(line, "the line is not JSON")
+			s.refuse(line, "the line is not JSON", nil, codeParseError, "parse error: the line is not JSON")
 		default:
-			j.pending = append(trimmed, '\n')
+			id, why := checkEnvelope(trimmed)
+			if why != "" {
+				s.refuse(line, why, id, codeInvalidRequest, "invalid request: "+why)
+				continue
+			}
+			if id != nil {
+				s.mu.Lock()
+				s.pending[string(id)] = true
+				s.mu.Unlock()
+			}
+			s.next = append(trimmed, '\n')
 		}
 	}
-	n := copy(p, j.pending)
-	j.pending = j.pending[n:]
+	n := copy(p, s.next)
+	s.next = s.next[n:]
 	return n, nil
 }
 
 // readLine reads up to the next newline, keeping at most MaxLineSize+64
-// bytes of it: enough to tell that it is too long, and to show its start.
-func (j *jsonLines) readLine() ([]byte, error) {
-	var line []byte
+// bytes of it: enough to tell that it is too long, and to read its start.
+func (s *Stdio) readLine() (line []byte, long bool, err error) {
 	for {
-		chunk, err := j.r.ReadSlice('\n')
+		chunk, err := s.in.ReadSlice('\n')
 		if len(line) <= MaxLineSize {
 			line = append(line, chunk...)
+		} else {
+			long = true
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimSuffix(line, []byte("\n")), err
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		return line, long || len(line) > MaxLineSize, err
 	}
 }
 
-func (j *jsonLines) Close() error { return nil }
+// refuse answers a line the SDK is not given: with an error for id, or
+// for the null id when the line has none that can be echoed.
+func (s *Stdio) refuse(line []byte, why string, id json.RawMessage, code int, message string) {
+	s.drop(line, why)
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": message}})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out.Write(append(reply, '\n'))
+}
+
+// write passes the SDK's messages on, and notes each reply's id answered.
+func (s *Stdio) write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.partial = append(s.partial, p...)
+	for {
+		i := bytes.IndexByte(s.partial, '\n')
+		if i < 0 {
+			break
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		if json.Unmarshal(s.partial[:i], &msg) == nil && msg.Method == nil && msg.ID != nil {
+			delete(s.pending, string(msg.ID))
+			if len(s.pending) == 0 && s.drained != nil {
+				close(s.drained)
+				s.drained = nil
+			}
+		}
+		s.partial = s.partial[i+1:]
+	}
+	return s.out.Write(p)
+}
+
+// drain waits until every request passed on has its reply, within
+// s.wait.
+func (s *Stdio) drain() {
+	s.mu.Lock()
+	if len(s.pending) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	done := make(chan struct{})
+	s.drained = done
+	s.mu.Unlock()
+	select {
+	case <-done:
+	case <-time.After(s.wait):
+	}
+}
+
+// integer is a JSON number an id may be: MCP's ids are strings or integers.
+var integer = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// checkEnvelope says what makes a JSON line not a JSON-RPC 2.0 message the
+// SDK may be given, and the line's id, as the SDK will write it back, when
+// it has one that can be echoed.
+func checkEnvelope(line []byte) (id json.RawMessage, why string) {
+	if line[0] != '{' {
+		return nil, "not a JSON object"
+	}
+	var msg struct {
+		JSONRPC *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(line, &msg); err != nil {
+		return nil, "not a JSON-RPC message: " + err.Error()
+	}
+	id = usableID(msg.ID)
+	switch {
+	case msg.JSONRPC == nil || *msg.JSONRPC != "2.0":
+		return id, `"jsonrpc" is not "2.0"`
+	case msg.ID != nil && id == nil:
+		return nil, "the id is not a string or an integer"
+	case msg.Method == nil && (msg.Result != nil || msg.Error != nil) && id != nil:
+		return nil, "" // a reply to a request of the server's
+	case msg.Method == nil || msg.Method[0] != '"':
+		return id, `"method" is not a string`
+	}
+	return id, ""
+}
+
+// usableID is an id as the SDK writes it back: a string as its JSON
+// string, an integer as its digits; nil for anything else.
+func usableID(raw json.RawMessage) json.RawMessage {
+	var v any
+	if raw == nil || json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	switch v.(type) {
+	case string:
+		out, _ := json.Marshal(v)
+		return out
+	case float64:
+		if integer.Match(raw) {
+			return raw
+		}
+	}
+	return nil
+}
+
+// idOf reads the id of a message from its start, for a line too long to
+// decode: the id of a request that comes before its params.
+func idOf(start []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(start))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key == "id" {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				return nil
+			}
+			return usableID(raw)
+		}
+		for depth := 0; ; {
+			t, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	return nil
+}

@@ -11,53 +11,83 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func readAll(t testing.TB, in string) (passed []string, dropped []string) {
-	r := JSONLines(strings.NewReader(in), func(line []byte, why string) { dropped = append(dropped, why) })
-	out, err := io.ReadAll(r)
+// readAll passes in through a Stdio with nothing to answer, and returns
+// what the SDK would read and what the client was told.
+func readAll(t testing.TB, in string) (passed []string, told []string) {
+	var out bytes.Buffer
+	s := NewStdio(strings.NewReader(in), &out, func([]byte, string) {})
+	s.wait = 0 // nothing answers here
+	got, err := io.ReadAll(stdioReader{s})
 	require.NoError(t, err)
-	for _, l := range strings.Split(string(out), "\n") {
+	return lines(string(got)), lines(out.String())
+}
+
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
 		if l != "" {
-			passed = append(passed, l)
+			out = append(out, l)
 		}
 	}
-	return passed, dropped
+	return out
 }
 
-func TestLinesThatAreJSONPassInOrderAndTheOthersAreDropped(t *testing.T) {
-	in := "{\"a\":1}\n]\n{\"b\":[[[[\n\n  {\"c\":2}  \r\n\x00\xff\n{\"d\":3}"
-	passed, dropped := readAll(t, in)
-	assert.Equal(t, []string{`{"a":1}`, `{"c":2}`, `{"d":3}`}, passed)
-	assert.Len(t, dropped, 3)
+func TestEachLineThatIsNotAJSONRPCMessageIsAnsweredWithTheSpecsError(t *testing.T) {
+	for line, want := range map[string]string{
+		`this is not JSON`: `{"error":{"code":-32700,"message":"parse error: the line is not JSON"},"id":null,"jsonrpc":"2.0"}`,
+		`[]`:               `{"error":{"code":-32600,"message":"invalid request: not a JSON object"},"id":null,"jsonrpc":"2.0"}`,
+		`{}`:               `{"error":{"code":-32600,"message":"invalid request: \"jsonrpc\" is not \"2.0\""},"id":null,"jsonrpc":"2.0"}`,
+		`null`:             `{"error":{"code":-32600,"message":"invalid request: not a JSON object"},"id":null,"jsonrpc":"2.0"}`,
+		`7`:                `{"error":{"code":-32600,"message":"invalid request: not a JSON object"},"id":null,"jsonrpc":"2.0"}`,
+		`"ping"`:           `{"error":{"code":-32600,"message":"invalid request: not a JSON object"},"id":null,"jsonrpc":"2.0"}`,
+		`{"jsonrpc":"1.0","id":4,"method":"ping"}`:   `{"error":{"code":-32600,"message":"invalid request: \"jsonrpc\" is not \"2.0\""},"id":4,"jsonrpc":"2.0"}`,
+		`{"jsonrpc":"2.0","id":{},"method":"ping"}`:  `{"error":{"code":-32600,"message":"invalid request: the id is not a string or an integer"},"id":null,"jsonrpc":"2.0"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`: `{"error":{"code":-32600,"message":"invalid request: the id is not a string or an integer"},"id":null,"jsonrpc":"2.0"}`,
+		`{"jsonrpc":"2.0","id":"a","method":7}`:      `{"error":{"code":-32600,"message":"invalid request: \"method\" is not a string"},"id":"a","jsonrpc":"2.0"}`,
+	} {
+		passed, told := readAll(t, line+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+		assert.Equal(t, []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}`}, passed, line)
+		assert.Equal(t, []string{want}, told, line)
+	}
 }
 
-func TestALineOverTheLimitIsDroppedAndTheNextPasses(t *testing.T) {
-	long := `{"x":"` + strings.Repeat("a", MaxLineSize) + `"}`
-	passed, dropped := readAll(t, long+"\n{\"ok\":true}\n")
-	assert.Equal(t, []string{`{"ok":true}`}, passed)
-	assert.Equal(t, []string{"the line is longer than the limit"}, dropped)
+func TestALineOverTheLimitIsAnsweredForItsIdAndTheNextPasses(t *testing.T) {
+	long := `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"x":"` + strings.Repeat("a", MaxLineSize) + `"}}`
+	passed, told := readAll(t, long+"\n"+`{"jsonrpc":"2.0","method":"ok"}`+"\n")
+	assert.Equal(t, []string{`{"jsonrpc":"2.0","method":"ok"}`}, passed)
+	assert.Equal(t, []string{`{"error":{"code":-32600,"message":"the message is over 67108864 bytes"},"id":12,"jsonrpc":"2.0"}`}, told)
 }
 
-// Whatever the client sends, the MCP SDK is given only whole JSON values,
-// one per line, and every line that is JSON reaches it, in order.
-func FuzzJSONLines(f *testing.F) {
+// Whatever the client sends, the MCP SDK is given only whole JSON-RPC
+// objects, one per line, in order; every other line that is not blank is
+// answered, with one line.
+func FuzzStdio(f *testing.F) {
 	for _, seed := range []string{
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"]}\n{\"a\":1}\n",
 		"]\n[\n{\n\"\n",
-		"{\"a\":\"\\ud800\"}\n",
+		"{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"x\"}\n",
 		strings.Repeat("[", 1000) + "\n",
-		"1e999\n-\n{\"a\":1,\"a\":2}\n",
+		"1e999\n-\n{\"jsonrpc\":\"2.0\",\"id\":1e3,\"method\":\"x\"}\n",
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		passed, _ := readAll(t, in)
-		var want []string
+		passed, told := readAll(t, in)
+		blank := 0
 		for _, l := range strings.Split(in, "\n") {
-			l = string(bytes.TrimSpace([]byte(l)))
-			if l != "" && json.Valid([]byte(l)) {
-				want = append(want, l)
+			if len(bytes.TrimSpace([]byte(l))) == 0 {
+				blank++
 			}
 		}
-		assert.Equal(t, want, passed)
+		assert.Equal(t, len(strings.Split(in, "\n"))-blank, len(passed)+len(told))
+		for _, l := range passed {
+			var msg map[string]any
+			require.NoError(t, json.Unmarshal([]byte(l), &msg))
+			assert.Equal(t, "2.0", msg["jsonrpc"])
+		}
+		for _, l := range told {
+			var msg map[string]any
+			require.NoError(t, json.Unmarshal([]byte(l), &msg))
+		}
 	})
 }

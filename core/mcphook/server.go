@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -91,7 +92,9 @@ func New(opts Options) (*Server, error) {
 // Run starts the hook and serves MCP on the transport until the client
 // leaves or ctx ends, then stops the hook.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	go s.start(ctx)
+	// The hook starts, and its tools are listed, before any client is
+	// connected: a client told of a change must see one.
+	s.start(ctx)
 	defer s.rt.Close()
 	return s.mcp.Run(ctx, t)
 }
@@ -121,11 +124,11 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return nil, ctx.Err()
 		}
 		if s.err != nil && !strings.HasPrefix(method, "notifications/") {
-			return nil, fmt.Errorf("hook %s: %w", s.name, s.err)
+			return nil, internalError(fmt.Errorf("hook %s: %w", s.name, s.err))
 		}
 		if method == "tools/list" {
 			if err := s.sync(ctx); err != nil {
-				return nil, err
+				return nil, internalError(err)
 			}
 		}
 		return next(ctx, method, req)
@@ -194,7 +197,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	args := map[string]any{}
 	if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, fmt.Errorf("arguments of %s must be a JSON object: %w", req.Params.Name, err)
+			return nil, &jsonrpc.Error{Code: codeInvalidParams, Message: fmt.Sprintf("arguments of %s must be a JSON object: %v", req.Params.Name, err)}
 		}
 	}
 	name := req.Params.Name
@@ -226,6 +229,18 @@ func result(r protocol.ToolResult) *mcp.CallToolResult {
 	}
 	out.IsError = r.IsError != nil && *r.IsError
 	return out
+}
+
+// codeInvalidParams and codeInternalError are JSON-RPC's.
+const (
+	codeInvalidParams = -32602
+	codeInternalError = -32603
+)
+
+// internalError is err as a JSON-RPC error with the spec's code: a plain
+// error would reach the client with code 0.
+func internalError(err error) error {
+	return &jsonrpc.Error{Code: codeInternalError, Message: err.Error()}
 }
 
 func failed(msg string) *mcp.CallToolResult {

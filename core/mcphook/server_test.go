@@ -151,7 +151,7 @@ func TestMalformedMCPInputIsAnsweredOrDroppedAndNeverHangs(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		srv.Run(ctx, &mcp.IOTransport{Reader: mcphook.JSONLines(inR, func([]byte, string) {}), Writer: outW})
+		srv.Run(ctx, mcphook.NewStdio(inR, outW, func([]byte, string) {}).Transport())
 	}()
 	defer func() { cancel(); inW.Close(); <-done }()
 

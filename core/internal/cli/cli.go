@@ -59,3 +59,14 @@ func help(w io.Writer, usage, summary string, fs *flag.FlagSet) {
 		fmt.Fprintf(w, "\nFlags:\n%s", flags.String())
 	}
 }
+
+// List is a comma-separated flag's values, blanks left out.
+func List(flag string) []string {
+	var out []string
+	for _, v := range strings.Split(flag, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -233,14 +234,38 @@ func noLink(base string, names ...string) error {
 	return nil
 }
 
+// MaxFileSize bounds a file a skill's hooks are read from.
+const MaxFileSize = 1 << 20
+
 // readNoLink reads the file rel of a skill's hooks folder, refusing a
-// symbolic link at any step of its path, the file included.
+// symbolic link at any step of its path, the file included, and anything
+// but a regular file of one link under MaxFileSize. The checks are made on
+// the file opened, not on its name, so that nothing swapped in between is
+// read (openNoFollow, per system).
 func readNoLink(hooksDir, rel string) ([]byte, error) {
 	names := append([]string{"hooks"}, strings.Split(filepath.ToSlash(rel), "/")...)
-	if err := noLink(filepath.Dir(hooksDir), names...); err != nil {
+	f, err := openNoFollow(filepath.Dir(hooksDir), names)
+	if err != nil {
 		return nil, err
 	}
-	return os.ReadFile(filepath.Join(hooksDir, rel))
+	defer f.Close()
+	at := filepath.ToSlash(filepath.Join(names...))
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%v): skill hooks read regular files only", at, info.Mode().Type())
+	case links(info) > 1:
+		return nil, fmt.Errorf("%s has %d hard links: one could be any file of yours, so skill hooks read files of one link only (copy it instead)", at, links(info))
+	case info.Size() > MaxFileSize:
+		return nil, fmt.Errorf("%s is %d bytes, over the %d a skill's hook file may have", at, info.Size(), MaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err == nil && len(data) > MaxFileSize {
+		err = fmt.Errorf("%s grew over the %d bytes a skill's hook file may have", at, MaxFileSize)
+	}
+	return data, err
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {

@@ -3,6 +3,7 @@ package examples
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -281,4 +282,30 @@ func TestEnvClearKeepsTheAgentsSecretsFromTheHook(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAHookThatIgnoresEOFDiesWithItsSessionsServer(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "stubborn.py")
+	os.WriteFile(script, []byte(`import json, sys, time
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "hook.hello":
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"ok": True, "modes": ["tool"]}}), flush=True)
+while True:  # stdin closed: stay anyway
+    time.sleep(1)
+`), 0o644)
+	b := newBridgeRun(t, "claude-code", bridgeHook{argv: []string{"python3", script}})
+	b.call(t, sample(t, "claude-code", "SessionStart", nil))
+	killed := false
+	for _, pid := range b.processes() {
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", fmt.Sprint(pid), "cmdline"))
+		if bytes.Contains(cmdline, []byte("--serve")) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			killed = true
+		}
+	}
+	if !killed {
+		t.Fatal("no session server found")
+	}
+	b.noneLeft(t, "after the session's server was killed")
 }

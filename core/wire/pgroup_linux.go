@@ -161,3 +161,8 @@ func reap(pids []int) {
 		}
 	}
 }
+
+// dieWithParent has the kernel kill a hook when the process that started it
+// dies, SIGKILL included, which leaves no one to close its stdin or stop it:
+// a hook that ignores EOF would otherwise run on, adopted by init.
+func dieWithParent(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }

@@ -27,3 +27,7 @@ func becomeSubreaper() {}
 // stopDescendants does nothing: without a subreaper, what left the hook's
 // process group cannot be found.
 func stopDescendants(pid int, token string, grace time.Duration) {}
+
+// dieWithParent does nothing where the kernel has no parent-death signal:
+// the process group is stopped when the runtime stops it.
+func dieWithParent(*syscall.SysProcAttr) {}

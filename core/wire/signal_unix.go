@@ -8,7 +8,11 @@ import (
 )
 
 // groupAttr puts a command in a process group of its own, led by the command.
-func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+func groupAttr() *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(attr)
+	return attr
+}
 
 // terminateGroup asks every process of the group led by pid to stop (SIGTERM).
 func terminateGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGTERM) }

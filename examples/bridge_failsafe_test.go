@@ -309,3 +309,50 @@ while True:  # stdin closed: stay anyway
 	}
 	b.noneLeft(t, "after the session's server was killed")
 }
+
+func TestTheSessionLogIsCappedAndTheSessionLeavesNoSocketOrLock(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "chatty.py")
+	os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg.get("method") == "hook.hello":
+        for i in range(25000):  # 25 MiB of chatter
+            print("chatter %06d " % i + "x" * 1000, file=sys.stderr)
+        sys.stderr.flush()
+        result = {"ok": True, "modes": ["tool"]}
+    else:
+        result = {"action": "continue"}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	b := newBridgeRun(t, "claude-code", bridgeHook{argv: []string{"python3", script}})
+	b.call(t, sample(t, "claude-code", "SessionStart", nil))
+	b.call(t, rmEvent(t, "claude-code"))
+	b.call(t, sample(t, "claude-code", "SessionEnd", nil))
+	b.noneLeft(t, "after SessionEnd")
+	var total int64
+	entries, _ := os.ReadDir(b.dir)
+	for _, e := range entries {
+		info, _ := e.Info()
+		switch {
+		case strings.HasSuffix(e.Name(), ".log"), strings.HasSuffix(e.Name(), ".log.1"):
+			total += info.Size()
+		case e.Name() == "start.lock":
+		default:
+			t.Errorf("left in the sessions' folder: %s", e.Name())
+		}
+	}
+	if total == 0 || total > 2*10<<20+1<<20 {
+		t.Errorf("the session's logs take %d bytes: want at most twice the 10 MiB cap", total)
+	}
+}
+
+func TestASocketFolderOthersMayEnterIsNamedWithTheWayOut(t *testing.T) {
+	b := newBridgeRun(t, "gemini-cli", referenceHooks(t)["go"])
+	os.Chmod(b.dir, 0o755)
+	stdout, stderr, exit := b.call(t, rmEvent(t, "gemini-cli"))
+	if exit != 2 || stdout != "" || !strings.Contains(stderr, b.dir) || !strings.Contains(stderr, "--dir") || !strings.Contains(stderr, "XDG_RUNTIME_DIR") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want the call blocked, the folder named, and --dir or XDG_RUNTIME_DIR as the way out", exit, stdout, stderr)
+	}
+}

@@ -67,7 +67,7 @@ func SessionOf(dir string, agent *Agent, ev Event, argv []string) Session {
 	cwd, _ := os.Getwd()
 	sum := sha256.Sum256([]byte(strings.Join(append([]string{agent.Name, ev.Session, cwd}, argv...), "\x00")))
 	base := filepath.Join(dir, agent.Name+"-"+hex.EncodeToString(sum[:8]))
-	return Session{Socket: base + ".sock", Log: base + ".log", lock: base + ".lock"}
+	return Session{Socket: base + ".sock", Log: base + ".log", lock: filepath.Join(dir, "start.lock")}
 }
 
 // privateDir makes dir, or checks it: a folder of this user's that no
@@ -200,7 +200,9 @@ func write(r Reply, stdout, stderr io.Writer) int {
 }
 
 // connect reaches the session's server, starting it when there is none.
-// A lock file makes sure that two events at once start one server.
+// A lock file makes sure that two events at once start one server: one
+// for the folder, held only until the new server listens, so that no file
+// is left per session.
 // started is true when this call started it.
 func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, started bool, err error) {
 	var dialer net.Dialer
@@ -231,6 +233,7 @@ func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, star
 // start runs a new server, detached from this invocation, and waits until
 // it listens.
 func (s Session) start(ctx context.Context, opts Options) (net.Conn, error) {
+	sweep(filepath.Dir(s.Log), time.Now().Add(-LogsKept))
 	log, err := os.OpenFile(s.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
@@ -264,6 +267,38 @@ func (s Session) start(ctx context.Context, opts Options) (net.Conn, error) {
 			cmd.Process.Kill()
 			return nil, ctx.Err()
 		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// LogsKept is how long the log of a session that has ended is kept, for
+// the errors that name it: older ones are removed when a session starts.
+const LogsKept = 24 * time.Hour
+
+// sweep removes what sessions left in dir before the time given: logs,
+// and sockets no server listens on any more.
+func sweep(dir string, before time.Time) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || info.ModTime().After(before) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		switch filepath.Ext(e.Name()) {
+		case ".log", ".1":
+			base := strings.TrimSuffix(strings.TrimSuffix(path, ".1"), ".log")
+			if conn, err := net.Dial("unix", base+".sock"); err == nil {
+				conn.Close() // its session still runs
+				continue
+			}
+			os.Remove(path)
+		case ".sock":
+			if conn, err := net.Dial("unix", path); err == nil {
+				conn.Close()
+			} else {
+				os.Remove(path)
+			}
 		}
 	}
 }

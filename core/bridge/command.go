@@ -49,6 +49,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
 	intercept := fs.String("intercept", "", "stages to ask a hook that declares no modes in hook.hello, comma-separated")
 	serve := fs.String("serve", "", "run a session's server on this `socket` (the bridge starts it itself)")
+	logPath := fs.String("log", "", "with --serve: the session's log `file`, capped at 10 MiB (the one before kept as FILE.1)")
 	deadline := fs.Duration("deadline", DefaultDeadline, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked")
 	policy := fs.String("failure-policy", "closed", "`closed` blocks a tool call when the hook cannot be asked (crash, deadline, overload, bad event); open lets it run")
 	envClear := fs.Bool("env-clear", false, "pass the hook none of the agent's environment variables but those --env-passthrough names (API keys stay out)")
@@ -84,7 +85,15 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 		defer stop()
 		if *serve != "" {
 			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)}
-			logger := slog.New(cli.NewLogHandler(stderr))
+			logTo := stderr
+			if *logPath != "" {
+				capped, err := openCappedLog(*logPath, MaxLogSize)
+				if err != nil {
+					return fail(cli.ExitFail, err)
+				}
+				logTo = capped
+			}
+			logger := slog.New(cli.NewLogHandler(logTo))
 			err := Serve(ctx, ServeOptions{Agent: agent, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger,
 				FailOpen: *policy == "open", Deadline: *deadline})
 			if err != nil {
@@ -97,7 +106,8 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			return fail(cli.ExitFail, err)
 		}
 		server := func(socket string) []string {
-			return slices.Concat([]string{exe}, self, []string{"--serve", socket, "--idle", idle.String(), "--timeout", timeout.String(),
+			log := strings.TrimSuffix(socket, ".sock") + ".log"
+			return slices.Concat([]string{exe}, self, []string{"--serve", socket, "--log", log, "--idle", idle.String(), "--timeout", timeout.String(),
 				"--intercept", *intercept, "--deadline", deadline.String(), "--failure-policy", *policy,
 				"--env-clear=" + strconv.FormatBool(*envClear), "--env-passthrough", *envPass, agent.Name, "--"}, argv)
 		}

@@ -645,7 +645,7 @@ func (c *Conn) deliver(id uint64, r reply) bool {
 		// Calls that give up keep no record, so that a hook that never
 		// answers costs nothing: an id that was sent is late (or answered
 		// twice).
-		c.log.Warn("late reply dropped: its call had given up", "id", id)
+		c.log.Warn("reply dropped: no call waits for its id (the call gave up, or the hook answered it twice)", "id", id)
 		return true
 	}
 	ch <- r

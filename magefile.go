@@ -301,9 +301,10 @@ func Deps() error {
 	return nil
 }
 
-// nodeProjects are the SDK's and every TypeScript example's npm projects.
+// nodeProjects are the SDK's and every TypeScript example's npm projects,
+// and the pinned agents the real-agent tests run (examples/realagents).
 func nodeProjects() []string {
-	return append([]string{"sdk-node"}, glob("examples/*/typescript")...)
+	return append([]string{"sdk-node", "examples/realagents"}, glob("examples/*/typescript")...)
 }
 
 // hasScript is true when the npm project in dir defines the script.

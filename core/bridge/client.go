@@ -259,10 +259,10 @@ func (s Session) start(ctx context.Context, opts Options) (net.Conn, error) {
 		}
 		select {
 		case err := <-exited:
-			return nil, fmt.Errorf("the session's server stopped (%v): %s (its log: %s)", err, lastLine(s.Log), s.Log)
+			return nil, fmt.Errorf("the session's server stopped (%v): %s", err, lastLine(s.Log))
 		case <-deadline:
 			cmd.Process.Kill()
-			return nil, fmt.Errorf("the session's server did not listen within %v (its log: %s)", timeout, s.Log)
+			return nil, fmt.Errorf("the session's server did not listen within %v", timeout)
 		case <-ctx.Done():
 			cmd.Process.Kill()
 			return nil, ctx.Err()

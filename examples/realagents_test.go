@@ -1,0 +1,277 @@
+package examples
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The real agents, run here against a model API scripted on loopback: the
+// model asks for one shell command, `rm -rf` of a scratch folder, and the
+// tests look at what happened: whether the folder survived, what the
+// model was told, what the agent printed. The agents are pinned in
+// realagents/package.json and installed by `go tool mage deps`.
+
+const claudeCodeVersion = "2.1.331"
+
+// agentBin is an agent's program, installed by `go tool mage deps`.
+func agentBin(t *testing.T, name string) string {
+	t.Helper()
+	bin, err := filepath.Abs(filepath.Join("realagents", "node_modules", ".bin", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s is not installed: run `go tool mage deps` (it installs the pinned agents of examples/realagents)", name)
+	}
+	return bin
+}
+
+// modelServer is a scripted model API: what it was sent, by request.
+type modelServer struct {
+	url      string
+	mu       sync.Mutex
+	requests []string
+}
+
+func (m *modelServer) sent() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return strings.Join(m.requests, "\n")
+}
+
+// serveModel listens on loopback and answers each request with answer,
+// given the request's body; the server stops with the test.
+func serveModel(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, body []byte)) *modelServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &modelServer{url: "http://" + ln.Addr().String()}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m.mu.Lock()
+		m.requests = append(m.requests, r.Method+" "+r.URL.Path+" "+string(body))
+		m.mu.Unlock()
+		answer(w, r, body)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return m
+}
+
+// anthropic answers the Messages API as Claude Code calls it: a request
+// that offers the Bash tool and has no tool result yet gets a tool_use of
+// Bash running command; any other, a short text.
+func anthropic(command string) func(w http.ResponseWriter, r *http.Request, body []byte) {
+	return func(w http.ResponseWriter, r *http.Request, body []byte) {
+		if !strings.HasPrefix(r.URL.Path, "/v1/messages") || strings.Contains(r.URL.Path, "count_tokens") {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"input_tokens": 10}`)
+			return
+		}
+		var req struct {
+			Stream bool `json:"stream"`
+			Tools  []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		json.Unmarshal(body, &req)
+		offersBash := false
+		for _, tool := range req.Tools {
+			offersBash = offersBash || tool.Name == "Bash"
+		}
+		useTool := offersBash && !bytes.Contains(body, []byte(`"tool_result"`))
+		var block map[string]any
+		var delta map[string]any
+		stop := "end_turn"
+		if useTool {
+			input, _ := json.Marshal(map[string]string{"command": command, "description": "Remove the scratch folder"})
+			block = map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": map[string]any{}}
+			delta = map[string]any{"type": "input_json_delta", "partial_json": string(input)}
+			stop = "tool_use"
+		} else {
+			block = map[string]any{"type": "text", "text": ""}
+			delta = map[string]any{"type": "text_delta", "text": "Done."}
+		}
+		message := map[string]any{"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-scripted",
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1}}
+		if !req.Stream {
+			content := map[string]any{"type": "text", "text": "Done."}
+			if useTool {
+				var input map[string]any
+				json.Unmarshal([]byte(delta["partial_json"].(string)), &input)
+				content = map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": input}
+			}
+			message["content"], message["stop_reason"] = []any{content}, stop
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(message)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		event := func(name string, data map[string]any) {
+			data["type"] = name
+			line, _ := json.Marshal(data)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, line)
+		}
+		event("message_start", map[string]any{"message": message})
+		event("content_block_start", map[string]any{"index": 0, "content_block": block})
+		event("content_block_delta", map[string]any{"index": 0, "delta": delta})
+		event("content_block_stop", map[string]any{"index": 0})
+		event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
+		event("message_stop", map[string]any{})
+	}
+}
+
+// agentRun is one non-interactive run of an agent in a scratch home and
+// project, with a folder the model's command would delete.
+type agentRun struct {
+	home, project, victim string
+}
+
+func newAgentRun(t *testing.T) *agentRun {
+	t.Helper()
+	root := t.TempDir()
+	a := &agentRun{home: filepath.Join(root, "home"), project: filepath.Join(root, "project")}
+	a.victim = filepath.Join(a.project, "precious")
+	for _, dir := range []string{a.home, a.victim} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(a.victim, "data.txt"), []byte("keep me\n"), 0o644)
+	return a
+}
+
+func (a *agentRun) survived() bool {
+	_, err := os.Stat(filepath.Join(a.victim, "data.txt"))
+	return err == nil
+}
+
+// shellQuote quotes an argument for the sh -c the agents run a hook with.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// claudeCode runs Claude Code with the hook command for PreToolUse (and
+// the other events of a session) and returns what it printed.
+func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
+	t.Helper()
+	model := serveModel(t, anthropic("rm -rf "+a.victim))
+	var quoted []string
+	// A folder of its own, with a short name: a Unix socket's path is
+	// limited to about 100 bytes.
+	bridgeDir, err := os.MkdirTemp("", "hwa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(bridgeDir) })
+	for _, arg := range append([]string{bridgeCLI, "--dir", bridgeDir, "--timeout", "2s", "claude-code", "--"}, hook...) {
+		quoted = append(quoted, shellQuote(arg))
+	}
+	command := strings.Join(quoted, " ")
+	entry := []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 60}}}}
+	settings := map[string]any{"hooks": map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}}
+	data, _ := json.Marshal(settings)
+	os.MkdirAll(filepath.Join(a.project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(a.project, ".claude", "settings.json"), data, 0o644)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, agentBin(t, "claude"), "-p", "Remove the precious folder.", "--allowedTools", "Bash",
+		"--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5")
+	cmd.Dir = a.project
+	cmd.Env = append([]string{
+		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
+		"ANTHROPIC_BASE_URL=" + model.url, "ANTHROPIC_API_KEY=sk-scripted",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1",
+	}, env...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("Claude Code did not end within 120 s:\n%s", out)
+	}
+	_ = err // the agent's own exit status says how the turn ended, not whether the test passed
+	return string(out), model
+}
+
+// pythonGuard is a hook in plain Python that decides every tool call as
+// the behaviour says.
+func pythonGuard(t *testing.T, behaviour string) []string {
+	script := filepath.Join(t.TempDir(), "guard.py")
+	os.WriteFile(script, []byte(`import json, os, sys, time
+behaviour = sys.argv[1]
+if behaviour == "never-start":
+    print("the guard cannot find its rules", file=sys.stderr)
+    sys.exit(3)
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    method = msg["method"]
+    if method == "hook.hello":
+        result = {"ok": True, "modes": ["approve"] if behaviour == "approval-deny" else ["tool"]}
+    elif behaviour == "crash":
+        os._exit(1)
+    elif behaviour == "stall":
+        time.sleep(3600)
+    elif behaviour == "deny":
+        result = {"action": "deny_tool", "reason": "the guard says no"}
+    elif behaviour == "abort":
+        result = {"action": "abort_turn", "reason": "the guard stops the turn"}
+    elif behaviour == "approval-deny":
+        result = {"approved": False, "reason": "the approver says no"}
+    else:
+        result = {"action": "continue"}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return []string{"python3", script, behaviour}
+}
+
+func TestUnderTheRealClaudeCodeEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	dangerous, _ := filepath.Abs("lifecycle-dangerous-commands/python/dangerous_commands.py")
+	for _, tc := range []struct {
+		name, told string // told: what the model or the user reads
+		hook       []string
+		env        []string
+	}{
+		{"deny", "the guard says no", pythonGuard(t, "deny"), nil},
+		{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil},
+		{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil},
+		{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil},
+		{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil},
+		{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil},
+		{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			out, model := a.claudeCode(t, tc.hook, tc.env...)
+			if !a.survived() {
+				t.Errorf("Claude Code %s ran rm -rf: the folder is gone\n%s", claudeCodeVersion, out)
+			}
+			if !strings.Contains(model.sent()+out, tc.told) {
+				t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
+			}
+		})
+	}
+	t.Run("control: a guard that lets it through", func(t *testing.T) {
+		t.Parallel()
+		a := newAgentRun(t)
+		out, _ := a.claudeCode(t, pythonGuard(t, "continue"))
+		if a.survived() {
+			t.Errorf("with a guard that lets the call through, the folder should be gone: the scenario does not run the tool\n%s", out)
+		}
+	})
+}

@@ -275,3 +275,114 @@ func TestUnderTheRealClaudeCodeEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 		}
 	})
 }
+
+const geminiCLIVersion = "0.61.0"
+
+// gemini answers the Gemini API as Gemini CLI calls it: the model router's
+// question gets a JSON verdict, a request that declares run_shell_command
+// and has no function response yet gets a call of it running command, and
+// any other a short text.
+func gemini(command string) func(w http.ResponseWriter, r *http.Request, body []byte) {
+	return func(w http.ResponseWriter, r *http.Request, body []byte) {
+		text := func(s string) map[string]any { return map[string]any{"text": s} }
+		part := text("Done.")
+		switch {
+		case bytes.Contains(body, []byte("model_choice")) || bytes.Contains(body, []byte("complexity")):
+			part = text(`{"reasoning": "a short task", "model_choice": "flash", "complexity_score": 1}`)
+		case bytes.Contains(body, []byte(`"run_shell_command"`)) && !bytes.Contains(body, []byte(`"functionResponse"`)):
+			part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": command, "description": "Remove the scratch folder"}}}
+		}
+		response := map[string]any{
+			"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+			"modelVersion":  "gemini-scripted",
+		}
+		data, _ := json.Marshal(response)
+		if strings.Contains(r.URL.Path, "streamGenerateContent") {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: %s\n\n", data)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(data)
+	}
+}
+
+// geminiCLI runs Gemini CLI with the hook command for BeforeTool (and the
+// end of the session) and returns what it printed.
+func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
+	t.Helper()
+	model := serveModel(t, gemini("rm -rf "+a.victim))
+	bridgeDir, err := os.MkdirTemp("", "hwa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(bridgeDir) })
+	var quoted []string
+	for _, arg := range append([]string{bridgeCLI, "--dir", bridgeDir, "--timeout", "2s", "gemini-cli", "--"}, hook...) {
+		quoted = append(quoted, shellQuote(arg))
+	}
+	entry := []any{map[string]any{"matcher": ".*", "hooks": []any{map[string]any{"type": "command", "name": "guard", "command": strings.Join(quoted, " "), "timeout": 60000}}}}
+	settings := map[string]any{
+		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
+		"telemetry": map[string]any{"enabled": false},
+		"privacy":   map[string]any{"usageStatisticsEnabled": false},
+		"hooks":     map[string]any{"BeforeTool": entry, "SessionEnd": entry},
+	}
+	data, _ := json.Marshal(settings)
+	os.MkdirAll(filepath.Join(a.home, ".gemini"), 0o755)
+	os.WriteFile(filepath.Join(a.home, ".gemini", "settings.json"), data, 0o644)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, agentBin(t, "gemini"), "-p", "Remove the precious folder.", "--yolo", "--output-format", "json")
+	cmd.Dir = a.project
+	cmd.Env = append([]string{
+		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
+		"GOOGLE_GEMINI_BASE_URL=" + model.url, "GEMINI_API_KEY=scripted",
+		"GEMINI_CLI_NO_RELAUNCH=true", "NO_BROWSER=true",
+	}, env...)
+	out, _ := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("Gemini CLI did not end within 120 s:\n%s", out)
+	}
+	return string(out), model
+}
+
+func TestUnderTheRealGeminiCLIEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	dangerous, _ := filepath.Abs("lifecycle-dangerous-commands/python/dangerous_commands.py")
+	for _, tc := range []struct {
+		name, told string
+		hook       []string
+		env        []string
+	}{
+		{"deny", "the guard says no", pythonGuard(t, "deny"), nil},
+		{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil},
+		{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil},
+		{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil},
+		{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil},
+		{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil},
+		{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			out, model := a.geminiCLI(t, tc.hook, tc.env...)
+			if !a.survived() {
+				t.Errorf("Gemini CLI %s ran rm -rf: the folder is gone\n%s", geminiCLIVersion, out)
+			}
+			if !strings.Contains(model.sent()+out, tc.told) {
+				t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
+			}
+		})
+	}
+	t.Run("control: a guard that lets it through", func(t *testing.T) {
+		t.Parallel()
+		a := newAgentRun(t)
+		out, _ := a.geminiCLI(t, pythonGuard(t, "continue"))
+		if a.survived() {
+			t.Errorf("with a guard that lets the call through, the folder should be gone: the scenario does not run the tool\n%s", out)
+		}
+	})
+}

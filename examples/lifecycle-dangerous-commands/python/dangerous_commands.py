@@ -13,9 +13,10 @@ from hookwire import HookEvent, HookOutput, LifecycleHook, PreToolUseInput
 
 DANGEROUS_PATTERNS = [re.compile(p) for p in (r"rm\s+-rf", r"mkfs", r"dd\s+if=", r">\s*/dev/")]
 
-# The seed's agent calls its shell tool Bash; PicoClaw calls it exec, the
-# reference runtime's demo tool is shell.
-SHELL_TOOLS = {"Bash", "exec", "shell"}
+# The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
+# it exec, Gemini CLI run_shell_command, the reference runtime's demo tool is
+# shell.
+SHELL_TOOLS = {"Bash", "exec", "run_shell_command", "shell"}
 
 
 def block_dangerous(input: PreToolUseInput) -> HookOutput:

@@ -6,9 +6,10 @@ import { HookEvent, lifecycle, type Hook } from "hookwire";
 
 const DANGEROUS_PATTERNS = [/rm\s+-rf/, /mkfs/, /dd\s+if=/, />\s*\/dev\//];
 
-// The seed's agent calls its shell tool Bash; PicoClaw calls it exec, the
-// reference runtime's demo tool is shell.
-const SHELL_TOOLS = new Set(["Bash", "exec", "shell"]);
+// The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
+// it exec, Gemini CLI run_shell_command, the reference runtime's demo tool is
+// shell.
+const SHELL_TOOLS = new Set(["Bash", "exec", "run_shell_command", "shell"]);
 
 /** The hook, with the seed's PreToolUse callback. */
 export function dangerousCommands(): Hook {

@@ -152,7 +152,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 }
 
 // readEvent reads the event from stdin, up to MaxEventSize. What it returns
-// with an error is what it read, for eventName.
+// with an error is the start of what it read, for eventName.
 func readEvent(ctx context.Context, stdin io.Reader) ([]byte, error) {
 	type read struct {
 		data []byte
@@ -160,20 +160,38 @@ func readEvent(ctx context.Context, stdin io.Reader) ([]byte, error) {
 	}
 	done := make(chan read, 1)
 	go func() {
-		data, err := io.ReadAll(io.LimitReader(stdin, MaxEventSize+1))
+		data, err := readAtMost(stdin, MaxEventSize)
 		done <- read{data, err}
 	}()
 	select {
 	case r := <-done:
-		switch {
-		case r.err != nil:
-			return r.data, fmt.Errorf("reading the event: %w", r.err)
-		case len(r.data) > MaxEventSize:
-			return r.data[:MaxEventSize], fmt.Errorf("the event is over %d bytes", MaxEventSize)
-		}
-		return r.data, nil
+		return r.data, r.err
 	case <-ctx.Done():
 		return nil, fmt.Errorf("reading the event: %w", cause(ctx, ctx.Err()))
+	}
+}
+
+// readAtMost reads r whole when it holds at most max bytes. Read in chunks
+// of its own, it never holds much more than max (no doubling of a growing
+// buffer); past max it keeps only the first chunk, and reads no further.
+func readAtMost(r io.Reader, max int) ([]byte, error) {
+	const chunk = 1 << 20
+	var chunks [][]byte
+	total := 0
+	for {
+		buf := make([]byte, chunk)
+		n, err := io.ReadFull(r, buf)
+		chunks = append(chunks, buf[:n])
+		total += n
+		if total > max {
+			return chunks[0], fmt.Errorf("the event is over %d bytes", max)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return bytes.Join(chunks, nil), nil
+		}
+		if err != nil {
+			return chunks[0], fmt.Errorf("reading the event: %w", err)
+		}
 	}
 }
 

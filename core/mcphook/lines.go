@@ -111,21 +111,36 @@ func (s *Stdio) read(p []byte) (int, error) {
 	return n, nil
 }
 
-// readLine reads up to the next newline, keeping at most MaxLineSize+64
-// bytes of it: enough to tell that it is too long, and to read its start.
+// readLine reads up to the next newline. It keeps the line in chunks of
+// its own, so that it never holds much more than MaxLineSize (no doubling
+// of a growing buffer), and of a longer line only the first chunk: enough
+// to show its start and read its id.
 func (s *Stdio) readLine() (line []byte, long bool, err error) {
+	const chunk = 1 << 20
+	var chunks [][]byte
+	size := 0
 	for {
-		chunk, err := s.in.ReadSlice('\n')
-		if len(line) <= MaxLineSize {
-			line = append(line, chunk...)
-		} else {
-			long = true
+		frag, err := s.in.ReadSlice('\n')
+		size += len(frag)
+		if size > MaxLineSize+1 && !long {
+			long, chunks = true, chunks[:min(len(chunks), 1)]
+		}
+		for !long && len(frag) > 0 {
+			if len(chunks) == 0 || len(chunks[len(chunks)-1]) == chunk {
+				chunks = append(chunks, make([]byte, 0, chunk))
+			}
+			last := &chunks[len(chunks)-1]
+			n := min(len(frag), chunk-len(*last))
+			*last, frag = append(*last, frag[:n]...), frag[n:]
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		return line, long || len(line) > MaxLineSize, err
+		if long {
+			return chunks[0], true, err
+		}
+		line = bytes.TrimSuffix(bytes.Join(chunks, nil), []byte("\n"))
+		return line, len(line) > MaxLineSize, err
 	}
 }
 

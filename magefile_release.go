@@ -23,6 +23,7 @@ func init() {
 	generated = append(generated,
 		"sdk-go/version_gen.go",
 		"core/cmd/hookwire/version_gen.go",
+		"core/cmd/hookwire-bridge/version_gen.go",
 		"sdk-python/src/hookwire/_version.py",
 		"sdk-node/src/version.gen.ts",
 		"sdk-python/pyproject.toml",

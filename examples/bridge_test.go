@@ -182,7 +182,7 @@ var claudeContracts = []contract{
 	{"PreToolUse", tool("respond"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference: hi"}}`, 0},
 	{"PreToolUse", tool("modify"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"reference"}}}`, 0},
 	{"PreToolUse", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, 0},
-	{"PreToolUse", tool("abstain"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"every approver abstained"}}`, 0},
+	{"PreToolUse", tool("abstain"), "", 0}, // no opinion: Claude Code's own rules apply
 	{"PreToolUse", nil, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
 	{"PreToolUse", tool("abort_turn"), `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
 	{"PreToolUse", tool("hard_abort"), `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},

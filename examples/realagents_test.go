@@ -220,7 +220,7 @@ for line in sys.stdin:
         continue
     method = msg["method"]
     if method == "hook.hello":
-        result = {"ok": True, "modes": ["approve"] if behaviour == "approval-deny" else ["tool"]}
+        result = {"ok": True, "modes": ["approve"] if behaviour in ("approval-deny", "abstain") else ["tool"]}
     elif behaviour == "crash":
         os._exit(1)
     elif behaviour == "stall":
@@ -231,6 +231,8 @@ for line in sys.stdin:
         result = {"action": "abort_turn", "reason": "the guard stops the turn"}
     elif behaviour == "approval-deny":
         result = {"approved": False, "reason": "the approver says no"}
+    elif behaviour == "abstain":
+        result = {"approved": False, "abstain": True}
     else:
         result = {"action": "continue"}
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
@@ -272,6 +274,14 @@ func TestUnderTheRealClaudeCodeEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 		out, _ := a.claudeCode(t, pythonGuard(t, "continue"))
 		if a.survived() {
 			t.Errorf("with a guard that lets the call through, the folder should be gone: the scenario does not run the tool\n%s", out)
+		}
+	})
+	t.Run("an approver that abstains leaves it to Claude Code's own rules", func(t *testing.T) {
+		t.Parallel()
+		a := newAgentRun(t)
+		out, _ := a.claudeCode(t, pythonGuard(t, "abstain"))
+		if a.survived() {
+			t.Errorf("Bash is allowed by --allowedTools and no approver had an opinion: the tool should have run\n%s", out)
 		}
 	})
 }

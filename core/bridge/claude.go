@@ -33,6 +33,11 @@ func claudeDecide(ev Event, o outcome) Reply {
 	switch ev.Name {
 	case "PreToolUse":
 		switch a := o.approval; {
+		case a != nil && a.byDefault && o.args == nil:
+			// No approver had an opinion: no decision, so that Claude Code's
+			// own permission rules apply, rather than a dialog forced on
+			// the user.
+			return Reply{}
 		case a != nil && a.byDefault:
 			return claudePermission(ev, "ask", "every approver abstained", o.args)
 		case a != nil && a.denied():

@@ -8,6 +8,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/hookwire/hookwire/core/bridge"
@@ -15,6 +16,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version") {
+		fmt.Printf("hookwire-bridge %s\n", version)
+		return
+	}
 	fs := flag.NewFlagSet("hookwire-bridge", flag.ContinueOnError)
 	run := bridge.Command(fs)
 	os.Exit(cli.Run(fs, "hookwire-bridge "+bridge.Args, bridge.Summary, os.Args[1:], os.Stdout, os.Stderr, func(args []string) int {

@@ -23,6 +23,9 @@ func TestHookwireBridgeSaysHowToUseItAndRefusesWhatItCannotRun(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	if out, err := exec.Command(bin, "--version").Output(); err != nil || string(out) != "hookwire-bridge "+version+"\n" {
+		t.Errorf("--version: %v, %q", err, out)
+	}
 	out, err := exec.Command(bin, "--help").Output()
 	if err != nil || !strings.HasPrefix(string(out), "Usage: hookwire-bridge [flags] AGENT -- COMMAND") || !strings.Contains(string(out), "-idle") {
 		t.Errorf("--help: %v\n%s", err, out)

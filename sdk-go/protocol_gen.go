@@ -1472,8 +1472,8 @@ type RuntimeEvent struct {
 	Correlation map[string]any `json:"correlation,omitzero"`
 	// severity is "debug", "info", "warn" or "error".
 	Severity *string `json:"severity,omitempty"`
-	// payload is the event's data; its shape depends on the kind.
-	Payload json.RawMessage `json:"payload"`
+	// payload is the event's data; its shape depends on the kind. PicoClaw leaves it out when there is none.
+	Payload json.RawMessage `json:"payload,omitzero"`
 	// attrs are further attributes.
 	Attrs map[string]any `json:"attrs,omitzero"`
 	// Extra holds the members this version does not declare.
@@ -1489,7 +1489,7 @@ func (v RuntimeEvent) MarshalJSON() ([]byte, error) {
 	w.member("scope", v.Scope)
 	w.optional("correlation", v.Correlation, v.Correlation != nil)
 	w.optional("severity", v.Severity, v.Severity != nil)
-	w.member("payload", v.Payload)
+	w.optional("payload", v.Payload, len(v.Payload) > 0)
 	w.optional("attrs", v.Attrs, v.Attrs != nil)
 	return w.close(v.Extra)
 }
@@ -1507,7 +1507,7 @@ func (v *RuntimeEvent) UnmarshalJSON(data []byte) error {
 	r.member("scope", required, &v.Scope)
 	r.member("correlation", optional, &v.Correlation)
 	r.member("severity", optional, &v.Severity)
-	r.member("payload", required|nullable, &v.Payload)
+	r.member("payload", optional|nullable, &v.Payload)
 	r.member("attrs", optional, &v.Attrs)
 	v.Extra = r.rest()
 	return r.err

@@ -252,8 +252,8 @@ type RuntimeEvent struct {
 	Correlation map[string]any `json:"correlation,omitzero"`
 	// Severity is "debug", "info", "warn" or "error".
 	Severity *string `json:"severity,omitempty"`
-	// Payload is the event's data; its shape depends on the kind.
-	Payload json.RawMessage `json:"payload"`
+	// Payload is the event's data; its shape depends on the kind. PicoClaw leaves it out when there is none.
+	Payload json.RawMessage `json:"payload,omitzero"`
 	// Attrs are further attributes.
 	Attrs map[string]any `json:"attrs,omitzero"`
 	// Extra holds members this version does not know.

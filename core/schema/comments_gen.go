@@ -236,7 +236,7 @@ var comments = map[string]string{
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Extra":                  "Extra holds members this version does not know.",
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.ID":                     "ID identifies the event.",
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Kind":                   "Kind is a dotted event kind such as \"agent.tool.exec_start\"; see the Kind* constants.",
-	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Payload":                "Payload is the event's data; its shape depends on the kind.",
+	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Payload":                "Payload is the event's data; its shape depends on the kind. PicoClaw leaves it out when there is none.",
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Scope":                  "Scope places the event in an agent, session and turn.",
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Severity":               "Severity is \"debug\", \"info\", \"warn\" or \"error\".",
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Source":                 "Source is the component that raised the event.",

@@ -56,7 +56,7 @@ export interface HookInputs {
     toolKind?: ToolKind;
     affectedPaths: string[];
   };
-  /** payload is the agent.turn.end event's. */
+  /** payload is the agent.turn.end event's, null when it has none. */
   TaskCompleted: { event: "TaskCompleted"; sessionId: string; payload: JsonValue };
   SessionEnd: { event: "SessionEnd"; sessionId: string };
 }
@@ -280,7 +280,7 @@ class Lifecycle {
     if (event.kind === "agent.session.end") return this.end(key, ctx);
     await this.start(key, ctx);
     if (event.kind === "agent.turn.end") {
-      await this.chain("TaskCompleted", { event: "TaskCompleted", sessionId: key, payload: event.payload }, ctx);
+      await this.chain("TaskCompleted", { event: "TaskCompleted", sessionId: key, payload: event.payload ?? null }, ctx);
     }
   }
 

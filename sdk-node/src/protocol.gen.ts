@@ -631,8 +631,8 @@ export interface RuntimeEvent {
   correlation?: { [key: string]: JsonValue };
   /** severity is "debug", "info", "warn" or "error". */
   severity?: string;
-  /** payload is the event's data; its shape depends on the kind. */
-  payload: JsonValue;
+  /** payload is the event's data; its shape depends on the kind. PicoClaw leaves it out when there is none. */
+  payload?: JsonValue;
   /** attrs are further attributes. */
   attrs?: { [key: string]: JsonValue };
 }
@@ -1249,7 +1249,7 @@ function checkRuntimeEvent(value: unknown, at: string): void {
   member(obj, at, "scope", true, checkEventScope);
   member(obj, at, "correlation", false, map(any_));
   member(obj, at, "severity", false, string_);
-  member(obj, at, "payload", true, any_);
+  member(obj, at, "payload", false, any_);
   member(obj, at, "attrs", false, map(any_));
 }
 

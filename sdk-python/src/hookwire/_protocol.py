@@ -1293,8 +1293,6 @@ if TYPE_CHECKING:
             "source": EventSource,
             # scope places the event in an agent, session and turn.
             "scope": EventScope,
-            # payload is the event's data; its shape depends on the kind.
-            "payload": JSON,
         },
     )
 
@@ -1309,6 +1307,8 @@ if TYPE_CHECKING:
             "correlation": dict[str, JSON],
             # severity is "debug", "info", "warn" or "error".
             "severity": str,
+            # payload is the event's data; its shape depends on the kind. PicoClaw leaves it out when there is none.
+            "payload": JSON,
             # attrs are further attributes.
             "attrs": dict[str, JSON],
         },
@@ -2342,8 +2342,6 @@ def _check_runtime_event(value: object, at: str) -> None:
         v = value["severity"]
         if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.severity", "a string", v)
-    if "payload" not in value:
-        raise _missing(at, "payload")
     if "attrs" in value:
         v = value["attrs"]
         if type(v) is not dict and not isinstance(v, dict):

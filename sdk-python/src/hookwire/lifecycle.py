@@ -491,7 +491,7 @@ class _Layer:
                 self.tail = None
 
     async def observed(self, event: RuntimeEvent) -> None:
-        kind, payload = event["kind"], event["payload"]
+        kind, payload = event["kind"], event.get("payload")
         key = event["scope"].get("session_key") or ""
         if not key and kind.startswith("agent.session.") and isinstance(payload, dict):
             k = payload.get("SessionKey")

@@ -1,12 +1,12 @@
 package bridge
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/hookwire/hookwire/core/internal/jsonscan"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -119,34 +119,8 @@ func encode(v any) string {
 // eventName is the hook_event_name of an event, read from the start of its
 // JSON without decoding the rest: it names the event even when the whole
 // cannot be read (too large, cut short, not an object of strings).
-func eventName(data []byte) (name string) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return ""
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return name
-		}
-		for depth := 0; ; {
-			t, err := dec.Token()
-			if err != nil {
-				return name
-			}
-			if key == "hook_event_name" && depth == 0 {
-				name, _ = t.(string) // the last one stands, as in ParseEvent
-			}
-			switch t {
-			case json.Delim('{'), json.Delim('['):
-				depth++
-			case json.Delim('}'), json.Delim(']'):
-				depth--
-			}
-			if depth == 0 {
-				break
-			}
-		}
-	}
+func eventName(data []byte) string {
+	var name string
+	json.Unmarshal(jsonscan.Member(data, "hook_event_name"), &name)
 	return name
 }

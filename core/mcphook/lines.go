@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hookwire/hookwire/core/internal/jsonscan"
 )
 
 // MaxLineSize is the longest MCP message read from the client, on the whole
@@ -256,38 +258,5 @@ func usableID(raw json.RawMessage) json.RawMessage {
 // idOf reads the id of a message from its start, for a line too long to
 // decode: the id of a request that comes before its params.
 func idOf(start []byte) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(start))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		if key == "id" {
-			var raw json.RawMessage
-			if dec.Decode(&raw) != nil {
-				return nil
-			}
-			return usableID(raw)
-		}
-		for depth := 0; ; {
-			t, err := dec.Token()
-			if err != nil {
-				return nil
-			}
-			switch t {
-			case json.Delim('{'), json.Delim('['):
-				depth++
-			case json.Delim('}'), json.Delim(']'):
-				depth--
-			}
-			if depth == 0 {
-				break
-			}
-		}
-	}
-	return nil
+	return usableID(jsonscan.Member(start, "id"))
 }

@@ -240,52 +240,6 @@ for line in sys.stdin:
 	return []string{"python3", script, behaviour}
 }
 
-func TestUnderTheRealClaudeCodeEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
-	sdk, _ := filepath.Abs("../sdk-python/src")
-	dangerous, _ := filepath.Abs("lifecycle-dangerous-commands/python/dangerous_commands.py")
-	for _, tc := range []struct {
-		name, told string // told: what the model or the user reads
-		hook       []string
-		env        []string
-	}{
-		{"deny", "the guard says no", pythonGuard(t, "deny"), nil},
-		{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil},
-		{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil},
-		{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil},
-		{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil},
-		{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil},
-		{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			a := newAgentRun(t)
-			out, model := a.claudeCode(t, tc.hook, tc.env...)
-			if !a.survived() {
-				t.Errorf("Claude Code %s ran rm -rf: the folder is gone\n%s", claudeCodeVersion, out)
-			}
-			if !strings.Contains(model.sent()+out, tc.told) {
-				t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
-			}
-		})
-	}
-	t.Run("control: a guard that lets it through", func(t *testing.T) {
-		t.Parallel()
-		a := newAgentRun(t)
-		out, _ := a.claudeCode(t, pythonGuard(t, "continue"))
-		if a.survived() {
-			t.Errorf("with a guard that lets the call through, the folder should be gone: the scenario does not run the tool\n%s", out)
-		}
-	})
-	t.Run("an approver that abstains leaves it to Claude Code's own rules", func(t *testing.T) {
-		t.Parallel()
-		a := newAgentRun(t)
-		out, _ := a.claudeCode(t, pythonGuard(t, "abstain"))
-		if a.survived() {
-			t.Errorf("Bash is allowed by --allowedTools and no approver had an opinion: the tool should have run\n%s", out)
-		}
-	})
-}
-
 const geminiCLIVersion = "0.61.0"
 
 // gemini answers the Gemini API as Gemini CLI calls it: the model router's
@@ -359,40 +313,59 @@ func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string
 	return string(out), model
 }
 
-func TestUnderTheRealGeminiCLIEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
+// realAgents are the agents the tests run, each with how to run it.
+var realAgents = []struct {
+	name, version string
+	run           func(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer)
+}{
+	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode},
+	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI},
+}
+
+func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 	sdk, _ := filepath.Abs("../sdk-python/src")
 	dangerous, _ := filepath.Abs("lifecycle-dangerous-commands/python/dangerous_commands.py")
-	for _, tc := range []struct {
-		name, told string
-		hook       []string
-		env        []string
-	}{
-		{"deny", "the guard says no", pythonGuard(t, "deny"), nil},
-		{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil},
-		{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil},
-		{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil},
-		{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil},
-		{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil},
-		{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, agent := range realAgents {
+		for _, tc := range []struct {
+			name, told string // told: what the model or the user reads
+			hook       []string
+			env        []string
+		}{
+			{"deny", "the guard says no", pythonGuard(t, "deny"), nil},
+			{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil},
+			{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil},
+			{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil},
+			{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil},
+			{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil},
+			{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}},
+		} {
+			t.Run(agent.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				a := newAgentRun(t)
+				out, model := agent.run(a, t, tc.hook, tc.env...)
+				if !a.survived() {
+					t.Errorf("%s %s ran rm -rf: the folder is gone\n%s", agent.name, agent.version, out)
+				}
+				if !strings.Contains(model.sent()+out, tc.told) {
+					t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
+				}
+			})
+		}
+		t.Run(agent.name+"/control: a guard that lets it through", func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)
-			out, model := a.geminiCLI(t, tc.hook, tc.env...)
-			if !a.survived() {
-				t.Errorf("Gemini CLI %s ran rm -rf: the folder is gone\n%s", geminiCLIVersion, out)
-			}
-			if !strings.Contains(model.sent()+out, tc.told) {
-				t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
+			out, _ := agent.run(a, t, pythonGuard(t, "continue"))
+			if a.survived() {
+				t.Errorf("with a guard that lets the call through, the folder should be gone: the scenario does not run the tool\n%s", out)
 			}
 		})
 	}
-	t.Run("control: a guard that lets it through", func(t *testing.T) {
-		t.Parallel()
-		a := newAgentRun(t)
-		out, _ := a.geminiCLI(t, pythonGuard(t, "continue"))
-		if a.survived() {
-			t.Errorf("with a guard that lets the call through, the folder should be gone: the scenario does not run the tool\n%s", out)
-		}
-	})
+}
+
+func TestUnderTheRealClaudeCodeAnApproverThatAbstainsLeavesItToItsOwnRules(t *testing.T) {
+	a := newAgentRun(t)
+	out, _ := a.claudeCode(t, pythonGuard(t, "abstain"))
+	if a.survived() {
+		t.Errorf("Bash is allowed by --allowedTools and no approver had an opinion: the tool should have run\n%s", out)
+	}
 }

@@ -43,7 +43,12 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 type lineReader struct {
 	br    *bufio.Reader
 	limit int
-	line  []byte     // the line read so far
+	// parts are the fragments of the line read so far, each kept as read:
+	// a long line is joined once at its end, never copied into a growing
+	// buffer, and one over the limit is dropped having cost at most the
+	// limit.
+	parts [][]byte
+	n     int        // their length
 	skip  *idScanner // set while an over-long line is read to its end
 	size  int        // the over-long line's size so far
 }
@@ -62,16 +67,18 @@ func (lr *lineReader) next() ([]byte, error) {
 			}
 			return nil, err
 		}
-		size := len(lr.line) + len(frag)
+		size := lr.n + len(frag)
 		if err == nil {
-			size = len(lr.line) + len(bytes.TrimRight(frag, "\r\n"))
+			size = lr.n + len(bytes.TrimRight(frag, "\r\n"))
 		}
 		if size > lr.limit {
 			lr.skip = new(idScanner)
-			lr.skip.feed(lr.line)
+			for _, part := range lr.parts {
+				lr.skip.feed(part)
+			}
 			lr.skip.feed(frag)
-			lr.size = len(lr.line) + len(frag)
-			lr.line = nil
+			lr.size = lr.n + len(frag)
+			lr.parts, lr.n = nil, 0
 			if err == bufio.ErrBufferFull {
 				continue
 			}
@@ -80,23 +87,35 @@ func (lr *lineReader) next() ([]byte, error) {
 			}
 			return nil, err
 		}
-		lr.line = append(lr.line, frag...)
+		if len(frag) > 0 {
+			lr.parts = append(lr.parts, bytes.Clone(frag))
+			lr.n += len(frag)
+		}
 		switch err {
 		case nil:
-			line := bytes.TrimRight(lr.line, "\r\n")
-			lr.line = nil
-			return line, nil
+			return bytes.TrimRight(lr.take(), "\r\n"), nil
 		case bufio.ErrBufferFull:
 			continue
 		case io.EOF:
-			if len(lr.line) > 0 {
-				line := lr.line
-				lr.line = nil
-				return line, nil
+			if lr.n > 0 {
+				return lr.take(), nil
 			}
 		}
 		return nil, err
 	}
+}
+
+// take is the line read, its parts joined, and starts the next.
+func (lr *lineReader) take() []byte {
+	line := lr.parts[0]
+	if len(lr.parts) > 1 {
+		line = bytes.Join(lr.parts, nil)
+		lr.parts, lr.n = nil, 0 // let the fragments go
+		return line
+	}
+	lr.parts[0] = nil
+	lr.parts, lr.n = lr.parts[:0], 0
+	return line
 }
 
 // tooLong ends the skipping of an over-long line; err is how its last

@@ -2,8 +2,10 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
+	goruntime "runtime"
 	"strings"
 	"testing"
 )
@@ -60,5 +62,24 @@ func TestReadLine(t *testing.T) {
 	}
 	if want := []string{"short", "<too long>", "", "last"}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("lines %q, want %q", got, want)
+	}
+}
+
+// A line over the limit costs no more than the limit: it is kept in the
+// fragments read, never in a buffer that grows by copying, and dropped.
+func TestALineOverTheLimitAllocatesAboutTheLimitOnly(t *testing.T) {
+	const limit = 4 << 20
+	line := append(bytes.Repeat([]byte("x"), 4*limit), '\n')
+	br := bufio.NewReaderSize(bytes.NewReader(line), 64<<10)
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	_, err := readLine(br, limit)
+	goruntime.ReadMemStats(&after)
+	var long *LineTooLongError
+	if !errors.As(err, &long) {
+		t.Fatalf("got %v, want a LineTooLongError", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > limit*3/2 {
+		t.Errorf("reading a line of %d bytes over a limit of %d allocated %d bytes: want at most 1.5x the limit", len(line), limit, got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -73,9 +74,9 @@ func serveModel(t *testing.T, answer func(w http.ResponseWriter, r *http.Request
 }
 
 // anthropic answers the Messages API as Claude Code calls it: a request
-// that offers the Bash tool and has no tool result yet gets a tool_use of
-// Bash running command; any other, a short text.
-func anthropic(command string) func(w http.ResponseWriter, r *http.Request, body []byte) {
+// that offers the Bash tool and has no tool result yet gets calls tool_uses
+// of Bash running command, at once; any other, a short text.
+func anthropic(command string, calls int) func(w http.ResponseWriter, r *http.Request, body []byte) {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		if !strings.HasPrefix(r.URL.Path, "/v1/messages") || strings.Contains(r.URL.Path, "count_tokens") {
 			w.Header().Set("Content-Type", "application/json")
@@ -94,28 +95,26 @@ func anthropic(command string) func(w http.ResponseWriter, r *http.Request, body
 			offersBash = offersBash || tool.Name == "Bash"
 		}
 		useTool := offersBash && !bytes.Contains(body, []byte(`"tool_result"`))
-		var block map[string]any
-		var delta map[string]any
+		// The blocks of the answer, each with its start and its delta.
+		type block struct{ start, delta map[string]any }
+		blocks := []block{{map[string]any{"type": "text", "text": ""}, map[string]any{"type": "text_delta", "text": "Done."}}}
+		content := []any{map[string]any{"type": "text", "text": "Done."}}
 		stop := "end_turn"
 		if useTool {
-			input, _ := json.Marshal(map[string]string{"command": command, "description": "Remove the scratch folder"})
-			block = map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": map[string]any{}}
-			delta = map[string]any{"type": "input_json_delta", "partial_json": string(input)}
-			stop = "tool_use"
-		} else {
-			block = map[string]any{"type": "text", "text": ""}
-			delta = map[string]any{"type": "text_delta", "text": "Done."}
+			blocks, content, stop = nil, nil, "tool_use"
+			input := map[string]any{"command": command, "description": "Remove the scratch folder"}
+			partial, _ := json.Marshal(input)
+			for i := range calls {
+				id := fmt.Sprintf("toolu_%02d", i+1)
+				blocks = append(blocks, block{map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": map[string]any{}},
+					map[string]any{"type": "input_json_delta", "partial_json": string(partial)}})
+				content = append(content, map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": input})
+			}
 		}
 		message := map[string]any{"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-scripted",
 			"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1}}
 		if !req.Stream {
-			content := map[string]any{"type": "text", "text": "Done."}
-			if useTool {
-				var input map[string]any
-				json.Unmarshal([]byte(delta["partial_json"].(string)), &input)
-				content = map[string]any{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": input}
-			}
-			message["content"], message["stop_reason"] = []any{content}, stop
+			message["content"], message["stop_reason"] = content, stop
 			w.Header().Set("Content-Type", "application/json")
 			json.NewEncoder(w).Encode(message)
 			return
@@ -127,9 +126,11 @@ func anthropic(command string) func(w http.ResponseWriter, r *http.Request, body
 			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, line)
 		}
 		event("message_start", map[string]any{"message": message})
-		event("content_block_start", map[string]any{"index": 0, "content_block": block})
-		event("content_block_delta", map[string]any{"index": 0, "delta": delta})
-		event("content_block_stop", map[string]any{"index": 0})
+		for i, b := range blocks {
+			event("content_block_start", map[string]any{"index": i, "content_block": b.start})
+			event("content_block_delta", map[string]any{"index": i, "delta": b.delta})
+			event("content_block_stop", map[string]any{"index": i})
+		}
 		event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 		event("message_stop", map[string]any{})
 	}
@@ -139,12 +140,14 @@ func anthropic(command string) func(w http.ResponseWriter, r *http.Request, body
 // project, with a folder the model's command would delete.
 type agentRun struct {
 	home, project, victim string
+	// calls is how many calls of the command the model makes at once.
+	calls int
 }
 
 func newAgentRun(t *testing.T) *agentRun {
 	t.Helper()
 	root := t.TempDir()
-	a := &agentRun{home: filepath.Join(root, "home"), project: filepath.Join(root, "project")}
+	a := &agentRun{home: filepath.Join(root, "home"), project: filepath.Join(root, "project"), calls: 1}
 	a.victim = filepath.Join(a.project, "precious")
 	for _, dir := range []string{a.home, a.victim} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -167,7 +170,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // the other events of a session) and returns what it printed.
 func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, anthropic("rm -rf "+a.victim))
+	model := serveModel(t, anthropic("rm -rf "+a.victim, a.calls))
 	var quoted []string
 	// A folder of its own, with a short name: a Unix socket's path is
 	// limited to about 100 bytes.
@@ -225,6 +228,9 @@ for line in sys.stdin:
         os._exit(1)
     elif behaviour == "stall":
         time.sleep(3600)
+    elif behaviour == "slow":  # one call at a time: the later ones of a burst miss their deadline
+        time.sleep(1.5)
+        result = {"action": "deny_tool", "reason": "the guard says no"}
     elif behaviour == "deny":
         result = {"action": "deny_tool", "reason": "the guard says no"}
     elif behaviour == "abort":
@@ -244,20 +250,23 @@ const geminiCLIVersion = "0.61.0"
 
 // gemini answers the Gemini API as Gemini CLI calls it: the model router's
 // question gets a JSON verdict, a request that declares run_shell_command
-// and has no function response yet gets a call of it running command, and
-// any other a short text.
-func gemini(command string) func(w http.ResponseWriter, r *http.Request, body []byte) {
+// and has no function response yet gets calls calls of it running command,
+// at once, and any other a short text.
+func gemini(command string, calls int) func(w http.ResponseWriter, r *http.Request, body []byte) {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		text := func(s string) map[string]any { return map[string]any{"text": s} }
-		part := text("Done.")
+		parts := []any{text("Done.")}
 		switch {
 		case bytes.Contains(body, []byte("model_choice")) || bytes.Contains(body, []byte("complexity")):
-			part = text(`{"reasoning": "a short task", "model_choice": "flash", "complexity_score": 1}`)
+			parts = []any{text(`{"reasoning": "a short task", "model_choice": "flash", "complexity_score": 1}`)}
 		case bytes.Contains(body, []byte(`"run_shell_command"`)) && !bytes.Contains(body, []byte(`"functionResponse"`)):
-			part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": command, "description": "Remove the scratch folder"}}}
+			parts = nil
+			for range calls {
+				parts = append(parts, map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": command, "description": "Remove the scratch folder"}}})
+			}
 		}
 		response := map[string]any{
-			"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+			"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
 			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
 			"modelVersion":  "gemini-scripted",
 		}
@@ -276,7 +285,7 @@ func gemini(command string) func(w http.ResponseWriter, r *http.Request, body []
 // end of the session) and returns what it printed.
 func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, gemini("rm -rf "+a.victim))
+	model := serveModel(t, gemini("rm -rf "+a.victim, a.calls))
 	bridgeDir, err := os.MkdirTemp("", "hwa")
 	if err != nil {
 		t.Fatal(err)
@@ -330,23 +339,28 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 			name, told string // told: what the model or the user reads
 			hook       []string
 			env        []string
+			calls      int // the model's calls at once; 1 when zero
 		}{
-			{"deny", "the guard says no", pythonGuard(t, "deny"), nil},
-			{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil},
-			{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil},
-			{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil},
-			{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil},
-			{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil},
-			{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}},
+			{"deny", "the guard says no", pythonGuard(t, "deny"), nil, 0},
+			{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil, 0},
+			{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil, 0},
+			{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil, 0},
+			{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil, 0},
+			// The agent asks the guard about its calls at once (Gemini CLI) or
+			// one by one (Claude Code): each is denied, or blocked at its deadline.
+			{"overloaded guard", "blocked: hook hook failed|the guard says no", pythonGuard(t, "slow"), nil, 4},
+			{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil, 0},
+			{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}, 0},
 		} {
 			t.Run(agent.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
 				a := newAgentRun(t)
+				a.calls = max(tc.calls, 1)
 				out, model := agent.run(a, t, tc.hook, tc.env...)
 				if !a.survived() {
 					t.Errorf("%s %s ran rm -rf: the folder is gone\n%s", agent.name, agent.version, out)
 				}
-				if !strings.Contains(model.sent()+out, tc.told) {
+				if !slices.ContainsFunc(strings.Split(tc.told, "|"), func(told string) bool { return strings.Contains(model.sent()+out, told) }) {
 					t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
 				}
 			})

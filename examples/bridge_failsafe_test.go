@@ -356,3 +356,29 @@ func TestASocketFolderOthersMayEnterIsNamedWithTheWayOut(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q: want the call blocked, the folder named, and --dir or XDG_RUNTIME_DIR as the way out", exit, stdout, stderr)
 	}
 }
+
+// The hello grants the modes of the stages the agent's events call: Claude
+// Code has no model events, so a hook is not told to expect before_llm.
+func TestTheHelloGrantsOnlyTheModesTheAgentWillAsk(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "modes.py")
+	os.WriteFile(script, []byte(`import json, sys
+granted = []
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg.get("method") == "hook.hello":
+        granted = msg["params"].get("modes", [])
+        result = {"ok": True, "modes": ["tool"]}
+    else:
+        result = {"action": "deny_tool", "reason": "granted " + ",".join(granted)}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	for agent, want := range map[string]string{"claude-code": "granted observe,tool,approve", "gemini-cli": "granted observe,llm,tool,approve"} {
+		b := newBridgeRun(t, agent, bridgeHook{argv: []string{"python3", script}})
+		stdout, stderr, _ := b.call(t, rmEvent(t, agent))
+		if !strings.Contains(stdout, want+`"`) {
+			t.Errorf("%s: stdout %q, stderr %q: want %q", agent, stdout, stderr, want)
+		}
+	}
+}

@@ -11,6 +11,8 @@
 package bridge
 
 import (
+	"slices"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -55,6 +57,16 @@ type Agent struct {
 	// llm translates the agent's model request and response, where it has
 	// model events.
 	llm llmFormat
+}
+
+// calls says whether any event of the agent asks stage.
+func (a *Agent) calls(stage Stage) bool {
+	for _, step := range a.Events {
+		if slices.Contains(step.Calls, stage) {
+			return true
+		}
+	}
+	return false
 }
 
 // Agents are the agents the bridge speaks, by name.

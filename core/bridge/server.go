@@ -77,8 +77,12 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	}
 	proc := opts.Process
 	proc.Enabled = true
+	// The hello grants the modes of the stages this agent's events call, and
+	// no other: a hook is not told to expect calls that never come.
 	for _, st := range Stages {
-		proc.Intercept = append(proc.Intercept, string(st))
+		if opts.Agent.calls(st) {
+			proc.Intercept = append(proc.Intercept, string(st))
+		}
 	}
 	proc.Observe = []string{"*"}
 	// A guard fails closed: a failed before_tool call blocks the tool as a

@@ -212,15 +212,20 @@ func checkEnvelope(line []byte) (id json.RawMessage, why string) {
 	if line[0] != '{' {
 		return nil, "not a JSON object"
 	}
-	var msg struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(line, &msg); err != nil {
+	// Member names are matched exactly, as JSON-RPC names them; a struct
+	// would take "jsonrpC" for "jsonrpc".
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(line, &members); err != nil {
 		return nil, "not a JSON-RPC message: " + err.Error()
+	}
+	var msg struct {
+		JSONRPC                   *string
+		ID, Method, Result, Error json.RawMessage
+	}
+	msg.ID, msg.Method, msg.Result, msg.Error = members["id"], members["method"], members["result"], members["error"]
+	var version string
+	if json.Unmarshal(members["jsonrpc"], &version) == nil {
+		msg.JSONRPC = &version
 	}
 	id = usableID(msg.ID)
 	switch {

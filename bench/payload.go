@@ -218,10 +218,6 @@ func llmRequest(size int) protocol.BeforeLLMParams {
 func tool(name, description, param string) protocol.ToolDefinition {
 	return protocol.ToolDefinition{Type: "function", Function: protocol.FunctionDefinition{
 		Name: name, Description: ptr(description),
-		Parameters: map[string]any{
-			"type":       "object",
-			"properties": map[string]any{param: map[string]any{"type": "string"}},
-			"required":   []string{param},
-		},
+		Parameters: fmt.Appendf(nil, `{"type":"object","properties":{%[1]q:{"type":"string"}},"required":[%[1]q]}`, param),
 	}}
 }

@@ -355,6 +355,26 @@ func TestGoRejectsAMemberThatIsOptionalAndNullable(t *testing.T) {
 	}
 }
 
+func TestGoKeepsAnOptionalNullableObjectAsItsRawJSON(t *testing.T) {
+	m, err := Load([]byte(`{"$defs": {"A": {"type": "object", "properties": {"b": {"anyOf": [{"type": "object"}, {"type": "null"}]}}}}}`), []byte(`{"version": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Render(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goSource string
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, ".go") {
+			goSource += string(f.Data)
+		}
+	}
+	if !strings.Contains(goSource, "B json.RawMessage") {
+		t.Fatalf("b is not json.RawMessage in:\n%s", goSource)
+	}
+}
+
 func TestTypesThatReferToEachOtherInACycleAreAnError(t *testing.T) {
 	m, err := Load([]byte(`{"$defs": {
 		"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},

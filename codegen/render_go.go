@@ -58,10 +58,14 @@ func goFieldName(f *Field) (string, error) {
 // goFieldType follows core/protocol: an optional scalar or object is a
 // pointer (nil is absent), so is a nullable one (nil is null); a list or
 // map is nil when absent; any JSON value is json.RawMessage, which keeps
-// null apart from absent.
+// null apart from absent, and so is an optional list or map that may be
+// null.
 func goFieldType(f *Field) (string, error) {
 	r := f.Type
 	if !f.Required && r.Nullable && r.Kind != Any {
+		if r.Kind == Array || r.Kind == Map {
+			return "json.RawMessage", nil
+		}
 		return "", fmt.Errorf("member %q is optional and nullable: Go has no type that keeps absent, null and a value apart; make it one or the other", f.Name)
 	}
 	base := goType(r, false)
@@ -127,7 +131,7 @@ func goEncode(f *Field) (string, error) {
 	v := "v." + name
 	r := f.Type
 	switch {
-	case !f.Required && r.Kind == Any:
+	case !f.Required && (r.Kind == Any || rawInGo(f)):
 		return fmt.Sprintf("w.optional(%q, %s, len(%s) > 0)", f.Name, v, v), nil
 	case !f.Required:
 		return fmt.Sprintf("w.optional(%q, %s, %s != nil)", f.Name, v, v), nil
@@ -140,6 +144,12 @@ func goEncode(f *Field) (string, error) {
 		return fmt.Sprintf("w.member(%q, orEmpty%s(%s))", f.Name, map[RefKind]string{Array: "Slice", Map: "Map"}[r.Kind], v), nil
 	}
 	return fmt.Sprintf("w.member(%q, %s)", f.Name, v), nil
+}
+
+// rawInGo reports whether Go keeps the member as its raw JSON although it
+// has a type: an optional list or map that may be null.
+func rawInGo(f *Field) bool {
+	return !f.Required && f.Type.Nullable && (f.Type.Kind == Array || f.Type.Kind == Map)
 }
 
 // goDecode is the statement of UnmarshalJSON that reads the member.

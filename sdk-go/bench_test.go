@@ -54,7 +54,7 @@ func benchRequest(size int) []byte {
 func benchTool(name string) ToolDefinition {
 	return ToolDefinition{Type: "function", Function: FunctionDefinition{
 		Name:       name,
-		Parameters: map[string]any{"type": "object", "properties": map[string]any{}},
+		Parameters: json.RawMessage(`{"type":"object","properties":{}}`),
 	}}
 }
 

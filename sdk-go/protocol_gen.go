@@ -845,8 +845,10 @@ type FunctionDefinition struct {
 	Name string `json:"name"`
 	// description tells the LLM what the tool does.
 	Description *string `json:"description,omitempty"`
-	// parameters is the JSON Schema of the tool's arguments object.
-	Parameters map[string]any `json:"parameters,omitzero"`
+	// parameters is the JSON Schema of the tool's arguments object, or
+	// null. It is kept as it came, so that a host's null and a host's
+	// absent member each go back as they were.
+	Parameters json.RawMessage `json:"parameters,omitzero"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -855,7 +857,7 @@ func (v FunctionDefinition) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("name", v.Name)
 	w.optional("description", v.Description, v.Description != nil)
-	w.optional("parameters", v.Parameters, v.Parameters != nil)
+	w.optional("parameters", v.Parameters, len(v.Parameters) > 0)
 	return w.close(v.Extra)
 }
 
@@ -867,7 +869,7 @@ func (v *FunctionDefinition) UnmarshalJSON(data []byte) error {
 	*v = FunctionDefinition{}
 	r.member("name", required, &v.Name)
 	r.member("description", optional, &v.Description)
-	r.member("parameters", optional, &v.Parameters)
+	r.member("parameters", optional|nullable, &v.Parameters)
 	v.Extra = r.rest()
 	return r.err
 }

@@ -56,6 +56,10 @@ func AddTool[In any](h *Hook, name, description string, fn func(ctx context.Cont
 	if fn == nil {
 		panic(fmt.Sprintf("hookwire: AddTool(%q): nil func", name))
 	}
+	parameters, err := json.Marshal(s.schema())
+	if err != nil {
+		panic(fmt.Sprintf("hookwire: AddTool(%q): %v", name, err))
+	}
 	if slices.ContainsFunc(h.tools, func(t *tool) bool { return t.name == name }) {
 		panic(fmt.Sprintf("hookwire: AddTool(%q): a tool of that name exists already", name))
 	}
@@ -64,7 +68,7 @@ func AddTool[In any](h *Hook, name, description string, fn func(ctx context.Cont
 		name: name,
 		def: ToolDefinition{
 			Type:     "function",
-			Function: FunctionDefinition{Name: name, Description: &description, Parameters: s.schema()},
+			Function: FunctionDefinition{Name: name, Description: &description, Parameters: parameters},
 		},
 		call: func(ctx context.Context, args map[string]any) ToolResult {
 			if err := s.check(args, ""); err != nil {

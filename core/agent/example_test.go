@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -17,7 +18,7 @@ type weatherPlugin struct{}
 func (weatherPlugin) BeforeLLM(_ context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
 	req.Tools = append(req.Tools, protocol.ToolDefinition{Type: "function", Function: protocol.FunctionDefinition{
 		Name:       "get_weather",
-		Parameters: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}},
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`),
 	}})
 	return protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: req}, nil
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -166,8 +167,17 @@ func (Shell) Describe(map[string]any) (protocol.ToolKind, []string) { return pro
 
 func function(name, description string, parameters map[string]any) protocol.ToolDefinition {
 	return protocol.ToolDefinition{Type: "function", Function: protocol.FunctionDefinition{
-		Name: name, Description: ptr(description), Parameters: parameters,
+		Name: name, Description: ptr(description), Parameters: mustJSON(parameters),
 	}}
+}
+
+// mustJSON encodes a schema written in this file, which always encodes.
+func mustJSON(v map[string]any) json.RawMessage {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return raw
 }
 
 func failure(msg string) protocol.ToolResult {

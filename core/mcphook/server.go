@@ -178,9 +178,11 @@ func (s *Server) sync(ctx context.Context) error {
 // mcpTool is a hook's tool definition as MCP lists it: the parameters are
 // its input schema as the hook gave them.
 func mcpTool(def protocol.ToolDefinition) (*mcp.Tool, error) {
-	schema := def.Function.Parameters
-	if schema == nil {
-		schema = map[string]any{"type": "object"}
+	schema := map[string]any{"type": "object"}
+	if p := def.Function.Parameters; len(p) > 0 && string(p) != "null" {
+		if err := json.Unmarshal(p, &schema); err != nil {
+			return nil, fmt.Errorf("its parameters are not a JSON object: %v", err)
+		}
 	}
 	if schema["type"] != "object" {
 		return nil, fmt.Errorf("its parameters are not a JSON Schema of type object (MCP requires one)")

@@ -121,8 +121,10 @@ type FunctionDefinition struct {
 	Name string `json:"name"`
 	// Description tells the LLM what the tool does.
 	Description *string `json:"description,omitempty"`
-	// Parameters is the JSON Schema of the tool's arguments object.
-	Parameters map[string]any `json:"parameters,omitzero"`
+	// Parameters is the JSON Schema of the tool's arguments object, or
+	// null. It is kept as it came, so that a host's null and a host's
+	// absent member each go back as they were.
+	Parameters json.RawMessage `json:"parameters,omitzero"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }

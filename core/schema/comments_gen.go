@@ -125,7 +125,7 @@ var comments = map[string]string{
 	"github.com/hookwire/hookwire/core/protocol.FunctionDefinition.Description":      "Description tells the LLM what the tool does.",
 	"github.com/hookwire/hookwire/core/protocol.FunctionDefinition.Extra":            "Extra holds members this version does not know.",
 	"github.com/hookwire/hookwire/core/protocol.FunctionDefinition.Name":             "Name is the tool name the LLM calls.",
-	"github.com/hookwire/hookwire/core/protocol.FunctionDefinition.Parameters":       "Parameters is the JSON Schema of the tool's arguments object.",
+	"github.com/hookwire/hookwire/core/protocol.FunctionDefinition.Parameters":       "Parameters is the JSON Schema of the tool's arguments object, or\nnull. It is kept as it came, so that a host's null and a host's\nabsent member each go back as they were.",
 	"github.com/hookwire/hookwire/core/protocol.GoogleExtraContent":                  "GoogleExtraContent is what Google's models attach to a tool call.",
 	"github.com/hookwire/hookwire/core/protocol.GoogleExtraContent.Extra":            "Extra holds members this version does not know.",
 	"github.com/hookwire/hookwire/core/protocol.GoogleExtraContent.ThoughtSignature": "ThoughtSignature is the signature of the reasoning behind the call.",

@@ -66,6 +66,15 @@ var extensions = map[string]func(*jsonschema.Schema){
 		p := prop(s, "action")
 		s.Properties.Set("action", &jsonschema.Schema{Type: "string", Enum: []any{string(protocol.ActionContinue), ""}, Description: p.Description})
 	},
+	// A host may send a tool without parameters as null (PicoClaw's Go
+	// types do), so null is a value of its own besides an object.
+	"FunctionDefinition": func(s *jsonschema.Schema) {
+		p := prop(s, "parameters")
+		s.Properties.Set("parameters", &jsonschema.Schema{
+			AnyOf:       []*jsonschema.Schema{{Type: "object"}, {Type: "null"}},
+			Description: p.Description,
+		})
+	},
 	"AbortTurn":        pinAction(protocol.ActionAbortTurn),
 	"HardAbort":        pinAction(protocol.ActionHardAbort),
 	"DenyTool":         pinAction(protocol.ActionDenyTool),

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -23,7 +24,7 @@ func llmRequest(size int) protocol.BeforeLLMParams {
 		Model:   "scripted",
 		Tools: []protocol.ToolDefinition{{Type: "function", Function: protocol.FunctionDefinition{
 			Name: "read_file", Description: s("Read a file of the workspace"),
-			Parameters: map[string]any{"type": "object", "required": []any{"path"}},
+			Parameters: json.RawMessage(`{"type":"object","required":["path"]}`),
 		}}},
 		Options: map[string]any{"temperature": 0.2, "max_tokens": 4096},
 	}

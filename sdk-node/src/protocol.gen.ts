@@ -402,8 +402,12 @@ export interface FunctionDefinition {
   name: string;
   /** description tells the LLM what the tool does. */
   description?: string;
-  /** parameters is the JSON Schema of the tool's arguments object. */
-  parameters?: { [key: string]: JsonValue };
+  /**
+   * parameters is the JSON Schema of the tool's arguments object, or
+   * null. It is kept as it came, so that a host's null and a host's
+   * absent member each go back as they were.
+   */
+  parameters?: { [key: string]: JsonValue } | null;
 }
 
 /** GoogleExtraContent is what Google's models attach to a tool call. */
@@ -1114,7 +1118,7 @@ function checkFunctionDefinition(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "name", true, string_);
   member(obj, at, "description", false, string_);
-  member(obj, at, "parameters", false, map(any_));
+  member(obj, at, "parameters", false, nullable(map(any_)));
 }
 
 function checkGoogleExtraContent(value: unknown, at: string): void {

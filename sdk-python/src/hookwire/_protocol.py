@@ -863,8 +863,10 @@ if TYPE_CHECKING:
         {
             # description tells the LLM what the tool does.
             "description": str,
-            # parameters is the JSON Schema of the tool's arguments object.
-            "parameters": dict[str, JSON],
+            # parameters is the JSON Schema of the tool's arguments object, or
+            # null. It is kept as it came, so that a host's null and a host's
+            # absent member each go back as they were.
+            "parameters": Optional[dict[str, JSON]],
         },
         total=False,
     )
@@ -1966,8 +1968,9 @@ def _check_function_definition(value: object, at: str) -> None:
             raise _want(f"{at}.description", "a string", v)
     if "parameters" in value:
         v = value["parameters"]
-        if type(v) is not dict and not isinstance(v, dict):
-            raise _want(f"{at}.parameters", "an object", v)
+        if v is not None:
+            if type(v) is not dict and not isinstance(v, dict):
+                raise _want(f"{at}.parameters", "an object", v)
 
 
 def _check_google_extra_content(value: object, at: str) -> None:

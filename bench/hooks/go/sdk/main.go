@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strconv"
 	"sync/atomic"
@@ -20,7 +21,7 @@ var benchTool = hookwire.ToolDefinition{
 	Function: hookwire.FunctionDefinition{
 		Name:        "bench_tool",
 		Description: hookwire.Ptr("A tool the benchmark's hook adds"),
-		Parameters:  map[string]any{"type": "object", "properties": map[string]any{}},
+		Parameters:  json.RawMessage(`{"type":"object","properties":{}}`),
 	},
 }
 

@@ -54,7 +54,7 @@ func TestEveryExampleHookPassesConformance(t *testing.T) {
 				var report struct {
 					Checks []struct{ Check, Status, Reason string }
 				}
-				if jerr := json.Unmarshal(stdout.Bytes(), &report); jerr != nil || len(report.Checks) != 9 {
+				if jerr := json.Unmarshal(stdout.Bytes(), &report); jerr != nil || len(report.Checks) != 10 {
 					t.Fatalf("hookwire conformance: %v, %v\nstdout: %s\nstderr: %s", err, jerr, stdout.String(), stderr.String())
 				}
 				for _, c := range report.Checks {

@@ -33,6 +33,29 @@ func Example() {
 	// {"action":"respond","result":{"for_llm":"Beijing weather: Sunny, 15°C"}}
 }
 
+// The after_tool handler of the README: a host may leave out the result
+// and the arguments, and the handler reads them safely.
+func ExampleAfterToolParams_membersLeftOut() {
+	h := hookwire.New("redact")
+	h.OnAfterTool(func(_ context.Context, ran hookwire.AfterToolParams) (hookwire.AfterToolResult, error) {
+		if ran.Result == nil { // no result to look at: let it through
+			return nil, nil
+		}
+		command, _ := ran.Arguments["command"].(string) // "" when there are no arguments
+		ran.Result.ForLLM = strings.ReplaceAll(ran.Result.ForLLM, "hunter2", "[redacted]")
+		ran.Result.ForLLM += " (after " + command + ")"
+		return ran.Modify(), nil
+	})
+	ctx := context.Background()
+	for _, params := range []string{`{"tool":"exec"}`, `{"tool":"exec","result":{"for_llm":"pw hunter2"}}`} {
+		res, err := h.Call(ctx, hookwire.MethodAfterTool, json.RawMessage(params))
+		fmt.Println(string(res), err)
+	}
+	// Output:
+	// {"action":"continue"} <nil>
+	// {"action":"modify","result":{"tool":"exec","result":{"for_llm":"pw [redacted] (after )"}}} <nil>
+}
+
 // The SDK answers hook.hello with the hook's name and the modes its
 // handlers need.
 func ExampleHook_Modes() {

@@ -92,6 +92,7 @@ func (s *suite) run(ctx context.Context) {
 		return
 	}
 	s.actions(ctx, p)
+	s.missingMembers(ctx, p)
 	s.notifications(ctx, p)
 	s.unknownMethod(ctx, p)
 	s.concurrent(ctx, p)
@@ -167,14 +168,41 @@ func (s *suite) requestMethods() []string {
 }
 
 func (s *suite) actions(ctx context.Context, p *proc) {
+	s.ask(ctx, p, ActionsAllowed, s.params)
+}
+
+// missingMembers asks each method with params that carry only their
+// required members: hosts leave out what is empty (PicoClaw a call's
+// messages, a tool's arguments and result), and a handler that reads them
+// unguarded fails there.
+func (s *suite) missingMembers(ctx context.Context, p *proc) {
+	s.ask(ctx, p, MissingMembers, func(method string) any {
+		var sample map[string]json.RawMessage
+		if err := json.Unmarshal(samples()[method], &sample); err != nil {
+			panic("conformance: samples.json: " + err.Error())
+		}
+		minimal := map[string]json.RawMessage{}
+		for _, name := range []string{"model", "tool"} {
+			if v, ok := sample[name]; ok {
+				minimal[name] = v
+			}
+		}
+		return minimal
+	})
+}
+
+// ask asks each request method of the hook's modes, with params from
+// paramsOf, and records check as passed when every answer is a result its
+// method allows.
+func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(method string) any) {
 	methods := s.requestMethods()
 	if len(methods) == 0 {
-		s.pass(ActionsAllowed, "no method to ask: the hook's modes (%s) receive no requests", modeList(s.modes))
+		s.pass(check, "no method to ask: the hook's modes (%s) receive no requests", modeList(s.modes))
 		return
 	}
 	var answers, faults []string
 	for _, method := range methods {
-		m, err := p.call(ctx, method, s.params(method))
+		m, err := p.call(ctx, method, paramsOf(method))
 		switch {
 		case err != nil:
 			faults = append(faults, fmt.Sprintf("%s got no answer: %v", method, err))
@@ -190,10 +218,10 @@ func (s *suite) actions(ctx context.Context, p *proc) {
 		}
 	}
 	if len(faults) > 0 {
-		s.fail(ActionsAllowed, "%s", strings.Join(faults, "; "))
+		s.fail(check, "%s", strings.Join(faults, "; "))
 		return
 	}
-	s.pass(ActionsAllowed, "%s", strings.Join(answers, ", "))
+	s.pass(check, "%s", strings.Join(answers, ", "))
 }
 
 // decide reads a result the way a host does, action first, and names the decision.

@@ -42,6 +42,7 @@ const (
 	Handshake           = "handshake"
 	RepliesValid        = "replies-valid"
 	ActionsAllowed      = "actions-allowed"
+	MissingMembers      = "missing-members"
 	NotificationsSilent = "notifications-silent"
 	UnknownMethod       = "unknown-method"
 	MalformedLine       = "malformed-line"
@@ -55,6 +56,7 @@ var Checks = []struct{ Name, Rule string }{
 	{Handshake, "hook.hello is answered with ok: true"},
 	{RepliesValid, "every reply validates against the protocol's schema"},
 	{ActionsAllowed, "each method the hook's modes receive is answered with a result its method allows"},
+	{MissingMembers, "so is each method whose params carry only their required members, as hosts leave out what is empty"},
 	{NotificationsSilent, "observe notifications (and an unknown one) get no reply"},
 	{UnknownMethod, "an unknown method gets error -32601, and the hook keeps going"},
 	{MalformedLine, "a line that is not JSON does not stop the hook"},

@@ -44,7 +44,7 @@ func TestACorrectHookPassesEveryCheck(t *testing.T) {
 	for _, c := range r.Checks {
 		names = append(names, c.Check)
 	}
-	want := []string{"handshake", "replies-valid", "actions-allowed", "notifications-silent", "unknown-method",
+	want := []string{"handshake", "replies-valid", "actions-allowed", "missing-members", "notifications-silent", "unknown-method",
 		"malformed-line", "concurrent-50", "stdout-clean", "exit-on-eof"}
 	if !slices.Equal(names, want) {
 		t.Errorf("checks reported: %v, want %v", names, want)
@@ -57,31 +57,36 @@ func TestACorrectHookPassesEveryCheck(t *testing.T) {
 	}
 }
 
-// Each fault of the fixture fails the check named for it, and only that one.
+// Each fault of the fixture fails the checks named for it, and only those.
 func TestEachBrokenHookFailsTheCheckOfItsFault(t *testing.T) {
 	for _, tc := range []struct {
-		fault, check, reason string
+		fault  string
+		checks []string
+		reason string
 	}{
 		// The four broken hooks.
-		{"stdout", conformance.StdoutClean, `lines on stdout are not JSON-RPC messages, the first: "handling hook.hello"`},
-		{"silent", conformance.Handshake, "hook.hello got no answer: no reply within 1s"},
-		{"wrong-id", conformance.Concurrent50, "ids answered more than once: "},
-		{"exit-on-bad", conformance.MalformedLine, `the hook exited with status 1 (last stderr line: "fatal: bad line:`},
+		{"stdout", []string{conformance.StdoutClean}, `lines on stdout are not JSON-RPC messages, the first: "handling hook.hello"`},
+		{"silent", []string{conformance.Handshake}, "hook.hello got no answer: no reply within 1s"},
+		{"wrong-id", []string{conformance.Concurrent50}, "ids answered more than once: "},
+		{"exit-on-bad", []string{conformance.MalformedLine}, `the hook exited with status 1 (last stderr line: "fatal: bad line:`},
 		// One for each other check.
-		{"no-reason", conformance.RepliesValid, "the reply to hook.before_tool (id 4): /result/reason: required member reason is missing"},
-		{"error", conformance.ActionsAllowed, "hook.before_tool was answered with error -32000: handler failed"},
-		{"echo", conformance.NotificationsSilent, `3 notifications got 3 replies, the first: {"error":{"code":-32601,`},
-		{"unknown-ok", conformance.UnknownMethod, "was answered with a result, not error -32601"},
-		{"linger", conformance.ExitOnEOF, "the hook was still running 2s after its stdin was closed"},
+		{"no-reason", []string{conformance.RepliesValid}, "the reply to hook.before_tool (id 4): /result/reason: required member reason is missing"},
+		{"error", []string{conformance.ActionsAllowed, conformance.MissingMembers}, "hook.before_tool was answered with error -32000: handler failed"},
+		{"needs-args", []string{conformance.MissingMembers}, "hook.before_tool was answered with error -32000: handler failed: KeyError: 'arguments'"},
+		{"echo", []string{conformance.NotificationsSilent}, `3 notifications got 3 replies, the first: {"error":{"code":-32601,`},
+		{"unknown-ok", []string{conformance.UnknownMethod}, "was answered with a result, not error -32601"},
+		{"linger", []string{conformance.ExitOnEOF}, "the hook was still running 2s after its stdin was closed"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			t.Parallel()
 			r := run(t, tc.fault, conformance.Options{Timeout: time.Second})
-			if got := r.Failed(); !slices.Equal(got, []string{tc.check}) {
-				t.Fatalf("failed checks: %v, want only %s\n%s", got, tc.check, text(r))
+			if got := r.Failed(); !slices.Equal(got, tc.checks) {
+				t.Fatalf("failed checks: %v, want only %v\n%s", got, tc.checks, text(r))
 			}
-			if got := r.Result(tc.check).Reason; !strings.Contains(got, tc.reason) {
-				t.Errorf("%s says %q, want it to say %q", tc.check, got, tc.reason)
+			for _, check := range tc.checks {
+				if got := r.Result(check).Reason; !strings.Contains(got, tc.reason) {
+					t.Errorf("%s says %q, want it to say %q", check, got, tc.reason)
+				}
 			}
 		})
 	}
@@ -150,7 +155,7 @@ func TestTheReportEncodesAsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if back.Command[0] != hookBin || back.Name != "fixture" || len(back.Checks) != len(conformance.Checks) ||
-		back.Checks[7].Check != "stdout-clean" || back.Checks[7].Status != "fail" {
+		back.Checks[8].Check != "stdout-clean" || back.Checks[8].Status != "fail" {
 		t.Errorf("report as JSON: %s", b)
 	}
 }

@@ -25,6 +25,7 @@ func ExampleRun() {
 	// pass handshake
 	// pass replies-valid
 	// pass actions-allowed
+	// pass missing-members
 	// pass notifications-silent
 	// pass unknown-method
 	// pass malformed-line

@@ -40,12 +40,39 @@ export function modify(
   changes?: object,
 ): BeforeLLMModify | AfterLLMModify | AfterToolModify | BeforeToolModify {
   const whole = { ...received, ...changes };
-  // Each params type has a required member the others lack, so the member
-  // that carries the reply is known from the object itself.
-  if ("messages" in received) return { action: "modify", request: whole as BeforeLLMParams };
-  if ("response" in received) return { action: "modify", response: whole as AfterLLMParams };
-  if ("result" in received) return { action: "modify", result: whole as AfterToolParams };
-  return { action: "modify", call: whole as BeforeToolParams };
+  // The member is guessed from the object, for a caller that reads the
+  // reply; a host may leave out every member that would tell, so the
+  // session answering the call puts the whole object where its method
+  // wants it. It is kept under a hidden symbol: JSON, deep equality and a
+  // spread (which makes a reply of its own) leave it out.
+  let reply: BeforeLLMModify | AfterLLMModify | AfterToolModify | BeforeToolModify;
+  if ("messages" in received) reply = { action: "modify", request: whole as BeforeLLMParams };
+  else if ("response" in received) reply = { action: "modify", response: whole as AfterLLMParams };
+  else if ("result" in received) reply = { action: "modify", result: whole as AfterToolParams };
+  else reply = { action: "modify", call: whole as BeforeToolParams };
+  return Object.defineProperty(reply, modified, { value: whole });
+}
+
+/** Where a modify reply carries the whole object, by method. */
+const modifyMember: Readonly<Record<string, string>> = {
+  "hook.before_llm": "request",
+  "hook.after_llm": "response",
+  "hook.before_tool": "call",
+  "hook.after_tool": "result",
+};
+
+/** The whole object of a reply that {@link modify} built. */
+const modified = Symbol("hookwire.modified");
+
+/**
+ * The reply to method as a handler meant it: a reply modify() built
+ * carries its object in the member of that method, and in no other.
+ */
+export function placeModified(method: string, reply: unknown): unknown {
+  const member = modifyMember[method];
+  if (member === undefined || typeof reply !== "object" || reply === null || !(modified in reply)) return reply;
+  const { [modified]: whole, request: _r, response: _s, call: _c, result: _t, ...rest } = reply as Record<PropertyKey, unknown>;
+  return { ...rest, [member]: whole };
 }
 
 /**

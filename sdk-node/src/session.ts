@@ -21,7 +21,7 @@ import {
   type RuntimeEvent,
   type ToolDefinition,
 } from "./protocol.gen.js";
-import { respond } from "./results.js";
+import { placeModified, respond } from "./results.js";
 import { check } from "./schema.js";
 
 /** Takes one whole reply line, newline included. */
@@ -322,7 +322,8 @@ export class Session {
     );
   }
 
-  private answer(id: unknown, route: Route, result: unknown, done: Write): void {
+  private answer(id: unknown, route: Route, reply: unknown, done: Write): void {
+    const result = placeModified(route.method, reply);
     let line: string;
     if (isBareContinue(result) && route.actions.includes(Actions.Continue)) {
       done(continueLine(id));

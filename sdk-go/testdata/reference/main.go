@@ -44,6 +44,9 @@ func main() {
 	})
 	h.OnAfterLLM(func(_ context.Context, resp hookwire.AfterLLMParams) (hookwire.AfterLLMResult, error) {
 		if resp.Model == "modify" {
+			if resp.Response == nil { // a host may leave it out
+				resp.Response = &hookwire.LLMResponse{}
+			}
 			resp.Response.Content = hookwire.Ptr(reason)
 			return resp.Modify(), nil
 		}
@@ -74,6 +77,9 @@ func main() {
 	})
 	h.OnAfterTool(func(_ context.Context, res hookwire.AfterToolParams) (hookwire.AfterToolResult, error) {
 		if res.Tool == "modify" {
+			if res.Result == nil { // a host may leave it out
+				res.Result = &hookwire.ToolResult{}
+			}
 			res.Result.ForLLM = reason
 			return res.Modify(), nil
 		}

@@ -47,7 +47,7 @@ def common(name: str) -> Any:
 @hook.before_llm
 def before_llm(req: BeforeLLMParams) -> BeforeLLMReply:
     if req["model"] == "modify":
-        return modify(req, messages=[*req["messages"], {"role": "system", "content": REASON}])
+        return modify(req, messages=[*req.get("messages", []), {"role": "system", "content": REASON}])
     result: BeforeLLMReply = common(req["model"])
     return result
 
@@ -55,7 +55,7 @@ def before_llm(req: BeforeLLMParams) -> BeforeLLMReply:
 @hook.after_llm
 def after_llm(resp: AfterLLMParams) -> AfterLLMReply:
     if resp["model"] == "modify":
-        return modify(resp, response={**resp["response"], "content": REASON})
+        return modify(resp, response={**resp.get("response", {}), "content": REASON})
     result: AfterLLMReply = common(resp["model"])
     return result
 
@@ -66,7 +66,7 @@ def before_tool(call: BeforeToolParams) -> BeforeToolReply:
     if tool == "modify":
         return modify(call, arguments={"text": REASON})
     if tool == "respond":
-        return respond(f"{REASON}: {call['arguments'].get('text')}")
+        return respond(f"{REASON}: {call.get('arguments', {}).get('text')}")
     if tool == "deny_tool":
         return deny(REASON)
     if tool == "slow":
@@ -78,7 +78,7 @@ def before_tool(call: BeforeToolParams) -> BeforeToolReply:
 @hook.after_tool
 def after_tool(res: AfterToolParams) -> AfterToolReply:
     if res["tool"] == "modify":
-        return modify(res, result={**res["result"], "for_llm": REASON})
+        return modify(res, result={**res.get("result", {}), "for_llm": REASON})
     result: AfterToolReply = common(res["tool"])
     return result
 

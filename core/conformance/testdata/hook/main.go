@@ -12,6 +12,8 @@
 //
 //	-fault no-reason    denies every tool call without the reason deny_tool requires
 //	-fault error        answers hook.before_tool with a handler error
+//	-fault needs-args   answers hook.before_tool with a handler error when
+//	                    the call has no arguments
 //	-fault echo         answers notifications too
 //	-fault unknown-ok   answers unknown methods with a result
 //	-fault linger       keeps running after its stdin closes
@@ -44,7 +46,7 @@ func reply(id json.RawMessage, member string, value any) {
 type object = map[string]any
 
 // answer is the reply to a request: "result" or "error", and its value.
-func answer(method string) (string, object) {
+func answer(method string, params map[string]json.RawMessage) (string, object) {
 	switch method {
 	case "hook.hello":
 		return "result", object{"ok": true, "name": "fixture", "modes": []string{"observe", "llm", "tool", "approve"}}
@@ -54,6 +56,10 @@ func answer(method string) (string, object) {
 			return "result", object{"action": "deny_tool"}
 		case "error":
 			return "error", object{"code": -32000, "message": "handler failed"}
+		case "needs-args":
+			if params["arguments"] == nil {
+				return "error", object{"code": -32000, "message": "handler failed: KeyError: 'arguments'"}
+			}
 		}
 		return "result", object{"action": "continue"}
 	case "hook.before_llm", "hook.after_llm", "hook.after_tool":
@@ -78,8 +84,9 @@ func main() {
 	in.Buffer(nil, 64<<20)
 	for in.Scan() {
 		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
+			ID     json.RawMessage            `json:"id"`
+			Method string                     `json:"method"`
+			Params map[string]json.RawMessage `json:"params"`
 		}
 		if err := json.Unmarshal(in.Bytes(), &msg); err != nil {
 			if *fault == "exit-on-bad" {
@@ -114,7 +121,7 @@ func main() {
 				id = latest.id
 				latest.Unlock()
 			}
-			member, value := answer(msg.Method)
+			member, value := answer(msg.Method, msg.Params)
 			reply(id, member, value)
 		}()
 	}

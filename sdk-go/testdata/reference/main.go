@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -25,6 +26,8 @@ func common(name string) (res any, err error, ok bool) {
 		return hookwire.HardAbort{Reason: hookwire.Ptr(reason)}, nil, true
 	case "error":
 		return nil, errReference, true
+	case "hook_error":
+		return nil, &hookwire.RPCError{Code: -32010, Message: "quota", Data: json.RawMessage(`{"retry_after":5}`)}, true
 	}
 	return hookwire.Continue{}, nil, false
 }

@@ -34,6 +34,11 @@ var generated = []string{
 	"sdk-node/src/methods.gen.ts",
 	"sdk-node/src/exports.gen.ts",
 	"docs/protocol.md",
+	"core/bridge/tool_names_gen.go",
+	"sdk-go/tool_names_gen.go",
+	"sdk-python/src/hookwire/_tool_names.py",
+	"sdk-node/src/tool-names.gen.ts",
+	"docs/tools.md",
 }
 
 // run runs a command in dir with its output going to ours.

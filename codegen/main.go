@@ -39,6 +39,11 @@ func run(root string) error {
 		return err
 	}
 	outs = append(outs, versioned...)
+	tools, err := renderTools(root)
+	if err != nil {
+		return err
+	}
+	outs = append(outs, tools...)
 	for _, o := range outs {
 		path := filepath.Join(root, filepath.FromSlash(o.Path))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

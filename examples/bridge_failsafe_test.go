@@ -70,6 +70,16 @@ func blocked(agent, stdout string, exit int) bool {
 	return specific != nil && specific["permissionDecision"] == "deny"
 }
 
+// toUser is the message the agent shows its user: the reply's
+// systemMessage, or, for a reply by exit code, its stderr.
+func toUser(stdout, stderr string) string {
+	var out struct{ SystemMessage string }
+	if json.Unmarshal([]byte(stdout), &out) == nil && out.SystemMessage != "" {
+		return out.SystemMessage
+	}
+	return stderr
+}
+
 func TestAGuardThatCrashesOrStallsBlocksTheToolWithTheReasonAndTheLog(t *testing.T) {
 	for _, agent := range []string{"claude-code", "gemini-cli"} {
 		for _, behaviour := range []string{"crash", "stall"} {
@@ -77,12 +87,13 @@ func TestAGuardThatCrashesOrStallsBlocksTheToolWithTheReasonAndTheLog(t *testing
 				t.Parallel()
 				b := newBridgeRun(t, agent, guardScript(t, behaviour), "--timeout", "500ms")
 				stdout, stderr, exit := b.call(t, rmEvent(t, agent))
-				if exit != 2 || stdout != "" {
-					t.Fatalf("exit %d, stdout %q, stderr %q: want the call blocked with exit 2", exit, stdout, stderr)
+				if !blocked(agent, stdout, exit) {
+					t.Fatalf("exit %d, stdout %q, stderr %q: want the call blocked", exit, stdout, stderr)
 				}
-				for _, want := range []string{"blocked", "hook hook failed", ".log"} {
-					if !strings.Contains(stderr, want) {
-						t.Errorf("stderr %q does not say %q", stderr, want)
+				message := toUser(stdout, stderr)
+				for _, want := range []string{"hook guard.py failed", "the tool call was blocked", ".log"} {
+					if !strings.Contains(message, want) {
+						t.Errorf("the message to the user, %q, does not say %q", message, want)
 					}
 				}
 			})
@@ -146,7 +157,7 @@ func TestTheBridgeClientEndsWithinItsDeadlineAndAtOnceOnSIGTERM(t *testing.T) {
 		start := time.Now()
 		stdout, stderr, exit := b.call(t, event)
 		took := time.Since(start)
-		if exit != 2 || stdout != "" || !strings.Contains(stderr, "deadline") {
+		if !blocked("claude-code", stdout, exit) || !strings.Contains(toUser(stdout, stderr), "deadline") {
 			t.Errorf("exit %d, stdout %q, stderr %q: want the call blocked for the deadline", exit, stdout, stderr)
 		}
 		if took > 10*time.Second {
@@ -173,9 +184,8 @@ func TestTheBridgeClientEndsWithinItsDeadlineAndAtOnceOnSIGTERM(t *testing.T) {
 		go func() { done <- cmd.Wait() }()
 		select {
 		case err := <-done:
-			exitErr, ok := err.(*exec.ExitError)
-			if !ok || exitErr.ExitCode() != 2 || !strings.Contains(errOut.String(), "interrupted") {
-				t.Errorf("after SIGTERM: %v, stdout %q, stderr %q: want exit 2, interrupted", err, out.String(), errOut.String())
+			if err != nil || !blocked("gemini-cli", out.String(), 0) || !strings.Contains(toUser(out.String(), errOut.String()), "interrupted") {
+				t.Errorf("after SIGTERM: %v, stdout %q, stderr %q: want the call blocked, interrupted", err, out.String(), errOut.String())
 			}
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
@@ -197,10 +207,12 @@ func TestAGuardEventThatCannotBeReadIsBlocked(t *testing.T) {
 			b := newBridgeRun(t, "claude-code", hook)
 			cmd := exec.Command(bridgeCLI, append([]string{"--dir", b.dir, "claude-code", "--"}, hook.argv...)...)
 			cmd.Stdin = bytes.NewReader(data)
-			out, err := cmd.CombinedOutput()
-			exitErr, ok := err.(*exec.ExitError)
-			if !ok || exitErr.ExitCode() != 2 || !strings.Contains(string(out), "blocked") {
-				t.Errorf("%v: %.300s: want exit 2, blocked", err, out)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			exit := cmd.ProcessState.ExitCode()
+			if !blocked("claude-code", stdout.String(), exit) || !strings.Contains(toUser(stdout.String(), stderr.String()), "blocked") {
+				t.Errorf("%v: %.300s %.300s: want the call blocked", err, stdout.String(), stderr.String())
 			}
 		})
 	}
@@ -352,7 +364,8 @@ func TestASocketFolderOthersMayEnterIsNamedWithTheWayOut(t *testing.T) {
 	b := newBridgeRun(t, "gemini-cli", referenceHooks(t)["go"])
 	os.Chmod(b.dir, 0o755)
 	stdout, stderr, exit := b.call(t, rmEvent(t, "gemini-cli"))
-	if exit != 2 || stdout != "" || !strings.Contains(stderr, b.dir) || !strings.Contains(stderr, "--dir") || !strings.Contains(stderr, "XDG_RUNTIME_DIR") {
+	message := toUser(stdout, stderr)
+	if !blocked("gemini-cli", stdout, exit) || !strings.Contains(message, b.dir) || !strings.Contains(message, "--dir") || !strings.Contains(message, "XDG_RUNTIME_DIR") {
 		t.Errorf("exit %d, stdout %q, stderr %q: want the call blocked, the folder named, and --dir or XDG_RUNTIME_DIR as the way out", exit, stdout, stderr)
 	}
 }
@@ -379,6 +392,52 @@ for line in sys.stdin:
 		stdout, stderr, _ := b.call(t, rmEvent(t, agent))
 		if !strings.Contains(stdout, want+`"`) {
 			t.Errorf("%s: stdout %q, stderr %q: want %q", agent, stdout, stderr, want)
+		}
+	}
+}
+
+// A hook that raises, one with a syntax error and one that hangs: under
+// each agent, the call is blocked and the user is shown the hook's name,
+// the error and the session's log.
+func TestAFailingHookIsNamedToTheUserWithItsErrorAndLog(t *testing.T) {
+	dir := t.TempDir()
+	badPython := filepath.Join(dir, "guard.py")
+	os.WriteFile(badPython, []byte("def before_tool(call)\n    return None\n"), 0o644)
+	badScript := filepath.Join(dir, "guard.mjs")
+	os.WriteFile(badScript, []byte("export function beforeTool( {\n"), 0o644)
+	refs := referenceHooks(t)
+	cases := []struct {
+		name  string
+		hook  bridgeHook
+		tool  string
+		error string // what the message quotes of the error
+		hook_ string // the hook's name in it
+	}{
+		{"a Go handler that fails", refs["go"], "error", "the reference hook failed, as asked", "reference-go"},
+		{"a Python handler that raises", refs["python"], "error", "RuntimeError: the reference hook failed, as asked", "reference.py"},
+		{"a TypeScript handler that throws", refs["typescript"], "error", "the reference hook failed, as asked", "reference-hook.js"},
+		{"Python with a syntax error", bridgeHook{argv: []string{"python3", badPython}}, "Bash", "SyntaxError", "guard.py"},
+		{"JavaScript with a syntax error", bridgeHook{argv: []string{"node", badScript}}, "Bash", "SyntaxError", "guard.mjs"},
+		{"a hook that hangs", guardScript(t, "stall"), "Bash", "no reply within", "guard.py"},
+	}
+	for _, agent := range []string{"claude-code", "gemini-cli"} {
+		for _, tc := range cases {
+			t.Run(agent+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				b := newBridgeRun(t, agent, tc.hook, "--timeout", "1s")
+				event := rmEvent(t, agent)
+				event["tool_name"] = tc.tool
+				stdout, stderr, exit := b.call(t, event)
+				if !blocked(agent, stdout, exit) || exit != 0 {
+					t.Fatalf("exit %d, stdout %q, stderr %q: want the call blocked, in JSON", exit, stdout, stderr)
+				}
+				message := toUser(stdout, stderr)
+				for _, want := range []string{"hookwire: hook " + tc.hook_ + " ", tc.error, "its log: " + b.dir} {
+					if !strings.Contains(message, want) {
+						t.Errorf("the message to the user does not say %q:\n%s", want, message)
+					}
+				}
+			})
 		}
 	}
 }

@@ -175,6 +175,12 @@ func tool(name string) map[string]any {
 	return map[string]any{"tool_name": name, "tool_input": map[string]any{"text": "hi"}}
 }
 
+// withOutput is a PostToolUse event's changes with the tool's output.
+func withOutput(changes map[string]any, output any) map[string]any {
+	changes["tool_response"] = output
+	return changes
+}
+
 var claudeContracts = []contract{
 	{"SessionStart", nil, "", 0},
 	{"UserPromptSubmit", nil, "", 0},
@@ -189,7 +195,12 @@ var claudeContracts = []contract{
 	{"PermissionRequest", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, 0},
 	{"PermissionRequest", nil, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"reference"}}}`, 0},
 	{"PermissionRequest", tool("abstain"), "", 0},
-	{"PostToolUse", tool("modify"), `{"decision":"block","reason":"reference"}`, 0},
+	// The new text goes back where it was read from, in the tool's own shape.
+	{"PostToolUse", withOutput(tool("modify"), map[string]any{"stdout": "hi", "stderr": "", "interrupted": false, "isImage": false}),
+		`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"reference","stderr":"","interrupted":false,"isImage":false}}}`, 0},
+	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"reference"}}`, 0},
+	{"PostToolUse", withOutput(tool("modify"), []any{map[string]any{"type": "text", "text": "hi"}}),
+		`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":[{"type":"text","text":"reference"}]}}`, 0},
 	{"PostToolUse", nil, "", 0},
 	{"PostToolUse", tool("abort_turn"), `{"continue":false,"stopReason":"reference"}`, 0},
 	{"PostToolUseFailure", tool("modify"), `{"decision":"block","reason":"reference"}`, 0},
@@ -217,7 +228,8 @@ var geminiContracts = []contract{
 	{"BeforeTool", tool("abstain"), `{}`, 0},
 	{"BeforeTool", nil, `{"decision":"deny","reason":"reference"}`, 0},
 	{"BeforeTool", tool("abort_turn"), `{"decision":"deny","reason":"reference","continue":false,"stopReason":"reference"}`, 0},
-	{"AfterTool", tool("modify"), `{"hookSpecificOutput":{"tool_output":"reference"}}`, 0},
+	// Gemini CLI 0.61.0 reads no new output: a blocked result is read in its place.
+	{"AfterTool", tool("modify"), `{"decision":"deny","reason":"reference"}`, 0},
 	{"AfterTool", nil, `{}`, 0},
 	{"AfterTool", tool("hard_abort"), `{"continue":false,"stopReason":"reference"}`, 0},
 	{"Notification", nil, `{}`, 0},
@@ -308,13 +320,13 @@ func TestAHookThatDoesNotStartBlocksToolCallsAndLetsTheRestGoOn(t *testing.T) {
 	h := bridgeHook{argv: []string{"python3", "-c", "import sys; print('cannot find my settings', file=sys.stderr); sys.exit(3)"}}
 	b := newBridgeRun(t, "claude-code", h)
 	stdout, stderr, exit := b.call(t, sample(t, "claude-code", "PreToolUse", nil))
-	if exit != 2 || stdout != "" || !strings.Contains(stderr, "blocked") || !strings.Contains(stderr, "cannot find my settings") {
-		t.Errorf("PreToolUse: exit %d, stdout %q, stderr %q; want exit 2 and the hook's last words", exit, stdout, stderr)
+	if message := toUser(stdout, stderr); !blocked("claude-code", stdout, exit) || !strings.Contains(message, "blocked") || !strings.Contains(message, "cannot find my settings") {
+		t.Errorf("PreToolUse: exit %d, stdout %q, stderr %q; want the call blocked and the hook's last words", exit, stdout, stderr)
 	}
 	b.noneLeft(t, "after the hook failed to start")
-	_, stderr, exit = b.call(t, sample(t, "claude-code", "UserPromptSubmit", nil))
-	if exit != 1 || !strings.Contains(stderr, "cannot find my settings") {
-		t.Errorf("UserPromptSubmit: exit %d, stderr %q; want the non-blocking exit 1", exit, stderr)
+	stdout, stderr, exit = b.call(t, sample(t, "claude-code", "UserPromptSubmit", nil))
+	if exit != 0 || !strings.Contains(toUser(stdout, stderr), "cannot find my settings") {
+		t.Errorf("UserPromptSubmit: exit %d, stdout %q, stderr %q; want it to go on, with a message to the user", exit, stdout, stderr)
 	}
 	b.noneLeft(t, "after the hook failed to start again")
 }

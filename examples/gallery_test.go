@@ -173,3 +173,13 @@ func TestAuditLogRecordsLegacyEvents(t *testing.T) {
 		t.Errorf("recorded %s, want %s", got, want)
 	}
 }
+
+// The shell guard looks at the canonical kind only: under hookwire run, the
+// demo agent's shell tool is a shell too.
+func TestTheShellGuardBlocksRmRfUnderHookwireRun(t *testing.T) {
+	records := play(t, filepath.Join("shell-guard", "python", "hooks.json"), filepath.Join("shell-guard", "scenario.json"), nil)
+	equal(t, "tool calls", tools(records), []string{
+		"shell denied by shell_guard: dangerous command blocked: rm -rf /",
+		"shell ran: would run: ls",
+	})
+}

@@ -140,8 +140,14 @@ func anthropic(command string, calls int) func(w http.ResponseWriter, r *http.Re
 // project, with a folder the model's command would delete.
 type agentRun struct {
 	home, project, victim string
+	// command is the shell command the model asks for: rm -rf of the
+	// folder, unless a test says otherwise.
+	command string
 	// calls is how many calls of the command the model makes at once.
 	calls int
+	// afterTool adds the event after a tool ran (PostToolUse, AfterTool)
+	// to the events the hook is named for.
+	afterTool bool
 }
 
 func newAgentRun(t *testing.T) *agentRun {
@@ -149,6 +155,7 @@ func newAgentRun(t *testing.T) *agentRun {
 	root := t.TempDir()
 	a := &agentRun{home: filepath.Join(root, "home"), project: filepath.Join(root, "project"), calls: 1}
 	a.victim = filepath.Join(a.project, "precious")
+	a.command = "rm -rf " + a.victim
 	for _, dir := range []string{a.home, a.victim} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -170,7 +177,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // the other events of a session) and returns what it printed.
 func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, anthropic("rm -rf "+a.victim, a.calls))
+	model := serveModel(t, anthropic(a.command, a.calls))
 	var quoted []string
 	// A folder of its own, with a short name: a Unix socket's path is
 	// limited to about 100 bytes.
@@ -184,7 +191,11 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 	}
 	command := strings.Join(quoted, " ")
 	entry := []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 60}}}}
-	settings := map[string]any{"hooks": map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}}
+	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
+	if a.afterTool {
+		events["PostToolUse"] = entry
+	}
+	settings := map[string]any{"hooks": events}
 	data, _ := json.Marshal(settings)
 	os.MkdirAll(filepath.Join(a.project, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(a.project, ".claude", "settings.json"), data, 0o644)
@@ -285,7 +296,7 @@ func gemini(command string, calls int) func(w http.ResponseWriter, r *http.Reque
 // end of the session) and returns what it printed.
 func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, gemini("rm -rf "+a.victim, a.calls))
+	model := serveModel(t, gemini(a.command, a.calls))
 	bridgeDir, err := os.MkdirTemp("", "hwa")
 	if err != nil {
 		t.Fatal(err)
@@ -301,6 +312,9 @@ func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string
 		"telemetry": map[string]any{"enabled": false},
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
 		"hooks":     map[string]any{"BeforeTool": entry, "SessionEnd": entry},
+	}
+	if a.afterTool {
+		settings["hooks"].(map[string]any)["AfterTool"] = entry
 	}
 	data, _ := json.Marshal(settings)
 	os.MkdirAll(filepath.Join(a.home, ".gemini"), 0o755)
@@ -334,23 +348,27 @@ var realAgents = []struct {
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 	sdk, _ := filepath.Abs("../sdk-python/src")
 	dangerous, _ := filepath.Abs("lifecycle-dangerous-commands/python/dangerous_commands.py")
+	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	for _, agent := range realAgents {
 		for _, tc := range []struct {
 			name, told string // told: what the model or the user reads
+			shown      string // what the agent shows its user, when it is a failure
 			hook       []string
 			env        []string
 			calls      int // the model's calls at once; 1 when zero
 		}{
-			{"deny", "the guard says no", pythonGuard(t, "deny"), nil, 0},
-			{"abort", "the guard stops the turn", pythonGuard(t, "abort"), nil, 0},
-			{"approval denied", "the approver says no", pythonGuard(t, "approval-deny"), nil, 0},
-			{"crashing guard", "blocked: hook hook failed", pythonGuard(t, "crash"), nil, 0},
-			{"stalled guard", "blocked: hook hook failed", pythonGuard(t, "stall"), nil, 0},
+			{"deny", "the guard says no", "", pythonGuard(t, "deny"), nil, 0},
+			{"abort", "the guard stops the turn", "", pythonGuard(t, "abort"), nil, 0},
+			{"approval denied", "the approver says no", "", pythonGuard(t, "approval-deny"), nil, 0},
+			{"crashing guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "crash"), nil, 0},
+			{"stalled guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "stall"), nil, 0},
 			// The agent asks the guard about its calls at once (Gemini CLI) or
 			// one by one (Claude Code): each is denied, or blocked at its deadline.
-			{"overloaded guard", "blocked: hook hook failed|the guard says no", pythonGuard(t, "slow"), nil, 4},
-			{"guard that never starts", "the guard cannot find its rules", pythonGuard(t, "never-start"), nil, 0},
-			{"the dangerous-commands example", "dangerous command blocked", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}, 0},
+			{"overloaded guard", "hook guard.py failed|the guard says no", "", pythonGuard(t, "slow"), nil, 4},
+			{"guard that never starts", "the guard cannot find its rules", "hookwire: hook guard.py did not start", pythonGuard(t, "never-start"), nil, 0},
+			{"the dangerous-commands example", "dangerous command blocked", "", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}, 0},
+			// It checks the canonical kind only, never a tool's name.
+			{"the shell-guard example", "dangerous command blocked", "", []string{"python3", shellGuard}, []string{"PYTHONPATH=" + sdk}, 0},
 		} {
 			t.Run(agent.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
@@ -362,6 +380,11 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				}
 				if !slices.ContainsFunc(strings.Split(tc.told, "|"), func(told string) bool { return strings.Contains(model.sent()+out, told) }) {
 					t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
+				}
+				// The failure's message, with the session's log, is the
+				// agent's to show: it never reaches the model.
+				if tc.shown != "" && (!strings.Contains(out, tc.shown) || !strings.Contains(out, "its log: ") || strings.Contains(model.sent(), "its log: ")) {
+					t.Errorf("%s did not show its user %q and the log, or told the model\n%s", agent.name, tc.shown, out)
 				}
 			})
 		}
@@ -381,5 +404,26 @@ func TestUnderTheRealClaudeCodeAnApproverThatAbstainsLeavesItToItsOwnRules(t *te
 	out, _ := a.claudeCode(t, pythonGuard(t, "abstain"))
 	if a.survived() {
 		t.Errorf("Bash is allowed by --allowedTools and no approver had an opinion: the tool should have run\n%s", out)
+	}
+}
+
+// The secret-redactor example, as shipped, under each real agent: the
+// model runs a command whose output holds a token (the command itself
+// does not), and what the model reads back has it masked.
+func TestUnderTheRealAgentsTheSecretRedactorMasksAToolsOutput(t *testing.T) {
+	redactor := goHook(t, filepath.Join("secret-redactor", "go"))
+	for _, agent := range realAgents {
+		t.Run(agent.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			// GITHUB_TOKEN=hunter2-made-up-example, base64 in the command.
+			a.command = "echo R0lUSFVCX1RPS0VOPWh1bnRlcjItbWFkZS11cC1leGFtcGxl | base64 -d"
+			a.afterTool = true
+			out, model := agent.run(a, t, []string{redactor})
+			sent := model.sent()
+			if strings.Contains(sent, "hunter2-made-up-example") || !strings.Contains(sent, "GITHUB_TOKEN=***") {
+				t.Errorf("%s %s: the model read the secret, or not the masked output\nthe model was sent:\n%s\nthe agent printed:\n%s", agent.name, agent.version, sent, out)
+			}
+		})
 	}
 }

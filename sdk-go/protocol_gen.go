@@ -289,6 +289,17 @@ type AfterToolParams struct {
 	Result *ToolResult `json:"result,omitempty"`
 	// duration is how long the tool ran, in nanoseconds.
 	Duration *int64 `json:"duration,omitempty"`
+	// tool_call_id is the agent's id of the call, the same before and after
+	// the tool runs.
+	//
+	// hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+	ToolCallID *string `json:"tool_call_id,omitempty"`
+	// canonical says what the call is in words every agent shares: its
+	// kind, and its command, path, URL or pattern, whatever the agent
+	// names the tool and its arguments.
+	//
+	// hookwire extension: Lets one hook judge a shell command or a file path under every agent
+	Canonical *CanonicalTool `json:"canonical,omitempty"`
 	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// chat_id identifies the chat.
@@ -305,6 +316,8 @@ func (v AfterToolParams) MarshalJSON() ([]byte, error) {
 	w.optional("arguments", v.Arguments, v.Arguments != nil)
 	w.optional("result", v.Result, v.Result != nil)
 	w.optional("duration", v.Duration, v.Duration != nil)
+	w.optional("tool_call_id", v.ToolCallID, v.ToolCallID != nil)
+	w.optional("canonical", v.Canonical, v.Canonical != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
 	return w.close(v.Extra)
@@ -322,6 +335,8 @@ func (v *AfterToolParams) UnmarshalJSON(data []byte) error {
 	r.member("arguments", optional, &v.Arguments)
 	r.member("result", optional, &v.Result)
 	r.member("duration", optional, &v.Duration)
+	r.member("tool_call_id", optional, &v.ToolCallID)
+	r.member("canonical", optional, &v.Canonical)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
 	v.Extra = r.rest()
@@ -346,6 +361,17 @@ type ApproveToolParams struct {
 	//
 	// hookwire extension: Lets approvers judge a call by the paths it touches.
 	AffectedPaths []string `json:"affected_paths,omitzero"`
+	// tool_call_id is the agent's id of the call, the same before and after
+	// the tool runs.
+	//
+	// hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+	ToolCallID *string `json:"tool_call_id,omitempty"`
+	// canonical says what the call is in words every agent shares: its
+	// kind, and its command, path, URL or pattern, whatever the agent
+	// names the tool and its arguments.
+	//
+	// hookwire extension: Lets one hook judge a shell command or a file path under every agent
+	Canonical *CanonicalTool `json:"canonical,omitempty"`
 	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// chat_id identifies the chat.
@@ -362,6 +388,8 @@ func (v ApproveToolParams) MarshalJSON() ([]byte, error) {
 	w.optional("arguments", v.Arguments, v.Arguments != nil)
 	w.optional("tool_kind", v.ToolKind, v.ToolKind != nil)
 	w.optional("affected_paths", v.AffectedPaths, v.AffectedPaths != nil)
+	w.optional("tool_call_id", v.ToolCallID, v.ToolCallID != nil)
+	w.optional("canonical", v.Canonical, v.Canonical != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
 	return w.close(v.Extra)
@@ -379,6 +407,8 @@ func (v *ApproveToolParams) UnmarshalJSON(data []byte) error {
 	r.member("arguments", optional, &v.Arguments)
 	r.member("tool_kind", optional, &v.ToolKind)
 	r.member("affected_paths", optional, &v.AffectedPaths)
+	r.member("tool_call_id", optional, &v.ToolCallID)
+	r.member("canonical", optional, &v.Canonical)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
 	v.Extra = r.rest()
@@ -575,6 +605,17 @@ type BeforeToolParams struct {
 	Tool string `json:"tool"`
 	// arguments are the tool's arguments. PicoClaw leaves them out when there are none.
 	Arguments map[string]any `json:"arguments,omitzero"`
+	// tool_call_id is the agent's id of the call, the same before and after
+	// the tool runs.
+	//
+	// hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+	ToolCallID *string `json:"tool_call_id,omitempty"`
+	// canonical says what the call is in words every agent shares: its
+	// kind, and its command, path, URL or pattern, whatever the agent
+	// names the tool and its arguments.
+	//
+	// hookwire extension: Lets one hook judge a shell command or a file path under every agent
+	Canonical *CanonicalTool `json:"canonical,omitempty"`
 	// channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// chat_id identifies the chat.
@@ -591,6 +632,8 @@ func (v BeforeToolParams) MarshalJSON() ([]byte, error) {
 	w.optional("context", v.Context, v.Context != nil)
 	w.member("tool", v.Tool)
 	w.optional("arguments", v.Arguments, v.Arguments != nil)
+	w.optional("tool_call_id", v.ToolCallID, v.ToolCallID != nil)
+	w.optional("canonical", v.Canonical, v.Canonical != nil)
 	w.optional("channel", v.Channel, v.Channel != nil)
 	w.optional("chat_id", v.ChatID, v.ChatID != nil)
 	w.optional("hook_result", v.HookResult, v.HookResult != nil)
@@ -607,6 +650,8 @@ func (v *BeforeToolParams) UnmarshalJSON(data []byte) error {
 	r.member("context", optional, &v.Context)
 	r.member("tool", required, &v.Tool)
 	r.member("arguments", optional, &v.Arguments)
+	r.member("tool_call_id", optional, &v.ToolCallID)
+	r.member("canonical", optional, &v.Canonical)
 	r.member("channel", optional, &v.Channel)
 	r.member("chat_id", optional, &v.ChatID)
 	r.member("hook_result", optional, &v.HookResult)
@@ -635,6 +680,54 @@ func (v *CacheControl) UnmarshalJSON(data []byte) error {
 	}
 	*v = CacheControl{}
 	r.member("type", required, &v.Type)
+	v.Extra = r.rest()
+	return r.err
+}
+
+// CanonicalTool is a tool call in words every agent shares (a hookwire
+// extension): schema/tools.json lists each agent's tools and their kinds.
+type CanonicalTool struct {
+	// kind is what the tool does: shell, read, write, edit, list, search,
+	// fetch, web_search, agent, mcp, or other.
+	Kind string `json:"kind"`
+	// command is a shell tool's command line.
+	Command *string `json:"command,omitempty"`
+	// path is the file or folder a file tool reads, writes or searches.
+	Path *string `json:"path,omitempty"`
+	// url is the address a fetch tool fetches.
+	URL *string `json:"url,omitempty"`
+	// pattern is what a search tool looks for: a file pattern, a regular
+	// expression, a web query.
+	Pattern *string `json:"pattern,omitempty"`
+	// server is an MCP tool's server.
+	Server *string `json:"server,omitempty"`
+	// Extra holds the members this version does not declare.
+	Extra Extra `json:"-"`
+}
+
+func (v CanonicalTool) MarshalJSON() ([]byte, error) {
+	var w writer
+	w.member("kind", v.Kind)
+	w.optional("command", v.Command, v.Command != nil)
+	w.optional("path", v.Path, v.Path != nil)
+	w.optional("url", v.URL, v.URL != nil)
+	w.optional("pattern", v.Pattern, v.Pattern != nil)
+	w.optional("server", v.Server, v.Server != nil)
+	return w.close(v.Extra)
+}
+
+func (v *CanonicalTool) UnmarshalJSON(data []byte) error {
+	r, err := newReader("CanonicalTool", data)
+	if err != nil {
+		return err
+	}
+	*v = CanonicalTool{}
+	r.member("kind", required, &v.Kind)
+	r.member("command", optional, &v.Command)
+	r.member("path", optional, &v.Path)
+	r.member("url", optional, &v.URL)
+	r.member("pattern", optional, &v.Pattern)
+	r.member("server", optional, &v.Server)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1669,6 +1762,26 @@ type TurnContext struct {
 	Route json.RawMessage `json:"route,omitzero"`
 	// scope is the host's scope of the turn, in the host's own shape.
 	Scope json.RawMessage `json:"scope,omitzero"`
+	// agent names the agent the turn runs in, such as claude-code.
+	//
+	// hookwire extension: Tells a hook which agent it runs under
+	Agent *string `json:"agent,omitempty"`
+	// session_id is the agent's id of the session.
+	//
+	// hookwire extension: The agent's session
+	SessionID *string `json:"session_id,omitempty"`
+	// cwd is the folder the agent works in.
+	//
+	// hookwire extension: The agent's working folder
+	Cwd *string `json:"cwd,omitempty"`
+	// permission_mode is the agent's permission mode, such as default or plan.
+	//
+	// hookwire extension: The agent's permission mode
+	PermissionMode *string `json:"permission_mode,omitempty"`
+	// transcript_path is the file of the session's transcript.
+	//
+	// hookwire extension: The session's transcript file
+	TranscriptPath *string `json:"transcript_path,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -1678,6 +1791,11 @@ func (v TurnContext) MarshalJSON() ([]byte, error) {
 	w.optional("inbound", v.Inbound, v.Inbound != nil)
 	w.optional("route", v.Route, len(v.Route) > 0)
 	w.optional("scope", v.Scope, len(v.Scope) > 0)
+	w.optional("agent", v.Agent, v.Agent != nil)
+	w.optional("session_id", v.SessionID, v.SessionID != nil)
+	w.optional("cwd", v.Cwd, v.Cwd != nil)
+	w.optional("permission_mode", v.PermissionMode, v.PermissionMode != nil)
+	w.optional("transcript_path", v.TranscriptPath, v.TranscriptPath != nil)
 	return w.close(v.Extra)
 }
 
@@ -1690,6 +1808,11 @@ func (v *TurnContext) UnmarshalJSON(data []byte) error {
 	r.member("inbound", optional, &v.Inbound)
 	r.member("route", optional|nullable, &v.Route)
 	r.member("scope", optional|nullable, &v.Scope)
+	r.member("agent", optional, &v.Agent)
+	r.member("session_id", optional, &v.SessionID)
+	r.member("cwd", optional, &v.Cwd)
+	r.member("permission_mode", optional, &v.PermissionMode)
+	r.member("transcript_path", optional, &v.TranscriptPath)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1943,6 +2066,7 @@ var decoders = map[string]func([]byte) (any, error){
 	"BeforeToolParams":     decode[BeforeToolParams],
 	"BeforeToolResult":     func(data []byte) (any, error) { return DecodeBeforeToolResult(data) },
 	"CacheControl":         decode[CacheControl],
+	"CanonicalTool":        decode[CanonicalTool],
 	"ContentBlock":         decode[ContentBlock],
 	"Continue":             decode[Continue],
 	"DenyTool":             decode[DenyTool],

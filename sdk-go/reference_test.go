@@ -30,6 +30,9 @@ func init() {
 			return ApproveToolResult{Approved: req.Tool == "echo_text"}, nil
 		})
 		h.OnAfterTool(func(_ context.Context, res AfterToolParams) (AfterToolResult, error) {
+			if res.Result == nil { // a host may leave it out
+				return nil, nil
+			}
 			res.Result.ForLLM = strings.ToUpper(res.Result.ForLLM)
 			return res.Modify(), nil
 		})

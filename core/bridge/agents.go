@@ -94,7 +94,7 @@ var claudeCode = &Agent{
 	Cannot: []string{
 		"a hook cannot add tools to Claude Code's LLM requests, nor rewrite them: before_llm and after_llm are not called (serve plugin tools with `hookwire mcp`)",
 		"respond cannot answer a tool call in Claude Code: it becomes a deny whose reason is the hook's result, which Claude reads in place of the tool's",
-		"after_tool cannot replace a result Claude has already seen: a modify becomes decision block, whose reason (the new result) Claude reads",
+		"an after_tool modify replaces the output Claude reads only where the new text fits the tool's output (text, Bash's stdout, Read's content, an MCP tool's text, or the tool's own JSON); elsewhere Claude reads the output unchanged, and you are told",
 	},
 	decide: claudeDecide,
 }
@@ -119,6 +119,7 @@ var geminiCLI = &Agent{
 		"Gemini CLI takes no new tools from a BeforeModel hook: tools a before_llm modify adds are dropped (serve plugin tools with `hookwire mcp`)",
 		"respond cannot answer a tool call in Gemini CLI: it becomes a deny whose reason, the hook's result, the model reads as the tool's error",
 		"an approver's abstention has no counterpart in Gemini CLI: the call goes on as if no hook had looked at it",
+		"Gemini CLI 0.61.0 reads no new tool output: an after_tool modify blocks the result, and the model reads \"Tool result blocked: \" and the new text in its place",
 	},
 	decide: geminiDecide,
 	llm:    geminiLLM{},

@@ -1,7 +1,10 @@
 package bridge
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -12,7 +15,11 @@ import (
 // could not be asked.
 func claudeDecide(ev Event, o outcome) Reply {
 	if o.failure != "" {
-		return failed(o)
+		var block map[string]any
+		if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" {
+			block = claudeSpecific(ev, "hookwire blocked the call: "+o.failure)
+		}
+		return blockedOrWarned(ev, o, block)
 	}
 	if d := o.ended; d != nil {
 		switch d.action {
@@ -60,12 +67,98 @@ func claudeDecide(ev Event, o outcome) Reply {
 			}
 			return claudeOutput(ev, map[string]any{"decision": allow})
 		}
-	case "PostToolUse", "PostToolUseFailure":
+	case "PostToolUse":
+		if o.result == nil {
+			break
+		}
+		output, ok := claudeNewOutput(ev, *o.result)
+		if !ok {
+			// The change has no place in the tool's output: Claude reads
+			// the output as it was, and the user is told.
+			return Reply{Stdout: encode(map[string]any{"systemMessage": fmt.Sprintf(
+				"hookwire: Claude Code cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): Claude read the output unchanged", o.hook, ev.str("tool_name"))})}
+		}
+		specific := map[string]any{"updatedToolOutput": output}
+		if strings.HasPrefix(ev.str("tool_name"), "mcp__") {
+			specific["updatedMCPToolOutput"] = output // the name Claude Code read before updatedToolOutput
+		}
+		return claudeOutput(ev, specific)
+	case "PostToolUseFailure":
 		if o.result != nil {
+			// A failed call's error cannot be replaced: Claude reads the
+			// hook's text as feedback after it.
 			return Reply{Stdout: encode(map[string]any{"decision": "block", "reason": *o.result})}
 		}
 	}
 	return Reply{}
+}
+
+// claudeToolText is a tool's output as the hook reads it, text whatever
+// the tool: a string as it is; Bash's stdout, then its stderr on a line of
+// its own; Read's file content; an MCP tool's text blocks, joined; any
+// other output as JSON.
+func claudeToolText(response any) string {
+	switch r := response.(type) {
+	case map[string]any:
+		if stdout, ok := r["stdout"].(string); ok {
+			if stderr, _ := r["stderr"].(string); stderr != "" {
+				return stdout + "\n" + stderr
+			}
+			return stdout
+		}
+		if file, ok := r["file"].(map[string]any); ok {
+			if content, ok := file["content"].(string); ok {
+				return content
+			}
+		}
+	case []any:
+		var texts []string
+		for _, block := range r {
+			b, _ := block.(map[string]any)
+			t, ok := b["text"].(string)
+			if !ok {
+				return text(response)
+			}
+			texts = append(texts, t)
+		}
+		return strings.Join(texts, "\n")
+	}
+	return text(response)
+}
+
+// claudeNewOutput is the event's tool output with the hook's new text in the
+// place claudeToolText read it from: Claude Code 2.1.331 takes a
+// replacement only in the tool's own output shape. ok is false when the
+// text has no such place (an object read as JSON, and the text is not
+// JSON).
+func claudeNewOutput(ev Event, newText string) (out any, ok bool) {
+	switch r := ev.Fields["tool_response"].(type) {
+	case string:
+		return newText, true
+	case map[string]any:
+		if _, isShell := r["stdout"].(string); isShell {
+			out := maps.Clone(r)
+			out["stdout"], out["stderr"] = newText, ""
+			return out, true
+		}
+		if file, ok := r["file"].(map[string]any); ok {
+			if _, isText := file["content"].(string); isText {
+				out, file := maps.Clone(r), maps.Clone(file)
+				file["content"] = newText
+				out["file"] = file
+				return out, true
+			}
+		}
+	case []any:
+		if claudeToolText(r) != text(r) {
+			return []any{map[string]any{"type": "text", "text": newText}}, true
+		}
+	}
+	var v any
+	if err := json.Unmarshal([]byte(newText), &v); err != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 func claudePermission(ev Event, decision, reason string, args map[string]any) Reply {
@@ -93,17 +186,6 @@ func claudeOutput(ev Event, specific map[string]any) Reply {
 	return Reply{Stdout: encode(map[string]any{"hookSpecificOutput": specific})}
 }
 
-// failed is the outcome of a hook that could not be asked: a guard blocks
-// (exit code 2, the reason on stderr, which the agent shows the model),
-// unless the user chose --failure-policy open; any other event goes on with
-// a warning (exit code 1).
-func failed(o outcome) Reply {
-	if o.step.Guard && !o.failOpen {
-		return Reply{Exit: 2, Stderr: "hookwire bridge: blocked: " + o.failure}
-	}
-	return Reply{Exit: 1, Stderr: "hookwire bridge: " + o.failure}
-}
-
 // claudeToolResult is a tool's outcome as PostToolUse and PostToolUseFailure
 // carry it.
 func claudeToolResult(ev Event) protocol.ToolResult {
@@ -111,7 +193,7 @@ func claudeToolResult(ev Event) protocol.ToolResult {
 		yes := true
 		return protocol.ToolResult{ForLLM: ev.str("error"), IsError: &yes}
 	}
-	return protocol.ToolResult{ForLLM: text(ev.Fields["tool_response"])}
+	return protocol.ToolResult{ForLLM: claudeToolText(ev.Fields["tool_response"])}
 }
 
 // text is a value as the model reads it: a string as it is, anything else as JSON.

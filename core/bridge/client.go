@@ -104,24 +104,26 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	step := Step{Guard: true} // until the event says which it is
+	// Until the event says which it is, it may guard a tool: a failure
+	// before then blocks it.
+	ev := Event{}
+	step := Step{Guard: true}
 	fail := func(err error) int {
-		return write(failed(outcome{step: step, failure: err.Error(), failOpen: opts.FailOpen}), stdout, stderr)
+		o := outcome{step: step, failure: err.Error(), failOpen: opts.FailOpen}
+		return write(opts.Agent.decide(ev, o), stdout, stderr)
 	}
 	data, err := readEvent(ctx, stdin)
+	if name := eventName(data); name != "" {
+		ev.Name, step = name, opts.Agent.Events[name]
+	}
 	if err != nil {
-		if name := eventName(data); name != "" {
-			step = opts.Agent.Events[name]
-		}
 		return fail(err)
 	}
-	if name := eventName(data); name != "" {
-		step = opts.Agent.Events[name]
-	}
-	ev, err := ParseEvent(data)
+	parsed, err := ParseEvent(data)
 	if err != nil {
 		return fail(fmt.Errorf("%w (an event is the JSON object an agent writes on a hook's stdin)", err))
 	}
+	ev = parsed
 	dir := opts.Dir
 	if dir == "" {
 		dir = DefaultDir()

@@ -32,11 +32,12 @@ that session; later events reach it over a Unix socket in a folder only you
 may enter, so the hook keeps its state and answers without starting again.
 The server stops at the session's end, after --idle with no event, or when
 the hook is down for good. The hook's stderr goes to the session's log, in
---dir (named in every error). A hook that cannot be asked (it does not
-start, crashes, misses its deadline, is overloaded, the event cannot be
-read, the server is gone, the bridge is sent SIGTERM or SIGINT) blocks the
-events that guard a tool (exit 2; --failure-policy open lets them go on)
-and lets the others go on (exit 1). Every event ends within --deadline.`
+--dir. A hook that cannot answer (it does not start, crashes, raises, misses
+its deadline, is overloaded, the event cannot be read, the server is gone,
+the bridge is sent SIGTERM or SIGINT) blocks the events that guard a tool
+(--failure-policy open lets them go on) and lets the others go on; either
+way the agent shows you a message naming the hook, the error, the last
+lines of its stderr and the log. Every event ends within --deadline.`
 )
 
 // Command defines the bridge's flags on fs and returns the command. self
@@ -53,6 +54,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 	deadline := fs.Duration("deadline", DefaultDeadline, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked")
 	policy := fs.String("failure-policy", "closed", "`closed` blocks a tool call when the hook cannot be asked (crash, deadline, overload, bad event); open lets it run")
 	envClear := fs.Bool("env-clear", false, "pass the hook none of the agent's environment variables but those --env-passthrough names (API keys stay out)")
+	name := fs.String("name", "", "the hook's `name` in messages and the log (default: its script's file name, such as guard.py)")
 	envPass := fs.String("env-passthrough", "", "comma-separated `variables` (globs such as LC_*) the hook receives with --env-clear; without it, the only ones it receives")
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fail := func(code int, err error) int {
@@ -94,7 +96,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 				logTo = capped
 			}
 			logger := slog.New(cli.NewLogHandler(logTo))
-			err := Serve(ctx, ServeOptions{Agent: agent, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger,
+			err := Serve(ctx, ServeOptions{Agent: agent, Name: *name, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger,
 				FailOpen: *policy == "open", Deadline: *deadline})
 			if err != nil {
 				return fail(cli.ExitFail, err)
@@ -109,7 +111,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			log := strings.TrimSuffix(socket, ".sock") + ".log"
 			return slices.Concat([]string{exe}, self, []string{"--serve", socket, "--log", log, "--idle", idle.String(), "--timeout", timeout.String(),
 				"--intercept", *intercept, "--deadline", deadline.String(), "--failure-policy", *policy,
-				"--env-clear=" + strconv.FormatBool(*envClear), "--env-passthrough", *envPass, agent.Name, "--"}, argv)
+				"--env-clear=" + strconv.FormatBool(*envClear), "--env-passthrough", *envPass, "--name", *name, agent.Name, "--"}, argv)
 		}
 		opts := Options{Agent: agent, Argv: argv, Dir: *dir, Server: server, StartTimeout: 10 * time.Second, Deadline: *deadline, FailOpen: *policy == "open"}
 		return Invoke(ctx, opts, stdin, stdout, stderr)

@@ -65,6 +65,19 @@ func (ev Event) meta(agent string) *protocol.Meta {
 	return &protocol.Meta{AgentID: &agent, SessionKey: &ev.Session}
 }
 
+// context is the turn context of a call made for the event: the agent,
+// and the session, working folder, permission mode and transcript the
+// event gives.
+func (ev Event) context(agent string) *protocol.TurnContext {
+	return &protocol.TurnContext{
+		Agent:          &agent,
+		SessionID:      &ev.Session,
+		Cwd:            nonEmpty(ev.str("cwd")),
+		PermissionMode: nonEmpty(ev.str("permission_mode")),
+		TranscriptPath: nonEmpty(ev.str("transcript_path")),
+	}
+}
+
 // Reply is what the agent reads back: stdout, an exit code, and stderr.
 type Reply struct {
 	Stdout string `json:"stdout"`
@@ -79,14 +92,23 @@ type outcome struct {
 	failure string
 	// failOpen lets a guard event go on all the same (--failure-policy open).
 	failOpen bool
+	// skipped says which calls failed under an open policy: the event went
+	// on without them.
+	skipped []string
+	// stderr are the last lines of the hook's stderr, and log the session's
+	// log, for the message about a failure.
+	stderr []string
+	log    string
 	// ended is the decision that ended a chain: anything but continue.
 	ended *decision
 	// approval is the approvers' decision; nil when none was asked.
 	approval *decision
 	// args are the tool call's new arguments, when a hook changed them.
 	args map[string]any
-	// result is the tool result's new text, when after_tool changed it.
+	// result is the tool result's new text, when after_tool changed it,
+	// and hook the hook that changed it.
 	result *string
+	hook   string
 	// llm is the model request or response a hook changed, in the agent's
 	// own format.
 	llm map[string]any

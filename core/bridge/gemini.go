@@ -14,7 +14,11 @@ import (
 // stderr to block when the hook could not be asked.
 func geminiDecide(ev Event, o outcome) Reply {
 	if o.failure != "" {
-		return failed(o)
+		var block map[string]any
+		if ev.Name == "BeforeTool" {
+			block = map[string]any{"decision": "deny", "reason": "hookwire blocked the call: " + o.failure}
+		}
+		return blockedOrWarned(ev, o, block)
 	}
 	if d := o.ended; d != nil {
 		switch {
@@ -47,7 +51,10 @@ func geminiDecide(ev Event, o outcome) Reply {
 		}
 	case "AfterTool":
 		if o.result != nil {
-			specific["tool_output"] = *o.result
+			// Gemini CLI 0.61.0 reads no tool_output: a blocked result is
+			// the one way to replace what the model reads, which it then
+			// reads as "Tool result blocked: " and the new text.
+			return geminiOutput(map[string]any{"decision": "deny", "reason": *o.result})
 		}
 	case "BeforeModel":
 		if o.llm != nil {
@@ -70,7 +77,7 @@ func geminiOutput(out map[string]any) Reply { return Reply{Stdout: encode(out)} 
 // tool_response with llmContent and, when it failed, error.
 func geminiToolResult(ev Event) protocol.ToolResult {
 	resp := ev.object("tool_response")
-	r := protocol.ToolResult{ForLLM: text(resp["llmContent"])}
+	r := protocol.ToolResult{ForLLM: partsText(resp["llmContent"])}
 	if e, ok := resp["error"]; ok && e != nil {
 		yes := true
 		r.IsError = &yes
@@ -79,6 +86,31 @@ func geminiToolResult(ev Event) protocol.ToolResult {
 		}
 	}
 	return r
+}
+
+// partsText is Gemini's content as text: a string as it is, the text of
+// a part, or of a list of parts joined; anything else as JSON.
+func partsText(content any) string {
+	switch c := content.(type) {
+	case map[string]any:
+		if t, ok := c["text"].(string); ok {
+			return t
+		}
+	case []any:
+		var texts []string
+		for _, part := range c {
+			t, ok := part.(string)
+			if !ok {
+				p, _ := part.(map[string]any)
+				if t, ok = p["text"].(string); !ok {
+					return text(content)
+				}
+			}
+			texts = append(texts, t)
+		}
+		return strings.Join(texts, "")
+	}
+	return text(content)
 }
 
 // llmFormat translates an agent's model request and response to the

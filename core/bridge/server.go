@@ -23,12 +23,12 @@ import (
 // before it stops, with its hook.
 const DefaultIdle = 30 * time.Minute
 
-// hookName names the hook in the runtime and its log.
-const hookName = "hook"
-
 // ServeOptions say how a session's server runs.
 type ServeOptions struct {
 	Agent *Agent
+	// Name names the hook in the runtime, its log and the messages the
+	// user sees; empty: NameOf the command.
+	Name string
 	// Socket is the Unix socket the server listens on.
 	Socket string
 	// Process is the hook: command, dir, env, deadline, restart.
@@ -54,6 +54,7 @@ type server struct {
 	opts    ServeOptions
 	rt      *runtime.Runtime
 	log     *slog.Logger
+	tail    *stderrTail
 	started chan struct{}
 	err     error // why the hook did not start, set before started closes
 	events  chan struct{}
@@ -75,6 +76,11 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	if log == nil {
 		log = slog.Default()
 	}
+	opts.Name = cmp.Or(opts.Name, NameOf(opts.Process.Command))
+	// The hook's last words on stderr explain a failure best: they go into
+	// the message the user sees, as well as into the log.
+	tail := &stderrTail{}
+	log = slog.New(tail.wrap(log.Handler()))
 	proc := opts.Process
 	proc.Enabled = true
 	// The hello grants the modes of the stages this agent's events call, and
@@ -95,7 +101,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	deadline := cmp.Or(opts.Deadline, DefaultDeadline)
 	// An approval ends before the invocation that waits for it.
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
-	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{hookName: proc}}},
+	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}},
 		runtime.Options{Logger: log, NoSessionEvents: false})
 	if err != nil {
 		return err
@@ -104,7 +110,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	s := &server{opts: opts, rt: rt, log: log, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{})}
+	s := &server{opts: opts, rt: rt, log: log, tail: tail, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{})}
 	go s.start(ctx)
 	go s.accept(ln)
 	defer func() {
@@ -125,7 +131,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		case <-s.end:
 			return nil
 		case <-down.C:
-			if err := rt.Down(hookName); err != nil {
+			if err := rt.Down(opts.Name); err != nil {
 				return fmt.Errorf("the hook is down for good: %w", err)
 			}
 		case <-ctx.Done():
@@ -142,7 +148,7 @@ func (s *server) start(ctx context.Context) {
 		time.AfterFunc(time.Second, s.stop)
 		return
 	}
-	if modes, ok := s.rt.Declared(hookName); ok && len(modes) == 0 && len(s.opts.Intercept) == 0 {
+	if modes, ok := s.rt.Declared(s.opts.Name); ok && len(modes) == 0 && len(s.opts.Intercept) == 0 {
 		s.log.Warn("the hook declares no modes in hook.hello: its interceptors are asked, its approver is not (name the stages with --intercept)")
 	}
 }
@@ -215,7 +221,7 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 	<-s.started
 	o := outcome{step: step, failOpen: s.opts.FailOpen}
 	if s.err != nil {
-		o.failure = "the hook did not start: " + s.err.Error()
+		o.failure = "hook " + s.opts.Name + " did not start: " + s.err.Error()
 		return s.decide(ev, &o)
 	}
 	if step.Kind != "" {
@@ -224,8 +230,8 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 	}
 	stages, up := s.stages()
 	if !up && step.Guard {
-		o.failure = "the hook is down"
-		if err := s.rt.Down(hookName); err != nil {
+		o.failure = "hook " + s.opts.Name + " is down"
+		if err := s.rt.Down(s.opts.Name); err != nil {
 			o.failure += ": " + err.Error()
 		}
 		return s.decide(ev, &o)
@@ -241,13 +247,20 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 	return s.decide(ev, &o)
 }
 
-// decide writes the outcome as the agent reads it; a failure names the
-// session's log, where the hook's stderr is.
+// decide writes the outcome as the agent reads it. A failure, and a call
+// skipped for one, come with a message to the user that quotes the hook's
+// stderr and names the session's log, where the rest is.
 func (s *server) decide(ev Event, o *outcome) Reply {
-	if o.failure != "" {
-		o.failure += " (its log: " + strings.TrimSuffix(s.opts.Socket, ".sock") + ".log)"
+	if o.failure == "" && len(o.skipped) == 0 {
+		return s.opts.Agent.decide(ev, *o)
 	}
-	return s.opts.Agent.decide(ev, *o)
+	o.stderr = s.tail.last()
+	o.log = strings.TrimSuffix(s.opts.Socket, ".sock") + ".log"
+	r := s.opts.Agent.decide(ev, *o)
+	if o.failure == "" {
+		r = withMessage(r, o.problem())
+	}
+	return r
 }
 
 func fromDecision(d runtime.Decision) *decision {

@@ -34,11 +34,11 @@ var modeStages = map[protocol.Mode][]Stage{
 // or of --intercept. up is false when the hook is down for good; while it
 // restarts, the modes it declared last stand, and calls wait for it.
 func (s *server) stages() (map[Stage]bool, bool) {
-	if s.rt.Down(hookName) != nil {
+	if s.rt.Down(s.opts.Name) != nil {
 		return nil, false
 	}
 	s.mu.Lock()
-	if modes, ok := s.rt.Declared(hookName); ok {
+	if modes, ok := s.rt.Declared(s.opts.Name); ok {
 		s.modes = modes
 	}
 	modes := s.modes
@@ -68,9 +68,12 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 	if o.args != nil {
 		args = o.args
 	}
+	turn := ev.context(s.opts.Agent.Name)
+	callID, what := nonEmpty(ev.str("tool_use_id")), canonical(s.opts.Agent.Name, ev, tool, args)
 	switch stage {
 	case BeforeTool:
-		call, d := s.rt.BeforeTool(ctx, protocol.BeforeToolParams{Meta: meta, Tool: tool, Arguments: args})
+		call, d := s.rt.BeforeTool(ctx, protocol.BeforeToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, ToolCallID: callID, Canonical: what})
+		o.skipped = append(o.skipped, d.Skipped...)
 		if d.Failed {
 			o.failure = d.Reason
 			return
@@ -83,7 +86,8 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 			o.args = call.Arguments
 		}
 	case Approval:
-		d := s.rt.ApproveTool(ctx, protocol.ApproveToolParams{Meta: meta, Tool: tool, Arguments: args})
+		d := s.rt.ApproveTool(ctx, protocol.ApproveToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, ToolCallID: callID, Canonical: what})
+		o.skipped = append(o.skipped, d.Skipped...)
 		o.approval = fromDecision(d)
 		if d.Arguments != nil {
 			o.args = d.Arguments
@@ -94,35 +98,38 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 			result = geminiToolResult(ev)
 		}
 		before := result.ForLLM
-		params, d := s.rt.AfterTool(ctx, protocol.AfterToolParams{Meta: meta, Tool: tool, Arguments: args, Result: result})
+		params, d := s.rt.AfterTool(ctx, protocol.AfterToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, Result: result, ToolCallID: callID, Canonical: what})
+		o.skipped = append(o.skipped, d.Skipped...)
 		if !d.Continue() {
 			o.ended = fromDecision(d)
 			return
 		}
 		if params.Result.ForLLM != before {
-			o.result = &params.Result.ForLLM
+			o.result, o.hook = &params.Result.ForLLM, s.opts.Name
 		}
 	case BeforeLLM:
 		llm := s.opts.Agent.llm
 		req := llm.request(ev)
-		req.Meta = meta
+		req.Meta, req.Context = meta, turn
 		out, d := s.rt.BeforeLLM(ctx, req)
+		o.skipped = append(o.skipped, d.Skipped...)
 		if !d.Continue() {
 			o.ended = fromDecision(d)
 			return
 		}
-		out.Meta = nil // ours, not the agent's
+		out.Meta, out.Context = nil, nil // ours, not the agent's
 		o.llm = llm.changedRequest(ev, out)
 	case AfterLLM:
 		llm := s.opts.Agent.llm
 		resp := llm.response(ev)
-		resp.Meta = meta
+		resp.Meta, resp.Context = meta, turn
 		out, d := s.rt.AfterLLM(ctx, resp)
+		o.skipped = append(o.skipped, d.Skipped...)
 		if !d.Continue() {
 			o.ended = fromDecision(d)
 			return
 		}
-		out.Meta = nil
+		out.Meta, out.Context = nil, nil
 		o.llm = llm.changedResponse(ev, out)
 	}
 }

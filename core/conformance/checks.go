@@ -57,6 +57,10 @@ type suite struct {
 	name       string
 	modes      []protocol.Mode // the modes whose methods are asked
 	procs      []*proc
+	// minimal are the ids of the requests sent with their required
+	// members only: what a host would make of their answers is not
+	// warned of, since the host's own warnings are about the sample calls.
+	minimal map[uint64]bool
 }
 
 func (s *suite) pass(check, format string, args ...any) {
@@ -168,7 +172,7 @@ func (s *suite) requestMethods() []string {
 }
 
 func (s *suite) actions(ctx context.Context, p *proc) {
-	s.ask(ctx, p, ActionsAllowed, s.params)
+	s.ask(ctx, p, ActionsAllowed, s.params, nil)
 }
 
 // missingMembers asks each method with params that carry only their
@@ -188,13 +192,13 @@ func (s *suite) missingMembers(ctx context.Context, p *proc) {
 			}
 		}
 		return minimal
-	})
+	}, func(id uint64) { s.minimal[id] = true })
 }
 
 // ask asks each request method of the hook's modes, with params from
 // paramsOf, and records check as passed when every answer is a result its
-// method allows.
-func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(method string) any) {
+// method allows. asked, when set, is given the id of each answer.
+func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(method string) any, asked func(id uint64)) {
 	methods := s.requestMethods()
 	if len(methods) == 0 {
 		s.pass(check, "no method to ask: the hook's modes (%s) receive no requests", modeList(s.modes))
@@ -203,6 +207,9 @@ func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(me
 	var answers, faults []string
 	for _, method := range methods {
 		m, err := p.call(ctx, method, paramsOf(method))
+		if err == nil && m.id != nil && asked != nil {
+			asked(*m.id)
+		}
 		switch {
 		case err != nil:
 			faults = append(faults, fmt.Sprintf("%s got no answer: %v", method, err))

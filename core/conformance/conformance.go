@@ -188,7 +188,7 @@ func Run(ctx context.Context, cmd wire.Command, opts Options) (*Report, error) {
 	if len(cmd.Modes) == 0 {
 		cmd.Modes = []protocol.Mode{protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove}
 	}
-	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}}
+	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}, minimal: map[uint64]bool{}}
 	s.run(ctx)
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func (s *suite) hostWarnings() []string {
 		msgs, sent := p.msgs, p.sent
 		p.mu.Unlock()
 		for _, m := range msgs {
-			if m.id == nil || m.method != "" {
+			if m.id == nil || m.method != "" || (p == s.procs[0] && s.minimal[*m.id]) {
 				continue
 			}
 			method := sent[*m.id]

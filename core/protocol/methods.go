@@ -161,6 +161,13 @@ type BeforeToolParams struct {
 	Tool string `json:"tool"`
 	// Arguments are the tool's arguments. PicoClaw leaves them out when there are none.
 	Arguments map[string]any `json:"arguments,omitzero"`
+	// ToolCallID is the agent's id of the call, the same before and after
+	// the tool runs.
+	ToolCallID *string `json:"tool_call_id,omitempty" jsonschema_extras:"x-hookwire-extension=Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id."`
+	// Canonical says what the call is in words every agent shares: its
+	// kind, and its command, path, URL or pattern, whatever the agent
+	// names the tool and its arguments.
+	Canonical *CanonicalTool `json:"canonical,omitempty" jsonschema_extras:"x-hookwire-extension=Lets one hook judge a shell command or a file path under every agent, whatever the agent calls its tools (Bash, run_shell_command, exec)."`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -186,6 +193,13 @@ type AfterToolParams struct {
 	Result ToolResult `json:"result,omitzero"`
 	// Duration is how long the tool ran, in nanoseconds.
 	Duration *int64 `json:"duration,omitempty"`
+	// ToolCallID is the agent's id of the call, the same before and after
+	// the tool runs.
+	ToolCallID *string `json:"tool_call_id,omitempty" jsonschema_extras:"x-hookwire-extension=Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id."`
+	// Canonical says what the call is in words every agent shares: its
+	// kind, and its command, path, URL or pattern, whatever the agent
+	// names the tool and its arguments.
+	Canonical *CanonicalTool `json:"canonical,omitempty" jsonschema_extras:"x-hookwire-extension=Lets one hook judge a shell command or a file path under every agent, whatever the agent calls its tools (Bash, run_shell_command, exec)."`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -208,6 +222,13 @@ type ApproveToolParams struct {
 	ToolKind *ToolKind `json:"tool_kind,omitempty" jsonschema_extras:"x-hookwire-extension=Lets approvers tell read-only tools from writes and commands without knowing every tool name."`
 	// AffectedPaths are the files and folders the call reads or writes, when the host knows them.
 	AffectedPaths []string `json:"affected_paths,omitzero" jsonschema_extras:"x-hookwire-extension=Lets approvers judge a call by the paths it touches."`
+	// ToolCallID is the agent's id of the call, the same before and after
+	// the tool runs.
+	ToolCallID *string `json:"tool_call_id,omitempty" jsonschema_extras:"x-hookwire-extension=Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id."`
+	// Canonical says what the call is in words every agent shares: its
+	// kind, and its command, path, URL or pattern, whatever the agent
+	// names the tool and its arguments.
+	Canonical *CanonicalTool `json:"canonical,omitempty" jsonschema_extras:"x-hookwire-extension=Lets one hook judge a shell command or a file path under every agent, whatever the agent calls its tools (Bash, run_shell_command, exec)."`
 	// Channel is the channel the request came from.
 	Channel *string `json:"channel,omitempty"`
 	// ChatID identifies the chat.
@@ -294,6 +315,27 @@ type LegacyEvent struct {
 	Meta *Meta `json:"Meta,omitempty"`
 	// Payload is the event's data.
 	Payload json.RawMessage `json:"Payload,omitzero"`
+	// Extra holds members this version does not know.
+	Extra Extra `json:",embed" jsonschema:"-"`
+}
+
+// CanonicalTool is a tool call in words every agent shares (a hookwire
+// extension): schema/tools.json lists each agent's tools and their kinds.
+type CanonicalTool struct {
+	// Kind is what the tool does: shell, read, write, edit, list, search,
+	// fetch, web_search, agent, mcp, or other.
+	Kind string `json:"kind"`
+	// Command is a shell tool's command line.
+	Command *string `json:"command,omitempty"`
+	// Path is the file or folder a file tool reads, writes or searches.
+	Path *string `json:"path,omitempty"`
+	// URL is the address a fetch tool fetches.
+	URL *string `json:"url,omitempty"`
+	// Pattern is what a search tool looks for: a file pattern, a regular
+	// expression, a web query.
+	Pattern *string `json:"pattern,omitempty"`
+	// Server is an MCP tool's server.
+	Server *string `json:"server,omitempty"`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }

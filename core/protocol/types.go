@@ -31,6 +31,16 @@ type TurnContext struct {
 	Route json.RawMessage `json:"route,omitzero"`
 	// Scope is the host's scope of the turn, in the host's own shape.
 	Scope json.RawMessage `json:"scope,omitzero"`
+	// Agent names the agent the turn runs in, such as claude-code.
+	Agent *string `json:"agent,omitempty" jsonschema_extras:"x-hookwire-extension=Tells a hook which agent it runs under, through the bridge."`
+	// SessionID is the agent's id of the session.
+	SessionID *string `json:"session_id,omitempty" jsonschema_extras:"x-hookwire-extension=The agent's session, as its own hooks name it."`
+	// Cwd is the folder the agent works in.
+	Cwd *string `json:"cwd,omitempty" jsonschema_extras:"x-hookwire-extension=The agent's working folder, as its own hooks give it."`
+	// PermissionMode is the agent's permission mode, such as default or plan.
+	PermissionMode *string `json:"permission_mode,omitempty" jsonschema_extras:"x-hookwire-extension=The agent's permission mode, as Claude Code's hooks give it."`
+	// TranscriptPath is the file of the session's transcript.
+	TranscriptPath *string `json:"transcript_path,omitempty" jsonschema_extras:"x-hookwire-extension=The session's transcript file, as the agent's own hooks give it."`
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }

@@ -124,3 +124,19 @@ func TestAGrandchildThatCallsSetsidDoesNotOutliveItsHook(t *testing.T) {
 		t.Errorf("the grandchild %d outlived its hook (kill 0: %v)", pid, err)
 	}
 }
+
+// A hook skipped under an open policy is not lost from view: the decision
+// says which hook failed and why, so that the caller can tell the user.
+func TestADecisionNamesTheHooksItSkipped(t *testing.T) {
+	p := proc(0, []string{string(StageAfterTool)}, "-crash", protocol.MethodAfterTool)
+	p.FailurePolicy = map[string]string{string(StageAfterTool): "open"}
+	h := startRuntime(t, map[string]ProcessConfig{"redactor": p})
+	_, d := h.AfterTool(context.Background(), toolRes)
+	if !d.Continue() || d.Failed || len(d.Skipped) != 1 || !strings.HasPrefix(d.Skipped[0], "hook redactor failed: ") {
+		t.Fatalf("decision = %+v, want continue with the redactor skipped", d)
+	}
+	_, d = h.BeforeTool(context.Background(), toolReq)
+	if len(d.Skipped) != 0 {
+		t.Errorf("a stage the hook does not intercept names it as skipped: %+v", d)
+	}
+}

@@ -125,6 +125,10 @@ type Decision struct {
 	// that breaks the protocol) and its stage's policy, closed, ended the
 	// chain: no hook decided, Reason says what went wrong.
 	Failed bool
+	// Skipped says, for each hook whose call failed under an open policy
+	// and was passed over, what went wrong: the chain went on without it,
+	// and whoever runs the agent should hear of it.
+	Skipped []string
 }
 
 // Continue reports whether the agent may go on.
@@ -585,6 +589,13 @@ type chainRun[P any] struct {
 	origin              func(*P) origin
 }
 
+// decided is the chain's outcome: its params, and d with the hooks skipped
+// on the way.
+func (c chainRun[P]) decided(d Decision, skipped []string) (P, Decision) {
+	d.Skipped = skipped
+	return c.params, d
+}
+
 // modify replaces the params with those of a hook's modify (see keep).
 func (c chainRun[P]) modify(r *Runtime, next P) chainRun[P] {
 	c.params = keep(r, c.origin, next, c.params)
@@ -594,23 +605,25 @@ func (c chainRun[P]) modify(r *Runtime, next P) chainRun[P] {
 // runChain asks the hooks of a stage, in order, and decides.
 func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], params P) (P, Decision) {
 	c := chainRun[P]{params: params, decision: pass, origin: st.origin}
+	var skipped []string
 	for _, h := range r.chain(st.Stage) {
-		res, ok, stop := invoke(r, ctx, h, st, c.params)
+		res, skip, stop := invoke(r, ctx, h, st, c.params)
 		if stop != nil {
-			return c.params, *stop
+			return c.decided(*stop, skipped)
 		}
-		if !ok {
+		if skip != "" {
+			skipped = append(skipped, skip)
 			continue
 		}
 		var end *Decision
 		if c, end = st.take(r, h, c, res); end != nil {
-			return c.params, *end
+			return c.decided(*end, skipped)
 		}
 	}
 	if st.finish != nil {
-		return c.params, st.finish(r, c)
+		return c.decided(st.finish(r, c), skipped)
 	}
-	return c.params, c.decision
+	return c.decided(c.decision, skipped)
 }
 
 // takeModify is the take of a stage whose one answer of its own is a
@@ -646,11 +659,12 @@ func (r *Runtime) endedAt(h *hook, a protocol.Action, reason *string) *Decision 
 
 // invoke makes one call to one hook under its deadline and records it. A
 // failed call is logged; under a closed policy it returns the decision that
-// ends the chain, under an open one ok is false and the hook is skipped.
-func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, P, R], params P) (res R, ok bool, stop *Decision) {
+// ends the chain, under an open one skip says what went wrong and the hook
+// is skipped.
+func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, P, R], params P) (res R, skip string, stop *Decision) {
 	s := st.Stage
 	if gone := gaveUp(ctx); gone != nil {
-		return res, false, gone
+		return res, "", gone
 	}
 	d := r.deadline(h, s)
 	start := time.Now()
@@ -687,16 +701,17 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 		r.opts.OnCall(rec)
 	}
 	if err == nil {
-		return res, true, nil
+		return res, "", nil
 	}
 	if gone != nil {
-		return res, false, gone
+		return res, "", gone
 	}
 	r.logger().Warn("hook call failed", "hook", h.name, "method", s.Method(), "error", err, "policy", "fail "+string(rec.Policy))
+	why := fmt.Sprintf("hook %s failed: %v", h.name, err)
 	if rec.Policy == FailOpen {
-		return res, false, nil
+		return res, why, nil
 	}
-	return res, false, &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: fmt.Sprintf("hook %s failed: %v", h.name, err), Failed: true}
+	return res, "", &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: why, Failed: true}
 }
 
 // callHook makes the call. A process hook's reply is read as the host

@@ -33,6 +33,7 @@ export {
   type ToolInput,
 } from "./lifecycle.js";
 export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
+export { canonicalTool, type ToolCallLike } from "./canonical.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
 export { version } from "./version.gen.js";
 export { RpcError, TestClient, testHook, type TestOptions, type WireResponse } from "./testing.js";

@@ -187,6 +187,21 @@ export interface AfterToolParams {
   result?: ToolResult;
   /** duration is how long the tool ran, in nanoseconds. */
   duration?: number;
+  /**
+   * tool_call_id is the agent's id of the call, the same before and after
+   * the tool runs.
+   *
+   * hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+   */
+  tool_call_id?: string;
+  /**
+   * canonical says what the call is in words every agent shares: its
+   * kind, and its command, path, URL or pattern, whatever the agent
+   * names the tool and its arguments.
+   *
+   * hookwire extension: Lets one hook judge a shell command or a file path under every agent
+   */
+  canonical?: CanonicalTool;
   /** channel is the channel the request came from. */
   channel?: string;
   /** chat_id identifies the chat. */
@@ -218,6 +233,21 @@ export interface ApproveToolParams {
    * hookwire extension: Lets approvers judge a call by the paths it touches.
    */
   affected_paths?: string[];
+  /**
+   * tool_call_id is the agent's id of the call, the same before and after
+   * the tool runs.
+   *
+   * hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+   */
+  tool_call_id?: string;
+  /**
+   * canonical says what the call is in words every agent shares: its
+   * kind, and its command, path, URL or pattern, whatever the agent
+   * names the tool and its arguments.
+   *
+   * hookwire extension: Lets one hook judge a shell command or a file path under every agent
+   */
+  canonical?: CanonicalTool;
   /** channel is the channel the request came from. */
   channel?: string;
   /** chat_id identifies the chat. */
@@ -319,6 +349,21 @@ export interface BeforeToolParams {
   tool: string;
   /** arguments are the tool's arguments. PicoClaw leaves them out when there are none. */
   arguments?: { [key: string]: JsonValue };
+  /**
+   * tool_call_id is the agent's id of the call, the same before and after
+   * the tool runs.
+   *
+   * hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+   */
+  tool_call_id?: string;
+  /**
+   * canonical says what the call is in words every agent shares: its
+   * kind, and its command, path, URL or pattern, whatever the agent
+   * names the tool and its arguments.
+   *
+   * hookwire extension: Lets one hook judge a shell command or a file path under every agent
+   */
+  canonical?: CanonicalTool;
   /** channel is the channel the request came from. */
   channel?: string;
   /** chat_id identifies the chat. */
@@ -334,6 +379,31 @@ export type BeforeToolResult = Continue | BeforeToolModify | Respond | DenyTool 
 export interface CacheControl {
   /** type is "ephemeral". */
   type: string;
+}
+
+/**
+ * CanonicalTool is a tool call in words every agent shares (a hookwire
+ * extension): schema/tools.json lists each agent's tools and their kinds.
+ */
+export interface CanonicalTool {
+  /**
+   * kind is what the tool does: shell, read, write, edit, list, search,
+   * fetch, web_search, agent, mcp, or other.
+   */
+  kind: string;
+  /** command is a shell tool's command line. */
+  command?: string;
+  /** path is the file or folder a file tool reads, writes or searches. */
+  path?: string;
+  /** url is the address a fetch tool fetches. */
+  url?: string;
+  /**
+   * pattern is what a search tool looks for: a file pattern, a regular
+   * expression, a web query.
+   */
+  pattern?: string;
+  /** server is an MCP tool's server. */
+  server?: string;
 }
 
 /** ContentBlock is one block of a structured message: text or an image. */
@@ -699,6 +769,36 @@ export interface TurnContext {
   route?: JsonValue;
   /** scope is the host's scope of the turn, in the host's own shape. */
   scope?: JsonValue;
+  /**
+   * agent names the agent the turn runs in, such as claude-code.
+   *
+   * hookwire extension: Tells a hook which agent it runs under
+   */
+  agent?: string;
+  /**
+   * session_id is the agent's id of the session.
+   *
+   * hookwire extension: The agent's session
+   */
+  session_id?: string;
+  /**
+   * cwd is the folder the agent works in.
+   *
+   * hookwire extension: The agent's working folder
+   */
+  cwd?: string;
+  /**
+   * permission_mode is the agent's permission mode, such as default or plan.
+   *
+   * hookwire extension: The agent's permission mode
+   */
+  permission_mode?: string;
+  /**
+   * transcript_path is the file of the session's transcript.
+   *
+   * hookwire extension: The session's transcript file
+   */
+  transcript_path?: string;
 }
 
 /** Usage counts the tokens of an LLM call. */
@@ -954,6 +1054,8 @@ function checkAfterToolParams(value: unknown, at: string): void {
   member(obj, at, "arguments", false, map(any_));
   member(obj, at, "result", false, checkToolResult);
   member(obj, at, "duration", false, integer);
+  member(obj, at, "tool_call_id", false, string_);
+  member(obj, at, "canonical", false, checkCanonicalTool);
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
 }
@@ -982,6 +1084,8 @@ function checkApproveToolParams(value: unknown, at: string): void {
   member(obj, at, "arguments", false, map(any_));
   member(obj, at, "tool_kind", false, string_);
   member(obj, at, "affected_paths", false, array(string_));
+  member(obj, at, "tool_call_id", false, string_);
+  member(obj, at, "canonical", false, checkCanonicalTool);
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
 }
@@ -1044,6 +1148,8 @@ function checkBeforeToolParams(value: unknown, at: string): void {
   member(obj, at, "context", false, checkTurnContext);
   member(obj, at, "tool", true, string_);
   member(obj, at, "arguments", false, map(any_));
+  member(obj, at, "tool_call_id", false, string_);
+  member(obj, at, "canonical", false, checkCanonicalTool);
   member(obj, at, "channel", false, string_);
   member(obj, at, "chat_id", false, string_);
   member(obj, at, "hook_result", false, checkToolResult);
@@ -1070,6 +1176,16 @@ function checkBeforeToolResult(value: unknown, at: string): void {
 function checkCacheControl(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "type", true, string_);
+}
+
+function checkCanonicalTool(value: unknown, at: string): void {
+  const obj = object_(value, at);
+  member(obj, at, "kind", true, string_);
+  member(obj, at, "command", false, string_);
+  member(obj, at, "path", false, string_);
+  member(obj, at, "url", false, string_);
+  member(obj, at, "pattern", false, string_);
+  member(obj, at, "server", false, string_);
 }
 
 function checkContentBlock(value: unknown, at: string): void {
@@ -1293,6 +1409,11 @@ function checkTurnContext(value: unknown, at: string): void {
   member(obj, at, "inbound", false, checkInboundContext);
   member(obj, at, "route", false, any_);
   member(obj, at, "scope", false, any_);
+  member(obj, at, "agent", false, string_);
+  member(obj, at, "session_id", false, string_);
+  member(obj, at, "cwd", false, string_);
+  member(obj, at, "permission_mode", false, string_);
+  member(obj, at, "transcript_path", false, string_);
 }
 
 function checkUsage(value: unknown, at: string): void {
@@ -1453,6 +1574,15 @@ export function decodeBeforeToolResult(value: unknown): BeforeToolResult {
 export function decodeCacheControl(value: unknown): CacheControl {
   checkCacheControl(value, "CacheControl");
   return value as CacheControl;
+}
+
+/**
+ * Checks that value is a CanonicalTool.
+ * Throws DecodeError naming the first member that does not fit.
+ */
+export function decodeCanonicalTool(value: unknown): CanonicalTool {
+  checkCanonicalTool(value, "CanonicalTool");
+  return value as CanonicalTool;
 }
 
 /**
@@ -1753,6 +1883,7 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   BeforeToolParams: decodeBeforeToolParams,
   BeforeToolResult: decodeBeforeToolResult,
   CacheControl: decodeCacheControl,
+  CanonicalTool: decodeCanonicalTool,
   ContentBlock: decodeContentBlock,
   Continue: decodeContinue,
   DenyTool: decodeDenyTool,

@@ -26,7 +26,7 @@ func TestConformanceOfACorrectHook(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errOut, out)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 11 || lines[0] != "conformance of "+hook || lines[10] != "9 checks: 9 passed, 0 failed" {
+	if len(lines) != 12 || lines[0] != "conformance of "+hook || lines[11] != "10 checks: 10 passed, 0 failed" {
 		t.Errorf("want a title, a line per check and a total:\n%s", out)
 	}
 	for _, line := range lines[1:10] {

@@ -103,7 +103,7 @@ func TestSkillHooksPassesTheConformanceSuite(t *testing.T) {
 		t.Fatalf("building hookwire: %v\n%s", err, out)
 	}
 	code, out, errOut := hookwire(t, "", "conformance", "--", bin, "skill-hooks", exampleSkills)
-	if code != exitOK || !strings.HasSuffix(out, "9 checks: 9 passed, 0 failed\n") {
+	if code != exitOK || !strings.HasSuffix(out, "10 checks: 10 passed, 0 failed\n") {
 		t.Errorf("exit %d, stderr %q\n%s", code, errOut, out)
 	}
 }

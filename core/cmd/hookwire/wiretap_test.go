@@ -131,7 +131,7 @@ func TestTapPassesTheConformanceSuiteOfTheHookItWraps(t *testing.T) {
 	bin := build(t, ".", "hookwire")
 	rec := filepath.Join(t.TempDir(), "rec.jsonl")
 	code, out, errOut := hookwire(t, "", "conformance", "--", bin, "tap", "--out", rec, "--", hook)
-	if code != exitOK || !strings.HasSuffix(out, "9 checks: 9 passed, 0 failed\n") {
+	if code != exitOK || !strings.HasSuffix(out, "10 checks: 10 passed, 0 failed\n") {
 		t.Errorf("exit %d, stderr %q\n%s", code, errOut, out)
 	}
 	// The suite's malformed lines are in the recording as text; validate

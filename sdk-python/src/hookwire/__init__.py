@@ -44,6 +44,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ._canonical import canonical_tool
     from ._testing import TestClient
     from ._tools import ArgumentError
     from .lifecycle import (
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
 # asyncio, which a hook of plain functions does without, and the plugin tools'
 # module is only for a hook that declares tools.
 _LAZY = {
+    "canonical_tool": "._canonical",
     "ArgumentError": "._tools",
     "TestClient": "._testing",
     "CanUseTool": ".lifecycle",
@@ -135,6 +137,7 @@ __all__ = [
     "UserPromptSubmitInput",
     "__version__",
     "abort_turn",
+    "canonical_tool",
     "continue_",
     "deny",
     "hard_abort",

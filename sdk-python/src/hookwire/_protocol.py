@@ -58,6 +58,7 @@ __all__ = [
     "BeforeToolReply",
     "BeforeToolResult",
     "CacheControl",
+    "CanonicalTool",
     "ContentBlock",
     "Continue",
     "DecodeError",
@@ -370,6 +371,26 @@ if TYPE_CHECKING:
             "route": JSON,
             # scope is the host's scope of the turn, in the host's own shape.
             "scope": JSON,
+            # agent names the agent the turn runs in, such as claude-code.
+            #
+            # hookwire extension: Tells a hook which agent it runs under
+            "agent": str,
+            # session_id is the agent's id of the session.
+            #
+            # hookwire extension: The agent's session
+            "session_id": str,
+            # cwd is the folder the agent works in.
+            #
+            # hookwire extension: The agent's working folder
+            "cwd": str,
+            # permission_mode is the agent's permission mode, such as default or plan.
+            #
+            # hookwire extension: The agent's permission mode
+            "permission_mode": str,
+            # transcript_path is the file of the session's transcript.
+            #
+            # hookwire extension: The session's transcript file
+            "transcript_path": str,
         },
         total=False,
     )
@@ -622,6 +643,39 @@ if TYPE_CHECKING:
         """ToolResult is the outcome of a tool call."""
 
 
+    _CanonicalToolRequired = TypedDict(
+        "_CanonicalToolRequired",
+        {
+            # kind is what the tool does: shell, read, write, edit, list, search,
+            # fetch, web_search, agent, mcp, or other.
+            "kind": str,
+        },
+    )
+
+    _CanonicalToolOptional = TypedDict(
+        "_CanonicalToolOptional",
+        {
+            # command is a shell tool's command line.
+            "command": str,
+            # path is the file or folder a file tool reads, writes or searches.
+            "path": str,
+            # url is the address a fetch tool fetches.
+            "url": str,
+            # pattern is what a search tool looks for: a file pattern, a regular
+            # expression, a web query.
+            "pattern": str,
+            # server is an MCP tool's server.
+            "server": str,
+        },
+        total=False,
+    )
+
+    class CanonicalTool(_CanonicalToolRequired, _CanonicalToolOptional):
+        """CanonicalTool is a tool call in words every agent shares (a hookwire
+        extension): schema/tools.json lists each agent's tools and their kinds.
+        """
+
+
     _AfterToolParamsRequired = TypedDict(
         "_AfterToolParamsRequired",
         {
@@ -643,6 +697,17 @@ if TYPE_CHECKING:
             "result": ToolResult,
             # duration is how long the tool ran, in nanoseconds.
             "duration": int,
+            # tool_call_id is the agent's id of the call, the same before and after
+            # the tool runs.
+            #
+            # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+            "tool_call_id": str,
+            # canonical says what the call is in words every agent shares: its
+            # kind, and its command, path, URL or pattern, whatever the agent
+            # names the tool and its arguments.
+            #
+            # hookwire extension: Lets one hook judge a shell command or a file path under every agent
+            "canonical": CanonicalTool,
             # channel is the channel the request came from.
             "channel": str,
             # chat_id identifies the chat.
@@ -714,6 +779,17 @@ if TYPE_CHECKING:
             #
             # hookwire extension: Lets approvers judge a call by the paths it touches.
             "affected_paths": list[str],
+            # tool_call_id is the agent's id of the call, the same before and after
+            # the tool runs.
+            #
+            # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+            "tool_call_id": str,
+            # canonical says what the call is in words every agent shares: its
+            # kind, and its command, path, URL or pattern, whatever the agent
+            # names the tool and its arguments.
+            #
+            # hookwire extension: Lets one hook judge a shell command or a file path under every agent
+            "canonical": CanonicalTool,
             # channel is the channel the request came from.
             "channel": str,
             # chat_id identifies the chat.
@@ -979,6 +1055,17 @@ if TYPE_CHECKING:
             "context": TurnContext,
             # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
             "arguments": dict[str, JSON],
+            # tool_call_id is the agent's id of the call, the same before and after
+            # the tool runs.
+            #
+            # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+            "tool_call_id": str,
+            # canonical says what the call is in words every agent shares: its
+            # kind, and its command, path, URL or pattern, whatever the agent
+            # names the tool and its arguments.
+            #
+            # hookwire extension: Lets one hook judge a shell command or a file path under every agent
+            "canonical": CanonicalTool,
             # channel is the channel the request came from.
             "channel": str,
             # chat_id identifies the chat.
@@ -1361,6 +1448,7 @@ else:
     HardAbort = dict
     AfterLLMResult = dict
     ToolResult = dict
+    CanonicalTool = dict
     AfterToolParams = dict
     AfterToolModify = dict
     AfterToolResult = dict
@@ -1641,6 +1729,13 @@ def _check_after_tool_params(value: object, at: str) -> None:
         v = value["duration"]
         if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _want(f"{at}.duration", "an integer", v)
+    if "tool_call_id" in value:
+        v = value["tool_call_id"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.tool_call_id", "a string", v)
+    if "canonical" in value:
+        v = value["canonical"]
+        _check_canonical_tool(v, f"{at}.canonical")
     if "channel" in value:
         v = value["channel"]
         if type(v) is not str and not isinstance(v, str):
@@ -1684,6 +1779,13 @@ def _check_approve_tool_params(value: object, at: str) -> None:
         for i0, v1 in enumerate(v):
             if type(v1) is not str and not isinstance(v1, str):
                 raise _want(f"{at}.affected_paths[{i0}]", "a string", v1)
+    if "tool_call_id" in value:
+        v = value["tool_call_id"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.tool_call_id", "a string", v)
+    if "canonical" in value:
+        v = value["canonical"]
+        _check_canonical_tool(v, f"{at}.canonical")
     if "channel" in value:
         v = value["channel"]
         if type(v) is not str and not isinstance(v, str):
@@ -1822,6 +1924,13 @@ def _check_before_tool_params(value: object, at: str) -> None:
         v = value["arguments"]
         if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.arguments", "an object", v)
+    if "tool_call_id" in value:
+        v = value["tool_call_id"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.tool_call_id", "a string", v)
+    if "canonical" in value:
+        v = value["canonical"]
+        _check_canonical_tool(v, f"{at}.canonical")
     if "channel" in value:
         v = value["channel"]
         if type(v) is not str and not isinstance(v, str):
@@ -1847,6 +1956,36 @@ def _check_cache_control(value: object, at: str) -> None:
     v = value["type"]
     if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.type", "a string", v)
+
+
+def _check_canonical_tool(value: object, at: str) -> None:
+    if type(value) is not dict and not isinstance(value, dict):
+        raise _want(at, "an object", value)
+    if "kind" not in value:
+        raise _missing(at, "kind")
+    v = value["kind"]
+    if type(v) is not str and not isinstance(v, str):
+        raise _want(f"{at}.kind", "a string", v)
+    if "command" in value:
+        v = value["command"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.command", "a string", v)
+    if "path" in value:
+        v = value["path"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.path", "a string", v)
+    if "url" in value:
+        v = value["url"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.url", "a string", v)
+    if "pattern" in value:
+        v = value["pattern"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.pattern", "a string", v)
+    if "server" in value:
+        v = value["server"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.server", "a string", v)
 
 
 def _check_content_block(value: object, at: str) -> None:
@@ -2442,6 +2581,26 @@ def _check_turn_context(value: object, at: str) -> None:
     if "inbound" in value:
         v = value["inbound"]
         _check_inbound_context(v, f"{at}.inbound")
+    if "agent" in value:
+        v = value["agent"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.agent", "a string", v)
+    if "session_id" in value:
+        v = value["session_id"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.session_id", "a string", v)
+    if "cwd" in value:
+        v = value["cwd"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.cwd", "a string", v)
+    if "permission_mode" in value:
+        v = value["permission_mode"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.permission_mode", "a string", v)
+    if "transcript_path" in value:
+        v = value["transcript_path"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.transcript_path", "a string", v)
 
 
 def _check_usage(value: object, at: str) -> None:
@@ -2655,6 +2814,15 @@ def decode_cache_control(value: object) -> CacheControl:
     """
     _check_cache_control(value, "CacheControl")
     return cast("CacheControl", value)
+
+
+def decode_canonical_tool(value: object) -> CanonicalTool:
+    """Check that value is a CanonicalTool.
+
+    Raises DecodeError naming the first member that does not fit.
+    """
+    _check_canonical_tool(value, "CanonicalTool")
+    return cast("CanonicalTool", value)
 
 
 def decode_content_block(value: object) -> ContentBlock:
@@ -2956,6 +3124,7 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "BeforeToolParams": decode_before_tool_params,
     "BeforeToolResult": decode_before_tool_result,
     "CacheControl": decode_cache_control,
+    "CanonicalTool": decode_canonical_tool,
     "ContentBlock": decode_content_block,
     "Continue": decode_continue,
     "DenyTool": decode_deny_tool,

@@ -1,0 +1,149 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// What the user sees when a hook cannot answer: each agent's channel for a
+// message to the user (systemMessage, for Claude Code and Gemini CLI),
+// naming the hook, what went wrong, the last lines of its stderr and the
+// session's log, where the rest is.
+
+// NameOf names a hook after its script: the first argument after the
+// interpreter that names a file (python3 guard.py: guard.py), or the
+// command itself (./guard: guard).
+func NameOf(argv []string) string {
+	if len(argv) == 0 {
+		return "hook"
+	}
+	for _, arg := range argv[1:] {
+		if !strings.HasPrefix(arg, "-") && filepath.Ext(arg) != "" {
+			return filepath.Base(arg)
+		}
+	}
+	return filepath.Base(argv[0])
+}
+
+// problem is the message to the user about a hook that could not answer.
+func (o outcome) problem() string {
+	var b strings.Builder
+	b.WriteString("hookwire: ")
+	if o.failure != "" {
+		b.WriteString(o.failure)
+		switch {
+		case o.step.Guard && o.failOpen:
+			b.WriteString("; the tool call went on (--failure-policy open)")
+		case o.step.Guard:
+			b.WriteString("; the tool call was blocked")
+		}
+	} else {
+		b.WriteString(strings.Join(o.skipped, "; "))
+		b.WriteString("; the agent went on without it")
+	}
+	if len(o.stderr) > 0 {
+		b.WriteString("\nits stderr ended with:")
+		for _, line := range o.stderr {
+			b.WriteString("\n  " + line)
+		}
+	}
+	if o.log != "" {
+		b.WriteString("\nits log: " + o.log)
+	}
+	return b.String()
+}
+
+// withMessage adds a message for the user to a reply the agent reads as
+// JSON on stdout.
+func withMessage(r Reply, message string) Reply {
+	out := map[string]any{}
+	if r.Stdout != "" && json.Unmarshal([]byte(r.Stdout), &out) != nil {
+		return r // not ours to change
+	}
+	out["systemMessage"] = message
+	r.Stdout = encode(out)
+	return r
+}
+
+// blockedOrWarned is the reply to an event whose hook could not answer:
+// block names the agent's own form of a blocked tool call for the event,
+// nil when the event has none (then exit code 2, which blocks whatever
+// the event is, with the reason on stderr). Events that guard nothing, and
+// guards under --failure-policy open, go on with the message.
+func blockedOrWarned(ev Event, o outcome, block map[string]any) Reply {
+	message := o.problem()
+	switch {
+	case !o.step.Guard || o.failOpen:
+		return Reply{Stdout: encode(map[string]any{"systemMessage": message})}
+	case block == nil:
+		return Reply{Exit: 2, Stderr: message}
+	}
+	block["systemMessage"] = message
+	return Reply{Stdout: encode(block)}
+}
+
+// stderrTail keeps the last lines the hook wrote on its stderr, which the
+// runtime logs with stream=stderr.
+type stderrTail struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// tailLines is how many lines of a hook's stderr a message quotes, of the
+// keptLines kept.
+const (
+	tailLines = 5
+	keptLines = 50
+)
+
+// last are the last lines of the hook's stderr that say something: a
+// stack's frames (Node.js's "    at ..."), blank lines and the Node.js
+// version it prints last are left out, so that the error itself shows.
+func (t *stderrTail) last() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	for _, line := range t.lines {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "at ") || strings.HasPrefix(trimmed, "Node.js v") {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out[max(0, len(out)-tailLines):]
+}
+
+func (t *stderrTail) wrap(h slog.Handler) slog.Handler { return tailHandler{h, t} }
+
+type tailHandler struct {
+	slog.Handler
+	tail *stderrTail
+}
+
+func (h tailHandler) Handle(ctx context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "stream" && a.Value.String() == "stderr" {
+			h.tail.mu.Lock()
+			h.tail.lines = append(h.tail.lines, r.Message)
+			if len(h.tail.lines) > keptLines {
+				h.tail.lines = h.tail.lines[len(h.tail.lines)-keptLines:]
+			}
+			h.tail.mu.Unlock()
+			return false
+		}
+		return true
+	})
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h tailHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return tailHandler{h.Handler.WithAttrs(attrs), h.tail}
+}
+
+func (h tailHandler) WithGroup(name string) slog.Handler {
+	return tailHandler{h.Handler.WithGroup(name), h.tail}
+}

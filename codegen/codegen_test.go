@@ -504,6 +504,24 @@ void unhandled;
 			files[name] = string(o.Data)
 		}
 	}
+	// The SDK's hand-written modules that the generated ones import, and
+	// that no stand-in above replaces.
+	for _, o := range outs {
+		if !strings.HasPrefix(o.Path, "sdk-node/src/") {
+			continue
+		}
+		for _, m := range regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^;]*?\bfrom "\./([\w.]+)\.js"`).FindAllStringSubmatch(string(o.Data), -1) {
+			name := m[1] + ".ts"
+			if _, ok := files[name]; ok {
+				continue
+			}
+			src, err := os.ReadFile(filepath.Join("..", "sdk-node", "src", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = string(src)
+		}
+	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

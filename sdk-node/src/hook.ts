@@ -1,3 +1,4 @@
+import { HookwireError } from "./errors.js";
 import { kindMatcher } from "./events.js";
 import type { Intercepted } from "./exports.gen.js";
 import { HookMethods, routes } from "./methods.gen.js";
@@ -104,7 +105,7 @@ export class Hook extends HookMethods {
 
   /** Handles a request method. Each method has at most one handler. */
   override handle<M extends Intercepted>(method: M, handler: Handler<M>): this {
-    if (this.handlers[method] !== undefined) throw new Error(`hookwire: ${method} already has a handler`);
+    if (this.handlers[method] !== undefined) throw new HookwireError(`hookwire: ${method} already has a handler`);
     (this.handlers as { [K in M]?: Handler<M> })[method] = handler;
     return this;
   }
@@ -127,7 +128,7 @@ export class Hook extends HookMethods {
    * `args` follows from the schema.
    */
   tool<const P extends ObjectSchema>(spec: ToolSpec<P>, fn: ToolFunction<Infer<P>>): this {
-    if (this.tools.has(spec.name)) throw new Error(`hookwire: tool ${spec.name} is already declared`);
+    if (this.tools.has(spec.name)) throw new HookwireError(`hookwire: tool ${spec.name} is already declared`);
     this.tools.set(spec.name, { spec, run: fn as ToolFunction<never> });
     return this;
   }

@@ -32,6 +32,8 @@ export {
   type PermissionResult,
   type ToolInput,
 } from "./lifecycle.js";
+export { HookError, HookwireError } from "./errors.js";
+export { DecodeError } from "./protocol.gen.js";
 export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
 export { version } from "./version.gen.js";

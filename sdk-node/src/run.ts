@@ -1,6 +1,7 @@
 // The stdio loop: one message per line on stdin, one reply line per
 // request on the original stdout, logs on stderr.
 
+import { HookwireError } from "./errors.js";
 import type { Hook } from "./hook.js";
 import { protectStdout } from "./protect.js";
 import { LineReader, type Line } from "./lines.js";
@@ -18,7 +19,7 @@ let running = false;
 
 export function run(hook: Hook): void {
   // stdin and stdout are one per process: a second loop would steal lines.
-  if (running) throw new Error("hookwire: a hook is already running in this process");
+  if (running) throw new HookwireError("hookwire: a hook is already running in this process");
   running = true;
   const write = protectStdout();
   const stopping = new AbortController();

@@ -2,6 +2,7 @@
 // writes one whole line per reply. Shared by the stdio loop and the
 // in-process test client, so that both give what goes on the wire.
 
+import { isHookError } from "./errors.js";
 import { fromLegacy } from "./events.js";
 import type { Intercepted } from "./exports.gen.js";
 import type { Context, EventContext, Hook, ObserverEntry, Tool } from "./hook.js";
@@ -295,6 +296,8 @@ export class Session {
     try {
       return respond(await tool.run(args as never, { ...this.ctx, call }));
     } catch (err) {
+      // A tool chooses a JSON-RPC error as a handler does; any other failure is the LLM's to read.
+      if (isHookError(err)) throw err;
       this.log(`hookwire: tool ${name} failed: ${detailsOf(err)}`);
       return respond(`${name} failed: ${messageOf(err)}`, { is_error: true });
     }
@@ -358,9 +361,37 @@ export class Session {
   }
 
   private failed(id: unknown, method: string, err: unknown, done: Write): void {
-    this.log(`hookwire: ${method} (id ${JSON.stringify(id)}) failed: ${detailsOf(err)}`);
-    done(errorLine(id, ErrorCodes.HandlerError, messageOf(err)));
+    done(this.errorReply(id, method, err));
     this.settle();
+  }
+
+  /** The error line of a call whose handler threw: a HookError's own error, anything else -32000 with its message. */
+  private errorReply(id: unknown, method: string, err: unknown): string {
+    const call = `${method} (id ${JSON.stringify(id)})`;
+    if (!isHookError(err)) {
+      this.log(`hookwire: ${call} failed: ${detailsOf(err)}`);
+      return errorLine(id, ErrorCodes.HandlerError, messageOf(err));
+    }
+    // The handler chose this answer: a line of log, not a stack, says so.
+    this.log(`hookwire: ${call} answered error ${err.code}: ${err.message}`);
+    const error: { code: number; message: string; data?: unknown } = { code: err.code, message: String(err.message) };
+    if (err.data !== undefined) error.data = err.data;
+    let line: string;
+    try {
+      line = JSON.stringify({ jsonrpc: "2.0", id, error }) + "\n";
+    } catch (problem) {
+      // A cycle or a BigInt in data: the reply the handler meant cannot be written.
+      this.log(`hookwire: ${call}: the HookError's data is not JSON (${messageOf(problem)}); sending error -32000 instead`);
+      return errorLine(id, ErrorCodes.HandlerError, `the handler's HookError data is not JSON: ${messageOf(problem)}`);
+    }
+    // As for results: a host stops reading a hook for good at a line longer
+    // than it reads. The code still tells the host what the handler chose.
+    const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
+    if (size > this.maxLine) {
+      this.log(`hookwire: warning: the error reply to ${call} is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes); sending its code alone, with a short message`);
+      return errorLine(id, err.code, `the error reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`);
+    }
+    return line;
   }
 
   private settle(): void {

@@ -5,6 +5,7 @@ import { HookMethods, routes } from "./methods.gen.js";
 import {
   Modes,
   type BeforeToolParams,
+  type Continue,
   type LegacyEvent,
   type Mode,
   type Requests,
@@ -41,11 +42,18 @@ export interface ToolContext extends Context {
   readonly call: BeforeToolParams;
 }
 
+/**
+ * What a handler of a request method returns: a result the method allows,
+ * or, for a method that has the action continue, nothing (undefined), which
+ * answers { action: "continue" }. An approval has no continue: its handler
+ * must decide.
+ */
+export type HandlerResult<M extends Intercepted> =
+  | Requests[M]["result"]
+  | (Continue extends Requests[M]["result"] ? undefined | void : never);
+
 /** A handler of a request method: its params in, a result it allows out. */
-export type Handler<M extends Intercepted> = (
-  params: Requests[M]["params"],
-  ctx: Context,
-) => Awaitable<Requests[M]["result"]>;
+export type Handler<M extends Intercepted> = (params: Requests[M]["params"], ctx: Context) => Awaitable<HandlerResult<M>>;
 
 /** Runs when the hook stops; see Hook.onClose. */
 export type Closer = (ctx: Context) => Awaitable<void>;

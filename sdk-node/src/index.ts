@@ -7,6 +7,7 @@ export {
   type Context,
   type EventContext,
   type Handler,
+  type HandlerResult,
   type Observer,
   type ToolContext,
   type ToolFunction,

@@ -268,6 +268,7 @@ export class Session {
 
   /** Adds the plugin tools to the request a before_llm handler lets through or modifies. */
   private withTools(received: BeforeLLMParams, result: unknown): unknown {
+    if (result === undefined) result = { action: "continue" }; // a handler that returns nothing lets the request through
     if (!isObject(result)) return result;
     const action = result["action"];
     let request: Obj;
@@ -326,6 +327,15 @@ export class Session {
   }
 
   private answer(id: unknown, route: Route, reply: unknown, done: Write): void {
+    if (reply === undefined) {
+      // A handler that returns nothing is answered as no handler would be:
+      // the call goes through (continue); an approval has no such answer.
+      if (route.unhandled === undefined) {
+        this.failed(id, route.method, new Error(`the handler returned nothing; ${route.method} has no continue, so it must return a result`), done);
+        return;
+      }
+      reply = route.unhandled;
+    }
     const result = placeModified(route.method, reply);
     let line: string;
     if (isBareContinue(result) && route.actions.includes(Actions.Continue)) {

@@ -168,6 +168,35 @@ describe("typed handlers", () => {
     await assert.rejects(testHook(hook, { log }).afterLLM({ model: "m", response: {} }), new RpcError(-32000, "bad"));
   });
 
+  it("answers continue for a handler that returns nothing, and adds the plugin tools to the request it lets through", async () => {
+    const hook = new Hook("h")
+      .beforeLLM(async () => {})
+      .afterLLM(() => undefined)
+      .beforeTool(() => {})
+      .afterTool(async () => undefined)
+      .tool(weather, () => "sunny");
+    const t = testHook(hook);
+    assert.deepEqual(await t.afterLLM({ model: "m", response: { content: "x" } }), { action: "continue" });
+    assert.deepEqual(await t.beforeTool(call("exec", {})), { action: "continue" });
+    assert.deepEqual(await t.afterTool({ tool: "exec", result: { for_llm: "x" } }), { action: "continue" });
+    const reply = await t.beforeLLM(request);
+    assert.equal(reply.action, "modify");
+    assert.deepEqual(
+      reply.action === "modify" ? reply.request.tools?.map((tool) => tool.function.name) : [],
+      ["exec", "get_weather"],
+    );
+  });
+
+  it("answers -32000 for an approver that returns nothing: an approval has no continue", async () => {
+    const { log } = capture();
+    const hook = new Hook("h").approveTool((() => {}) as never);
+    const response = await testHook(hook, { log }).request("hook.approve_tool", { tool: "exec" });
+    assert.deepEqual(response.error, {
+      code: -32000,
+      message: "the handler returned nothing; hook.approve_tool has no continue, so it must return a result",
+    });
+  });
+
   it("answers a HookError with the code, message and data the handler chose", async () => {
     const { lines, log } = capture();
     const hook = new Hook("h")

@@ -124,6 +124,33 @@ describe("the dispatch loop", () => {
   });
 });
 
+describe("handlers that return nothing", () => {
+  it("let every call through: each is answered continue", async () => {
+    const hook = HookProcess.node(fixture("silent-hook"));
+    started.push(hook);
+    assert.deepEqual((await hook.request("hook.hello", { name: "silent", version: 1, modes: ["llm", "tool"] })).result, {
+      ok: true,
+      name: "silent",
+      modes: ["llm", "tool"],
+    });
+    const calls: [string, object][] = [
+      ["hook.before_llm", { model: "m", messages: [{ role: "user", content: "hi" }] }],
+      ["hook.after_llm", { model: "m", response: { content: "hello" } }],
+      ["hook.before_tool", toolCall("ls")],
+      ["hook.after_tool", { ...toolCall("ls"), result: { for_llm: "a b" } }],
+    ];
+    for (const [method, params] of calls) {
+      const reply = await hook.request(method, params);
+      assert.deepEqual(reply.result, { action: "continue" }, `${method}: ${JSON.stringify(reply)}`);
+    }
+    // The same handler still decides when it returns something.
+    assert.deepEqual((await hook.request("hook.before_tool", toolCall("rm"))).result, { action: "deny_tool", reason: "not here" });
+    assert.deepEqual(await hook.close(), { code: 0, signal: null });
+    assert.equal(hook.stderr, "");
+    assertOnlyProtocol(hook);
+  });
+});
+
 describe("the protocol channel", () => {
   it("sends console.log, console.info and process.stdout.write of a handler to stderr", async () => {
     const hook = start();

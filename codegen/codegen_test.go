@@ -471,12 +471,12 @@ func TestTheFixturesTypeScriptTypeChecks(t *testing.T) {
   "noImplicitOverride": true, "noEmit": true, "types": []}}`,
 		"package.json": `{"type": "module"}`,
 		// The SDK's Handler takes a context too; its shape is all that matters here.
-		"hook.ts": `import type { Intercepted } from "./exports.gen.js";
+		"handlers.ts": `import type { Intercepted } from "./exports.gen.js";
 import type { Requests } from "./protocol.gen.js";
 export type Handler<M extends Intercepted> = (params: Requests[M]["params"]) => Requests[M]["result"];
 `,
 		"use.ts": `import type { Intercepted, MixReply, Paint } from "./exports.gen.js";
-import type { Handler } from "./hook.js";
+import type { Handler } from "./handlers.js";
 import { HookMethods, TestClientMethods, routes } from "./methods.gen.js";
 
 class Hook extends HookMethods {

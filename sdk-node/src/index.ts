@@ -1,18 +1,18 @@
 // hookwire: agent hooks in TypeScript, over JSON-RPC 2.0 on stdio.
 
-export {
-  Hook,
-  type Awaitable,
-  type Closer,
-  type Context,
-  type EventContext,
-  type Handler,
-  type HandlerResult,
-  type Observer,
-  type ToolContext,
-  type ToolFunction,
-  type ToolSpec,
-} from "./hook.js";
+export { Hook } from "./hook.js";
+export type {
+  Awaitable,
+  Closer,
+  Context,
+  EventContext,
+  Handler,
+  HandlerResult,
+  Observer,
+  ToolContext,
+  ToolFunction,
+  ToolSpec,
+} from "./handlers.js";
 export {
   HookEvent,
   lifecycle,

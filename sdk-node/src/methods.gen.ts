@@ -3,10 +3,10 @@
 // What is mechanical per method in the SDK: the registration methods that
 // Hook inherits, the calls the test client inherits, and the table that a
 // session dispatches requests by. The behaviour behind them is hand-written
-// in hook.ts, testing.ts and session.ts.
+// in registry.ts, testing.ts and session.ts.
 
 import type { Intercepted } from "./exports.gen.js";
-import type { Handler } from "./hook.js";
+import type { Handler } from "./handlers.js";
 import {
   Actions,
   Modes,
@@ -37,7 +37,8 @@ import {
 
 /**
  * The registration method of each request a hook may handle, each a
- * shorthand of handle(method, handler). Hook extends this class.
+ * shorthand of handle(method, handler). Registry, which Hook extends,
+ * extends this class.
  */
 export abstract class HookMethods {
   /** Handles a request method. Each method has at most one handler. */

@@ -2,9 +2,9 @@
 // request on the original stdout, logs on stderr.
 
 import { HookwireError } from "./errors.js";
-import type { Hook } from "./hook.js";
 import { protectStdout } from "./protect.js";
 import { LineReader, type Line } from "./lines.js";
+import type { Registry } from "./registry.js";
 import { Session } from "./session.js";
 
 /** How long handlers in flight when stdin closes have to finish, then to stop once told. */
@@ -17,7 +17,7 @@ const log = (message: string): void => {
 
 let running = false;
 
-export function run(hook: Hook): void {
+export function run(hook: Registry): void {
   // stdin and stdout are one per process: a second loop would steal lines.
   if (running) throw new HookwireError("hookwire: a hook is already running in this process");
   running = true;

@@ -5,7 +5,7 @@
 import { isHookError } from "./errors.js";
 import { fromLegacy } from "./events.js";
 import type { Intercepted } from "./exports.gen.js";
-import type { Context, EventContext, Hook, ObserverEntry, Tool } from "./hook.js";
+import type { Context, EventContext, ObserverEntry, Tool } from "./handlers.js";
 import { routes, type Route } from "./methods.gen.js";
 import {
   Actions,
@@ -22,6 +22,7 @@ import {
   type RuntimeEvent,
   type ToolDefinition,
 } from "./protocol.gen.js";
+import type { Registry } from "./registry.js";
 import { placeModified, respond } from "./results.js";
 import { check } from "./schema.js";
 
@@ -90,7 +91,7 @@ export class Session {
   private closed: Promise<void> | undefined;
 
   constructor(
-    private readonly hook: Hook,
+    private readonly hook: Registry,
     private readonly log: Log,
     signal: AbortSignal,
     /** Whether replies go to a host, which reads lines up to a limit; the test client's do not. */

@@ -471,12 +471,12 @@ func TestTheFixturesTypeScriptTypeChecks(t *testing.T) {
   "noImplicitOverride": true, "noEmit": true, "types": []}}`,
 		"package.json": `{"type": "module"}`,
 		// The SDK's Handler takes a context too; its shape is all that matters here.
-		"hook.ts": `import type { Intercepted } from "./exports.gen.js";
+		"handlers.ts": `import type { Intercepted } from "./exports.gen.js";
 import type { Requests } from "./protocol.gen.js";
 export type Handler<M extends Intercepted> = (params: Requests[M]["params"]) => Requests[M]["result"];
 `,
 		"use.ts": `import type { Intercepted, MixReply, Paint } from "./exports.gen.js";
-import type { Handler } from "./hook.js";
+import type { Handler } from "./handlers.js";
 import { HookMethods, TestClientMethods, routes } from "./methods.gen.js";
 
 class Hook extends HookMethods {
@@ -502,6 +502,24 @@ void unhandled;
 	for _, o := range outs {
 		if name, ok := strings.CutPrefix(o.Path, "sdk-node/src/"); ok {
 			files[name] = string(o.Data)
+		}
+	}
+	// The SDK's hand-written modules that the generated ones import, and
+	// that no stand-in above replaces.
+	for _, o := range outs {
+		if !strings.HasPrefix(o.Path, "sdk-node/src/") {
+			continue
+		}
+		for _, m := range regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^;]*?\bfrom "\./([\w.]+)\.js"`).FindAllStringSubmatch(string(o.Data), -1) {
+			name := m[1] + ".ts"
+			if _, ok := files[name]; ok {
+				continue
+			}
+			src, err := os.ReadFile(filepath.Join("..", "sdk-node", "src", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = string(src)
 		}
 	}
 	for name, text := range files {

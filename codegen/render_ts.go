@@ -225,7 +225,7 @@ func tsHandlerDoc(meth *Method) string {
 	lines = append(lines, result+".",
 		"Registering it declares mode "+meth.Mode+" in hook.hello; a second handler of the method throws.")
 	if u := tsUnhandled(meth); u != "" {
-		lines = append(lines, "Without a handler, the hook answers "+u+".")
+		lines = append(lines, "Without a handler, or when the handler returns nothing (undefined), the hook answers "+u+".")
 	} else {
 		lines = append(lines, "Without a handler, the hook answers the error method not found.")
 	}

@@ -1,17 +1,18 @@
 // hookwire: agent hooks in TypeScript, over JSON-RPC 2.0 on stdio.
 
-export {
-  Hook,
-  type Awaitable,
-  type Closer,
-  type Context,
-  type EventContext,
-  type Handler,
-  type Observer,
-  type ToolContext,
-  type ToolFunction,
-  type ToolSpec,
-} from "./hook.js";
+export { Hook } from "./hook.js";
+export type {
+  Awaitable,
+  Closer,
+  Context,
+  EventContext,
+  Handler,
+  HandlerResult,
+  Observer,
+  ToolContext,
+  ToolFunction,
+  ToolSpec,
+} from "./handlers.js";
 export {
   HookEvent,
   lifecycle,
@@ -32,6 +33,8 @@ export {
   type PermissionResult,
   type ToolInput,
 } from "./lifecycle.js";
+export { HookError, HookwireError } from "./errors.js";
+export { DecodeError } from "./protocol.gen.js";
 export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
 export { canonicalTool, type ToolCallLike } from "./canonical.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";

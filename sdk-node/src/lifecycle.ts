@@ -4,7 +4,8 @@
 // ports in minutes and runs out of process under any host of the protocol.
 // The mapping is the same in the Go and Python SDKs.
 
-import { Hook, type Awaitable, type Context } from "./hook.js";
+import type { Awaitable, Context } from "./handlers.js";
+import { Hook } from "./hook.js";
 import type {
   AfterToolParams,
   AfterToolResult,

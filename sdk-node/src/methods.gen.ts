@@ -3,10 +3,10 @@
 // What is mechanical per method in the SDK: the registration methods that
 // Hook inherits, the calls the test client inherits, and the table that a
 // session dispatches requests by. The behaviour behind them is hand-written
-// in hook.ts, testing.ts and session.ts.
+// in registry.ts, testing.ts and session.ts.
 
 import type { Intercepted } from "./exports.gen.js";
-import type { Handler } from "./hook.js";
+import type { Handler } from "./handlers.js";
 import {
   Actions,
   Modes,
@@ -37,7 +37,8 @@ import {
 
 /**
  * The registration method of each request a hook may handle, each a
- * shorthand of handle(method, handler). Hook extends this class.
+ * shorthand of handle(method, handler). Registry, which Hook extends,
+ * extends this class.
  */
 export abstract class HookMethods {
   /** Handles a request method. Each method has at most one handler. */
@@ -48,7 +49,7 @@ export abstract class HookMethods {
    * BeforeLLMParams is the request about to be sent to the LLM.
    * The handler returns a BeforeLLMResult, with action continue, modify, abort_turn or hard_abort.
    * Registering it declares mode llm in hook.hello; a second handler of the method throws.
-   * Without a handler, the hook answers { action: "continue" }.
+   * Without a handler, or when the handler returns nothing (undefined), the hook answers { action: "continue" }.
    */
   beforeLLM(handler: Handler<"hook.before_llm">): this {
     return this.handle("hook.before_llm", handler);
@@ -59,7 +60,7 @@ export abstract class HookMethods {
    * AfterLLMParams is the LLM's answer.
    * The handler returns an AfterLLMResult, with action continue, modify, abort_turn or hard_abort.
    * Registering it declares mode llm in hook.hello; a second handler of the method throws.
-   * Without a handler, the hook answers { action: "continue" }.
+   * Without a handler, or when the handler returns nothing (undefined), the hook answers { action: "continue" }.
    */
   afterLLM(handler: Handler<"hook.after_llm">): this {
     return this.handle("hook.after_llm", handler);
@@ -70,7 +71,7 @@ export abstract class HookMethods {
    * BeforeToolParams is a tool call about to run.
    * The handler returns a BeforeToolResult, with action continue, modify, respond, deny_tool, abort_turn or hard_abort.
    * Registering it declares mode tool in hook.hello; a second handler of the method throws.
-   * Without a handler, the hook answers { action: "continue" }.
+   * Without a handler, or when the handler returns nothing (undefined), the hook answers { action: "continue" }.
    */
   beforeTool(handler: Handler<"hook.before_tool">): this {
     return this.handle("hook.before_tool", handler);
@@ -81,7 +82,7 @@ export abstract class HookMethods {
    * AfterToolParams is a tool call that has run.
    * The handler returns an AfterToolResult, with action continue, modify, abort_turn or hard_abort.
    * Registering it declares mode tool in hook.hello; a second handler of the method throws.
-   * Without a handler, the hook answers { action: "continue" }.
+   * Without a handler, or when the handler returns nothing (undefined), the hook answers { action: "continue" }.
    */
   afterTool(handler: Handler<"hook.after_tool">): this {
     return this.handle("hook.after_tool", handler);

@@ -6,11 +6,13 @@
 // value against its type (the required members, each member's type, a
 // union's tag) and throw DecodeError naming the first member that does not fit.
 
+import { HookwireError } from "./errors.js";
+
 /** Any JSON value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** A value does not have the type it is decoded as. */
-export class DecodeError extends Error {
+export class DecodeError extends HookwireError {
   constructor(message: string) {
     super(message);
     this.name = "DecodeError";

@@ -61,8 +61,12 @@ const modifyMember: Readonly<Record<string, string>> = {
   "hook.after_tool": "result",
 };
 
-/** The whole object of a reply that {@link modify} built. */
-const modified = Symbol("hookwire.modified");
+/**
+ * The whole object of a reply that {@link modify} built. Symbol.for, so that
+ * a reply built by the CommonJS build of the package is placed by the ES
+ * module's session, and the other way round.
+ */
+const modified = Symbol.for("hookwire.modified");
 
 /**
  * The reply to method as a handler meant it: a reply modify() built

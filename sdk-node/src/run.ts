@@ -1,9 +1,10 @@
 // The stdio loop: one message per line on stdin, one reply line per
 // request on the original stdout, logs on stderr.
 
-import type { Hook } from "./hook.js";
+import { HookwireError } from "./errors.js";
 import { protectStdout } from "./protect.js";
 import { LineReader, type Line } from "./lines.js";
+import type { Registry } from "./registry.js";
 import { Session } from "./session.js";
 
 /** How long handlers in flight when stdin closes have to finish, then to stop once told. */
@@ -14,12 +15,15 @@ const log = (message: string): void => {
   process.stderr.write(message + "\n");
 };
 
-let running = false;
+// Kept on globalThis, not in this module: a program that loads both the ES
+// module and the CommonJS build of the package has two of this module.
+const RUNNING: unique symbol = Symbol.for("hookwire.running");
+const state = globalThis as { [RUNNING]?: boolean };
 
-export function run(hook: Hook): void {
+export function run(hook: Registry): void {
   // stdin and stdout are one per process: a second loop would steal lines.
-  if (running) throw new Error("hookwire: a hook is already running in this process");
-  running = true;
+  if (state[RUNNING] === true) throw new HookwireError("hookwire: a hook is already running in this process");
+  state[RUNNING] = true;
   const write = protectStdout();
   const stopping = new AbortController();
   const session = new Session(hook, log, stopping.signal, true);

@@ -2,9 +2,10 @@
 // writes one whole line per reply. Shared by the stdio loop and the
 // in-process test client, so that both give what goes on the wire.
 
+import { isHookError } from "./errors.js";
 import { fromLegacy } from "./events.js";
 import type { Intercepted } from "./exports.gen.js";
-import type { Context, EventContext, Hook, ObserverEntry, Tool } from "./hook.js";
+import type { Context, EventContext, ObserverEntry, Tool } from "./handlers.js";
 import { routes, type Route } from "./methods.gen.js";
 import {
   Actions,
@@ -21,6 +22,7 @@ import {
   type RuntimeEvent,
   type ToolDefinition,
 } from "./protocol.gen.js";
+import type { Registry } from "./registry.js";
 import { placeModified, respond } from "./results.js";
 import { check } from "./schema.js";
 
@@ -89,7 +91,7 @@ export class Session {
   private closed: Promise<void> | undefined;
 
   constructor(
-    private readonly hook: Hook,
+    private readonly hook: Registry,
     private readonly log: Log,
     signal: AbortSignal,
     /** Whether replies go to a host, which reads lines up to a limit; the test client's do not. */
@@ -267,6 +269,7 @@ export class Session {
 
   /** Adds the plugin tools to the request a before_llm handler lets through or modifies. */
   private withTools(received: BeforeLLMParams, result: unknown): unknown {
+    if (result === undefined) result = { action: "continue" }; // a handler that returns nothing lets the request through
     if (!isObject(result)) return result;
     const action = result["action"];
     let request: Obj;
@@ -295,6 +298,8 @@ export class Session {
     try {
       return respond(await tool.run(args as never, { ...this.ctx, call }));
     } catch (err) {
+      // A tool chooses a JSON-RPC error as a handler does; any other failure is the LLM's to read.
+      if (isHookError(err)) throw err;
       this.log(`hookwire: tool ${name} failed: ${detailsOf(err)}`);
       return respond(`${name} failed: ${messageOf(err)}`, { is_error: true });
     }
@@ -323,6 +328,15 @@ export class Session {
   }
 
   private answer(id: unknown, route: Route, reply: unknown, done: Write): void {
+    if (reply === undefined) {
+      // A handler that returns nothing is answered as no handler would be:
+      // the call goes through (continue); an approval has no such answer.
+      if (route.unhandled === undefined) {
+        this.failed(id, route.method, new Error(`the handler returned nothing; ${route.method} has no continue, so it must return a result`), done);
+        return;
+      }
+      reply = route.unhandled;
+    }
     const result = placeModified(route.method, reply);
     let line: string;
     if (isBareContinue(result) && route.actions.includes(Actions.Continue)) {
@@ -358,9 +372,37 @@ export class Session {
   }
 
   private failed(id: unknown, method: string, err: unknown, done: Write): void {
-    this.log(`hookwire: ${method} (id ${JSON.stringify(id)}) failed: ${detailsOf(err)}`);
-    done(errorLine(id, ErrorCodes.HandlerError, messageOf(err)));
+    done(this.errorReply(id, method, err));
     this.settle();
+  }
+
+  /** The error line of a call whose handler threw: a HookError's own error, anything else -32000 with its message. */
+  private errorReply(id: unknown, method: string, err: unknown): string {
+    const call = `${method} (id ${JSON.stringify(id)})`;
+    if (!isHookError(err)) {
+      this.log(`hookwire: ${call} failed: ${detailsOf(err)}`);
+      return errorLine(id, ErrorCodes.HandlerError, messageOf(err));
+    }
+    // The handler chose this answer: a line of log, not a stack, says so.
+    this.log(`hookwire: ${call} answered error ${err.code}: ${err.message}`);
+    const error: { code: number; message: string; data?: unknown } = { code: err.code, message: String(err.message) };
+    if (err.data !== undefined) error.data = err.data;
+    let line: string;
+    try {
+      line = JSON.stringify({ jsonrpc: "2.0", id, error }) + "\n";
+    } catch (problem) {
+      // A cycle or a BigInt in data: the reply the handler meant cannot be written.
+      this.log(`hookwire: ${call}: the HookError's data is not JSON (${messageOf(problem)}); sending error -32000 instead`);
+      return errorLine(id, ErrorCodes.HandlerError, `the handler's HookError data is not JSON: ${messageOf(problem)}`);
+    }
+    // As for results: a host stops reading a hook for good at a line longer
+    // than it reads. The code still tells the host what the handler chose.
+    const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
+    if (size > this.maxLine) {
+      this.log(`hookwire: warning: the error reply to ${call} is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes); sending its code alone, with a short message`);
+      return errorLine(id, err.code, `the error reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`);
+    }
+    return line;
   }
 
   private settle(): void {

@@ -1,17 +1,20 @@
 // Calls a hook's handlers in-process, from the hook author's own tests,
 // through the same code that serves the wire.
 
+import { HookwireError } from "./errors.js";
 import type { Hook } from "./hook.js";
 import { TestClientMethods } from "./methods.gen.js";
 import type { HelloParams, HelloResult, LegacyEvent, Mode, RuntimeEvent } from "./protocol.gen.js";
 import { Session, type Log } from "./session.js";
 
 /** The error a request gets on the wire, thrown by the test client. */
-export class RpcError extends Error {
+export class RpcError extends HookwireError {
   constructor(
     /** The JSON-RPC error code, such as -32000 for a handler that failed. */
     readonly code: number,
     message: string,
+    /** The error's data, undefined when the wire carries none. */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = "RpcError";
@@ -23,7 +26,7 @@ export interface WireResponse {
   jsonrpc: "2.0";
   id: number | null;
   result?: unknown;
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: unknown };
 }
 
 /** Options of testHook. */
@@ -92,7 +95,7 @@ export class TestClient extends TestClientMethods {
   /** @internal */
   protected override async result<R>(method: string, params: unknown): Promise<R> {
     const response = await this.request(method, params);
-    if (response.error !== undefined) throw new RpcError(response.error.code, response.error.message);
+    if (response.error !== undefined) throw new RpcError(response.error.code, response.error.message, response.error.data);
     return response.result as R;
   }
 }

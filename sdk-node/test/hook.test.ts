@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
+  DecodeError,
   Hook,
+  HookError,
+  HookwireError,
   RpcError,
   abortTurn,
   deny,
@@ -14,6 +17,7 @@ import {
   type BeforeToolParams,
   type RuntimeEvent,
 } from "../src/index.js";
+import { decodeBeforeToolParams } from "../src/protocol.gen.js";
 import { Session } from "../src/session.js";
 
 const request: BeforeLLMParams = {
@@ -162,6 +166,123 @@ describe("typed handlers", () => {
       throw new TypeError("bad");
     });
     await assert.rejects(testHook(hook, { log }).afterLLM({ model: "m", response: {} }), new RpcError(-32000, "bad"));
+  });
+
+  it("answers continue for a handler that returns nothing, and adds the plugin tools to the request it lets through", async () => {
+    const hook = new Hook("h")
+      .beforeLLM(async () => {})
+      .afterLLM(() => undefined)
+      .beforeTool(() => {})
+      .afterTool(async () => undefined)
+      .tool(weather, () => "sunny");
+    const t = testHook(hook);
+    assert.deepEqual(await t.afterLLM({ model: "m", response: { content: "x" } }), { action: "continue" });
+    assert.deepEqual(await t.beforeTool(call("exec", {})), { action: "continue" });
+    assert.deepEqual(await t.afterTool({ tool: "exec", result: { for_llm: "x" } }), { action: "continue" });
+    const reply = await t.beforeLLM(request);
+    assert.equal(reply.action, "modify");
+    assert.deepEqual(
+      reply.action === "modify" ? reply.request.tools?.map((tool) => tool.function.name) : [],
+      ["exec", "get_weather"],
+    );
+  });
+
+  it("answers -32000 for an approver that returns nothing: an approval has no continue", async () => {
+    const { log } = capture();
+    const hook = new Hook("h").approveTool((() => {}) as never);
+    const response = await testHook(hook, { log }).request("hook.approve_tool", { tool: "exec" });
+    assert.deepEqual(response.error, {
+      code: -32000,
+      message: "the handler returned nothing; hook.approve_tool has no continue, so it must return a result",
+    });
+  });
+
+  it("answers a HookError with the code, message and data the handler chose", async () => {
+    const { lines, log } = capture();
+    const hook = new Hook("h")
+      .beforeLLM(async () => {
+        throw new HookError(-32010, "quota", { retry_after: 5 });
+      })
+      .approveTool(() => {
+        throw new HookError(7, "no approver today");
+      });
+    const t = testHook(hook, { log });
+    assert.deepEqual(await t.request("hook.before_llm", request), {
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32010, message: "quota", data: { retry_after: 5 } },
+    });
+    // Without data, the error has no data member, not a null one.
+    assert.deepEqual(await t.request("hook.approve_tool", { tool: "exec" }), { jsonrpc: "2.0", id: 2, error: { code: 7, message: "no approver today" } });
+    const err = await t.beforeLLM(request).catch((e: unknown) => e);
+    assert.ok(err instanceof RpcError);
+    assert.deepEqual([err.code, err.message, err.data], [-32010, "quota", { retry_after: 5 }]);
+    assert.deepEqual(lines, [
+      "hookwire: hook.before_llm (id 1) answered error -32010: quota",
+      "hookwire: hook.approve_tool (id 2) answered error 7: no approver today",
+      "hookwire: hook.before_llm (id 3) answered error -32010: quota",
+    ]);
+  });
+
+  it("answers a HookError of a plugin tool as an error of the call, not a tool result", async () => {
+    const hook = new Hook("h").tool(weather, () => {
+      throw new HookError(-32011, "weather service down", null);
+    });
+    const response = await testHook(hook, { log: () => {} }).request("hook.before_tool", call("get_weather", { city: "Paris" }));
+    assert.deepEqual(response.error, { code: -32011, message: "weather service down", data: null });
+  });
+
+  it("answers -32000 when a HookError's data is not JSON", async () => {
+    const { lines, log } = capture();
+    const hook = new Hook("h").beforeTool(() => {
+      throw new HookError(-32010, "quota", { big: 1n });
+    });
+    const response = await testHook(hook, { log }).request("hook.before_tool", call("exec", {}));
+    assert.equal(response.error?.code, -32000);
+    assert.match(response.error?.message ?? "", /^the handler's HookError data is not JSON: .*BigInt/);
+    assert.match(lines.join("\n"), /the HookError's data is not JSON/);
+  });
+
+  it("answers a HookError made in another copy of the package, which instanceof does not know", async () => {
+    // What a HookError of the CommonJS build looks like to the ES module.
+    class Foreign extends Error {
+      readonly code = -32012;
+      readonly data = { from: "elsewhere" };
+    }
+    Object.defineProperty(Foreign.prototype, Symbol.for("hookwire.HookError"), { value: true });
+    const hook = new Hook("h").afterTool(() => {
+      throw new Foreign("foreign");
+    });
+    const response = await testHook(hook, { log: () => {} }).request("hook.after_tool", { tool: "ls" });
+    assert.deepEqual(response.error, { code: -32012, message: "foreign", data: { from: "elsewhere" } });
+  });
+
+  it("refuses a HookError code that is not an integer", () => {
+    for (const code of [Number.NaN, Infinity, 1.5]) {
+      assert.throws(() => new HookError(code, "x"), { name: "TypeError", message: /HookError code is an integer/ });
+    }
+  });
+
+  it("derives every error class of the SDK from HookwireError", () => {
+    const thrown = (f: () => unknown): unknown => {
+      try {
+        f();
+      } catch (err) {
+        return err;
+      }
+      assert.fail("did not throw");
+    };
+    for (const [err, name] of [
+      [new HookError(-32010, "quota"), "HookError"],
+      [new RpcError(-32000, "x"), "RpcError"],
+      [thrown(() => decodeBeforeToolParams({})), "DecodeError"],
+      [thrown(() => new Hook("x").tool(weather, () => "").tool(weather, () => "")), "HookwireError"],
+    ] as const) {
+      assert.ok(err instanceof HookwireError, `${name} is not a HookwireError`);
+      assert.ok(err instanceof Error);
+      assert.equal((err as Error).name, name);
+    }
+    assert.ok(thrown(() => decodeBeforeToolParams({})) instanceof DecodeError);
   });
 
   it("answers -32000 when a handler returns what the method does not allow", async () => {

@@ -15,7 +15,10 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 // package itself, as it does for a user who installed it.
 const dir = join(root, "dist", "readme");
 
-const blocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const readme = readFileSync(join(root, "README.md"), "utf8");
+const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+// The JavaScript examples are CommonJS: they show require("hookwire").
+const commonjs = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 test("the README has the examples", () => {
   assert.ok(blocks.length >= 8, `only ${blocks.length} TypeScript examples`);
@@ -55,5 +58,19 @@ test("every TypeScript example of the README compiles and runs", () => {
       timeout: 20_000,
     });
     assert.equal(ran.status, 0, `example ${i} failed:\n${blocks[i]}\n${ran.stdout}${ran.stderr}`);
+  });
+});
+
+test("every JavaScript example of the README runs as CommonJS", () => {
+  assert.ok(commonjs.length >= 1, "no CommonJS example");
+  const cjs = join(dir, "cjs");
+  rmSync(cjs, { recursive: true, force: true });
+  mkdirSync(cjs, { recursive: true });
+  commonjs.forEach((code, i) => {
+    assert.match(code, /require\("hookwire"\)/);
+    const file = join(cjs, `example${i}.cjs`);
+    writeFileSync(file, code);
+    const ran = spawnSync(process.execPath, [file], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", timeout: 20_000 });
+    assert.equal(ran.status, 0, `CommonJS example ${i} failed:\n${code}\n${ran.stdout}${ran.stderr}`);
   });
 });

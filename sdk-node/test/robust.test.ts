@@ -102,6 +102,18 @@ describe("a hook under a hostile host", () => {
     assert.match(hook.stderr, /the reply to hook\.approve_tool \(id 2\) is \d+ bytes, longer than the host reads in a line \(40 bytes\); sending an error instead/);
   });
 
+  it("answers a HookError whose data is longer than the host reads with its code alone", async () => {
+    const hook = start();
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool"], max_line_bytes: 200 });
+    const reply = await hook.request("hook.before_tool", { tool: "hook_error", arguments: { code: -32010, message: "quota", data: "x".repeat(500) } });
+    assert.equal(reply.error?.code, -32010);
+    assert.ok(!Object.hasOwn(reply.error ?? {}, "data"), JSON.stringify(reply));
+    assert.match(reply.error?.message ?? "", /^the error reply \(5\d\d bytes\) is longer than the host reads \(200 bytes\)$/);
+    assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, { action: "continue" });
+    await closeAndCheck(hook);
+    assert.match(hook.stderr, /the error reply to hook\.before_tool \(id 2\) is 5\d\d bytes, longer than the host reads in a line \(200 bytes\)/);
+  });
+
   it("sends a reply as long as the host announces in hello", async () => {
     const hook = start();
     await hook.request("hook.hello", { name: "wire", version: 1, modes: ["llm"], max_line_bytes: 64 << 20 });

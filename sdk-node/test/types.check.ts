@@ -32,6 +32,18 @@ hook.handle("hook.before_tool", async (call) => (call.tool === "rm" ? deny("no")
 hook.handle("hook.after_llm", async (res) => modify(res, { model: "other" }));
 hook.handle("hook.approve_tool", (req) => ({ approved: req.tool !== "rm" }));
 
+// A handler of a method that has continue may return nothing; an approver may not.
+hook.handle("hook.before_llm", () => {});
+hook.handle("hook.after_llm", async () => undefined);
+hook.handle("hook.after_tool", async (ran) => (ran.result?.is_error ? pass("failed") : undefined));
+hook.handle("hook.before_tool", async (call) => {
+  if (call.tool === "rm") return deny("no");
+});
+// @ts-expect-error an approval has no continue: the approver must decide
+hook.approveTool(async () => {});
+// @ts-expect-error nor may it decide only sometimes
+hook.approveTool((req) => (req.tool === "ls" ? { approved: true } : undefined));
+
 // Params are typed by method.
 hook.handle("hook.after_tool", async (ran) => {
   expectType<Equal<typeof ran.result, ToolResult | undefined>>(true);

@@ -66,6 +66,19 @@ describe("the dispatch loop", () => {
     assert.match(hook.stderr, /hook\.before_tool \(id 1\) failed: Error: boom\n\s+at /);
   });
 
+  it("answers a handler that throws a HookError with its code, message and data, then goes on", async () => {
+    const hook = start();
+    const data = { retry_after: 5, scopes: ["a", "b"] };
+    const reply = await hook.request("hook.before_tool", toolCall("hook_error", { code: -32010, message: "quota", data }));
+    assert.deepEqual(reply, { jsonrpc: "2.0", id: 1, error: { code: -32010, message: "quota", data } });
+    const bare = await hook.request("hook.before_tool", toolCall("hook_error", { code: 4, message: "no data" }));
+    assert.deepEqual(bare, { jsonrpc: "2.0", id: 2, error: { code: 4, message: "no data" } });
+    assert.deepEqual((await hook.request("hook.before_tool", toolCall("other"))).result, { action: "continue" });
+    assert.deepEqual(await hook.close(), { code: 0, signal: null });
+    assert.match(hook.stderr, /hook\.before_tool \(id 1\) answered error -32010: quota/);
+    assert.doesNotMatch(hook.stderr, /\n\s+at /, "a HookError is an answer, not a crash: no stack");
+  });
+
   it("sends no reply to notifications", async () => {
     const hook = start();
     hook.send(JSON.stringify({ jsonrpc: "2.0", method: "hook.runtime_event", params: { kind: "agent.turn.start", source: {}, scope: {}, payload: null } }));
@@ -108,6 +121,33 @@ describe("the dispatch loop", () => {
     hook.child.stdin.write(a.slice(10) + "\n" + b + "\r\n");
     assert.deepEqual((await hook.reply(1)).result, { action: "continue" });
     assert.deepEqual((await hook.reply(2)).result, { action: "continue" });
+  });
+});
+
+describe("handlers that return nothing", () => {
+  it("let every call through: each is answered continue", async () => {
+    const hook = HookProcess.node(fixture("silent-hook"));
+    started.push(hook);
+    assert.deepEqual((await hook.request("hook.hello", { name: "silent", version: 1, modes: ["llm", "tool"] })).result, {
+      ok: true,
+      name: "silent",
+      modes: ["llm", "tool"],
+    });
+    const calls: [string, object][] = [
+      ["hook.before_llm", { model: "m", messages: [{ role: "user", content: "hi" }] }],
+      ["hook.after_llm", { model: "m", response: { content: "hello" } }],
+      ["hook.before_tool", toolCall("ls")],
+      ["hook.after_tool", { ...toolCall("ls"), result: { for_llm: "a b" } }],
+    ];
+    for (const [method, params] of calls) {
+      const reply = await hook.request(method, params);
+      assert.deepEqual(reply.result, { action: "continue" }, `${method}: ${JSON.stringify(reply)}`);
+    }
+    // The same handler still decides when it returns something.
+    assert.deepEqual((await hook.request("hook.before_tool", toolCall("rm"))).result, { action: "deny_tool", reason: "not here" });
+    assert.deepEqual(await hook.close(), { code: 0, signal: null });
+    assert.equal(hook.stderr, "");
+    assertOnlyProtocol(hook);
   });
 });
 

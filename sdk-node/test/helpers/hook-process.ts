@@ -11,7 +11,7 @@ export interface Reply {
   jsonrpc: string;
   id: number | null;
   result?: { [key: string]: unknown };
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: unknown };
 }
 
 export interface Exit {

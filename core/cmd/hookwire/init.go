@@ -72,6 +72,9 @@ type project struct {
 	// SDK is the absolute path of a hookwire checkout, or empty for the
 	// published SDK.
 	SDK string
+	// Dir is the absolute path of the project's folder, for the commands
+	// an agent runs from a working folder of its own.
+	Dir string
 }
 
 var validHookName = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
@@ -88,6 +91,11 @@ func newProject(lang, name, sdk, dir string) (project, error) {
 		}
 		p.Name = strings.ToLower(filepath.Base(abs))
 	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return p, err
+	}
+	p.Dir = abs
 	if !validHookName.MatchString(p.Name) {
 		return p, fmt.Errorf("%q cannot name a hook (a lower-case letter, then letters, digits, - or _): pass --name", p.Name)
 	}
@@ -127,7 +135,7 @@ func (p project) write(dir string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			t, err := template.New(path.Base(name)).Funcs(template.FuncMap{"json": jsonString, "sdk": p.sdkPath}).Parse(string(text))
+			t, err := template.New(path.Base(name)).Funcs(template.FuncMap{"json": jsonString, "sdk": p.sdkPath, "sh": shellQuote, "agentCommand": p.agentCommand}).Parse(string(text))
 			if err != nil {
 				return err
 			}
@@ -155,6 +163,42 @@ func (p project) write(dir string) ([]string, error) {
 		written = append(written, f.name)
 	}
 	return written, nil
+}
+
+// shellQuote quotes a word for sh, which the agents run a hook's command with.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// agentCommand is the command an agent's settings name for the hook
+// through the bridge: absolute paths, so that it works from whatever
+// folder the agent runs it in, and the interpreter of the project's
+// virtual environment for Python, whose SDK the agent's python3 lacks.
+func (p project) agentCommand(agent string) string {
+	var hook []string
+	switch p.Lang {
+	case "python":
+		hook = []string{filepath.Join(p.Dir, ".venv", "bin", "python"), filepath.Join(p.Dir, "hook.py")}
+		if p.SDK != "" {
+			hook[0] = "python3"
+		}
+	case "typescript":
+		hook = []string{"node", filepath.Join(p.Dir, "dist", "main.js")}
+	case "go":
+		hook = []string{filepath.Join(p.Dir, p.Name)}
+	}
+	words := []string{"hookwire-bridge", agent, "--"}
+	for _, w := range hook {
+		words = append(words, shellQuote(w))
+	}
+	command := strings.Join(words, " ")
+	if p.Lang == "python" && p.SDK != "" {
+		command = "PYTHONPATH=" + shellQuote(p.sdkPath("sdk-python/src")) + " " + command
+	}
+	return command
 }
 
 // sdkPath is a path inside the SDK checkout, such as "sdk-python/src".

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,4 +120,68 @@ func TestInitRefusesWhatItCannotDoWithOneLine(t *testing.T) {
 	if entries, _ := os.ReadDir(full); len(entries) != 1 {
 		t.Errorf("init wrote into a folder that was not empty: %v", entries)
 	}
+}
+
+// The command the README of a new Python project gives for Claude Code's
+// settings works as the agent runs it: through sh -c, from another working
+// folder, with the SDK installed in the project's virtual environment only.
+func TestTheAgentCommandOfANewPythonProjectRunsItsHookFromTheVenvFromAnyFolder(t *testing.T) {
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "hookwire-bridge"), "../hookwire-bridge").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(t.TempDir(), "my guard") // a space, quoted in the command
+	if code, out, errOut := hookwire(t, "", "init", "--lang", "python", "--name", "guard", dir); code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
+	}
+	// The SDK in the project's venv, as pip would put it there (a .pth
+	// file names the checkout's source: no network needed).
+	venv := filepath.Join(dir, ".venv")
+	if out, err := exec.Command("python3", "-m", "venv", venv).CombinedOutput(); err != nil {
+		t.Fatalf("venv: %v\n%s", err, out)
+	}
+	site, err := exec.Command(filepath.Join(venv, "bin", "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk, _ := filepath.Abs("../../../sdk-python/src")
+	os.WriteFile(filepath.Join(strings.TrimSpace(string(site)), "hookwire.pth"), []byte(sdk+"\n"), 0o644)
+
+	readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+	m := regexp.MustCompile("(?s)```json\n(\\{\"hooks\": \\{\n  \"PreToolUse\".*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatalf("the README has no Claude Code settings:\n%s", readme)
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal(m[1], &settings); err != nil {
+		t.Fatalf("the README's Claude Code settings: %v\n%s", err, m[1])
+	}
+	command := settings.Hooks["PreToolUse"][0].Hooks[0].Command
+	runtimeDir, err := os.MkdirTemp("", "hwi") // short: a socket's path has a limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(runtimeDir) })
+	event := func(name string, fields string) string {
+		sh := exec.Command("sh", "-c", command)
+		sh.Dir = "/"
+		sh.Env = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "XDG_RUNTIME_DIR=" + runtimeDir}
+		sh.Stdin = strings.NewReader(`{"hook_event_name":"` + name + `","session_id":"s1","cwd":"/"` + fields + `}`)
+		out, err := sh.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		return string(out)
+	}
+	if out := event("PreToolUse", `,"tool_name":"Read","tool_input":{"file_path":"/srv/app/.env"}`); !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, ".env may hold secrets") {
+		t.Errorf("reading .env: %s, want it denied by the hook", out)
+	}
+	if out := event("PreToolUse", `,"tool_name":"Read","tool_input":{"file_path":"/srv/app/README.md"}`); strings.Contains(out, "deny") {
+		t.Errorf("reading README.md: %s, want it let through", out)
+	}
+	event("SessionEnd", "")
 }

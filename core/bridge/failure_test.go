@@ -1,6 +1,11 @@
 package bridge
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/hookwire/hookwire/core/host"
+)
 
 func TestAHookIsNamedAfterItsScript(t *testing.T) {
 	for _, tc := range []struct {
@@ -66,5 +71,21 @@ func TestAnMCPToolsNewOutputIsGivenUnderBothNames(t *testing.T) {
 	want := `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":"***","updatedToolOutput":"***"}}`
 	if r.Stdout != want {
 		t.Errorf("got %s, want %s", r.Stdout, want)
+	}
+}
+
+// The host profiles of `hookwire run --host` and the bridge agree on the
+// stages each agent's events call.
+func TestTheBridgesAgentsCallTheStagesTheirHostsGrant(t *testing.T) {
+	for name, agent := range Agents {
+		var called []string
+		for _, st := range Stages {
+			if agent.calls(st) {
+				called = append(called, string(st))
+			}
+		}
+		if want := host.AgentStages[name]; !slices.Equal(called, want) {
+			t.Errorf("%s: the bridge calls %v, its host grants %v", name, called, want)
+		}
 	}
 }

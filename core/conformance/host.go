@@ -56,6 +56,12 @@ func (s *suite) hostWarnings() []string {
 			}
 		}
 	}
+	// The stages the host never calls: what the hook answers there never counts.
+	for _, stage := range config.Stages {
+		if a := answers["hook."+stage]; a != "" && len(h.Granted([]string{stage})) == 0 {
+			warn(fmt.Sprintf("hook.%s: %s never calls it, so this hook's answer there (%s) never counts", stage, h.Title, a))
+		}
+	}
 	// The stages the host grants beside the one a config names.
 	for i, first := range config.Stages {
 		for _, second := range h.Granted([]string{first}) {

@@ -10,12 +10,12 @@ import (
 )
 
 func TestParseKnowsEveryHostAndNamesThemWhenItDoesNot(t *testing.T) {
-	for name, want := range map[string]*Host{"": Reference, "reference": Reference, "picoclaw": PicoClaw} {
+	for name, want := range map[string]*Host{"": Reference, "reference": Reference, "picoclaw": PicoClaw, "claude-code": ClaudeCode, "gemini-cli": GeminiCLI} {
 		if h, err := Parse(name); err != nil || h != want {
 			t.Errorf("Parse(%q) = %v, %v", name, h, err)
 		}
 	}
-	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw)` {
+	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw, claude-code, gemini-cli)` {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -93,3 +93,17 @@ func FuzzPicoClawReads(f *testing.F) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Gemini CLI 0.61.0 reads no new tool output: the model reads a blocked
+// result, an error, in its place.
+func TestUnderGeminiCLIANewToolOutputIsABlockedResult(t *testing.T) {
+	res := protocol.AfterToolModify{Action: protocol.ActionModify, Result: protocol.AfterToolParams{Tool: "run_shell_command", Result: protocol.ToolResult{ForLLM: "TOKEN=***"}}}
+	got, notes := GeminiCLI.Acts(protocol.MethodAfterTool, protocol.AfterToolParams{}, res)
+	out := got.(protocol.AfterToolModify).Result.Result
+	if out.ForLLM != "Tool result blocked: TOKEN=***" || out.IsError == nil || !*out.IsError || len(notes) != 1 {
+		t.Errorf("got %+v, notes %q", out, notes)
+	}
+	if _, notes := ClaudeCode.Acts(protocol.MethodAfterTool, protocol.AfterToolParams{}, res); len(notes) != 0 {
+		t.Errorf("Claude Code takes a new output as it is; notes %q", notes)
+	}
+}

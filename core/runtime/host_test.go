@@ -60,7 +60,7 @@ func (i injector) ApproveTool(context.Context, protocol.ApproveToolParams) (prot
 }
 
 func TestUnderPicoClawToolsAndSystemMessagesChangedInBeforeLLMAreRevertedAndSaidSo(t *testing.T) {
-	for _, hst := range host.Hosts {
+	for _, hst := range []*host.Host{host.Reference, host.PicoClaw} {
 		r := startHost(t, hst, 0, nil, InProcess{Name: "inject", Hook: injector{}})
 		req, d := r.BeforeLLM(context.Background(), llmReq)
 		if !d.Continue() {
@@ -108,7 +108,7 @@ func TestUnderPicoClawAnApprovalsArgumentsAreIgnored(t *testing.T) {
 }
 
 func TestUnderPicoClawAReplyLineOverOneMiBStopsTheHooksReaderForGood(t *testing.T) {
-	for _, hst := range host.Hosts {
+	for _, hst := range []*host.Host{host.Reference, host.PicoClaw} {
 		// Under the reference host, a deadline long enough for a 2 MiB reply
 		// on a slow machine; under PicoClaw every call waits for all of it.
 		timeout := map[*host.Host]int{host.Reference: 20000, host.PicoClaw: 5000}[hst]
@@ -171,7 +171,7 @@ func TestUnderPicoClawTheHelloReplyIsReadAsPicoClawReadsIt(t *testing.T) {
 }
 
 func TestTheReferenceRuntimeAnnouncesItsReplyLineLimitInHelloAndPicoClawNothing(t *testing.T) {
-	for _, hst := range host.Hosts {
+	for _, hst := range []*host.Host{host.Reference, host.PicoClaw} {
 		file := filepath.Join(t.TempDir(), "received")
 		startHost(t, hst, 0, map[string]ProcessConfig{"rec": proc(1, []string{"before_tool"}, "-record", file)}).Close()
 		data, err := os.ReadFile(file)

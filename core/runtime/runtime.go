@@ -140,6 +140,9 @@ type HookInfo struct {
 	Priority  int
 	InProcess bool
 	Stages    []Stage
+	// NotCalled are the stages its configuration names that the host never
+	// calls (an agent without model events).
+	NotCalled []Stage
 	Observes  bool
 }
 
@@ -171,7 +174,8 @@ type hook struct {
 	priority  int
 	inProcess bool
 	stages    map[Stage]bool
-	impl      any // the in-process hook; nil for a hook process
+	notCalled []Stage // stages configured that the host never calls
+	impl      any     // the in-process hook; nil for a hook process
 	observer  EventObserver
 	observe   pattern // nil when the hook observes nothing
 	timeout   time.Duration
@@ -242,8 +246,14 @@ func (r *Runtime) logger() *slog.Logger {
 func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 	h := &hook{name: name, priority: p.Priority, stages: map[Stage]bool{}, timeout: ms(p.TimeoutMS), policy: policies(p), overflow: p.ObserveOverflow}
 	var modes []protocol.Mode
-	for _, s := range r.host().Granted(p.Intercept) {
+	granted := r.host().Granted(p.Intercept)
+	for _, s := range granted {
 		h.stages[Stage(s)] = true
+	}
+	for _, s := range p.Intercept {
+		if !slices.Contains(granted, s) {
+			h.notCalled = append(h.notCalled, Stage(s))
+		}
 	}
 	if len(p.Observe) > 0 {
 		h.observe, _ = config.CompilePatterns(p.Observe) // checked with the config
@@ -449,7 +459,7 @@ func (r *Runtime) Hooks() []HookInfo {
 	defer r.mu.Unlock()
 	var out []HookInfo
 	for _, h := range r.hooks {
-		info := HookInfo{Name: h.name, Priority: h.priority, InProcess: h.inProcess, Observes: h.observe != nil}
+		info := HookInfo{Name: h.name, Priority: h.priority, InProcess: h.inProcess, Observes: h.observe != nil, NotCalled: h.notCalled}
 		for _, s := range Stages {
 			if h.stages[s] {
 				info.Stages = append(info.Stages, s)

@@ -99,6 +99,8 @@ type HookRecord struct {
 	InProcess bool     `json:"in_process,omitempty"`
 	Priority  int      `json:"priority"`
 	Intercept []string `json:"intercept,omitempty"`
+	// NotCalled are the stages configured that the host never calls.
+	NotCalled []string `json:"not_called,omitempty"`
 	Observe   bool     `json:"observe,omitempty"`
 }
 
@@ -163,6 +165,14 @@ func (t *Writer) Hooks(hooks []runtime.HookInfo) {
 		}
 		if h.Observes {
 			what = append(what, "observes events")
+		}
+		if len(h.NotCalled) > 0 {
+			var names []string
+			for _, s := range h.NotCalled {
+				names = append(names, string(s))
+			}
+			hr.NotCalled = names
+			what = append(what, "never called under this host: "+strings.Join(names, ", "))
 		}
 		rec.Hooks = append(rec.Hooks, hr)
 		text = append(text, fmt.Sprintf("%s (%s, priority %d): %s", h.Name, kind, h.Priority, strings.Join(what, ", ")))

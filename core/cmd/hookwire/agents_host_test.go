@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Under --host claude-code the weather plugin's before_llm is never called,
+// so get_weather is never offered and the scripted turn that calls it
+// fails; conformance warns of it before deployment.
+func TestUnderClaudeCodeTheWeatherPluginsToolIsNeverOffered(t *testing.T) {
+	code, out, errOut := hookwire(t, "", "run", "--host", "claude-code", "--hooks", "../../../examples/weather/hooks.json", "../../../examples/weather/scenario.json")
+	expect(t, "claude-code", out, errOut,
+		"hooks     weather_plugin (process, priority 100): before_tool, never called under this host: before_llm\n",
+		"llm #1    offered tools: echo_text, read_file\n",
+		"!hook.before_llm")
+	if code != exitFail {
+		t.Errorf("exit %d: the turn that calls get_weather should fail, the tool never offered", code)
+	}
+	code, out, errOut = hookwire(t, "", "conformance", "--host", "claude-code", "--", "python3", "../../../examples/weather/script/weather_plugin.py")
+	expect(t, "claude-code", out, errOut, "  WARN  hook.before_llm: Claude Code never calls it, so this hook's answer there (modify) never counts\n")
+	if code != exitOK {
+		t.Errorf("conformance: exit %d, want warnings, not failures", code)
+	}
+}
+
+// Under --host gemini-cli before_llm is called, but the tool it adds is
+// dropped: Gemini CLI takes no tools from a hook.
+func TestUnderGeminiCLITheToolABeforeLLMHookAddsIsDropped(t *testing.T) {
+	_, out, errOut := hookwire(t, "", "run", "--host", "gemini-cli", "--hooks", "../../../examples/weather/hooks.json", "../../../examples/weather/scenario.json")
+	expect(t, "gemini-cli", out, errOut,
+		"hook      weather_plugin hook.before_llm -> modify",
+		"dropped: Gemini CLI takes no tools from a BeforeModel hook",
+		"llm #1    offered tools: echo_text, read_file\n")
+	_, out, errOut = hookwire(t, "", "conformance", "--host", "gemini-cli", "--", "python3", "../../../examples/weather/script/weather_plugin.py")
+	expect(t, "gemini-cli", out, errOut, "  WARN  hook.before_llm: tools change (added get_weather) dropped: Gemini CLI takes no tools")
+}
+
+// respond has no counterpart in either agent: the call is denied, with the
+// result as the reason the model reads.
+func TestUnderTheAgentsRespondIsADenyWhoseReasonIsTheResult(t *testing.T) {
+	for _, host := range []string{"claude-code", "gemini-cli"} {
+		_, out, errOut := runAs(t, host, []string{"before_tool"}, "-echo")
+		expect(t, host, out, errOut, "lets no hook answer a tool call: the call is denied", "denied by hook h")
+		if strings.Contains(out, "answered by hook h") {
+			t.Errorf("--host %s: the respond was applied:\n%s", host, out)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package host
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// The agents a hook reaches through the bridge (hookwire-bridge), as
+// hosts: `hookwire run --host claude-code` and `hookwire conformance
+// --host claude-code` show before deployment what the agent makes of a
+// hook's replies, by the rules the bridge follows (core/bridge, which
+// checks that its events call exactly the stages each host grants).
+
+// ClaudeCode is Claude Code 2.1.331 behind the bridge: it has no model
+// events, so before_llm and after_llm are never called, and tools reach
+// its model only from MCP servers; respond becomes a deny whose reason is
+// the result; an approver's abstention leaves the call to Claude Code's own
+// permission rules.
+var ClaudeCode = &Host{
+	Name:   "claude-code",
+	Title:  "Claude Code",
+	Grants: only(AgentStages["claude-code"]),
+	Acts: func(method string, params, res any) (any, []string) {
+		return agentActs("Claude Code", method, params, res)
+	},
+}
+
+// GeminiCLI is Gemini CLI 0.61.0 behind the bridge: every stage is called,
+// but a before_llm modify cannot add tools, respond becomes a deny whose
+// reason is the result, and a new tool output reaches the model only as a
+// blocked result ("Tool result blocked: " and the new text, an error).
+var GeminiCLI = &Host{
+	Name:   "gemini-cli",
+	Title:  "Gemini CLI",
+	Grants: only(AgentStages["gemini-cli"]),
+	Acts: func(method string, params, res any) (any, []string) {
+		res, notes := agentActs("Gemini CLI", method, params, res)
+		switch v := res.(type) {
+		case protocol.BeforeLLMModify:
+			prev, _ := params.(protocol.BeforeLLMParams)
+			if !reflect.DeepEqual(toolMap(v.Request.Tools), toolMap(prev.Tools)) {
+				notes = append(notes, "tools change"+toolChanges(v.Request.Tools, prev.Tools)+" dropped: Gemini CLI takes no tools from a BeforeModel hook (serve plugin tools with hookwire mcp)")
+				v.Request.Tools = prev.Tools
+			}
+			res = v
+		case protocol.AfterToolModify:
+			v.Result.Result.ForLLM = "Tool result blocked: " + v.Result.Result.ForLLM
+			yes := true
+			v.Result.Result.IsError = &yes
+			notes = append(notes, "the new output reaches the model as a blocked result, an error reading \"Tool result blocked: \" and the new text: Gemini CLI 0.61.0 reads no new output from a hook")
+			res = v
+		}
+		return res, notes
+	},
+}
+
+// AgentStages are the stages each agent's events call through the bridge.
+var AgentStages = map[string][]string{
+	"claude-code": {"before_tool", "approve_tool", "after_tool"},
+	"gemini-cli":  {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
+}
+
+// only grants the stages of an intercept list that the agent calls.
+func only(called []string) func([]string) []string {
+	return func(intercept []string) []string {
+		var out []string
+		for _, s := range intercept {
+			if slices.Contains(called, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+}
+
+// agentActs is what both agents do alike: respond has no counterpart, so
+// it is a deny whose reason is the result; an abstaining approver leaves
+// the call to the agent.
+func agentActs(agent, method string, params, res any) (any, []string) {
+	switch v := res.(type) {
+	case protocol.Respond:
+		return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: v.Result.ForLLM},
+			[]string{"respond: " + agent + " lets no hook answer a tool call: the call is denied, and the model reads the result as the reason"}
+	case protocol.ApproveToolResult:
+		if v.Abstain != nil && *v.Abstain {
+			return res, []string{"abstain: no decision; " + agent + "'s own permission rules decide"}
+		}
+	}
+	return res, nil
+}

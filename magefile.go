@@ -39,6 +39,7 @@ var generated = []string{
 	"sdk-python/src/hookwire/_tool_names.py",
 	"sdk-node/src/tool-names.gen.ts",
 	"docs/tools.md",
+	"docs/agent-events.md",
 }
 
 // run runs a command in dir with its output going to ours.

@@ -31,6 +31,9 @@ type Step struct {
 	// EndsSession is true for the event that ends the session: the server
 	// stops once it has answered.
 	EndsSession bool
+	// NotMapped says why the event is not mapped: the bridge answers it
+	// with nothing, and the agent goes on as without a hook.
+	NotMapped string
 }
 
 // Runtime event kinds the bridge raises that the protocol's agent loop has
@@ -77,19 +80,43 @@ var Agents = map[string]*Agent{
 
 var claudeCode = &Agent{
 	Name:     "claude-code",
-	Document: "Claude Code hooks reference (code.claude.com/docs/en/hooks), as published in May 2026",
+	Document: "the 33 hook events of Claude Code 2.1.331 (its own hook schema), with the hooks reference of code.claude.com/docs/en/hooks (May 2026) for their meaning",
 	Events: map[string]Step{
-		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"PermissionRequest":  {Calls: []Stage{Approval}, Guard: true},
-		"PostToolUse":        {Calls: []Stage{AfterTool}},
-		"PostToolUseFailure": {Calls: []Stage{AfterTool}},
-		"UserPromptSubmit":   {Kind: protocol.KindTurnStart},
-		"Stop":               {Kind: protocol.KindTurnEnd},
-		"SubagentStop":       {Kind: protocol.KindTurnEnd},
-		"SessionStart":       {Kind: protocol.KindSessionStart},
-		"SessionEnd":         {Kind: protocol.KindSessionEnd, EndsSession: true},
-		"Notification":       {Kind: KindNotification},
-		"PreCompact":         {Kind: KindCompact},
+		"PreToolUse":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PermissionRequest":   {Calls: []Stage{Approval}, Guard: true},
+		"PostToolUse":         {Calls: []Stage{AfterTool}},
+		"PostToolUseFailure":  {Calls: []Stage{AfterTool}},
+		"PostToolBatch":       {Kind: "agent.tool.batch_end"},
+		"UserPromptSubmit":    {Kind: protocol.KindTurnStart},
+		"UserPromptExpansion": {Kind: "agent.prompt.expansion"},
+		"Stop":                {Kind: protocol.KindTurnEnd},
+		"StopFailure":         {Kind: protocol.KindError},
+		"SubagentStart":       {Kind: "agent.subagent.start"},
+		"SubagentStop":        {Kind: protocol.KindTurnEnd},
+		"SessionStart":        {Kind: protocol.KindSessionStart},
+		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"Setup":               {Kind: "agent.setup"},
+		"Notification":        {Kind: KindNotification},
+		"MessageDisplay":      {Kind: "agent.message.display"},
+		"PreCompact":          {Kind: KindCompact},
+		"PostCompact":         {Kind: "agent.context.compacted"},
+		"PreModelSwitch":      {Kind: "agent.model.switch"},
+		"PostModelSwitch":     {Kind: "agent.model.switched"},
+		"PermissionDenied":    {Kind: "agent.permission.denied"},
+		"TeammateIdle":        {Kind: "agent.teammate.idle"},
+		"TaskCreated":         {Kind: "agent.task.created"},
+		"TaskCompleted":       {Kind: "agent.task.completed"},
+		"ElicitationResult":   {Kind: "agent.elicitation.result"},
+		"ConfigChange":        {Kind: "agent.config.change"},
+		"WorktreeRemove":      {Kind: "agent.worktree.remove"},
+		"InstructionsLoaded":  {Kind: "agent.instructions.loaded"},
+		"CwdChanged":          {Kind: "agent.cwd.changed"},
+		"FileChanged":         {Kind: "agent.file.changed"},
+		"DirectoryAdded":      {Kind: "agent.directory.added"},
+		"Elicitation": {NotMapped: "an MCP server asks the user for input, and a hook would answer in the user's place: " +
+			"the protocol has no call that answers with the user's input"},
+		"WorktreeCreate": {NotMapped: "the hook replaces Claude Code's own creation of a worktree and prints the new worktree's path: " +
+			"no protocol call creates a worktree or answers with a path"},
 	},
 	Cannot: []string{
 		"a hook cannot add tools to Claude Code's LLM requests, nor rewrite them: before_llm and after_llm are not called (serve plugin tools with `hookwire mcp`)",
@@ -101,7 +128,7 @@ var claudeCode = &Agent{
 
 var geminiCLI = &Agent{
 	Name:     "gemini-cli",
-	Document: "Gemini CLI hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81)",
+	Document: "the 11 hook events of Gemini CLI 0.61.0 (its HookEventName), with its hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81) for their meaning",
 	Events: map[string]Step{
 		"BeforeTool":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"AfterTool":           {Calls: []Stage{AfterTool}},

@@ -215,8 +215,8 @@ func decodeRequest(line []byte, req *request) (Event, error) {
 // reads it.
 func (s *server) handle(ctx context.Context, ev Event) Reply {
 	step, ok := s.opts.Agent.Events[ev.Name]
-	if !ok {
-		return Reply{} // an event of a newer agent: nothing to say about it
+	if !ok || step.NotMapped != "" {
+		return Reply{} // an event of a newer agent, or one the protocol has no word for
 	}
 	<-s.started
 	o := outcome{step: step, failOpen: s.opts.FailOpen}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/hookwire/hookwire/core/bridge"
 	"github.com/hookwire/hookwire/core/schema"
 )
 
@@ -70,5 +71,9 @@ func run(root string) error {
 	if err := os.WriteFile(filepath.Join(dir, "hookwire.schema.json"), doc, 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "methods.json"), table, 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "methods.json"), table, 0o644); err != nil {
+		return err
+	}
+	// The table of the agents' events, from the bridge's own tables.
+	return os.WriteFile(filepath.Join(root, "docs", "agent-events.md"), bridge.EventTable(), 0o644)
 }

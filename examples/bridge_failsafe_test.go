@@ -370,8 +370,9 @@ func TestASocketFolderOthersMayEnterIsNamedWithTheWayOut(t *testing.T) {
 	}
 }
 
-// The hello grants the modes of the stages the agent's events call: Claude
-// Code has no model events, so a hook is not told to expect before_llm.
+// The hello grants the modes of the stages the agent's events call: both
+// agents call before_llm (Claude Code at each prompt, Gemini CLI at each
+// model call), so both grant llm; neither grants a mode no event asks.
 func TestTheHelloGrantsOnlyTheModesTheAgentWillAsk(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "modes.py")
 	os.WriteFile(script, []byte(`import json, sys
@@ -387,7 +388,7 @@ for line in sys.stdin:
         result = {"action": "deny_tool", "reason": "granted " + ",".join(granted)}
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
 `), 0o644)
-	for agent, want := range map[string]string{"claude-code": "granted observe,tool,approve", "gemini-cli": "granted observe,llm,tool,approve"} {
+	for agent, want := range map[string]string{"claude-code": "granted observe,llm,tool,approve", "gemini-cli": "granted observe,llm,tool,approve"} {
 		b := newBridgeRun(t, agent, bridgeHook{argv: []string{"python3", script}})
 		stdout, stderr, _ := b.call(t, rmEvent(t, agent))
 		if !strings.Contains(stdout, want+`"`) {

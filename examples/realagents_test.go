@@ -148,6 +148,8 @@ type agentRun struct {
 	// afterTool adds the event after a tool ran (PostToolUse, AfterTool)
 	// to the events the hook is named for.
 	afterTool bool
+	// prompt adds Claude Code's UserPromptSubmit.
+	prompt bool
 }
 
 func newAgentRun(t *testing.T) *agentRun {
@@ -194,6 +196,9 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
 	if a.afterTool {
 		events["PostToolUse"] = entry
+	}
+	if a.prompt {
+		events["UserPromptSubmit"] = entry
 	}
 	settings := map[string]any{"hooks": events}
 	data, _ := json.Marshal(settings)
@@ -426,4 +431,54 @@ func TestUnderTheRealAgentsTheSecretRedactorMasksAToolsOutput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// promptHook answers before_llm, which Claude Code's bridge asks at each
+// prompt: "context" appends a message, "block" aborts the turn.
+func promptHook(t *testing.T, behaviour string) []string {
+	script := filepath.Join(t.TempDir(), "prompt.py")
+	os.WriteFile(script, []byte(`import json, sys
+behaviour = sys.argv[1]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "hook.hello":
+        result = {"ok": True, "modes": ["llm"]}
+    elif behaviour == "block":
+        result = {"action": "abort_turn", "reason": "prompts about folders are not allowed here"}
+    else:
+        req = msg["params"]
+        req["messages"] = req.get("messages", []) + [{"role": "system", "content": "The secret word is PINEAPPLE."}]
+        result = {"action": "modify", "request": req}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return []string{"python3", script, behaviour}
+}
+
+// At Claude Code's UserPromptSubmit, a before_llm modify that appends a
+// message reaches the model as context, and abort_turn blocks the prompt:
+// the model never reads it, and the user reads the reason.
+func TestUnderTheRealClaudeCodeAPromptHookAddsContextOrBlocksThePrompt(t *testing.T) {
+	t.Run("context", func(t *testing.T) {
+		t.Parallel()
+		a := newAgentRun(t)
+		a.prompt, a.command = true, "true"
+		out, model := a.claudeCode(t, promptHook(t, "context"))
+		if !strings.Contains(model.sent(), "The secret word is PINEAPPLE.") {
+			t.Errorf("the model was not given the hook's context\n%s", out)
+		}
+	})
+	t.Run("block", func(t *testing.T) {
+		t.Parallel()
+		a := newAgentRun(t)
+		a.prompt = true
+		out, model := a.claudeCode(t, promptHook(t, "block"))
+		if strings.Contains(model.sent(), "Remove the precious folder") || !a.survived() {
+			t.Errorf("the blocked prompt reached the model, or the folder is gone\n%s", out)
+		}
+		if !strings.Contains(out, "prompts about folders are not allowed here") {
+			t.Errorf("the user was not told why\n%s", out)
+		}
+	})
 }

@@ -22,7 +22,7 @@ type Step struct {
 	// Calls are the hook stages asked, in order; a stage the hook has no
 	// handler for is left out.
 	Calls []Stage
-	// Kind is the runtime event raised, when the event is only observed.
+	// Kind is the runtime event raised for observers, before the calls.
 	Kind string
 	// Guard is true for an event that decides whether a tool may run: when
 	// the hook cannot be asked (it did not start, it crashed, it timed out),
@@ -87,7 +87,9 @@ var claudeCode = &Agent{
 		"PostToolUse":         {Calls: []Stage{AfterTool}},
 		"PostToolUseFailure":  {Calls: []Stage{AfterTool}},
 		"PostToolBatch":       {Kind: "agent.tool.batch_end"},
-		"UserPromptSubmit":    {Kind: protocol.KindTurnStart},
+		// The prompt as a before_llm call: messages a modify appends reach
+		// Claude as context of the prompt, abort_turn blocks the prompt.
+		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
 		"UserPromptExpansion": {Kind: "agent.prompt.expansion"},
 		"Stop":                {Kind: protocol.KindTurnEnd},
 		"StopFailure":         {Kind: protocol.KindError},
@@ -119,11 +121,12 @@ var claudeCode = &Agent{
 			"no protocol call creates a worktree or answers with a path"},
 	},
 	Cannot: []string{
-		"a hook cannot add tools to Claude Code's LLM requests, nor rewrite them: before_llm and after_llm are not called (serve plugin tools with `hookwire mcp`)",
+		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach Claude as context of the prompt (additionalContext), abort_turn blocks the prompt; tools cannot be added, nor other messages changed (serve plugin tools with `hookwire mcp`); after_llm is never called",
 		"respond cannot answer a tool call in Claude Code: it becomes a deny whose reason is the hook's result, which Claude reads in place of the tool's",
 		"an after_tool modify replaces the output Claude reads only where the new text fits the tool's output (text, Bash's stdout, Read's content, an MCP tool's text, or the tool's own JSON); elsewhere Claude reads the output unchanged, and you are told",
 	},
 	decide: claudeDecide,
+	llm:    claudePrompt{},
 }
 
 var geminiCLI = &Agent{

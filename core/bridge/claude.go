@@ -27,6 +27,13 @@ func claudeDecide(ev Event, o outcome) Reply {
 			return claudePermission(ev, "deny", d.because(), nil)
 		case protocol.ActionRespond:
 			return claudePermission(ev, "deny", d.forLLM, nil)
+		case protocol.ActionAbortTurn:
+			if ev.Name == "UserPromptSubmit" {
+				// The prompt is blocked: Claude never sees it, and the user
+				// reads the reason.
+				return Reply{Stdout: encode(map[string]any{"decision": "block", "reason": d.because()})}
+			}
+			fallthrough
 		default: // abort_turn, hard_abort
 			stop := map[string]any{"continue": false, "stopReason": d.because()}
 			if o.step.Guard {
@@ -66,6 +73,10 @@ func claudeDecide(ev Event, o outcome) Reply {
 				allow["updatedInput"] = o.args
 			}
 			return claudeOutput(ev, map[string]any{"decision": allow})
+		}
+	case "UserPromptSubmit":
+		if context, _ := o.llm["additionalContext"].(string); context != "" {
+			return claudeOutput(ev, map[string]any{"additionalContext": context})
 		}
 	case "PostToolUse":
 		if o.result == nil {
@@ -206,3 +217,35 @@ func text(v any) string {
 	}
 	return encode(v)
 }
+
+// claudePrompt is a prompt (UserPromptSubmit) as a before_llm call: a
+// request whose one message is the user's prompt. Claude Code takes no
+// rewritten prompt and no tools from a hook, only context: the messages a
+// modify appends, joined.
+type claudePrompt struct{}
+
+func (claudePrompt) request(ev Event) protocol.BeforeLLMParams {
+	prompt := ev.str("prompt")
+	return protocol.BeforeLLMParams{Model: "", Messages: []protocol.Message{{Role: "user", Content: &prompt}}}
+}
+
+func (p claudePrompt) changedRequest(ev Event, req protocol.BeforeLLMParams) map[string]any {
+	sent := len(p.request(ev).Messages)
+	if len(req.Messages) <= sent {
+		return nil
+	}
+	var added []string
+	for _, m := range req.Messages[sent:] {
+		if m.Content != nil && *m.Content != "" {
+			added = append(added, *m.Content)
+		}
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	return map[string]any{"additionalContext": strings.Join(added, "\n\n")}
+}
+
+func (claudePrompt) response(Event) protocol.AfterLLMParams { return protocol.AfterLLMParams{} }
+
+func (claudePrompt) changedResponse(Event, protocol.AfterLLMParams) map[string]any { return nil }

@@ -226,7 +226,9 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 	}
 	if step.Kind != "" {
 		s.rt.Emit(runtimeEvent(s.opts.Agent.Name, step.Kind, ev))
-		return s.decide(ev, &o)
+		if len(step.Calls) == 0 {
+			return s.decide(ev, &o)
+		}
 	}
 	stages, up := s.stages()
 	if !up && step.Guard {

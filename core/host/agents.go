@@ -14,17 +14,44 @@ import (
 // checks that its events call exactly the stages each host grants).
 
 // ClaudeCode is Claude Code 2.1.331 behind the bridge: it has no model
-// events, so before_llm and after_llm are never called, and tools reach
-// its model only from MCP servers; respond becomes a deny whose reason is
-// the result; an approver's abstention leaves the call to Claude Code's own
-// permission rules.
+// events, so before_llm is called once per prompt, and only the messages a
+// modify appends reach Claude (as context of the prompt); after_llm is
+// never called, and tools reach its model only from MCP servers; respond
+// becomes a deny whose reason is the result; an approver's abstention
+// leaves the call to Claude Code's own permission rules.
 var ClaudeCode = &Host{
 	Name:   "claude-code",
 	Title:  "Claude Code",
 	Grants: only(AgentStages["claude-code"]),
 	Acts: func(method string, params, res any) (any, []string) {
-		return agentActs("Claude Code", method, params, res)
+		res, notes := agentActs("Claude Code", method, params, res)
+		if v, ok := res.(protocol.BeforeLLMModify); ok {
+			prev, _ := params.(protocol.BeforeLLMParams)
+			v.Request, notes = appendedOnly(v.Request, prev, notes)
+			res = v
+		}
+		return res, notes
 	},
+}
+
+// appendedOnly is a before_llm modify as Claude Code takes it: the
+// messages appended after those sent, as context; no tools, no other
+// change.
+func appendedOnly(next, prev protocol.BeforeLLMParams, notes []string) (protocol.BeforeLLMParams, []string) {
+	if !reflect.DeepEqual(toolMap(next.Tools), toolMap(prev.Tools)) {
+		notes = append(notes, "tools change"+toolChanges(next.Tools, prev.Tools)+" dropped: Claude Code takes no tools from a hook (serve plugin tools with hookwire mcp)")
+		next.Tools = prev.Tools
+	}
+	n := len(prev.Messages)
+	if len(next.Messages) < n || !reflect.DeepEqual(next.Messages[:n], prev.Messages) {
+		notes = append(notes, "messages changed: Claude Code takes only messages appended after those sent, as context of the prompt")
+		kept := slices.Clone(prev.Messages)
+		if len(next.Messages) > n {
+			kept = append(kept, next.Messages[n:]...)
+		}
+		next.Messages = kept
+	}
+	return next, notes
 }
 
 // GeminiCLI is Gemini CLI 0.61.0 behind the bridge: every stage is called,
@@ -58,7 +85,7 @@ var GeminiCLI = &Host{
 
 // AgentStages are the stages each agent's events call through the bridge.
 var AgentStages = map[string][]string{
-	"claude-code": {"before_tool", "approve_tool", "after_tool"},
+	"claude-code": {"before_llm", "before_tool", "approve_tool", "after_tool"},
 	"gemini-cli":  {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
 }
 

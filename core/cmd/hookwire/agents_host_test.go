@@ -5,20 +5,22 @@ import (
 	"testing"
 )
 
-// Under --host claude-code the weather plugin's before_llm is never called,
-// so get_weather is never offered and the scripted turn that calls it
-// fails; conformance warns of it before deployment.
+// Under --host claude-code the weather plugin's before_llm is called once
+// per prompt, but the tool it adds is dropped: get_weather is never
+// offered and the scripted turn that calls it fails; after_llm is never
+// called. Conformance warns of both before deployment.
 func TestUnderClaudeCodeTheWeatherPluginsToolIsNeverOffered(t *testing.T) {
 	code, out, errOut := hookwire(t, "", "run", "--host", "claude-code", "--hooks", "../../../examples/weather/hooks.json", "../../../examples/weather/scenario.json")
 	expect(t, "claude-code", out, errOut,
-		"hooks     weather_plugin (process, priority 100): before_tool, never called under this host: before_llm\n",
-		"llm #1    offered tools: echo_text, read_file\n",
-		"!hook.before_llm")
+		"dropped: Claude Code takes no tools from a hook",
+		"llm #1    offered tools: echo_text, read_file\n")
 	if code != exitFail {
 		t.Errorf("exit %d: the turn that calls get_weather should fail, the tool never offered", code)
 	}
 	code, out, errOut = hookwire(t, "", "conformance", "--host", "claude-code", "--", "python3", "../../../examples/weather/script/weather_plugin.py")
-	expect(t, "claude-code", out, errOut, "  WARN  hook.before_llm: Claude Code never calls it, so this hook's answer there (modify) never counts\n")
+	expect(t, "claude-code", out, errOut,
+		"  WARN  hook.after_llm: Claude Code never calls it, so this hook's answer there (continue) never counts\n",
+		"  WARN  hook.before_llm: tools change (added get_weather) dropped: Claude Code takes no tools from a hook")
 	if code != exitOK {
 		t.Errorf("conformance: exit %d, want warnings, not failures", code)
 	}
@@ -46,4 +48,10 @@ func TestUnderTheAgentsRespondIsADenyWhoseReasonIsTheResult(t *testing.T) {
 			t.Errorf("--host %s: the respond was applied:\n%s", host, out)
 		}
 	}
+}
+
+// A stage Claude Code never calls is named in the transcript's hooks line.
+func TestUnderClaudeCodeAfterLLMIsNeverCalledAndTheTranscriptSaysSo(t *testing.T) {
+	_, out, errOut := runAs(t, "claude-code", []string{"after_llm", "before_tool"})
+	expect(t, "claude-code", out, errOut, "hooks     h (process, priority 0): before_tool, never called under this host: after_llm\n", "!hook.after_llm")
 }

@@ -31,23 +31,25 @@ func EventTable() []byte {
 
 // does says in words what the bridge does with an event.
 func (s Step) does() string {
-	switch {
-	case s.NotMapped != "":
+	if s.NotMapped != "" {
 		return "not mapped: " + s.NotMapped
-	case s.Kind != "":
-		out := "observers get `" + s.Kind + "`, the event as its payload"
-		if s.EndsSession {
-			out += "; the session's server stops"
+	}
+	var parts []string
+	if s.Kind != "" {
+		parts = append(parts, "observers get `"+s.Kind+"`, the event as its payload")
+	}
+	if len(s.Calls) > 0 {
+		var calls []string
+		for _, c := range s.Calls {
+			calls = append(calls, "`hook."+string(c)+"`")
 		}
-		return out
+		parts = append(parts, "asks "+strings.Join(calls, ", then "))
 	}
-	var calls []string
-	for _, c := range s.Calls {
-		calls = append(calls, "`hook."+string(c)+"`")
-	}
-	out := "asks " + strings.Join(calls, ", then ")
 	if s.Guard {
-		out += "; a guard: blocked when the hook cannot answer"
+		parts = append(parts, "a guard: blocked when the hook cannot answer")
 	}
-	return out
+	if s.EndsSession {
+		parts = append(parts, "the session's server stops")
+	}
+	return strings.Join(parts, "; ")
 }

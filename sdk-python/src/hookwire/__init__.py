@@ -17,12 +17,17 @@ then run it:
 
 The message types are TypedDicts generated from the protocol's JSON Schema
 (hookwire._protocol), re-exported here.
+
+Every exception the SDK raises on purpose derives from HookwireError:
+HookError (a JSON-RPC error reply, which a handler raises to choose its
+error), DecodeError, ArgumentError and ToolError.
 """
 
 from __future__ import annotations
 
 from . import _protocol
-from ._hook import Hook, HookError
+from ._errors import HookError, HookwireError
+from ._hook import Hook
 
 # The protocol's types, error codes and host extensions, and what each
 # method's handler returns: generated, with the list of their names.
@@ -118,6 +123,7 @@ __all__ = [
     "HookEvent",
     "HookInput",
     "HookOutput",
+    "HookwireError",
     "LifecycleHook",
     "LifecycleHooks",
     "Modify",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from types import FunctionType
 
+from ._errors import HookError
 from ._log import configure as _configure_logging
 from ._log import log
 from ._protocol import (
@@ -57,15 +58,6 @@ DEFAULT_MAX_LINE_BYTES = 1 << 20
 
 # What more a call with no handler means to the host, by mode.
 _CONSEQUENCE = {"approve": ", which a host may take as a denial of every tool call"}
-
-
-class HookError(Exception):
-    """A JSON-RPC error reply: the code and message the host receives."""
-
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Route:

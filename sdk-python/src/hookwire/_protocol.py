@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections import namedtuple
 
+from ._errors import HookwireError
 from ._static import cast
 
 __all__ = [
@@ -95,8 +96,11 @@ __all__ = [
 ]
 
 
-class DecodeError(ValueError):
-    """A value does not have the type it is decoded as."""
+class DecodeError(HookwireError, ValueError):
+    """A value does not have the type it is decoded as.
+
+    A ValueError too, as it was before HookwireError.
+    """
 
 
 PROTOCOL_VERSION: Final = 1

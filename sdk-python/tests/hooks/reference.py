@@ -21,6 +21,7 @@ from hookwire import (
     BeforeToolParams,
     BeforeToolReply,
     Hook,
+    HookError,
     RuntimeEvent,
     abort_turn,
     deny,
@@ -41,6 +42,8 @@ def common(name: str) -> Any:
         return hard_abort(REASON)
     if name == "error":
         raise RuntimeError("the reference hook failed, as asked")
+    if name == "hook_error":
+        raise HookError(-32010, "quota", {"retry_after": 5})
     return None
 
 

@@ -242,8 +242,12 @@ def test_a_hook_error_whose_data_is_not_json_is_a_32000_error() -> None:
 
 @pytest.mark.parametrize(
     ("code", "message", "wrong"),
-    [("1", "m", "code is an int, not str"), (True, "m", "code is an int, not bool"),
-     (1.0, "m", "code is an int, not float"), (1, None, "message is a str, not NoneType")],
+    [
+        ("1", "m", "code is an int, not str"),
+        (True, "m", "code is an int, not bool"),
+        (1.0, "m", "code is an int, not float"),
+        (1, None, "message is a str, not NoneType"),
+    ],
 )
 def test_a_hook_error_needs_an_int_code_and_a_str_message(
     code: Any, message: Any, wrong: str

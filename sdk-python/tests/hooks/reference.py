@@ -50,7 +50,9 @@ def common(name: str) -> Any:
 @hook.before_llm
 def before_llm(req: BeforeLLMParams) -> BeforeLLMReply:
     if req["model"] == "modify":
-        return modify(req, messages=[*req.get("messages", []), {"role": "system", "content": REASON}])
+        return modify(
+            req, messages=[*req.get("messages", []), {"role": "system", "content": REASON}]
+        )
     result: BeforeLLMReply = common(req["model"])
     return result
 

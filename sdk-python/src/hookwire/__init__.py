@@ -25,6 +25,8 @@ error), DecodeError, ArgumentError and ToolError.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import _protocol
 from ._errors import HookError, HookwireError
 from ._hook import Hook
@@ -44,11 +46,8 @@ from ._results import (
 )
 from ._version import __version__
 
-# typing is not imported at run time: it costs a hook a tenth of its start-up.
-TYPE_CHECKING = False
+# For type checkers only: at run time these load on first use (see _LAZY).
 if TYPE_CHECKING:
-    from typing import Any
-
     from ._testing import TestClient
     from ._tools import ArgumentError
     from .lifecycle import (

@@ -26,9 +26,10 @@ import signal
 import sys
 import threading
 import time
+from typing import Any, Callable
 
 from ._errors import HookError
-from ._hook import Route, _Handler
+from ._hook import Hook, Route, _Handler
 from ._json import ID_TYPES, Undecodable, decode
 from ._log import log
 from ._protocol import (
@@ -39,12 +40,6 @@ from ._protocol import (
     METHODS,
     NEEDS_HANDLER,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Callable
-
-    from ._hook import Hook
 
 
 def _encoder() -> Callable[[Any], str]:

@@ -61,7 +61,8 @@ func Gen() error {
 	return run("codegen", "go", "run", ".", "..")
 }
 
-// Check fails when a generated file is out of date, or when gofmt or go vet complain.
+// Check fails when a generated file is out of date, or when gofmt, go vet or
+// ruff format complain.
 func Check() error {
 	var problems []string
 	before := map[string][]byte{}
@@ -101,6 +102,7 @@ func Check() error {
 			problems = append(problems, err.Error())
 		}
 	}
+	problems = append(problems, pythonFormatProblems()...)
 	if len(problems) > 0 {
 		return errors.New("check failed:\n  " + strings.Join(problems, "\n  "))
 	}

@@ -218,3 +218,28 @@ func TestPython() error {
 	}
 	return testPythons(pythons)
 }
+
+// pythonFormatProblems lists the Python files (the SDK's, its tests', the
+// examples') that the pinned ruff format would change, as gofmt -l does Go
+// files; each folder's own pyproject.toml or ruff.toml sets the line length.
+func pythonFormatProblems() []string {
+	ruff := venvBin("ruff")
+	if _, err := os.Stat(ruff); err != nil {
+		return []string{"ruff is not installed in .venv: run go tool mage deps"}
+	}
+	args := append([]string{"format", "--check", "sdk-python"}, glob("examples/*/python")...)
+	out, err := exec.Command(ruff, args...).CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	var problems []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if f, ok := strings.CutPrefix(line, "Would reformat: "); ok {
+			problems = append(problems, f+" is not ruff format-ed (run .venv/bin/ruff format "+f+")")
+		}
+	}
+	if len(problems) == 0 { // ruff failed for another reason: say what it said
+		problems = append(problems, fmt.Sprintf("ruff format --check: %v\n%s", err, out))
+	}
+	return problems
+}

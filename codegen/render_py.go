@@ -13,25 +13,14 @@ func pyFuncs(m *Model) template.FuncMap {
 	return template.FuncMap{
 		"pyType":        pyType,
 		"pyCheckFields": pyCheckFields,
-		"pyComment": func(indent, text, extension string) string {
-			return comment(indent+"# ", text, extension)
-		},
-		"pyDocstring": pyDocstring,
-		"pyFields": func(t *Type, required bool) []*Field {
-			var out []*Field
-			for _, f := range t.Fields {
-				if f.Required == required {
-					out = append(out, f)
-				}
-			}
-			return out
-		},
-		"pyConsts":  func(lits []string) string { return strings.Join(lits, ", ") },
-		"pyAll":     func() ([]string, error) { return pyAll(m) },
-		"article":   article,
-		"pyHandled": func() ([]pyMethod, error) { return pyHandled(m) },
-		"pyFilter":  pyFilter,
-		"pyBound":   pyBound,
+		"pyDocstring":   pyDocstring,
+		"pyTypeDef":     pyTypeDef,
+		"pyConsts":      func(lits []string) string { return strings.Join(lits, ", ") },
+		"pyAll":         func() ([]string, error) { return pyAll(m) },
+		"article":       article,
+		"pyHandled":     func() ([]pyMethod, error) { return pyHandled(m) },
+		"pyFilter":      pyFilter,
+		"pyBound":       pyBound,
 	}
 }
 
@@ -180,6 +169,110 @@ func pyHandled(m *Model) ([]pyMethod, error) {
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// pyTypeDef is the run-time definition of an object or union type, as ruff
+// format writes it, without its last newline.
+//
+// An object is a TypedDict, built in as few classes as typing makes at
+// import (each costs a hook's start-up): the optional members in the class
+// body, total=False, over a base of the required ones, or the required
+// members in the class body when there are no optional ones. Python 3.9
+// and 3.10 have no NotRequired, hence the base. Members whose names a class
+// body cannot hold go in TypedDict's functional form, a base of their own.
+func pyTypeDef(t *Type) string {
+	if t.Kind == Union {
+		var b strings.Builder
+		b.WriteString(t.Name + " = Union[\n")
+		for _, v := range t.Variants {
+			b.WriteString("    " + v.Type.Name + ",\n")
+		}
+		b.WriteString("]\n" + pyDocstring("", t.Doc, t.Extension))
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	var req, opt []*Field
+	for _, f := range t.Fields {
+		if f.Required {
+			req = append(req, f)
+		} else {
+			opt = append(opt, f)
+		}
+	}
+	optInBody := len(opt) > 0 && pyIdents(opt)
+	reqInBody := len(req) > 0 && len(opt) == 0 && pyIdents(req)
+	var statements, bases []string
+	functional := func(suffix string, fields []*Field, total string) {
+		name := "_" + t.Name + suffix
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s = TypedDict(\n    %q,\n    {\n", name, name)
+		for _, f := range fields {
+			b.WriteString(comment("        # ", f.Doc, f.Extension))
+			fmt.Fprintf(&b, "        %s: %s,\n", quote(f.Name), pyType(f.Type))
+		}
+		b.WriteString("    },\n" + total + ")")
+		statements = append(statements, b.String())
+		bases = append(bases, name)
+	}
+	if len(req) > 0 && !reqInBody {
+		functional("Required", req, "")
+	}
+	if len(opt) > 0 && !optInBody {
+		functional("Optional", opt, "    total=False,\n")
+	}
+	if len(bases) == 0 {
+		bases = append(bases, "TypedDict")
+	}
+	if optInBody {
+		bases = append(bases, "total=False")
+	}
+	var b strings.Builder
+	b.WriteString("class " + t.Name + "(" + strings.Join(bases, ", ") + "):\n")
+	doc := pyDocstring("    ", t.Doc, t.Extension)
+	b.WriteString(doc)
+	var body []*Field
+	if reqInBody {
+		body = req
+	} else if optInBody {
+		body = opt
+	}
+	if doc != "" && len(body) > 0 {
+		b.WriteString("\n")
+	}
+	for _, f := range body {
+		b.WriteString(comment("    # ", f.Doc, f.Extension))
+		b.WriteString("    " + f.Name + ": " + pyType(f.Type) + "\n")
+	}
+	if doc == "" && len(body) == 0 {
+		b.WriteString("    pass\n")
+	}
+	// Between a base's statement and the class, as after any class: two blank lines.
+	statements = append(statements, strings.TrimSuffix(b.String(), "\n"))
+	return strings.Join(statements, "\n\n\n")
+}
+
+// pyKeywords are Python's keywords: no member of these names can be
+// declared in a class body.
+var pyKeywords = []string{"False", "None", "True", "and", "as", "assert", "async", "await",
+	"break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for",
+	"from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
+	"raise", "return", "try", "while", "with", "yield"}
+
+// pyIdents is true when every field's name can be declared in a TypedDict's
+// class body: an ASCII identifier that is not a keyword, nor mangled (__x).
+// Members of other names ("content-type", "from") go in TypedDict's
+// functional form instead.
+func pyIdents(fields []*Field) bool {
+	for _, f := range fields {
+		if f.Name == "" || slices.Contains(pyKeywords, f.Name) || unicode.IsDigit(rune(f.Name[0])) || strings.HasPrefix(f.Name, "__") {
+			return false
+		}
+		for _, r := range f.Name {
+			if r > unicode.MaxASCII || !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pyType is the annotation of a value. Enums are Literal aliases and

@@ -171,7 +171,11 @@ func pyKnown(header string, merged map[string]*known) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s: (%s,)", strconv.Quote(m), quoteAll(k.members[m], ", "))
+			args := quoteAll(k.members[m], ", ")
+			if len(k.members[m]) == 1 {
+				args += "," // a tuple of one
+			}
+			fmt.Fprintf(&b, "%s: (%s)", strconv.Quote(m), args)
 		}
 		b.WriteString("}),\n")
 	}

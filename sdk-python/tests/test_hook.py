@@ -204,6 +204,83 @@ def test_a_handler_that_raises_is_a_32000_error_with_its_message() -> None:
     assert isinstance(e.value.__cause__, KeyError)
 
 
+def test_a_handler_chooses_its_error_with_hook_error() -> None:
+    hook = Hook("h")
+    chosen = HookError(-32010, "quota", {"retry_after": 5})
+
+    @hook.before_tool
+    def limited(call: BeforeToolParams) -> BeforeToolReply:
+        raise chosen
+
+    with pytest.raises(HookError) as e:
+        hook.test_client().before_tool(CALL)
+    assert (e.value.code, e.value.message, e.value.data) == (-32010, "quota", {"retry_after": 5})
+    assert e.value.__cause__ is chosen
+    # The data as the host gets it: a copy, through JSON.
+    assert e.value.data is not chosen.data
+    assert e.value.error() == {"code": -32010, "message": "quota", "data": {"retry_after": 5}}
+
+
+def test_a_hook_error_without_data_has_no_data_member() -> None:
+    e = HookError(-32001, "plain")
+    assert (e.code, e.message, e.data, str(e)) == (-32001, "plain", None, "plain")
+    assert e.error() == {"code": -32001, "message": "plain"}
+
+
+def test_a_hook_error_whose_data_is_not_json_is_a_32000_error() -> None:
+    hook = Hook("h")
+
+    @hook.before_tool
+    def odd(call: BeforeToolParams) -> BeforeToolReply:
+        raise HookError(-32010, "odd", object())
+
+    with pytest.raises(HookError) as e:
+        hook.test_client().before_tool(CALL)
+    assert e.value.code == -32000
+    assert e.value.message.startswith("the data of the error -32010 (odd) is not JSON")
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "wrong"),
+    [
+        ("1", "m", "code is an int, not str"),
+        (True, "m", "code is an int, not bool"),
+        (1.0, "m", "code is an int, not float"),
+        (1, None, "message is a str, not NoneType"),
+    ],
+)
+def test_a_hook_error_needs_an_int_code_and_a_str_message(
+    code: Any, message: Any, wrong: str
+) -> None:
+    with pytest.raises(TypeError, match=wrong):
+        HookError(code, message)
+
+
+def test_a_hook_error_copies_and_pickles_whole() -> None:
+    import copy
+    import pickle
+
+    e = HookError(-32010, "quota", {"retry_after": 5})
+    for again in (copy.copy(e), pickle.loads(pickle.dumps(e))):
+        assert isinstance(again, HookError)
+        assert (again.code, again.message, again.data) == (-32010, "quota", {"retry_after": 5})
+
+
+def test_every_exception_of_the_sdk_derives_from_hookwire_error() -> None:
+    from hookwire import ArgumentError, DecodeError, HookwireError, ToolError
+
+    for error in (HookError, DecodeError, ArgumentError, ToolError):
+        assert issubclass(error, HookwireError)
+    assert issubclass(HookwireError, Exception)
+    # Still ValueErrors, as they were before the base came.
+    assert issubclass(DecodeError, ValueError)
+    assert issubclass(ArgumentError, ValueError)
+    from hookwire._protocol import decode_tool_result
+
+    with pytest.raises(HookwireError):
+        decode_tool_result({"for_llm": 1})
+
+
 def test_a_handler_may_register_only_once() -> None:
     hook = Hook("h")
     hook.before_tool(lambda call: None)

@@ -8,7 +8,9 @@ import pytest
 
 from hookwire import _protocol as p
 
-VALID = sorted((Path(__file__).resolve().parents[2] / "schema" / "testdata" / "valid").glob("*.json"))
+VALID = sorted(
+    (Path(__file__).resolve().parents[2] / "schema" / "testdata" / "valid").glob("*.json")
+)
 
 
 def decode_message(message: object, method: Optional[str]) -> object:

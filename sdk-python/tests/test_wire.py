@@ -94,6 +94,58 @@ def test_a_handler_that_raises_gets_a_32000_error_and_the_loop_goes_on(
     assert "RuntimeError: the handler broke" in wire_hook.stderr
 
 
+def test_a_handler_chooses_its_error_with_hook_error_and_the_loop_goes_on(
+    wire_hook: HookProcess,
+) -> None:
+    wire_hook.hello()
+    quota = before_tool("hook_error", code=-32010, message="quota", data={"retry_after": 5})
+    assert wire_hook.call(2, "hook.before_tool", quota) == {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "error": {"code": -32010, "message": "quota", "data": {"retry_after": 5}},
+    }
+    # No data: no data member, not "data": null.
+    plain = before_tool("hook_error", code=-32001, message="plain")
+    assert wire_hook.call(3, "hook.before_tool", plain)["error"] == {
+        "code": -32001,
+        "message": "plain",
+    }
+    # Data that is falsy but not None is sent.
+    zero = before_tool("hook_error", code=7, message="zero", data=0)
+    assert wire_hook.call(4, "hook.before_tool", zero)["error"] == {
+        "code": 7,
+        "message": "zero",
+        "data": 0,
+    }
+    # Raised after the handler has waited for something.
+    assert wire_hook.call(5, "hook.before_tool", before_tool("hook_error_later"))["error"] == {
+        "code": -32011,
+        "message": "later",
+        "data": ["waited"],
+    }
+    assert wire_hook.call(6, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
+        "action": "deny_tool",
+        "reason": "ok",
+    }
+    wire_hook.close_stdin()
+    assert wire_hook.wait() == 0
+    # An answer the handler chose, not a failure: nothing is logged.
+    assert "Traceback" not in wire_hook.stderr
+    assert "failed" not in wire_hook.stderr
+
+
+def test_a_hook_error_whose_data_is_not_json_gets_a_32000_error(wire_hook: HookProcess) -> None:
+    wire_hook.hello()
+    error = wire_hook.call(2, "hook.before_tool", before_tool("hook_error_set"))["error"]
+    assert error["code"] == -32000
+    assert error["message"].startswith("the data of the error -32010 (a set) is not JSON")
+    assert "data" not in error
+    assert wire_hook.call(3, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
+        "action": "deny_tool",
+        "reason": "ok",
+    }
+
+
 def test_a_result_that_holds_itself_gets_a_32000_error_and_the_loop_goes_on(
     wire_hook: HookProcess,
 ) -> None:

@@ -17,12 +17,19 @@ then run it:
 
 The message types are TypedDicts generated from the protocol's JSON Schema
 (hookwire._protocol), re-exported here.
+
+Every exception the SDK raises on purpose derives from HookwireError:
+HookError (a JSON-RPC error reply, which a handler raises to choose its
+error), DecodeError, ArgumentError and ToolError.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import _protocol
-from ._hook import Hook, HookError
+from ._errors import HookError, HookwireError
+from ._hook import Hook
 
 # The protocol's types, error codes and host extensions, and what each
 # method's handler returns: generated, with the list of their names.
@@ -39,11 +46,8 @@ from ._results import (
 )
 from ._version import __version__
 
-# typing is not imported at run time: it costs a hook a tenth of its start-up.
-TYPE_CHECKING = False
+# For type checkers only: at run time these load on first use (see _LAZY).
 if TYPE_CHECKING:
-    from typing import Any
-
     from ._canonical import canonical_tool
     from ._testing import TestClient
     from ._tools import ArgumentError
@@ -120,6 +124,7 @@ __all__ = [
     "HookEvent",
     "HookInput",
     "HookOutput",
+    "HookwireError",
     "LifecycleHook",
     "LifecycleHooks",
     "Modify",

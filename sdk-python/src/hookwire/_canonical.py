@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from ._protocol import CanonicalTool
 from ._tool_names import KNOWN_TOOLS
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
-    from ._protocol import CanonicalTool
 
 
 def canonical_tool(call: Mapping[str, Any]) -> CanonicalTool:

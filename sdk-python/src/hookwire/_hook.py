@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from functools import partial
 from types import FunctionType
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union, overload
 
+from ._errors import HookError
 from ._log import configure as _configure_logging
 from ._log import log
 from ._protocol import (
@@ -34,22 +37,17 @@ from ._protocol import (
     decode_runtime_event,
 )
 from ._results import Modify, respond
-from ._static import overload
 
-# typing costs a hook a tenth of its start-up, and these names only matter to
-# type checkers: at run time the type variables are not made.
-TYPE_CHECKING = False
+# For type checkers only: at run time these modules load on first use (the
+# test client's loads asyncio, the tools' inspect).
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
-    from typing import Any, Callable, TypeVar, Union
-
     from ._testing import TestClient
     from ._tools import Tool
     from ._workers import Workers
 
-    Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
-    Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
-    F = TypeVar("F", bound=Callable[..., Any])
+Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
+Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
+F = TypeVar("F", bound=Callable[..., Any])
 
 # PicoClaw's host reads reply lines of up to 1 MiB, and stops reading a hook
 # for good at a longer one; a host that reads more says so in hello.
@@ -57,15 +55,6 @@ DEFAULT_MAX_LINE_BYTES = 1 << 20
 
 # What more a call with no handler means to the host, by mode.
 _CONSEQUENCE = {"approve": ", which a host may take as a denial of every tool call"}
-
-
-class HookError(Exception):
-    """A JSON-RPC error reply: the code and message the host receives."""
-
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Route:

@@ -14,10 +14,7 @@ import json
 import re
 from json import decoder
 from json.decoder import JSONDecodeError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Callable
+from typing import Any, Callable
 
 # The json module's own string reader (in C where it can be); untyped in typeshed.
 scanstring: Callable[[str, int, bool], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]

@@ -12,11 +12,11 @@ message, the SDK's own or, once it has logged, anyone's.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False
+# For type checkers only: at run time logging loads on the first message.
 if TYPE_CHECKING:
     from logging import Logger
-    from typing import Any
 
 NAME = "hookwire"
 

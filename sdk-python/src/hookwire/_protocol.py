@@ -7,18 +7,23 @@ back unchanged. The decode_* functions check a value against its type (the
 required members, each member's type, a union's tag) and raise DecodeError
 naming the first member that does not fit.
 
-The types are for type checkers. Building them would import typing and cost
-a hook a fifth of its start-up, so at run time each message type is dict,
-each literal type (Mode, Action, Method, ...) str and JSON object: what the
-values are, and what annotations and dict literals need.
+The types are real at run time too: each message type a TypedDict class
+(its members in __annotations__, __required_keys__ and __optional_keys__),
+each literal type (Mode, Action, Method, ...) a Literal, each union a Union.
+A type with optional members is a total=False class over a base of the
+required ones, as Python 3.9 and 3.10 have no NotRequired.
+
+Annotations are not postponed (no annotations from __future__): a TypedDict
+turns each postponed one into a ForwardRef, compiling it, at import. So each
+name is defined before the annotations that use it.
 """
 
-from __future__ import annotations
-
 import json
-from collections import namedtuple
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Final, Literal, NamedTuple, Optional, TypedDict, TypeVar, Union, cast
 
-from ._static import cast
+from ._errors import HookwireError
+from ._results import Modify
 
 __all__ = [
     "CODE_HANDLER_ERROR",
@@ -96,9 +101,68 @@ __all__ = [
 ]
 
 
-class DecodeError(ValueError):
-    """A value does not have the type it is decoded as."""
+class DecodeError(HookwireError, ValueError):
+    """A value does not have the type it is decoded as.
 
+    A ValueError too, as it was before HookwireError.
+    """
+
+
+JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+"""Any JSON value."""
+
+Action = Literal[
+    "continue",
+    "modify",
+    "respond",
+    "deny_tool",
+    "abort_turn",
+    "hard_abort",
+]
+"""Action is what an interceptor decides. An empty action means continue."""
+
+Mode = Literal[
+    "observe",
+    "llm",
+    "tool",
+    "approve",
+]
+"""Mode is a capability a hook declares in hook.hello."""
+
+ToolKind = Literal[
+    "readonly",
+    "write",
+    "execute",
+]
+"""ToolKind says what a tool does to the world."""
+
+Method = Literal[
+    "hook.hello",
+    "hook.before_llm",
+    "hook.after_llm",
+    "hook.before_tool",
+    "hook.after_tool",
+    "hook.approve_tool",
+    "hook.runtime_event",
+    "hook.event",
+]
+"""The method names of this protocol version."""
+
+EventKind = Literal[
+    "agent.turn.start",
+    "agent.turn.end",
+    "agent.llm.request",
+    "agent.llm.response",
+    "agent.tool.exec_start",
+    "agent.tool.exec_end",
+    "agent.tool.exec_skipped",
+    "agent.steering.injected",
+    "agent.interrupt.received",
+    "agent.error",
+    "agent.session.start",
+    "agent.session.end",
+]
+"""The runtime event kinds of this protocol version. Hosts may send others."""
 
 PROTOCOL_VERSION: Final = 1
 """The protocol version sent in hook.hello."""
@@ -233,1256 +297,922 @@ ERROR_CODES: Final[tuple[int, ...]] = (
 )
 """The JSON-RPC error codes of this protocol version."""
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union
-
-    JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
-    """Any JSON value."""
-
-    Action = Literal[
-        "continue",
-        "modify",
-        "respond",
-        "deny_tool",
-        "abort_turn",
-        "hard_abort",
-    ]
-    """Action is what an interceptor decides. An empty action means continue."""
-
-
-    Mode = Literal[
-        "observe",
-        "llm",
-        "tool",
-        "approve",
-    ]
-    """Mode is a capability a hook declares in hook.hello."""
-
-
-    ToolKind = Literal[
-        "readonly",
-        "write",
-        "execute",
-    ]
-    """ToolKind says what a tool does to the world."""
-
-
-    Method = Literal[
-        "hook.hello",
-        "hook.before_llm",
-        "hook.after_llm",
-        "hook.before_tool",
-        "hook.after_tool",
-        "hook.approve_tool",
-        "hook.runtime_event",
-        "hook.event",
-    ]
-    """The method names of this protocol version."""
-
-    EventKind = Literal[
-        "agent.turn.start",
-        "agent.turn.end",
-        "agent.llm.request",
-        "agent.llm.response",
-        "agent.tool.exec_start",
-        "agent.tool.exec_end",
-        "agent.tool.exec_skipped",
-        "agent.steering.injected",
-        "agent.interrupt.received",
-        "agent.error",
-        "agent.session.start",
-        "agent.session.end",
-    ]
-    """The runtime event kinds of this protocol version. Hosts may send others."""
-
-    _AbortTurnRequired = TypedDict(
-        "_AbortTurnRequired",
-        {
-            # action is "abort_turn".
-            "action": Literal["abort_turn"],
-        },
-    )
-
-    _AbortTurnOptional = TypedDict(
-        "_AbortTurnOptional",
-        {
-            # reason says why the turn ends.
-            "reason": str,
-        },
-        total=False,
-    )
-
-    class AbortTurn(_AbortTurnRequired, _AbortTurnOptional):
-        """AbortTurn ends the current turn with an error."""
-
-
-    _MetaOptional = TypedDict(
-        "_MetaOptional",
-        {
-            # AgentID names the agent handling the turn.
-            "AgentID": str,
-            # TurnID identifies the turn.
-            "TurnID": str,
-            # ParentTurnID is the turn that spawned this one; empty for a top-level turn.
-            "ParentTurnID": str,
-            # SessionKey identifies the conversation the turn belongs to.
-            "SessionKey": str,
-            # Iteration counts the LLM rounds of the turn.
-            "Iteration": int,
-            # TracePath is the host's trace path for the call.
-            "TracePath": str,
-            # Source names the host component that raised the call.
-            "Source": str,
-        },
-        total=False,
-    )
-
-    class Meta(_MetaOptional):
-        """Meta identifies where in the agent a call comes from. Its keys are
-        PascalCase on the wire, exactly as PicoClaw writes them.
-        """
-
-
-    _InboundContextOptional = TypedDict(
-        "_InboundContextOptional",
-        {
-            # channel is the channel the message arrived on, such as "cli".
-            "channel": str,
-            # chat_id identifies the chat within the channel.
-            "chat_id": str,
-            # sender_id identifies who sent the message.
-            "sender_id": str,
-        },
-        total=False,
-    )
-
-    class InboundContext(_InboundContextOptional):
-        """InboundContext is where the message that started the turn came from."""
-
-
-    _TurnContextOptional = TypedDict(
-        "_TurnContextOptional",
-        {
-            # inbound is the message that started the turn.
-            "inbound": InboundContext,
-            # route is the host's routing decision, in the host's own shape.
-            "route": JSON,
-            # scope is the host's scope of the turn, in the host's own shape.
-            "scope": JSON,
-            # agent names the agent the turn runs in, such as claude-code.
-            #
-            # hookwire extension: Tells a hook which agent it runs under
-            "agent": str,
-            # session_id is the agent's id of the session.
-            #
-            # hookwire extension: The agent's session
-            "session_id": str,
-            # cwd is the folder the agent works in.
-            #
-            # hookwire extension: The agent's working folder
-            "cwd": str,
-            # permission_mode is the agent's permission mode, such as default or plan.
-            #
-            # hookwire extension: The agent's permission mode
-            "permission_mode": str,
-            # transcript_path is the file of the session's transcript.
-            #
-            # hookwire extension: The session's transcript file
-            "transcript_path": str,
-        },
-        total=False,
-    )
-
-    class TurnContext(_TurnContextOptional):
-        """TurnContext describes what started the turn and how it is routed."""
-
-
-    _FunctionCallRequired = TypedDict(
-        "_FunctionCallRequired",
-        {
-            # name is the tool called.
-            "name": str,
-            # arguments is the arguments object, encoded as a JSON string.
-            "arguments": str,
-        },
-    )
-
-    _FunctionCallOptional = TypedDict(
-        "_FunctionCallOptional",
-        {
-            # thought_signature is the provider's signature of the reasoning behind the call.
-            "thought_signature": str,
-        },
-        total=False,
-    )
-
-    class FunctionCall(_FunctionCallRequired, _FunctionCallOptional):
-        """FunctionCall names the tool called and its arguments."""
-
-
-    _GoogleExtraContentOptional = TypedDict(
-        "_GoogleExtraContentOptional",
-        {
-            # thought_signature is the signature of the reasoning behind the call.
-            "thought_signature": str,
-        },
-        total=False,
-    )
-
-    class GoogleExtraContent(_GoogleExtraContentOptional):
-        """GoogleExtraContent is what Google's models attach to a tool call."""
-
-
-    _ToolCallExtraContentOptional = TypedDict(
-        "_ToolCallExtraContentOptional",
-        {
-            # google is the data of Google's models.
-            "google": GoogleExtraContent,
-        },
-        total=False,
-    )
-
-    class ToolCallExtraContent(_ToolCallExtraContentOptional):
-        """ToolCallExtraContent is provider-specific data of a tool call."""
-
-
-    _ToolCallOptional = TypedDict(
-        "_ToolCallOptional",
-        {
-            # id identifies the call within the response.
-            "id": str,
-            # type is "function".
-            "type": str,
-            # function names the tool and carries its arguments. PicoClaw calls
-            # after_llm before it fills it in with OpenAI-compatible providers: then
-            # the call has only its id.
-            "function": FunctionCall,
-            # extra_content is provider-specific data of the call.
-            "extra_content": ToolCallExtraContent,
-        },
-        total=False,
-    )
-
-    class ToolCall(_ToolCallOptional):
-        """ToolCall is a call to a tool that the LLM asks for."""
-
-
-    _UsageOptional = TypedDict(
-        "_UsageOptional",
-        {
-            # prompt_tokens is the size of the request.
-            "prompt_tokens": int,
-            # completion_tokens is the size of the answer.
-            "completion_tokens": int,
-            # total_tokens is both together.
-            "total_tokens": int,
-        },
-        total=False,
-    )
-
-    class Usage(_UsageOptional):
-        """Usage counts the tokens of an LLM call."""
-
-
-    _LLMResponseOptional = TypedDict(
-        "_LLMResponseOptional",
-        {
-            # role is "assistant" when present.
-            "role": str,
-            # content is the text of the answer.
-            "content": str,
-            # tool_calls are the tools the LLM asks to call.
-            "tool_calls": list[ToolCall],
-            # finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
-            "finish_reason": str,
-            # reasoning is the model's reasoning text, where it gives one.
-            "reasoning": str,
-            # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
-            "reasoning_details": JSON,
-            # reasoning_content is the reasoning text of providers that send it apart from content.
-            "reasoning_content": str,
-            # usage counts the tokens of the call.
-            "usage": Usage,
-        },
-        total=False,
-    )
-
-    class LLMResponse(_LLMResponseOptional):
-        """LLMResponse is what the LLM answered."""
-
-
-    _AfterLLMParamsRequired = TypedDict(
-        "_AfterLLMParamsRequired",
-        {
-            # model is the model that answered.
-            "model": str,
-        },
-    )
-
-    _AfterLLMParamsOptional = TypedDict(
-        "_AfterLLMParamsOptional",
-        {
-            # meta identifies the call.
-            "meta": Meta,
-            # context is the turn context.
-            "context": TurnContext,
-            # response is the LLM's answer. PicoClaw leaves it out when it has none.
-            "response": LLMResponse,
-            # channel is the channel the request came from.
-            "channel": str,
-            # chat_id identifies the chat.
-            "chat_id": str,
-        },
-        total=False,
-    )
-
-    class AfterLLMParams(_AfterLLMParamsRequired, _AfterLLMParamsOptional):
-        """AfterLLMParams is the LLM's answer. A modify reply returns the whole object."""
-
-
-    _AfterLLMModifyRequired = TypedDict(
-        "_AfterLLMModifyRequired",
-        {
-            # action is "modify".
-            "action": Literal["modify"],
-            # response is the whole modified params object: meta, model and response.
-            "response": AfterLLMParams,
-        },
-    )
-
-    _AfterLLMModifyOptional = TypedDict(
-        "_AfterLLMModifyOptional",
-        {
-            # reason is an optional note for logs.
-            "reason": str,
-        },
-        total=False,
-    )
-
-    class AfterLLMModify(_AfterLLMModifyRequired, _AfterLLMModifyOptional):
-        """AfterLLMModify replaces the LLM's answer with Response."""
-
-
-    _ContinueOptional = TypedDict(
-        "_ContinueOptional",
-        {
-            # action is "continue", "" or absent: all three mean continue.
-            "action": Literal["continue", ""],
-            # reason is an optional note for logs.
-            "reason": str,
-        },
-        total=False,
-    )
-
-    class Continue(_ContinueOptional):
-        """Continue passes the object through unchanged. Its action may be omitted or empty."""
-
-
-    _HardAbortRequired = TypedDict(
-        "_HardAbortRequired",
-        {
-            # action is "hard_abort".
-            "action": Literal["hard_abort"],
-        },
-    )
-
-    _HardAbortOptional = TypedDict(
-        "_HardAbortOptional",
-        {
-            # reason says why the loop stops.
-            "reason": str,
-        },
-        total=False,
-    )
-
-    class HardAbort(_HardAbortRequired, _HardAbortOptional):
-        """HardAbort stops the whole agent loop."""
-
-
-    AfterLLMResult = Union[
-        Continue,
-        AfterLLMModify,
-        AbortTurn,
-        HardAbort,
-    ]
-    """AfterLLMResult answers hook.after_llm."""
-
-
-    _ToolResultRequired = TypedDict(
-        "_ToolResultRequired",
-        {
-            # for_llm is what the LLM sees.
-            "for_llm": str,
-        },
-    )
-
-    _ToolResultOptional = TypedDict(
-        "_ToolResultOptional",
-        {
-            # for_user is sent to the user as it is, when not empty.
-            "for_user": str,
-            # Silent, when true, sends nothing to the user.
-            "silent": bool,
-            # is_error marks a failed call.
-            "is_error": bool,
-            # async marks a call that goes on in the background.
-            "async": bool,
-            # media are media references, such as "media://abc123".
-            "media": list[str],
-            # artifact_tags tag local artifact paths.
-            "artifact_tags": list[str],
-            # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
-            "response_handled": bool,
-        },
-        total=False,
-    )
-
-    class ToolResult(_ToolResultRequired, _ToolResultOptional):
-        """ToolResult is the outcome of a tool call."""
-
-
-    _CanonicalToolRequired = TypedDict(
-        "_CanonicalToolRequired",
-        {
-            # kind is what the tool does: shell, read, write, edit, list, search,
-            # fetch, web_search, agent, mcp, or other.
-            "kind": str,
-        },
-    )
-
-    _CanonicalToolOptional = TypedDict(
-        "_CanonicalToolOptional",
-        {
-            # command is a shell tool's command line.
-            "command": str,
-            # path is the file or folder a file tool reads, writes or searches.
-            "path": str,
-            # url is the address a fetch tool fetches.
-            "url": str,
-            # pattern is what a search tool looks for: a file pattern, a regular
-            # expression, a web query.
-            "pattern": str,
-            # server is an MCP tool's server.
-            "server": str,
-        },
-        total=False,
-    )
-
-    class CanonicalTool(_CanonicalToolRequired, _CanonicalToolOptional):
-        """CanonicalTool is a tool call in words every agent shares (a hookwire
-        extension): schema/tools.json lists each agent's tools and their kinds.
-        """
-
-
-    _AfterToolParamsRequired = TypedDict(
-        "_AfterToolParamsRequired",
-        {
-            # tool is the tool's name.
-            "tool": str,
-        },
-    )
-
-    _AfterToolParamsOptional = TypedDict(
-        "_AfterToolParamsOptional",
-        {
-            # meta identifies the call.
-            "meta": Meta,
-            # context is the turn context.
-            "context": TurnContext,
-            # arguments are the arguments the tool ran with.
-            "arguments": dict[str, JSON],
-            # result is what the tool returned. PicoClaw leaves it out when it has none.
-            "result": ToolResult,
-            # duration is how long the tool ran, in nanoseconds.
-            "duration": int,
-            # tool_call_id is the agent's id of the call, the same before and after
-            # the tool runs.
-            #
-            # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
-            "tool_call_id": str,
-            # canonical says what the call is in words every agent shares: its
-            # kind, and its command, path, URL or pattern, whatever the agent
-            # names the tool and its arguments.
-            #
-            # hookwire extension: Lets one hook judge a shell command or a file path under every agent
-            "canonical": CanonicalTool,
-            # channel is the channel the request came from.
-            "channel": str,
-            # chat_id identifies the chat.
-            "chat_id": str,
-        },
-        total=False,
-    )
-
-    class AfterToolParams(_AfterToolParamsRequired, _AfterToolParamsOptional):
-        """AfterToolParams is a tool call that has run. A modify reply returns the
-        whole object, so the tool result sits at result.result.
-        """
-
-
-    _AfterToolModifyRequired = TypedDict(
-        "_AfterToolModifyRequired",
-        {
-            # action is "modify".
-            "action": Literal["modify"],
-            # result is the whole modified params object; the tool result is Result.Result.
-            "result": AfterToolParams,
-        },
-    )
-
-    _AfterToolModifyOptional = TypedDict(
-        "_AfterToolModifyOptional",
-        {
-            # reason is an optional note for logs.
-            "reason": str,
-        },
-        total=False,
-    )
-
-    class AfterToolModify(_AfterToolModifyRequired, _AfterToolModifyOptional):
-        """AfterToolModify replaces the tool's outcome with Result."""
-
-
-    AfterToolResult = Union[
-        Continue,
-        AfterToolModify,
-        AbortTurn,
-        HardAbort,
-    ]
-    """AfterToolResult answers hook.after_tool."""
-
-
-    _ApproveToolParamsRequired = TypedDict(
-        "_ApproveToolParamsRequired",
-        {
-            # tool is the tool's name.
-            "tool": str,
-        },
-    )
-
-    _ApproveToolParamsOptional = TypedDict(
-        "_ApproveToolParamsOptional",
-        {
-            # meta identifies the call.
-            "meta": Meta,
-            # context is the turn context.
-            "context": TurnContext,
-            # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
-            "arguments": dict[str, JSON],
-            # tool_kind says what the tool does to the world, when the host knows it.
-            #
-            # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
-            "tool_kind": ToolKind,
-            # affected_paths are the files and folders the call reads or writes, when the host knows them.
-            #
-            # hookwire extension: Lets approvers judge a call by the paths it touches.
-            "affected_paths": list[str],
-            # tool_call_id is the agent's id of the call, the same before and after
-            # the tool runs.
-            #
-            # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
-            "tool_call_id": str,
-            # canonical says what the call is in words every agent shares: its
-            # kind, and its command, path, URL or pattern, whatever the agent
-            # names the tool and its arguments.
-            #
-            # hookwire extension: Lets one hook judge a shell command or a file path under every agent
-            "canonical": CanonicalTool,
-            # channel is the channel the request came from.
-            "channel": str,
-            # chat_id identifies the chat.
-            "chat_id": str,
-        },
-        total=False,
-    )
-
-    class ApproveToolParams(_ApproveToolParamsRequired, _ApproveToolParamsOptional):
-        """ApproveToolParams asks whether a tool call may run."""
-
-
-    _ApproveToolResultRequired = TypedDict(
-        "_ApproveToolResultRequired",
-        {
-            # approved is true to let the tool run.
-            "approved": bool,
-        },
-    )
-
-    _ApproveToolResultOptional = TypedDict(
-        "_ApproveToolResultOptional",
-        {
-            # reason says why, when the call is denied.
-            "reason": str,
-            # abstain is true when the approver has no opinion; Approved must then be false.
-            #
-            # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
-            "abstain": bool,
-            # arguments replace the tool's arguments when the call is approved; only
-            # for hosts that list approve_tool.arguments in hello's extensions.
-            #
-            # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
-            "arguments": dict[str, JSON],
-        },
-        total=False,
-    )
-
-    class ApproveToolResult(_ApproveToolResultRequired, _ApproveToolResultOptional):
-        """ApproveToolResult is an approver's decision.
-
-        An approver with no opinion answers {"approved": false, "abstain": true}:
-        a host that knows the abstain extension asks the next approver and then
-        applies its configured default, and a host that does not know it reads a
-        denial, so abstaining never approves by accident.
-        """
-
-
-    _ImageURLRequired = TypedDict(
-        "_ImageURLRequired",
-        {
-            # url is the image's address.
-            "url": str,
-        },
-    )
-
-    class ImageURL(_ImageURLRequired):
-        """ImageURL is an image: an http(s) link or a data URL."""
-
-
-    _CacheControlRequired = TypedDict(
-        "_CacheControlRequired",
-        {
-            # type is "ephemeral".
-            "type": str,
-        },
-    )
-
-    class CacheControl(_CacheControlRequired):
-        """CacheControl marks a block for a provider's prefix cache."""
-
-
-    _ContentBlockRequired = TypedDict(
-        "_ContentBlockRequired",
-        {
-            # type is "text" or "image_url".
-            "type": str,
-        },
-    )
-
-    _ContentBlockOptional = TypedDict(
-        "_ContentBlockOptional",
-        {
-            # text is the block's text.
-            "text": str,
-            # image_url is the block's image.
-            "image_url": ImageURL,
-            # cache_control marks the block for the provider's prefix cache.
-            "cache_control": CacheControl,
-        },
-        total=False,
-    )
-
-    class ContentBlock(_ContentBlockRequired, _ContentBlockOptional):
-        """ContentBlock is one block of a structured message: text or an image."""
-
-
-    _MessageRequired = TypedDict(
-        "_MessageRequired",
-        {
-            # role is "system", "user", "assistant" or "tool".
-            "role": str,
-        },
-    )
-
-    _MessageOptional = TypedDict(
-        "_MessageOptional",
-        {
-            # content is the text of the message.
-            "content": str,
-            # tool_calls are the calls an assistant message asks for.
-            "tool_calls": list[ToolCall],
-            # tool_call_id links a tool message to the call it answers.
-            "tool_call_id": str,
-            # reasoning_content is the reasoning an assistant message came with, where the provider gives one.
-            "reasoning_content": str,
-            # content_parts are the parts of a multimodal message (text and images), where the host splits it.
-            "content_parts": list[ContentBlock],
-            # system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
-            "system_parts": list[ContentBlock],
-            # model_name is the model that wrote an assistant message.
-            "model_name": str,
-            # created_at is when the message was made, in RFC 3339 form.
-            "created_at": str,
-            # media are media references of the message, such as "media://abc123".
-            "media": list[str],
-            # attachments are files attached to the message, in the host's own shape.
-            "attachments": list[dict[str, JSON]],
-        },
-        total=False,
-    )
-
-    class Message(_MessageRequired, _MessageOptional):
-        """Message is one entry of the conversation sent to the LLM."""
-
-
-    _FunctionDefinitionRequired = TypedDict(
-        "_FunctionDefinitionRequired",
-        {
-            # name is the tool name the LLM calls.
-            "name": str,
-        },
-    )
-
-    _FunctionDefinitionOptional = TypedDict(
-        "_FunctionDefinitionOptional",
-        {
-            # description tells the LLM what the tool does.
-            "description": str,
-            # parameters is the JSON Schema of the tool's arguments object, or
-            # null. It is kept as it came, so that a host's null and a host's
-            # absent member each go back as they were.
-            "parameters": Optional[dict[str, JSON]],
-        },
-        total=False,
-    )
-
-    class FunctionDefinition(_FunctionDefinitionRequired, _FunctionDefinitionOptional):
-        """FunctionDefinition names a tool and describes its arguments."""
-
-
-    _ToolDefinitionRequired = TypedDict(
-        "_ToolDefinitionRequired",
-        {
-            # type is "function".
-            "type": str,
-            # function describes the tool.
-            "function": FunctionDefinition,
-        },
-    )
-
-    class ToolDefinition(_ToolDefinitionRequired):
-        """ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form."""
-
-
-    _BeforeLLMParamsRequired = TypedDict(
-        "_BeforeLLMParamsRequired",
-        {
-            # model is the requested model.
-            "model": str,
-        },
-    )
-
-    _BeforeLLMParamsOptional = TypedDict(
-        "_BeforeLLMParamsOptional",
-        {
-            # meta identifies the call.
-            "meta": Meta,
-            # context is the turn context.
-            "context": TurnContext,
-            # messages is the conversation history. PicoClaw leaves it out when it is empty.
-            "messages": list[Message],
-            # tools are the tools the LLM may call.
-            "tools": list[ToolDefinition],
-            # options are LLM parameters such as temperature and max_tokens.
-            "options": dict[str, JSON],
-            # graceful_terminal is true on the last call of a turn that is being wound down.
-            "graceful_terminal": bool,
-            # planning is true on an LLM call the host makes to plan the turn, before any agent round.
-            #
-            # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
-            "planning": bool,
-            # channel is the channel the request came from.
-            "channel": str,
-            # chat_id identifies the chat.
-            "chat_id": str,
-        },
-        total=False,
-    )
-
-    class BeforeLLMParams(_BeforeLLMParamsRequired, _BeforeLLMParamsOptional):
-        """BeforeLLMParams is the request about to be sent to the LLM. A modify
-        reply returns the whole object: the host replaces, it does not merge.
-        """
-
-
-    _BeforeLLMModifyRequired = TypedDict(
-        "_BeforeLLMModifyRequired",
-        {
-            # action is "modify".
-            "action": Literal["modify"],
-            # request is the whole modified request.
-            "request": BeforeLLMParams,
-        },
-    )
-
-    _BeforeLLMModifyOptional = TypedDict(
-        "_BeforeLLMModifyOptional",
-        {
-            # reason is an optional note for logs.
-            "reason": str,
-        },
-        total=False,
-    )
-
-    class BeforeLLMModify(_BeforeLLMModifyRequired, _BeforeLLMModifyOptional):
-        """BeforeLLMModify replaces the LLM request with Request."""
-
-
-    BeforeLLMResult = Union[
-        Continue,
-        BeforeLLMModify,
-        AbortTurn,
-        HardAbort,
-    ]
-    """BeforeLLMResult answers hook.before_llm."""
-
-
-    _BeforeToolParamsRequired = TypedDict(
-        "_BeforeToolParamsRequired",
-        {
-            # tool is the tool's name.
-            "tool": str,
-        },
-    )
-
-    _BeforeToolParamsOptional = TypedDict(
-        "_BeforeToolParamsOptional",
-        {
-            # meta identifies the call.
-            "meta": Meta,
-            # context is the turn context.
-            "context": TurnContext,
-            # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
-            "arguments": dict[str, JSON],
-            # tool_call_id is the agent's id of the call, the same before and after
-            # the tool runs.
-            #
-            # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
-            "tool_call_id": str,
-            # canonical says what the call is in words every agent shares: its
-            # kind, and its command, path, URL or pattern, whatever the agent
-            # names the tool and its arguments.
-            #
-            # hookwire extension: Lets one hook judge a shell command or a file path under every agent
-            "canonical": CanonicalTool,
-            # channel is the channel the request came from.
-            "channel": str,
-            # chat_id identifies the chat.
-            "chat_id": str,
-            # hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
-            "hook_result": ToolResult,
-        },
-        total=False,
-    )
-
-    class BeforeToolParams(_BeforeToolParamsRequired, _BeforeToolParamsOptional):
-        """BeforeToolParams is a tool call about to run. A modify or respond reply
-        carries it whole as call: a call without tool renames the tool to "".
-        """
-
-
-    _BeforeToolModifyRequired = TypedDict(
-        "_BeforeToolModifyRequired",
-        {
-            # action is "modify".
-            "action": Literal["modify"],
-            # call is the whole modified call; its tool must be set.
-            "call": BeforeToolParams,
-        },
-    )
-
-    _BeforeToolModifyOptional = TypedDict(
-        "_BeforeToolModifyOptional",
-        {
-            # reason is an optional note for logs.
-            "reason": str,
-        },
-        total=False,
-    )
-
-    class BeforeToolModify(_BeforeToolModifyRequired, _BeforeToolModifyOptional):
-        """BeforeToolModify replaces the tool call with Call."""
-
-
-    _RespondRequired = TypedDict(
-        "_RespondRequired",
-        {
-            # action is "respond".
-            "action": Literal["respond"],
-            # result is the tool result to return.
-            "result": ToolResult,
-        },
-    )
-
-    _RespondOptional = TypedDict(
-        "_RespondOptional",
-        {
-            # reason is an optional note for logs.
-            "reason": str,
-            # call is the whole call as answered, when the hook changed it.
-            "call": BeforeToolParams,
-        },
-        total=False,
-    )
-
-    class Respond(_RespondRequired, _RespondOptional):
-        """Respond answers the tool call itself: the tool, its approval and
-        hook.after_tool are skipped, and Result goes to the LLM.
-        """
-
-
-    _DenyToolRequired = TypedDict(
-        "_DenyToolRequired",
-        {
-            # action is "deny_tool".
-            "action": Literal["deny_tool"],
-            # reason says why the tool may not run.
-            "reason": str,
-        },
-    )
-
-    class DenyTool(_DenyToolRequired):
-        """DenyTool refuses to run the tool; the LLM is told the reason."""
-
-
-    BeforeToolResult = Union[
-        Continue,
-        BeforeToolModify,
-        Respond,
-        DenyTool,
-        AbortTurn,
-        HardAbort,
-    ]
-    """BeforeToolResult answers hook.before_tool."""
-
-
-    _EventScopeOptional = TypedDict(
-        "_EventScopeOptional",
-        {
-            # agent_id names the agent.
-            "agent_id": str,
-            # session_key identifies the session.
-            "session_key": str,
-            # turn_id identifies the turn.
-            "turn_id": str,
-            # channel is the channel of the turn.
-            "channel": str,
-            # chat_id identifies the chat.
-            "chat_id": str,
-        },
-        total=False,
-    )
-
-    class EventScope(_EventScopeOptional):
-        """EventScope places an event."""
-
-
-    _EventSourceOptional = TypedDict(
-        "_EventSourceOptional",
-        {
-            # component is the kind of component, such as "agent".
-            "component": str,
-            # name is the component's name.
-            "name": str,
-        },
-        total=False,
-    )
-
-    class EventSource(_EventSourceOptional):
-        """EventSource is the component that raised an event."""
-
-
-    _HelloParamsRequired = TypedDict(
-        "_HelloParamsRequired",
-        {
-            # name is the hook's name in the host's configuration.
-            "name": str,
-            # version is the protocol version; 1 for this one.
-            "version": int,
-        },
-    )
-
-    _HelloParamsOptional = TypedDict(
-        "_HelloParamsOptional",
-        {
-            # modes are the capabilities the host expects of the hook. PicoClaw
-            # leaves them out when it grants none.
-            "modes": list[Mode],
-            # extensions are the hookwire extensions the host understands; see the Ext* constants.
-            #
-            # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
-            "extensions": list[str],
-            # max_line_bytes is the longest reply line the host reads, in bytes,
-            # newline included. A host that sends none (or 0) reads 1 MiB, as
-            # PicoClaw does; the SDKs keep their replies within it.
-            #
-            # hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
-            "max_line_bytes": int,
-        },
-        total=False,
-    )
-
-    class HelloParams(_HelloParamsRequired, _HelloParamsOptional):
-        """HelloParams opens the connection: the host names the hook and the protocol version."""
-
-
-    _HelloResultRequired = TypedDict(
-        "_HelloResultRequired",
-        {
-            # ok is true when the hook is ready.
-            "ok": bool,
-        },
-    )
-
-    _HelloResultOptional = TypedDict(
-        "_HelloResultOptional",
-        {
-            # name is the name the hook gives itself.
-            "name": str,
-            # modes are the modes the hook's handlers need.
-            #
-            # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
-            "modes": list[Mode],
-        },
-        total=False,
-    )
-
-    class HelloResult(_HelloResultRequired, _HelloResultOptional):
-        """HelloResult accepts the connection."""
-
-
-    _LegacyEventRequired = TypedDict(
-        "_LegacyEventRequired",
-        {
-            # Kind is a legacy kind such as "tool_exec_start"; see LegacyKinds.
-            "Kind": str,
-        },
-    )
-
-    _LegacyEventOptional = TypedDict(
-        "_LegacyEventOptional",
-        {
-            # Meta identifies where the event comes from.
-            "Meta": Meta,
-            # Payload is the event's data.
-            "Payload": JSON,
-        },
-        total=False,
-    )
-
-    class LegacyEvent(_LegacyEventRequired, _LegacyEventOptional):
-        """LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys."""
-
-
-    _NotificationRequired = TypedDict(
-        "_NotificationRequired",
-        {
-            # jsonrpc is always "2.0".
-            "jsonrpc": Literal["2.0"],
-            # method is hook.runtime_event or hook.event.
-            "method": str,
-        },
-    )
-
-    _NotificationOptional = TypedDict(
-        "_NotificationOptional",
-        {
-            # id is absent, or 0 on older hosts.
-            "id": Literal[0],
-            # params is the event.
-            "params": JSON,
-        },
-        total=False,
-    )
-
-    class Notification(_NotificationRequired, _NotificationOptional):
-        """Notification is a message that gets no reply. Older hosts may send an id of 0."""
-
-
-    _RPCErrorRequired = TypedDict(
-        "_RPCErrorRequired",
-        {
-            # code is one of the Code* constants, or another integer code.
-            "code": int,
-            # message says what went wrong, in one line.
-            "message": str,
-        },
-    )
-
-    _RPCErrorOptional = TypedDict(
-        "_RPCErrorOptional",
-        {
-            # data carries optional details.
-            "data": JSON,
-        },
-        total=False,
-    )
-
-    class RPCError(_RPCErrorRequired, _RPCErrorOptional):
-        """RPCError is a JSON-RPC error object."""
-
-
-    _RequestRequired = TypedDict(
-        "_RequestRequired",
-        {
-            # jsonrpc is always "2.0".
-            "jsonrpc": Literal["2.0"],
-            # id identifies the call; hosts count up from 1 and hello is 1.
-            "id": int,
-            # method is one of the hook.* methods.
-            "method": str,
-        },
-    )
-
-    _RequestOptional = TypedDict(
-        "_RequestOptional",
-        {
-            # params is the method's params object.
-            "params": JSON,
-        },
-        total=False,
-    )
-
-    class Request(_RequestRequired, _RequestOptional):
-        """Request is a call that expects a Response with the same id."""
-
-
-    _ResponseRequired = TypedDict(
-        "_ResponseRequired",
-        {
-            # jsonrpc is always "2.0".
-            "jsonrpc": Literal["2.0"],
-            # id is the id of the request answered; null only when that id could not be read.
-            "id": Optional[int],
-        },
-    )
-
-    _ResponseOptional = TypedDict(
-        "_ResponseOptional",
-        {
-            # result is the method's result when the call succeeded.
-            "result": JSON,
-            # error says why the call failed.
-            "error": RPCError,
-        },
-        total=False,
-    )
-
-    class Response(_ResponseRequired, _ResponseOptional):
-        """Response answers a Request: exactly one of Result and Error is set."""
-
-
-    _RuntimeEventRequired = TypedDict(
-        "_RuntimeEventRequired",
-        {
-            # kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
-            "kind": str,
-            # source is the component that raised the event.
-            "source": EventSource,
-            # scope places the event in an agent, session and turn.
-            "scope": EventScope,
-        },
-    )
-
-    _RuntimeEventOptional = TypedDict(
-        "_RuntimeEventOptional",
-        {
-            # id identifies the event.
-            "id": str,
-            # time is when the event happened, in RFC 3339 form.
-            "time": str,
-            # correlation links the event to others.
-            "correlation": dict[str, JSON],
-            # severity is "debug", "info", "warn" or "error".
-            "severity": str,
-            # payload is the event's data; its shape depends on the kind. PicoClaw leaves it out when there is none.
-            "payload": JSON,
-            # attrs are further attributes.
-            "attrs": dict[str, JSON],
-        },
-        total=False,
-    )
-
-    class RuntimeEvent(_RuntimeEventRequired, _RuntimeEventOptional):
-        """RuntimeEvent is the observe notification hook.runtime_event. It gets no reply."""
-
-
-    class MethodInfo(NamedTuple):
-        """A row of the method table."""
-
-        name: Method
-        """The JSON-RPC method name."""
-        notification: bool
-        """True for a method that gets no reply."""
-        mode: Optional[Mode]
-        """The hello mode a hook declares to receive the method, if any."""
-        params: str
-        """The name of the params type."""
-        result: Optional[str]
-        """The name of the result type; None for a notification."""
-        actions: tuple[Action, ...]
-        """The actions the result allows, when it is a union on action."""
-
-    _Check = Callable[[object, str], None]
-else:
-    JSON = object
-    Action = str
-    Mode = str
-    ToolKind = str
-    Method = str
-    EventKind = str
-    AbortTurn = dict
-    Meta = dict
-    InboundContext = dict
-    TurnContext = dict
-    FunctionCall = dict
-    GoogleExtraContent = dict
-    ToolCallExtraContent = dict
-    ToolCall = dict
-    Usage = dict
-    LLMResponse = dict
-    AfterLLMParams = dict
-    AfterLLMModify = dict
-    Continue = dict
-    HardAbort = dict
-    AfterLLMResult = dict
-    ToolResult = dict
-    CanonicalTool = dict
-    AfterToolParams = dict
-    AfterToolModify = dict
-    AfterToolResult = dict
-    ApproveToolParams = dict
-    ApproveToolResult = dict
-    ImageURL = dict
-    CacheControl = dict
-    ContentBlock = dict
-    Message = dict
-    FunctionDefinition = dict
-    ToolDefinition = dict
-    BeforeLLMParams = dict
-    BeforeLLMModify = dict
-    BeforeLLMResult = dict
-    BeforeToolParams = dict
-    BeforeToolModify = dict
-    Respond = dict
-    DenyTool = dict
-    BeforeToolResult = dict
-    EventScope = dict
-    EventSource = dict
-    HelloParams = dict
-    HelloResult = dict
-    LegacyEvent = dict
-    Notification = dict
-    RPCError = dict
-    Request = dict
-    Response = dict
-    RuntimeEvent = dict
-    MethodInfo = namedtuple(
-        "MethodInfo", ("name", "notification", "mode", "params", "result", "actions")
-    )
-    MethodInfo.__doc__ = "A row of the method table."
 
+_AbortTurnRequired = TypedDict(
+    "_AbortTurnRequired",
+    {
+        # action is "abort_turn".
+        "action": Literal["abort_turn"],
+    },
+)
+
+
+class AbortTurn(_AbortTurnRequired, total=False):
+    """AbortTurn ends the current turn with an error."""
+
+    # reason says why the turn ends.
+    reason: str
+
+
+class Meta(TypedDict, total=False):
+    """Meta identifies where in the agent a call comes from. Its keys are
+    PascalCase on the wire, exactly as PicoClaw writes them.
+    """
+
+    # AgentID names the agent handling the turn.
+    AgentID: str
+    # TurnID identifies the turn.
+    TurnID: str
+    # ParentTurnID is the turn that spawned this one; empty for a top-level turn.
+    ParentTurnID: str
+    # SessionKey identifies the conversation the turn belongs to.
+    SessionKey: str
+    # Iteration counts the LLM rounds of the turn.
+    Iteration: int
+    # TracePath is the host's trace path for the call.
+    TracePath: str
+    # Source names the host component that raised the call.
+    Source: str
+
+
+class InboundContext(TypedDict, total=False):
+    """InboundContext is where the message that started the turn came from."""
+
+    # channel is the channel the message arrived on, such as "cli".
+    channel: str
+    # chat_id identifies the chat within the channel.
+    chat_id: str
+    # sender_id identifies who sent the message.
+    sender_id: str
+
+
+class TurnContext(TypedDict, total=False):
+    """TurnContext describes what started the turn and how it is routed."""
+
+    # inbound is the message that started the turn.
+    inbound: InboundContext
+    # route is the host's routing decision, in the host's own shape.
+    route: JSON
+    # scope is the host's scope of the turn, in the host's own shape.
+    scope: JSON
+    # agent names the agent the turn runs in, such as claude-code.
+    #
+    # hookwire extension: Tells a hook which agent it runs under
+    agent: str
+    # session_id is the agent's id of the session.
+    #
+    # hookwire extension: The agent's session
+    session_id: str
+    # cwd is the folder the agent works in.
+    #
+    # hookwire extension: The agent's working folder
+    cwd: str
+    # permission_mode is the agent's permission mode, such as default or plan.
+    #
+    # hookwire extension: The agent's permission mode
+    permission_mode: str
+    # transcript_path is the file of the session's transcript.
+    #
+    # hookwire extension: The session's transcript file
+    transcript_path: str
+
+
+_FunctionCallRequired = TypedDict(
+    "_FunctionCallRequired",
+    {
+        # name is the tool called.
+        "name": str,
+        # arguments is the arguments object, encoded as a JSON string.
+        "arguments": str,
+    },
+)
+
+
+class FunctionCall(_FunctionCallRequired, total=False):
+    """FunctionCall names the tool called and its arguments."""
+
+    # thought_signature is the provider's signature of the reasoning behind the call.
+    thought_signature: str
+
+
+class GoogleExtraContent(TypedDict, total=False):
+    """GoogleExtraContent is what Google's models attach to a tool call."""
+
+    # thought_signature is the signature of the reasoning behind the call.
+    thought_signature: str
+
+
+class ToolCallExtraContent(TypedDict, total=False):
+    """ToolCallExtraContent is provider-specific data of a tool call."""
+
+    # google is the data of Google's models.
+    google: GoogleExtraContent
+
+
+class ToolCall(TypedDict, total=False):
+    """ToolCall is a call to a tool that the LLM asks for."""
+
+    # id identifies the call within the response.
+    id: str
+    # type is "function".
+    type: str
+    # function names the tool and carries its arguments. PicoClaw calls
+    # after_llm before it fills it in with OpenAI-compatible providers: then
+    # the call has only its id.
+    function: FunctionCall
+    # extra_content is provider-specific data of the call.
+    extra_content: ToolCallExtraContent
+
+
+class Usage(TypedDict, total=False):
+    """Usage counts the tokens of an LLM call."""
+
+    # prompt_tokens is the size of the request.
+    prompt_tokens: int
+    # completion_tokens is the size of the answer.
+    completion_tokens: int
+    # total_tokens is both together.
+    total_tokens: int
+
+
+class LLMResponse(TypedDict, total=False):
+    """LLMResponse is what the LLM answered."""
+
+    # role is "assistant" when present.
+    role: str
+    # content is the text of the answer.
+    content: str
+    # tool_calls are the tools the LLM asks to call.
+    tool_calls: list[ToolCall]
+    # finish_reason says why the LLM stopped, such as "stop" or "tool_calls".
+    finish_reason: str
+    # reasoning is the model's reasoning text, where it gives one.
+    reasoning: str
+    # reasoning_details is provider-specific reasoning data; PicoClaw writes null when there is none.
+    reasoning_details: JSON
+    # reasoning_content is the reasoning text of providers that send it apart from content.
+    reasoning_content: str
+    # usage counts the tokens of the call.
+    usage: Usage
+
+
+_AfterLLMParamsRequired = TypedDict(
+    "_AfterLLMParamsRequired",
+    {
+        # model is the model that answered.
+        "model": str,
+    },
+)
+
+
+class AfterLLMParams(_AfterLLMParamsRequired, total=False):
+    """AfterLLMParams is the LLM's answer. A modify reply returns the whole object."""
+
+    # meta identifies the call.
+    meta: Meta
+    # context is the turn context.
+    context: TurnContext
+    # response is the LLM's answer. PicoClaw leaves it out when it has none.
+    response: LLMResponse
+    # channel is the channel the request came from.
+    channel: str
+    # chat_id identifies the chat.
+    chat_id: str
+
+
+_AfterLLMModifyRequired = TypedDict(
+    "_AfterLLMModifyRequired",
+    {
+        # action is "modify".
+        "action": Literal["modify"],
+        # response is the whole modified params object: meta, model and response.
+        "response": AfterLLMParams,
+    },
+)
+
+
+class AfterLLMModify(_AfterLLMModifyRequired, total=False):
+    """AfterLLMModify replaces the LLM's answer with Response."""
+
+    # reason is an optional note for logs.
+    reason: str
+
+
+class Continue(TypedDict, total=False):
+    """Continue passes the object through unchanged. Its action may be omitted or empty."""
+
+    # action is "continue", "" or absent: all three mean continue.
+    action: Literal["continue", ""]
+    # reason is an optional note for logs.
+    reason: str
+
+
+_HardAbortRequired = TypedDict(
+    "_HardAbortRequired",
+    {
+        # action is "hard_abort".
+        "action": Literal["hard_abort"],
+    },
+)
+
+
+class HardAbort(_HardAbortRequired, total=False):
+    """HardAbort stops the whole agent loop."""
+
+    # reason says why the loop stops.
+    reason: str
+
+
+AfterLLMResult = Union[
+    Continue,
+    AfterLLMModify,
+    AbortTurn,
+    HardAbort,
+]
+"""AfterLLMResult answers hook.after_llm."""
+
+
+_ToolResultRequired = TypedDict(
+    "_ToolResultRequired",
+    {
+        # for_llm is what the LLM sees.
+        "for_llm": str,
+    },
+)
+
+
+_ToolResultOptional = TypedDict(
+    "_ToolResultOptional",
+    {
+        # for_user is sent to the user as it is, when not empty.
+        "for_user": str,
+        # Silent, when true, sends nothing to the user.
+        "silent": bool,
+        # is_error marks a failed call.
+        "is_error": bool,
+        # async marks a call that goes on in the background.
+        "async": bool,
+        # media are media references, such as "media://abc123".
+        "media": list[str],
+        # artifact_tags tag local artifact paths.
+        "artifact_tags": list[str],
+        # ResponseHandled, when true, means the user's request is handled: media go to the user and the turn ends.
+        "response_handled": bool,
+    },
+    total=False,
+)
+
+
+class ToolResult(_ToolResultRequired, _ToolResultOptional):
+    """ToolResult is the outcome of a tool call."""
+
+
+_CanonicalToolRequired = TypedDict(
+    "_CanonicalToolRequired",
+    {
+        # kind is what the tool does: shell, read, write, edit, list, search,
+        # fetch, web_search, agent, mcp, or other.
+        "kind": str,
+    },
+)
+
+
+class CanonicalTool(_CanonicalToolRequired, total=False):
+    """CanonicalTool is a tool call in words every agent shares (a hookwire
+    extension): schema/tools.json lists each agent's tools and their kinds.
+    """
+
+    # command is a shell tool's command line.
+    command: str
+    # path is the file or folder a file tool reads, writes or searches.
+    path: str
+    # url is the address a fetch tool fetches.
+    url: str
+    # pattern is what a search tool looks for: a file pattern, a regular
+    # expression, a web query.
+    pattern: str
+    # server is an MCP tool's server.
+    server: str
+
+
+_AfterToolParamsRequired = TypedDict(
+    "_AfterToolParamsRequired",
+    {
+        # tool is the tool's name.
+        "tool": str,
+    },
+)
+
+
+class AfterToolParams(_AfterToolParamsRequired, total=False):
+    """AfterToolParams is a tool call that has run. A modify reply returns the
+    whole object, so the tool result sits at result.result.
+    """
+
+    # meta identifies the call.
+    meta: Meta
+    # context is the turn context.
+    context: TurnContext
+    # arguments are the arguments the tool ran with.
+    arguments: dict[str, JSON]
+    # result is what the tool returned. PicoClaw leaves it out when it has none.
+    result: ToolResult
+    # duration is how long the tool ran, in nanoseconds.
+    duration: int
+    # tool_call_id is the agent's id of the call, the same before and after
+    # the tool runs.
+    #
+    # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+    tool_call_id: str
+    # canonical says what the call is in words every agent shares: its
+    # kind, and its command, path, URL or pattern, whatever the agent
+    # names the tool and its arguments.
+    #
+    # hookwire extension: Lets one hook judge a shell command or a file path under every agent
+    canonical: CanonicalTool
+    # channel is the channel the request came from.
+    channel: str
+    # chat_id identifies the chat.
+    chat_id: str
+
+
+_AfterToolModifyRequired = TypedDict(
+    "_AfterToolModifyRequired",
+    {
+        # action is "modify".
+        "action": Literal["modify"],
+        # result is the whole modified params object; the tool result is Result.Result.
+        "result": AfterToolParams,
+    },
+)
+
+
+class AfterToolModify(_AfterToolModifyRequired, total=False):
+    """AfterToolModify replaces the tool's outcome with Result."""
+
+    # reason is an optional note for logs.
+    reason: str
+
+
+AfterToolResult = Union[
+    Continue,
+    AfterToolModify,
+    AbortTurn,
+    HardAbort,
+]
+"""AfterToolResult answers hook.after_tool."""
+
+
+_ApproveToolParamsRequired = TypedDict(
+    "_ApproveToolParamsRequired",
+    {
+        # tool is the tool's name.
+        "tool": str,
+    },
+)
+
+
+class ApproveToolParams(_ApproveToolParamsRequired, total=False):
+    """ApproveToolParams asks whether a tool call may run."""
+
+    # meta identifies the call.
+    meta: Meta
+    # context is the turn context.
+    context: TurnContext
+    # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+    arguments: dict[str, JSON]
+    # tool_kind says what the tool does to the world, when the host knows it.
+    #
+    # hookwire extension: Lets approvers tell read-only tools from writes and commands without knowing every tool name.
+    tool_kind: ToolKind
+    # affected_paths are the files and folders the call reads or writes, when the host knows them.
+    #
+    # hookwire extension: Lets approvers judge a call by the paths it touches.
+    affected_paths: list[str]
+    # tool_call_id is the agent's id of the call, the same before and after
+    # the tool runs.
+    #
+    # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+    tool_call_id: str
+    # canonical says what the call is in words every agent shares: its
+    # kind, and its command, path, URL or pattern, whatever the agent
+    # names the tool and its arguments.
+    #
+    # hookwire extension: Lets one hook judge a shell command or a file path under every agent
+    canonical: CanonicalTool
+    # channel is the channel the request came from.
+    channel: str
+    # chat_id identifies the chat.
+    chat_id: str
+
+
+_ApproveToolResultRequired = TypedDict(
+    "_ApproveToolResultRequired",
+    {
+        # approved is true to let the tool run.
+        "approved": bool,
+    },
+)
+
+
+class ApproveToolResult(_ApproveToolResultRequired, total=False):
+    """ApproveToolResult is an approver's decision.
+
+    An approver with no opinion answers {"approved": false, "abstain": true}:
+    a host that knows the abstain extension asks the next approver and then
+    applies its configured default, and a host that does not know it reads a
+    denial, so abstaining never approves by accident.
+    """
+
+    # reason says why, when the call is denied.
+    reason: str
+    # abstain is true when the approver has no opinion; Approved must then be false.
+    #
+    # hookwire extension: An approver can leave the decision to the next approver and then to the host's default; hosts that do not know it see a denial.
+    abstain: bool
+    # arguments replace the tool's arguments when the call is approved; only
+    # for hosts that list approve_tool.arguments in hello's extensions.
+    #
+    # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
+    arguments: dict[str, JSON]
+
+
+class ImageURL(TypedDict):
+    """ImageURL is an image: an http(s) link or a data URL."""
+
+    # url is the image's address.
+    url: str
+
+
+class CacheControl(TypedDict):
+    """CacheControl marks a block for a provider's prefix cache."""
+
+    # type is "ephemeral".
+    type: str
+
+
+_ContentBlockRequired = TypedDict(
+    "_ContentBlockRequired",
+    {
+        # type is "text" or "image_url".
+        "type": str,
+    },
+)
+
+
+class ContentBlock(_ContentBlockRequired, total=False):
+    """ContentBlock is one block of a structured message: text or an image."""
+
+    # text is the block's text.
+    text: str
+    # image_url is the block's image.
+    image_url: ImageURL
+    # cache_control marks the block for the provider's prefix cache.
+    cache_control: CacheControl
+
+
+_MessageRequired = TypedDict(
+    "_MessageRequired",
+    {
+        # role is "system", "user", "assistant" or "tool".
+        "role": str,
+    },
+)
+
+
+class Message(_MessageRequired, total=False):
+    """Message is one entry of the conversation sent to the LLM."""
+
+    # content is the text of the message.
+    content: str
+    # tool_calls are the calls an assistant message asks for.
+    tool_calls: list[ToolCall]
+    # tool_call_id links a tool message to the call it answers.
+    tool_call_id: str
+    # reasoning_content is the reasoning an assistant message came with, where the provider gives one.
+    reasoning_content: str
+    # content_parts are the parts of a multimodal message (text and images), where the host splits it.
+    content_parts: list[ContentBlock]
+    # system_parts are the blocks of a system message, as the host builds it for providers that cache prefixes.
+    system_parts: list[ContentBlock]
+    # model_name is the model that wrote an assistant message.
+    model_name: str
+    # created_at is when the message was made, in RFC 3339 form.
+    created_at: str
+    # media are media references of the message, such as "media://abc123".
+    media: list[str]
+    # attachments are files attached to the message, in the host's own shape.
+    attachments: list[dict[str, JSON]]
+
+
+_FunctionDefinitionRequired = TypedDict(
+    "_FunctionDefinitionRequired",
+    {
+        # name is the tool name the LLM calls.
+        "name": str,
+    },
+)
+
+
+class FunctionDefinition(_FunctionDefinitionRequired, total=False):
+    """FunctionDefinition names a tool and describes its arguments."""
+
+    # description tells the LLM what the tool does.
+    description: str
+    # parameters is the JSON Schema of the tool's arguments object, or
+    # null. It is kept as it came, so that a host's null and a host's
+    # absent member each go back as they were.
+    parameters: Optional[dict[str, JSON]]
+
+
+class ToolDefinition(TypedDict):
+    """ToolDefinition declares a tool the LLM may call, in OpenAI function-calling form."""
+
+    # type is "function".
+    type: str
+    # function describes the tool.
+    function: FunctionDefinition
+
+
+_BeforeLLMParamsRequired = TypedDict(
+    "_BeforeLLMParamsRequired",
+    {
+        # model is the requested model.
+        "model": str,
+    },
+)
+
+
+class BeforeLLMParams(_BeforeLLMParamsRequired, total=False):
+    """BeforeLLMParams is the request about to be sent to the LLM. A modify
+    reply returns the whole object: the host replaces, it does not merge.
+    """
+
+    # meta identifies the call.
+    meta: Meta
+    # context is the turn context.
+    context: TurnContext
+    # messages is the conversation history. PicoClaw leaves it out when it is empty.
+    messages: list[Message]
+    # tools are the tools the LLM may call.
+    tools: list[ToolDefinition]
+    # options are LLM parameters such as temperature and max_tokens.
+    options: dict[str, JSON]
+    # graceful_terminal is true on the last call of a turn that is being wound down.
+    graceful_terminal: bool
+    # planning is true on an LLM call the host makes to plan the turn, before any agent round.
+    #
+    # hookwire extension: Skill prompt hooks of timing before_planning inject only into planning calls; PicoClaw has no planning call and never sets it.
+    planning: bool
+    # channel is the channel the request came from.
+    channel: str
+    # chat_id identifies the chat.
+    chat_id: str
+
+
+_BeforeLLMModifyRequired = TypedDict(
+    "_BeforeLLMModifyRequired",
+    {
+        # action is "modify".
+        "action": Literal["modify"],
+        # request is the whole modified request.
+        "request": BeforeLLMParams,
+    },
+)
+
+
+class BeforeLLMModify(_BeforeLLMModifyRequired, total=False):
+    """BeforeLLMModify replaces the LLM request with Request."""
+
+    # reason is an optional note for logs.
+    reason: str
+
+
+BeforeLLMResult = Union[
+    Continue,
+    BeforeLLMModify,
+    AbortTurn,
+    HardAbort,
+]
+"""BeforeLLMResult answers hook.before_llm."""
+
+
+_BeforeToolParamsRequired = TypedDict(
+    "_BeforeToolParamsRequired",
+    {
+        # tool is the tool's name.
+        "tool": str,
+    },
+)
+
+
+class BeforeToolParams(_BeforeToolParamsRequired, total=False):
+    """BeforeToolParams is a tool call about to run. A modify or respond reply
+    carries it whole as call: a call without tool renames the tool to "".
+    """
+
+    # meta identifies the call.
+    meta: Meta
+    # context is the turn context.
+    context: TurnContext
+    # arguments are the tool's arguments. PicoClaw leaves them out when there are none.
+    arguments: dict[str, JSON]
+    # tool_call_id is the agent's id of the call, the same before and after
+    # the tool runs.
+    #
+    # hookwire extension: Lets a hook pair a call before and after it runs; agents such as Claude Code give every call an id.
+    tool_call_id: str
+    # canonical says what the call is in words every agent shares: its
+    # kind, and its command, path, URL or pattern, whatever the agent
+    # names the tool and its arguments.
+    #
+    # hookwire extension: Lets one hook judge a shell command or a file path under every agent
+    canonical: CanonicalTool
+    # channel is the channel the request came from.
+    channel: str
+    # chat_id identifies the chat.
+    chat_id: str
+    # hook_result is a tool result a hook has already given for the call, as PicoClaw carries it.
+    hook_result: ToolResult
+
+
+_BeforeToolModifyRequired = TypedDict(
+    "_BeforeToolModifyRequired",
+    {
+        # action is "modify".
+        "action": Literal["modify"],
+        # call is the whole modified call; its tool must be set.
+        "call": BeforeToolParams,
+    },
+)
+
+
+class BeforeToolModify(_BeforeToolModifyRequired, total=False):
+    """BeforeToolModify replaces the tool call with Call."""
+
+    # reason is an optional note for logs.
+    reason: str
+
+
+_RespondRequired = TypedDict(
+    "_RespondRequired",
+    {
+        # action is "respond".
+        "action": Literal["respond"],
+        # result is the tool result to return.
+        "result": ToolResult,
+    },
+)
+
+
+class Respond(_RespondRequired, total=False):
+    """Respond answers the tool call itself: the tool, its approval and
+    hook.after_tool are skipped, and Result goes to the LLM.
+    """
+
+    # reason is an optional note for logs.
+    reason: str
+    # call is the whole call as answered, when the hook changed it.
+    call: BeforeToolParams
+
+
+class DenyTool(TypedDict):
+    """DenyTool refuses to run the tool; the LLM is told the reason."""
+
+    # action is "deny_tool".
+    action: Literal["deny_tool"]
+    # reason says why the tool may not run.
+    reason: str
+
+
+BeforeToolResult = Union[
+    Continue,
+    BeforeToolModify,
+    Respond,
+    DenyTool,
+    AbortTurn,
+    HardAbort,
+]
+"""BeforeToolResult answers hook.before_tool."""
+
+
+class EventScope(TypedDict, total=False):
+    """EventScope places an event."""
+
+    # agent_id names the agent.
+    agent_id: str
+    # session_key identifies the session.
+    session_key: str
+    # turn_id identifies the turn.
+    turn_id: str
+    # channel is the channel of the turn.
+    channel: str
+    # chat_id identifies the chat.
+    chat_id: str
+
+
+class EventSource(TypedDict, total=False):
+    """EventSource is the component that raised an event."""
+
+    # component is the kind of component, such as "agent".
+    component: str
+    # name is the component's name.
+    name: str
+
+
+_HelloParamsRequired = TypedDict(
+    "_HelloParamsRequired",
+    {
+        # name is the hook's name in the host's configuration.
+        "name": str,
+        # version is the protocol version; 1 for this one.
+        "version": int,
+    },
+)
+
+
+class HelloParams(_HelloParamsRequired, total=False):
+    """HelloParams opens the connection: the host names the hook and the protocol version."""
+
+    # modes are the capabilities the host expects of the hook. PicoClaw
+    # leaves them out when it grants none.
+    modes: list[Mode]
+    # extensions are the hookwire extensions the host understands; see the Ext* constants.
+    #
+    # hookwire extension: Lets a hook know which optional behaviours the host applies; a host that sends none applies none.
+    extensions: list[str]
+    # max_line_bytes is the longest reply line the host reads, in bytes,
+    # newline included. A host that sends none (or 0) reads 1 MiB, as
+    # PicoClaw does; the SDKs keep their replies within it.
+    #
+    # hookwire extension: Lets a hook send a host that reads them replies longer than the 1 MiB that PicoClaw's host reads.
+    max_line_bytes: int
+
+
+_HelloResultRequired = TypedDict(
+    "_HelloResultRequired",
+    {
+        # ok is true when the hook is ready.
+        "ok": bool,
+    },
+)
+
+
+class HelloResult(_HelloResultRequired, total=False):
+    """HelloResult accepts the connection."""
+
+    # name is the name the hook gives itself.
+    name: str
+    # modes are the modes the hook's handlers need.
+    #
+    # hookwire extension: Lets a host see which calls a hook expects; a hook that is configured for a mode it lacks can be reported at start.
+    modes: list[Mode]
+
+
+_LegacyEventRequired = TypedDict(
+    "_LegacyEventRequired",
+    {
+        # Kind is a legacy kind such as "tool_exec_start"; see LegacyKinds.
+        "Kind": str,
+    },
+)
+
+
+class LegacyEvent(_LegacyEventRequired, total=False):
+    """LegacyEvent is the observe notification hook.event of older hosts, with PascalCase keys."""
+
+    # Meta identifies where the event comes from.
+    Meta: Meta
+    # Payload is the event's data.
+    Payload: JSON
+
+
+_NotificationRequired = TypedDict(
+    "_NotificationRequired",
+    {
+        # jsonrpc is always "2.0".
+        "jsonrpc": Literal["2.0"],
+        # method is hook.runtime_event or hook.event.
+        "method": str,
+    },
+)
+
+
+class Notification(_NotificationRequired, total=False):
+    """Notification is a message that gets no reply. Older hosts may send an id of 0."""
+
+    # id is absent, or 0 on older hosts.
+    id: Literal[0]
+    # params is the event.
+    params: JSON
+
+
+_RPCErrorRequired = TypedDict(
+    "_RPCErrorRequired",
+    {
+        # code is one of the Code* constants, or another integer code.
+        "code": int,
+        # message says what went wrong, in one line.
+        "message": str,
+    },
+)
+
+
+class RPCError(_RPCErrorRequired, total=False):
+    """RPCError is a JSON-RPC error object."""
+
+    # data carries optional details.
+    data: JSON
+
+
+_RequestRequired = TypedDict(
+    "_RequestRequired",
+    {
+        # jsonrpc is always "2.0".
+        "jsonrpc": Literal["2.0"],
+        # id identifies the call; hosts count up from 1 and hello is 1.
+        "id": int,
+        # method is one of the hook.* methods.
+        "method": str,
+    },
+)
+
+
+class Request(_RequestRequired, total=False):
+    """Request is a call that expects a Response with the same id."""
+
+    # params is the method's params object.
+    params: JSON
+
+
+_ResponseRequired = TypedDict(
+    "_ResponseRequired",
+    {
+        # jsonrpc is always "2.0".
+        "jsonrpc": Literal["2.0"],
+        # id is the id of the request answered; null only when that id could not be read.
+        "id": Optional[int],
+    },
+)
+
+
+class Response(_ResponseRequired, total=False):
+    """Response answers a Request: exactly one of Result and Error is set."""
+
+    # result is the method's result when the call succeeded.
+    result: JSON
+    # error says why the call failed.
+    error: RPCError
+
+
+_RuntimeEventRequired = TypedDict(
+    "_RuntimeEventRequired",
+    {
+        # kind is a dotted event kind such as "agent.tool.exec_start"; see the Kind* constants.
+        "kind": str,
+        # source is the component that raised the event.
+        "source": EventSource,
+        # scope places the event in an agent, session and turn.
+        "scope": EventScope,
+    },
+)
+
+
+class RuntimeEvent(_RuntimeEventRequired, total=False):
+    """RuntimeEvent is the observe notification hook.runtime_event. It gets no reply."""
+
+    # id identifies the event.
+    id: str
+    # time is when the event happened, in RFC 3339 form.
+    time: str
+    # correlation links the event to others.
+    correlation: dict[str, JSON]
+    # severity is "debug", "info", "warn" or "error".
+    severity: str
+    # payload is the event's data; its shape depends on the kind. PicoClaw leaves it out when there is none.
+    payload: JSON
+    # attrs are further attributes.
+    attrs: dict[str, JSON]
+
+
+class MethodInfo(NamedTuple):
+    """A row of the method table."""
+
+    name: Method
+    """The JSON-RPC method name."""
+    notification: bool
+    """True for a method that gets no reply."""
+    mode: Optional[Mode]
+    """The hello mode a hook declares to receive the method, if any."""
+    params: str
+    """The name of the params type."""
+    result: Optional[str]
+    """The name of the result type; None for a notification."""
+    actions: tuple[Action, ...]
+    """The actions the result allows, when it is a union on action."""
+
+
+_Check = Callable[[object, str], None]
 
 METHODS: Final[Mapping[str, MethodInfo]] = {
     METHOD_HELLO: MethodInfo(
@@ -3163,68 +2893,49 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
 # The method surface: for each method a hook handles, what its handler
 # returns, the decorator that registers it and the test client's call.
 
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-    from typing import TypeVar, Union
+BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
+"""What a before_llm handler returns; None means continue."""
 
-    from ._results import Modify
+AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
+"""What an after_llm handler returns; None means continue."""
 
-    BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
-    """What a before_llm handler returns; None means continue."""
+BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
+"""What a before_tool handler returns; None means continue."""
 
-    AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
-    """What an after_llm handler returns; None means continue."""
+AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
+"""What an after_tool handler returns; None means continue."""
 
-    BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
-    """What a before_tool handler returns; None means continue."""
+ApproveToolReply = Union[ApproveToolResult, bool]
+"""What an approve_tool handler returns; a bool b means {"approved": b}."""
 
-    AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
-    """What an after_tool handler returns; None means continue."""
+_BeforeLLMHandler = TypeVar(
+    "_BeforeLLMHandler",
+    bound=Callable[[BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]],
+)
 
-    ApproveToolReply = Union[ApproveToolResult, bool]
-    """What an approve_tool handler returns; a bool b means {"approved": b}."""
+_AfterLLMHandler = TypeVar(
+    "_AfterLLMHandler",
+    bound=Callable[[AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]],
+)
 
-    _BeforeLLMHandler = TypeVar(
-        "_BeforeLLMHandler",
-        bound=Callable[
-            [BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]
-        ],
-    )
+_BeforeToolHandler = TypeVar(
+    "_BeforeToolHandler",
+    bound=Callable[
+        [BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]
+    ],
+)
 
-    _AfterLLMHandler = TypeVar(
-        "_AfterLLMHandler",
-        bound=Callable[
-            [AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]
-        ],
-    )
+_AfterToolHandler = TypeVar(
+    "_AfterToolHandler",
+    bound=Callable[[AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]],
+)
 
-    _BeforeToolHandler = TypeVar(
-        "_BeforeToolHandler",
-        bound=Callable[
-            [BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]
-        ],
-    )
-
-    _AfterToolHandler = TypeVar(
-        "_AfterToolHandler",
-        bound=Callable[
-            [AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]
-        ],
-    )
-
-    _ApproveToolHandler = TypeVar(
-        "_ApproveToolHandler",
-        bound=Callable[
-            [ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]
-        ],
-    )
-else:
-    # At run time a reply type is only an annotation.
-    BeforeLLMReply = object
-    AfterLLMReply = object
-    BeforeToolReply = object
-    AfterToolReply = object
-    ApproveToolReply = object
+_ApproveToolHandler = TypeVar(
+    "_ApproveToolHandler",
+    bound=Callable[
+        [ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]
+    ],
+)
 
 
 class _Handlers:

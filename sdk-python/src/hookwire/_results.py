@@ -7,12 +7,10 @@ it returns a Modify that the dispatcher renders for the method it answers.
 
 from __future__ import annotations
 
-from ._static import Generic, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-TYPE_CHECKING = False
+# For type checkers only: _protocol imports Modify from here.
 if TYPE_CHECKING:
-    from typing import Any, TypeVar
-
     from ._protocol import (
         AbortTurn,
         BeforeToolParams,
@@ -23,9 +21,7 @@ if TYPE_CHECKING:
         ToolResult,
     )
 
-    T = TypeVar("T")
-else:
-    T = object  # Generic[T] at run time only makes Modify subscriptable
+T = TypeVar("T")
 
 
 class Modify(Generic[T]):

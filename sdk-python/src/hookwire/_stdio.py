@@ -26,8 +26,10 @@ import signal
 import sys
 import threading
 import time
+from typing import Any, Callable
 
-from ._hook import HookError, Route, _Handler
+from ._errors import HookError
+from ._hook import Hook, Route, _Handler
 from ._json import ID_TYPES, Undecodable, decode
 from ._log import log
 from ._protocol import (
@@ -38,12 +40,6 @@ from ._protocol import (
     METHODS,
     NEEDS_HANDLER,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Callable
-
-    from ._hook import Hook
 
 
 def _encoder() -> Callable[[Any], str]:
@@ -181,7 +177,7 @@ class _Wire:
             try:
                 route = self.hook.route(method, params)
             except HookError as e:
-                self.error(request_id, e.code, e.message)
+                self.error(request_id, e.code, e.message, e.data)
                 return
             except Exception as e:
                 self.failed(request_id, method, e)
@@ -244,12 +240,33 @@ class _Wire:
         self.write(line)
 
     def failed(self, request_id: Any, method: str, e: BaseException) -> None:
+        if isinstance(e, HookError):
+            # The handler chose its error: an answer, not a failure to log
+            # (which would load logging for it).
+            self.error(request_id, e.code, e.message, e.data)
+            return
         log.error("%s handler failed", method, exc_info=e)
         self.error(request_id, CODE_HANDLER_ERROR, str(e) or type(e).__name__)
 
-    def error(self, request_id: Any, code: int, message: str) -> None:
-        error = {"code": code, "message": message}
-        self.write(_dumps({"jsonrpc": "2.0", "id": request_id, "error": error}))
+    def error(self, request_id: Any, code: int, message: str, data: Any = None) -> None:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        try:
+            line = _dumps({"jsonrpc": "2.0", "id": request_id, "error": error})
+        except (TypeError, ValueError, RecursionError) as e:
+            # Data a handler gave that JSON cannot write: the request still
+            # gets an answer, as for a result that is not JSON.
+            log.error("the error %d's data is not JSON: %s", code, e)
+            message = f"the data of the error {code} ({message}) is not JSON: {e}"
+            line = _dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "error": {"code": CODE_HANDLER_ERROR, "message": message},
+                }
+            )
+        self.write(line)
 
     def stop(self) -> None:
         """Drop every later reply: the handlers still running are abandoned."""

@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from ._hook import HookError
+from ._errors import HookError
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
@@ -32,8 +32,9 @@ class TestClient(_TestCalls):
     rest. Each call goes through the same dispatch as a real request, and
     returns the result exactly as it would go on the wire (decoded from its
     JSON).
-    An error reply raises HookError with the code and message the host
-    would get; a failed handler's exception is its __cause__.
+    An error reply raises HookError with the code, message and data the
+    host would get; the handler's exception (a HookError it raised, or the
+    exception it failed with) is its __cause__.
     """
 
     __test__ = False  # not a pytest test class, whatever its name
@@ -104,6 +105,14 @@ class TestClient(_TestCalls):
             else:
                 reply = await asyncio.wrap_future(self._hook._workers.submit(route.call, params))
             return _wire(route.finish(params, reply))
+        except HookError as e:
+            # As the host gets it: data goes through JSON too.
+            try:
+                data = _wire(e.data)
+            except (TypeError, ValueError, RecursionError) as bad:
+                message = f"the data of the error {e.code} ({e.message}) is not JSON: {bad}"
+                raise HookError(CODE_HANDLER_ERROR, message) from e
+            raise HookError(e.code, e.message, data) from e
         except Exception as e:
             raise HookError(CODE_HANDLER_ERROR, str(e) or type(e).__name__) from e
 

@@ -28,7 +28,7 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "invoke_agent": ("agent", {}),
     "list_dir": ("list", {"path": ("path",)}),
     "list_directory": ("list", {"path": ("dir_path",)}),
-    "read_file": ("read", {"path": ("file_path", "path",)}),
+    "read_file": ("read", {"path": ("file_path", "path")}),
     "read_many_files": ("read", {}),
     "replace": ("edit", {"path": ("file_path",)}),
     "run_shell_command": ("shell", {"command": ("command",)}),
@@ -37,5 +37,5 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "subagent": ("agent", {}),
     "web_fetch": ("fetch", {"url": ("url",)}),
     "web_search": ("web_search", {"pattern": ("query",)}),
-    "write_file": ("write", {"path": ("file_path", "path",)}),
+    "write_file": ("write", {"path": ("file_path", "path")}),
 }

@@ -23,6 +23,7 @@ from typing import (
     get_type_hints,
 )
 
+from ._errors import HookwireError
 from ._hook import is_async
 from ._protocol import ToolDefinition, ToolResult
 from ._results import tool_result
@@ -42,8 +43,11 @@ ToolFunction = Callable[..., Any]
 _JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
 
 
-class ArgumentError(ValueError):
-    """The arguments of a tool call do not match the tool's schema."""
+class ArgumentError(HookwireError, ValueError):
+    """The arguments of a tool call do not match the tool's schema.
+
+    A ValueError too, as it was before HookwireError.
+    """
 
 
 class Tool:

@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Final, Literal, TypedDict, TypeVar, Union
 
+from ._errors import HookwireError
 from ._hook import Hook, is_async
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
@@ -121,7 +122,7 @@ ToolInput = dict[str, JSON]
 """A tool's arguments."""
 
 
-class ToolError(Exception):
+class ToolError(HookwireError):
     """A tool's failure, as PostToolUseFailure gets it: message is the result's for_llm."""
 
     def __init__(self, result: ToolResult) -> None:

@@ -21,6 +21,7 @@ from hookwire import (
     BeforeToolParams,
     BeforeToolReply,
     Hook,
+    HookError,
     RuntimeEvent,
     abort_turn,
     deny,
@@ -41,13 +42,17 @@ def common(name: str) -> Any:
         return hard_abort(REASON)
     if name == "error":
         raise RuntimeError("the reference hook failed, as asked")
+    if name == "hook_error":
+        raise HookError(-32010, "quota", {"retry_after": 5})
     return None
 
 
 @hook.before_llm
 def before_llm(req: BeforeLLMParams) -> BeforeLLMReply:
     if req["model"] == "modify":
-        return modify(req, messages=[*req.get("messages", []), {"role": "system", "content": REASON}])
+        return modify(
+            req, messages=[*req.get("messages", []), {"role": "system", "content": REASON}]
+        )
     result: BeforeLLMReply = common(req["model"])
     return result
 

@@ -20,6 +20,7 @@ from hookwire import (
     BeforeToolParams,
     BeforeToolReply,
     Hook,
+    HookError,
     RuntimeEvent,
     deny,
     modify,
@@ -43,6 +44,10 @@ def behave(call: BeforeToolParams) -> BeforeToolReply:
         return deny(f"a child read {len(child.stdout)} bytes of stdin")
     if tool == "fail":
         raise RuntimeError("the handler broke")
+    if tool == "hook_error":
+        raise HookError(int(str(args["code"])), str(args["message"]), args.get("data"))
+    if tool == "hook_error_set":
+        raise HookError(-32010, "a set", {1, 2})  # data JSON cannot write
     if tool == "echo":
         return deny(str(args.get("text")))
     if tool == "itself":
@@ -73,6 +78,9 @@ def sync_before_tool(call: BeforeToolParams) -> BeforeToolReply:
     if tool == "fail_later":
         time.sleep(0.01)
         raise RuntimeError("the handler broke later")
+    if tool == "hook_error_later":
+        time.sleep(0.01)
+        raise HookError(-32011, "later", ["waited"])
     return behave(call)
 
 
@@ -98,6 +106,9 @@ async def async_before_tool(call: BeforeToolParams) -> BeforeToolReply:
     if tool == "fail_later":
         await asyncio.sleep(0.01)
         raise RuntimeError("the handler broke later")
+    if tool == "hook_error_later":
+        await asyncio.sleep(0.01)
+        raise HookError(-32011, "later", ["waited"])
     return behave(call)
 
 

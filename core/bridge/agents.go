@@ -82,11 +82,11 @@ var claudeCode = &Agent{
 	Name:     "claude-code",
 	Document: "the 33 hook events of Claude Code 2.1.331 (its own hook schema), with the hooks reference of code.claude.com/docs/en/hooks (May 2026) for their meaning",
 	Events: map[string]Step{
-		"PreToolUse":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"PermissionRequest":   {Calls: []Stage{Approval}, Guard: true},
-		"PostToolUse":         {Calls: []Stage{AfterTool}},
-		"PostToolUseFailure":  {Calls: []Stage{AfterTool}},
-		"PostToolBatch":       {Kind: "agent.tool.batch_end"},
+		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PermissionRequest":  {Calls: []Stage{Approval}, Guard: true},
+		"PostToolUse":        {Calls: []Stage{AfterTool}},
+		"PostToolUseFailure": {Calls: []Stage{AfterTool}},
+		"PostToolBatch":      {Kind: "agent.tool.batch_end"},
 		// The prompt as a before_llm call: messages a modify appends reach
 		// Claude as context of the prompt, abort_turn blocks the prompt.
 		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},

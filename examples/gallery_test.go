@@ -181,5 +181,6 @@ func TestTheShellGuardBlocksRmRfUnderHookwireRun(t *testing.T) {
 	equal(t, "tool calls", tools(records), []string{
 		"shell denied by shell_guard: dangerous command blocked: rm -rf /",
 		"shell ran: would run: ls",
+		"shell ran: would run: echo DEPLOY_TOKEN=***",
 	})
 }

@@ -416,20 +416,29 @@ func TestUnderTheRealClaudeCodeAnApproverThatAbstainsLeavesItToItsOwnRules(t *te
 // model runs a command whose output holds a token (the command itself
 // does not), and what the model reads back has it masked.
 func TestUnderTheRealAgentsTheSecretRedactorMasksAToolsOutput(t *testing.T) {
-	redactor := goHook(t, filepath.Join("secret-redactor", "go"))
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	hooks := map[string][]string{
+		"secret-redactor": {goHook(t, filepath.Join("secret-redactor", "go"))},
+		// The same file as the rm -rf guard: it reads the output in the
+		// one shape the bridge gives it, whatever the agent.
+		"shell-guard": {"env", "PYTHONPATH=" + sdk, "python3", shellGuard},
+	}
 	for _, agent := range realAgents {
-		t.Run(agent.name, func(t *testing.T) {
-			t.Parallel()
-			a := newAgentRun(t)
-			// GITHUB_TOKEN=hunter2-made-up-example, base64 in the command.
-			a.command = "echo R0lUSFVCX1RPS0VOPWh1bnRlcjItbWFkZS11cC1leGFtcGxl | base64 -d"
-			a.afterTool = true
-			out, model := agent.run(a, t, []string{redactor})
-			sent := model.sent()
-			if strings.Contains(sent, "hunter2-made-up-example") || !strings.Contains(sent, "GITHUB_TOKEN=***") {
-				t.Errorf("%s %s: the model read the secret, or not the masked output\nthe model was sent:\n%s\nthe agent printed:\n%s", agent.name, agent.version, sent, out)
-			}
-		})
+		for name, hook := range hooks {
+			t.Run(agent.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				a := newAgentRun(t)
+				// GITHUB_TOKEN=hunter2-made-up-example, base64 in the command.
+				a.command = "echo R0lUSFVCX1RPS0VOPWh1bnRlcjItbWFkZS11cC1leGFtcGxl | base64 -d"
+				a.afterTool = true
+				out, model := agent.run(a, t, hook)
+				sent := model.sent()
+				if strings.Contains(sent, "hunter2-made-up-example") || !strings.Contains(sent, "GITHUB_TOKEN=***") {
+					t.Errorf("%s %s: the model read the secret, or not the masked output\nthe model was sent:\n%s\nthe agent printed:\n%s", agent.name, agent.version, sent, out)
+				}
+			})
+		}
 	}
 }
 

@@ -310,3 +310,32 @@ func ExampleHook_OnClose() {
 	// Output:
 	// calls: 1 host extensions: [approve_tool.abstain]
 }
+
+// The guard of the README's tool vocabulary: the same check under Claude
+// Code (Bash), Gemini CLI (run_shell_command) and PicoClaw (exec), sent
+// canonical or not.
+func ExampleBeforeToolParams_CanonicalTool() {
+	h := hookwire.New("shell-guard")
+	h.OnBeforeTool(func(_ context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {
+		use := call.CanonicalTool()
+		if use.Kind == "shell" && use.Command != nil && strings.Contains(*use.Command, "rm -rf") {
+			return hookwire.DenyTool{Reason: "a recursive delete is not allowed"}, nil
+		}
+		return nil, nil
+	})
+	ctx := context.Background()
+	for _, params := range []string{
+		`{"tool":"Bash","arguments":{"command":"rm -rf /"}}`,
+		`{"tool":"run_shell_command","arguments":{"command":"rm -rf /"}}`,
+		`{"tool":"exec","arguments":{"command":"ls"}}`,
+		`{"tool":"any_name","canonical":{"kind":"shell","command":"rm -rf /"}}`,
+	} {
+		res, _ := h.Call(ctx, hookwire.MethodBeforeTool, json.RawMessage(params))
+		fmt.Println(string(res))
+	}
+	// Output:
+	// {"action":"deny_tool","reason":"a recursive delete is not allowed"}
+	// {"action":"deny_tool","reason":"a recursive delete is not allowed"}
+	// {"action":"continue"}
+	// {"action":"deny_tool","reason":"a recursive delete is not allowed"}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"io/fs"
 	"os"
@@ -606,5 +607,22 @@ assert METHOD_MIX in NEEDS_HANDLER
 	python.Dir = dir
 	if out, err := python.CombinedOutput(); err != nil {
 		t.Errorf("python: %v\n%s", err, out)
+	}
+}
+
+func TestAToolNameHasOneKindUnderEveryAgent(t *testing.T) {
+	var v vocabulary
+	if err := json.Unmarshal([]byte(`{"kinds": {"read": "", "write": ""}, "agents": [
+		{"name": "a", "tools": {"read_file": {"kind": "read", "path": "path"}}},
+		{"name": "b", "tools": {"read_file": {"kind": "write", "path": "file_path"}}}]}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.merged(); err == nil || !strings.Contains(err.Error(), "tool read_file is read under one agent and write under b") {
+		t.Errorf("got %v", err)
+	}
+	v.Agents[1].Tools["read_file"] = toolShape{Kind: "read", Path: "file_path"}
+	merged, err := v.merged()
+	if err != nil || !slices.Equal(merged["read_file"].members["path"], []string{"path", "file_path"}) {
+		t.Errorf("merged %+v, %v: want both agents' argument names, in the agents' order", merged["read_file"], err)
 	}
 }

@@ -143,65 +143,70 @@ func (v *vocabulary) goBridge(header string) string {
 	return b.String()
 }
 
-func goKnown(header string, merged map[string]*known) string {
+// knownSyntax is how a language writes the merged table: what comes
+// before the entries, the start of an entry (given the quoted name and
+// kind), one member with its arguments, what goes between members, the end
+// of an entry and of the table.
+type knownSyntax struct {
+	head, entry string
+	member      func(name string, args []string) string
+	sep, end    string
+	emptyEnd    string // the end of an entry without members, when not end
+	tail        string
+}
+
+func renderKnown(merged map[string]*known, x knownSyntax) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "// %s\n\npackage hookwire\n\n// knownTools are the tools of the agents hookwire knows, merged by name:\n// each one's kind, and the arguments that may hold each canonical member.\nvar knownTools = map[string]knownTool{\n", header)
+	b.WriteString(x.head)
 	for _, name := range sortedKeys(merged) {
 		k := merged[name]
-		fmt.Fprintf(&b, "\t%q: {kind: %q, args: map[string][]string{", name, k.kind)
-		for i, m := range sortedKeys(k.members) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q: {%s}", m, quoteAll(k.members[m], ", "))
+		fmt.Fprintf(&b, x.entry, strconv.Quote(name), strconv.Quote(k.kind))
+		var members []string
+		for _, m := range sortedKeys(k.members) {
+			members = append(members, x.member(m, k.members[m]))
 		}
-		b.WriteString("}},\n")
+		b.WriteString(strings.Join(members, x.sep))
+		if len(members) == 0 && x.emptyEnd != "" {
+			b.WriteString(x.emptyEnd)
+		} else {
+			b.WriteString(x.end)
+		}
 	}
-	b.WriteString("}\n")
+	b.WriteString(x.tail)
 	return b.String()
+}
+
+func goKnown(header string, merged map[string]*known) string {
+	return renderKnown(merged, knownSyntax{
+		head:   "// " + header + "\n\npackage hookwire\n\n// knownTools are the tools of the agents hookwire knows, merged by name:\n// each one's kind, and the arguments that may hold each canonical member.\nvar knownTools = map[string]knownTool{\n",
+		entry:  "\t%s: {kind: %s, args: map[string][]string{",
+		member: func(name string, args []string) string { return fmt.Sprintf("%q: {%s}", name, quoteAll(args, ", ")) },
+		sep:    ", ", end: "}},\n", tail: "}\n",
+	})
 }
 
 func pyKnown(header string, merged map[string]*known) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n\"\"\"The tools of the agents hookwire knows, merged by name: each one's kind,\nand the arguments that may hold each canonical member.\"\"\"\n\nfrom __future__ import annotations\n\nKNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {\n", header)
-	for _, name := range sortedKeys(merged) {
-		k := merged[name]
-		fmt.Fprintf(&b, "    %s: (%s, {", strconv.Quote(name), strconv.Quote(k.kind))
-		for i, m := range sortedKeys(k.members) {
-			if i > 0 {
-				b.WriteString(", ")
+	return renderKnown(merged, knownSyntax{
+		head:  "# " + header + "\n\n\"\"\"The tools of the agents hookwire knows, merged by name: each one's kind,\nand the arguments that may hold each canonical member.\"\"\"\n\nfrom __future__ import annotations\n\nKNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {\n",
+		entry: "    %s: (%s, {",
+		member: func(name string, args []string) string {
+			tuple := quoteAll(args, ", ")
+			if len(args) == 1 {
+				tuple += "," // a tuple of one
 			}
-			args := quoteAll(k.members[m], ", ")
-			if len(k.members[m]) == 1 {
-				args += "," // a tuple of one
-			}
-			fmt.Fprintf(&b, "%s: (%s)", strconv.Quote(m), args)
-		}
-		b.WriteString("}),\n")
-	}
-	b.WriteString("}\n")
-	return b.String()
+			return fmt.Sprintf("%s: (%s)", strconv.Quote(name), tuple)
+		},
+		sep: ", ", end: "}),\n", tail: "}\n",
+	})
 }
 
 func tsKnown(header string, merged map[string]*known) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "// %s\n\n/**\n * The tools of the agents hookwire knows, merged by name: each one's kind,\n * and the arguments that may hold each canonical member.\n */\nexport const knownTools: { readonly [name: string]: { readonly kind: string; readonly args: { readonly [member: string]: readonly string[] } } } = {\n", header)
-	for _, name := range sortedKeys(merged) {
-		k := merged[name]
-		fmt.Fprintf(&b, "  %s: { kind: %s, args: {", strconv.Quote(name), strconv.Quote(k.kind))
-		for i, m := range sortedKeys(k.members) {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, " %s: [%s]", m, quoteAll(k.members[m], ", "))
-		}
-		if len(k.members) > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString("} },\n")
-	}
-	b.WriteString("};\n")
-	return b.String()
+	return renderKnown(merged, knownSyntax{
+		head:   "// " + header + "\n\n/**\n * The tools of the agents hookwire knows, merged by name: each one's kind,\n * and the arguments that may hold each canonical member.\n */\nexport const knownTools: { readonly [name: string]: { readonly kind: string; readonly args: { readonly [member: string]: readonly string[] } } } = {\n",
+		entry:  "  %s: { kind: %s, args: {",
+		member: func(name string, args []string) string { return fmt.Sprintf(" %s: [%s]", name, quoteAll(args, ", ")) },
+		sep:    ",", end: " } },\n", emptyEnd: "} },\n", tail: "};\n",
+	})
 }
 
 func (v *vocabulary) docs(header string) string {

@@ -64,6 +64,7 @@ func Gen() error {
 // Check fails when a generated file is out of date, or when gofmt, go vet or
 // ruff format complain.
 func Check() error {
+	mg.Deps(Deps) // ruff, for the Python files' format
 	var problems []string
 	before := map[string][]byte{}
 	for _, f := range generated {

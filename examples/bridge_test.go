@@ -286,7 +286,7 @@ func TestTheFirstEventSaysWhatTheAgentCannotExpress(t *testing.T) {
 	b := newBridgeRun(t, "claude-code", referenceHooks(t)["go"])
 	_, first, _ := b.call(t, sample(t, "claude-code", "SessionStart", nil))
 	_, second, _ := b.call(t, sample(t, "claude-code", "UserPromptSubmit", nil))
-	if !strings.Contains(first, "a hook cannot add tools to Claude Code's LLM requests") {
+	if !strings.Contains(first, "before_llm is called once per prompt (UserPromptSubmit)") {
 		t.Errorf("the first event's stderr does not say what Claude Code cannot do:\n%s", first)
 	}
 	if second != "" {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 // What the user sees when a hook cannot answer: each agent's channel for a
@@ -91,6 +92,24 @@ func blockedOrWarned(ev Event, o outcome, block map[string]any) Reply {
 type stderrTail struct {
 	mu    sync.Mutex
 	lines []string
+	at    time.Time // when the last line came
+}
+
+// settle waits, at most half a second, until the hook's stderr has been
+// quiet for a tenth of one: a failed call's reply and the traceback that
+// explains it come on two pipes, and the reply may come first (a Python
+// hook loads its logging only to write the traceback). Only a failure
+// waits.
+func (t *stderrTail) settle() {
+	const quiet, most = 100 * time.Millisecond, 500 * time.Millisecond
+	for start := time.Now(); time.Since(start) < most; time.Sleep(5 * time.Millisecond) {
+		t.mu.Lock()
+		since := time.Since(t.at)
+		t.mu.Unlock()
+		if since >= quiet && time.Since(start) >= quiet {
+			return
+		}
+	}
 }
 
 // tailLines is how many lines of a hook's stderr a message quotes, of the
@@ -128,7 +147,7 @@ func (h tailHandler) Handle(ctx context.Context, r slog.Record) error {
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "stream" && a.Value.String() == "stderr" {
 			h.tail.mu.Lock()
-			h.tail.lines = append(h.tail.lines, r.Message)
+			h.tail.lines, h.tail.at = append(h.tail.lines, r.Message), time.Now()
 			if len(h.tail.lines) > keptLines {
 				h.tail.lines = h.tail.lines[len(h.tail.lines)-keptLines:]
 			}

@@ -256,6 +256,7 @@ func (s *server) decide(ev Event, o *outcome) Reply {
 	if o.failure == "" && len(o.skipped) == 0 {
 		return s.opts.Agent.decide(ev, *o)
 	}
+	s.tail.settle()
 	o.stderr = s.tail.last()
 	o.log = strings.TrimSuffix(s.opts.Socket, ".sock") + ".log"
 	r := s.opts.Agent.decide(ev, *o)

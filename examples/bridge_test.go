@@ -253,7 +253,8 @@ var geminiContracts = []contract{
 	{"BeforeTool", nil, `{"decision":"deny","reason":"reference"}`, 0},
 	{"BeforeTool", tool("abort_turn"), `{"decision":"deny","reason":"reference","continue":false,"stopReason":"reference"}`, 0},
 	// Gemini CLI 0.61.0 reads no new output: a blocked result is read in its place.
-	{"AfterTool", tool("modify"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"AfterTool", tool("modify"), `{"decision":"deny","reason":"reference","systemMessage":"hookwire: Gemini CLI takes no new tool output from a hook: a hook's change reaches the model as a blocked result (\"Tool result blocked: \" and the new text, an error); said once a session"}`, 0},
+	{"AfterTool", tool("modify"), `{"decision":"deny","reason":"reference"}`, 0}, // told once a session
 	{"AfterTool", nil, `{}`, 0},
 	{"AfterTool", tool("hard_abort"), `{"continue":false,"stopReason":"reference"}`, 0},
 	{"Notification", nil, `{}`, 0},

@@ -85,9 +85,12 @@ func claudeDecide(ev Event, o outcome) Reply {
 		output, ok := claudeNewOutput(ev, *o.result)
 		if !ok {
 			// The change has no place in the tool's output: Claude reads
-			// the output as it was, and the user is told.
+			// the output as it was, and the user is told, once a tool.
+			if !o.once("output of " + ev.str("tool_name")) {
+				return Reply{}
+			}
 			return Reply{Stdout: encode(map[string]any{"systemMessage": fmt.Sprintf(
-				"hookwire: Claude Code cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): Claude read the output unchanged", o.hook, ev.str("tool_name"))})}
+				"hookwire: Claude Code cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): Claude reads its output unchanged", o.hook, ev.str("tool_name"))})}
 		}
 		specific := map[string]any{"updatedToolOutput": output}
 		if strings.HasPrefix(ev.str("tool_name"), "mcp__") {

@@ -99,6 +99,10 @@ type outcome struct {
 	// log, for the message about a failure.
 	stderr []string
 	log    string
+	// firstTime reports whether the session has not yet told the user of
+	// the thing key names: what the agent cannot take is said once per
+	// session. Nil: always.
+	firstTime func(key string) bool
 	// ended is the decision that ended a chain: anything but continue.
 	ended *decision
 	// approval is the approvers' decision; nil when none was asked.
@@ -113,6 +117,10 @@ type outcome struct {
 	// own format.
 	llm map[string]any
 }
+
+// once says whether the user is to be told of key now: the first time
+// in the session.
+func (o outcome) once(key string) bool { return o.firstTime == nil || o.firstTime(key) }
 
 // decision is the part of a runtime decision the agents can express.
 type decision struct {

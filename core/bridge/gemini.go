@@ -54,7 +54,11 @@ func geminiDecide(ev Event, o outcome) Reply {
 			// Gemini CLI 0.61.0 reads no tool_output: a blocked result is
 			// the one way to replace what the model reads, which it then
 			// reads as "Tool result blocked: " and the new text.
-			return geminiOutput(map[string]any{"decision": "deny", "reason": *o.result})
+			out := map[string]any{"decision": "deny", "reason": *o.result}
+			if o.once("tool output") {
+				out["systemMessage"] = geminiNoNewOutput
+			}
+			return geminiOutput(out)
 		}
 	case "BeforeModel":
 		if o.llm != nil {
@@ -72,6 +76,10 @@ func geminiDecide(ev Event, o outcome) Reply {
 }
 
 func geminiOutput(out map[string]any) Reply { return Reply{Stdout: encode(out)} }
+
+// geminiNoNewOutput tells the user, once a session, why a changed tool
+// output reads as blocked.
+const geminiNoNewOutput = "hookwire: Gemini CLI takes no new tool output from a hook: a hook's change reaches the model as a blocked result (\"Tool result blocked: \" and the new text, an error); said once a session"
 
 // geminiToolResult is a tool's outcome as AfterTool carries it:
 // tool_response with llmContent and, when it failed, error.

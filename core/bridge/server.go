@@ -63,6 +63,7 @@ type server struct {
 
 	mu    sync.Mutex
 	modes []protocol.Mode // as the hook last declared them
+	told  map[string]bool // what the user has been told this session
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -153,6 +154,21 @@ func (s *server) start(ctx context.Context) {
 	}
 }
 
+// firstTime reports whether the session's user has not been told of key
+// yet, and notes that they now are.
+func (s *server) firstTime(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.told[key] {
+		return false
+	}
+	if s.told == nil {
+		s.told = map[string]bool{}
+	}
+	s.told[key] = true
+	return true
+}
+
 func (s *server) stop() { s.endOnce.Do(func() { close(s.end) }) }
 
 func (s *server) accept(ln net.Listener) {
@@ -219,7 +235,7 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		return Reply{} // an event of a newer agent, or one the protocol has no word for
 	}
 	<-s.started
-	o := outcome{step: step, failOpen: s.opts.FailOpen}
+	o := outcome{step: step, failOpen: s.opts.FailOpen, firstTime: s.firstTime}
 	if s.err != nil {
 		o.failure = "hook " + s.opts.Name + " did not start: " + s.err.Error()
 		return s.decide(ev, &o)

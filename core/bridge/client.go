@@ -198,13 +198,16 @@ func readAtMost(r io.Reader, max int) ([]byte, error) {
 }
 
 // cause names why ctx ended, when it did: the invocation's deadline, or a
-// signal; otherwise err.
+// signal; otherwise err. A connection's deadline is the invocation's, and
+// may fire a moment before ctx's own timer does.
 func cause(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("no decision within the bridge's deadline (--deadline): %w", err)
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted (%v): %w", context.Cause(ctx), err)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("no decision within the bridge's deadline (--deadline): %w", err)
 	}
 	return err
 }

@@ -19,7 +19,7 @@ func claudeDecide(ev Event, o outcome) Reply {
 		if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" {
 			block = claudeSpecific(ev, "hookwire blocked the call: "+o.failure)
 		}
-		return blockedOrWarned(ev, o, block)
+		return blockedOrWarned(o, block)
 	}
 	if d := o.ended; d != nil {
 		switch d.action {

@@ -5,9 +5,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -88,6 +90,34 @@ func FuzzEventName(f *testing.F) {
 		}
 		for i := range min(len(data), 64) {
 			eventName(data[:i])
+		}
+	})
+}
+
+// Whatever output an agent's event carries, the hook reads it as text, and
+// a new text goes back where it was read from: reading the new output
+// gives the new text, or the bridge says it has no place for it.
+func FuzzToolOutputGoesBackWhereItWasRead(f *testing.F) {
+	f.Add([]byte(`{"stdout":"a","stderr":"b","interrupted":false}`), "masked")
+	f.Add([]byte(`{"type":"text","file":{"filePath":"/a","content":"x"}}`), "y")
+	f.Add([]byte(`[{"type":"text","text":"a"},{"type":"image"}]`), "z")
+	f.Add([]byte(`"plain"`), `{"json":true}`)
+	f.Add([]byte(`{"filePath":"/a","success":true}`), "not json")
+	f.Fuzz(func(t *testing.T, response []byte, newText string) {
+		var v any
+		if json.Unmarshal(response, &v) != nil || !utf8.ValidString(newText) {
+			return // a hook's text comes in JSON, valid UTF-8
+		}
+		_ = claudeToolText(v)
+		out, ok := claudeNewOutput(Event{Fields: map[string]any{"tool_response": v}}, newText)
+		if !ok {
+			return
+		}
+		// Back as JSON and read again, as Claude Code would hand it on.
+		var again any
+		require.NoError(t, json.Unmarshal([]byte(encode(out)), &again))
+		if claudeToolText(v) != text(v) || reflect.TypeOf(v) == reflect.TypeOf("") {
+			assert.Equal(t, newText, claudeToolText(again))
 		}
 	})
 }

@@ -75,7 +75,7 @@ func withMessage(r Reply, message string) Reply {
 // nil when the event has none (then exit code 2, which blocks whatever
 // the event is, with the reason on stderr). Events that guard nothing, and
 // guards under --failure-policy open, go on with the message.
-func blockedOrWarned(ev Event, o outcome, block map[string]any) Reply {
+func blockedOrWarned(o outcome, block map[string]any) Reply {
 	message := o.problem()
 	switch {
 	case !o.step.Guard || o.failOpen:

@@ -18,7 +18,7 @@ func geminiDecide(ev Event, o outcome) Reply {
 		if ev.Name == "BeforeTool" {
 			block = map[string]any{"decision": "deny", "reason": "hookwire blocked the call: " + o.failure}
 		}
-		return blockedOrWarned(ev, o, block)
+		return blockedOrWarned(o, block)
 	}
 	if d := o.ended; d != nil {
 		switch {

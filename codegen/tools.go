@@ -111,15 +111,19 @@ func renderTools(root string) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	sdk, err := format.Source([]byte(goKnown(header, merged)))
+	prefixes := v.mcpPrefixes()
+	sdk, err := format.Source([]byte(goKnown(header, merged) + fmt.Sprintf(
+		"\n// mcpPrefixes start the names of agents' MCP tools: SERVER__TOOL follows.\nvar mcpPrefixes = []string{%s}\n", quoteAll(prefixes, ", "))))
 	if err != nil {
 		return nil, err
 	}
 	return []Output{
 		{"core/bridge/tool_names_gen.go", bridge},
 		{"sdk-go/tool_names_gen.go", sdk},
-		{"sdk-python/src/hookwire/_tool_names.py", []byte(pyKnown(header, merged))},
-		{"sdk-node/src/tool-names.gen.ts", []byte(tsKnown(header, merged))},
+		{"sdk-python/src/hookwire/_tool_names.py", []byte(pyKnown(header, merged) + fmt.Sprintf(
+			"\n# The prefixes that start the names of agents' MCP tools: SERVER__TOOL follows.\nMCP_PREFIXES: tuple[str, ...] = (%s)\n", pyTuple(prefixes)))},
+		{"sdk-node/src/tool-names.gen.ts", []byte(tsKnown(header, merged) + fmt.Sprintf(
+			"\n/** The prefixes that start the names of agents' MCP tools: SERVER__TOOL follows. */\nexport const mcpPrefixes: readonly string[] = [%s];\n", quoteAll(prefixes, ", ")))},
 		{"docs/tools.md", []byte(v.docs(header))},
 	}, nil
 }
@@ -153,6 +157,18 @@ type knownSyntax struct {
 	sep, end    string
 	emptyEnd    string // the end of an entry without members, when not end
 	tail        string
+}
+
+// mcpPrefixes are the prefixes that name an agent's MCP tools, in the
+// agents' order.
+func (v *vocabulary) mcpPrefixes() []string {
+	var out []string
+	for _, a := range v.Agents {
+		if a.MCPPrefix != "" && !slices.Contains(out, a.MCPPrefix) {
+			out = append(out, a.MCPPrefix)
+		}
+	}
+	return out
 }
 
 func renderKnown(merged map[string]*known, x knownSyntax) string {
@@ -190,11 +206,7 @@ func pyKnown(header string, merged map[string]*known) string {
 		head:  "# " + header + "\n\n\"\"\"The tools of the agents hookwire knows, merged by name: each one's kind,\nand the arguments that may hold each canonical member.\"\"\"\n\nfrom __future__ import annotations\n\nKNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {\n",
 		entry: "    %s: (%s, {",
 		member: func(name string, args []string) string {
-			tuple := quoteAll(args, ", ")
-			if len(args) == 1 {
-				tuple += "," // a tuple of one
-			}
-			return fmt.Sprintf("%s: (%s)", strconv.Quote(name), tuple)
+			return fmt.Sprintf("%s: (%s)", strconv.Quote(name), pyTuple(args))
 		},
 		sep: ", ", end: "}),\n", tail: "}\n",
 	})
@@ -234,6 +246,14 @@ func (v *vocabulary) docs(header string) string {
 		}
 	}
 	return b.String()
+}
+
+// pyTuple is the items as the inside of a Python tuple, as ruff formats it.
+func pyTuple(items []string) string {
+	if len(items) == 1 {
+		return strconv.Quote(items[0]) + "," // a tuple of one
+	}
+	return quoteAll(items, ", ")
 }
 
 func quoteAll(items []string, sep string) string {

@@ -17,9 +17,11 @@ func canonicalTool(tool string, args map[string]any, sent *CanonicalTool) Canoni
 	if sent != nil {
 		return *sent
 	}
-	if strings.HasPrefix(tool, "mcp__") {
-		server, _, _ := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
-		return CanonicalTool{Kind: "mcp", Server: &server}
+	for _, prefix := range mcpPrefixes {
+		if rest, ok := strings.CutPrefix(tool, prefix); ok {
+			server, _, _ := strings.Cut(rest, "__")
+			return CanonicalTool{Kind: "mcp", Server: &server}
+		}
 	}
 	known, ok := knownTools[tool]
 	if !ok {

@@ -38,3 +38,6 @@ var knownTools = map[string]knownTool{
 	"web_search":        {kind: "web_search", args: map[string][]string{"pattern": {"query"}}},
 	"write_file":        {kind: "write", args: map[string][]string{"path": {"file_path", "path"}}},
 }
+
+// mcpPrefixes start the names of agents' MCP tools: SERVER__TOOL follows.
+var mcpPrefixes = []string{"mcp__"}

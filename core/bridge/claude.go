@@ -93,7 +93,7 @@ func claudeDecide(ev Event, o outcome) Reply {
 				"hookwire: Claude Code cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): Claude reads its output unchanged", o.hook, ev.str("tool_name"))})}
 		}
 		specific := map[string]any{"updatedToolOutput": output}
-		if strings.HasPrefix(ev.str("tool_name"), "mcp__") {
+		if strings.HasPrefix(ev.str("tool_name"), agentTools["claude-code"].mcpPrefix) {
 			specific["updatedMCPToolOutput"] = output // the name Claude Code read before updatedToolOutput
 		}
 		return claudeOutput(ev, specific)

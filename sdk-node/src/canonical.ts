@@ -1,7 +1,7 @@
 // One tool vocabulary: a tool call in words every agent shares.
 
 import type { CanonicalTool } from "./protocol.gen.js";
-import { knownTools } from "./tool-names.gen.js";
+import { knownTools, mcpPrefixes } from "./tool-names.gen.js";
 
 /** The members of a tool call canonicalTool reads: those of before_tool, approve_tool and after_tool params. */
 export interface ToolCallLike {
@@ -21,7 +21,8 @@ export interface ToolCallLike {
  */
 export function canonicalTool(call: ToolCallLike): CanonicalTool {
   if (call.canonical !== undefined) return call.canonical;
-  if (call.tool.startsWith("mcp__")) return { kind: "mcp", server: call.tool.slice("mcp__".length).split("__")[0]! };
+  const prefix = mcpPrefixes.find((p) => call.tool.startsWith(p));
+  if (prefix !== undefined) return { kind: "mcp", server: call.tool.slice(prefix.length).split("__")[0]! };
   const known = Object.hasOwn(knownTools, call.tool) ? knownTools[call.tool] : undefined;
   if (known === undefined) return { kind: "other" };
   const args = call.arguments ?? {};

@@ -38,3 +38,6 @@ export const knownTools: { readonly [name: string]: { readonly kind: string; rea
   "web_search": { kind: "web_search", args: { pattern: ["query"] } },
   "write_file": { kind: "write", args: { path: ["file_path", "path"] } },
 };
+
+/** The prefixes that start the names of agents' MCP tools: SERVER__TOOL follows. */
+export const mcpPrefixes: readonly string[] = ["mcp__"];

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._protocol import CanonicalTool
-from ._tool_names import KNOWN_TOOLS
+from ._tool_names import KNOWN_TOOLS, MCP_PREFIXES
 
 
 def canonical_tool(call: Mapping[str, Any]) -> CanonicalTool:
@@ -25,8 +25,9 @@ def canonical_tool(call: Mapping[str, Any]) -> CanonicalTool:
     if isinstance(sent, dict):
         return sent  # type: ignore[return-value]
     tool = call.get("tool", "")
-    if tool.startswith("mcp__"):
-        return {"kind": "mcp", "server": tool[len("mcp__") :].split("__", 1)[0]}
+    for prefix in MCP_PREFIXES:
+        if tool.startswith(prefix):
+            return {"kind": "mcp", "server": tool[len(prefix) :].split("__", 1)[0]}
     known = KNOWN_TOOLS.get(tool)
     if known is None:
         return {"kind": "other"}

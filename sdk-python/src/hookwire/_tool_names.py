@@ -39,3 +39,6 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "web_search": ("web_search", {"pattern": ("query",)}),
     "write_file": ("write", {"path": ("file_path", "path")}),
 }
+
+# The prefixes that start the names of agents' MCP tools: SERVER__TOOL follows.
+MCP_PREFIXES: tuple[str, ...] = ("mcp__",)

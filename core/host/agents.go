@@ -38,10 +38,7 @@ var ClaudeCode = &Host{
 // messages appended after those sent, as context; no tools, no other
 // change.
 func appendedOnly(next, prev protocol.BeforeLLMParams, notes []string) (protocol.BeforeLLMParams, []string) {
-	if !reflect.DeepEqual(toolMap(next.Tools), toolMap(prev.Tools)) {
-		notes = append(notes, "tools change"+toolChanges(next.Tools, prev.Tools)+" dropped: Claude Code takes no tools from a hook (serve plugin tools with hookwire mcp)")
-		next.Tools = prev.Tools
-	}
+	next, notes = sameTools(next, prev, notes, "Claude Code takes no tools from a hook")
 	n := len(prev.Messages)
 	if len(next.Messages) < n || !reflect.DeepEqual(next.Messages[:n], prev.Messages) {
 		notes = append(notes, "messages changed: Claude Code takes only messages appended after those sent, as context of the prompt")
@@ -67,10 +64,7 @@ var GeminiCLI = &Host{
 		switch v := res.(type) {
 		case protocol.BeforeLLMModify:
 			prev, _ := params.(protocol.BeforeLLMParams)
-			if !reflect.DeepEqual(toolMap(v.Request.Tools), toolMap(prev.Tools)) {
-				notes = append(notes, "tools change"+toolChanges(v.Request.Tools, prev.Tools)+" dropped: Gemini CLI takes no tools from a BeforeModel hook (serve plugin tools with hookwire mcp)")
-				v.Request.Tools = prev.Tools
-			}
+			v.Request, notes = sameTools(v.Request, prev, notes, "Gemini CLI takes no tools from a BeforeModel hook")
 			res = v
 		case protocol.AfterToolModify:
 			v.Result.Result.ForLLM = "Tool result blocked: " + v.Result.Result.ForLLM
@@ -87,6 +81,16 @@ var GeminiCLI = &Host{
 var AgentStages = map[string][]string{
 	"claude-code": {"before_llm", "before_tool", "approve_tool", "after_tool"},
 	"gemini-cli":  {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
+}
+
+// sameTools puts back the tools of the request sent, as an agent that
+// takes none from a hook does, and notes what was dropped and why.
+func sameTools(next, prev protocol.BeforeLLMParams, notes []string, why string) (protocol.BeforeLLMParams, []string) {
+	if !reflect.DeepEqual(toolMap(next.Tools), toolMap(prev.Tools)) {
+		notes = append(notes, "tools change"+toolChanges(next.Tools, prev.Tools)+" dropped: "+why+" (serve plugin tools with hookwire mcp)")
+		next.Tools = prev.Tools
+	}
+	return next, notes
 }
 
 // only grants the stages of an intercept list that the agent calls.

@@ -491,3 +491,41 @@ func TestUnderTheRealClaudeCodeAPromptHookAddsContextOrBlocksThePrompt(t *testin
 		}
 	})
 }
+
+// remarksHook lets every tool run and, after it, adds context for the model
+// and a message for the user.
+func remarksHook(t *testing.T) []string {
+	script := filepath.Join(t.TempDir(), "remarks.py")
+	os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    result = {"action": "continue"}
+    if msg["method"] == "hook.hello":
+        result = {"ok": True, "modes": ["tool"]}
+    elif msg["method"] == "hook.after_tool":
+        result.update(context="The secret word is PINEAPPLE.", message="remarks: the tool's output was checked")
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return []string{"python3", script}
+}
+
+// After a tool, a hook's context reaches the model with its next request,
+// and its message the user, in both agents.
+func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *testing.T) {
+	for _, agent := range realAgents {
+		t.Run(agent.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.command, a.afterTool = "echo listed", true
+			out, model := agent.run(a, t, remarksHook(t))
+			if !strings.Contains(model.sent(), "The secret word is PINEAPPLE.") {
+				t.Errorf("%s %s: the model was not given the hook's context\n%s", agent.name, agent.version, out)
+			}
+			if !strings.Contains(out, "the tool's output was checked") {
+				t.Errorf("%s %s: the user was not shown the hook's message\n%s", agent.name, agent.version, out)
+			}
+		})
+	}
+}

@@ -31,6 +31,10 @@ type Step struct {
 	// EndsSession is true for the event that ends the session: the server
 	// stops once it has answered.
 	EndsSession bool
+	// Context is true where the agent reads context for the model from a
+	// hook (hookSpecificOutput.additionalContext): the context of the
+	// hooks' results goes there.
+	Context bool
 	// NotMapped says why the event is not mapped: the bridge answers it
 	// with nothing, and the agent goes on as without a hook.
 	NotMapped string
@@ -48,6 +52,8 @@ const (
 type Agent struct {
 	// Name is how the bridge command names it: claude-code, gemini-cli.
 	Name string
+	// Title is how people write its name: Claude Code, Gemini CLI.
+	Title string
 	// Document is the version of the agent's hooks reference followed.
 	Document string
 	// Events map each event name (hook_event_name) to what the bridge does.
@@ -80,12 +86,13 @@ var Agents = map[string]*Agent{
 
 var claudeCode = &Agent{
 	Name:     "claude-code",
+	Title:    "Claude Code",
 	Document: "the 33 hook events of Claude Code 2.1.331 (its own hook schema), with the hooks reference of code.claude.com/docs/en/hooks (May 2026) for their meaning",
 	Events: map[string]Step{
-		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true, Context: true},
 		"PermissionRequest":  {Calls: []Stage{Approval}, Guard: true},
-		"PostToolUse":        {Calls: []Stage{AfterTool}},
-		"PostToolUseFailure": {Calls: []Stage{AfterTool}},
+		"PostToolUse":        {Calls: []Stage{AfterTool}, Context: true},
+		"PostToolUseFailure": {Calls: []Stage{AfterTool}, Context: true},
 		"PostToolBatch":      {Kind: "agent.tool.batch_end"},
 		// The prompt as a before_llm call: messages a modify appends reach
 		// Claude as context of the prompt, abort_turn blocks the prompt.
@@ -131,10 +138,11 @@ var claudeCode = &Agent{
 
 var geminiCLI = &Agent{
 	Name:     "gemini-cli",
+	Title:    "Gemini CLI",
 	Document: "the 11 hook events of Gemini CLI 0.61.0 (its HookEventName), with its hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81) for their meaning",
 	Events: map[string]Step{
 		"BeforeTool":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"AfterTool":           {Calls: []Stage{AfterTool}},
+		"AfterTool":           {Calls: []Stage{AfterTool}, Context: true},
 		"BeforeModel":         {Calls: []Stage{BeforeLLM}},
 		"AfterModel":          {Calls: []Stage{AfterLLM}},
 		"BeforeToolSelection": {Kind: protocol.KindLLMRequest},

@@ -89,3 +89,29 @@ func TestTheBridgesAgentsCallTheStagesTheirHostsGrant(t *testing.T) {
 		}
 	}
 }
+
+// A hook's message joins the agent's systemMessage; its context goes into
+// additionalContext where the agent reads it, and elsewhere the user is
+// told once a session that the model does not read it.
+func TestRemarksReachTheAgentWhereItReadsThem(t *testing.T) {
+	s := &server{opts: ServeOptions{Agent: claudeCode, Name: "notes.py"}}
+	said := func(event string, r Reply) string {
+		ev := Event{Name: event}
+		o := outcome{step: claudeCode.Events[event], firstTime: s.firstTime, context: []string{"a", "b"}, messages: []string{"notes.py: hi"}}
+		return s.remarks(ev, &o, r).Stdout
+	}
+	if got, want := said("PostToolUse", Reply{Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"x"}}`}),
+		`{"hookSpecificOutput":{"additionalContext":"a\n\nb","hookEventName":"PostToolUse","updatedToolOutput":"x"},"systemMessage":"notes.py: hi"}`; got != want {
+		t.Errorf("PostToolUse: %s\nwant %s", got, want)
+	}
+	told := `{"systemMessage":"notes.py: hi\nhookwire: Claude Code reads no context from a hook at PermissionRequest: the model does not read what hook notes.py added"}`
+	if got := said("PermissionRequest", Reply{}); got != told {
+		t.Errorf("PermissionRequest: %s\nwant %s", got, told)
+	}
+	if got, want := said("PermissionRequest", Reply{}), `{"systemMessage":"notes.py: hi"}`; got != want {
+		t.Errorf("PermissionRequest, told before: %s\nwant %s", got, want)
+	}
+	if r := s.remarks(Event{Name: "PreToolUse"}, &outcome{messages: []string{"x"}}, Reply{Exit: 2, Stderr: "blocked"}); r.Stdout != "" || r.Stderr != "blocked\nx" {
+		t.Errorf("a reply by exit code: %+v, want the message after its stderr", r)
+	}
+}

@@ -270,14 +270,33 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 // stderr and names the session's log, where the rest is.
 func (s *server) decide(ev Event, o *outcome) Reply {
 	if o.failure == "" && len(o.skipped) == 0 {
-		return s.opts.Agent.decide(ev, *o)
+		return s.remarks(ev, o, s.opts.Agent.decide(ev, *o))
 	}
 	s.tail.settle()
 	o.stderr = s.tail.last()
 	o.log = strings.TrimSuffix(s.opts.Socket, ".sock") + ".log"
 	r := s.opts.Agent.decide(ev, *o)
 	if o.failure == "" {
-		r = withMessage(r, o.problem())
+		r = s.remarks(ev, o, withMessage(r, o.problem()))
+	}
+	return r
+}
+
+// remarks adds to a reply what the hooks said besides their decision:
+// their messages for the user, and their context for the model where the
+// agent reads context at the event; elsewhere the user is told, once an
+// event, that the model does not read it.
+func (s *server) remarks(ev Event, o *outcome, r Reply) Reply {
+	messages := o.messages
+	if len(o.context) > 0 {
+		if o.step.Context {
+			r = withContext(r, ev, strings.Join(o.context, "\n\n"))
+		} else if o.once("context at " + ev.Name) {
+			messages = append(messages, fmt.Sprintf("hookwire: %s reads no context from a hook at %s: the model does not read what hook %s added", s.opts.Agent.Title, ev.Name, s.opts.Name))
+		}
+	}
+	if len(messages) > 0 {
+		r = withMessage(r, strings.Join(messages, "\n"))
 	}
 	return r
 }

@@ -150,6 +150,8 @@ type agentRun struct {
 	afterTool bool
 	// prompt adds Claude Code's UserPromptSubmit.
 	prompt bool
+	// stop adds Claude Code's Stop.
+	stop bool
 }
 
 func newAgentRun(t *testing.T) *agentRun {
@@ -199,6 +201,9 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 	}
 	if a.prompt {
 		events["UserPromptSubmit"] = entry
+	}
+	if a.stop {
+		events["Stop"] = entry
 	}
 	settings := map[string]any{"hooks": events}
 	data, _ := json.Marshal(settings)
@@ -527,5 +532,46 @@ func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *t
 				t.Errorf("%s %s: the user was not shown the hook's message\n%s", agent.name, agent.version, out)
 			}
 		})
+	}
+}
+
+// keepGoingHook asks, at the end of every turn, that the agent go on and
+// check its work.
+func keepGoingHook(t *testing.T) []string {
+	script := filepath.Join(t.TempDir(), "keep_going.py")
+	os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    result = {"action": "continue"}
+    if msg["method"] == "hook.hello":
+        result = {"ok": True, "modes": ["llm"]}
+    elif msg["method"] == "hook.after_llm":
+        result["context"] = "Check your work once more before you stop."
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return []string{"python3", script}
+}
+
+// At Claude Code's Stop, context on the last answer keeps the turn going:
+// Claude asks the model once more, with the context, and then stops,
+// though the hook asks again, and the user is told why.
+func TestUnderTheRealClaudeCodeContextAtStopKeepsTheTurnGoingOnce(t *testing.T) {
+	t.Parallel()
+	a := newAgentRun(t)
+	a.command, a.stop = "echo listed", true
+	out, model := a.claudeCode(t, keepGoingHook(t))
+	messages := 0
+	for _, r := range strings.Split(model.sent(), "\nPOST ") {
+		if strings.Contains(r, "/v1/messages") && !strings.Contains(r, "count_tokens") && strings.Contains(r, `"Bash"`) {
+			messages++
+		}
+	}
+	if !strings.Contains(model.sent(), "Check your work once more before you stop.") || messages != 3 {
+		t.Errorf("want 3 requests to the model (the tool call, its answer, one more with the context), got %d\n%s", messages, out)
+	}
+	if !strings.Contains(out, "the turn ends here, so that no hook keeps it going forever") {
+		t.Errorf("the user was not told why the turn ended\n%s", out)
 	}
 }

@@ -35,6 +35,10 @@ type Step struct {
 	// hook (hookSpecificOutput.additionalContext): the context of the
 	// hooks' results goes there.
 	Context bool
+	// KeepGoing, where set, is the decision by which the agent goes on at
+	// the end of a turn ("block"): context on the hooks' answer there keeps
+	// the turn going, with the context as the reason the model reads.
+	KeepGoing string
 	// NotMapped says why the event is not mapped: the bridge answers it
 	// with nothing, and the agent goes on as without a hook.
 	NotMapped string
@@ -98,37 +102,41 @@ var claudeCode = &Agent{
 		// Claude as context of the prompt, abort_turn blocks the prompt.
 		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
 		"UserPromptExpansion": {Kind: "agent.prompt.expansion"},
-		"Stop":                {Kind: protocol.KindTurnEnd},
-		"StopFailure":         {Kind: protocol.KindError},
-		"SubagentStart":       {Kind: "agent.subagent.start"},
-		"SubagentStop":        {Kind: protocol.KindTurnEnd},
-		"SessionStart":        {Kind: protocol.KindSessionStart},
-		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
-		"Setup":               {Kind: "agent.setup"},
-		"Notification":        {Kind: KindNotification},
-		"MessageDisplay":      {Kind: "agent.message.display"},
-		"PreCompact":          {Kind: KindCompact},
-		"PostCompact":         {Kind: "agent.context.compacted"},
-		"PreModelSwitch":      {Kind: "agent.model.switch"},
-		"PostModelSwitch":     {Kind: "agent.model.switched"},
-		"PermissionDenied":    {Kind: "agent.permission.denied"},
-		"TeammateIdle":        {Kind: "agent.teammate.idle"},
-		"TaskCreated":         {Kind: "agent.task.created"},
-		"TaskCompleted":       {Kind: "agent.task.completed"},
-		"ElicitationResult":   {Kind: "agent.elicitation.result"},
-		"ConfigChange":        {Kind: "agent.config.change"},
-		"WorktreeRemove":      {Kind: "agent.worktree.remove"},
-		"InstructionsLoaded":  {Kind: "agent.instructions.loaded"},
-		"CwdChanged":          {Kind: "agent.cwd.changed"},
-		"FileChanged":         {Kind: "agent.file.changed"},
-		"DirectoryAdded":      {Kind: "agent.directory.added"},
+		// Claude's last answer of a turn as an after_llm call: context on
+		// the answer keeps the turn going (once a turn: Claude says when it
+		// already goes on for a stop hook, stop_hook_active).
+		"Stop":               {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block"},
+		"StopFailure":        {Kind: protocol.KindError},
+		"SubagentStart":      {Kind: "agent.subagent.start"},
+		"SubagentStop":       {Kind: protocol.KindTurnEnd},
+		"SessionStart":       {Kind: protocol.KindSessionStart},
+		"SessionEnd":         {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"Setup":              {Kind: "agent.setup"},
+		"Notification":       {Kind: KindNotification},
+		"MessageDisplay":     {Kind: "agent.message.display"},
+		"PreCompact":         {Kind: KindCompact},
+		"PostCompact":        {Kind: "agent.context.compacted"},
+		"PreModelSwitch":     {Kind: "agent.model.switch"},
+		"PostModelSwitch":    {Kind: "agent.model.switched"},
+		"PermissionDenied":   {Kind: "agent.permission.denied"},
+		"TeammateIdle":       {Kind: "agent.teammate.idle"},
+		"TaskCreated":        {Kind: "agent.task.created"},
+		"TaskCompleted":      {Kind: "agent.task.completed"},
+		"ElicitationResult":  {Kind: "agent.elicitation.result"},
+		"ConfigChange":       {Kind: "agent.config.change"},
+		"WorktreeRemove":     {Kind: "agent.worktree.remove"},
+		"InstructionsLoaded": {Kind: "agent.instructions.loaded"},
+		"CwdChanged":         {Kind: "agent.cwd.changed"},
+		"FileChanged":        {Kind: "agent.file.changed"},
+		"DirectoryAdded":     {Kind: "agent.directory.added"},
 		"Elicitation": {NotMapped: "an MCP server asks the user for input, and a hook would answer in the user's place: " +
 			"the protocol has no call that answers with the user's input"},
 		"WorktreeCreate": {NotMapped: "the hook replaces Claude Code's own creation of a worktree and prints the new worktree's path: " +
 			"no protocol call creates a worktree or answers with a path"},
 	},
 	Cannot: []string{
-		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach Claude as context of the prompt (additionalContext), abort_turn blocks the prompt; tools cannot be added, nor other messages changed (serve plugin tools with `hookwire mcp`); after_llm is never called",
+		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach Claude as context of the prompt (additionalContext), abort_turn blocks the prompt; tools cannot be added, nor other messages changed (serve plugin tools with `hookwire mcp`)",
+		"after_llm is called once per turn, at Stop, with Claude's last answer: a modify cannot change the answer the user has read (it is shown as it was), and context on it keeps the turn going once a turn (Claude then says stop_hook_active, and a second request to go on is not passed on, so that no hook keeps Claude going forever)",
 		"respond cannot answer a tool call in Claude Code: it becomes a deny whose reason is the hook's result, which Claude reads in place of the tool's",
 		"an after_tool modify replaces the output Claude reads only where the new text fits the tool's output (text, Bash's stdout, Read's content, an MCP tool's text, or the tool's own JSON); elsewhere Claude reads the output unchanged, and you are told",
 	},

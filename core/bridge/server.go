@@ -289,16 +289,30 @@ func (s *server) decide(ev Event, o *outcome) Reply {
 func (s *server) remarks(ev Event, o *outcome, r Reply) Reply {
 	messages := o.messages
 	if len(o.context) > 0 {
-		if o.step.Context {
+		if o.step.KeepGoing != "" {
+			if active, _ := ev.Fields["stop_hook_active"].(bool); !active {
+				return withMessages(edited(r, func(out map[string]any) {
+					out["decision"], out["reason"] = o.step.KeepGoing, strings.Join(o.context, "\n\n")
+				}), messages)
+			}
+			if o.once("going on at " + ev.Name) {
+				messages = append(messages, fmt.Sprintf("hookwire: hook %s asked %s to go on again after it went on once this turn for a hook: the turn ends here, so that no hook keeps it going forever", s.opts.Name, s.opts.Agent.Title))
+			}
+		} else if o.step.Context {
 			r = withContext(r, ev, strings.Join(o.context, "\n\n"))
 		} else if o.once("context at " + ev.Name) {
 			messages = append(messages, fmt.Sprintf("hookwire: %s reads no context from a hook at %s: the model does not read what hook %s added", s.opts.Agent.Title, ev.Name, s.opts.Name))
 		}
 	}
-	if len(messages) > 0 {
-		r = withMessage(r, strings.Join(messages, "\n"))
+	return withMessages(r, messages)
+}
+
+// withMessages is r with messages for the user, if any.
+func withMessages(r Reply, messages []string) Reply {
+	if len(messages) == 0 {
+		return r
 	}
-	return r
+	return withMessage(r, strings.Join(messages, "\n"))
 }
 
 func fromDecision(d runtime.Decision) *decision {

@@ -637,6 +637,9 @@ func (c chainRun[P]) modify(r *Runtime, next P) chainRun[P] {
 
 // runChain asks the hooks of a stage, in order, and decides.
 func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], params P) (P, Decision) {
+	if r != nil && r.host().Calls != nil && !r.host().Calls(st.Stage.Method(), params) {
+		return params, pass // a call this host never makes
+	}
 	c := chainRun[P]{params: params, decision: pass, origin: st.origin}
 	var skipped []string
 	for _, h := range r.chain(st.Stage) {

@@ -150,7 +150,8 @@ type agentRun struct {
 	afterTool bool
 	// prompt adds Claude Code's UserPromptSubmit.
 	prompt bool
-	// stop adds Claude Code's Stop.
+	// stop adds the end of a turn: Claude Code's Stop, Gemini CLI's
+	// AfterModel and AfterAgent.
 	stop bool
 }
 
@@ -325,6 +326,10 @@ func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string
 	}
 	if a.afterTool {
 		settings["hooks"].(map[string]any)["AfterTool"] = entry
+	}
+	if a.stop {
+		settings["hooks"].(map[string]any)["AfterModel"] = entry
+		settings["hooks"].(map[string]any)["AfterAgent"] = entry
 	}
 	data, _ := json.Marshal(settings)
 	os.MkdirAll(filepath.Join(a.home, ".gemini"), 0o755)
@@ -554,24 +559,29 @@ for line in sys.stdin:
 	return []string{"python3", script}
 }
 
-// At Claude Code's Stop, context on the last answer keeps the turn going:
-// Claude asks the model once more, with the context, and then stops,
-// though the hook asks again, and the user is told why.
-func TestUnderTheRealClaudeCodeContextAtStopKeepsTheTurnGoingOnce(t *testing.T) {
-	t.Parallel()
-	a := newAgentRun(t)
-	a.command, a.stop = "echo listed", true
-	out, model := a.claudeCode(t, keepGoingHook(t))
-	messages := 0
-	for _, r := range strings.Split(model.sent(), "\nPOST ") {
-		if strings.Contains(r, "/v1/messages") && !strings.Contains(r, "count_tokens") && strings.Contains(r, `"Bash"`) {
-			messages++
-		}
-	}
-	if !strings.Contains(model.sent(), "Check your work once more before you stop.") || messages != 3 {
-		t.Errorf("want 3 requests to the model (the tool call, its answer, one more with the context), got %d\n%s", messages, out)
-	}
-	if !strings.Contains(out, "the turn ends here, so that no hook keeps it going forever") {
-		t.Errorf("the user was not told why the turn ended\n%s", out)
+// At the end of a turn (Claude Code's Stop, Gemini CLI's AfterAgent),
+// context on the last answer keeps the turn going: the agent asks the model
+// once more, with the context, and then stops, though the hook asks again,
+// and the user is told why.
+func TestUnderTheRealAgentsContextOnTheLastAnswerKeepsTheTurnGoingOnce(t *testing.T) {
+	for _, agent := range realAgents {
+		t.Run(agent.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.command, a.stop = "echo listed", true
+			out, model := agent.run(a, t, keepGoingHook(t))
+			asked := 0
+			for _, r := range model.requests {
+				if strings.Contains(r, "Check your work once more before you stop.") {
+					asked++
+				}
+			}
+			if asked != 1 {
+				t.Errorf("%s %s: %d requests to the model had the hook's context, want one\n%s", agent.name, agent.version, asked, out)
+			}
+			if !strings.Contains(out, "the turn ends here, so that no hook keeps it going forever") {
+				t.Errorf("%s %s: the user was not told why the turn ended\n%s", agent.name, agent.version, out)
+			}
+		})
 	}
 }

@@ -39,6 +39,10 @@ type Step struct {
 	// the end of a turn ("block"): context on the hooks' answer there keeps
 	// the turn going, with the context as the reason the model reads.
 	KeepGoing string
+	// ContextLater, where set, names the event at the end of the same turn
+	// that takes the context given here: it waits for that event, where it
+	// keeps the turn going.
+	ContextLater string
 	// NotMapped says why the event is not mapped: the bridge answers it
 	// with nothing, and the agent goes on as without a hook.
 	NotMapped string
@@ -149,13 +153,15 @@ var geminiCLI = &Agent{
 	Title:    "Gemini CLI",
 	Document: "the 11 hook events of Gemini CLI 0.61.0 (its HookEventName), with its hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81) for their meaning",
 	Events: map[string]Step{
-		"BeforeTool":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"AfterTool":           {Calls: []Stage{AfterTool}, Context: true},
-		"BeforeModel":         {Calls: []Stage{BeforeLLM}},
-		"AfterModel":          {Calls: []Stage{AfterLLM}},
+		"BeforeTool":  {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"AfterTool":   {Calls: []Stage{AfterTool}, Context: true},
+		"BeforeModel": {Calls: []Stage{BeforeLLM}},
+		// Gemini reads no context at AfterModel (a chunk of the answer):
+		// it waits for the end of the turn, where it keeps the turn going.
+		"AfterModel":          {Calls: []Stage{AfterLLM}, ContextLater: "AfterAgent"},
 		"BeforeToolSelection": {Kind: protocol.KindLLMRequest},
 		"BeforeAgent":         {Kind: protocol.KindTurnStart},
-		"AfterAgent":          {Kind: protocol.KindTurnEnd},
+		"AfterAgent":          {Kind: protocol.KindTurnEnd, KeepGoing: "deny"},
 		"SessionStart":        {Kind: protocol.KindSessionStart},
 		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
 		"Notification":        {Kind: KindNotification},
@@ -165,6 +171,7 @@ var geminiCLI = &Agent{
 		"Gemini CLI takes no new tools from a BeforeModel hook: tools a before_llm modify adds are dropped (serve plugin tools with `hookwire mcp`)",
 		"respond cannot answer a tool call in Gemini CLI: it becomes a deny whose reason, the hook's result, the model reads as the tool's error",
 		"an approver's abstention has no counterpart in Gemini CLI: the call goes on as if no hook had looked at it",
+		"Gemini CLI reads no context at AfterModel: context on an after_llm answer waits for AfterAgent, the end of the turn, where it keeps the turn going once a turn (name AfterAgent in the settings for it)",
 		"Gemini CLI 0.61.0 reads no new tool output: an after_tool modify blocks the result, and the model reads \"Tool result blocked: \" and the new text in its place",
 	},
 	decide: geminiDecide,

@@ -53,6 +53,12 @@ func (s Step) does() string {
 	case slices.Contains(s.Calls, BeforeLLM):
 		parts = append(parts, "a result's `context` reaches the model with the prompt")
 	}
+	if s.ContextLater != "" {
+		parts = append(parts, "a result's `context` waits for `"+s.ContextLater+"`")
+	}
+	if s.KeepGoing != "" {
+		parts = append(parts, "`context` on the last answer keeps the turn going (`decision: \""+s.KeepGoing+"\"`, once a turn)")
+	}
 	if s.Guard {
 		parts = append(parts, "a guard: blocked when the hook cannot answer")
 	}

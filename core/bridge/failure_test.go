@@ -115,3 +115,26 @@ func TestRemarksReachTheAgentWhereItReadsThem(t *testing.T) {
 		t.Errorf("a reply by exit code: %+v, want the message after its stderr", r)
 	}
 }
+
+// Gemini CLI reads no context at AfterModel: it waits for AfterAgent, where
+// it keeps the turn going once; asked again in the same turn, the turn ends
+// and the user is told.
+func TestContextOnAnAnswerWaitsForTheEndOfTheTurnAndKeepsItGoingOnce(t *testing.T) {
+	s := &server{opts: ServeOptions{Agent: geminiCLI, Name: "check.py"}}
+	at := func(event string, active bool, context ...string) string {
+		ev := Event{Name: event, Fields: map[string]any{"stop_hook_active": active}}
+		o := outcome{step: geminiCLI.Events[event], firstTime: s.firstTime, context: context}
+		return s.remarks(ev, &o, Reply{}).Stdout
+	}
+	if got := at("AfterModel", false, "check"); got != "" {
+		t.Errorf("AfterModel: %s, want nothing", got)
+	}
+	at("AfterModel", false, "check")
+	if got, want := at("AfterAgent", false), `{"decision":"deny","reason":"check"}`; got != want {
+		t.Errorf("AfterAgent: %s, want %s", got, want)
+	}
+	at("AfterModel", false, "check")
+	if got := at("AfterAgent", true); !strings.Contains(got, `"systemMessage":"hookwire: hook check.py asked Gemini CLI to go on again`) || strings.Contains(got, "deny") {
+		t.Errorf("AfterAgent, going on already: %s", got)
+	}
+}

@@ -64,6 +64,7 @@ type server struct {
 	mu    sync.Mutex
 	modes []protocol.Mode // as the hook last declared them
 	told  map[string]bool // what the user has been told this session
+	later []string        // context that waits for the end of the turn (Step.ContextLater)
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -288,6 +289,18 @@ func (s *server) decide(ev Event, o *outcome) Reply {
 // event, that the model does not read it.
 func (s *server) remarks(ev Event, o *outcome, r Reply) Reply {
 	messages := o.messages
+	if o.step.ContextLater != "" {
+		s.mu.Lock()
+		s.later = append(s.later, o.context...)
+		s.mu.Unlock()
+		return withMessages(r, messages)
+	}
+	if o.step.KeepGoing != "" {
+		s.mu.Lock()
+		o.context, s.later = append(s.later, o.context...), nil
+		s.mu.Unlock()
+	}
+	o.context = unique(o.context) // a hook that says the same at each chunk says it once
 	if len(o.context) > 0 {
 		if o.step.KeepGoing != "" {
 			if active, _ := ev.Fields["stop_hook_active"].(bool); !active {
@@ -369,4 +382,15 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 		}
 		return slices.Clip(line), nil
 	}
+}
+
+// unique is texts without repeats, in their order.
+func unique(texts []string) []string {
+	var out []string
+	for _, t := range texts {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

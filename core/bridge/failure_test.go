@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hookwire/hookwire/core/host"

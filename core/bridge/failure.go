@@ -89,8 +89,8 @@ func withContext(r Reply, ev Event, text string) Reply {
 	})
 }
 
-// edited is a reply whose JSON change has changed; a reply that is not a
-// JSON object (exit code 2 with stderr) is left as it is.
+// edited is r with its JSON object on stdout changed by change; a reply by
+// exit code, or one whose stdout is not a JSON object, is left as it is.
 func edited(r Reply, change func(map[string]any)) Reply {
 	out := map[string]any{}
 	if r.Exit != 0 || r.Stdout != "" && json.Unmarshal([]byte(r.Stdout), &out) != nil {

@@ -285,37 +285,35 @@ func (s *server) decide(ev Event, o *outcome) Reply {
 
 // remarks adds to a reply what the hooks said besides their decision:
 // their messages for the user, and their context for the model where the
-// agent reads context at the event; elsewhere the user is told, once an
-// event, that the model does not read it.
+// agent reads context at the event (or at the end of the turn, where it
+// keeps the turn going); elsewhere the user is told, once an event, that
+// the model does not read it.
 func (s *server) remarks(ev Event, o *outcome, r Reply) Reply {
-	messages := o.messages
-	if o.step.ContextLater != "" {
-		s.mu.Lock()
-		s.later = append(s.later, o.context...)
-		s.mu.Unlock()
-		return withMessages(r, messages)
+	messages, context := o.messages, o.context
+	s.mu.Lock()
+	switch {
+	case o.step.ContextLater != "":
+		s.later, context = append(s.later, context...), nil
+	case o.step.KeepGoing != "":
+		context, s.later = append(s.later, context...), nil
 	}
-	if o.step.KeepGoing != "" {
-		s.mu.Lock()
-		o.context, s.later = append(s.later, o.context...), nil
-		s.mu.Unlock()
-	}
-	o.context = unique(o.context) // a hook that says the same at each chunk says it once
-	if len(o.context) > 0 {
-		if o.step.KeepGoing != "" {
-			if active, _ := ev.Fields["stop_hook_active"].(bool); !active {
-				return withMessages(edited(r, func(out map[string]any) {
-					out["decision"], out["reason"] = o.step.KeepGoing, strings.Join(o.context, "\n\n")
-				}), messages)
-			}
-			if o.once("going on at " + ev.Name) {
-				messages = append(messages, fmt.Sprintf("hookwire: hook %s asked %s to go on again after it went on once this turn for a hook: the turn ends here, so that no hook keeps it going forever", s.opts.Name, s.opts.Agent.Title))
-			}
-		} else if o.step.Context {
-			r = withContext(r, ev, strings.Join(o.context, "\n\n"))
-		} else if o.once("context at " + ev.Name) {
-			messages = append(messages, fmt.Sprintf("hookwire: %s reads no context from a hook at %s: the model does not read what hook %s added", s.opts.Agent.Title, ev.Name, s.opts.Name))
+	s.mu.Unlock()
+	context = unique(context) // a hook that says the same at each chunk says it once
+	active, _ := ev.Fields["stop_hook_active"].(bool)
+	switch {
+	case len(context) == 0:
+	case o.step.KeepGoing != "" && !active:
+		r = edited(r, func(out map[string]any) {
+			out["decision"], out["reason"] = o.step.KeepGoing, strings.Join(context, "\n\n")
+		})
+	case o.step.KeepGoing != "":
+		if o.once("going on at " + ev.Name) {
+			messages = append(messages, fmt.Sprintf("hookwire: hook %s asked %s to go on again after it went on once this turn for a hook: the turn ends here, so that no hook keeps it going forever", s.opts.Name, s.opts.Agent.Title))
 		}
+	case o.step.Context:
+		r = withContext(r, ev, strings.Join(context, "\n\n"))
+	case o.once("context at " + ev.Name):
+		messages = append(messages, fmt.Sprintf("hookwire: %s reads no context from a hook at %s: the model does not read what hook %s added", s.opts.Agent.Title, ev.Name, s.opts.Name))
 	}
 	return withMessages(r, messages)
 }

@@ -16,7 +16,7 @@ func TestAHooksContextReachesTheModelAndItsMessageTheUser(t *testing.T) {
 		"llm #2    reads context from hooks: the card number is private\n",
 		"user       the card number is private\n")
 	_, out, errOut = runAs(t, "picoclaw", []string{"after_tool"}, "-result", answer)
-	expect(t, "picoclaw", out, errOut, "!message   h:", "!the card number is private")
+	expect(t, "picoclaw", out, errOut, "!message   h:", "!the card number is private", "context and message ignored: PicoClaw knows neither")
 }
 
 // Context on the answer that would end the turn keeps it going, so that the

@@ -30,6 +30,7 @@ var generated = []string{
 	"sdk-go/protocol_gen.go",
 	"sdk-go/hook_gen.go",
 	"sdk-python/src/hookwire/_protocol.py",
+	"sdk-python/src/hookwire/_methods.py",
 	"sdk-node/src/protocol.gen.ts",
 	"sdk-node/src/methods.gen.ts",
 	"sdk-node/src/exports.gen.ts",

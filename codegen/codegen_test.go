@@ -286,7 +286,7 @@ func TestThePythonAllListsWhatThePackageReExportsOfTheModule(t *testing.T) {
 // decorator, its test client's call and its row in the dispatch tables,
 // from the method table alone: paint.mix was added with no other change.
 func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
-	src := fixturePython(t)
+	src := fixtureMethods(t)
 	for _, want := range []string{
 		"    def mix(self, fn: _MixHandler) -> _MixHandler:\n",
 		"        self._register(METHOD_MIX, fn)\n",
@@ -311,12 +311,21 @@ func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
 
 // fixturePython is the fixture's Python module.
 func fixturePython(t *testing.T) string {
+	return fixtureFile(t, "_protocol.py")
+}
+
+// fixtureMethods is the fixture's Python method surface.
+func fixtureMethods(t *testing.T) string {
+	return fixtureFile(t, "_methods.py")
+}
+
+func fixtureFile(t *testing.T, name string) string {
 	t.Helper()
 	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, ".py") })
+	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, "/"+name) })
 	return string(outs[i].Data)
 }
 
@@ -546,9 +555,11 @@ func TestTheFixturesPythonTypeChecksAndRuns(t *testing.T) {
 	files := map[string]string{
 		filepath.Join(pkg, "__init__.py"):  "",
 		filepath.Join(pkg, "_protocol.py"): fixturePython(t),
+		filepath.Join(pkg, "_methods.py"):  fixtureMethods(t),
 		filepath.Join(dir, "use.py"): `from typing import Callable
 
-from hookwire._protocol import METHOD_APPLY, METHOD_MIX, NEEDS_HANDLER, MixReply, Paint, _Handlers, _TestCalls
+from hookwire._methods import NEEDS_HANDLER, _Handlers, _TestCalls
+from hookwire._protocol import METHOD_APPLY, METHOD_MIX, MixReply, Paint
 
 
 class Hook(_Handlers):
@@ -584,8 +595,12 @@ assert sorted(hook.handlers) == [METHOD_APPLY, METHOD_MIX]
 assert METHOD_MIX in NEEDS_HANDLER
 `,
 	}
-	// The SDK's hand-written modules that the generated one imports.
-	for _, m := range regexp.MustCompile(`(?m)^\s*from \.(\w+) import`).FindAllStringSubmatch(files[filepath.Join(pkg, "_protocol.py")], -1) {
+	// The SDK's hand-written modules that the generated ones import.
+	generated := files[filepath.Join(pkg, "_protocol.py")] + files[filepath.Join(pkg, "_methods.py")]
+	for _, m := range regexp.MustCompile(`(?m)^\s*from \.(\w+) import`).FindAllStringSubmatch(generated, -1) {
+		if _, ok := files[filepath.Join(pkg, m[1]+".py")]; ok {
+			continue
+		}
 		src, err := os.ReadFile(filepath.Join("..", "sdk-python", "src", "hookwire", m[1]+".py"))
 		if err != nil {
 			t.Fatal(err)

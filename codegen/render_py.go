@@ -11,23 +11,24 @@ import (
 
 func pyFuncs(m *Model) template.FuncMap {
 	return template.FuncMap{
-		"pyType":        pyType,
-		"pyCheckFields": pyCheckFields,
-		"pyDocstring":   pyDocstring,
-		"pyTypeDef":     pyTypeDef,
-		"pyConsts":      func(lits []string) string { return strings.Join(lits, ", ") },
-		"pyAll":         func() ([]string, error) { return pyAll(m) },
-		"article":       article,
-		"pyHandled":     func() ([]pyMethod, error) { return pyHandled(m) },
-		"pyFilter":      pyFilter,
-		"pyBound":       pyBound,
+		"pyType":           pyType,
+		"pyCheckFields":    pyCheckFields,
+		"pyDocstring":      pyDocstring,
+		"pyTypeDef":        pyTypeDef,
+		"pyConsts":         func(lits []string) string { return strings.Join(lits, ", ") },
+		"pyAll":            func() ([]string, error) { return pyAll(m) },
+		"pyMethodsImports": func() ([]string, error) { return pyMethodsImports(m) },
+		"article":          article,
+		"pyHandled":        func() ([]pyMethod, error) { return pyHandled(m) },
+		"pyFilter":         pyFilter,
+		"pyBound":          pyBound,
 	}
 }
 
-// pyAll lists the names the package re-exports for __all__, so that it
-// can re-export them with `from ._protocol import *` and no hand-kept list:
-// the types, each handler's reply type, the error codes, host extensions
-// and the tables a hook reads. The decode functions, the method table and
+// pyAll lists the names the package re-exports from _protocol.py for
+// __all__, so that it can re-export them with `from ._protocol import *`
+// and no hand-kept list: the types, the error codes, host extensions and
+// the tables a hook reads (each handler's reply type is _methods.py's). The decode functions, the method table and
 // the constants of each enum value, method and event kind stay in the
 // module, for the SDK. The names follow the template's; a test holds the
 // two together. The order is ruff's (RUF022): constants, then classes and
@@ -37,15 +38,6 @@ func pyAll(m *Model) ([]string, error) {
 		"LEGACY_EVENT_KINDS", "HOST_EXTENSIONS", "ERROR_CODES"}
 	for _, t := range m.Types {
 		out = append(out, t.Name)
-	}
-	handled, err := pyHandled(m)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range handled {
-		if h.Alias != "" {
-			out = append(out, h.Alias)
-		}
 	}
 	for _, e := range m.HostExtensions {
 		out = append(out, "EXT_"+screaming(e.Name))
@@ -66,6 +58,24 @@ func pyAll(m *Model) ([]string, error) {
 		return cmp.Or(cmp.Compare(group(a), group(b)), cmp.Compare(a, b))
 	})
 	return out, nil
+}
+
+// pyMethodsImports lists what _methods.py takes from _protocol.py: each
+// handled method's constant, params and result types, in ruff's order
+// (constants, then classes, each sorted).
+func pyMethodsImports(m *Model) ([]string, error) {
+	handled, err := pyHandled(m)
+	if err != nil {
+		return nil, err
+	}
+	var consts, types []string
+	for _, h := range handled {
+		consts = append(consts, "METHOD_"+screaming(h.Handler))
+		types = append(types, h.Params.Name, h.Result.Name)
+	}
+	slices.Sort(consts)
+	slices.Sort(types)
+	return append(consts, slices.Compact(types)...), nil
 }
 
 // pyMethod is a method a hook handles (a request with a hello mode), as

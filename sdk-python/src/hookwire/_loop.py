@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from ._log import log
 from ._stdio import CANCEL_AFTER, STDIN_GRACE, _abandon, _claim_stdio, _observe, _Wire
+from ._workers import Workers
 
 if TYPE_CHECKING:
-    from ._hook import Hook, Route, _Handler
+    from ._registry import Registry, Route, _Handler
 
 
-async def serve(hook: Hook) -> None:
+async def serve(hook: Registry) -> None:
     """Serve on stdin and stdout from the running event loop."""
     loop = asyncio.get_running_loop()
     with _claim_stdio() as (fd_in, fd_out):
@@ -78,9 +79,10 @@ async def serve(hook: Hook) -> None:
 class _LoopServer(_Wire, asyncio.Protocol):
     """The event loop reads stdin; async handlers are tasks, sync ones go to worker threads."""
 
-    def __init__(self, hook: Hook, fd_out: int, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, hook: Registry, fd_out: int, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(hook, fd_out)
         self._loop = loop
+        self._workers = Workers(hook.threads)
         self._partial = bytearray()
         self._tasks: set[asyncio.Future[Any]] = set()
         self._jobs: set[Future[Any]] = set()
@@ -130,7 +132,7 @@ class _LoopServer(_Wire, asyncio.Protocol):
     def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
         assert route.call is not None
         if not route.is_async:
-            self._job(self.hook._workers.submit(self.answer, request_id, method, route, params))
+            self._job(self._workers.submit(self.answer, request_id, method, route, params))
             return
         # Run the handler up to its first await here, as Python 3.12's eager
         # tasks do: one that never waits is answered now, without a task.
@@ -172,7 +174,7 @@ class _LoopServer(_Wire, asyncio.Protocol):
             if o.is_async:
                 self._task(_observe_async(o.fn, event))
             else:
-                self._job(self.hook._workers.submit(_observe, o.fn, event))
+                self._job(self._workers.submit(_observe, o.fn, event))
 
     def _task(self, coroutine: Any) -> None:
         task = self._loop.create_task(coroutine)

@@ -7,19 +7,17 @@ it returns a Modify that the dispatcher renders for the method it answers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
-# For type checkers only: _protocol imports Modify from here.
-if TYPE_CHECKING:
-    from ._protocol import (
-        AbortTurn,
-        BeforeToolParams,
-        Continue,
-        DenyTool,
-        HardAbort,
-        Respond,
-        ToolResult,
-    )
+from ._protocol import (
+    AbortTurn,
+    BeforeToolParams,
+    Continue,
+    DenyTool,
+    HardAbort,
+    Respond,
+    ToolResult,
+)
 
 T = TypeVar("T")
 

@@ -29,17 +29,17 @@ import time
 from typing import Any, Callable
 
 from ._errors import HookError
-from ._hook import Hook, Route, _Handler
 from ._json import ID_TYPES, Undecodable, decode
 from ._log import log
+from ._methods import NEEDS_HANDLER
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
     CODE_INVALID_REQUEST,
     CODE_PARSE_ERROR,
     METHODS,
-    NEEDS_HANDLER,
 )
+from ._registry import Registry, Route, _Handler
 
 
 def _encoder() -> Callable[[Any], str]:
@@ -101,15 +101,8 @@ class _Stop(BaseException):
     """Raised in the main thread by SIGTERM and SIGINT while a threads server waits."""
 
 
-def run(hook: Hook) -> None:
-    """Serve on stdin and stdout, with or without an event loop as the handlers need."""
-    if hook.needs_loop():
-        import asyncio
-
-        from ._loop import serve
-
-        asyncio.run(serve(hook))
-        return
+def serve(hook: Registry) -> None:
+    """Serve on stdin and stdout with threads, for a hook of plain functions."""
     with _claim_stdio() as (fd_in, fd_out):
         _ThreadsServer(hook, fd_in, fd_out).serve()
 
@@ -117,7 +110,7 @@ def run(hook: Hook) -> None:
 class _Wire:
     """What both servers share: a line in, the replies out."""
 
-    def __init__(self, hook: Hook, fd_out: int) -> None:
+    def __init__(self, hook: Registry, fd_out: int) -> None:
         self.hook = hook
         self._fd = fd_out
         self._lock = threading.Lock()
@@ -311,7 +304,7 @@ class _ThreadsServer(_Wire):
     # After this long with nothing read, the watch sleeps until work comes.
     DOZE = 1.0
 
-    def __init__(self, hook: Hook, fd_in: int, fd_out: int) -> None:
+    def __init__(self, hook: Registry, fd_in: int, fd_out: int) -> None:
         super().__init__(hook, fd_out)
         # Its own duplicate of stdin: at a signal, a thread may still be
         # blocked reading it when serve() returns. Read through a buffer that

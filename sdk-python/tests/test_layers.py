@@ -33,7 +33,7 @@ LAYERS = {
         "_version",
     },
     "dispatch": {"_registry", "_tools"},
-    "transport": {"_loop", "_stdio", "_testing", "_workers"},
+    "transport": {"_stdio", "_testing", "_workers"},
     "top": {"_hook", "lifecycle", "__init__"},
 }
 ORDER = list(LAYERS)

@@ -1,7 +1,7 @@
 """Hook: a registry of handlers and the ways to run it.
 
 The top of the package's layers: model (the message types, results,
-errors) -> dispatch (Registry, in _registry) -> transports (_stdio, _loop,
+errors) -> dispatch (Registry, in _registry) -> transports (_stdio,
 _testing). Hook is the one class that knows both the registry and the
 transports; nothing below imports this module.
 """
@@ -40,19 +40,19 @@ class Hook(Registry):
         if self.needs_loop():
             import asyncio
 
-            from ._loop import serve
+            from ._stdio import serve_async
 
-            asyncio.run(serve(self))
+            asyncio.run(serve_async(self))
             return
-        from ._stdio import serve as serve_with_threads
+        from ._stdio import serve
 
-        serve_with_threads(self)
+        serve(self)
 
     async def serve(self) -> None:
         """run(), for a program that already has an event loop."""
-        from ._loop import serve
+        from ._stdio import serve_async
 
-        await serve(self)
+        await serve_async(self)
 
     def test_client(self) -> TestClient:
         """A client that calls this hook's handlers in-process, for tests."""

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -135,13 +136,21 @@ func quote(s string) string {
 // oneLine joins a multi-line description for places that take one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// allowed lists a union's tag values for an error message: "continue", "".
+// allowed lists a union's tag values for an error message: "continue",
+// "modify" (never the empty tag: see shown).
 func allowed(u *Type) string {
 	var out []string
 	for _, v := range u.TagValues() {
 		out = append(out, quote(v))
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(shown(out), ", ")
+}
+
+// shown are the quoted values a user reads in a list of what to send: all
+// but "", which hosts read as continue and the decoders accept, but which
+// no list of actions offers.
+func shown(quoted []string) []string {
+	return slices.DeleteFunc(slices.Clone(quoted), func(q string) bool { return q == `""` })
 }
 
 // article is "a" or "an" for a name, by its first letter.

@@ -293,7 +293,7 @@ func pyType(r *Ref) string {
 	var t string
 	switch {
 	case len(r.Consts) > 0:
-		t = "Literal[" + strings.Join(r.Consts, ", ") + "]"
+		t = "Literal[" + strings.Join(shown(r.Consts), ", ") + "]"
 	case r.Kind == String:
 		t = "str"
 	case r.Kind == Integer:
@@ -364,9 +364,10 @@ func pyCheckValue(b *strings.Builder, r *Ref, v, path string, depth int, indent 
 	switch {
 	case len(r.Consts) > 0:
 		// bool is an int in Python, but true is not 1 in JSON.
-		allowed := "(" + strings.Join(r.Consts, ", ") + ",)"
+		accepted := "(" + strings.Join(r.Consts, ", ") + ",)"
+		offered := "(" + strings.Join(shown(r.Consts), ", ") + ",)"
 		fmt.Fprintf(b, "%sif isinstance(%s, bool) or %s not in %s:\n%s    raise _not_one_of(%s, %s, %s)\n",
-			indent, v, v, allowed, indent, at, v, allowed)
+			indent, v, v, accepted, indent, at, v, offered)
 	case r.Kind == String, r.Kind == Named && r.Type.Kind == Enum:
 		// Enums grow: a value this version does not know is still a string.
 		want(pyNotA(v, "str"), "a string")

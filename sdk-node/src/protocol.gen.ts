@@ -422,8 +422,8 @@ export interface ContentBlock {
 
 /** Continue passes the object through unchanged. Its action may be omitted or empty. */
 export interface Continue {
-  /** action is "continue", "" or absent: all three mean continue. */
-  action?: "continue" | "";
+  /** action is "continue", or absent; an empty action means continue too. */
+  action?: "continue";
   /** reason is an optional note for logs. */
   reason?: string;
 }

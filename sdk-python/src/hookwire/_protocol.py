@@ -495,8 +495,8 @@ class AfterLLMModify(_AfterLLMModifyRequired, total=False):
 class Continue(TypedDict, total=False):
     """Continue passes the object through unchanged. Its action may be omitted or empty."""
 
-    # action is "continue", "" or absent: all three mean continue.
-    action: Literal["continue", ""]
+    # action is "continue", or absent; an empty action means continue too.
+    action: Literal["continue"]
     # reason is an optional note for logs.
     reason: str
 
@@ -1738,7 +1738,7 @@ def _check_continue(value: object, at: str) -> None:
     if "action" in value:
         v = value["action"]
         if isinstance(v, bool) or v not in ("continue", "",):
-            raise _not_one_of(f"{at}.action", v, ("continue", "",))
+            raise _not_one_of(f"{at}.action", v, ("continue",))
     if "reason" in value:
         v = value["reason"]
         if type(v) is not str and not isinstance(v, str):

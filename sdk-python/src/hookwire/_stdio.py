@@ -564,6 +564,7 @@ class _ThreadsServer(_Wire):
     async def _answer_later(
         self, request_id: Any, method: str, route: Route, params: dict[str, Any]
     ) -> None:
+        assert route.call is not None  # start() is for routes with a handler
         try:
             reply = await route.call(params)
             self.result(request_id, method, route.finish(params, reply))

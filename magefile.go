@@ -35,6 +35,7 @@ var generated = []string{
 	"sdk-node/src/methods.gen.ts",
 	"sdk-node/src/exports.gen.ts",
 	"docs/protocol.md",
+	"docs/actions.md",
 	"core/bridge/tool_names_gen.go",
 	"sdk-go/tool_names_gen.go",
 	"sdk-python/src/hookwire/_tool_names.py",

@@ -641,3 +641,66 @@ func TestAToolNameHasOneKindUnderEveryAgent(t *testing.T) {
 		t.Errorf("merged %+v, %v: want both agents' argument names, in the agents' order", merged["read_file"], err)
 	}
 }
+
+// Each action of the real method table has its helper in every SDK, under
+// the name docs/actions.md gives it: generated for the actions that carry
+// only a reason, written by hand for the others.
+func TestEveryActionHasItsHelperInEverySDK(t *testing.T) {
+	read := func(pattern string) string {
+		var all strings.Builder
+		for _, f := range glob(t, pattern) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all.Write(b)
+		}
+		return all.String()
+	}
+	python, ts, gosrc := read("../sdk-python/src/hookwire/*.py"), read("../sdk-node/src/*.ts"), read("../sdk-go/*.go")
+	m, err := Load(readFile(t, "../schema/hookwire.schema.json"), readFile(t, "../schema/methods.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := actions(m)
+	if len(got) < 6 {
+		t.Fatalf("actions: %v", got)
+	}
+	for _, a := range got {
+		if !strings.Contains(python, "\ndef "+a.Python()+"(") {
+			t.Errorf("sdk-python has no %s()", a.Python())
+		}
+		if !strings.Contains(ts, "export function "+a.TypeScript()+"(") {
+			t.Errorf("sdk-node has no %s()", a.TypeScript())
+		}
+		goName := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(a.Go(), "params."), "{}"), "()")
+		if !strings.Contains(gosrc, "type "+goName+" struct") && !strings.Contains(gosrc, ") "+goName+"() ") {
+			t.Errorf("sdk-go has no %s", a.Go())
+		}
+	}
+	names := map[string][3]string{}
+	for _, a := range got {
+		names[a.Name] = [3]string{a.Go(), a.Python(), a.TypeScript()}
+	}
+	if names["continue"] != [3]string{"Continue{}", "continue_", "continue_"} || names["deny_tool"] != [3]string{"DenyTool{}", "deny_tool", "denyTool"} || names["modify"][0] != "params.Modify()" {
+		t.Errorf("names: %v", names)
+	}
+}
+
+func glob(t *testing.T, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: %v %v", pattern, files, err)
+	}
+	return files
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

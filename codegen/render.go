@@ -38,6 +38,7 @@ func Render(m *Model) ([]Output, error) {
 		{"sdk-node/src/methods.gen.ts", "ts_methods.tmpl", tsFuncs(m), false, nil},
 		{"sdk-node/src/exports.gen.ts", "ts_exports.tmpl", tsFuncs(m), false, nil},
 		{"docs/protocol.md", "docs.tmpl", docFuncs(m), false, nil},
+		{"docs/actions.md", "actions.tmpl", docFuncs(m), false, nil},
 	}
 	var out []Output
 	for _, f := range files {
@@ -88,6 +89,7 @@ func commonFuncs(m *Model) template.FuncMap {
 		"resultOf":   m.resultOf,
 		"ordered":    m.Ordered,
 		"quote":      quote,
+		"actions":    func() []action { return actions(m) },
 		"named":      m.Type,
 		"allowed":    allowed,
 	}

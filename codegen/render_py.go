@@ -39,6 +39,11 @@ func pyAll(m *Model) ([]string, error) {
 	for _, t := range m.Types {
 		out = append(out, t.Name)
 	}
+	for _, a := range actions(m) {
+		if a.Simple {
+			out = append(out, a.Python())
+		}
+	}
 	for _, e := range m.HostExtensions {
 		out = append(out, "EXT_"+screaming(e.Name))
 	}

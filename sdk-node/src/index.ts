@@ -35,7 +35,8 @@ export {
 } from "./lifecycle.js";
 export { HookError, HookwireError } from "./errors.js";
 export { DecodeError } from "./protocol.gen.js";
-export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
+export { abortTurn, continue_, denyTool, hardAbort } from "./protocol.gen.js";
+export { deny, modify, pass, respond } from "./results.js";
 export { canonicalTool, type ToolCallLike } from "./canonical.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
 export { version } from "./version.gen.js";

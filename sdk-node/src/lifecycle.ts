@@ -6,22 +6,25 @@
 
 import type { Awaitable, Context } from "./handlers.js";
 import { Hook } from "./hook.js";
-import type {
-  AfterToolParams,
-  AfterToolResult,
-  ApproveToolParams,
-  ApproveToolResult,
-  BeforeLLMParams,
-  BeforeLLMResult,
-  BeforeToolParams,
-  BeforeToolResult,
-  JsonValue,
-  Meta,
-  RuntimeEvent,
-  ToolKind,
-  ToolResult,
+import {
+  abortTurn,
+  continue_,
+  denyTool,
+  type AfterToolParams,
+  type AfterToolResult,
+  type ApproveToolParams,
+  type ApproveToolResult,
+  type BeforeLLMParams,
+  type BeforeLLMResult,
+  type BeforeToolParams,
+  type BeforeToolResult,
+  type JsonValue,
+  type Meta,
+  type RuntimeEvent,
+  type ToolKind,
+  type ToolResult,
 } from "./protocol.gen.js";
-import { abortTurn, deny, modify, pass } from "./results.js";
+import { modify } from "./results.js";
 
 /** The eight lifecycle events. */
 export const HookEvent = {
@@ -299,7 +302,7 @@ class Lifecycle {
   private async beforeLLM(req: BeforeLLMParams, ctx: Context): Promise<BeforeLLMResult> {
     const sessionId = sessionOf(req.meta);
     await this.start(sessionId, ctx);
-    if (!this.firstOfTurn(sessionId, req)) return pass();
+    if (!this.firstOfTurn(sessionId, req)) return continue_();
     const history = req.messages ?? []; // a host leaves an empty history out
     let at = history.length - 1;
     while (at >= 0 && history[at]!.role !== "user") at--;
@@ -312,7 +315,7 @@ class Lifecycle {
       return { ...input, message: text };
     });
     if (stop?.action === "abort") return abortTurn(stop.reason);
-    if (input.message === message) return pass();
+    if (input.message === message) return continue_();
     const messages = [...history];
     messages[at] = { ...messages[at]!, content: input.message };
     return modify(req, { messages });
@@ -328,9 +331,9 @@ class Lifecycle {
       if (!isObject(args)) throw new Error("modifiedInput is not an object of arguments, ignored");
       return { ...input, toolInput: args as ToolInput };
     });
-    if (stop?.action === "skip") return deny(stop.reason ?? `${call.tool} skipped by a PreToolUse callback`);
+    if (stop?.action === "skip") return denyTool(stop.reason ?? `${call.tool} skipped by a PreToolUse callback`);
     if (stop?.action === "abort") return abortTurn(stop.reason);
-    return input === received ? pass() : modify(call, { arguments: input.toolInput });
+    return input === received ? continue_() : modify(call, { arguments: input.toolInput });
   }
 
   private async afterTool(ran: AfterToolParams, ctx: Context): Promise<AfterToolResult> {
@@ -362,7 +365,7 @@ class Lifecycle {
             (input, out) => (replace(out) ? { ...input, toolOutput: result } : input),
           );
     if (stop?.action === "abort") return abortTurn(stop.reason);
-    return result === received ? pass() : modify(ran, { result });
+    return result === received ? continue_() : modify(ran, { result });
   }
 
   private async approveTool(req: ApproveToolParams, ctx: Context): Promise<ApproveToolResult> {

@@ -50,7 +50,7 @@ const errorLine = (id: unknown, code: number, message: string): string =>
   JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n";
 
 /**
- * Whether a result is the plain { action: "continue" } of pass(), the answer
+ * Whether a result is the plain { action: "continue" } of continue_(), the answer
  * most calls get: it is written without the generic check of results and
  * JSON.stringify, which cost it as much as the rest of the SDK's work besides
  * parsing the request.

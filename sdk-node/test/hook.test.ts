@@ -8,9 +8,9 @@ import {
   HookwireError,
   RpcError,
   abortTurn,
-  deny,
+  denyTool,
   modify,
-  pass,
+  continue_,
   respond,
   testHook,
   type BeforeLLMParams,
@@ -53,7 +53,7 @@ const weather = {
 
 describe("hook.hello", () => {
   it("is answered by the SDK with ok, the hook's name and the modes its handlers need", async () => {
-    const hook = new Hook("weather-plugin").beforeTool(() => pass());
+    const hook = new Hook("weather-plugin").beforeTool(() => continue_());
     assert.deepEqual(await testHook(hook).hello({ name: "configured" }), {
       ok: true,
       name: "weather-plugin",
@@ -73,7 +73,7 @@ describe("hook.hello", () => {
     const hook = new Hook("all")
       .approveTool(() => ({ approved: true }))
       .on("*", () => {})
-      .afterLLM(() => pass())
+      .afterLLM(() => continue_())
       .tool(weather, () => "sunny");
     assert.deepEqual((await testHook(hook).hello()).modes, ["observe", "llm", "tool", "approve"]);
   });
@@ -111,9 +111,9 @@ describe("typed handlers", () => {
   it("calls the handler of each method with its params and sends its result", async () => {
     const seen: string[] = [];
     const hook = new Hook("h")
-      .beforeLLM(async (req) => (seen.push(`before_llm ${req.model}`), pass()))
+      .beforeLLM(async (req) => (seen.push(`before_llm ${req.model}`), continue_()))
       .afterLLM(async (res) => (seen.push(`after_llm ${res.response?.content ?? ""}`), abortTurn("enough")))
-      .beforeTool(async (c) => (seen.push(`before_tool ${c.tool}`), deny("not today")))
+      .beforeTool(async (c) => (seen.push(`before_tool ${c.tool}`), denyTool("not today")))
       .afterTool(async (r) => (seen.push(`after_tool ${r.result?.for_llm}`), modify(r, { result: { for_llm: "redacted" } })))
       .approveTool(async (a) => (seen.push(`approve_tool ${a.tool}`), { approved: false, reason: "no" }));
     const t = testHook(hook);
@@ -146,8 +146,8 @@ describe("typed handlers", () => {
   });
 
   it("refuses a second handler for the same method", () => {
-    const hook = new Hook("h").beforeTool(() => pass());
-    assert.throws(() => hook.beforeTool(() => pass()), /already has a handler/);
+    const hook = new Hook("h").beforeTool(() => continue_());
+    assert.throws(() => hook.beforeTool(() => continue_()), /already has a handler/);
   });
 
   it("turns a handler that throws into -32000 with its message, details on stderr", async () => {
@@ -309,7 +309,7 @@ describe("typed handlers", () => {
   it("passes the abort signal to handlers", async () => {
     const stop = new AbortController();
     let seen: AbortSignal | undefined;
-    const hook = new Hook("h").beforeTool((_, ctx) => ((seen = ctx.signal), pass()));
+    const hook = new Hook("h").beforeTool((_, ctx) => ((seen = ctx.signal), continue_()));
     await testHook(hook, { signal: stop.signal }).beforeTool(call("exec", {}));
     stop.abort();
     assert.equal(seen?.aborted, true);
@@ -573,7 +573,7 @@ describe("plugin tools", () => {
 
   it("let every other tool through untouched, or to the hook's before_tool handler", async () => {
     assert.deepEqual(await testHook(hook()).beforeTool(call("exec", { command: "ls" })), { action: "continue" });
-    const h = hook().beforeTool((c) => (c.tool === "exec" ? deny("no shell") : pass()));
+    const h = hook().beforeTool((c) => (c.tool === "exec" ? denyTool("no shell") : continue_()));
     assert.deepEqual(await testHook(h).beforeTool(call("exec", { command: "ls" })), { action: "deny_tool", reason: "no shell" });
   });
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { Hook, pass, testHook, type AfterLLMParams } from "../src/index.js";
+import { Hook, continue_, testHook, type AfterLLMParams } from "../src/index.js";
 
 const validDir = new URL("../../../schema/testdata/valid/", import.meta.url);
 
@@ -31,10 +31,10 @@ for (const [name, message] of messages) {
   test(`every message a host sends reaches its handler: ${name}`, async () => {
     const reached: string[] = [];
     const hook = new Hook("all")
-      .beforeLLM(() => (reached.push("hook.before_llm"), pass()))
-      .afterLLM(() => (reached.push("hook.after_llm"), pass()))
-      .beforeTool(() => (reached.push("hook.before_tool"), pass()))
-      .afterTool(() => (reached.push("hook.after_tool"), pass()))
+      .beforeLLM(() => (reached.push("hook.before_llm"), continue_()))
+      .afterLLM(() => (reached.push("hook.after_llm"), continue_()))
+      .beforeTool(() => (reached.push("hook.before_tool"), continue_()))
+      .afterTool(() => (reached.push("hook.after_tool"), continue_()))
       .approveTool(() => (reached.push("hook.approve_tool"), { approved: true }))
       .on("*", () => void reached.push("event"));
     const client = testHook(hook);
@@ -52,7 +52,7 @@ for (const [name, message] of messages) {
 
 test("an after_llm whose tool call has only an id is handled", async () => {
   const seen: AfterLLMParams[] = [];
-  const hook = new Hook("h").afterLLM((res) => (seen.push(res), pass()));
+  const hook = new Hook("h").afterLLM((res) => (seen.push(res), continue_()));
   const result = await testHook(hook).afterLLM({
     meta: { TurnID: "t1" },
     model: "gpt-4o",

@@ -116,7 +116,7 @@ const resolved = require.resolve("hookwire");
 assert.ok(resolved.endsWith(require("node:path").join("node_modules", "hookwire", "dist", "cjs", "index.js")), resolved);
 assert.equal(typeof h.Hook, "function");
 assert.equal(h.version, ${JSON.stringify(JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).version)});
-assert.deepEqual(h.pass(), { action: "continue" });
+assert.deepEqual(h.continue_(), { action: "continue" });
 const err = new h.HookError(-32010, "quota", { retry_after: 5 });
 assert.ok(err instanceof h.HookwireError && err instanceof Error);
 const hook = new h.Hook("cjs").beforeTool((call) => {
@@ -150,11 +150,11 @@ console.log("imported");`,
   it("serves a hook written in CommonJS on stdin and stdout", async () => {
     writeFileSync(
       join(app, "hook.cjs"),
-      `const { Hook, HookError, deny } = require("hookwire");
+      `const { Hook, HookError, denyTool } = require("hookwire");
 new Hook("required")
   .beforeTool((call) => {
     console.log("this goes to stderr");
-    if (call.tool === "rm") return deny("no");
+    if (call.tool === "rm") return denyTool("no");
     if (call.tool === "quota") throw new HookError(-32010, "quota", { retry_after: 5 });
   })
   .run();

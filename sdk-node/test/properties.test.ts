@@ -10,7 +10,7 @@ import { test } from "node:test";
 
 import fc from "fast-check";
 
-import { Hook, pass } from "../src/index.js";
+import { Hook, continue_ } from "../src/index.js";
 import { LineReader, type Line } from "../src/lines.js";
 import { routes } from "../src/methods.gen.js";
 import { Session } from "../src/session.js";
@@ -80,9 +80,9 @@ test("a line of any kind is answered as JSON-RPC, with a result only when it is 
     fc.asyncProperty(lineBytes, async (bytes) => {
       const received: unknown[] = [];
       const hook = new Hook("props");
-      const keep = (params: unknown): ReturnType<typeof pass> => {
+      const keep = (params: unknown): ReturnType<typeof continue_> => {
         received.push(params);
-        return pass();
+        return continue_();
       };
       hook.beforeTool(keep);
       hook.afterTool(keep);
@@ -120,8 +120,8 @@ test("a line of any kind is answered as JSON-RPC, with a result only when it is 
 /** Results a JavaScript handler could return: continue and its near misses, and JSON of any kind. */
 const handlerResult: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    pass(),
-    pass("ok"),
+    continue_(),
+    continue_("ok"),
     { action: "continue", reason: 5 },
     { action: "continue", extra: [1] },
     { action: "" },

@@ -36,16 +36,7 @@ from ._hook import Hook
 # method's handler returns: generated, with the lists of their names.
 from ._methods import *  # noqa: F403
 from ._protocol import *  # noqa: F403
-from ._results import (
-    Modify,
-    abort_turn,
-    continue_,
-    deny,
-    hard_abort,
-    modify,
-    respond,
-    tool_result,
-)
+from ._results import Modify, deny, modify, respond, tool_result
 from ._version import __version__
 
 # For type checkers only: at run time these load on first use (see _LAZY).
@@ -143,11 +134,8 @@ __all__ = [
     "ToolInput",
     "UserPromptSubmitInput",
     "__version__",
-    "abort_turn",
     "canonical_tool",
-    "continue_",
     "deny",
-    "hard_abort",
     "modify",
     "respond",
     "tool_result",

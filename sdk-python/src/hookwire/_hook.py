@@ -23,7 +23,7 @@ class Hook(Registry):
     >>> hook = Hook("guard")
     >>> @hook.before_tool
     ... def guard(call: BeforeToolParams) -> BeforeToolReply:
-    ...     return deny("not today") if call["tool"] == "exec" else None
+    ...     return deny_tool("not today") if call["tool"] == "exec" else None
 
     name is what hook.hello answers; by default the name the host gives the
     hook. threads is how many plain-function handlers may run at once

@@ -92,6 +92,10 @@ __all__ = [
     "ToolResult",
     "TurnContext",
     "Usage",
+    "abort_turn",
+    "continue_",
+    "deny_tool",
+    "hard_abort",
 ]
 
 
@@ -2882,3 +2886,32 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
     "Usage": decode_usage,
 }
 """The decode function of each type, by type name, for dispatch by the method table."""
+
+
+def continue_(reason: Optional[str] = None) -> Continue:
+    """The continue action: passes the object through unchanged."""
+    result: Continue = {"action": "continue"}
+    if reason is not None:
+        result["reason"] = reason
+    return result
+
+
+def abort_turn(reason: Optional[str] = None) -> AbortTurn:
+    """The abort_turn action: ends the current turn with an error."""
+    result: AbortTurn = {"action": "abort_turn"}
+    if reason is not None:
+        result["reason"] = reason
+    return result
+
+
+def hard_abort(reason: Optional[str] = None) -> HardAbort:
+    """The hard_abort action: stops the whole agent loop."""
+    result: HardAbort = {"action": "hard_abort"}
+    if reason is not None:
+        result["reason"] = reason
+    return result
+
+
+def deny_tool(reason: str) -> DenyTool:
+    """The deny_tool action: refuses to run the tool; the LLM is told the reason."""
+    return {"action": "deny_tool", "reason": reason}

@@ -424,8 +424,8 @@ def _render(method: str, reply: Any) -> dict[str, Any]:
         return result
     if not isinstance(reply, dict):
         raise TypeError(
-            f"the {method} handler returned {type(reply).__name__}: return None, a dict, "
-            "or what continue_(), modify(), respond(), deny(), abort_turn() or hard_abort() returns"
+            f"the {method} handler returned {type(reply).__name__}: return None, a dict, or what "
+            "continue_(), modify(), respond(), deny_tool(), abort_turn() or hard_abort() returns"
         )
     return reply
 

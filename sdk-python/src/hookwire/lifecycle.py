@@ -52,9 +52,11 @@ from ._protocol import (
     RuntimeEvent,
     ToolKind,
     ToolResult,
+    abort_turn,
     decode_tool_result,
+    deny_tool,
 )
-from ._results import abort_turn, deny, modify
+from ._results import modify
 from ._workers import Workers
 
 __all__ = [
@@ -571,7 +573,9 @@ class _Layer:
         input, stop = await self.chain(received, apply)
         if stop is not None:
             if stop["action"] == "skip":
-                return deny(_reason(stop) or f"{call['tool']} skipped by a PreToolUse callback")
+                return deny_tool(
+                    _reason(stop) or f"{call['tool']} skipped by a PreToolUse callback"
+                )
             return abort_turn(_reason(stop))
         if input is received:
             return None

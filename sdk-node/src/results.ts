@@ -3,8 +3,6 @@
 // replace what they sent with what comes back; they do not merge.
 
 import {
-  continue_,
-  denyTool,
   type AfterLLMModify,
   type AfterLLMParams,
   type AfterToolModify,
@@ -13,6 +11,8 @@ import {
   type BeforeLLMParams,
   type BeforeToolModify,
   type BeforeToolParams,
+  continue_,
+  denyTool,
   type Respond,
   type ToolResult,
 } from "./protocol.gen.js";
@@ -68,7 +68,14 @@ const modified = Symbol.for("hookwire.modified");
 export function placeModified(method: string, reply: unknown): unknown {
   const member = modifyMember[method];
   if (member === undefined || typeof reply !== "object" || reply === null || !(modified in reply)) return reply;
-  const { [modified]: whole, request: _r, response: _s, call: _c, result: _t, ...rest } = reply as Record<PropertyKey, unknown>;
+  const {
+    [modified]: whole,
+    request: _r,
+    response: _s,
+    call: _c,
+    result: _t,
+    ...rest
+  } = reply as Record<PropertyKey, unknown>;
   return { ...rest, [member]: whole };
 }
 

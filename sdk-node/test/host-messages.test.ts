@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { Hook, continue_, testHook, type AfterLLMParams } from "../src/index.js";
+import { type AfterLLMParams, continue_, Hook, testHook } from "../src/index.js";
 
 const validDir = new URL("../../../schema/testdata/valid/", import.meta.url);
 
@@ -16,9 +16,12 @@ interface Message {
 }
 
 const messages = new Map<string, Message>();
-for (const file of readdirSync(validDir).filter((f) => f.endsWith(".json")).sort()) {
+for (const file of readdirSync(validDir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   const message = (JSON.parse(readFileSync(new URL(file, validDir), "utf8")) as { message?: Message }).message;
-  if (message?.method !== undefined && message.method !== "hook.hello") messages.set(file.replace(/\.json$/, ""), message);
+  if (message?.method !== undefined && message.method !== "hook.hello")
+    messages.set(file.replace(/\.json$/, ""), message);
 }
 
 test("the capture and the absent-member vectors are there", () => {
@@ -56,7 +59,13 @@ test("an after_llm whose tool call has only an id is handled", async () => {
   const result = await testHook(hook).afterLLM({
     meta: { TurnID: "t1" },
     model: "gpt-4o",
-    response: { content: "", tool_calls: [{ id: "call-1" }], finish_reason: "tool_calls", reasoning: "", reasoning_details: null },
+    response: {
+      content: "",
+      tool_calls: [{ id: "call-1" }],
+      finish_reason: "tool_calls",
+      reasoning: "",
+      reasoning_details: null,
+    },
   });
   assert.equal(result.action ?? "continue", "continue");
   const call = seen[0]?.response?.tool_calls?.[0];
@@ -65,6 +74,12 @@ test("an after_llm whose tool call has only an id is handled", async () => {
 });
 
 test("a plugin tool called with no arguments, which a host leaves out, runs with none", async () => {
-  const hook = new Hook("h").tool({ name: "now", description: "the time", parameters: { type: "object", properties: {} } }, async () => "noon");
-  assert.deepEqual(await testHook(hook).beforeTool({ tool: "now" }), { action: "respond", result: { for_llm: "noon" } });
+  const hook = new Hook("h").tool(
+    { name: "now", description: "the time", parameters: { type: "object", properties: {} } },
+    async () => "noon",
+  );
+  assert.deepEqual(await testHook(hook).beforeTool({ tool: "now" }), {
+    action: "respond",
+    result: { for_llm: "noon" },
+  });
 });

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-
-import { abortTurn, continue_, deny, denyTool, hardAbort, modify, pass, respond } from "../src/index.js";
 import type { AfterLLMParams, AfterToolParams, BeforeLLMParams, BeforeToolParams } from "../src/index.js";
+import { abortTurn, continue_, deny, denyTool, hardAbort, modify, pass, respond } from "../src/index.js";
 
 describe("reply helpers", () => {
   it("continue_ is continue, with an optional reason", () => {
@@ -33,10 +32,19 @@ describe("reply helpers", () => {
       respond("Image sent", { media: ["media://abc123"], response_handled: true, for_user: "here", silent: false }),
       {
         action: "respond",
-        result: { for_llm: "Image sent", media: ["media://abc123"], response_handled: true, for_user: "here", silent: false },
+        result: {
+          for_llm: "Image sent",
+          media: ["media://abc123"],
+          response_handled: true,
+          for_user: "here",
+          silent: false,
+        },
       },
     );
-    assert.deepEqual(respond({ for_llm: "x", async: true }), { action: "respond", result: { for_llm: "x", async: true } });
+    assert.deepEqual(respond({ for_llm: "x", async: true }), {
+      action: "respond",
+      result: { for_llm: "x", async: true },
+    });
   });
 
   it("modify of a before_llm request returns the whole request, unknown members kept", () => {

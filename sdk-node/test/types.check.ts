@@ -2,7 +2,7 @@
 // line must fail to compile; if it ever compiles, the unused directive is
 // itself an error and the build fails.
 
-import { Hook, denyTool, modify, continue_, respond, type Infer, type ToolResult } from "../src/index.js";
+import { continue_, denyTool, Hook, type Infer, modify, respond, type ToolResult } from "../src/index.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const expectType = <T extends true>(_: T): void => {};

@@ -140,7 +140,10 @@ async def serve_async(hook: Registry) -> None:
 
 
 class _Wire:
-    """What both servers share: a line in, the replies out."""
+    """The protocol's half of the server: a line in, the replies out.
+
+    The server adds the threads that read and answer; tests drive this half alone.
+    """
 
     def __init__(self, hook: Registry, fd_out: int) -> None:
         self.hook = hook
@@ -554,12 +557,13 @@ class _ThreadsServer(_Wire):
         self._work = (self.answer, (request_id, method, route, params))
 
     def notify(self, event: Any, observers: list[_Handler]) -> None:
-        plain = [o for o in observers if not o.is_async]
-        if plain:
-            self._work = (_observe_all, (plain, event))
-        for o in observers:
-            if o.is_async:
-                self._submit(_observe_async(o.fn, event))
+        if self._loop is not None:  # a hook of plain functions never comes here
+            for o in observers:
+                if o.is_async:
+                    self._submit(_observe_async(o.fn, event))
+            observers = [o for o in observers if not o.is_async]
+        if observers:
+            self._work = (_observe_all, (observers, event))
 
     async def _answer_later(
         self, request_id: Any, method: str, route: Route, params: dict[str, Any]

@@ -510,8 +510,8 @@ export interface ContentBlock {
 
 /** Continue passes the object through unchanged. Its action may be omitted or empty. */
 export interface Continue {
-  /** action is "continue", "" or absent: all three mean continue. */
-  action?: "continue" | "";
+  /** action is "continue", or absent; an empty action means continue too. */
+  action?: "continue";
   /** reason is an optional note for logs. */
   reason?: string;
   /**
@@ -2082,3 +2082,23 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   TurnContext: decodeTurnContext,
   Usage: decodeUsage,
 };
+
+/** The `continue` action: passes the object through unchanged. */
+export function continue_(reason?: string): Continue {
+  return reason === undefined ? { action: "continue" } : { action: "continue", reason };
+}
+
+/** The `abort_turn` action: ends the current turn with an error. */
+export function abortTurn(reason?: string): AbortTurn {
+  return reason === undefined ? { action: "abort_turn" } : { action: "abort_turn", reason };
+}
+
+/** The `hard_abort` action: stops the whole agent loop. */
+export function hardAbort(reason?: string): HardAbort {
+  return reason === undefined ? { action: "hard_abort" } : { action: "hard_abort", reason };
+}
+
+/** The `deny_tool` action: refuses to run the tool; the LLM is told the reason. */
+export function denyTool(reason: string): DenyTool {
+  return { action: "deny_tool", reason };
+}

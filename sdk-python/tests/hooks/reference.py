@@ -24,7 +24,7 @@ from hookwire import (
     HookError,
     RuntimeEvent,
     abort_turn,
-    deny,
+    deny_tool,
     hard_abort,
     modify,
     respond,
@@ -73,7 +73,7 @@ def before_tool(call: BeforeToolParams) -> BeforeToolReply:
     if tool == "respond":
         return respond(f"{REASON}: {call.get('arguments', {}).get('text')}")
     if tool == "deny_tool":
-        return deny(REASON)
+        return deny_tool(REASON)
     if tool == "slow":
         time.sleep(0.2)
     result: BeforeToolReply = common(tool)

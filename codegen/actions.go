@@ -15,9 +15,10 @@ type action struct {
 	Type *Type
 	// Methods are the methods whose result allows it, in table order.
 	Methods []string
-	// Simple is true when the variant holds the action and a reason alone:
-	// its helper is generated in Python and TypeScript. Modify and respond
-	// carry an object, and their helpers are written by hand.
+	// Simple is true when the variant holds the action and a reason alone,
+	// besides the remarks every result may carry: its helper is generated
+	// in Python and TypeScript. Modify and respond carry an object, and
+	// their helpers are written by hand.
 	Simple bool
 	// ReasonRequired is true when the variant needs its reason.
 	ReasonRequired bool
@@ -60,6 +61,11 @@ var tsReserved = []string{"break", "case", "catch", "class", "const", "continue"
 	"import", "in", "instanceof", "new", "return", "super", "switch", "this", "throw", "try",
 	"typeof", "var", "void", "while", "with", "yield"}
 
+// remarks are the members any result may carry besides its action: text
+// for the model and a message for the user. Each helper takes them as
+// optional arguments.
+var remarks = []string{"context", "message"}
+
 // actions lists the actions of the methods' result unions, in the order
 // they first appear in the method table.
 func actions(m *Model) []action {
@@ -100,6 +106,7 @@ func newAction(name string, t *Type, tag string) action {
 		case f.Name == tag:
 		case f.Name == "reason" && f.Type.Kind == String:
 			a.ReasonRequired = f.Required
+		case slices.Contains(remarks, f.Name) && !f.Required:
 		default:
 			a.Simple = false
 		}

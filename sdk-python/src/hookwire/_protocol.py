@@ -3085,30 +3085,83 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
 """The decode function of each type, by type name, for dispatch by the method table."""
 
 
-def continue_(reason: Optional[str] = None) -> Continue:
-    """The continue action: passes the object through unchanged."""
+def continue_(
+    reason: Optional[str] = None,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> Continue:
+    """The continue action: passes the object through unchanged.
+
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
     result: Continue = {"action": "continue"}
     if reason is not None:
         result["reason"] = reason
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
     return result
 
 
-def abort_turn(reason: Optional[str] = None) -> AbortTurn:
-    """The abort_turn action: ends the current turn with an error."""
+def abort_turn(
+    reason: Optional[str] = None,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> AbortTurn:
+    """The abort_turn action: ends the current turn with an error.
+
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
     result: AbortTurn = {"action": "abort_turn"}
     if reason is not None:
         result["reason"] = reason
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
     return result
 
 
-def hard_abort(reason: Optional[str] = None) -> HardAbort:
-    """The hard_abort action: stops the whole agent loop."""
+def hard_abort(
+    reason: Optional[str] = None,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> HardAbort:
+    """The hard_abort action: stops the whole agent loop.
+
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
     result: HardAbort = {"action": "hard_abort"}
     if reason is not None:
         result["reason"] = reason
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
     return result
 
 
-def deny_tool(reason: str) -> DenyTool:
-    """The deny_tool action: refuses to run the tool; the LLM is told the reason."""
-    return {"action": "deny_tool", "reason": reason}
+def deny_tool(
+    reason: str,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> DenyTool:
+    """The deny_tool action: refuses to run the tool; the LLM is told the reason.
+
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
+    result: DenyTool = {"action": "deny_tool", "reason": reason}
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
+    return result

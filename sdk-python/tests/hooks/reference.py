@@ -24,6 +24,7 @@ from hookwire import (
     HookError,
     RuntimeEvent,
     abort_turn,
+    continue_,
     deny_tool,
     hard_abort,
     modify,
@@ -42,6 +43,8 @@ def common(name: str) -> Any:
         return hard_abort(REASON)
     if name == "error":
         raise RuntimeError("the reference hook failed, as asked")
+    if name == "remarks":
+        return continue_(context="check twice", message="seen")
     if name == "hook_error":
         raise HookError(-32010, "quota", {"retry_after": 5})
     return None

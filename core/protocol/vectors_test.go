@@ -131,7 +131,14 @@ func typesByName() map[string]reflect.Type {
 		}
 		found[t.Name()] = t
 		for i := range t.NumField() {
-			walk(t.Field(i).Type)
+			f := t.Field(i)
+			if f.Anonymous { // embedded (Remarks): its members are the outer type's, not a wire type of their own
+				for j := range f.Type.NumField() {
+					walk(f.Type.Field(j).Type)
+				}
+				continue
+			}
+			walk(f.Type)
 		}
 	}
 	for _, t := range []reflect.Type{reflect.TypeFor[protocol.Request](), reflect.TypeFor[protocol.Notification](), reflect.TypeFor[protocol.Response]()} {

@@ -1,0 +1,349 @@
+// Package feed is the producers' side of `hookwire inspect`: a session of
+// `hookwire run`, `tap`, `mcp` or the bridge publishes what it does to the
+// inspector while one runs, and costs nothing when none does.
+//
+// The inspector listens on a Unix socket in the per-user folder (Socket).
+// A session dials it when it opens, and again at most once a second while
+// it has no inspector, so that one started later still sees the rest of the
+// session. Once connected, every item is queued in memory and written by a
+// goroutine of its own: the host never waits for the inspector, and nothing
+// is dropped while the inspector reads. When none listens, each method
+// returns after comparing one clock reading.
+//
+// The stream is JSON Lines, one Item a line; the first line of a
+// connection is the session's Info.
+package feed
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// Dir is the per-user folder of the bridge's sessions and the inspector's
+// socket: $XDG_RUNTIME_DIR/hookwire, or hookwire-UID in the temporary folder.
+func Dir() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		return filepath.Join(d, "hookwire")
+	}
+	return filepath.Join(os.TempDir(), "hookwire-"+strconv.Itoa(os.Getuid()))
+}
+
+// SocketName is the inspector's socket in Dir.
+const SocketName = "inspect.sock"
+
+// Socket is the inspector's socket: HOOKWIRE_INSPECT_SOCKET, or SocketName
+// in Dir.
+func Socket() string {
+	if s := os.Getenv("HOOKWIRE_INSPECT_SOCKET"); s != "" {
+		return s
+	}
+	return filepath.Join(Dir(), SocketName)
+}
+
+// Info says what a session is; it is the first line of its stream.
+type Info struct {
+	// Kind is the producer: run, tap, bridge or mcp.
+	Kind string `json:"kind"`
+	// Host is the host or agent: reference, picoclaw, claude-code, ...
+	Host string `json:"host,omitempty"`
+	// Command is the hook command, or the hooks configuration.
+	Command string `json:"command,omitempty"`
+	// Log names the file where the session's whole log is, if any.
+	Log   string    `json:"log,omitempty"`
+	Start time.Time `json:"start"`
+	PID   int       `json:"pid"`
+	// Joined is set when the inspector came after the session started:
+	// what came before is in the session's recording or log, not here.
+	Joined bool `json:"joined,omitempty"`
+}
+
+// Item is one thing a session did. Type says which members are set:
+//
+//   - "call": a call to a hook through the runtime: Hook, Method, Params,
+//     Result or Error, Policy, DurationNS, Host (what the host discarded of
+//     the reply, or did besides).
+//   - "wire": a line of the wire (tap): Hook, Dir ("send" or "recv"),
+//     Message or Text, LatencyNS on a reply.
+//   - "stderr": a line the hook wrote on its stderr: Hook, Text.
+//   - "event": something the host did: Name, Data (a step of the agent, an
+//     agent's event, the decision the host took).
+//   - "end": the session is over.
+type Item struct {
+	Type       string          `json:"type"`
+	Time       time.Time       `json:"time"`
+	Hook       string          `json:"hook,omitempty"`
+	Method     string          `json:"method,omitempty"`
+	Params     json.RawMessage `json:"params,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	Policy     string          `json:"policy,omitempty"`
+	DurationNS int64           `json:"duration_ns,omitempty"`
+	Host       []string        `json:"host,omitempty"`
+	Dir        string          `json:"dir,omitempty"`
+	Message    json.RawMessage `json:"message,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	LatencyNS  int64           `json:"latency_ns,omitempty"`
+	Name       string          `json:"name,omitempty"`
+	Data       json.RawMessage `json:"data,omitempty"`
+}
+
+// Session publishes one session. A nil *Session publishes nothing; its
+// methods are safe for concurrent use.
+type Session struct {
+	info   Info
+	socket string
+
+	mu      sync.Mutex
+	conn    net.Conn
+	queue   [][]byte
+	wake    chan struct{}
+	retryAt time.Time // when to dial again while no inspector listens
+	dialed  bool      // a dial was tried: a later connection joined late
+	closed  bool
+	done    chan struct{} // closed when the writer of conn has returned
+}
+
+// retry is how often a session without an inspector looks for one.
+const retry = time.Second
+
+// Open starts publishing a session to the inspector at Socket, if one
+// listens.
+func Open(info Info) *Session { return OpenAt(Socket(), info) }
+
+// OpenAt is Open with the inspector's socket named.
+func OpenAt(socket string, info Info) *Session {
+	if info.Start.IsZero() {
+		info.Start = time.Now()
+	}
+	info.PID = os.Getpid()
+	s := &Session{info: info, socket: socket}
+	s.mu.Lock()
+	s.connect(time.Now())
+	s.mu.Unlock()
+	return s
+}
+
+// connect dials the inspector, with s.mu held, unless it did less than a
+// second ago.
+func (s *Session) connect(now time.Time) bool {
+	if s.conn != nil {
+		return true
+	}
+	if s.closed || now.Before(s.retryAt) {
+		return false
+	}
+	s.retryAt = now.Add(retry)
+	joined := s.dialed
+	s.dialed = true
+	conn, err := net.DialTimeout("unix", s.socket, 100*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	info := s.info
+	info.Joined = joined
+	first, _ := json.Marshal(info)
+	s.conn, s.queue, s.wake, s.done = conn, [][]byte{append(first, '\n')}, make(chan struct{}, 1), make(chan struct{})
+	go s.write(conn, s.wake, s.done)
+	return true
+}
+
+// write sends the queue to the inspector until the session closes or the
+// inspector goes away.
+func (s *Session) write(conn net.Conn, wake chan struct{}, done chan struct{}) {
+	defer close(done)
+	defer conn.Close()
+	for {
+		s.mu.Lock()
+		batch := s.queue
+		s.queue = nil
+		closed := s.closed
+		s.mu.Unlock()
+		for _, b := range batch {
+			// A stuck inspector loses the session, never the host's time.
+			conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+			if _, err := conn.Write(b); err != nil {
+				s.mu.Lock()
+				if s.conn == conn {
+					s.conn, s.queue = nil, nil
+				}
+				s.mu.Unlock()
+				return
+			}
+		}
+		if closed && len(batch) == 0 {
+			return
+		}
+		<-wake
+	}
+}
+
+// Active reports whether an inspector listens: a producer may skip the
+// work of an item when none does.
+func (s *Session) Active() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.connect(time.Now())
+}
+
+// Publish queues an item for the inspector; its Time is set when zero.
+func (s *Session) Publish(it Item) {
+	if !s.Active() {
+		return
+	}
+	if it.Time.IsZero() {
+		it.Time = time.Now()
+	}
+	b, err := json.Marshal(it)
+	if err != nil {
+		return
+	}
+	s.enqueue(append(b, '\n'))
+}
+
+func (s *Session) enqueue(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		return
+	}
+	s.queue = append(s.queue, b)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Event publishes something the host did, with its data as JSON.
+func (s *Session) Event(name string, data any) {
+	if !s.Active() {
+		return
+	}
+	b, _ := json.Marshal(data)
+	s.Publish(Item{Type: "event", Name: name, Data: b})
+}
+
+// Wire publishes a line of the wire; it has the shape of
+// runtime.Options.Trace and wiretap.Tap.Trace.
+func (s *Session) Wire(hook string, out bool, line []byte) {
+	if !s.Active() {
+		return
+	}
+	it := Item{Type: "wire", Hook: hook, Dir: "recv"}
+	if out {
+		it.Dir = "send"
+	}
+	if json.Valid(line) && len(line) > 0 && line[0] == '{' {
+		it.Message = append(json.RawMessage(nil), line...)
+	} else {
+		it.Text = string(line)
+	}
+	s.Publish(it)
+}
+
+// Close publishes the end of the session, and waits, at most two seconds,
+// until the inspector has it all.
+func (s *Session) Close() {
+	if s == nil {
+		return
+	}
+	s.Publish(Item{Type: "end"})
+	s.mu.Lock()
+	s.closed = true
+	done, wake := s.done, s.wake
+	s.mu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case wake <- struct{}{}:
+	default:
+	}
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// Logger wraps a log handler so that each line a hook writes on its stderr
+// (the runtime logs it with stream=stderr and the hook's name) is also
+// published, beside the calls.
+func (s *Session) Logger(h slog.Handler) slog.Handler { return stderrHandler{h, s, ""} }
+
+type stderrHandler struct {
+	slog.Handler
+	s    *Session
+	hook string // from WithAttrs
+}
+
+func (h stderrHandler) Handle(ctx context.Context, r slog.Record) error {
+	if h.s.Active() {
+		hook, stderr := h.hook, false
+		r.Attrs(func(a slog.Attr) bool {
+			switch a.Key {
+			case "stream":
+				stderr = a.Value.String() == "stderr"
+			case "hook":
+				hook = a.Value.String()
+			}
+			return true
+		})
+		if stderr {
+			h.s.Publish(Item{Type: "stderr", Hook: hook, Text: r.Message})
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h stderrHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	hook := h.hook
+	for _, a := range attrs {
+		if a.Key == "hook" {
+			hook = a.Value.String()
+		}
+	}
+	return stderrHandler{h.Handler.WithAttrs(attrs), h.s, hook}
+}
+
+func (h stderrHandler) WithGroup(name string) slog.Handler {
+	return stderrHandler{h.Handler.WithGroup(name), h.s, h.hook}
+}
+
+// Call publishes a call to a hook through the runtime; it has the shape of
+// runtime.Options.OnCall.
+func (s *Session) Call(rec runtime.CallRecord) {
+	if !s.Active() {
+		return
+	}
+	it := Item{Type: "call", Hook: rec.Hook, Method: rec.Method, DurationNS: int64(rec.Duration), Host: rec.Discarded}
+	it.Params, _ = protocol.Marshal(rec.Params)
+	if rec.Result != nil {
+		it.Result, _ = protocol.Marshal(rec.Result)
+	}
+	if rec.Err != nil {
+		it.Error, it.Policy = rec.Err.Error(), string(rec.Policy)
+	}
+	s.Publish(it)
+}
+
+// OnCall chains Call after another OnCall, which may be nil.
+func (s *Session) OnCall(next func(runtime.CallRecord)) func(runtime.CallRecord) {
+	return func(rec runtime.CallRecord) {
+		if next != nil {
+			next(rec)
+		}
+		s.Call(rec)
+	}
+}

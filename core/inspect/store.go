@@ -192,13 +192,17 @@ func modified(params, result json.RawMessage) []Change {
 	}
 	var out []Change
 	for _, d := range wiretap.Compare(params, after) {
-		if d.Path == "/meta" || strings.HasPrefix(d.Path, "/meta/") {
-			continue // what the host says of the call, never the hook's change
+		if d.Path == "/meta" || strings.HasPrefix(d.Path, "/meta/") || d.Replayed == nil && origin[d.Path] {
+			continue // the host keeps where the call comes from when a reply leaves it out
 		}
 		out = append(out, Change{Path: d.Path, Before: d.Recorded, After: d.Replayed})
 	}
 	return out
 }
+
+// origin are the members that say where a call comes from, which the
+// runtime keeps across a modify that leaves them out.
+var origin = map[string]bool{"/context": true, "/channel": true, "/chat_id": true}
 
 // stderrAfter is how long after a failed call a line of the hook's stderr
 // is still taken for that call's: the traceback of a Python hook comes on
@@ -228,7 +232,7 @@ func (st *store) take(s *session, it feed.Item) {
 		}
 		s.pending[it.Hook] = append(s.pending[it.Hook], it.Text)
 	case "event":
-		s.append(&entry{Row: Row{Type: "event", Time: it.Time, Text: it.Name + gist(it.Data)}, data: it.Data})
+		s.append(&entry{Row: Row{Type: "event", Time: it.Time, Text: eventText(it.Name, it.Data)}, data: it.Data})
 	case "end":
 		s.Ended = true
 		s.flush()
@@ -330,6 +334,26 @@ func actionOf(result json.RawMessage) string {
 	}
 	_ = json.Unmarshal(result, &r)
 	return r.Action
+}
+
+// eventText is an event's row: its name, or the kind of a runtime event,
+// and the gist of the rest.
+func eventText(name string, data json.RawMessage) string {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(data, &members) != nil {
+		return name + gist(data)
+	}
+	var kind string
+	if json.Unmarshal(members["kind"], &kind) == nil && kind != "" {
+		name = kind
+		delete(members, "kind")
+	}
+	delete(members, "type")
+	if len(members) == 0 {
+		return name
+	}
+	rest, _ := json.Marshal(members)
+	return name + gist(rest)
 }
 
 // gist is a short form of an event's data, for its row.

@@ -13,6 +13,7 @@ const state = {
   rows: [], // every row of the open session
   shown: [], // the rows that pass the filters
   selected: -1, // index in shown
+  picked: false, // a session was picked; until then the newest is followed
   methods: null,
 };
 
@@ -51,6 +52,10 @@ const argv = (s) => s.trim().split(/\s+/).filter(Boolean);
 
 // ---- sessions
 
+// One fetch of rows at a time, in order: live changes come in bursts.
+let chain = Promise.resolve();
+const serial = (fn) => (chain = chain.then(fn).catch((e) => status(e.message)));
+
 function status(text) { $("#status").textContent = text; }
 
 async function loadSessions() {
@@ -58,7 +63,7 @@ async function loadSessions() {
   const body = $("#sessions tbody");
   body.replaceChildren(...state.sessions.slice().reverse().map((s) => {
     const tr = el("tr", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
-      onclick: () => openSession(s.id), onkeydown: (e) => { if (e.key === "Enter") openSession(s.id); } },
+      onclick: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
       el("td", { title: s.kind }, (s.host || s.kind) + (s.ended ? "" : " ●")),
       el("td", { title: s.command || s.name || "" }, s.name || s.command || ""),
       el("td", {}, time(s.start)),
@@ -66,8 +71,16 @@ async function loadSessions() {
       el("td", { class: s.failures ? "failures" : "" }, String(s.failures)));
     return tr;
   }));
+  // Until a session is picked, the newest one is followed.
+  const newest = state.sessions[state.sessions.length - 1];
+  if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
   const cur = state.sessions.find((s) => s.id === state.session);
   if (cur && cur.rows > state.rows.length) await loadRows();
+}
+
+function pick(id) {
+  state.picked = true;
+  return openSession(id);
 }
 
 async function openSession(id) {
@@ -308,7 +321,7 @@ function tab(name) {
 
 function live() {
   const es = new EventSource("/api/live?token=" + encodeURIComponent(token));
-  es.onmessage = () => loadSessions().catch((e) => status(e.message));
+  es.onmessage = () => serial(loadSessions);
   es.onopen = () => status("live");
   es.onerror = () => status("reconnecting…");
 }
@@ -338,13 +351,10 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!file) return;
     try {
       const { id } = await post("/api/recordings", { name: file.name, recording: await file.text() });
-      await loadSessions();
-      await openSession(id);
+      await serial(loadSessions);
+      await serial(() => pick(id));
     } catch (err) { status(err.message); }
   };
-  loadSessions().then(() => {
-    const latest = state.sessions[state.sessions.length - 1];
-    if (latest && state.session === null) openSession(latest.id);
-  }).catch((e) => status(e.message));
+  serial(loadSessions);
   live();
 });

@@ -8,13 +8,17 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	goruntime "runtime"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/config"
 	"github.com/hookwire/hookwire/core/inspect"
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/internal/cli"
@@ -113,4 +117,14 @@ func teeTrace(a, b func(hook string, out bool, line []byte)) func(hook string, o
 		a(hook, out, line)
 		b(hook, out, line)
 	}
+}
+
+// hookCommands names the hook processes of a configuration and their
+// commands, for the inspector's session list.
+func hookCommands(cfg config.Config) string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(cfg.Hooks.Processes)) {
+		out = append(out, name+": "+strings.Join(cfg.Hooks.Processes[name].Command, " "))
+	}
+	return strings.Join(out, "; ")
 }

@@ -60,17 +60,14 @@ function status(text) { $("#status").textContent = text; }
 
 async function loadSessions() {
   state.sessions = await api("/api/sessions");
-  const body = $("#sessions tbody");
-  body.replaceChildren(...state.sessions.slice().reverse().map((s) => {
-    const tr = el("tr", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
+  $("#sessions").replaceChildren(...state.sessions.slice().reverse().map((s) =>
+    el("li", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
       onclick: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
-      el("td", { title: s.kind }, (s.host || s.kind) + (s.ended ? "" : " ●")),
-      el("td", { title: s.command || s.name || "" }, s.name || s.command || ""),
-      el("td", {}, time(s.start)),
-      el("td", { class: "calls" }, String(s.calls)),
-      el("td", { class: s.failures ? "failures" : "" }, String(s.failures)));
-    return tr;
-  }));
+      el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, s.kind + (s.source === "live" ? "" : " · " + s.source)),
+        s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
+      el("div", { class: "command", title: s.command || s.name || "" }, s.name || s.command || ""),
+      el("div", { class: "counts" }, el("span", { class: "calls" }, `${s.calls} calls`), " · ",
+        el("span", { class: s.failures ? "failures" : "" }, `${s.failures} failures`), s.joined ? " · joined late" : ""))));
   // Until a session is picked, the newest one is followed.
   const newest = state.sessions[state.sessions.length - 1];
   if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
@@ -87,7 +84,7 @@ async function openSession(id) {
   state.session = id;
   state.rows = [];
   state.selected = -1;
-  for (const tr of document.querySelectorAll("#sessions tbody tr")) tr.setAttribute("aria-selected", String(Number(tr.dataset.id) === id));
+  for (const li of document.querySelectorAll("#sessions li")) li.setAttribute("aria-selected", String(Number(li.dataset.id) === id));
   const s = state.sessions.find((x) => x.id === id);
   $("#session-title").textContent = s ? `${s.host || s.kind} · ${s.name || s.command || ""}` : "";
   $("#replay-bar").hidden = !(s && s.source === "recording");

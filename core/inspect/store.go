@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"cmp"
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -309,7 +310,7 @@ func (s *session) wire(it feed.Item) {
 			e.LatencyNS = int64(it.Time.Sub(e.Time))
 		}
 		e.result = m.Result
-		e.Action = actionOf(m.Result)
+		e.Action = cmp.Or(actionOf(m.Result), "answered") // hook.hello's result has no action
 		if m.Error != nil {
 			e.result, e.Failed, e.Text = m.Error, true, "error reply: "+string(m.Error)
 			s.Failures++
@@ -514,7 +515,9 @@ func (st *store) openLogs(dir string) {
 		f.Close()
 		lines = lines[max(0, len(lines)-maxLogRows):]
 		fi, _ := os.Stat(p)
-		agent, _, _ := strings.Cut(filepath.Base(p), "-")
+		// The bridge names a log AGENT-HASH.log.
+		agent := filepath.Base(p)
+		agent = agent[:max(0, strings.LastIndex(agent, "-"))]
 		info := feed.Info{Kind: "bridge", Host: agent, Log: filepath.Base(p)}
 		if fi != nil {
 			info.Start = fi.ModTime()

@@ -63,7 +63,7 @@ async function loadSessions() {
   $("#sessions").replaceChildren(...state.sessions.slice().reverse().map((s) =>
     el("li", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
       onclick: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
-      el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, s.kind + (s.source === "live" ? "" : " · " + s.source)),
+      el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, (s.host ? s.kind : "") + (s.source === "live" || s.source === s.kind ? "" : " · " + s.source)),
         s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
       el("div", { class: "command", title: s.command || s.name || "" }, s.name || s.command || ""),
       el("div", { class: "counts" }, el("span", { class: "calls" }, `${s.calls} calls`), " · ",

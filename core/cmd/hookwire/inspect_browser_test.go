@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/hookwire/hookwire/core/inspect"
+	"github.com/hookwire/hookwire/core/inspect/feed"
+	"github.com/hookwire/hookwire/core/runtime"
 )
 
 // The page, tested in a real browser as a person uses it: headless
@@ -241,4 +245,29 @@ func TestInspectIsReadableInANarrowWindow(t *testing.T) {
 	if eval[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
 		t.Error("the page is wider than a 420 px window")
 	}
+}
+
+func TestInspectStaysResponsiveWithTenThousandCallsAndA10MBMessage(t *testing.T) {
+	srv := startInspector(t)
+	pub := feed.Open(feed.Info{Kind: "run", Host: "reference", Command: "big: ./hook"})
+	const n = 10_000
+	for i := range n {
+		params := json.RawMessage(`{"tool":"t` + strconv.Itoa(i%7) + `"}`)
+		if i == n-1 {
+			params = json.RawMessage(`{"tool":"big","arguments":{"blob":"` + strings.Repeat("a", 10<<20) + `"}}`)
+		}
+		pub.Call(runtime.CallRecord{Hook: "h", Method: "hook.before_tool", Params: params, Result: json.RawMessage(`{"action":"continue"}`), Duration: time.Millisecond})
+	}
+	pub.Close()
+	ctx := browser(t)
+	start := time.Now()
+	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#count", "10000 of 10000"))
+	loaded := time.Since(start)
+	// Only the rows in view are in the document.
+	if rows := eval[int](t, ctx, `document.querySelectorAll("#timeline .row").length`); rows > 60 {
+		t.Errorf("%d rows in the document for a window of 800 px", rows)
+	}
+	start = time.Now()
+	do(t, ctx, chromedp.Focus(css("#timeline")), chromedp.KeyEvent(kb.End), waitText("#detail h2", "h hook.before_tool big"), waitText("#detail pre.request", "aaaa"), waitText("#detail button.more", "show all 10.0 MB"))
+	t.Logf("10,000 calls listed in %v; the 10 MB message opened in %v", loaded.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }

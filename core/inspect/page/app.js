@@ -47,6 +47,18 @@ const pretty = (raw) => {
   const s = JSON.stringify(raw);
   return s.length > 1 << 20 ? s : JSON.stringify(raw, null, 2);
 };
+
+// A message's body: a large one shows its first 200 KB until asked for
+// the rest, so that opening it stays quick.
+const SHOWN = 200 << 10;
+function body(raw, cls) {
+  const text = pretty(raw);
+  if (text.length <= SHOWN) return el("pre", { class: cls }, text);
+  const pre = el("pre", { class: cls }, text.slice(0, SHOWN));
+  const more = el("button", { class: "more" }, `show all ${(text.length / (1 << 20)).toFixed(1)} MB`);
+  more.onclick = () => { pre.textContent = text; more.remove(); };
+  return el("div", {}, pre, more);
+}
 // hookwire inspect takes a hook command as its words, split on spaces: no shell.
 const argv = (s) => s.trim().split(/\s+/).filter(Boolean);
 
@@ -204,9 +216,9 @@ function showDetail(d) {
         el("td", { class: c.before ? "before" : "" }, c.before ? pretty(c.before) : "(absent)"),
         el("td", { class: c.after ? "after" : "" }, c.after ? pretty(c.after) : "(removed)"))))));
   }
-  if (d.params !== undefined) { out.push(el("h3", {}, "Request")); out.push(el("pre", { class: "request" }, pretty(d.params))); }
-  if (d.result !== undefined) { out.push(el("h3", {}, "Reply")); out.push(el("pre", { class: "reply" }, pretty(d.result))); }
-  if (d.data !== undefined) { out.push(el("h3", {}, "Data")); out.push(el("pre", {}, pretty(d.data))); }
+  if (d.params !== undefined) out.push(el("h3", {}, "Request"), body(d.params, "request"));
+  if (d.result !== undefined) out.push(el("h3", {}, "Reply"), body(d.result, "reply"));
+  if (d.data !== undefined) out.push(el("h3", {}, "Data"), body(d.data, "data"));
   if (d.type !== "call" && d.text) out.push(el("pre", {}, d.text));
   $("#detail").replaceChildren(...out);
 }

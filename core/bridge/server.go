@@ -107,7 +107,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	// An approval ends before the invocation that waits for it.
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}},
-		runtime.Options{Logger: log, NoSessionEvents: false, OnCall: pub.Call})
+		runtime.Options{Logger: log, NoSessionEvents: false, OnCall: pub.Call, Trace: pub.Wire})
 	if err != nil {
 		return err
 	}

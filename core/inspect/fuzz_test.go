@@ -21,8 +21,8 @@ func FuzzProducerStream(f *testing.F) {
 		var st store
 		_ = st.ingest(bytes.NewReader(stream))
 		for _, s := range st.list() {
-			rows, _ := st.rows(s.ID, 0)
-			for _, r := range rows {
+			rows, _ := st.rows(s.ID, 0, 0)
+			for _, r := range rows.Rows {
 				st.detail(s.ID, r.Seq)
 			}
 		}

@@ -263,7 +263,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/sessions/{id}/rows", func(w http.ResponseWriter, r *http.Request) {
 		id, _ := strconv.Atoi(r.PathValue("id"))
 		from, _ := strconv.Atoi(r.URL.Query().Get("from"))
-		rows, ok := s.store.rows(id, from)
+		since, _ := strconv.Atoi(r.URL.Query().Get("since"))
+		rows, ok := s.store.rows(id, from, since)
 		if !ok {
 			http.NotFound(w, r)
 			return
@@ -338,3 +339,6 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(v)
 }
+
+// Sessions is how many sessions the inspector knows.
+func (s *Server) Sessions() int { return len(s.store.list()) }

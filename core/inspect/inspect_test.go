@@ -177,7 +177,8 @@ func TestASessionLosesNothingWhileTheInspectorRuns(t *testing.T) {
 	if !ok || len(d.Params) != len(big) {
 		t.Errorf("the 10 MB message came back with %d bytes", len(d.Params))
 	}
-	rows, _ := srv.store.rows(1, n-2)
+	got, _ := srv.store.rows(1, n-2, n)
+	rows := got.Rows
 	if len(rows) != 2 || rows[1].Seq != n-1 || rows[1].Tool != "t"+strconv.Itoa((n-1)%7) || rows[1].Action != "continue" {
 		t.Errorf("the last rows are %+v", rows)
 	}
@@ -205,7 +206,8 @@ func TestASessionWithoutAnInspectorFindsOneThatStartsLater(t *testing.T) {
 	pub.Call(runtime.CallRecord{Hook: "h", Method: "hook.before_tool", Params: map[string]any{"tool": "seen"}, Result: map[string]any{"action": "continue"}})
 	pub.Close()
 	list := sessions(t, srv, 1)
-	rows, _ := srv.store.rows(list[0].ID, 0)
+	got, _ := srv.store.rows(list[0].ID, 0, 0)
+	rows := got.Rows
 	if !list[0].Joined || len(rows) != 1 || rows[0].Tool != "seen" {
 		t.Errorf("session %+v, rows %+v: want one call, the session marked as joined late", list[0], rows)
 	}
@@ -223,7 +225,8 @@ func TestAFailedCallTakesTheStderrAroundItAndAModifyShowsItsDiff(t *testing.T) {
 	item(feed.Item{Type: "call", Hook: "h", Method: "hook.before_llm", Params: json.RawMessage(`{"model":"m","channel":"cli","tools":[]}`),
 		Result: json.RawMessage(`{"action":"modify","request":{"model":"m","tools":[{"type":"function","function":{"name":"get_weather"}}]}}`)})
 	item(feed.Item{Type: "end"})
-	rows, _ := st.rows(s.ID, 0)
+	got, _ := st.rows(s.ID, 0, 0)
+	rows := got.Rows
 	if len(rows) != 3 {
 		t.Fatalf("rows %+v", rows)
 	}

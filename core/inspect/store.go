@@ -48,6 +48,8 @@ type entry struct {
 	Row
 	params, result, data json.RawMessage
 	stderr               []string
+	// changed is the session's change count when the row last changed.
+	changed int
 }
 
 // Detail is an opened row.
@@ -80,6 +82,8 @@ type Summary struct {
 	Calls    int    `json:"calls"`
 	Failures int    `json:"failures"`
 	Rows     int    `json:"rows"`
+	// Changes counts the items taken: the page fetches rows when it grows.
+	Changes int `json:"changes"`
 	Ended    bool   `json:"ended"`
 }
 
@@ -90,8 +94,14 @@ type session struct {
 	pending map[string][]string
 	// open are requests seen on the wire with no reply yet, by hook and id.
 	open map[string]*entry
+	// unclaimed are the calls seen on the wire that no item of the
+	// runtime has spoken of yet, oldest first.
+	unclaimed []*entry
 	// records is an opened recording, for a replay.
 	records []wiretap.Record
+	// changes counts the items taken: a page that saw n of them asks for
+	// the rows that changed since.
+	changes int
 }
 
 // store holds every session the inspector knows. Its methods are safe for
@@ -123,7 +133,7 @@ func (st *store) list() []Summary {
 	out := make([]Summary, len(st.sessions))
 	for i, s := range st.sessions {
 		out[i] = s.Summary
-		out[i].Rows = len(s.rows)
+		out[i].Rows, out[i].Changes = len(s.rows), s.changes
 	}
 	return out
 }
@@ -137,18 +147,32 @@ func (st *store) get(id int) *session {
 	return st.sessions[id-1]
 }
 
-// rows returns a session's rows from the from'th on.
-func (st *store) rows(id, from int) ([]Row, bool) {
+// Rows are the rows of a session that are new or changed since a page
+// last asked.
+type Rows struct {
+	Rows []Row `json:"rows"`
+	// Changes is what the page passes as since next time.
+	Changes int `json:"changes"`
+}
+
+// rows returns a session's rows from the from'th on, and those before it
+// that changed after the since'th change (a call whose reply came since).
+func (st *store) rows(id, from, since int) (Rows, bool) {
 	s := st.get(id)
 	if s == nil {
-		return nil, false
+		return Rows{}, false
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	from = max(0, min(from, len(s.rows)))
-	out := make([]Row, 0, len(s.rows)-from)
+	out := Rows{Rows: make([]Row, 0, len(s.rows)-from), Changes: s.changes}
+	for _, e := range s.rows[:from] {
+		if e.changed > since {
+			out.Rows = append(out.Rows, e.Row)
+		}
+	}
 	for _, e := range s.rows[from:] {
-		out = append(out, e.Row)
+		out.Rows = append(out.Rows, e.Row)
 	}
 	return out, true
 }
@@ -214,21 +238,17 @@ const stderrAfter = 500 * time.Millisecond
 func (st *store) take(s *session, it feed.Item) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	s.changes++
 	switch it.Type {
 	case "call":
-		e := &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: it.Method, LatencyNS: it.DurationNS, Host: it.Host, Policy: it.Policy}, params: it.Params, result: it.Result}
-		e.Tool = toolOf(it.Params)
-		e.Action = actionOf(it.Result)
-		if it.Error != "" {
-			e.Failed, e.Text = true, it.Error
-		}
-		s.call(e)
+		s.ran(it)
 	case "wire":
 		s.wire(it)
 	case "stderr":
 		if last := s.lastCall(it.Hook); last != nil && last.Failed && it.Time.Sub(last.Time) < stderrAfter {
 			last.stderr = append(last.stderr, it.Text)
 			last.Stderr++
+			last.changed = s.changes
 			return
 		}
 		s.pending[it.Hook] = append(s.pending[it.Hook], it.Text)
@@ -240,11 +260,8 @@ func (st *store) take(s *session, it feed.Item) {
 	}
 }
 
-// call appends a call with the stderr lines that came before it.
+// call appends a call.
 func (s *session) call(e *entry) {
-	e.stderr = s.pending[e.Hook]
-	e.Stderr = len(e.stderr)
-	delete(s.pending, e.Hook)
 	s.Calls++
 	if e.Failed {
 		s.Failures++
@@ -252,8 +269,42 @@ func (s *session) call(e *entry) {
 	s.append(e)
 }
 
+// done gives a call that is over the stderr lines its hook wrote since the
+// last one was.
+func (s *session) done(e *entry) {
+	e.stderr = append(e.stderr, s.pending[e.Hook]...)
+	e.Stderr = len(e.stderr)
+	delete(s.pending, e.Hook)
+	e.changed = s.changes
+}
+
+// ran takes what the runtime says of a call once it is over. A process
+// hook's call is already a row, from its request on the wire: the oldest
+// one of that hook and method that the runtime has not spoken of yet. An
+// in-process hook's is a row of its own.
+func (s *session) ran(it feed.Item) {
+	var e *entry
+	for i, x := range s.unclaimed {
+		if x.Hook == it.Hook && x.Method == it.Method {
+			e = x
+			s.unclaimed = append(s.unclaimed[:i], s.unclaimed[i+1:]...)
+			break
+		}
+	}
+	if e == nil {
+		e = &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: it.Method, Tool: toolOf(it.Params), Action: actionOf(it.Result)}, params: it.Params, result: it.Result}
+		s.call(e)
+	}
+	e.LatencyNS, e.Host, e.Policy = it.DurationNS, it.Host, it.Policy
+	if it.Error != "" && !e.Failed {
+		e.Failed, e.Text = true, it.Error
+		s.Failures++
+	}
+	s.done(e)
+}
+
 func (s *session) append(e *entry) {
-	e.Seq = len(s.rows)
+	e.Seq, e.changed = len(s.rows), s.changes
 	s.rows = append(s.rows, e)
 }
 
@@ -299,6 +350,12 @@ func (s *session) wire(it feed.Item) {
 	case it.Dir == wiretap.Send && m.Method != "" && id != "":
 		e := &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: m.Method, Tool: toolOf(m.Params)}, params: m.Params}
 		s.open[key] = e
+		if m.Method != "hook.hello" && s.Source == "live" {
+			s.unclaimed = append(s.unclaimed, e)
+			if len(s.unclaimed) > 1000 { // a producer without the runtime's word: tap
+				s.unclaimed = s.unclaimed[1:]
+			}
+		}
 		s.call(e)
 	case it.Dir == wiretap.Send && m.Method != "":
 		s.append(&entry{Row: Row{Type: "notify", Time: it.Time, Hook: it.Hook, Method: m.Method, Text: m.Method + gist(m.Params)}, params: m.Params})
@@ -315,6 +372,7 @@ func (s *session) wire(it feed.Item) {
 			e.result, e.Failed, e.Text = m.Error, true, "error reply: "+string(m.Error)
 			s.Failures++
 		}
+		s.done(e)
 	default:
 		s.append(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + clip(string(it.Message), 200)}, data: it.Message})
 	}
@@ -450,7 +508,9 @@ func (st *store) ingest(r io.Reader) error {
 		}
 		it, err := decodeItem(line)
 		if err != nil {
-			return err
+			// One item lost, not the session.
+			st.take(s, feed.Item{Type: "wire", Dir: "?", Text: "an item the inspector cannot read: " + err.Error()})
+			return nil
 		}
 		st.take(s, it)
 		st.notify()

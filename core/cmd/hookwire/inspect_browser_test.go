@@ -147,23 +147,23 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 	if code, out, errOut := hookwire(t, "", "run", "--hooks", weatherHooks, weatherScenario); code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	do(t, ctx, waitText("#sessions", "reference"), waitText("#count", "20 of 20"))
+	do(t, ctx, waitText("#sessions", "reference"), waitText("#count", "21 of 21"))
 	calls := eval[[]string](t, ctx, callRows)
-	want := []string{"hook.before_llm modify", "hook.before_tool get_weather respond", "hook.before_llm modify"}
+	want := []string{"hook.hello answered", "hook.before_llm modify", "hook.before_tool get_weather respond", "hook.before_llm modify"}
 	if len(calls) != len(want) {
-		t.Fatalf("the timeline shows %d calls, want 3: %q", len(calls), calls)
+		t.Fatalf("the timeline shows %d calls, want %d: %q", len(calls), len(want), calls)
 	}
 	for i, w := range want {
 		if !strings.Contains(calls[i], "weather_plugin "+w) {
 			t.Errorf("call %d shows %q, want weather_plugin %s", i, calls[i], w)
 		}
 	}
-	if row := text(t, ctx, "#sessions li"); !strings.Contains(row, "weather_plugin: python3 weather_plugin.py") || !strings.Contains(row, "3 calls · 0 failures") {
-		t.Errorf("the session list shows %q, want the scenario with 3 calls and 0 failures", row)
+	if row := text(t, ctx, "#sessions li"); !strings.Contains(row, "weather_plugin: python3 weather_plugin.py") || !strings.Contains(row, "4 calls · 0 failures") {
+		t.Errorf("the session list shows %q, want the scenario with 4 calls (hello and the turn's 3) and 0 failures", row)
 	}
 	// The first call, opened from the keyboard: the diff shows the tool the modify added.
 	do(t, ctx, chromedp.Focus(css("#timeline")))
-	for range 4 { // three events, then the first before_llm
+	for range 5 { // the hello, three events, then the first before_llm
 		do(t, ctx, chromedp.KeyEvent(kb.ArrowDown))
 	}
 	do(t, ctx, waitText("#detail h2", "weather_plugin hook.before_llm"), waitText("#detail", "What the modify changed"), screenshot("weather.png"))
@@ -171,14 +171,14 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 		t.Errorf("the diff does not show get_weather added at /tools/2:\n%s", diff)
 	}
 	// Filters and the search.
-	do(t, ctx, chromedp.Click(css("#f-failed")), waitText("#count", "0 of 20"), chromedp.Click(css("#f-failed")), waitText("#count", "20 of 20"),
-		chromedp.SendKeys(css("#f-search"), "respond"), waitText("#count", "1 of 20"))
+	do(t, ctx, chromedp.Click(css("#f-failed")), waitText("#count", "0 of 21"), chromedp.Click(css("#f-failed")), waitText("#count", "21 of 21"),
+		chromedp.SendKeys(css("#f-search"), "respond"), waitText("#count", "1 of 21"))
 	eval[bool](t, ctx, `(() => {
 		const search = document.querySelector("#f-search"), tool = document.querySelector("#f-tool");
 		search.value = ""; search.dispatchEvent(new Event("input"));
 		tool.value = "get_weather"; tool.dispatchEvent(new Event("change"));
 		return true })()`)
-	do(t, ctx, waitText("#count", "1 of 20"))
+	do(t, ctx, waitText("#count", "1 of 21"))
 }
 
 func TestInspectShowsAFailingHooksStderrBesideItsCall(t *testing.T) {
@@ -240,8 +240,8 @@ func TestInspectIsReadableInANarrowWindow(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	ctx := browser(t)
-	do(t, ctx, chromedp.EmulateViewport(420, 800), chromedp.Navigate(srv.URL()), waitText("#count", "20 of 20"),
-		chromedp.Click(css("#timeline .row:nth-child(5)")), waitText("#detail", "Request"), screenshot("narrow.png"))
+	do(t, ctx, chromedp.EmulateViewport(420, 800), chromedp.Navigate(srv.URL()), waitText("#count", "21 of 21"),
+		chromedp.Click(css(`#timeline .row[data-seq="4"]`)), waitText("#detail", "Request"), screenshot("narrow.png"))
 	if eval[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
 		t.Error("the page is wider than a 420 px window")
 	}

@@ -50,7 +50,7 @@ JSON-RPC message is answered with the spec's error and the session goes on.`,
 				Name:    *name,
 				Version: version,
 				Process: runtime.ProcessConfig{Command: args, Dir: *dir, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)},
-				Runtime: runtime.Options{Logger: slog.New(pub.Logger(cli.NewLogHandler(e.stderr))), OnCall: pub.Call},
+				Runtime: runtime.Options{Logger: slog.New(pub.Logger(cli.NewLogHandler(e.stderr))), OnCall: pub.Call, Trace: pub.Wire},
 			})
 			if err != nil {
 				return e.fail(exitUsage, "mcp", err)

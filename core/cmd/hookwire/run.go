@@ -99,6 +99,7 @@ func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, m
 		defer f.Close()
 		opts.Trace = traceTo(f)
 	}
+	opts.Trace = pub.Trace(opts.Trace)
 	rt, err := runtime.New(cfg, opts)
 	if err != nil {
 		return e.fail(exitFail, "run", err)

@@ -8,7 +8,9 @@
 // session. Once connected, every item is queued in memory and written by a
 // goroutine of its own: the host never waits for the inspector, and nothing
 // is dropped while the inspector reads. When none listens, each method
-// returns after comparing one clock reading.
+// returns after comparing one clock reading. The queue is written every
+// 50 milliseconds, in one write: a call costs the host its encoding and a
+// lock, never a write or a wake-up of its own.
 //
 // The stream is JSON Lines, one Item a line; the first line of a
 // connection is the session's Info.
@@ -105,16 +107,21 @@ type Session struct {
 
 	mu      sync.Mutex
 	conn    net.Conn
-	queue   [][]byte
-	wake    chan struct{}
-	retryAt time.Time // when to dial again while no inspector listens
-	dialed  bool      // a dial was tried: a later connection joined late
+	queue   net.Buffers
+	closing chan struct{} // closed by Close: the writer writes the rest at once
+	retryAt time.Time     // when to dial again while no inspector listens
+	dialed  bool          // a dial was tried: a later connection joined late
 	closed  bool
-	done    chan struct{} // closed when the writer of conn has returned
+	done    chan struct{}   // closed when the writer of conn has returned
+	wired   map[string]bool // the hooks whose wire has been seen
 }
 
-// retry is how often a session without an inspector looks for one.
-const retry = time.Second
+// retry is how often a session without an inspector looks for one, and
+// flush how often the queue is written to one.
+const (
+	retry = time.Second
+	flush = 50 * time.Millisecond
+)
 
 // Open starts publishing a session to the inspector at Socket, if one
 // listens.
@@ -152,38 +159,41 @@ func (s *Session) connect(now time.Time) bool {
 	info := s.info
 	info.Joined = joined
 	first, _ := json.Marshal(info)
-	s.conn, s.queue, s.wake, s.done = conn, [][]byte{append(first, '\n')}, make(chan struct{}, 1), make(chan struct{})
-	go s.write(conn, s.wake, s.done)
+	s.conn, s.queue, s.closing, s.done = conn, net.Buffers{append(first, '\n')}, make(chan struct{}), make(chan struct{})
+	go s.write(conn, s.closing, s.done)
 	return true
 }
 
 // write sends the queue to the inspector until the session closes or the
 // inspector goes away.
-func (s *Session) write(conn net.Conn, wake chan struct{}, done chan struct{}) {
+func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
 	defer close(done)
 	defer conn.Close()
+	tick := time.NewTicker(flush)
+	defer tick.Stop()
 	for {
 		s.mu.Lock()
 		batch := s.queue
 		s.queue = nil
 		closed := s.closed
 		s.mu.Unlock()
-		for _, b := range batch {
-			// A stuck inspector loses the session, never the host's time.
-			conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
-			if _, err := conn.Write(b); err != nil {
-				s.mu.Lock()
-				if s.conn == conn {
-					s.conn, s.queue = nil, nil
-				}
-				s.mu.Unlock()
-				return
+		// A stuck inspector loses the session, never the host's time.
+		conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+		if _, err := batch.WriteTo(conn); err != nil {
+			s.mu.Lock()
+			if s.conn == conn {
+				s.conn, s.queue = nil, nil
 			}
-		}
-		if closed && len(batch) == 0 {
+			s.mu.Unlock()
 			return
 		}
-		<-wake
+		if closed {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-closing:
+		}
 	}
 }
 
@@ -220,10 +230,6 @@ func (s *Session) enqueue(b []byte) {
 		return
 	}
 	s.queue = append(s.queue, b)
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
 }
 
 // Event publishes something the host did, with its data as JSON.
@@ -241,16 +247,33 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 	if !s.Active() {
 		return
 	}
-	it := Item{Type: "wire", Hook: hook, Dir: "recv"}
+	s.mu.Lock()
+	if !s.wired[hook] {
+		if s.wired == nil {
+			s.wired = map[string]bool{}
+		}
+		s.wired[hook] = true
+	}
+	s.mu.Unlock()
+	// The line of an Item of type wire, the message copied as it is: the
+	// host pays a copy, not an encoding.
+	b := make([]byte, 0, len(line)+128)
+	b = append(b, `{"type":"wire","time":"`...)
+	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","hook":`...)
+	b = appendJSON(b, hook)
 	if out {
-		it.Dir = "send"
-	}
-	if json.Valid(line) && len(line) > 0 && line[0] == '{' {
-		it.Message = append(json.RawMessage(nil), line...)
+		b = append(b, `,"dir":"send"`...)
 	} else {
-		it.Text = string(line)
+		b = append(b, `,"dir":"recv"`...)
 	}
-	s.Publish(it)
+	if len(line) > 0 && line[0] == '{' && json.Valid(line) {
+		b = append(append(b, `,"message":`...), line...)
+	} else {
+		b = append(b, `,"text":`...)
+		b = appendJSON(b, string(line))
+	}
+	s.enqueue(append(b, "}\n"...))
 }
 
 // Close publishes the end of the session, and waits, at most two seconds,
@@ -261,15 +284,14 @@ func (s *Session) Close() {
 	}
 	s.Publish(Item{Type: "end"})
 	s.mu.Lock()
+	closing, done := s.closing, s.done
+	if !s.closed && closing != nil {
+		close(closing)
+	}
 	s.closed = true
-	done, wake := s.done, s.wake
 	s.mu.Unlock()
 	if done == nil {
 		return
-	}
-	select {
-	case wake <- struct{}{}:
-	default:
 	}
 	select {
 	case <-done:
@@ -321,21 +343,70 @@ func (h stderrHandler) WithGroup(name string) slog.Handler {
 	return stderrHandler{h.Handler.WithGroup(name), h.s, h.hook}
 }
 
-// Call publishes a call to a hook through the runtime; it has the shape of
-// runtime.Options.OnCall.
+// Call publishes what the runtime says of a call to a hook once it is over:
+// its latency, its failure and policy, what the host did with the reply. It
+// has the shape of runtime.Options.OnCall. The request and the reply of a
+// process hook are on the wire (Wire, as runtime.Options.Trace), where the
+// inspector pairs them with the call; only an in-process hook's, which has
+// no wire, are encoded here.
 func (s *Session) Call(rec runtime.CallRecord) {
 	if !s.Active() {
 		return
 	}
-	it := Item{Type: "call", Hook: rec.Hook, Method: rec.Method, DurationNS: int64(rec.Duration), Host: rec.Discarded}
-	it.Params, _ = protocol.Marshal(rec.Params)
-	if rec.Result != nil {
-		it.Result, _ = protocol.Marshal(rec.Result)
+	b := make([]byte, 0, 256)
+	b = append(b, `{"type":"call","time":"`...)
+	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","hook":`...)
+	b = appendJSON(b, rec.Hook)
+	b = append(b, `,"method":`...)
+	b = appendJSON(b, rec.Method)
+	b = append(b, `,"duration_ns":`...)
+	b = strconv.AppendInt(b, int64(rec.Duration), 10)
+	if !s.process(rec.Hook) {
+		b = append(b, `,"params":`...)
+		b = appendJSON(b, rec.Params)
+		if rec.Result != nil {
+			b = append(b, `,"result":`...)
+			b = appendJSON(b, rec.Result)
+		}
 	}
 	if rec.Err != nil {
-		it.Error, it.Policy = rec.Err.Error(), string(rec.Policy)
+		b = append(b, `,"error":`...)
+		b = appendJSON(b, rec.Err.Error())
+		b = append(b, `,"policy":`...)
+		b = appendJSON(b, string(rec.Policy))
 	}
-	s.Publish(it)
+	if len(rec.Discarded) > 0 {
+		b = append(b, `,"host":`...)
+		b = appendJSON(b, rec.Discarded)
+	}
+	s.enqueue(append(b, "}\n"...))
+}
+
+// appendJSON appends v as the wire encodes it, or null.
+func appendJSON(b []byte, v any) []byte {
+	out, err := protocol.AppendMarshal(b, v)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return out
+}
+
+// process is true once the hook's wire has been seen.
+func (s *Session) process(hook string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.wired[hook]
+}
+
+// Trace chains Wire after another Trace, which may be nil.
+func (s *Session) Trace(next func(hook string, out bool, line []byte)) func(hook string, out bool, line []byte) {
+	return func(hook string, out bool, line []byte) {
+		if next != nil {
+			next(hook, out, line)
+		}
+		s.Wire(hook, out, line)
+	}
 }
 
 // OnCall chains Call after another OnCall, which may be nil.

@@ -11,6 +11,7 @@ const state = {
   sessions: [],
   session: null, // the open session's id
   rows: [], // every row of the open session
+  changes: -1, // the session's changes the rows reflect
   shown: [], // the rows that pass the filters
   selected: -1, // index in shown
   picked: false, // a session was picked; until then the newest is followed
@@ -84,7 +85,7 @@ async function loadSessions() {
   const newest = state.sessions[state.sessions.length - 1];
   if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
   const cur = state.sessions.find((s) => s.id === state.session);
-  if (cur && cur.rows > state.rows.length) await loadRows();
+  if (cur && cur.changes > state.changes) await loadRows();
 }
 
 function pick(id) {
@@ -95,6 +96,7 @@ function pick(id) {
 async function openSession(id) {
   state.session = id;
   state.rows = [];
+  state.changes = -1;
   state.selected = -1;
   for (const li of document.querySelectorAll("#sessions li")) li.setAttribute("aria-selected", String(Number(li.dataset.id) === id));
   const s = state.sessions.find((x) => x.id === id);
@@ -107,10 +109,12 @@ async function openSession(id) {
 
 async function loadRows() {
   const id = state.session;
-  const more = await api(`/api/sessions/${id}/rows?from=${state.rows.length}`);
+  const got = await api(`/api/sessions/${id}/rows?from=${state.rows.length}&since=${state.changes}`);
   if (id !== state.session) return;
   const atEnd = isAtEnd();
-  state.rows.push(...more);
+  // New rows, and the rows of calls whose reply came since.
+  for (const r of got.rows) state.rows[r.seq] = r;
+  state.changes = got.changes;
   fillFilters();
   applyFilters(atEnd);
 }
@@ -132,12 +136,12 @@ function applyFilters(follow) {
   const want = Object.fromEntries(filters.map((f) => [f, $("#f-" + f).value]));
   const failed = $("#f-failed").checked;
   const q = $("#f-search").value.toLowerCase();
-  const sel = state.shown[state.selected];
+  const sel = (state.shown[state.selected] || {}).seq;
   state.shown = state.rows.filter((r) =>
     filters.every((f) => !want[f] || r[f] === want[f]) &&
     (!failed || r.failed) &&
     (!q || [r.hook, r.method, r.action, r.tool, r.text, ...(r.host || [])].some((v) => v && v.toLowerCase().includes(q))));
-  state.selected = sel ? state.shown.indexOf(sel) : -1;
+  state.selected = state.shown.findIndex((r) => r.seq === sel);
   $("#count").textContent = `${state.shown.length} of ${state.rows.length}`;
   $("#spacer").style.height = state.shown.length * ROW + "px";
   if (follow) $("#timeline").scrollTop = state.shown.length * ROW;
@@ -188,7 +192,7 @@ async function select(i) {
   draw();
   const r = state.shown[i];
   const d = await api(`/api/sessions/${state.session}/rows/${r.seq}`);
-  if (state.shown[state.selected] === r) showDetail(d);
+  if ((state.shown[state.selected] || {}).seq === r.seq) showDetail(d);
 }
 
 function showDetail(d) {

@@ -30,7 +30,7 @@ type results struct {
 	// Inspect is a round trip with the hook-in of hookwire inspect, with
 	// and without an inspector; VsLoop is against no hook-in at all.
 	Inspect []row `json:"inspect"`
-	Memory struct {
+	Memory  struct {
 		AfterCalls    []memRow `json:"after_calls"`
 		AfterPayloads []memRow `json:"after_payloads"`
 	} `json:"memory"`

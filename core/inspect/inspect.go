@@ -339,6 +339,3 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(v)
 }
-
-// Sessions is how many sessions the inspector knows.
-func (s *Server) Sessions() int { return len(s.store.list()) }

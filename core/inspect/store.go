@@ -1,9 +1,9 @@
 package inspect
 
 import (
-	"cmp"
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,8 +83,8 @@ type Summary struct {
 	Failures int    `json:"failures"`
 	Rows     int    `json:"rows"`
 	// Changes counts the items taken: the page fetches rows when it grows.
-	Changes int `json:"changes"`
-	Ended    bool   `json:"ended"`
+	Changes int  `json:"changes"`
+	Ended   bool `json:"ended"`
 }
 
 type session struct {

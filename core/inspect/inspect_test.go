@@ -260,3 +260,13 @@ func TestBridgeLogsAreSessionsOfTheirOwn(t *testing.T) {
 		t.Errorf("sessions %+v", list)
 	}
 }
+
+func TestALineThatOnlyLooksLikeJSONIsShownAsText(t *testing.T) {
+	it, err := decodeItem([]byte(`{"type":"wire","time":"2026-11-26T10:00:00Z","hook":"h","dir":"recv","message":{not json}}`))
+	if err != nil || it.Text != "{not json}" || it.Message != nil || it.Hook != "h" || it.Dir != "recv" {
+		t.Errorf("item %+v, error %v", it, err)
+	}
+	if _, err := decodeItem([]byte(`{"type":"call","hook":"h","params":{oops}}`)); err == nil {
+		t.Error("a call item that is not JSON was taken")
+	}
+}

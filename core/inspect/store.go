@@ -480,7 +480,13 @@ func decodeInfo(line []byte) (feed.Info, error) {
 func decodeItem(line []byte) (feed.Item, error) {
 	var it feed.Item
 	if err := json.Unmarshal(line, &it); err != nil {
-		return it, fmt.Errorf("an item that is not JSON: %v", err)
+		// A wire item carries the hook's line as it was, unchecked: when
+		// that line only looked like a JSON object, it is text.
+		head, msg, ok := bytes.Cut(line, []byte(`,"message":`))
+		if !ok || !bytes.HasPrefix(head, []byte(`{"type":"wire",`)) || json.Unmarshal(append(head, '}'), &it) != nil || !bytes.HasSuffix(msg, []byte("}")) {
+			return it, fmt.Errorf("an item that is not JSON: %v", err)
+		}
+		it.Message, it.Text = nil, string(msg[:len(msg)-1])
 	}
 	switch it.Type {
 	case "call", "wire", "stderr", "event", "end":

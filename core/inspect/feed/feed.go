@@ -205,7 +205,7 @@ func (s *Session) Active() bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.connect(time.Now())
+	return s.conn != nil || s.connect(time.Now())
 }
 
 // Publish queues an item for the inspector; its Time is set when zero.
@@ -247,33 +247,38 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 	if !s.Active() {
 		return
 	}
+	// The line of an Item of type wire, the message copied as it is: the
+	// host pays a copy, not an encoding nor even a check. A line that only
+	// looks like a JSON object is told apart by the inspector.
+	b := make([]byte, 0, len(line)+128)
+	b = append(b, `{"type":"wire","time":"`...)
+	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","hook":`...)
+	b = appendString(b, hook)
+	if out {
+		b = append(b, `,"dir":"send"`...)
+	} else {
+		b = append(b, `,"dir":"recv"`...)
+	}
+	if len(line) > 1 && line[0] == '{' && line[len(line)-1] == '}' {
+		b = append(append(b, `,"message":`...), line...)
+	} else {
+		b = append(b, `,"text":`...)
+		b = appendString(b, string(line))
+	}
+	b = append(b, "}\n"...)
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		return
+	}
 	if !s.wired[hook] {
 		if s.wired == nil {
 			s.wired = map[string]bool{}
 		}
 		s.wired[hook] = true
 	}
-	s.mu.Unlock()
-	// The line of an Item of type wire, the message copied as it is: the
-	// host pays a copy, not an encoding.
-	b := make([]byte, 0, len(line)+128)
-	b = append(b, `{"type":"wire","time":"`...)
-	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
-	b = append(b, `","hook":`...)
-	b = appendJSON(b, hook)
-	if out {
-		b = append(b, `,"dir":"send"`...)
-	} else {
-		b = append(b, `,"dir":"recv"`...)
-	}
-	if len(line) > 0 && line[0] == '{' && json.Valid(line) {
-		b = append(append(b, `,"message":`...), line...)
-	} else {
-		b = append(b, `,"text":`...)
-		b = appendJSON(b, string(line))
-	}
-	s.enqueue(append(b, "}\n"...))
+	s.queue = append(s.queue, b)
 }
 
 // Close publishes the end of the session, and waits, at most two seconds,
@@ -357,9 +362,9 @@ func (s *Session) Call(rec runtime.CallRecord) {
 	b = append(b, `{"type":"call","time":"`...)
 	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","hook":`...)
-	b = appendJSON(b, rec.Hook)
+	b = appendString(b, rec.Hook)
 	b = append(b, `,"method":`...)
-	b = appendJSON(b, rec.Method)
+	b = appendString(b, rec.Method)
 	b = append(b, `,"duration_ns":`...)
 	b = strconv.AppendInt(b, int64(rec.Duration), 10)
 	if !s.process(rec.Hook) {
@@ -381,6 +386,17 @@ func (s *Session) Call(rec runtime.CallRecord) {
 		b = appendJSON(b, rec.Discarded)
 	}
 	s.enqueue(append(b, "}\n"...))
+}
+
+// appendString appends s as a JSON string: plain ASCII, as names and
+// methods are, as it is; anything else through the encoder.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return appendJSON(b, s)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
 }
 
 // appendJSON appends v as the wire encodes it, or null.

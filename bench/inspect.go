@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -67,7 +66,7 @@ func (b *bench) inspect() error {
 		if c.socket != "" {
 			pub := feed.OpenAt(c.socket, feed.Info{Kind: "run", Host: "reference", Command: "bench"})
 			closers = append(closers, pub.Close)
-			opts.OnCall, opts.Trace, opts.Logger = pub.Call, pub.Wire, slog.New(pub.Logger(opts.Logger.Handler()))
+			pub.Attach(&opts)
 		}
 		h, err := b.env.startWith(b.ctx, "go", sdk, modeContinue, c.id, opts)
 		if err != nil {

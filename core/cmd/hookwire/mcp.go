@@ -46,11 +46,13 @@ JSON-RPC message is answered with the spec's error and the session goes on.`,
 			}
 			pub := feed.Open(feed.Info{Kind: "mcp", Host: "mcp", Command: strings.Join(args, " ")})
 			defer pub.Close()
+			opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr))}
+			pub.Attach(&opts)
 			srv, err := mcphook.New(mcphook.Options{
 				Name:    *name,
 				Version: version,
 				Process: runtime.ProcessConfig{Command: args, Dir: *dir, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)},
-				Runtime: runtime.Options{Logger: slog.New(pub.Logger(cli.NewLogHandler(e.stderr))), OnCall: pub.Call, Trace: pub.Wire},
+				Runtime: opts,
 			})
 			if err != nil {
 				return e.fail(exitUsage, "mcp", err)

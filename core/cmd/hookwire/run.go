@@ -87,7 +87,7 @@ func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, m
 	tr.Events, tr.Messages = events, messages
 	pub := feed.Open(feed.Info{Kind: "run", Host: h.Name, Command: hookCommands(cfg)})
 	defer pub.Close()
-	opts := runtime.Options{Logger: slog.New(pub.Logger(cli.NewLogHandler(e.stderr))), OnCall: pub.OnCall(tr.Call), OnHookDown: tr.HookDown, Host: h,
+	opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: h,
 		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
 	if tracePath == "-" {
 		opts.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
@@ -99,7 +99,7 @@ func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, m
 		defer f.Close()
 		opts.Trace = traceTo(f)
 	}
-	opts.Trace = pub.Trace(opts.Trace)
+	pub.Attach(&opts)
 	rt, err := runtime.New(cfg, opts)
 	if err != nil {
 		return e.fail(exitFail, "run", err)

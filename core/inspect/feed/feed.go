@@ -3,14 +3,18 @@
 // inspector while one runs, and costs nothing when none does.
 //
 // The inspector listens on a Unix socket in the per-user folder (Socket).
-// A session dials it when it opens, and again at most once a second while
-// it has no inspector, so that one started later still sees the rest of the
-// session. Once connected, every item is queued in memory and written by a
-// goroutine of its own: the host never waits for the inspector, and nothing
-// is dropped while the inspector reads. When none listens, each method
-// returns after comparing one clock reading. The queue is written every
-// 50 milliseconds, in one write: a call costs the host its encoding and a
-// lock, never a write or a wake-up of its own.
+// A session dials it when it opens. A short session (hookwire run, tap,
+// mcp) hooks into its runtime only if one listens then (Attach): with
+// none, it runs exactly as without hookwire inspect, and its recording
+// (run --trace FILE, tap --out FILE) shows it later. A long one (the
+// bridge's, which lasts as long as the agent's session) publishes always,
+// and dials again at most once a second while it has no inspector, so that
+// one started later sees the rest; with none, each method returns after a
+// lock and a clock reading. Once connected, every item is queued in memory
+// and the queue written every 50 milliseconds in one write, by a goroutine
+// of its own: the host never waits for the inspector, pays for a wire line
+// a copy (not an encoding), and nothing is dropped while the inspector
+// reads.
 //
 // The stream is JSON Lines, one Item a line; the first line of a
 // connection is the session's Info.
@@ -415,22 +419,28 @@ func (s *Session) process(hook string) bool {
 	return s.wired[hook]
 }
 
-// Trace chains Wire after another Trace, which may be nil.
-func (s *Session) Trace(next func(hook string, out bool, line []byte)) func(hook string, out bool, line []byte) {
-	return func(hook string, out bool, line []byte) {
-		if next != nil {
-			next(hook, out, line)
-		}
-		s.Wire(hook, out, line)
+// Attach makes a runtime publish to the inspector, if one listens now:
+// each call (OnCall), the wire (Trace) and the hooks' stderr (Logger), each
+// after what opts already has. With none, opts is left as it is, and the
+// runtime runs exactly as it would without: a session that outlives its
+// start, as the bridge's does, sets the three itself, to find an inspector
+// that starts later.
+func (s *Session) Attach(opts *runtime.Options) {
+	if !s.Active() {
+		return
 	}
-}
-
-// OnCall chains Call after another OnCall, which may be nil.
-func (s *Session) OnCall(next func(runtime.CallRecord)) func(runtime.CallRecord) {
-	return func(rec runtime.CallRecord) {
-		if next != nil {
-			next(rec)
-		}
-		s.Call(rec)
+	if call := opts.OnCall; call != nil {
+		opts.OnCall = func(rec runtime.CallRecord) { call(rec); s.Call(rec) }
+	} else {
+		opts.OnCall = s.Call
 	}
+	if trace := opts.Trace; trace != nil {
+		opts.Trace = func(hook string, out bool, line []byte) { trace(hook, out, line); s.Wire(hook, out, line) }
+	} else {
+		opts.Trace = s.Wire
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	opts.Logger = slog.New(s.Logger(opts.Logger.Handler()))
 }

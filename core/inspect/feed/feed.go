@@ -359,20 +359,27 @@ func (h stderrHandler) WithGroup(name string) slog.Handler {
 // inspector pairs them with the call; only an in-process hook's, which has
 // no wire, are encoded here.
 func (s *Session) Call(rec runtime.CallRecord) {
-	if !s.Active() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	active := s.conn != nil || s.connect(time.Now())
+	wired := s.wired[rec.Hook]
+	s.mu.Unlock()
+	if !active {
 		return
 	}
 	b := make([]byte, 0, 256)
-	b = append(b, `{"type":"call","time":"`...)
-	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
-	b = append(b, `","hook":`...)
+	b = append(b, `{"type":"call","hook":`...)
 	b = appendString(b, rec.Hook)
 	b = append(b, `,"method":`...)
 	b = appendString(b, rec.Method)
 	b = append(b, `,"duration_ns":`...)
 	b = strconv.AppendInt(b, int64(rec.Duration), 10)
-	if !s.process(rec.Hook) {
-		b = append(b, `,"params":`...)
+	if !wired {
+		b = append(b, `,"time":"`...)
+		b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
+		b = append(b, `","params":`...)
 		b = appendJSON(b, rec.Params)
 		if rec.Result != nil {
 			b = append(b, `,"result":`...)
@@ -410,13 +417,6 @@ func appendJSON(b []byte, v any) []byte {
 		return append(b, "null"...)
 	}
 	return out
-}
-
-// process is true once the hook's wire has been seen.
-func (s *Session) process(hook string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.wired[hook]
 }
 
 // Attach makes a runtime publish to the inspector, if one listens now:

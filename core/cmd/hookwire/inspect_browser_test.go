@@ -187,7 +187,7 @@ func TestInspectShowsAFailingHooksStderrBesideItsCall(t *testing.T) {
 	if code, out, errOut := hookwire(t, "", "run", "--hooks", "testdata/inspect/hooks.json", weatherScenario); code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#sessions .failures", "1 failures"),
+	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#sessions .failures", "1 failure"),
 		chromedp.Click(css("#f-failed")), waitText("#count", "1 of"),
 		chromedp.Click(css("#timeline .row.failed")), waitText("#detail", "stderr"), screenshot("failure.png"))
 	if row := text(t, ctx, "#timeline .row.failed"); !strings.Contains(row, "hook.before_tool") || !strings.Contains(row, "failed open") || !strings.Contains(row, "stderr 3") {
@@ -201,9 +201,9 @@ func TestInspectShowsAFailingHooksStderrBesideItsCall(t *testing.T) {
 func TestInspectComposerSendsBeforeToolAndShowsRespond(t *testing.T) {
 	srv := startInspector(t)
 	ctx := browser(t)
-	hook, _ := filepath.Abs("../../../examples/weather/script/weather_plugin.py")
+	// The inspector runs the hook in its own folder, as the test's.
 	do(t, ctx, chromedp.Navigate(srv.URL()), chromedp.Click(css("#tab-composer")), waitText("#c-method", "hook.before_tool"),
-		chromedp.SendKeys(css("#c-command"), "python3 "+hook),
+		chromedp.SendKeys(css("#c-command"), "python3 ../../../examples/weather/script/weather_plugin.py"),
 		chromedp.SetValue(css("#c-field-tool"), "get_weather"),
 		chromedp.SetValue(css("#c-field-arguments"), `{"city": "Beijing"}`),
 		chromedp.Click(css("#c-send")), waitText("#c-outcome", "respond"), screenshot("composer.png"))
@@ -222,9 +222,8 @@ func TestInspectReplaysARecordingAndShowsEachDifference(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := browser(t)
-	same, _ := filepath.Abs("../../../examples/weather/script/weather_plugin.py")
 	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#session-title", "weather.jsonl"),
-		chromedp.SendKeys(css("#replay-command"), "python3 "+same), chromedp.Click(css("#replay-run")),
+		chromedp.SendKeys(css("#replay-command"), "python3 ../../../examples/weather/script/weather_plugin.py"), chromedp.Click(css("#replay-run")),
 		waitText("#replay-summary", "all 3 calls match"),
 		// Another hook, which fails the tool call: the difference is shown where it is.
 		chromedp.SetValue(css("#replay-command"), "python3 testdata/inspect/broken_weather.py"), chromedp.Click(css("#replay-run")),

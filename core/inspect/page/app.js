@@ -41,6 +41,7 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const ms = (ns) => (ns ? (ns / 1e6).toFixed(ns < 1e7 ? 2 : 0) + " ms" : "");
 const time = (t) => (t && !t.startsWith("0001") ? new Date(t).toLocaleTimeString() : "");
 const pretty = (raw) => {
@@ -79,8 +80,8 @@ async function loadSessions() {
       el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, (s.host ? s.kind : "") + (s.source === "live" || s.source === s.kind ? "" : " · " + s.source)),
         s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
       el("div", { class: "command", title: s.command || s.name || "" }, s.name || s.command || ""),
-      el("div", { class: "counts" }, el("span", { class: "calls" }, `${s.calls} calls`), " · ",
-        el("span", { class: s.failures ? "failures" : "" }, `${s.failures} failures`), s.joined ? " · joined late" : ""))));
+      el("div", { class: "counts" }, el("span", { class: "calls" }, count(s.calls, "call")), " · ",
+        el("span", { class: s.failures ? "failures" : "" }, count(s.failures, "failure")), s.joined ? " · joined late" : ""))));
   // Until a session is picked, the newest one is followed.
   const newest = state.sessions[state.sessions.length - 1];
   if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
@@ -198,7 +199,8 @@ async function select(i) {
 function showDetail(d) {
   const out = [el("h2", {}, d.type === "call" ? `${d.hook} ${d.method}${d.tool ? " " + d.tool : ""}` : d.type)];
   const facts = [];
-  if (d.type === "call") facts.push(d.failed ? `failed (${d.policy === "open" ? "failed open: the host went on without the hook" : d.policy === "closed" ? "failed closed: the host stopped" : "error"})` : `answered ${d.action || "?"}`);
+  const failure = { open: "failed open: the host went on without the hook", closed: "failed closed: the host stopped" }[d.policy] || "failed";
+  if (d.type === "call") facts.push(d.failed ? failure : `answered ${d.action || "?"}`);
   if (d.latency_ns) facts.push(ms(d.latency_ns));
   if (d.time) facts.push(time(d.time));
   out.push(el("p", { class: "facts" }, facts.join(" · ")));
@@ -312,11 +314,11 @@ async function send() {
   out.replaceChildren(el("p", { class: "hint" }, "sending…"));
   try {
     const r = await post("/api/call", { command: argv($("#c-command").value), method: $("#c-method").value, params: formParams() });
-    out.replaceChildren(
+    out.replaceChildren(...[
       el("p", { class: r.error || r.invalid ? "mismatch" : "match", id: "c-outcome" },
         r.error ? "failed: " + r.error : r.invalid ? `${r.action}: the reply does not match the schema: ${r.invalid}` : `${r.action} (${ms(r.latency_ns)})`),
       r.reply ? el("pre", { class: "reply" }, pretty(r.reply)) : null,
-      r.stderr && r.stderr.length ? el("pre", { class: "stderr" }, r.stderr.join("\n")) : null);
+      r.stderr && r.stderr.length ? el("pre", { class: "stderr" }, r.stderr.join("\n")) : null].filter(Boolean));
   } catch (e) {
     out.replaceChildren(el("p", { class: "mismatch" }, e.message));
   }

@@ -65,6 +65,9 @@ func (b *bench) inspect() error {
 		opts := runtime.Options{Logger: b.env.log.logger(), NoSessionEvents: true}
 		if c.socket != "" {
 			pub := feed.OpenAt(c.socket, feed.Info{Kind: "run", Host: "reference", Command: "bench"})
+			if !pub.Active() { // as feed.Listening does
+				pub = nil
+			}
 			closers = append(closers, pub.Close)
 			pub.Attach(&opts)
 		}

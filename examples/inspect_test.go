@@ -108,7 +108,7 @@ func TestInspectSeesTheBridgeTheMCPServerAndTheTap(t *testing.T) {
 		n, _ := s["calls"].(float64)
 		calls[kind+" "+host] = n
 	}
-	for _, want := range []string{"bridge claude-code", "mcp mcp", "tap "} {
+	for _, want := range []string{"bridge claude-code", "mcp ", "tap "} {
 		if calls[want] < 1 {
 			t.Errorf("the inspector shows no call of %q: %v", want, calls)
 		}

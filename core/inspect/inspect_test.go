@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -160,7 +161,7 @@ func TestASessionLosesNothingWhileTheInspectorRuns(t *testing.T) {
 		t.Fatal("the session does not see the inspector")
 	}
 	const n = 10_000
-	big := json.RawMessage(`{"tool":"x","arguments":{"blob":"` + strings.Repeat("a", 10<<20) + `"}}`)
+	big := json.RawMessage(`{"tool":"x","arguments":{"blob":"` + strings.Repeat("a", 1<<20) + `"}}`)
 	for i := range n {
 		params := json.RawMessage(`{"tool":"t` + strconv.Itoa(i%7) + `"}`)
 		if i == n/2 {
@@ -175,7 +176,7 @@ func TestASessionLosesNothingWhileTheInspectorRuns(t *testing.T) {
 	}
 	d, ok := srv.store.detail(1, n/2)
 	if !ok || len(d.Params) != len(big) {
-		t.Errorf("the 10 MB message came back with %d bytes", len(d.Params))
+		t.Errorf("the 1 MB message came back with %d bytes, want %d", len(d.Params), len(big))
 	}
 	got, _ := srv.store.rows(1, n-2, n)
 	rows := got.Rows
@@ -268,5 +269,38 @@ func TestALineThatOnlyLooksLikeJSONIsShownAsText(t *testing.T) {
 	}
 	if _, err := decodeItem([]byte(`{"type":"call","hook":"h","params":{oops}}`)); err == nil {
 		t.Error("a call item that is not JSON was taken")
+	}
+}
+
+// An inspector that reads nothing never holds the host: publishing only
+// queues, and the session's end waits two seconds at most.
+func TestAStuckInspectorNeverHoldsTheHost(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "inspect.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			defer c.Close()
+			time.Sleep(time.Minute) // accepts, never reads
+		}
+	}()
+	pub := feed.OpenAt(sock, feed.Info{Kind: "run"})
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"hook.before_tool","params":{"tool":"` + strings.Repeat("x", 64<<10) + `"}}`)
+	done := make(chan struct{})
+	go func() {
+		for range 500 { // 32 MB: far more than the socket's buffers
+			pub.Wire("h", true, line)
+		}
+		pub.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a stuck inspector held the host")
 	}
 }

@@ -44,7 +44,7 @@ JSON-RPC message is answered with the spec's error and the session goes on.`,
 			if *timeout <= 0 {
 				return e.fail(exitUsage, "mcp", errors.New("--timeout must be positive"))
 			}
-			pub := feed.Open(feed.Info{Kind: "mcp", Host: "mcp", Command: strings.Join(args, " ")})
+			pub := feed.Listening(feed.Info{Kind: "mcp", Command: strings.Join(args, " ")})
 			defer pub.Close()
 			opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr))}
 			pub.Attach(&opts)

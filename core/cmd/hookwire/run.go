@@ -85,7 +85,7 @@ func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, m
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
-	pub := feed.Open(feed.Info{Kind: "run", Host: h.Name, Command: hookCommands(cfg)})
+	pub := feed.Listening(feed.Info{Kind: "run", Host: h.Name, Command: hookCommands(cfg)})
 	defer pub.Close()
 	opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: h,
 		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}

@@ -45,7 +45,7 @@ a recording back to a hook.`,
 			}
 			// Only while an inspector listens: a tap without one keeps its
 			// fast path, and its recording shows it later.
-			if pub := feed.Open(feed.Info{Kind: "tap", Command: strings.Join(args, " ")}); pub.Active() {
+			if pub := feed.Listening(feed.Info{Kind: "tap", Command: strings.Join(args, " ")}); pub != nil {
 				defer pub.Close()
 				t.Trace = teeTrace(t.Trace, pub.Wire)
 			}

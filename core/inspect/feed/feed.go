@@ -4,7 +4,7 @@
 //
 // The inspector listens on a Unix socket in the per-user folder (Socket).
 // A session dials it when it opens. A short session (hookwire run, tap,
-// mcp) hooks into its runtime only if one listens then (Attach): with
+// mcp) hooks into its runtime only if one listens then (Listening): with
 // none, it runs exactly as without hookwire inspect, and its recording
 // (run --trace FILE, tap --out FILE) shows it later. A long one (the
 // bridge's, which lasts as long as the agent's session) publishes always,
@@ -23,6 +23,7 @@ package feed
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net"
 	"os"
@@ -127,9 +128,19 @@ const (
 	flush = 50 * time.Millisecond
 )
 
-// Open starts publishing a session to the inspector at Socket, if one
-// listens.
+// Open starts publishing a long session (the bridge's) to the inspector at
+// Socket: now if one listens, or from when one does.
 func Open(info Info) *Session { return OpenAt(Socket(), info) }
+
+// Listening starts publishing a short session (hookwire run, tap, mcp) to
+// the inspector at Socket, if one listens now; with none it returns nil, a
+// session that publishes nothing and looks for no inspector.
+func Listening(info Info) *Session {
+	if s := Open(info); s.Active() {
+		return s
+	}
+	return nil
+}
 
 // OpenAt is Open with the inspector's socket named.
 func OpenAt(socket string, info Info) *Session {
@@ -181,9 +192,7 @@ func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
 		s.queue = nil
 		closed := s.closed
 		s.mu.Unlock()
-		// A stuck inspector loses the session, never the host's time.
-		conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
-		if _, err := batch.WriteTo(conn); err != nil {
+		if !writeAll(conn, batch) {
 			s.mu.Lock()
 			if s.conn == conn {
 				s.conn, s.queue = nil, nil
@@ -199,6 +208,24 @@ func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
 		case <-closing:
 		}
 	}
+}
+
+// stuck is how long an inspector may take no byte before the session
+// gives it up: a stuck inspector loses the session, never the host's time;
+// a slow one loses nothing.
+const stuck = 5 * time.Second
+
+// writeAll writes the batch, as long as the inspector takes some of it
+// within stuck each time.
+func writeAll(conn net.Conn, batch net.Buffers) bool {
+	for len(batch) > 0 {
+		conn.SetWriteDeadline(time.Now().Add(stuck))
+		n, err := batch.WriteTo(conn) // consumes what it wrote
+		if err != nil && (n == 0 || !errors.Is(err, os.ErrDeadlineExceeded)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Active reports whether an inspector listens: a producer may skip the
@@ -291,10 +318,11 @@ func (s *Session) Close() {
 	if s == nil {
 		return
 	}
-	s.Publish(Item{Type: "end"})
 	s.mu.Lock()
 	closing, done := s.closing, s.done
-	if !s.closed && closing != nil {
+	if s.conn != nil && !s.closed {
+		end, _ := json.Marshal(Item{Type: "end", Time: time.Now()})
+		s.queue = append(s.queue, append(end, '\n'))
 		close(closing)
 	}
 	s.closed = true
@@ -419,14 +447,12 @@ func appendJSON(b []byte, v any) []byte {
 	return out
 }
 
-// Attach makes a runtime publish to the inspector, if one listens now:
-// each call (OnCall), the wire (Trace) and the hooks' stderr (Logger), each
-// after what opts already has. With none, opts is left as it is, and the
-// runtime runs exactly as it would without: a session that outlives its
-// start, as the bridge's does, sets the three itself, to find an inspector
-// that starts later.
+// Attach makes a runtime publish to the inspector: each call (OnCall), the
+// wire (Trace) and the hooks' stderr (Logger), each after what opts
+// already has. On a nil session (Listening found no inspector) it leaves
+// opts as they are, and the runtime runs exactly as it would without.
 func (s *Session) Attach(opts *runtime.Options) {
-	if !s.Active() {
+	if s == nil {
 		return
 	}
 	if call := opts.OnCall; call != nil {

@@ -76,7 +76,7 @@ async function loadSessions() {
   state.sessions = await api("/api/sessions");
   $("#sessions").replaceChildren(...state.sessions.slice().reverse().map((s) =>
     el("li", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
-      onclick: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
+      onmousedown: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
       el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, (s.host ? s.kind : "") + (s.source === "live" || s.source === s.kind ? "" : " · " + s.source)),
         s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
       el("div", { class: "command", title: s.command || s.name || "" }, s.name || s.command || ""),
@@ -154,15 +154,31 @@ function isAtEnd() {
   return t.scrollTop + t.clientHeight >= t.scrollHeight - ROW;
 }
 
-// ---- the timeline: only the rows in view are in the document
+// ---- the timeline: only the rows in view are in the document, drawn anew
+// at each scroll or change; a row is picked on mousedown, since the row
+// under the pointer may be another node by the mouseup.
+
+// drawn are the row nodes in the document, by position in shown: a node
+// stays as long as its row does not change, so that what is under the
+// pointer or the keyboard is not replaced behind it.
+let drawn = new Map();
 
 function draw() {
   const t = $("#timeline");
   const first = Math.max(0, Math.floor(t.scrollTop / ROW) - 5);
   const last = Math.min(state.shown.length, Math.ceil((t.scrollTop + t.clientHeight) / ROW) + 5);
-  const nodes = [$("#spacer")];
-  for (let i = first; i < last; i++) nodes.push(rowNode(state.shown[i], i));
-  t.replaceChildren(...nodes);
+  const next = new Map();
+  for (let i = first; i < last; i++) {
+    const r = state.shown[i];
+    const old = drawn.get(i);
+    next.set(i, old && old.row === r ? old : { row: r, node: rowNode(r, i) });
+  }
+  for (const [i, d] of drawn) if (next.get(i) !== d) d.node.remove();
+  for (const [i, d] of next) {
+    d.node.setAttribute("aria-selected", String(i === state.selected));
+    if (!d.node.isConnected) t.append(d.node);
+  }
+  drawn = next;
 }
 
 function rowNode(r, i) {
@@ -179,7 +195,7 @@ function rowNode(r, i) {
     parts.push(el("span", { class: "text" }, r.text || r.method || ""));
   }
   parts.push(el("span", { class: "lat" }, ms(r.latency_ns)));
-  const node = el("div", { class: "row" + (r.failed ? " failed" : ""), role: "option", "aria-selected": String(i === state.selected), "data-seq": r.seq, onclick: () => select(i) }, ...parts);
+  const node = el("div", { class: "row" + (r.failed ? " failed" : ""), role: "option", "data-seq": r.seq, onmousedown: () => select(i) }, ...parts);
   node.style.top = i * ROW + "px";
   return node;
 }

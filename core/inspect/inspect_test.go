@@ -304,3 +304,33 @@ func TestAStuckInspectorNeverHoldsTheHost(t *testing.T) {
 		t.Fatal("a stuck inspector held the host")
 	}
 }
+
+func TestARecordingSentByThePageIsASessionAndABadOneIsRefusedByLine(t *testing.T) {
+	srv := start(t)
+	post := func(body string) (int, string) {
+		req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(srv.Port())+"/api/recordings?token="+srv.token, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	recording := `{"hook":"w","dir":"send","time":"2026-11-26T10:00:00Z","message":{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"get_weather"}}}
+{"hook":"w","dir":"recv","time":"2026-11-26T10:00:00.001Z","latency_ns":1000000,"message":{"jsonrpc":"2.0","id":2,"result":{"action":"respond","result":{"for_llm":"sunny"}}}}
+`
+	body, _ := json.Marshal(map[string]string{"name": "w.jsonl", "recording": recording})
+	if code, out := post(string(body)); code != http.StatusOK || !strings.Contains(out, `"id":1`) {
+		t.Fatalf("status %d: %s", code, out)
+	}
+	got, _ := srv.store.rows(1, 0, 0)
+	if len(got.Rows) != 1 || got.Rows[0].Tool != "get_weather" || got.Rows[0].Action != "respond" || got.Rows[0].LatencyNS != 1e6 {
+		t.Errorf("rows %+v", got.Rows)
+	}
+	body, _ = json.Marshal(map[string]string{"name": "bad.jsonl", "recording": recording + `{"hook":"w","dir":"up","text":"x"}` + "\n"})
+	if code, out := post(string(body)); code != http.StatusBadRequest || !strings.Contains(out, "line 3") {
+		t.Errorf("a bad recording: status %d: %s", code, out)
+	}
+}

@@ -49,7 +49,7 @@ type config struct {
 }
 
 // sectionNames are the sections of a run, in the order they run.
-var sectionNames = []string{"roundtrip", "concurrency", "payloads", "observe", "startup", "bridge"}
+var sectionNames = []string{"roundtrip", "concurrency", "payloads", "observe", "startup", "bridge", "inspect"}
 
 type payloadSize struct {
 	Bytes int `json:"bytes"`
@@ -199,6 +199,7 @@ func run(ctx context.Context, cfg config, root string, progress io.Writer) (*res
 		"observe":     b.observe,
 		"startup":     b.startup,
 		"bridge":      b.bridge,
+		"inspect":     b.inspect,
 	}
 	for _, name := range cfg.Only {
 		if sections[name] == nil {

@@ -27,7 +27,10 @@ type results struct {
 	// Bridge is the wall time of one agent event under hookwire bridge;
 	// VsLoop is against a plain command hook doing the same check.
 	Bridge []row `json:"bridge"`
-	Memory struct {
+	// Inspect is a round trip with the hook-in of hookwire inspect, with
+	// and without an inspector; VsLoop is against no hook-in at all.
+	Inspect []row `json:"inspect"`
+	Memory  struct {
 		AfterCalls    []memRow `json:"after_calls"`
 		AfterPayloads []memRow `json:"after_payloads"`
 	} `json:"memory"`
@@ -194,6 +197,12 @@ func (r *results) judge() {
 		}
 	}
 
+	if s, ok := find(r.Inspect, "inspect-idle"); ok {
+		check("round trip with the inspector's hook-in and none running, against none at all (identical: within 2%)", s.VsLoop, 1.02, "x")
+	}
+	if s, ok := find(r.Inspect, "inspect-listening"); ok {
+		check("round trip with hookwire inspect listening, against none at all", s.VsLoop, 1.05, "x")
+	}
 	if s, ok := find(r.Bridge, "bridge-warm"); ok {
 		check("warm hookwire-bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
 	}
@@ -347,6 +356,13 @@ func (r *results) print(w io.Writer) {
 	table("8. hookwire bridge: one Claude Code PreToolUse event, start of the command to its exit",
 		"contender\tmedian\tp99\tx plain hook\t", func(t io.Writer) {
 			for _, s := range r.Bridge {
+				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t\n", s.Label, human(s.Median), human(s.P99), x(s.VsLoop))
+			}
+		})
+
+	table("9. hookwire inspect: hook.before_tool round trip to the go sdk hook, as hookwire run makes it",
+		"contender\tmedian\tp99\tx no hook-in\t", func(t io.Writer) {
+			for _, s := range r.Inspect {
 				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t\n", s.Label, human(s.Median), human(s.P99), x(s.VsLoop))
 			}
 		})

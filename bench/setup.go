@@ -144,10 +144,17 @@ type hook struct {
 // closed, so that a failure shows as a decision the caller does not expect,
 // never as a silent continue; and a crashed hook stays down.
 func (e *env) start(ctx context.Context, lang, kind, mode string) (*hook, error) {
-	h := &hook{lang: lang, kind: kind, mode: mode, id: lang + "-" + kind}
+	id := lang + "-" + kind
 	if mode != modeContinue {
-		h.id += "-" + mode
+		id += "-" + mode
 	}
+	return e.startWith(ctx, lang, kind, mode, id, runtime.Options{Logger: e.log.logger(), NoSessionEvents: !observes(mode)})
+}
+
+// startWith starts a hook as start does, under the id and with the
+// runtime's options given.
+func (e *env) startWith(ctx context.Context, lang, kind, mode, id string, opts runtime.Options) (*hook, error) {
+	h := &hook{lang: lang, kind: kind, mode: mode, id: id}
 	p := runtime.ProcessConfig{
 		Enabled:       true,
 		Command:       e.argv(lang, kind, mode),
@@ -164,7 +171,7 @@ func (e *env) start(ctx context.Context, lang, kind, mode string) (*hook, error)
 		p.ObserveOverflow = runtime.OverflowWait
 	}
 	cfg := runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Processes: map[string]runtime.ProcessConfig{h.id: p}}}
-	rt, err := runtime.New(cfg, runtime.Options{Logger: e.log.logger(), NoSessionEvents: !observes(mode)})
+	rt, err := runtime.New(cfg, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hookwire/hookwire/core/inspect/feed"
 )
 
 // Options say how an invocation reaches its session's server.
@@ -54,12 +55,7 @@ type Session struct {
 
 // DefaultDir is the folder of the bridge's sockets and logs:
 // $XDG_RUNTIME_DIR/hookwire, or hookwire-UID in the temporary folder.
-func DefaultDir() string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		return filepath.Join(d, "hookwire")
-	}
-	return filepath.Join(os.TempDir(), "hookwire-"+strconv.Itoa(os.Getuid()))
-}
+func DefaultDir() string { return feed.Dir() }
 
 // SessionOf is the server of an event's session for a hook: one per agent,
 // session, working folder and hook command.

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -55,6 +56,7 @@ type server struct {
 	rt      *runtime.Runtime
 	log     *slog.Logger
 	tail    *stderrTail
+	pub     *feed.Session // the inspector's, while one listens
 	started chan struct{}
 	err     error // why the hook did not start, set before started closes
 	events  chan struct{}
@@ -82,7 +84,9 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	// The hook's last words on stderr explain a failure best: they go into
 	// the message the user sees, as well as into the log.
 	tail := &stderrTail{}
-	log = slog.New(tail.wrap(log.Handler()))
+	pub := feed.Open(feed.Info{Kind: "bridge", Host: opts.Agent.Name, Command: strings.Join(opts.Process.Command, " "), Log: strings.TrimSuffix(opts.Socket, ".sock") + ".log"})
+	defer pub.Close()
+	log = slog.New(pub.Logger(tail.wrap(log.Handler())))
 	proc := opts.Process
 	proc.Enabled = true
 	// The hello grants the modes of the stages this agent's events call, and
@@ -104,7 +108,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	// An approval ends before the invocation that waits for it.
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}},
-		runtime.Options{Logger: log, NoSessionEvents: false})
+		runtime.Options{Logger: log, NoSessionEvents: false, OnCall: pub.Call, Trace: pub.Wire})
 	if err != nil {
 		return err
 	}
@@ -112,7 +116,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	s := &server{opts: opts, rt: rt, log: log, tail: tail, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{})}
+	s := &server{opts: opts, rt: rt, log: log, tail: tail, pub: pub, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{})}
 	go s.start(ctx)
 	go s.accept(ln)
 	defer func() {
@@ -215,6 +219,7 @@ func (s *server) serve(conn net.Conn) {
 	}
 	out, _ := json.Marshal(reply)
 	conn.Write(append(out, '\n'))
+	s.pub.Event(ev.Name, map[string]any{"event": ev.Fields, "reply": reply})
 	if step := s.opts.Agent.Events[ev.Name]; step.EndsSession {
 		s.stop()
 	}

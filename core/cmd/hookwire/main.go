@@ -28,6 +28,8 @@ Usage:
                                       stand in for a hook command and record its wire
   hookwire replay [flags] RECORDING -- COMMAND [ARGS...]
                                       replay a recording to a hook and compare its replies
+  hookwire inspect [--port N] [--open] [RECORDING...]
+                                      see every session's calls live on a local web page
   hookwire mcp [flags] -- COMMAND [ARGS...]
                                       serve a hook's plugin tools as an MCP server on stdio
   hookwire bridge [flags] AGENT -- COMMAND [ARGS...]
@@ -67,7 +69,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, initCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, inspectCommand, initCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -91,7 +93,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, init; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, inspect, init; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/mcphook"
 	"github.com/hookwire/hookwire/core/runtime"
@@ -42,11 +44,15 @@ JSON-RPC message is answered with the spec's error and the session goes on.`,
 			if *timeout <= 0 {
 				return e.fail(exitUsage, "mcp", errors.New("--timeout must be positive"))
 			}
+			pub := feed.Listening(feed.Info{Kind: "mcp", Command: strings.Join(args, " ")})
+			defer pub.Close()
+			opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr))}
+			pub.Attach(&opts)
 			srv, err := mcphook.New(mcphook.Options{
 				Name:    *name,
 				Version: version,
 				Process: runtime.ProcessConfig{Command: args, Dir: *dir, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)},
-				Runtime: runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr))},
+				Runtime: opts,
 			})
 			if err != nil {
 				return e.fail(exitUsage, "mcp", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/hookwire/hookwire/core/agent"
 	"github.com/hookwire/hookwire/core/config"
 	"github.com/hookwire/hookwire/core/host"
+	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/skillhooks"
@@ -84,6 +85,8 @@ func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, m
 	}
 	tr := transcript.New(e.stdout, jsonl)
 	tr.Events, tr.Messages = events, messages
+	pub := feed.Listening(feed.Info{Kind: "run", Host: h.Name, Command: hookCommands(cfg)})
+	defer pub.Close()
 	opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr)), OnCall: tr.Call, OnHookDown: tr.HookDown, Host: h,
 		Builtins: map[string]runtime.Builtin{skillhooks.Name: skillhooks.Builtin}}
 	if tracePath == "-" {
@@ -96,6 +99,7 @@ func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, m
 		defer f.Close()
 		opts.Trace = traceTo(f)
 	}
+	pub.Attach(&opts)
 	rt, err := runtime.New(cfg, opts)
 	if err != nil {
 		return e.fail(exitFail, "run", err)
@@ -110,7 +114,7 @@ func play(scenarioPath string, cfg config.Config, h *host.Host, jsonl, events, m
 	tr.Hooks(rt.Hooks())
 
 	a := scenario.Agent()
-	a.Hooks, a.OnStep = rt, tr.Step
+	a.Hooks, a.OnStep = rt, publishSteps(pub, tr.Step)
 	mcpTools, closeMCP, err := scenario.ConnectMCP(ctx)
 	if err != nil {
 		return e.fail(exitFail, "run", err)

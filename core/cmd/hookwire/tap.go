@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/runtime"
 	"github.com/hookwire/hookwire/core/wiretap"
 )
@@ -40,6 +42,12 @@ a recording back to a hook.`,
 			}
 			if *trace {
 				t.Trace = wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
+			}
+			// Only while an inspector listens: a tap without one keeps its
+			// fast path, and its recording shows it later.
+			if pub := feed.Listening(feed.Info{Kind: "tap", Command: strings.Join(args, " ")}); pub != nil {
+				defer pub.Close()
+				t.Trace = teeTrace(t.Trace, pub.Wire)
 			}
 			signals := make(chan os.Signal, 8)
 			signal.Notify(signals, tapSignals...)

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"os/exec"
+	"os/signal"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/config"
+	"github.com/hookwire/hookwire/core/inspect"
+	"github.com/hookwire/hookwire/core/inspect/feed"
+	"github.com/hookwire/hookwire/core/internal/cli"
+	"github.com/hookwire/hookwire/core/transcript"
+)
+
+var inspectCommand = command{
+	name: "inspect",
+	args: "[--port N] [--open] [RECORDING...]",
+	summary: `Serves a web page, on 127.0.0.1 to this user alone, that shows every session
+of hookwire run, tap, mcp and hookwire-bridge on this machine live while they
+run: each call's request, reply, latency and what the host did with it, a
+modify as a diff, the hook's stderr beside the call that wrote it, filters
+and a search. Sessions that began before it are shown from the bridge's logs;
+RECORDING files (hookwire tap --out, hookwire run --trace FILE) are opened as
+sessions, and can be replayed against a hook from the page. A composer sends
+one call to a hook, as hookwire call does. Prints the page's URL, with the
+token every request must carry, and serves until Ctrl-C.`,
+	flags: func(fs *flag.FlagSet) func([]string, env) int {
+		port := fs.Int("port", 0, "the TCP `port` on 127.0.0.1 (default: a free one)")
+		open := fs.Bool("open", false, "open the page in the browser")
+		return func(args []string, e env) int {
+			srv, err := inspect.Start(inspect.Options{Port: *port, Logger: slog.New(cli.NewLogHandler(e.stderr))})
+			if err != nil {
+				return e.fail(exitFail, "inspect", err)
+			}
+			defer srv.Close()
+			for _, path := range args {
+				if _, err := srv.OpenRecording(path); err != nil {
+					return e.fail(exitFail, "inspect", err)
+				}
+			}
+			fmt.Fprintf(e.stdout, "hookwire inspect: %s\n", srv.URL())
+			if *open {
+				if err := openBrowser(srv.URL()); err != nil {
+					fmt.Fprintf(e.stderr, "hookwire inspect: could not open a browser (%v): open the URL above\n", err)
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			<-ctx.Done()
+			return exitOK
+		}
+	},
+}
+
+// openBrowser opens url in the user's browser.
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	switch goruntime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	if err := cmd.Start(); err != nil {
+		return errors.New(cmd.Path + ": " + err.Error())
+	}
+	go cmd.Wait()
+	return nil
+}
+
+// publishSteps is an agent's OnStep that also publishes each step, as
+// `hookwire run --json` writes it, while an inspector listens.
+func publishSteps(pub *feed.Session, next func(agent.Step)) func(agent.Step) {
+	tr := transcript.New(stepWriter{pub}, true)
+	return func(s agent.Step) {
+		next(s)
+		if pub.Active() {
+			tr.Step(s)
+		}
+	}
+}
+
+// stepWriter publishes each record of a JSON Lines transcript as an event
+// named by its type.
+type stepWriter struct{ pub *feed.Session }
+
+func (w stepWriter) Write(line []byte) (int, error) {
+	var rec struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(line, &rec)
+	w.pub.Publish(feed.Item{Type: "event", Name: rec.Type, Data: bytes.TrimSpace(line)})
+	return len(line), nil
+}
+
+// teeTrace calls both traces; a may be nil.
+func teeTrace(a, b func(hook string, out bool, line []byte)) func(hook string, out bool, line []byte) {
+	if a == nil {
+		return b
+	}
+	return func(hook string, out bool, line []byte) {
+		a(hook, out, line)
+		b(hook, out, line)
+	}
+}
+
+// hookCommands names the hook processes of a configuration and their
+// commands, for the inspector's session list.
+func hookCommands(cfg config.Config) string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(cfg.Hooks.Processes)) {
+		out = append(out, name+": "+strings.Join(cfg.Hooks.Processes[name].Command, " "))
+	}
+	return strings.Join(out, "; ")
+}

@@ -1,0 +1,254 @@
+package inspect
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/conformance"
+	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/schema"
+	"github.com/hookwire/hookwire/core/wire"
+	"github.com/hookwire/hookwire/core/wiretap"
+)
+
+// Method is what the composer needs of a method: its params' schema, from
+// which the page makes the form, and realistic params to start from.
+type Method struct {
+	Name         string          `json:"name"`
+	Notification bool            `json:"notification,omitempty"`
+	Params       string          `json:"params"` // the $defs entry of its params
+	Sample       json.RawMessage `json:"sample,omitempty"`
+}
+
+// Methods is the method table and the schema it refers to.
+type Methods struct {
+	Methods []Method        `json:"methods"`
+	Schema  json.RawMessage `json:"schema"`
+}
+
+func methods() (Methods, error) {
+	sch, err := schema.JSON()
+	if err != nil {
+		return Methods{}, err
+	}
+	out := Methods{Schema: sch}
+	for _, m := range protocol.Methods {
+		out.Methods = append(out.Methods, Method{Name: m.Name, Notification: m.Notification, Params: m.Params.Name(), Sample: conformance.Sample(m.Name)})
+	}
+	return out, nil
+}
+
+// CallRequest is what the composer sends: a hook command, a method and
+// its params, as `hookwire call` takes them.
+type CallRequest struct {
+	Command []string        `json:"command"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	// TimeoutMS bounds the hello and the reply; 0 means five seconds.
+	TimeoutMS int `json:"timeout_ms,omitempty"`
+}
+
+// CallReply is what came back: the reply line, whether it matches the
+// schema, and the hook's stderr.
+type CallReply struct {
+	Reply     json.RawMessage `json:"reply,omitempty"`
+	Action    string          `json:"action,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Invalid   string          `json:"invalid,omitempty"`
+	LatencyNS int64           `json:"latency_ns"`
+	Stderr    []string        `json:"stderr,omitempty"`
+}
+
+// maxBody bounds what the page may send: a recording, or params, up to
+// the runtime's line limit.
+const maxBody = maxLine
+
+func readBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		http.Error(w, "send application/json", http.StatusUnsupportedMediaType)
+		return false
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(v); err != nil {
+		http.Error(w, "a request that is not what it should be: "+err.Error(), http.StatusBadRequest)
+		return false
+	}
+	return true
+}
+
+func (s *Server) call(w http.ResponseWriter, r *http.Request) {
+	var req CallRequest
+	if !readBody(w, r, &req) {
+		return
+	}
+	reply, err := Call(r.Context(), req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	writeJSON(w, reply)
+}
+
+// Call starts the hook, says hello with the mode the method needs, sends
+// one request and checks the reply against the schema, as `hookwire call`
+// does; the hook is stopped before it returns.
+func Call(ctx context.Context, req CallRequest) (CallReply, error) {
+	m, ok := protocol.Lookup(req.Method)
+	if !ok || m.Name == protocol.MethodHello || m.Notification {
+		return CallReply{}, fmt.Errorf("the composer sends a request of a stage, not %q", req.Method)
+	}
+	if len(req.Command) == 0 || req.Command[0] == "" {
+		return CallReply{}, errors.New("no hook command")
+	}
+	if !json.Valid(req.Params) {
+		return CallReply{}, errors.New("params are not JSON")
+	}
+	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	var mu sync.Mutex
+	var out CallReply
+	var requestID json.RawMessage
+	seen := func(sent bool, line []byte) {
+		var env struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(line, &env)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case sent && env.Method == m.Name:
+			requestID = env.ID
+		case !sent && requestID != nil && bytes.Equal(env.ID, requestID):
+			out.Reply = append(json.RawMessage(nil), line...)
+		}
+	}
+	stderr := &lines{}
+	cmd := wire.Command{Name: "composer", Argv: req.Command, Modes: []protocol.Mode{m.Mode}}
+	p, err := wire.Spawn(ctx, cmd, wire.ProcessOptions{HelloTimeout: timeout, Conn: wire.ConnOptions{Logger: slog.New(stderr), Trace: seen}})
+	if err != nil {
+		out.Error, out.Stderr = err.Error(), stderr.all()
+		return out, nil
+	}
+	cctx, cancel := context.WithTimeoutCause(ctx, timeout, wiretap.NoReply(timeout))
+	defer cancel()
+	start := time.Now()
+	result, callErr := p.Call(cctx, m.Name, req.Params)
+	out.LatencyNS = int64(time.Since(start))
+	p.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	out.Stderr = stderr.all()
+	if callErr != nil {
+		out.Error = callErr.Error()
+		return out, nil
+	}
+	out.Action = actionOf(result)
+	v, err := schema.NewValidator()
+	if err != nil {
+		return out, err
+	}
+	if err := v.Validate(out.Reply, m.Name); err != nil {
+		out.Invalid = err.Error()
+	}
+	return out, nil
+}
+
+// lines keeps what a hook writes on stderr, which the wire logs a line at
+// a time with stream=stderr; it is a log handler that drops the rest.
+type lines struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (l *lines) Enabled(context.Context, slog.Level) bool { return true }
+func (l *lines) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *lines) WithGroup(string) slog.Handler            { return l }
+
+func (l *lines) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "stream" && a.Value.String() == "stderr" {
+			l.mu.Lock()
+			if len(l.l) < 1000 {
+				l.l = append(l.l, r.Message)
+			}
+			l.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+func (l *lines) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.l...)
+}
+
+// openUploaded adds a recording the page read from a file.
+func (s *Server) openUploaded(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name      string `json:"name"`
+		Recording string `json:"recording"`
+	}
+	if !readBody(w, r, &req) {
+		return
+	}
+	id, err := s.store.openRecording(req.Name, strings.NewReader(req.Recording))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	writeJSON(w, map[string]int{"id": id})
+}
+
+// ReplayRequest replays an opened recording against a hook command.
+type ReplayRequest struct {
+	Session int      `json:"session"`
+	Command []string `json:"command"`
+	Hook    string   `json:"hook,omitempty"`
+	Ignore  []string `json:"ignore,omitempty"`
+}
+
+func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
+	var req ReplayRequest
+	if !readBody(w, r, &req) {
+		return
+	}
+	sess := s.store.get(req.Session)
+	if sess == nil {
+		http.Error(w, "no such session", http.StatusNotFound)
+		return
+	}
+	s.store.mu.Lock()
+	recs := sess.records
+	s.store.mu.Unlock()
+	if recs == nil {
+		http.Error(w, "only an opened recording can be replayed", http.StatusBadRequest)
+		return
+	}
+	if len(req.Command) == 0 || req.Command[0] == "" {
+		http.Error(w, "no hook command", http.StatusBadRequest)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Minute)
+	defer cancel()
+	opts := wiretap.ReplayOptions{Hook: req.Hook, Ignore: req.Ignore}
+	opts.Process.Conn.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	report, err := wiretap.Replay(ctx, recs, wire.Command{Argv: req.Command}, opts)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	writeJSON(w, report)
+}

@@ -1,0 +1,336 @@
+package inspect
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwire/hookwire/core/inspect/feed"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+func start(t *testing.T) *Server {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "hookwire", "inspect.sock")
+	srv, err := Start(Options{Socket: sock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// request sends a request to the server, with the changes of edit.
+func request(t *testing.T, srv *Server, method, path string, edit func(*http.Request)) (int, string) {
+	t.Helper()
+	var body io.Reader
+	if method == http.MethodPost {
+		body = strings.NewReader(`{"command":["true"],"method":"hook.before_tool","params":{}}`)
+	}
+	req, err := http.NewRequest(method, "http://127.0.0.1:"+strconv.Itoa(srv.Port())+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if edit != nil {
+		edit(req)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if v := resp.Header.Get("Access-Control-Allow-Origin"); v != "" {
+		t.Errorf("%s %s answers CORS: Access-Control-Allow-Origin %q", method, path, v)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func TestOnlyThisUsersBrowserOnThisMachineIsServed(t *testing.T) {
+	srv := start(t)
+	token := "?token=" + srv.token
+	cases := []struct {
+		name, method, path string
+		edit               func(*http.Request)
+		want               int
+	}{
+		{"the page with its token", "GET", "/" + token, nil, http.StatusOK},
+		{"the API with its token", "GET", "/api/sessions" + token, nil, http.StatusOK},
+		{"the token in a header", "GET", "/api/sessions", func(r *http.Request) { r.Header.Set("X-Hookwire-Token", srv.token) }, http.StatusOK},
+		{"no token", "GET", "/", nil, http.StatusUnauthorized},
+		{"no token, the API", "GET", "/api/sessions", nil, http.StatusUnauthorized},
+		{"no token, a file of the page", "GET", "/static/app.js", nil, http.StatusUnauthorized},
+		{"no token, the live stream", "GET", "/api/live", nil, http.StatusUnauthorized},
+		{"a wrong token", "GET", "/api/sessions?token=" + strings.Repeat("0", len(srv.token)), nil, http.StatusUnauthorized},
+		{"a wrong token, the live stream", "GET", "/api/live?token=x", nil, http.StatusUnauthorized},
+		{"a foreign Host (DNS rebinding)", "GET", "/api/sessions" + token, func(r *http.Request) { r.Host = "attacker.example:" + strconv.Itoa(srv.Port()) }, http.StatusForbidden},
+		{"a loopback Host on another port", "GET", "/api/sessions" + token, func(r *http.Request) { r.Host = "127.0.0.1:1" }, http.StatusForbidden},
+		{"a foreign Origin on a call", "POST", "/api/call" + token, func(r *http.Request) { r.Header.Set("Origin", "http://attacker.example") }, http.StatusForbidden},
+		{"a foreign Origin on a replay", "POST", "/api/replay" + token, func(r *http.Request) { r.Header.Set("Origin", "https://127.0.0.1.attacker.example") }, http.StatusForbidden},
+		{"a foreign Origin on a recording", "POST", "/api/recordings" + token, func(r *http.Request) { r.Header.Set("Origin", "null") }, http.StatusForbidden},
+		{"a form post (no JSON) from anywhere", "POST", "/api/call" + token, func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, http.StatusUnsupportedMediaType},
+		{"a CORS preflight", "OPTIONS", "/api/call" + token, func(r *http.Request) {
+			r.Header.Set("Origin", "http://attacker.example")
+			r.Header.Set("Access-Control-Request-Method", "POST")
+		}, http.StatusForbidden},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got, body := request(t, srv, c.method, c.path, c.edit); got != c.want {
+				t.Errorf("%s %s: status %d, want %d (%s)", c.method, c.path, got, c.want, strings.TrimSpace(body))
+			}
+		})
+	}
+	// The page's own origin may send.
+	got, body := request(t, srv, "POST", "/api/call"+token, func(r *http.Request) { r.Header.Set("Origin", "http://127.0.0.1:"+strconv.Itoa(srv.Port())) })
+	if got != http.StatusOK || !strings.Contains(body, `"error"`) {
+		t.Errorf("a call from the page's origin: status %d, %s", got, body)
+	}
+}
+
+func TestNothingListensBeyondTheLoopback(t *testing.T) {
+	srv := start(t)
+	out, err := exec.Command("ss", "-ltnH", "sport = :"+strconv.Itoa(srv.Port())).Output()
+	if err != nil {
+		t.Fatalf("ss: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		t.Fatalf("ss shows nothing listening on port %d", srv.Port())
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 4 {
+			t.Fatalf("ss line %q", l)
+		}
+		local := f[3]
+		if !strings.HasPrefix(local, "127.0.0.1:") && !strings.HasPrefix(local, "[::1]:") {
+			t.Errorf("listens on %s, beyond the loopback", local)
+		}
+	}
+}
+
+func TestTheSocketsFolderIsThisUsersAlone(t *testing.T) {
+	srv := start(t)
+	fi, err := os.Stat(filepath.Dir(srv.opts.Socket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		t.Errorf("the socket's folder has mode %v, want 0700", fi.Mode().Perm())
+	}
+	open := filepath.Join(t.TempDir(), "open")
+	os.Mkdir(open, 0o755)
+	if _, err := Start(Options{Socket: filepath.Join(open, "inspect.sock")}); err == nil || !strings.Contains(err.Error(), "0700") {
+		t.Errorf("an inspector in a folder others may enter: %v", err)
+	}
+	if _, err := Start(Options{Socket: srv.opts.Socket}); err == nil || !strings.Contains(err.Error(), "already listens") {
+		t.Errorf("a second inspector on the same socket: %v", err)
+	}
+}
+
+// sessions waits until the server knows n sessions, the last one ended.
+func sessions(t *testing.T, srv *Server, n int) []Summary {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		list := srv.store.list()
+		if len(list) == n && list[n-1].Ended {
+			return list
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server knows %+v, want %d sessions, the last ended", list, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestASessionLosesNothingWhileTheInspectorRuns(t *testing.T) {
+	srv := start(t)
+	pub := feed.OpenAt(srv.opts.Socket, feed.Info{Kind: "run", Host: "reference"})
+	if !pub.Active() {
+		t.Fatal("the session does not see the inspector")
+	}
+	const n = 10_000
+	big := json.RawMessage(`{"tool":"x","arguments":{"blob":"` + strings.Repeat("a", 1<<20) + `"}}`)
+	for i := range n {
+		params := json.RawMessage(`{"tool":"t` + strconv.Itoa(i%7) + `"}`)
+		if i == n/2 {
+			params = big
+		}
+		pub.Call(runtime.CallRecord{Hook: "h", Method: "hook.before_tool", Params: params, Result: json.RawMessage(`{"action":"continue"}`), Duration: time.Millisecond})
+	}
+	pub.Close()
+	list := sessions(t, srv, 1)
+	if list[0].Calls != n || list[0].Rows != n {
+		t.Fatalf("the inspector has %d calls, %d rows; the session made %d", list[0].Calls, list[0].Rows, n)
+	}
+	d, ok := srv.store.detail(1, n/2)
+	if !ok || len(d.Params) != len(big) {
+		t.Errorf("the 1 MB message came back with %d bytes, want %d", len(d.Params), len(big))
+	}
+	got, _ := srv.store.rows(1, n-2, n)
+	rows := got.Rows
+	if len(rows) != 2 || rows[1].Seq != n-1 || rows[1].Tool != "t"+strconv.Itoa((n-1)%7) || rows[1].Action != "continue" {
+		t.Errorf("the last rows are %+v", rows)
+	}
+}
+
+func TestASessionWithoutAnInspectorFindsOneThatStartsLater(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "hookwire", "inspect.sock")
+	pub := feed.OpenAt(sock, feed.Info{Kind: "bridge", Host: "claude-code"})
+	if pub.Active() {
+		t.Fatal("active with no inspector")
+	}
+	pub.Call(runtime.CallRecord{Hook: "h", Method: "hook.before_tool", Params: map[string]any{"tool": "lost"}})
+	srv, err := Start(Options{Socket: sock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for !pub.Active() { // looked for once a second
+		if time.Now().After(deadline) {
+			t.Fatal("the session never found the inspector")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pub.Call(runtime.CallRecord{Hook: "h", Method: "hook.before_tool", Params: map[string]any{"tool": "seen"}, Result: map[string]any{"action": "continue"}})
+	pub.Close()
+	list := sessions(t, srv, 1)
+	got, _ := srv.store.rows(list[0].ID, 0, 0)
+	rows := got.Rows
+	if !list[0].Joined || len(rows) != 1 || rows[0].Tool != "seen" {
+		t.Errorf("session %+v, rows %+v: want one call, the session marked as joined late", list[0], rows)
+	}
+}
+
+func TestAFailedCallTakesTheStderrAroundItAndAModifyShowsItsDiff(t *testing.T) {
+	var st store
+	s := st.add(Summary{})
+	at := time.Now()
+	item := func(it feed.Item) { it.Time = at; st.take(s, it); at = at.Add(time.Millisecond) }
+	item(feed.Item{Type: "stderr", Hook: "other", Text: "not mine"})
+	item(feed.Item{Type: "stderr", Hook: "h", Text: "before"})
+	item(feed.Item{Type: "call", Hook: "h", Method: "hook.before_tool", Params: json.RawMessage(`{"tool":"x"}`), Error: "hook exited with status 1", Policy: "closed"})
+	item(feed.Item{Type: "stderr", Hook: "h", Text: "after"})
+	item(feed.Item{Type: "call", Hook: "h", Method: "hook.before_llm", Params: json.RawMessage(`{"model":"m","channel":"cli","tools":[]}`),
+		Result: json.RawMessage(`{"action":"modify","request":{"model":"m","tools":[{"type":"function","function":{"name":"get_weather"}}]}}`)})
+	item(feed.Item{Type: "end"})
+	got, _ := st.rows(s.ID, 0, 0)
+	rows := got.Rows
+	if len(rows) != 3 {
+		t.Fatalf("rows %+v", rows)
+	}
+	failed, _ := st.detail(s.ID, 0)
+	if !failed.Failed || failed.Policy != "closed" || strings.Join(failed.Stderr, "|") != "before|after" {
+		t.Errorf("the failed call: %+v", failed)
+	}
+	modify, _ := st.detail(s.ID, 1)
+	if len(modify.Diff) != 1 || modify.Diff[0].Path != "/tools/0" || modify.Diff[0].Before != nil || !strings.Contains(string(modify.Diff[0].After), "get_weather") {
+		t.Errorf("the modify's diff: %+v (the host keeps channel: no change)", modify.Diff)
+	}
+	if rows[2].Type != "stderr" || rows[2].Text != "not mine" {
+		t.Errorf("a line no call took: %+v", rows[2])
+	}
+	if s.Calls != 2 || s.Failures != 1 {
+		t.Errorf("calls %d, failures %d", s.Calls, s.Failures)
+	}
+}
+
+func TestBridgeLogsAreSessionsOfTheirOwn(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hookwire")
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "claude-code-0123abcd.log"), []byte("time=1 level=INFO msg=started\nline two\n"), 0o600)
+	srv, err := Start(Options{Socket: filepath.Join(dir, "inspect.sock")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	list := srv.store.list()
+	if len(list) != 1 || list[0].Host != "claude-code" || list[0].Source != "log" || list[0].Rows != 2 {
+		t.Errorf("sessions %+v", list)
+	}
+}
+
+func TestALineThatOnlyLooksLikeJSONIsShownAsText(t *testing.T) {
+	it, err := decodeItem([]byte(`{"type":"wire","time":"2026-11-26T10:00:00Z","hook":"h","dir":"recv","message":{not json}}`))
+	if err != nil || it.Text != "{not json}" || it.Message != nil || it.Hook != "h" || it.Dir != "recv" {
+		t.Errorf("item %+v, error %v", it, err)
+	}
+	if _, err := decodeItem([]byte(`{"type":"call","hook":"h","params":{oops}}`)); err == nil {
+		t.Error("a call item that is not JSON was taken")
+	}
+}
+
+// An inspector that reads nothing never holds the host: publishing only
+// queues, and the session's end waits two seconds at most.
+func TestAStuckInspectorNeverHoldsTheHost(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "inspect.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			defer c.Close()
+			time.Sleep(time.Minute) // accepts, never reads
+		}
+	}()
+	pub := feed.OpenAt(sock, feed.Info{Kind: "run"})
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"hook.before_tool","params":{"tool":"` + strings.Repeat("x", 64<<10) + `"}}`)
+	done := make(chan struct{})
+	go func() {
+		for range 500 { // 32 MB: far more than the socket's buffers
+			pub.Wire("h", true, line)
+		}
+		pub.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a stuck inspector held the host")
+	}
+}
+
+func TestARecordingSentByThePageIsASessionAndABadOneIsRefusedByLine(t *testing.T) {
+	srv := start(t)
+	post := func(body string) (int, string) {
+		req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(srv.Port())+"/api/recordings?token="+srv.token, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	recording := `{"hook":"w","dir":"send","time":"2026-11-26T10:00:00Z","message":{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"get_weather"}}}
+{"hook":"w","dir":"recv","time":"2026-11-26T10:00:00.001Z","latency_ns":1000000,"message":{"jsonrpc":"2.0","id":2,"result":{"action":"respond","result":{"for_llm":"sunny"}}}}
+`
+	body, _ := json.Marshal(map[string]string{"name": "w.jsonl", "recording": recording})
+	if code, out := post(string(body)); code != http.StatusOK || !strings.Contains(out, `"id":1`) {
+		t.Fatalf("status %d: %s", code, out)
+	}
+	got, _ := srv.store.rows(1, 0, 0)
+	if len(got.Rows) != 1 || got.Rows[0].Tool != "get_weather" || got.Rows[0].Action != "respond" || got.Rows[0].LatencyNS != 1e6 {
+		t.Errorf("rows %+v", got.Rows)
+	}
+	body, _ = json.Marshal(map[string]string{"name": "bad.jsonl", "recording": recording + `{"hook":"w","dir":"up","text":"x"}` + "\n"})
+	if code, out := post(string(body)); code != http.StatusBadRequest || !strings.Contains(out, "line 3") {
+		t.Errorf("a bad recording: status %d: %s", code, out)
+	}
+}

@@ -1,0 +1,391 @@
+// The inspector's page: plain JavaScript, no framework. The session list
+// and the timeline are fetched as summaries; a message's body is fetched
+// when its row is opened. The timeline draws only the rows in view.
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const ROW = 28; // px, the height of a timeline row
+const $ = (sel) => document.querySelector(sel);
+
+const state = {
+  sessions: [],
+  session: null, // the open session's id
+  rows: [], // every row of the open session
+  changes: -1, // the session's changes the rows reflect
+  shown: [], // the rows that pass the filters
+  selected: -1, // index in shown
+  picked: false, // a session was picked; until then the newest is followed
+  methods: null,
+};
+
+function api(path, opts = {}) {
+  const sep = path.includes("?") ? "&" : "?";
+  return fetch(path + sep + "token=" + encodeURIComponent(token), opts).then(async (r) => {
+    if (!r.ok) throw new Error((await r.text()) || r.statusText);
+    return r.json();
+  });
+}
+
+function post(path, body) {
+  return api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) e.append(c);
+  return e;
+}
+
+const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const ms = (ns) => (ns ? (ns / 1e6).toFixed(ns < 1e7 ? 2 : 0) + " ms" : "");
+const time = (t) => (t && !t.startsWith("0001") ? new Date(t).toLocaleTimeString() : "");
+const pretty = (raw) => {
+  if (raw == null) return "";
+  const s = JSON.stringify(raw);
+  return s.length > 1 << 20 ? s : JSON.stringify(raw, null, 2);
+};
+
+// A message's body: a large one shows its first 200 KB until asked for
+// the rest, so that opening it stays quick.
+const SHOWN = 200 << 10;
+function body(raw, cls) {
+  const text = pretty(raw);
+  if (text.length <= SHOWN) return el("pre", { class: cls }, text);
+  const pre = el("pre", { class: cls }, text.slice(0, SHOWN));
+  const more = el("button", { class: "more" }, `show all ${(text.length / (1 << 20)).toFixed(1)} MB`);
+  more.onclick = () => { pre.textContent = text; more.remove(); };
+  return el("div", {}, pre, more);
+}
+// hookwire inspect takes a hook command as its words, split on spaces: no shell.
+const argv = (s) => s.trim().split(/\s+/).filter(Boolean);
+
+// ---- sessions
+
+// One fetch of rows at a time, in order: live changes come in bursts.
+let chain = Promise.resolve();
+const serial = (fn) => (chain = chain.then(fn).catch((e) => status(e.message)));
+
+function status(text) { $("#status").textContent = text; }
+
+async function loadSessions() {
+  state.sessions = await api("/api/sessions");
+  $("#sessions").replaceChildren(...state.sessions.slice().reverse().map((s) =>
+    el("li", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
+      onmousedown: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
+      el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, (s.host ? s.kind : "") + (s.source === "live" || s.source === s.kind ? "" : " · " + s.source)),
+        s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
+      el("div", { class: "command", title: s.command || s.name || "" }, s.name || s.command || ""),
+      el("div", { class: "counts" }, el("span", { class: "calls" }, count(s.calls, "call")), " · ",
+        el("span", { class: s.failures ? "failures" : "" }, count(s.failures, "failure")), s.joined ? " · joined late" : ""))));
+  // Until a session is picked, the newest one is followed.
+  const newest = state.sessions[state.sessions.length - 1];
+  if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
+  const cur = state.sessions.find((s) => s.id === state.session);
+  if (cur && cur.changes > state.changes) await loadRows();
+}
+
+function pick(id) {
+  state.picked = true;
+  return openSession(id);
+}
+
+async function openSession(id) {
+  state.session = id;
+  state.rows = [];
+  state.changes = -1;
+  state.selected = -1;
+  for (const li of document.querySelectorAll("#sessions li")) li.setAttribute("aria-selected", String(Number(li.dataset.id) === id));
+  const s = state.sessions.find((x) => x.id === id);
+  $("#session-title").textContent = s ? `${s.host || s.kind} · ${s.name || s.command || ""}` : "";
+  $("#replay-bar").hidden = !(s && s.source === "recording");
+  $("#replay-summary").textContent = "";
+  $("#detail").replaceChildren(el("p", { class: "hint" }, "Pick a row: ↑ ↓ move, / searches."));
+  await loadRows();
+}
+
+async function loadRows() {
+  const id = state.session;
+  const got = await api(`/api/sessions/${id}/rows?from=${state.rows.length}&since=${state.changes}`);
+  if (id !== state.session) return;
+  const atEnd = isAtEnd();
+  // New rows, and the rows of calls whose reply came since.
+  for (const r of got.rows) state.rows[r.seq] = r;
+  state.changes = got.changes;
+  fillFilters();
+  applyFilters(atEnd);
+}
+
+// ---- filters
+
+const filters = ["hook", "method", "action", "tool"];
+
+function fillFilters() {
+  for (const f of filters) {
+    const sel = $("#f-" + f);
+    const have = new Set([...sel.options].map((o) => o.value));
+    const values = [...new Set(state.rows.map((r) => r[f]).filter(Boolean))].sort();
+    for (const v of values) if (!have.has(v)) sel.append(el("option", { value: v }, v));
+  }
+}
+
+function applyFilters(follow) {
+  const want = Object.fromEntries(filters.map((f) => [f, $("#f-" + f).value]));
+  const failed = $("#f-failed").checked;
+  const q = $("#f-search").value.toLowerCase();
+  const sel = (state.shown[state.selected] || {}).seq;
+  state.shown = state.rows.filter((r) =>
+    filters.every((f) => !want[f] || r[f] === want[f]) &&
+    (!failed || r.failed) &&
+    (!q || [r.hook, r.method, r.action, r.tool, r.text, ...(r.host || [])].some((v) => v && v.toLowerCase().includes(q))));
+  state.selected = state.shown.findIndex((r) => r.seq === sel);
+  $("#count").textContent = `${state.shown.length} of ${state.rows.length}`;
+  $("#spacer").style.height = state.shown.length * ROW + "px";
+  if (follow) $("#timeline").scrollTop = state.shown.length * ROW;
+  draw();
+}
+
+function isAtEnd() {
+  const t = $("#timeline");
+  return t.scrollTop + t.clientHeight >= t.scrollHeight - ROW;
+}
+
+// ---- the timeline: only the rows in view are in the document, drawn anew
+// at each scroll or change; a row is picked on mousedown, since the row
+// under the pointer may be another node by the mouseup.
+
+// drawn are the row nodes in the document, by position in shown: a node
+// stays as long as its row does not change, so that what is under the
+// pointer or the keyboard is not replaced behind it.
+let drawn = new Map();
+
+function draw() {
+  const t = $("#timeline");
+  const first = Math.max(0, Math.floor(t.scrollTop / ROW) - 5);
+  const last = Math.min(state.shown.length, Math.ceil((t.scrollTop + t.clientHeight) / ROW) + 5);
+  const next = new Map();
+  for (let i = first; i < last; i++) {
+    const r = state.shown[i];
+    const old = drawn.get(i);
+    next.set(i, old && old.row === r ? old : { row: r, node: rowNode(r, i) });
+  }
+  for (const [i, d] of drawn) if (next.get(i) !== d) d.node.remove();
+  for (const [i, d] of next) {
+    d.node.setAttribute("aria-selected", String(i === state.selected));
+    if (!d.node.isConnected) t.append(d.node);
+  }
+  drawn = next;
+}
+
+function rowNode(r, i) {
+  const parts = [el("span", { class: "type" }, r.type)];
+  if (r.type === "call") {
+    parts.push(el("span", { class: "hook" }, r.hook), el("span", { class: "method" }, r.method));
+    if (r.tool) parts.push(el("span", { class: "tool" }, r.tool));
+    parts.push(el("span", { class: "action badge" }, r.failed ? `failed${r.policy ? " " + r.policy : ""}` : r.action || "…"));
+    for (const h of r.host || []) parts.push(el("span", { class: "badge host", title: h }, "host: " + h.split(" ").slice(0, 3).join(" ")));
+    if (r.stderr) parts.push(el("span", { class: "badge stderr" }, `stderr ${r.stderr}`));
+    if (r.failed && r.text) parts.push(el("span", { class: "text" }, r.text));
+  } else {
+    if (r.hook) parts.push(el("span", { class: "hook" }, r.hook));
+    parts.push(el("span", { class: "text" }, r.text || r.method || ""));
+  }
+  parts.push(el("span", { class: "lat" }, ms(r.latency_ns)));
+  const node = el("div", { class: "row" + (r.failed ? " failed" : ""), role: "option", "data-seq": r.seq, onmousedown: () => select(i) }, ...parts);
+  node.style.top = i * ROW + "px";
+  return node;
+}
+
+async function select(i) {
+  if (i < 0 || i >= state.shown.length) return;
+  state.selected = i;
+  const t = $("#timeline");
+  if (i * ROW < t.scrollTop) t.scrollTop = i * ROW;
+  else if ((i + 1) * ROW > t.scrollTop + t.clientHeight) t.scrollTop = (i + 1) * ROW - t.clientHeight;
+  draw();
+  const r = state.shown[i];
+  const d = await api(`/api/sessions/${state.session}/rows/${r.seq}`);
+  if ((state.shown[state.selected] || {}).seq === r.seq) showDetail(d);
+}
+
+function showDetail(d) {
+  const out = [el("h2", {}, d.type === "call" ? `${d.hook} ${d.method}${d.tool ? " " + d.tool : ""}` : d.type)];
+  const facts = [];
+  const failure = { open: "failed open: the host went on without the hook", closed: "failed closed: the host stopped" }[d.policy] || "failed";
+  if (d.type === "call") facts.push(d.failed ? failure : `answered ${d.action || "?"}`);
+  if (d.latency_ns) facts.push(ms(d.latency_ns));
+  if (d.time) facts.push(time(d.time));
+  out.push(el("p", { class: "facts" }, facts.join(" · ")));
+  if (d.failed && d.text) out.push(el("p", { class: "mismatch" }, d.text));
+  if (d.host && d.host.length) {
+    out.push(el("h3", {}, "What the host did with the reply"));
+    out.push(el("ul", { class: "host" }, ...d.host.map((h) => el("li", {}, h))));
+  }
+  if (d.stderr && d.stderr.length) {
+    out.push(el("h3", {}, "stderr"));
+    out.push(el("pre", { class: "stderr" }, d.stderr.join("\n")));
+  }
+  if (d.diff && d.diff.length) {
+    out.push(el("h3", {}, "What the modify changed"));
+    out.push(el("table", { class: "diff" },
+      el("thead", {}, el("tr", {}, el("th", {}, "member"), el("th", {}, "sent"), el("th", {}, "returned"))),
+      el("tbody", {}, ...d.diff.map((c) => el("tr", {},
+        el("td", {}, c.path || "/"),
+        el("td", { class: c.before ? "before" : "" }, c.before ? pretty(c.before) : "(absent)"),
+        el("td", { class: c.after ? "after" : "" }, c.after ? pretty(c.after) : "(removed)"))))));
+  }
+  if (d.params !== undefined) out.push(el("h3", {}, "Request"), body(d.params, "request"));
+  if (d.result !== undefined) out.push(el("h3", {}, "Reply"), body(d.result, "reply"));
+  if (d.data !== undefined) out.push(el("h3", {}, "Data"), body(d.data, "data"));
+  if (d.type !== "call" && d.text) out.push(el("pre", {}, d.text));
+  $("#detail").replaceChildren(...out);
+}
+
+// ---- replay
+
+async function replay() {
+  const summary = $("#replay-summary");
+  summary.textContent = "replaying…";
+  try {
+    const rep = await post("/api/replay", { session: state.session, command: argv($("#replay-command").value) });
+    const bad = rep.calls.filter((c) => !c.match).length;
+    summary.replaceChildren(el("span", { class: bad ? "mismatch" : "match" }, bad ? `${bad} of ${rep.calls.length} calls differ` : `all ${rep.calls.length} calls match`));
+    $("#detail").replaceChildren(el("h2", {}, "Replay"), ...rep.calls.map((c) => el("div", { class: "replayed" },
+      el("h3", { class: c.match ? "match" : "mismatch" }, `${c.match ? "MATCH" : "DIFF"} ${c.method}${c.tool ? " " + c.tool : ""} (id ${JSON.stringify(c.id)})`),
+      c.error ? el("p", { class: "mismatch" }, c.error) : null,
+      c.diffs && c.diffs.length ? el("table", { class: "diff" },
+        el("thead", {}, el("tr", {}, el("th", {}, "member"), el("th", {}, "recorded"), el("th", {}, "replayed"))),
+        el("tbody", {}, ...c.diffs.map((x) => el("tr", {}, el("td", {}, x.path), el("td", { class: "before" }, x.recorded ? pretty(x.recorded) : "(absent)"), el("td", { class: "after" }, x.replayed ? pretty(x.replayed) : "(absent)"))))) : null)));
+  } catch (e) {
+    summary.textContent = e.message;
+  }
+}
+
+// ---- composer: a form made from the schema of the method's params
+
+async function loadMethods() {
+  state.methods = await api("/api/methods");
+  const sel = $("#c-method");
+  sel.replaceChildren(...state.methods.methods.filter((m) => !m.notification && m.name !== "hook.hello").map((m) => el("option", { value: m.name }, m.name)));
+  sel.value = "hook.before_tool";
+  buildForm();
+}
+
+function resolve(s) {
+  const defs = state.methods.schema.$defs;
+  while (s && s.$ref) s = defs[s.$ref.replace("#/$defs/", "")];
+  return s || {};
+}
+
+function buildForm() {
+  const m = state.methods.methods.find((x) => x.name === $("#c-method").value);
+  const def = resolve({ $ref: "#/$defs/" + m.params });
+  const sample = m.sample || {};
+  const required = new Set(def.required || []);
+  const fields = [];
+  for (const [name, prop] of Object.entries(def.properties || {})) {
+    const p = resolve(prop);
+    const id = "c-field-" + name;
+    const label = el("label", { for: id, class: required.has(name) ? "req" : "", title: p.description || prop.description || "" }, name);
+    let input;
+    const v = sample[name];
+    if (p.type === "string" && p.enum) {
+      input = el("select", { id, "data-kind": "string" }, el("option", { value: "" }, "(none)"), ...p.enum.map((e) => el("option", { value: e }, e)));
+      input.value = v ?? "";
+    } else if (p.type === "string") {
+      input = el("input", { id, "data-kind": "string" });
+      input.value = v ?? "";
+    } else if (p.type === "integer" || p.type === "number") {
+      input = el("input", { id, type: "number", "data-kind": "number" });
+      input.value = v ?? "";
+    } else if (p.type === "boolean") {
+      input = el("select", { id, "data-kind": "json" }, el("option", { value: "" }, "(none)"), el("option", { value: "true" }, "true"), el("option", { value: "false" }, "false"));
+      input.value = v === undefined ? "" : String(v);
+    } else {
+      input = el("textarea", { id, "data-kind": "json", rows: "3" });
+      input.value = v === undefined ? "" : JSON.stringify(v, null, 1);
+    }
+    input.name = name;
+    fields.push(label, input);
+  }
+  $("#c-form").replaceChildren(...fields);
+}
+
+function formParams() {
+  const params = {};
+  for (const input of $("#c-form").elements) {
+    if (input.value === "") continue;
+    const kind = input.dataset.kind;
+    params[input.name] = kind === "string" ? input.value : kind === "number" ? Number(input.value) : JSON.parse(input.value);
+  }
+  return params;
+}
+
+async function send() {
+  const out = $("#c-reply");
+  out.replaceChildren(el("p", { class: "hint" }, "sending…"));
+  try {
+    const r = await post("/api/call", { command: argv($("#c-command").value), method: $("#c-method").value, params: formParams() });
+    out.replaceChildren(...[
+      el("p", { class: r.error || r.invalid ? "mismatch" : "match", id: "c-outcome" },
+        r.error ? "failed: " + r.error : r.invalid ? `${r.action}: the reply does not match the schema: ${r.invalid}` : `${r.action} (${ms(r.latency_ns)})`),
+      r.reply ? el("pre", { class: "reply" }, pretty(r.reply)) : null,
+      r.stderr && r.stderr.length ? el("pre", { class: "stderr" }, r.stderr.join("\n")) : null].filter(Boolean));
+  } catch (e) {
+    out.replaceChildren(el("p", { class: "mismatch" }, e.message));
+  }
+}
+
+// ---- wiring
+
+function tab(name) {
+  for (const t of ["sessions", "composer"]) {
+    $("#tab-" + t).setAttribute("aria-selected", String(t === name));
+    $("#view-" + t).hidden = t !== name;
+  }
+  if (name === "composer" && !state.methods) loadMethods().catch((e) => status(e.message));
+}
+
+function live() {
+  const es = new EventSource("/api/live?token=" + encodeURIComponent(token));
+  es.onmessage = () => serial(loadSessions);
+  es.onopen = () => status("live");
+  es.onerror = () => status("reconnecting…");
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("#tab-sessions").onclick = () => tab("sessions");
+  $("#tab-composer").onclick = () => tab("composer");
+  for (const f of filters) $("#f-" + f).onchange = () => applyFilters(false);
+  $("#f-failed").onchange = () => applyFilters(false);
+  $("#f-search").oninput = () => applyFilters(false);
+  $("#timeline").onscroll = draw;
+  window.onresize = draw;
+  $("#timeline").onkeydown = (e) => {
+    const step = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 }[e.key];
+    if (step) { e.preventDefault(); select(Math.max(0, Math.min(state.shown.length - 1, state.selected + step))); }
+    if (e.key === "Home") { e.preventDefault(); select(0); }
+    if (e.key === "End") { e.preventDefault(); select(state.shown.length - 1); }
+  };
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "/" && !["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) { e.preventDefault(); $("#f-search").focus(); }
+  });
+  $("#replay-run").onclick = replay;
+  $("#c-method").onchange = buildForm;
+  $("#c-send").onclick = (e) => { e.preventDefault(); send(); };
+  $("#open-recording").onchange = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    try {
+      const { id } = await post("/api/recordings", { name: file.name, recording: await file.text() });
+      await serial(loadSessions);
+      await serial(() => pick(id));
+    } catch (err) { status(err.message); }
+  };
+  serial(loadSessions);
+  live();
+});

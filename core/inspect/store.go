@@ -1,0 +1,599 @@
+package inspect
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/inspect/feed"
+	"github.com/hookwire/hookwire/core/wiretap"
+)
+
+// Row is one line of a session's timeline, as the page lists it: what a
+// filter or a search needs, never a message's body.
+type Row struct {
+	Seq  int       `json:"seq"`
+	Type string    `json:"type"` // call, notify, event, stderr, log
+	Time time.Time `json:"time,omitzero"`
+	Hook string    `json:"hook,omitempty"`
+	// Method, Action and Tool are a call's.
+	Method string `json:"method,omitempty"`
+	Action string `json:"action,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Failed is set on a call that failed; Policy then says whether the
+	// host went on without the hook (open) or stopped (closed).
+	Failed    bool   `json:"failed,omitempty"`
+	Policy    string `json:"policy,omitempty"`
+	LatencyNS int64  `json:"latency_ns,omitempty"`
+	// Host is what the host did with the reply besides taking it:
+	// reverted, dropped, one phrase each.
+	Host []string `json:"host,omitempty"`
+	// Text is an event's name and gist, a log or stderr line, a failure.
+	Text string `json:"text,omitempty"`
+	// Stderr counts the hook's stderr lines that came with the call.
+	Stderr int `json:"stderr,omitempty"`
+}
+
+// entry is a row and what the page fetches when it is opened.
+type entry struct {
+	Row
+	params, result, data json.RawMessage
+	stderr               []string
+	// changed is the session's change count when the row last changed.
+	changed int
+}
+
+// Detail is an opened row.
+type Detail struct {
+	Row
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Data   json.RawMessage `json:"data,omitempty"`
+	Stderr []string        `json:"stderr,omitempty"`
+	// Diff is what a modify changed: before, the object the hook was sent;
+	// after, the one it sent back.
+	Diff []Change `json:"diff,omitempty"`
+}
+
+// Change is a member a modify changed, at its JSON Pointer.
+type Change struct {
+	Path   string          `json:"path"`
+	Before json.RawMessage `json:"before,omitempty"`
+	After  json.RawMessage `json:"after,omitempty"`
+}
+
+// Summary is a session in the session list.
+type Summary struct {
+	ID int `json:"id"`
+	feed.Info
+	// Source is where the session came from: live (published while it
+	// ran), log (a bridge session's log), recording (opened).
+	Source   string `json:"source"`
+	Name     string `json:"name,omitempty"`
+	Calls    int    `json:"calls"`
+	Failures int    `json:"failures"`
+	Rows     int    `json:"rows"`
+	// Changes counts the items taken: the page fetches rows when it grows.
+	Changes int  `json:"changes"`
+	Ended   bool `json:"ended"`
+}
+
+type session struct {
+	Summary
+	rows []*entry
+	// pending are stderr lines by hook, waiting for the call they belong to.
+	pending map[string][]string
+	// open are requests seen on the wire with no reply yet, by hook and id.
+	open map[string]*entry
+	// unclaimed are the calls seen on the wire that no item of the
+	// runtime has spoken of yet, oldest first.
+	unclaimed []*entry
+	// records is an opened recording, for a replay.
+	records []wiretap.Record
+	// changes counts the items taken: a page that saw n of them asks for
+	// the rows that changed since.
+	changes int
+}
+
+// store holds every session the inspector knows. Its methods are safe for
+// concurrent use; changed is signalled (without blocking) after each change.
+type store struct {
+	mu       sync.Mutex
+	sessions []*session
+	changed  func()
+}
+
+func (st *store) add(sum Summary) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	sum.ID = len(st.sessions) + 1
+	s := &session{Summary: sum, pending: map[string][]string{}, open: map[string]*entry{}}
+	st.sessions = append(st.sessions, s)
+	return s
+}
+
+func (st *store) notify() {
+	if st.changed != nil {
+		st.changed()
+	}
+}
+
+func (st *store) list() []Summary {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]Summary, len(st.sessions))
+	for i, s := range st.sessions {
+		out[i] = s.Summary
+		out[i].Rows, out[i].Changes = len(s.rows), s.changes
+	}
+	return out
+}
+
+func (st *store) get(id int) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if id < 1 || id > len(st.sessions) {
+		return nil
+	}
+	return st.sessions[id-1]
+}
+
+// Rows are the rows of a session that are new or changed since a page
+// last asked.
+type Rows struct {
+	Rows []Row `json:"rows"`
+	// Changes is what the page passes as since next time.
+	Changes int `json:"changes"`
+}
+
+// rows returns a session's rows from the from'th on, and those before it
+// that changed after the since'th change (a call whose reply came since).
+func (st *store) rows(id, from, since int) (Rows, bool) {
+	s := st.get(id)
+	if s == nil {
+		return Rows{}, false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	from = max(0, min(from, len(s.rows)))
+	out := Rows{Rows: make([]Row, 0, len(s.rows)-from), Changes: s.changes}
+	for _, e := range s.rows[:from] {
+		if e.changed > since {
+			out.Rows = append(out.Rows, e.Row)
+		}
+	}
+	for _, e := range s.rows[from:] {
+		out.Rows = append(out.Rows, e.Row)
+	}
+	return out, true
+}
+
+func (st *store) detail(id, seq int) (Detail, bool) {
+	s := st.get(id)
+	if s == nil {
+		return Detail{}, false
+	}
+	st.mu.Lock()
+	if seq < 0 || seq >= len(s.rows) {
+		st.mu.Unlock()
+		return Detail{}, false
+	}
+	e := s.rows[seq]
+	d := Detail{Row: e.Row, Params: e.params, Result: e.result, Data: e.data, Stderr: slicesClone(e.stderr)}
+	st.mu.Unlock()
+	if e.Action == "modify" {
+		d.Diff = modified(e.params, e.result)
+	}
+	return d, true
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// modified is what a modify changed: the reply's object (request,
+// response, call or result: the one member besides action and reason)
+// against the params.
+func modified(params, result json.RawMessage) []Change {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(result, &members) != nil {
+		return nil
+	}
+	var after json.RawMessage
+	for k, v := range members {
+		if k != "action" && k != "reason" && len(v) > 0 && v[0] == '{' {
+			after = v
+		}
+	}
+	if after == nil {
+		return nil
+	}
+	var out []Change
+	for _, d := range wiretap.Compare(params, after) {
+		if d.Path == "/meta" || strings.HasPrefix(d.Path, "/meta/") || d.Replayed == nil && origin[d.Path] {
+			continue // the host keeps where the call comes from when a reply leaves it out
+		}
+		out = append(out, Change{Path: d.Path, Before: d.Recorded, After: d.Replayed})
+	}
+	return out
+}
+
+// origin are the members that say where a call comes from, which the
+// runtime keeps across a modify that leaves them out.
+var origin = map[string]bool{"/context": true, "/channel": true, "/chat_id": true}
+
+// stderrAfter is how long after a failed call a line of the hook's stderr
+// is still taken for that call's: the traceback of a Python hook comes on
+// another pipe than its reply, often just after it.
+const stderrAfter = 500 * time.Millisecond
+
+// take adds an item of a live session to its timeline.
+func (st *store) take(s *session, it feed.Item) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s.changes++
+	switch it.Type {
+	case "call":
+		s.ran(it)
+	case "wire":
+		s.wire(it)
+	case "stderr":
+		if last := s.lastCall(it.Hook); last != nil && last.Failed && it.Time.Sub(last.Time) < stderrAfter {
+			last.stderr = append(last.stderr, it.Text)
+			last.Stderr++
+			last.changed = s.changes
+			return
+		}
+		s.pending[it.Hook] = append(s.pending[it.Hook], it.Text)
+	case "event":
+		s.append(&entry{Row: Row{Type: "event", Time: it.Time, Text: eventText(it.Name, it.Data)}, data: it.Data})
+	case "end":
+		s.Ended = true
+		s.flush()
+	}
+}
+
+// call appends a call.
+func (s *session) call(e *entry) {
+	s.Calls++
+	if e.Failed {
+		s.Failures++
+	}
+	s.append(e)
+}
+
+// done gives a call that is over the stderr lines its hook wrote since the
+// last one was.
+func (s *session) done(e *entry) {
+	e.stderr = append(e.stderr, s.pending[e.Hook]...)
+	e.Stderr = len(e.stderr)
+	delete(s.pending, e.Hook)
+	e.changed = s.changes
+}
+
+// ran takes what the runtime says of a call once it is over. A process
+// hook's call is already a row, from its request on the wire: the oldest
+// one of that hook and method that the runtime has not spoken of yet. An
+// in-process hook's is a row of its own.
+func (s *session) ran(it feed.Item) {
+	var e *entry
+	for i, x := range s.unclaimed {
+		if x.Hook == it.Hook && x.Method == it.Method {
+			e = x
+			s.unclaimed = append(s.unclaimed[:i], s.unclaimed[i+1:]...)
+			break
+		}
+	}
+	if e == nil {
+		e = &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: it.Method, Tool: toolOf(it.Params), Action: actionOf(it.Result)}, params: it.Params, result: it.Result}
+		s.call(e)
+	}
+	e.LatencyNS, e.Host, e.Policy = it.DurationNS, it.Host, it.Policy
+	if it.Error != "" && !e.Failed {
+		e.Failed, e.Text = true, it.Error
+		s.Failures++
+	}
+	s.done(e)
+}
+
+func (s *session) append(e *entry) {
+	e.Seq, e.changed = len(s.rows), s.changes
+	s.rows = append(s.rows, e)
+}
+
+func (s *session) lastCall(hook string) *entry {
+	for i := len(s.rows) - 1; i >= 0 && i >= len(s.rows)-50; i-- {
+		if e := s.rows[i]; e.Type == "call" && e.Hook == hook {
+			return e
+		}
+	}
+	return nil
+}
+
+// flush puts the stderr lines no call took in rows of their own.
+func (s *session) flush() {
+	for hook, lines := range s.pending {
+		for _, l := range lines {
+			s.append(&entry{Row: Row{Type: "stderr", Hook: hook, Text: l}})
+		}
+	}
+	clear(s.pending)
+}
+
+// wire pairs the lines of the wire into calls: a request is a row, its
+// reply fills it in.
+func (s *session) wire(it feed.Item) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if it.Message == nil || json.Unmarshal(it.Message, &m) != nil {
+		s.append(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + it.Text}})
+		return
+	}
+	id := string(m.ID)
+	if id == "null" {
+		id = ""
+	}
+	key := it.Hook + "\x00" + id
+	switch {
+	case it.Dir == wiretap.Send && m.Method != "" && id != "":
+		e := &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: m.Method, Tool: toolOf(m.Params)}, params: m.Params}
+		s.open[key] = e
+		if m.Method != "hook.hello" && s.Source == "live" {
+			s.unclaimed = append(s.unclaimed, e)
+			if len(s.unclaimed) > 1000 { // a producer without the runtime's word: tap
+				s.unclaimed = s.unclaimed[1:]
+			}
+		}
+		s.call(e)
+	case it.Dir == wiretap.Send && m.Method != "":
+		s.append(&entry{Row: Row{Type: "notify", Time: it.Time, Hook: it.Hook, Method: m.Method, Text: m.Method + gist(m.Params)}, params: m.Params})
+	case it.Dir == wiretap.Recv && s.open[key] != nil:
+		e := s.open[key]
+		delete(s.open, key)
+		e.LatencyNS = it.LatencyNS
+		if e.LatencyNS == 0 && !it.Time.IsZero() && !e.Time.IsZero() {
+			e.LatencyNS = int64(it.Time.Sub(e.Time))
+		}
+		e.result = m.Result
+		e.Action = cmp.Or(actionOf(m.Result), "answered") // hook.hello's result has no action
+		if m.Error != nil {
+			e.result, e.Failed, e.Text = m.Error, true, "error reply: "+string(m.Error)
+			s.Failures++
+		}
+		s.done(e)
+	default:
+		s.append(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + clip(string(it.Message), 200)}, data: it.Message})
+	}
+}
+
+// toolOf is the tool of a tool method's params.
+func toolOf(params json.RawMessage) string {
+	var p struct {
+		Tool string `json:"tool"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.Tool
+}
+
+func actionOf(result json.RawMessage) string {
+	var r struct {
+		Action string `json:"action"`
+	}
+	_ = json.Unmarshal(result, &r)
+	return r.Action
+}
+
+// eventText is an event's row: its name, or the kind of a runtime event,
+// and the gist of the rest.
+func eventText(name string, data json.RawMessage) string {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(data, &members) != nil {
+		return name + gist(data)
+	}
+	var kind string
+	if json.Unmarshal(members["kind"], &kind) == nil && kind != "" {
+		name = kind
+		delete(members, "kind")
+	}
+	delete(members, "type")
+	if len(members) == 0 {
+		return name
+	}
+	rest, _ := json.Marshal(members)
+	return name + gist(rest)
+}
+
+// gist is a short form of an event's data, for its row.
+func gist(data json.RawMessage) string {
+	if len(data) == 0 || string(data) == "null" {
+		return ""
+	}
+	return " " + clip(string(data), 160)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// maxLine is the longest line the inspector reads from a producer or a
+// file: a message of the runtime's 64 MiB limit, and room for the rest.
+const maxLine = wiretap.MaxRecordSize
+
+// readLines calls fn with each line of r, refusing one longer than maxLine.
+func readLines(r io.Reader, fn func([]byte) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		var line []byte
+		for {
+			frag, err := br.ReadSlice('\n')
+			line = append(line, frag...)
+			if len(line) > maxLine {
+				return fmt.Errorf("a line longer than %d bytes", maxLine)
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if len(bytes.TrimSpace(line)) > 0 {
+				if ferr := fn(bytes.TrimRight(line, "\r\n")); ferr != nil {
+					return ferr
+				}
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			break
+		}
+	}
+}
+
+// decodeInfo reads the first line of a producer's stream.
+func decodeInfo(line []byte) (feed.Info, error) {
+	var info feed.Info
+	if err := json.Unmarshal(line, &info); err != nil {
+		return info, fmt.Errorf("a session's first line is not its info: %v", err)
+	}
+	if info.Kind == "" {
+		return info, errors.New(`a session's first line has no "kind"`)
+	}
+	return info, nil
+}
+
+// decodeItem reads one item of a producer's stream.
+func decodeItem(line []byte) (feed.Item, error) {
+	var it feed.Item
+	if err := json.Unmarshal(line, &it); err != nil {
+		// A wire item carries the hook's line as it was, unchecked: when
+		// that line only looked like a JSON object, it is text.
+		head, msg, ok := bytes.Cut(line, []byte(`,"message":`))
+		if !ok || !bytes.HasPrefix(head, []byte(`{"type":"wire",`)) || json.Unmarshal(append(head, '}'), &it) != nil || !bytes.HasSuffix(msg, []byte("}")) {
+			return it, fmt.Errorf("an item that is not JSON: %v", err)
+		}
+		it.Message, it.Text = nil, string(msg[:len(msg)-1])
+	}
+	switch it.Type {
+	case "call", "wire", "stderr", "event", "end":
+	default:
+		return it, fmt.Errorf("an item of unknown type %q", it.Type)
+	}
+	if it.Type == "wire" && it.Dir != wiretap.Send && it.Dir != wiretap.Recv {
+		return it, fmt.Errorf(`a wire item's "dir" is %q`, it.Dir)
+	}
+	return it, nil
+}
+
+// ingest reads a producer's stream into a new session until it ends.
+func (st *store) ingest(r io.Reader) error {
+	var s *session
+	err := readLines(r, func(line []byte) error {
+		if s == nil {
+			info, err := decodeInfo(line)
+			if err != nil {
+				return err
+			}
+			s = st.add(Summary{Info: info, Source: "live"})
+			st.notify()
+			return nil
+		}
+		it, err := decodeItem(line)
+		if err != nil {
+			// One item lost, not the session.
+			st.take(s, feed.Item{Type: "wire", Dir: "?", Text: "an item the inspector cannot read: " + err.Error()})
+			return nil
+		}
+		st.take(s, it)
+		st.notify()
+		return nil
+	})
+	if s != nil {
+		st.mu.Lock()
+		s.Ended = true
+		s.flush()
+		st.mu.Unlock()
+		st.notify()
+	}
+	return err
+}
+
+// openRecording adds a recording (hookwire tap --out, hookwire run
+// --trace FILE) as a session.
+func (st *store) openRecording(name string, r io.Reader) (int, error) {
+	recs, err := wiretap.Read(r)
+	if err != nil {
+		return 0, err
+	}
+	info := feed.Info{Kind: "recording"}
+	if len(recs) > 0 {
+		info.Start, info.Command = recs[0].Time, recs[0].Hook
+	}
+	s := st.add(Summary{Info: info, Source: "recording", Name: name, Ended: true})
+	for _, rec := range recs {
+		it := feed.Item{Type: "wire", Time: rec.Time, Hook: rec.Hook, Dir: rec.Dir, Message: rec.Message, LatencyNS: int64(rec.Latency)}
+		if rec.Text != nil {
+			it.Text = *rec.Text
+		}
+		st.take(s, it)
+	}
+	st.mu.Lock()
+	s.records = recs
+	st.mu.Unlock()
+	st.notify()
+	return s.ID, nil
+}
+
+// maxLogRows is how many of a log's last lines a session of a log shows.
+const maxLogRows = 10_000
+
+// openLogs adds a session for each bridge session's log in dir: the
+// sessions that ran, or began, before the inspector.
+func (st *store) openLogs(dir string) {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		var lines []string
+		_ = readLines(f, func(line []byte) error {
+			lines = append(lines, string(line))
+			if len(lines) > 2*maxLogRows {
+				lines = append(lines[:0], lines[len(lines)-maxLogRows:]...)
+			}
+			return nil
+		})
+		f.Close()
+		lines = lines[max(0, len(lines)-maxLogRows):]
+		fi, _ := os.Stat(p)
+		// The bridge names a log AGENT-HASH.log.
+		agent := filepath.Base(p)
+		agent = agent[:max(0, strings.LastIndex(agent, "-"))]
+		info := feed.Info{Kind: "bridge", Host: agent, Log: filepath.Base(p)}
+		if fi != nil {
+			info.Start = fi.ModTime()
+		}
+		s := st.add(Summary{Info: info, Source: "log", Name: filepath.Base(p), Ended: true})
+		st.mu.Lock()
+		for _, l := range lines {
+			s.append(&entry{Row: Row{Type: "log", Text: l}})
+		}
+		st.mu.Unlock()
+	}
+	st.notify()
+}

@@ -6,19 +6,26 @@ import "encoding/json"
 // each event of each agent's sample (core/bridge/testdata), each decision
 // of the reference hook, and exactly what the agent reads back.
 
-// claudeLike are the contracts every agent of Claude Code's form keeps at
-// PreToolUse, whatever else it does differently.
-func claudeLike(modify string) []contract {
+// claudeLike are the contracts every agent of Claude Code's form keeps,
+// with what the agent reads at PreToolUse for some decisions of the
+// reference hook, where it differs from Claude Code (by the tool's name).
+func claudeLike(differs map[string]string) []contract {
+	preToolUse := func(decision, stdout string) contract {
+		if s, ok := differs[decision]; ok {
+			stdout = s
+		}
+		return contract{"PreToolUse", tool(decision), stdout, 0}
+	}
 	return []contract{
 		{"SessionStart", nil, "", 0},
 		{"UserPromptSubmit", nil, "", 0},
-		{"PreToolUse", tool("deny_tool"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
-		{"PreToolUse", tool("respond"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference: hi"}}`, 0},
-		{"PreToolUse", tool("modify"), modify, 0},
-		{"PreToolUse", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, 0},
-		{"PreToolUse", tool("abstain"), "", 0},
+		preToolUse("deny_tool", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`),
+		preToolUse("respond", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference: hi"}}`),
+		preToolUse("modify", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"reference"}}}`),
+		preToolUse("approve", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`),
+		preToolUse("abstain", ""),
+		preToolUse("abort_turn", `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`),
 		{"PreToolUse", nil, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
-		{"PreToolUse", tool("abort_turn"), `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
 		{"PostToolUse", nil, "", 0},
 		{"Stop", nil, "", 0},
 		{"SubagentStop", nil, "", 0},
@@ -26,50 +33,56 @@ func claudeLike(modify string) []contract {
 	}
 }
 
-const takesNewInput = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"reference"}}}`
-
-var codexContracts = append(claudeLike(takesNewInput), []contract{
+// Codex CLI 0.171.0 runs the tool on a PreToolUse reply it does not take:
+// an allow comes with the call's own input, abort_turn is a deny alone.
+var codexContracts = append(claudeLike(map[string]string{
+	"approve":    `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"hi"}}}`,
+	"abort_turn": `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`,
+}), []contract{
 	{"PermissionRequest", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, 0},
 	{"PermissionRequest", nil, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"reference"}}}`, 0},
-	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"reference"}}`, 0},
+	// The new text as the reason of a block, which the model reads in
+	// place of the output: Codex CLI 0.171.0 takes no updatedToolOutput.
+	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"decision":"block","reason":"reference"}`, 0},
 	{"PostToolUse", tool("abort_turn"), `{"continue":false,"stopReason":"reference"}`, 0},
 	{"StopFailure", nil, "", 0},
 	{"SubagentStart", nil, "", 0},
 	{"PostCompact", nil, "", 0},
-	// No event ends a Codex CLI session: its server stops after --idle.
+	{"PreModelRequest", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
 }...)
 
-var factoryContracts = append(claudeLike(takesNewInput), []contract{
+var factoryContracts = append(claudeLike(nil), []contract{
 	// Droid takes no new output: the model reads the text after it.
 	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"decision":"block","reason":"reference"}`, 0},
 	{"Notification", nil, "", 0},
 	{"SessionEnd", nil, "", 0},
 }...)
 
-var qwenContracts = append(claudeLike(
-	// Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the
-	// hook did not want is not run.
-	`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Qwen Code cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}}`),
-	[]contract{
-		{"PermissionRequest", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, 0},
-		{"PermissionRequest", nil, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"reference"}}}`, 0},
-		// A stopped result: the model reads an error with the new text.
-		{"PostToolUse", withOutput(tool("modify"), map[string]any{"llmContent": "hi", "returnDisplay": "hi"}), `{"continue":false,"stopReason":"reference"}`, 0},
-		{"PostToolUseFailure", tool("modify"), `{"decision":"block","reason":"reference"}`, 0},
-		{"PostToolBatch", nil, "", 0},
-		{"UserPromptExpansion", nil, "", 0},
-		{"SessionDelete", nil, "", 0},
-		{"MessageDisplay", nil, "", 0},
-		{"StopFailure", nil, "", 0},
-		{"SubagentStart", nil, "", 0},
-		{"PostCompact", nil, "", 0},
-		{"Notification", nil, "", 0},
-		{"PermissionDenied", nil, "", 0},
-		{"TodoCreated", nil, "", 0},
-		{"TodoCompleted", nil, "", 0},
-		{"InstructionsLoaded", nil, "", 0},
-		{"SessionEnd", nil, "", 0},
-	}...)
+// Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
+// did not want is not run.
+var qwenContracts = append(claudeLike(map[string]string{
+	"modify": `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Qwen Code cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}}`,
+}), []contract{
+	{"PermissionRequest", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, 0},
+	{"PermissionRequest", nil, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"reference"}}}`, 0},
+	// A stopped result: the model reads an error with the new text.
+	{"PostToolUse", withOutput(tool("modify"), map[string]any{"llmContent": "hi", "returnDisplay": "hi"}), `{"continue":false,"stopReason":"reference"}`, 0},
+	{"PostToolUseFailure", tool("modify"), `{"decision":"block","reason":"reference"}`, 0},
+	{"PostToolBatch", nil, "", 0},
+	{"UserPromptExpansion", nil, "", 0},
+	{"SessionDelete", nil, "", 0},
+	{"MessageDisplay", nil, "", 0},
+	{"StopFailure", nil, "", 0},
+	{"SubagentStart", nil, "", 0},
+	{"PostCompact", nil, "", 0},
+	{"Notification", nil, "", 0},
+	{"PermissionDenied", nil, "", 0},
+	{"TodoCreated", nil, "", 0},
+	{"TodoCompleted", nil, "", 0},
+	{"InstructionsLoaded", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}...)
 
 // copilotTool is a camelCase preToolUse's call: toolArgs is a JSON string.
 func copilotTool(name string) map[string]any {

@@ -270,11 +270,7 @@ func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *tes
 		for lang, hook := range hooks {
 			t.Run(agent+"/"+lang, func(t *testing.T) {
 				t.Parallel()
-				var flags []string
-				if agent == "codex-cli" { // no event ends its session
-					flags = []string{"--idle", "5s"}
-				}
-				b := newBridgeRun(t, agent, hook, flags...)
+				b := newBridgeRun(t, agent, hook)
 				for _, c := range contracts {
 					stdout, stderr, exit := b.call(t, sample(t, agent, c.event, c.changes))
 					if exit != c.exit || !sameJSON(t, c.stdout, stdout) {

@@ -345,9 +345,14 @@ func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string
 var realAgents = []struct {
 	name, version string
 	run           func(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer)
+	// quiet: run this way, the agent prints no systemMessage; a failure
+	// shows as the reason the call was blocked for (model and user alike).
+	quiet bool
 }{
-	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode},
-	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI},
+	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false},
+	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false},
+	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true},
+	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
@@ -388,7 +393,13 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				}
 				// The failure's message, with the session's log, is the
 				// agent's to show: it never reaches the model.
-				if tc.shown != "" && (!strings.Contains(out, tc.shown) || !strings.Contains(out, "its log: ") || strings.Contains(model.sent(), "its log: ")) {
+				switch {
+				case tc.shown == "":
+				case agent.quiet:
+					if blocked := strings.Replace(tc.shown, "hookwire: ", "hookwire blocked the call: ", 1); !strings.Contains(out, blocked) {
+						t.Errorf("%s did not show its user %q\n%s", agent.name, blocked, out)
+					}
+				case !strings.Contains(out, tc.shown) || !strings.Contains(out, "its log: ") || strings.Contains(model.sent(), "its log: "):
 					t.Errorf("%s did not show its user %q and the log, or told the model\n%s", agent.name, tc.shown, out)
 				}
 			})

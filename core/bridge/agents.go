@@ -160,7 +160,7 @@ var claudeCode = &Agent{
 		"respond cannot answer a tool call in Claude Code: it becomes a deny whose reason is the hook's result, which Claude reads in place of the tool's",
 		"an after_tool modify replaces the output Claude reads only where the new text fits the tool's output (text, Bash's stdout, Read's content, an MCP tool's text, or the tool's own JSON); elsewhere Claude reads the output unchanged, and you are told",
 	},
-	decide: claudeForm{agent: "claude-code", title: "Claude Code", newInput: true, approvalInput: true, newOutput: outputReplaced}.decide,
+	decide: claudeForm{agent: "claude-code", title: "Claude Code"}.decide,
 	llm:    claudePrompt{},
 }
 
@@ -198,7 +198,7 @@ var geminiCLI = &Agent{
 var codexCLI = &Agent{
 	Name:     "codex-cli",
 	Title:    "Codex CLI",
-	Document: "the 11 hook events of Codex CLI 0.171.0 (the input and output schemas of codex-rs/hooks/schema/generated in openai/codex), with developers.openai.com/codex/hooks (2026) for their meaning",
+	Document: "the 13 hook events of Codex CLI 0.171.0 (the input and output schemas of codex-rs/hooks/schema/generated in openai/codex, and the events the pinned Codex CLI sends), with developers.openai.com/codex/hooks (2026) for their meaning",
 	Events: map[string]Step{
 		"PreToolUse":        {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"PermissionRequest": {Calls: []Stage{Approval}, Guard: true},
@@ -207,7 +207,10 @@ var codexCLI = &Agent{
 		"Stop":              {Kind: protocol.KindTurnEnd},
 		"StopFailure":       {Kind: protocol.KindError},
 		"SessionStart":      {Kind: protocol.KindSessionStart},
-		"SubagentStart":     {Kind: "agent.subagent.start"},
+		"SessionEnd":        {Kind: protocol.KindSessionEnd, EndsSession: true},
+		// Before each model request; it carries none of the request.
+		"PreModelRequest": {Kind: protocol.KindLLMRequest},
+		"SubagentStart":   {Kind: "agent.subagent.start"},
 		"SubagentStop":      {Kind: protocol.KindTurnEnd},
 		"PreCompact":        {Kind: KindCompact},
 		"PostCompact":       {Kind: "agent.context.compacted"},
@@ -216,9 +219,11 @@ var codexCLI = &Agent{
 		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach the model as context of the prompt, abort_turn blocks the prompt; after_llm is never called",
 		"respond cannot answer a tool call in Codex CLI: it becomes a deny whose reason is the hook's result",
 		"Codex CLI fails closed on new arguments at PermissionRequest: an approval that rewrites the call there denies it, naming the new arguments",
-		"Codex CLI has no event at the session's end: the session's hook stops after --idle with no event",
+		"Codex CLI 0.171.0 takes some PreToolUse replies for a failed hook, and runs the tool: the bridge never asks there (a rewritten call no approver allowed goes on rewritten), sends the call's own input with an allow, and denies the call on abort_turn and hard_abort, whose turn goes on",
+		"Codex CLI 0.171.0 takes no updatedToolOutput: an after_tool modify blocks the output, and the model reads the new text in its place",
+		"Codex CLI runs a hook only once its user has reviewed it (/hooks in its TUI): until then it runs no hook at all, and says so only there",
 	},
-	decide: claudeForm{agent: "codex-cli", title: "Codex CLI", newInput: true, newOutput: outputReplaced}.decide,
+	decide: claudeForm{agent: "codex-cli", title: "Codex CLI", noApprovalInput: true, noAsk: true, allowNeedsInput: true, noStopAtGuard: true, newOutput: outputBlock}.decide,
 	llm:    claudePrompt{},
 }
 
@@ -242,7 +247,7 @@ var factoryDroid = &Agent{
 		"respond cannot answer a tool call in Factory Droid: it becomes a deny whose reason is the hook's result",
 		"Factory Droid takes no new tool output: an after_tool modify reaches the model as feedback after the output, which it still reads (a redactor cannot hide a secret there)",
 	},
-	decide: claudeForm{agent: "factory-droid", title: "Factory Droid", newInput: true, approvalInput: true, newOutput: outputFeedback}.decide,
+	decide: claudeForm{agent: "factory-droid", title: "Factory Droid", newOutput: outputBlock}.decide,
 	llm:    claudePrompt{},
 }
 
@@ -280,6 +285,6 @@ var qwenCode = &Agent{
 		"Qwen Code 0.24.4 takes no new arguments at PreToolUse: a call a hook rewrote is denied, naming the new arguments",
 		"Qwen Code takes no new tool output: an after_tool modify stops the tool's result, and the model reads an error with the new text in its place",
 	},
-	decide: claudeForm{agent: "qwen-code", title: "Qwen Code", approvalInput: true, newOutput: outputBlocked}.decide,
+	decide: claudeForm{agent: "qwen-code", title: "Qwen Code", noNewInput: true, newOutput: outputStop}.decide,
 	llm:    claudePrompt{},
 }

@@ -10,16 +10,23 @@ import (
 )
 
 // claudeForm is Claude Code's format of hook output, and what an agent that
-// writes it (Codex CLI, Factory Droid, Qwen Code) does differently.
+// writes it (Codex CLI, Factory Droid, Qwen Code) does differently: the
+// zero value of each difference is Claude Code's way.
 type claudeForm struct {
 	// agent and title name the agent, in its tool vocabulary and in messages.
 	agent, title string
-	// newInput: PreToolUse takes hookSpecificOutput.updatedInput. Without
-	// it, a call a hook rewrote is denied, with the new arguments named:
-	// running the call the hook did not want is not safe.
-	newInput bool
-	// approvalInput: PermissionRequest takes decision.updatedInput.
-	approvalInput bool
+	// noNewInput: PreToolUse takes no updatedInput. A call a hook rewrote
+	// is denied, with the new arguments named: running the call the hook
+	// did not want is not safe.
+	noNewInput bool
+	// noApprovalInput: PermissionRequest takes no decision.updatedInput.
+	noApprovalInput bool
+	// PreToolUse replies the agent takes for a failed hook, and runs the
+	// tool (Codex CLI 0.171.0): permissionDecision ask (a call the user
+	// would be asked about goes on, rewritten), allow without updatedInput
+	// (the call's own input is sent back), continue false (abort_turn and
+	// hard_abort deny the call, and the turn goes on).
+	noAsk, allowNeedsInput, noStopAtGuard bool
 	// newOutput is how PostToolUse takes a new tool output.
 	newOutput outputForm
 }
@@ -31,12 +38,13 @@ const (
 	// outputReplaced: hookSpecificOutput.updatedToolOutput, in the tool's
 	// own shape; the model reads it in place of the output.
 	outputReplaced outputForm = iota
-	// outputBlocked: continue false with the new text as stopReason; the
-	// model reads the tool's result as an error, with that text.
-	outputBlocked
-	// outputFeedback: decision block with the new text as reason; the
-	// model reads the output, then the text.
-	outputFeedback
+	// outputStop: continue false with the new text as stopReason; the
+	// model reads the tool's result as an error, with that text (Qwen Code).
+	outputStop
+	// outputBlock: decision block with the new text as reason; the model
+	// reads the text in place of the output (Codex CLI), or after it
+	// (Factory Droid).
+	outputBlock
 )
 
 // decide writes a decision as Claude Code reads it: hookSpecificOutput
@@ -65,6 +73,9 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 			}
 			fallthrough
 		default: // abort_turn, hard_abort
+			if o.step.Guard && f.noStopAtGuard {
+				return claudePermission(ev, "deny", d.because(), nil)
+			}
 			stop := map[string]any{"continue": false, "stopReason": d.because()}
 			if o.step.Guard {
 				// continue false alone stops the turn after the tool has
@@ -82,14 +93,16 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 			// own permission rules apply, rather than a dialog forced on
 			// the user.
 			return Reply{}
-		case o.args != nil && !f.newInput:
-			return claudePermission(ev, "deny", f.title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), nil)
-		case a != nil && a.byDefault:
-			return claudePermission(ev, "ask", "every approver abstained", o.args)
-		case a != nil && a.denied():
+		case a != nil && !a.byDefault && a.denied():
 			return claudePermission(ev, "deny", a.because(), nil)
+		case o.args != nil && f.noNewInput:
+			return claudePermission(ev, "deny", f.title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), nil)
+		case a != nil && !a.byDefault:
+			return f.allow(ev, a.reason, o.args)
+		case o.args != nil && f.noAsk:
+			return f.allow(ev, "a hook rewrote the call", o.args)
 		case a != nil:
-			return claudePermission(ev, "allow", a.reason, o.args)
+			return claudePermission(ev, "ask", "every approver abstained", o.args)
 		case o.args != nil:
 			// New arguments that no approver looked at are shown to the user.
 			return claudePermission(ev, "ask", "a hook rewrote the call", o.args)
@@ -99,7 +112,7 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 		case a == nil || a.byDefault:
 		case a.denied():
 			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny", "message": a.because()}})
-		case o.args != nil && !f.approvalInput:
+		case o.args != nil && f.noApprovalInput:
 			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny",
 				"message": f.title + " cannot take a rewritten call at PermissionRequest: a hook rewrote it to " + encode(o.args)}})
 		default:
@@ -117,9 +130,9 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 		switch {
 		case o.result == nil:
 			return Reply{}
-		case f.newOutput == outputBlocked:
+		case f.newOutput == outputStop:
 			return Reply{Stdout: encode(map[string]any{"continue": false, "stopReason": *o.result})}
-		case f.newOutput == outputFeedback:
+		case f.newOutput == outputBlock:
 			return Reply{Stdout: encode(map[string]any{"decision": "block", "reason": *o.result})}
 		}
 		output, ok := claudeNewOutput(ev, *o.result)
@@ -221,6 +234,14 @@ func claudeNewOutput(ev Event, newText string) (out any, ok bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// allow lets a PreToolUse call run, with its new arguments if any.
+func (f claudeForm) allow(ev Event, reason string, args map[string]any) Reply {
+	if args == nil && f.allowNeedsInput {
+		args = ev.object("tool_input")
+	}
+	return claudePermission(ev, "allow", reason, args)
 }
 
 func claudePermission(ev Event, decision, reason string, args map[string]any) Reply {

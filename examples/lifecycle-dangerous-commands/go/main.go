@@ -13,7 +13,7 @@ import (
 )
 
 var dangerousPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`rm\s+-rf`), regexp.MustCompile(`mkfs`), regexp.MustCompile(`dd\s+if=`), regexp.MustCompile(`>\s*/dev/`),
+	regexp.MustCompile(`rm\s+-[a-zA-Z]*[rR]`), regexp.MustCompile(`mkfs`), regexp.MustCompile(`dd\s+if=`), regexp.MustCompile(`>\s*/dev/`),
 }
 
 // shellTools are the shell tools of the seed's agent and Claude Code (Bash),

@@ -4,7 +4,7 @@
 
 import { HookEvent, lifecycle, type Hook } from "hookwire";
 
-const DANGEROUS_PATTERNS = [/rm\s+-rf/, /mkfs/, /dd\s+if=/, />\s*\/dev\//];
+const DANGEROUS_PATTERNS = [/rm\s+-[a-zA-Z]*[rR]/, /mkfs/, /dd\s+if=/, />\s*\/dev\//];
 
 // The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
 // it exec, Gemini CLI run_shell_command, the reference runtime's demo tool is

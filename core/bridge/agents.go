@@ -211,9 +211,9 @@ var codexCLI = &Agent{
 		// Before each model request; it carries none of the request.
 		"PreModelRequest": {Kind: protocol.KindLLMRequest},
 		"SubagentStart":   {Kind: "agent.subagent.start"},
-		"SubagentStop":      {Kind: protocol.KindTurnEnd},
-		"PreCompact":        {Kind: KindCompact},
-		"PostCompact":       {Kind: "agent.context.compacted"},
+		"SubagentStop":    {Kind: protocol.KindTurnEnd},
+		"PreCompact":      {Kind: KindCompact},
+		"PostCompact":     {Kind: "agent.context.compacted"},
 	},
 	Cannot: []string{
 		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach the model as context of the prompt, abort_turn blocks the prompt; after_llm is never called",

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 
@@ -79,7 +80,8 @@ var GeminiCLI = &Host{
 
 // CodexCLI is Codex CLI 0.171.0 behind the bridge: Claude Code's form, so
 // before_llm is called once per prompt and only the messages a modify
-// appends reach the model; after_llm is never called.
+// appends reach the model; after_llm is never called. A new tool output
+// reaches the model in place of the output, as a blocked result's reason.
 var CodexCLI = promptAgent("codex-cli", "Codex CLI", nil)
 
 // FactoryDroid is Factory Droid behind the bridge: Claude Code's form,
@@ -87,7 +89,7 @@ var CodexCLI = promptAgent("codex-cli", "Codex CLI", nil)
 // output, which it still reads.
 var FactoryDroid = promptAgent("factory-droid", "Factory Droid", func(v protocol.AfterToolModify, prev protocol.AfterToolParams) (any, string) {
 	v.Result.Result.ForLLM = prev.Result.ForLLM + "\n" + v.Result.Result.ForLLM
-	return v, "the model reads the tool's output unchanged, then the new text as feedback: Factory Droid takes no new output from a hook"
+	return v, "the new output reaches the model after the output, which it still reads: Factory Droid takes no new output from a hook"
 })
 
 // QwenCode is Qwen Code 0.24.4 behind the bridge: Claude Code's form, except
@@ -138,6 +140,13 @@ func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, 
 		Acts: func(method string, params, res any) (any, []string) {
 			res, notes := agentActs(title, method, params, res)
 			switch v := res.(type) {
+			case protocol.BeforeToolModify:
+				prev, _ := params.(protocol.BeforeToolParams)
+				if name == "qwen-code" && !reflect.DeepEqual(v.Call.Arguments, prev.Arguments) {
+					args, _ := json.Marshal(v.Call.Arguments)
+					return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: "Qwen Code cannot take a rewritten call: a hook rewrote it to " + string(args)},
+						append(notes, "modify: Qwen Code 0.24.4 takes no new arguments at PreToolUse: the call is denied")
+				}
 			case protocol.BeforeLLMModify:
 				prev, _ := params.(protocol.BeforeLLMParams)
 				v.Request, notes = appendedOnly(v.Request, prev, notes)

@@ -14,12 +14,14 @@ import (
 )
 
 // The agents that speak OpenAI's APIs, run here as Claude Code and Gemini
-// CLI are: Codex CLI (the Responses API, through a custom provider) and
-// Qwen Code (chat completions, through an OpenAI-compatible base URL).
+// CLI are: Codex CLI (the Responses API, through a custom provider), Qwen
+// Code (chat completions, through an OpenAI-compatible base URL) and GitHub
+// Copilot CLI (chat completions, offline with its own provider: BYOK).
 
 const (
-	codexCLIVersion = "0.171.0"
-	qwenCodeVersion = "0.24.4"
+	codexCLIVersion   = "0.171.0"
+	qwenCodeVersion   = "0.24.4"
+	copilotCLIVersion = "1.0.102"
 )
 
 // bridgeCommand is the shell command an agent runs for each event: the
@@ -222,6 +224,37 @@ func (a *agentRun) qwenCode(t *testing.T, hook []string, env ...string) (string,
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		t.Fatalf("Qwen Code did not end within 120 s:\n%s", out)
+	}
+	return string(out), model
+}
+
+// copilotCLI runs GitHub Copilot CLI offline (COPILOT_OFFLINE, with a
+// provider of its own on loopback), with the hook command for preToolUse
+// and permissionRequest as the user's hooks (settings.json: Copilot CLI
+// 1.0.102 run this way loads no .github/hooks), and returns what it printed.
+func (a *agentRun) copilotCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
+	t.Helper()
+	model := serveModel(t, openAIChat("bash", a.command, a.calls))
+	entry := []any{map[string]any{"type": "command", "bash": bridgeCommand(t, "copilot-cli", hook), "timeoutSec": 30}}
+	events := map[string]any{"preToolUse": entry, "permissionRequest": entry, "sessionEnd": entry}
+	if a.afterTool {
+		events["postToolUse"] = entry
+	}
+	data, _ := json.Marshal(map[string]any{"trustedFolders": []string{a.project}, "hooks": events})
+	os.MkdirAll(filepath.Join(a.home, ".copilot"), 0o700)
+	os.WriteFile(filepath.Join(a.home, ".copilot", "settings.json"), data, 0o644)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, agentBin(t, "copilot"), "-p", "Remove the precious folder.", "--allow-all-tools")
+	cmd.Dir = a.project
+	cmd.Env = append([]string{
+		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "COPILOT_OFFLINE=true",
+		"COPILOT_PROVIDER_BASE_URL=" + model.url + "/v1", "COPILOT_PROVIDER_API_KEY=scripted", "COPILOT_MODEL=scripted",
+	}, env...)
+	out, _ := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("Copilot CLI did not end within 120 s:\n%s", out)
 	}
 	return string(out), model
 }

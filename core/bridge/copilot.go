@@ -12,7 +12,7 @@ import (
 var copilotCLI = &Agent{
 	Name:     "copilot-cli",
 	Title:    "GitHub Copilot CLI",
-	Document: "the 10 hook events of GitHub Copilot CLI's hooks reference (docs.github.com, copilot-cli-reference/cli-hooks-reference, 2026; @github/copilot 1.0.102), in both its forms: camelCase events with camelCase fields, and PascalCase events with Claude Code's snake_case fields",
+	Document: "the 10 hook events of GitHub Copilot CLI's hooks reference (docs.github.com, copilot-cli-reference/cli-hooks-reference, 2026) and of Copilot CLI 1.0.102 as it runs, in both its forms: camelCase events with camelCase fields, and PascalCase events with Claude Code's snake_case fields",
 	// Below the 30 seconds Copilot CLI gives a hook by default (timeoutSec):
 	// past its own timeout, Copilot CLI runs the tool.
 	Deadline: 25 * time.Second,
@@ -63,13 +63,15 @@ var copilotShapes = []struct{ member, event string }{
 	{"initialPrompt", "sessionStart"},
 	{"source", "sessionStart"},
 	{"reason", "sessionEnd"},
+	{"stopReason", "agentStop"},
 }
 
 // copilotParse reads either form of a Copilot CLI event into the bridge's
 // members: hook_event_name (the camelCase name), session_id, tool_name,
 // tool_input (an object, where the camelCase form has a JSON string) and
-// tool_response. The camelCase form's session is its sessionId, or none:
-// then the events of a folder and hook share one server.
+// tool_response. The camelCase form's session is its sessionId (none in
+// the reference's examples: then the events of a folder and hook share one
+// server).
 func copilotParse(data []byte) (Event, error) {
 	fields, err := decodeObject(data)
 	if err != nil {

@@ -28,9 +28,7 @@ func TestEveryEventOfEachAgentHasASampleThatParses(t *testing.T) {
 			ev, err := agent.Parse(data)
 			require.NoError(t, err, f)
 			assert.Equal(t, strings.TrimSuffix(filepath.Base(f), ".json"), ev.Name, f)
-			if agent != copilotCLI { // its camelCase form names no session
-				assert.NotEmpty(t, ev.Session, f)
-			}
+			assert.NotEmpty(t, ev.Session, f)
 			samples = append(samples, ev.Name)
 		}
 		assert.ElementsMatch(t, slices.Collect(maps.Keys(agent.Events)), samples, name)

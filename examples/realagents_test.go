@@ -150,6 +150,9 @@ type agentRun struct {
 	afterTool bool
 	// prompt adds Claude Code's UserPromptSubmit.
 	prompt bool
+	// stop adds the end of a turn: Claude Code's Stop, Gemini CLI's
+	// AfterModel and AfterAgent.
+	stop bool
 }
 
 func newAgentRun(t *testing.T) *agentRun {
@@ -199,6 +202,9 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 	}
 	if a.prompt {
 		events["UserPromptSubmit"] = entry
+	}
+	if a.stop {
+		events["Stop"] = entry
 	}
 	settings := map[string]any{"hooks": events}
 	data, _ := json.Marshal(settings)
@@ -320,6 +326,10 @@ func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string
 	}
 	if a.afterTool {
 		settings["hooks"].(map[string]any)["AfterTool"] = entry
+	}
+	if a.stop {
+		settings["hooks"].(map[string]any)["AfterModel"] = entry
+		settings["hooks"].(map[string]any)["AfterAgent"] = entry
 	}
 	data, _ := json.Marshal(settings)
 	os.MkdirAll(filepath.Join(a.home, ".gemini"), 0o755)
@@ -507,4 +517,88 @@ func TestUnderTheRealClaudeCodeAPromptHookAddsContextOrBlocksThePrompt(t *testin
 			t.Errorf("the user was not told why\n%s", out)
 		}
 	})
+}
+
+// remarksHook lets every tool run and, after it, adds context for the model
+// and a message for the user.
+func remarksHook(t *testing.T) []string {
+	script := filepath.Join(t.TempDir(), "remarks.py")
+	os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    result = {"action": "continue"}
+    if msg["method"] == "hook.hello":
+        result = {"ok": True, "modes": ["tool"]}
+    elif msg["method"] == "hook.after_tool":
+        result.update(context="The secret word is PINEAPPLE.", message="remarks: the tool's output was checked")
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return []string{"python3", script}
+}
+
+// After a tool, a hook's context reaches the model with its next request,
+// and its message the user, in both agents.
+func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *testing.T) {
+	for _, agent := range realAgents {
+		t.Run(agent.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.command, a.afterTool = "echo listed", true
+			out, model := agent.run(a, t, remarksHook(t))
+			if !strings.Contains(model.sent(), "The secret word is PINEAPPLE.") {
+				t.Errorf("%s %s: the model was not given the hook's context\n%s", agent.name, agent.version, out)
+			}
+			if !strings.Contains(out, "the tool's output was checked") {
+				t.Errorf("%s %s: the user was not shown the hook's message\n%s", agent.name, agent.version, out)
+			}
+		})
+	}
+}
+
+// keepGoingHook asks, at the end of every turn, that the agent go on and
+// check its work.
+func keepGoingHook(t *testing.T) []string {
+	script := filepath.Join(t.TempDir(), "keep_going.py")
+	os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    result = {"action": "continue"}
+    if msg["method"] == "hook.hello":
+        result = {"ok": True, "modes": ["llm"]}
+    elif msg["method"] == "hook.after_llm":
+        result["context"] = "Check your work once more before you stop."
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return []string{"python3", script}
+}
+
+// At the end of a turn (Claude Code's Stop, Gemini CLI's AfterAgent),
+// context on the last answer keeps the turn going: the agent asks the model
+// once more, with the context, and then stops, though the hook asks again,
+// and the user is told why.
+func TestUnderTheRealAgentsContextOnTheLastAnswerKeepsTheTurnGoingOnce(t *testing.T) {
+	for _, agent := range realAgents {
+		t.Run(agent.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.command, a.stop = "echo listed", true
+			out, model := agent.run(a, t, keepGoingHook(t))
+			asked := 0
+			for _, r := range model.requests {
+				if strings.Contains(r, "Check your work once more before you stop.") {
+					asked++
+				}
+			}
+			if asked != 1 {
+				t.Errorf("%s %s: %d requests to the model had the hook's context, want one\n%s", agent.name, agent.version, asked, out)
+			}
+			if !strings.Contains(out, "the turn ends here, so that no hook keeps it going forever") {
+				t.Errorf("%s %s: the user was not told why the turn ended\n%s", agent.name, agent.version, out)
+			}
+		})
+	}
 }

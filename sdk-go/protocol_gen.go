@@ -79,6 +79,10 @@ const (
 	ExtApproveToolArguments = "approve_tool.arguments"
 	// The host sends the runtime events agent.session.start and agent.session.end.
 	ExtRuntimeEventSession = "runtime_event.session"
+	// The host adds the context of a result to what the model reads next.
+	ExtResultContext = "result.context"
+	// The host shows the message of a result to the user.
+	ExtResultMessage = "result.message"
 )
 
 // JSON-RPC error codes.
@@ -137,6 +141,16 @@ type AbortTurn struct {
 	Action string `json:"action"`
 	// reason says why the turn ends.
 	Reason *string `json:"reason,omitempty"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -145,6 +159,8 @@ func (v AbortTurn) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("action", orConst(v.Action, "abort_turn"))
 	w.optional("reason", v.Reason, v.Reason != nil)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -157,6 +173,8 @@ func (v *AbortTurn) UnmarshalJSON(data []byte) error {
 	r.member("action", required, &v.Action)
 	checkConst(r, "action", &v.Action, "abort_turn")
 	r.member("reason", optional, &v.Reason)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -169,6 +187,16 @@ type AfterLLMModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// response is the whole modified params object: meta, model and response.
 	Response AfterLLMParams `json:"response"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -178,6 +206,8 @@ func (v AfterLLMModify) MarshalJSON() ([]byte, error) {
 	w.member("action", orConst(v.Action, "modify"))
 	w.optional("reason", v.Reason, v.Reason != nil)
 	w.member("response", v.Response)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -191,6 +221,8 @@ func (v *AfterLLMModify) UnmarshalJSON(data []byte) error {
 	checkConst(r, "action", &v.Action, "modify")
 	r.member("reason", optional, &v.Reason)
 	r.member("response", required, &v.Response)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -248,6 +280,16 @@ type AfterToolModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// result is the whole modified params object; the tool result is Result.Result.
 	Result AfterToolParams `json:"result"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -257,6 +299,8 @@ func (v AfterToolModify) MarshalJSON() ([]byte, error) {
 	w.member("action", orConst(v.Action, "modify"))
 	w.optional("reason", v.Reason, v.Reason != nil)
 	w.member("result", v.Result)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -270,6 +314,8 @@ func (v *AfterToolModify) UnmarshalJSON(data []byte) error {
 	checkConst(r, "action", &v.Action, "modify")
 	r.member("reason", optional, &v.Reason)
 	r.member("result", required, &v.Result)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -435,6 +481,16 @@ type ApproveToolResult struct {
 	//
 	// hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
 	Arguments map[string]any `json:"arguments,omitzero"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -445,6 +501,8 @@ func (v ApproveToolResult) MarshalJSON() ([]byte, error) {
 	w.optional("reason", v.Reason, v.Reason != nil)
 	w.optional("abstain", v.Abstain, v.Abstain != nil)
 	w.optional("arguments", v.Arguments, v.Arguments != nil)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -458,6 +516,8 @@ func (v *ApproveToolResult) UnmarshalJSON(data []byte) error {
 	r.member("reason", optional, &v.Reason)
 	r.member("abstain", optional, &v.Abstain)
 	r.member("arguments", optional, &v.Arguments)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -470,6 +530,16 @@ type BeforeLLMModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// request is the whole modified request.
 	Request BeforeLLMParams `json:"request"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -479,6 +549,8 @@ func (v BeforeLLMModify) MarshalJSON() ([]byte, error) {
 	w.member("action", orConst(v.Action, "modify"))
 	w.optional("reason", v.Reason, v.Reason != nil)
 	w.member("request", v.Request)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -492,6 +564,8 @@ func (v *BeforeLLMModify) UnmarshalJSON(data []byte) error {
 	checkConst(r, "action", &v.Action, "modify")
 	r.member("reason", optional, &v.Reason)
 	r.member("request", required, &v.Request)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -568,6 +642,16 @@ type BeforeToolModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// call is the whole modified call; its tool must be set.
 	Call BeforeToolParams `json:"call"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -577,6 +661,8 @@ func (v BeforeToolModify) MarshalJSON() ([]byte, error) {
 	w.member("action", orConst(v.Action, "modify"))
 	w.optional("reason", v.Reason, v.Reason != nil)
 	w.member("call", v.Call)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -590,6 +676,8 @@ func (v *BeforeToolModify) UnmarshalJSON(data []byte) error {
 	checkConst(r, "action", &v.Action, "modify")
 	r.member("reason", optional, &v.Reason)
 	r.member("call", required, &v.Call)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -775,6 +863,16 @@ type Continue struct {
 	Action *string `json:"action,omitempty"`
 	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -783,6 +881,8 @@ func (v Continue) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.optional("action", v.Action, v.Action != nil)
 	w.optional("reason", v.Reason, v.Reason != nil)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -795,6 +895,8 @@ func (v *Continue) UnmarshalJSON(data []byte) error {
 	r.member("action", optional, &v.Action)
 	checkConst(r, "action", v.Action, "continue", "")
 	r.member("reason", optional, &v.Reason)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -805,6 +907,16 @@ type DenyTool struct {
 	Action string `json:"action"`
 	// reason says why the tool may not run.
 	Reason string `json:"reason"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -813,6 +925,8 @@ func (v DenyTool) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("action", orConst(v.Action, "deny_tool"))
 	w.member("reason", v.Reason)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -825,6 +939,8 @@ func (v *DenyTool) UnmarshalJSON(data []byte) error {
 	r.member("action", required, &v.Action)
 	checkConst(r, "action", &v.Action, "deny_tool")
 	r.member("reason", required, &v.Reason)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -998,6 +1114,16 @@ type HardAbort struct {
 	Action string `json:"action"`
 	// reason says why the loop stops.
 	Reason *string `json:"reason,omitempty"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -1006,6 +1132,8 @@ func (v HardAbort) MarshalJSON() ([]byte, error) {
 	var w writer
 	w.member("action", orConst(v.Action, "hard_abort"))
 	w.optional("reason", v.Reason, v.Reason != nil)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -1018,6 +1146,8 @@ func (v *HardAbort) UnmarshalJSON(data []byte) error {
 	r.member("action", required, &v.Action)
 	checkConst(r, "action", &v.Action, "hard_abort")
 	r.member("reason", optional, &v.Reason)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }
@@ -1485,6 +1615,16 @@ type Respond struct {
 	Call *BeforeToolParams `json:"call,omitempty"`
 	// result is the tool result to return.
 	Result ToolResult `json:"result"`
+	// context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	//
+	// hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+	Context *string `json:"context,omitempty"`
+	// message is shown to the user, not to the model.
+	//
+	// hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+	Message *string `json:"message,omitempty"`
 	// Extra holds the members this version does not declare.
 	Extra Extra `json:"-"`
 }
@@ -1495,6 +1635,8 @@ func (v Respond) MarshalJSON() ([]byte, error) {
 	w.optional("reason", v.Reason, v.Reason != nil)
 	w.optional("call", v.Call, v.Call != nil)
 	w.member("result", v.Result)
+	w.optional("context", v.Context, v.Context != nil)
+	w.optional("message", v.Message, v.Message != nil)
 	return w.close(v.Extra)
 }
 
@@ -1509,6 +1651,8 @@ func (v *Respond) UnmarshalJSON(data []byte) error {
 	r.member("reason", optional, &v.Reason)
 	r.member("call", optional, &v.Call)
 	r.member("result", required, &v.Result)
+	r.member("context", optional, &v.Context)
+	r.member("message", optional, &v.Message)
 	v.Extra = r.rest()
 	return r.err
 }

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -80,6 +81,8 @@ const (
 	StepLLMResponse StepKind = "llm_response" // Iteration, Text, Calls
 	StepTool        StepKind = "tool"         // Tool, Arguments, Outcome, By or ByDefault, Result, Reason, Duration
 	StepTurnEnd     StepKind = "turn_end"     // Outcome is the status, Text the answer, By and Reason who stopped it
+	StepMessage     StepKind = "message"      // Text is a hook's message to the user, led by the hook's name
+	StepContext     StepKind = "context"      // Iteration, Text: context hooks added for the model's next request
 )
 
 // Tool outcomes.
@@ -156,6 +159,9 @@ type turn struct {
 	context  *protocol.TurnContext
 	messages []protocol.Message
 	started  time.Time
+	// context is what hooks asked the model to read next (their results'
+	// context), not yet sent.
+	forModel []string
 }
 
 const (
@@ -273,8 +279,18 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 			Channel: ptr(channel), ChatID: ptr(chatID),
 		}
 		req, d := hooks.BeforeLLM(ctx, req)
+		t.heard(d)
 		if !d.Continue() {
 			return t.stop(ctx, d, iter)
+		}
+		// What hooks asked the model to read comes as a user message at the
+		// end of the request.
+		if len(t.forModel) > 0 {
+			note := strings.Join(t.forModel, "\n\n")
+			a.step(Step{Kind: StepContext, Iteration: iter, Text: note})
+			req.Messages = append(slices.Clip(req.Messages), protocol.Message{Role: "user", Content: &note})
+			t.messages = append(t.messages, protocol.Message{Role: "user", Content: &note})
+			t.forModel = nil
 		}
 		if ctx.Err() != nil {
 			return t.canceled(ctx, iter)
@@ -294,6 +310,7 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		after, d := hooks.AfterLLM(ctx, protocol.AfterLLMParams{
 			Meta: t.meta(iter), Context: t.context, Model: req.Model, Response: resp, Channel: ptr(channel), ChatID: ptr(chatID),
 		})
+		t.heard(d)
 		if !d.Continue() {
 			return t.stop(ctx, d, iter)
 		}
@@ -305,6 +322,9 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		a.step(Step{Kind: StepLLMResponse, Iteration: iter, Text: content, Calls: resp.ToolCalls})
 		t.messages = append(t.messages, protocol.Message{Role: "assistant", Content: resp.Content, ToolCalls: resp.ToolCalls})
 		if len(resp.ToolCalls) == 0 {
+			if len(t.forModel) > 0 {
+				continue // the model is to read what hooks added: the turn goes on
+			}
 			return TurnResult{Status: TurnDone, Answer: content, Iterations: iter}, nil
 		}
 		handled := ""
@@ -345,6 +365,7 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	call, d := hooks.BeforeTool(ctx, protocol.BeforeToolParams{
 		Meta: t.meta(iter), Context: t.context, Tool: asked.Tool, Arguments: maps.Clone(args), Channel: ptr(channel), ChatID: ptr(chatID),
 	})
+	t.heard(d)
 	step := Step{Kind: StepTool}
 	rewritten := func() {
 		step.Tool, step.Arguments, step.LLMCall = call.Tool, call.Arguments, nil
@@ -397,6 +418,7 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Result: res,
 		Duration: ptr(took.Nanoseconds()), Channel: ptr(channel), ChatID: ptr(chatID),
 	})
+	t.heard(d)
 	if !d.Continue() {
 		return protocol.ToolResult{}, d
 	}
@@ -419,6 +441,7 @@ func (t *turn) approve(ctx context.Context, iter int, step *Step, call protocol.
 		approval.ToolKind, approval.AffectedPaths = &kind, paths
 	}
 	d = t.a.hooks().ApproveTool(ctx, approval)
+	t.heard(d)
 	if d.Canceled {
 		return protocol.ToolResult{}, d, false
 	}
@@ -499,6 +522,15 @@ func (a *Agent) step(s Step) {
 	if a.OnStep != nil {
 		a.OnStep(s)
 	}
+}
+
+// heard takes what hooks said besides their decision: their messages are
+// shown now, their context waits for the model's next request.
+func (t *turn) heard(d runtime.Decision) {
+	for _, m := range d.Messages {
+		t.a.step(Step{Kind: StepMessage, Text: m})
+	}
+	t.forModel = append(t.forModel, d.Context...)
 }
 
 func (t *turn) emit(kind string, payload map[string]any) { t.a.emit(kind, t.session, t.id, payload) }

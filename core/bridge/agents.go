@@ -34,6 +34,18 @@ type Step struct {
 	// EndsSession is true for the event that ends the session: the server
 	// stops once it has answered.
 	EndsSession bool
+	// Context is true where the agent reads context for the model from a
+	// hook (hookSpecificOutput.additionalContext): the context of the
+	// hooks' results goes there.
+	Context bool
+	// KeepGoing, where set, is the decision by which the agent goes on at
+	// the end of a turn ("block"): context on the hooks' answer there keeps
+	// the turn going, with the context as the reason the model reads.
+	KeepGoing string
+	// ContextLater, where set, names the event at the end of the same turn
+	// that takes the context given here: it waits for that event, where it
+	// keeps the turn going.
+	ContextLater string
 	// NotMapped says why the event is not mapped: the bridge answers it
 	// with nothing, and the agent goes on as without a hook.
 	NotMapped string
@@ -51,7 +63,7 @@ const (
 type Agent struct {
 	// Name is how the bridge command names it: claude-code, gemini-cli, ...
 	Name string
-	// Title is its name in messages: Claude Code.
+	// Title is how people write its name: Claude Code, Gemini CLI.
 	Title string
 	// Document is the version of the agent's hooks reference followed.
 	Document string
@@ -87,6 +99,10 @@ func (a *Agent) Parse(data []byte) (Event, error) {
 	return ParseEvent(data)
 }
 
+// messageKey is the member of a JSON reply whose text the agent shows its
+// user.
+func (a *Agent) messageKey() string { return cmp.Or(a.message, "systemMessage") }
+
 // deadline is the bridge's deadline for an event of the agent, unless the
 // command line sets one.
 func (a *Agent) deadline() time.Duration { return cmp.Or(a.Deadline, DefaultDeadline) }
@@ -117,46 +133,50 @@ var claudeCode = &Agent{
 	Title:    "Claude Code",
 	Document: "the 33 hook events of Claude Code 2.1.331 (its own hook schema), with the hooks reference of code.claude.com/docs/en/hooks (May 2026) for their meaning",
 	Events: map[string]Step{
-		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true, Context: true},
 		"PermissionRequest":  {Calls: []Stage{Approval}, Guard: true},
-		"PostToolUse":        {Calls: []Stage{AfterTool}},
-		"PostToolUseFailure": {Calls: []Stage{AfterTool}},
+		"PostToolUse":        {Calls: []Stage{AfterTool}, Context: true},
+		"PostToolUseFailure": {Calls: []Stage{AfterTool}, Context: true},
 		"PostToolBatch":      {Kind: "agent.tool.batch_end"},
 		// The prompt as a before_llm call: messages a modify appends reach
 		// Claude as context of the prompt, abort_turn blocks the prompt.
 		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
 		"UserPromptExpansion": {Kind: "agent.prompt.expansion"},
-		"Stop":                {Kind: protocol.KindTurnEnd},
-		"StopFailure":         {Kind: protocol.KindError},
-		"SubagentStart":       {Kind: "agent.subagent.start"},
-		"SubagentStop":        {Kind: protocol.KindTurnEnd},
-		"SessionStart":        {Kind: protocol.KindSessionStart},
-		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
-		"Setup":               {Kind: "agent.setup"},
-		"Notification":        {Kind: KindNotification},
-		"MessageDisplay":      {Kind: "agent.message.display"},
-		"PreCompact":          {Kind: KindCompact},
-		"PostCompact":         {Kind: "agent.context.compacted"},
-		"PreModelSwitch":      {Kind: "agent.model.switch"},
-		"PostModelSwitch":     {Kind: "agent.model.switched"},
-		"PermissionDenied":    {Kind: "agent.permission.denied"},
-		"TeammateIdle":        {Kind: "agent.teammate.idle"},
-		"TaskCreated":         {Kind: "agent.task.created"},
-		"TaskCompleted":       {Kind: "agent.task.completed"},
-		"ElicitationResult":   {Kind: "agent.elicitation.result"},
-		"ConfigChange":        {Kind: "agent.config.change"},
-		"WorktreeRemove":      {Kind: "agent.worktree.remove"},
-		"InstructionsLoaded":  {Kind: "agent.instructions.loaded"},
-		"CwdChanged":          {Kind: "agent.cwd.changed"},
-		"FileChanged":         {Kind: "agent.file.changed"},
-		"DirectoryAdded":      {Kind: "agent.directory.added"},
+		// Claude's last answer of a turn as an after_llm call: context on
+		// the answer keeps the turn going (once a turn: Claude says when it
+		// already goes on for a stop hook, stop_hook_active).
+		"Stop":               {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block"},
+		"StopFailure":        {Kind: protocol.KindError},
+		"SubagentStart":      {Kind: "agent.subagent.start"},
+		"SubagentStop":       {Kind: protocol.KindTurnEnd},
+		"SessionStart":       {Kind: protocol.KindSessionStart},
+		"SessionEnd":         {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"Setup":              {Kind: "agent.setup"},
+		"Notification":       {Kind: KindNotification},
+		"MessageDisplay":     {Kind: "agent.message.display"},
+		"PreCompact":         {Kind: KindCompact},
+		"PostCompact":        {Kind: "agent.context.compacted"},
+		"PreModelSwitch":     {Kind: "agent.model.switch"},
+		"PostModelSwitch":    {Kind: "agent.model.switched"},
+		"PermissionDenied":   {Kind: "agent.permission.denied"},
+		"TeammateIdle":       {Kind: "agent.teammate.idle"},
+		"TaskCreated":        {Kind: "agent.task.created"},
+		"TaskCompleted":      {Kind: "agent.task.completed"},
+		"ElicitationResult":  {Kind: "agent.elicitation.result"},
+		"ConfigChange":       {Kind: "agent.config.change"},
+		"WorktreeRemove":     {Kind: "agent.worktree.remove"},
+		"InstructionsLoaded": {Kind: "agent.instructions.loaded"},
+		"CwdChanged":         {Kind: "agent.cwd.changed"},
+		"FileChanged":        {Kind: "agent.file.changed"},
+		"DirectoryAdded":     {Kind: "agent.directory.added"},
 		"Elicitation": {NotMapped: "an MCP server asks the user for input, and a hook would answer in the user's place: " +
 			"the protocol has no call that answers with the user's input"},
 		"WorktreeCreate": {NotMapped: "the hook replaces Claude Code's own creation of a worktree and prints the new worktree's path: " +
 			"no protocol call creates a worktree or answers with a path"},
 	},
 	Cannot: []string{
-		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach Claude as context of the prompt (additionalContext), abort_turn blocks the prompt; tools cannot be added, nor other messages changed (serve plugin tools with `hookwire mcp`); after_llm is never called",
+		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach Claude as context of the prompt (additionalContext), abort_turn blocks the prompt; tools cannot be added, nor other messages changed (serve plugin tools with `hookwire mcp`)",
+		"after_llm is called once per turn, at Stop, with Claude's last answer: a modify cannot change the answer the user has read (it is shown as it was), and context on it keeps the turn going once a turn (Claude then says stop_hook_active, and a second request to go on is not passed on, so that no hook keeps Claude going forever)",
 		"respond cannot answer a tool call in Claude Code: it becomes a deny whose reason is the hook's result, which Claude reads in place of the tool's",
 		"an after_tool modify replaces the output Claude reads only where the new text fits the tool's output (text, Bash's stdout, Read's content, an MCP tool's text, or the tool's own JSON); elsewhere Claude reads the output unchanged, and you are told",
 	},
@@ -169,13 +189,15 @@ var geminiCLI = &Agent{
 	Title:    "Gemini CLI",
 	Document: "the 11 hook events of Gemini CLI 0.61.0 (its HookEventName), with its hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81) for their meaning",
 	Events: map[string]Step{
-		"BeforeTool":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"AfterTool":           {Calls: []Stage{AfterTool}},
-		"BeforeModel":         {Calls: []Stage{BeforeLLM}},
-		"AfterModel":          {Calls: []Stage{AfterLLM}},
+		"BeforeTool":  {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"AfterTool":   {Calls: []Stage{AfterTool}, Context: true},
+		"BeforeModel": {Calls: []Stage{BeforeLLM}},
+		// Gemini reads no context at AfterModel (a chunk of the answer):
+		// it waits for the end of the turn, where it keeps the turn going.
+		"AfterModel":          {Calls: []Stage{AfterLLM}, ContextLater: "AfterAgent"},
 		"BeforeToolSelection": {Kind: protocol.KindLLMRequest},
 		"BeforeAgent":         {Kind: protocol.KindTurnStart},
-		"AfterAgent":          {Kind: protocol.KindTurnEnd},
+		"AfterAgent":          {Kind: protocol.KindTurnEnd, KeepGoing: "deny"},
 		"SessionStart":        {Kind: protocol.KindSessionStart},
 		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
 		"Notification":        {Kind: KindNotification},
@@ -185,6 +207,7 @@ var geminiCLI = &Agent{
 		"Gemini CLI takes no new tools from a BeforeModel hook: tools a before_llm modify adds are dropped (serve plugin tools with `hookwire mcp`)",
 		"respond cannot answer a tool call in Gemini CLI: it becomes a deny whose reason, the hook's result, the model reads as the tool's error",
 		"an approver's abstention has no counterpart in Gemini CLI: the call goes on as if no hook had looked at it",
+		"Gemini CLI reads no context at AfterModel: context on an after_llm answer waits for AfterAgent, the end of the turn, where it keeps the turn going once a turn (name AfterAgent in the settings for it)",
 		"Gemini CLI 0.61.0 reads no new tool output: an after_tool modify blocks the result, and the model reads \"Tool result blocked: \" and the new text in its place",
 	},
 	decide:     geminiDecide,

@@ -318,6 +318,11 @@ func (p claudePrompt) changedRequest(ev Event, req protocol.BeforeLLMParams) map
 	return map[string]any{"additionalContext": strings.Join(added, "\n\n")}
 }
 
-func (claudePrompt) response(Event) protocol.AfterLLMParams { return protocol.AfterLLMParams{} }
+// response is Claude's last answer of a turn (Stop): its text, and no
+// tool calls.
+func (claudePrompt) response(ev Event) protocol.AfterLLMParams {
+	answer, stop := ev.str("last_assistant_message"), "stop"
+	return protocol.AfterLLMParams{Response: protocol.LLMResponse{Content: &answer, FinishReason: &stop}}
+}
 
 func (claudePrompt) changedResponse(Event, protocol.AfterLLMParams) map[string]any { return nil }

@@ -18,7 +18,9 @@ func EventTable() []byte {
 	b.WriteString("cannot answer, the call is blocked), the runtime event observers get, or\n")
 	b.WriteString("why the event is not mapped (the bridge then answers nothing, and the\n")
 	b.WriteString("agent goes on as without a hook). `core/README.md` says how each reply\n")
-	b.WriteString("becomes the agent's decision.\n")
+	b.WriteString("becomes the agent's decision. At every event a result's `message` is\n")
+	b.WriteString("shown to the user (`systemMessage`); its `context` reaches the model where\n")
+	b.WriteString("the table says so, and elsewhere the user is told once that it does not.\n")
 	b.WriteString("\nEach agent's tool names, and the canonical kind of each, are in\n")
 	b.WriteString("[tools.md](tools.md).\n")
 	for _, name := range slices.Sorted(maps.Keys(Agents)) {
@@ -51,6 +53,18 @@ func (s Step) does() string {
 			calls = append(calls, "`hook."+string(c)+"`")
 		}
 		parts = append(parts, "asks "+strings.Join(calls, ", then "))
+	}
+	switch {
+	case s.Context:
+		parts = append(parts, "a result's `context` reaches the model (`additionalContext`)")
+	case slices.Contains(s.Calls, BeforeLLM):
+		parts = append(parts, "a result's `context` reaches the model with the prompt")
+	}
+	if s.ContextLater != "" {
+		parts = append(parts, "a result's `context` waits for `"+s.ContextLater+"`")
+	}
+	if s.KeepGoing != "" {
+		parts = append(parts, "`context` on the last answer keeps the turn going (`decision: \""+s.KeepGoing+"\"`, once a turn)")
 	}
 	if s.Guard {
 		parts = append(parts, "a guard: blocked when the hook cannot answer")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookwire/hookwire/core/internal/jsonscan"
 	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/runtime"
 )
 
 // MaxEventSize bounds an event read from the agent.
@@ -131,6 +132,15 @@ type outcome struct {
 	// llm is the model request or response a hook changed, in the agent's
 	// own format.
 	llm map[string]any
+	// context is the text hooks asked to add to what the model reads next,
+	// and messages what they asked to show the user.
+	context, messages []string
+}
+
+// heard keeps what the hooks said besides their decision.
+func (o *outcome) heard(d runtime.Decision) {
+	o.context = append(o.context, d.Context...)
+	o.messages = append(o.messages, d.Messages...)
 }
 
 // once says whether the user is to be told of key now: the first time

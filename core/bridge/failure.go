@@ -59,13 +59,44 @@ func (o outcome) problem() string {
 }
 
 // withMessage adds a message for the user to a reply the agent reads as
-// JSON on stdout, as the member key.
+// JSON on stdout, as the member key the agent shows (systemMessage).
 func withMessage(r Reply, key, message string) Reply {
+	if r.Exit != 0 { // a reply by exit code: the agent shows its stderr
+		r.Stderr = strings.TrimSuffix(r.Stderr+"\n"+message, "\n")
+		return r
+	}
+	return edited(r, func(out map[string]any) {
+		if before, _ := out[key].(string); before != "" {
+			message = before + "\n" + message
+		}
+		out[key] = message
+	})
+}
+
+// withContext adds text for the model to a reply, as the agents that read
+// it take it: hookSpecificOutput.additionalContext.
+func withContext(r Reply, ev Event, text string) Reply {
+	return edited(r, func(out map[string]any) {
+		specific, _ := out["hookSpecificOutput"].(map[string]any)
+		if specific == nil {
+			specific = map[string]any{}
+			out["hookSpecificOutput"] = specific
+		}
+		if before, _ := specific["additionalContext"].(string); before != "" {
+			text = before + "\n\n" + text
+		}
+		specific["hookEventName"], specific["additionalContext"] = ev.Name, text
+	})
+}
+
+// edited is r with its JSON object on stdout changed by change; a reply by
+// exit code, or one whose stdout is not a JSON object, is left as it is.
+func edited(r Reply, change func(map[string]any)) Reply {
 	out := map[string]any{}
-	if r.Stdout != "" && json.Unmarshal([]byte(r.Stdout), &out) != nil {
+	if r.Exit != 0 || r.Stdout != "" && json.Unmarshal([]byte(r.Stdout), &out) != nil {
 		return r // not ours to change
 	}
-	out[key] = message
+	change(out)
 	r.Stdout = encode(out)
 	return r
 }

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hookwire/hookwire/core/host"
@@ -87,5 +88,54 @@ func TestTheBridgesAgentsCallTheStagesTheirHostsGrant(t *testing.T) {
 		if want := host.AgentStages[name]; !slices.Equal(called, want) {
 			t.Errorf("%s: the bridge calls %v, its host grants %v", name, called, want)
 		}
+	}
+}
+
+// A hook's message joins the agent's systemMessage; its context goes into
+// additionalContext where the agent reads it, and elsewhere the user is
+// told once a session that the model does not read it.
+func TestRemarksReachTheAgentWhereItReadsThem(t *testing.T) {
+	s := &server{opts: ServeOptions{Agent: claudeCode, Name: "notes.py"}}
+	said := func(event string, r Reply) string {
+		ev := Event{Name: event}
+		o := outcome{step: claudeCode.Events[event], firstTime: s.firstTime, context: []string{"a", "b"}, messages: []string{"notes.py: hi"}}
+		return s.remarks(ev, &o, r).Stdout
+	}
+	if got, want := said("PostToolUse", Reply{Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"x"}}`}),
+		`{"hookSpecificOutput":{"additionalContext":"a\n\nb","hookEventName":"PostToolUse","updatedToolOutput":"x"},"systemMessage":"notes.py: hi"}`; got != want {
+		t.Errorf("PostToolUse: %s\nwant %s", got, want)
+	}
+	told := `{"systemMessage":"notes.py: hi\nhookwire: Claude Code reads no context from a hook at PermissionRequest: the model does not read what hook notes.py added"}`
+	if got := said("PermissionRequest", Reply{}); got != told {
+		t.Errorf("PermissionRequest: %s\nwant %s", got, told)
+	}
+	if got, want := said("PermissionRequest", Reply{}), `{"systemMessage":"notes.py: hi"}`; got != want {
+		t.Errorf("PermissionRequest, told before: %s\nwant %s", got, want)
+	}
+	if r := s.remarks(Event{Name: "PreToolUse"}, &outcome{messages: []string{"x"}}, Reply{Exit: 2, Stderr: "blocked"}); r.Stdout != "" || r.Stderr != "blocked\nx" {
+		t.Errorf("a reply by exit code: %+v, want the message after its stderr", r)
+	}
+}
+
+// Gemini CLI reads no context at AfterModel: it waits for AfterAgent, where
+// it keeps the turn going once; asked again in the same turn, the turn ends
+// and the user is told.
+func TestContextOnAnAnswerWaitsForTheEndOfTheTurnAndKeepsItGoingOnce(t *testing.T) {
+	s := &server{opts: ServeOptions{Agent: geminiCLI, Name: "check.py"}}
+	at := func(event string, active bool, context ...string) string {
+		ev := Event{Name: event, Fields: map[string]any{"stop_hook_active": active}}
+		o := outcome{step: geminiCLI.Events[event], firstTime: s.firstTime, context: context}
+		return s.remarks(ev, &o, Reply{}).Stdout
+	}
+	if got := at("AfterModel", false, "check"); got != "" {
+		t.Errorf("AfterModel: %s, want nothing", got)
+	}
+	at("AfterModel", false, "check")
+	if got, want := at("AfterAgent", false), `{"decision":"deny","reason":"check"}`; got != want {
+		t.Errorf("AfterAgent: %s, want %s", got, want)
+	}
+	at("AfterModel", false, "check")
+	if got := at("AfterAgent", true); !strings.Contains(got, `"systemMessage":"hookwire: hook check.py asked Gemini CLI to go on again`) || strings.Contains(got, "deny") {
+		t.Errorf("AfterAgent, going on already: %s", got)
 	}
 }

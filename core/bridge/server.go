@@ -64,6 +64,7 @@ type server struct {
 	mu    sync.Mutex
 	modes []protocol.Mode // as the hook last declared them
 	told  map[string]bool // what the user has been told this session
+	later []string        // context that waits for the end of the turn (Step.ContextLater)
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -270,16 +271,54 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 // stderr and names the session's log, where the rest is.
 func (s *server) decide(ev Event, o *outcome) Reply {
 	if o.failure == "" && len(o.skipped) == 0 {
-		return s.opts.Agent.decide(ev, *o)
+		return s.remarks(ev, o, s.opts.Agent.decide(ev, *o))
 	}
 	s.tail.settle()
 	o.stderr = s.tail.last()
 	o.log = strings.TrimSuffix(s.opts.Socket, ".sock") + ".log"
 	r := s.opts.Agent.decide(ev, *o)
 	if o.failure == "" {
-		r = withMessage(r, cmp.Or(s.opts.Agent.message, "systemMessage"), o.problem())
+		r = s.remarks(ev, o, withMessage(r, s.opts.Agent.messageKey(), o.problem()))
 	}
 	return r
+}
+
+// remarks adds to a reply what the hooks said besides their decision:
+// their messages for the user, and their context for the model where the
+// agent reads context at the event (or at the end of the turn, where it
+// keeps the turn going); elsewhere the user is told, once an event, that
+// the model does not read it.
+func (s *server) remarks(ev Event, o *outcome, r Reply) Reply {
+	messages, context := o.messages, o.context
+	s.mu.Lock()
+	switch {
+	case o.step.ContextLater != "":
+		s.later, context = append(s.later, context...), nil
+	case o.step.KeepGoing != "":
+		context, s.later = append(s.later, context...), nil
+	}
+	s.mu.Unlock()
+	context = unique(context) // a hook that says the same at each chunk says it once
+	active, _ := ev.Fields["stop_hook_active"].(bool)
+	switch {
+	case len(context) == 0:
+	case o.step.KeepGoing != "" && !active:
+		r = edited(r, func(out map[string]any) {
+			out["decision"], out["reason"] = o.step.KeepGoing, strings.Join(context, "\n\n")
+		})
+	case o.step.KeepGoing != "":
+		if o.once("going on at " + ev.Name) {
+			messages = append(messages, fmt.Sprintf("hookwire: hook %s asked %s to go on again after it went on once this turn for a hook: the turn ends here, so that no hook keeps it going forever", s.opts.Name, s.opts.Agent.Title))
+		}
+	case o.step.Context:
+		r = withContext(r, ev, strings.Join(context, "\n\n"))
+	case o.once("context at " + ev.Name):
+		messages = append(messages, fmt.Sprintf("hookwire: %s reads no context from a hook at %s: the model does not read what hook %s added", s.opts.Agent.Title, ev.Name, s.opts.Name))
+	}
+	if len(messages) == 0 {
+		return r
+	}
+	return withMessage(r, s.opts.Agent.messageKey(), strings.Join(messages, "\n"))
 }
 
 func fromDecision(d runtime.Decision) *decision {
@@ -336,4 +375,15 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 		}
 		return slices.Clip(line), nil
 	}
+}
+
+// unique is texts without repeats, in their order.
+func unique(texts []string) []string {
+	var out []string
+	for _, t := range texts {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

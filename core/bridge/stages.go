@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"reflect"
+	"slices"
 
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
@@ -74,6 +75,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 	case BeforeTool:
 		call, d := s.rt.BeforeTool(ctx, protocol.BeforeToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, ToolCallID: callID, Canonical: what})
 		o.skipped = append(o.skipped, d.Skipped...)
+		o.heard(d)
 		if d.Failed {
 			o.failure = d.Reason
 			return
@@ -88,6 +90,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 	case Approval:
 		d := s.rt.ApproveTool(ctx, protocol.ApproveToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, ToolCallID: callID, Canonical: what})
 		o.skipped = append(o.skipped, d.Skipped...)
+		o.heard(d)
 		o.approval = fromDecision(d)
 		if d.Arguments != nil {
 			o.args = d.Arguments
@@ -100,6 +103,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 		before := result.ForLLM
 		params, d := s.rt.AfterTool(ctx, protocol.AfterToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, Result: result, ToolCallID: callID, Canonical: what})
 		o.skipped = append(o.skipped, d.Skipped...)
+		o.heard(d)
 		if !d.Continue() {
 			o.ended = fromDecision(d)
 			return
@@ -114,9 +118,17 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 		out, d := s.rt.BeforeLLM(ctx, req)
 		o.skipped = append(o.skipped, d.Skipped...)
 		if !d.Continue() {
+			o.heard(d)
 			o.ended = fromDecision(d)
 			return
 		}
+		// Context for the model is a message appended to the request, in
+		// the form each agent takes one.
+		for _, c := range d.Context {
+			out.Messages = append(slices.Clip(out.Messages), protocol.Message{Role: "user", Content: &c})
+		}
+		d.Context = nil
+		o.heard(d)
 		out.Meta, out.Context = nil, nil // ours, not the agent's
 		o.llm = llm.changedRequest(ev, out)
 	case AfterLLM:
@@ -125,6 +137,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 		resp.Meta, resp.Context = meta, turn
 		out, d := s.rt.AfterLLM(ctx, resp)
 		o.skipped = append(o.skipped, d.Skipped...)
+		o.heard(d)
 		if !d.Continue() {
 			o.ended = fromDecision(d)
 			return

@@ -17,19 +17,33 @@ import (
 // ClaudeCode is Claude Code 2.1.331 behind the bridge: it has no model
 // events, so before_llm is called once per prompt, and only the messages a
 // modify appends reach Claude (as context of the prompt); after_llm is
-// never called, and tools reach its model only from MCP servers; respond
+// called once per turn, with the last answer, which a modify cannot change;
+// tools reach its model only from MCP servers; respond
 // becomes a deny whose reason is the result; an approver's abstention
 // leaves the call to Claude Code's own permission rules.
 var ClaudeCode = &Host{
 	Name:   "claude-code",
 	Title:  "Claude Code",
 	Grants: only(AgentStages["claude-code"]),
+	Calls: func(method string, params any) bool {
+		// after_llm comes at Stop, with the last answer of the turn only.
+		p, ok := params.(protocol.AfterLLMParams)
+		return method != protocol.MethodAfterLLM || ok && len(p.Response.ToolCalls) == 0
+	},
 	Acts: func(method string, params, res any) (any, []string) {
 		res, notes := agentActs("Claude Code", method, params, res)
-		if v, ok := res.(protocol.BeforeLLMModify); ok {
+		switch v := res.(type) {
+		case protocol.BeforeLLMModify:
 			prev, _ := params.(protocol.BeforeLLMParams)
 			v.Request, notes = appendedOnly(v.Request, prev, notes)
 			res = v
+		case protocol.AfterLLMModify:
+			// The user has read the answer: it stands.
+			prev, _ := params.(protocol.AfterLLMParams)
+			res = protocol.Continue{Remarks: v.Remarks}
+			if !reflect.DeepEqual(v.Response.Response, prev.Response) {
+				notes = append(notes, "modify: Claude Code shows its last answer as it was (the user has read it); only context on it counts, and keeps the turn going")
+			}
 		}
 		return res, notes
 	},
@@ -166,7 +180,7 @@ func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, 
 
 // AgentStages are the stages each agent's events call through the bridge.
 var AgentStages = map[string][]string{
-	"claude-code":   {"before_llm", "before_tool", "approve_tool", "after_tool"},
+	"claude-code":   {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
 	"gemini-cli":    {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
 	"codex-cli":     {"before_llm", "before_tool", "approve_tool", "after_tool"},
 	"copilot-cli":   {"before_tool", "approve_tool"},

@@ -44,6 +44,9 @@ type Host struct {
 	// Reads reads the result of a reply before it is decoded: what the host
 	// takes it for, and notes on what it made of it; nil: as it came.
 	Reads func(method string, raw json.RawMessage) (json.RawMessage, []string)
+	// Calls reports whether the host makes the call of method with params
+	// at all, at a stage it grants; nil: always.
+	Calls func(method string, params any) bool
 	// Acts says what the host acts on of a decoded answer to method, sent
 	// params, and notes on what it discarded or does besides; nil: all of
 	// it, nothing more. It returns a value of the type of res.

@@ -95,6 +95,11 @@ func picoClawActs(method string, params, res any) (any, []string) {
 		}
 		res = v
 	}
+	if said, ok := res.(interface{ HookRemarks() protocol.Remarks }); ok {
+		if r := said.HookRemarks(); r.Context != nil || r.Message != nil {
+			notes = append(notes, "context and message ignored: PicoClaw knows neither (hookwire's extensions result.context and result.message)")
+		}
+	}
 	return res, append(notes, endNotes(res)...)
 }
 

@@ -253,6 +253,8 @@ type ApproveToolResult struct {
 	// Arguments replace the tool's arguments when the call is approved; only
 	// for hosts that list approve_tool.arguments in hello's extensions.
 	Arguments map[string]any `json:"arguments,omitzero" jsonschema_extras:"x-hookwire-extension=An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments."`
+	// Remarks are what the approver says besides its decision.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -355,6 +357,8 @@ var HostExtensions = []struct{ Name, Doc string }{
 	{ExtApproveToolAbstain, "The host honours abstain in approve_tool results: it asks the next approver, then applies its default."},
 	{ExtApproveToolArguments, "The host runs an approved tool with the arguments of the approve_tool result."},
 	{ExtRuntimeEventSession, "The host sends the runtime events agent.session.start and agent.session.end."},
+	{ExtResultContext, "The host adds the context of a result to what the model reads next."},
+	{ExtResultMessage, "The host shows the message of a result to the user."},
 }
 
 // Extensions a host may list in hook.hello.
@@ -365,6 +369,10 @@ const (
 	ExtApproveToolArguments = "approve_tool.arguments"
 	// ExtRuntimeEventSession: the host sends agent.session.start and agent.session.end.
 	ExtRuntimeEventSession = "runtime_event.session"
+	// ExtResultContext: the host passes a result's context to the model.
+	ExtResultContext = "result.context"
+	// ExtResultMessage: the host shows a result's message to the user.
+	ExtResultMessage = "result.message"
 )
 
 // Runtime event kinds.

@@ -54,12 +54,29 @@ type (
 	}
 )
 
+// Remarks are what a hook may say besides its action, to hosts that can
+// pass it on: text for the model to read and a message for the person at
+// the agent's prompt. Hosts that do not know them ignore them.
+type Remarks struct {
+	// Context is text for the model: the host adds it to what the model
+	// reads next. At the end of a turn (after_llm on a response without
+	// tool calls) the turn goes on so that the model reads it.
+	Context *string `json:"context,omitempty" jsonschema_extras:"x-hookwire-extension=Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it."`
+	// Message is shown to the user, not to the model.
+	Message *string `json:"message,omitempty" jsonschema_extras:"x-hookwire-extension=A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it."`
+}
+
+// HookRemarks returns the remarks of a result.
+func (r Remarks) HookRemarks() Remarks { return r }
+
 // Continue passes the object through unchanged. Its action may be omitted or empty.
 type Continue struct {
 	// Action is "continue", "" or absent: all three mean continue.
 	Action *Action `json:"action,omitempty"`
 	// Reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -70,6 +87,8 @@ type AbortTurn struct {
 	Action Action `json:"action"`
 	// Reason says why the turn ends.
 	Reason *string `json:"reason,omitempty"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -80,6 +99,8 @@ type HardAbort struct {
 	Action Action `json:"action"`
 	// Reason says why the loop stops.
 	Reason *string `json:"reason,omitempty"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -90,6 +111,8 @@ type DenyTool struct {
 	Action Action `json:"action"`
 	// Reason says why the tool may not run.
 	Reason string `json:"reason"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -105,6 +128,8 @@ type Respond struct {
 	Call *BeforeToolParams `json:"call,omitempty"`
 	// Result is the tool result to return.
 	Result ToolResult `json:"result"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -117,6 +142,8 @@ type BeforeLLMModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// Request is the whole modified request.
 	Request BeforeLLMParams `json:"request"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -129,6 +156,8 @@ type AfterLLMModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// Response is the whole modified params object: meta, model and response.
 	Response AfterLLMParams `json:"response"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -141,6 +170,8 @@ type BeforeToolModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// Call is the whole modified call; its tool must be set.
 	Call BeforeToolParams `json:"call"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }
@@ -153,6 +184,8 @@ type AfterToolModify struct {
 	Reason *string `json:"reason,omitempty"`
 	// Result is the whole modified params object; the tool result is Result.Result.
 	Result AfterToolParams `json:"result"`
+	// Remarks are what the hook says besides its action.
+	Remarks
 	// Extra holds members this version does not know.
 	Extra Extra `json:",embed" jsonschema:"-"`
 }

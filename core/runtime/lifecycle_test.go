@@ -27,14 +27,14 @@ func helloOf(t *testing.T, record string) protocol.HelloParams {
 }
 
 func TestHelloAnnouncesTheExtensionsTheRuntimeApplies(t *testing.T) {
-	all := []string{protocol.ExtApproveToolAbstain, protocol.ExtApproveToolArguments, protocol.ExtRuntimeEventSession}
+	all := []string{protocol.ExtApproveToolAbstain, protocol.ExtApproveToolArguments, protocol.ExtRuntimeEventSession, protocol.ExtResultContext, protocol.ExtResultMessage}
 	for _, tc := range []struct {
 		name string
 		opts Options
 		want []string
 	}{
 		{"by default", Options{}, all},
-		{"without session events", Options{NoSessionEvents: true}, all[:2]},
+		{"without session events", Options{NoSessionEvents: true}, slices.Delete(slices.Clone(all), 2, 3)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := filepath.Join(t.TempDir(), "received")

@@ -129,6 +129,12 @@ type Decision struct {
 	// and was passed over, what went wrong: the chain went on without it,
 	// and whoever runs the agent should hear of it.
 	Skipped []string
+	// Context is the text hooks asked to add to what the model reads next
+	// (the context of their results), in the order they were asked.
+	Context []string
+	// Messages are what hooks asked to show the user (the message of their
+	// results), each led by the hook's name.
+	Messages []string
 }
 
 // Continue reports whether the agent may go on.
@@ -597,13 +603,30 @@ type chainRun[P any] struct {
 	decision            Decision // the decision when no hook ends the chain
 	approved, abstained bool
 	origin              func(*P) origin
+	// context and messages are the remarks of the hooks asked so far.
+	context, messages []string
 }
 
 // decided is the chain's outcome: its params, and d with the hooks skipped
-// on the way.
+// on the way and what the hooks remarked.
 func (c chainRun[P]) decided(d Decision, skipped []string) (P, Decision) {
-	d.Skipped = skipped
+	d.Skipped, d.Context, d.Messages = skipped, c.context, c.messages
 	return c.params, d
+}
+
+// remarked keeps what a hook's answer says besides its action.
+func (c *chainRun[P]) remarked(h *hook, answer any) {
+	said, ok := answer.(interface{ HookRemarks() protocol.Remarks })
+	if !ok {
+		return
+	}
+	r := said.HookRemarks()
+	if r.Context != nil && *r.Context != "" {
+		c.context = append(c.context, *r.Context)
+	}
+	if r.Message != nil && *r.Message != "" {
+		c.messages = append(c.messages, h.name+": "+*r.Message)
+	}
 }
 
 // modify replaces the params with those of a hook's modify (see keep).
@@ -614,6 +637,9 @@ func (c chainRun[P]) modify(r *Runtime, next P) chainRun[P] {
 
 // runChain asks the hooks of a stage, in order, and decides.
 func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], params P) (P, Decision) {
+	if r != nil && r.host().Calls != nil && !r.host().Calls(st.Stage.Method(), params) {
+		return params, pass // a call this host never makes
+	}
 	c := chainRun[P]{params: params, decision: pass, origin: st.origin}
 	var skipped []string
 	for _, h := range r.chain(st.Stage) {
@@ -624,6 +650,9 @@ func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], 
 		if skip != "" {
 			skipped = append(skipped, skip)
 			continue
+		}
+		if !r.host().NoExtensions { // a host without extensions ignores remarks
+			c.remarked(h, res)
 		}
 		var end *Decision
 		if c, end = st.take(r, h, c, res); end != nil {

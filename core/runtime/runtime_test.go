@@ -690,3 +690,29 @@ func TestNewNamesAMissingBuiltin(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestTheDecisionCarriesWhatEachHookRemarksInChainOrder(t *testing.T) {
+	for _, stage := range []Stage{StageBeforeTool, StageAfterTool, StageApproveTool} {
+		t.Run(string(stage), func(t *testing.T) {
+			answer := `{"action":"continue","context":"%s knows","message":"%s says hi"}`
+			if stage == StageApproveTool {
+				answer = `{"approved":true,"context":"%s knows","message":"%s says hi"}`
+			}
+			h := startRuntime(t, map[string]ProcessConfig{
+				"first":  proc(0, []string{string(stage)}, "-result", stage.Method()+"="+fmt.Sprintf(answer, "first", "first")),
+				"second": proc(1, []string{string(stage)}, "-result", stage.Method()+"="+`{"approved":true,"action":"continue"}`),
+				"third":  proc(2, []string{string(stage)}, "-result", stage.Method()+"="+fmt.Sprintf(answer, "third", "third")),
+			})
+			_, d := ask(h.Runtime, stage)
+			if !d.Continue() {
+				t.Fatalf("decision %+v", d)
+			}
+			if want := []string{"first knows", "third knows"}; !slices.Equal(d.Context, want) {
+				t.Errorf("context %q, want %q", d.Context, want)
+			}
+			if want := []string{"first: first says hi", "third: third says hi"}; !slices.Equal(d.Messages, want) {
+				t.Errorf("messages %q, want %q", d.Messages, want)
+			}
+		})
+	}
+}

@@ -54,7 +54,8 @@ func (t *Writer) Err() error {
 // Record is one line of a JSON Lines transcript. Which keys are set
 // depends on Type: hooks, user, event, hook, host (what the host
 // discarded of a hook's reply), llm_request, llm_response, tool, turn_end,
-// observe, hook_down.
+// observe, hook_down, message (a hook's message to the user), context (what
+// hooks added for the model).
 type Record struct {
 	Type      string          `json:"type"`
 	Hooks     []HookRecord    `json:"hooks,omitempty"`
@@ -355,6 +356,10 @@ func (t *Writer) Step(s agent.Step) {
 			}
 		}
 		t.write(rec, "tool", line)
+	case agent.StepMessage:
+		t.write(Record{Type: "message", Content: s.Text}, "message", s.Text)
+	case agent.StepContext:
+		t.write(Record{Type: "context", Iteration: s.Iteration, Content: s.Text}, fmt.Sprintf("llm #%d", s.Iteration), "reads context from hooks: "+oneLine(s.Text))
 	case agent.StepTurnEnd:
 		rec := Record{Type: "turn_end", Status: s.Outcome, Answer: s.Text, By: s.By, Reason: s.Reason, DurationMS: millis(s.Duration)}
 		line := s.Text

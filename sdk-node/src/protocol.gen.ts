@@ -107,6 +107,10 @@ export const HostExtensions = {
   ApproveToolArguments: "approve_tool.arguments",
   /** The host sends the runtime events agent.session.start and agent.session.end. */
   RuntimeEventSession: "runtime_event.session",
+  /** The host adds the context of a result to what the model reads next. */
+  ResultContext: "result.context",
+  /** The host shows the message of a result to the user. */
+  ResultMessage: "result.message",
 } as const;
 
 /** The JSON-RPC error codes of this protocol version. */
@@ -131,6 +135,20 @@ export interface AbortTurn {
   action: "abort_turn";
   /** reason says why the turn ends. */
   reason?: string;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /** AfterLLMModify replaces the LLM's answer with Response. */
@@ -141,6 +159,20 @@ export interface AfterLLMModify {
   reason?: string;
   /** response is the whole modified params object: meta, model and response. */
   response: AfterLLMParams;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /** AfterLLMParams is the LLM's answer. A modify reply returns the whole object. */
@@ -170,6 +202,20 @@ export interface AfterToolModify {
   reason?: string;
   /** result is the whole modified params object; the tool result is Result.Result. */
   result: AfterToolParams;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /**
@@ -282,6 +328,20 @@ export interface ApproveToolResult {
    * hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
    */
   arguments?: { [key: string]: JsonValue };
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /** BeforeLLMModify replaces the LLM request with Request. */
@@ -292,6 +352,20 @@ export interface BeforeLLMModify {
   reason?: string;
   /** request is the whole modified request. */
   request: BeforeLLMParams;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /**
@@ -336,6 +410,20 @@ export interface BeforeToolModify {
   reason?: string;
   /** call is the whole modified call; its tool must be set. */
   call: BeforeToolParams;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /**
@@ -426,6 +514,20 @@ export interface Continue {
   action?: "continue" | "";
   /** reason is an optional note for logs. */
   reason?: string;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /** DenyTool refuses to run the tool; the LLM is told the reason. */
@@ -434,6 +536,20 @@ export interface DenyTool {
   action: "deny_tool";
   /** reason says why the tool may not run. */
   reason: string;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /** EventScope places an event. */
@@ -494,6 +610,20 @@ export interface HardAbort {
   action: "hard_abort";
   /** reason says why the loop stops. */
   reason?: string;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /** HelloParams opens the connection: the host names the hook and the protocol version. */
@@ -677,6 +807,20 @@ export interface Respond {
   call?: BeforeToolParams;
   /** result is the tool result to return. */
   result: ToolResult;
+  /**
+   * context is text for the model: the host adds it to what the model
+   * reads next. At the end of a turn (after_llm on a response without
+   * tool calls) the turn goes on so that the model reads it.
+   *
+   * hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+   */
+  context?: string;
+  /**
+   * message is shown to the user, not to the model.
+   *
+   * hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+   */
+  message?: string;
 }
 
 /** Response answers a Request: exactly one of Result and Error is set. */
@@ -1006,6 +1150,8 @@ function checkAbortTurn(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "action", true, literal("abort_turn"));
   member(obj, at, "reason", false, string_);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkAfterLLMModify(value: unknown, at: string): void {
@@ -1013,6 +1159,8 @@ function checkAfterLLMModify(value: unknown, at: string): void {
   member(obj, at, "action", true, literal("modify"));
   member(obj, at, "reason", false, string_);
   member(obj, at, "response", true, checkAfterLLMParams);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkAfterLLMParams(value: unknown, at: string): void {
@@ -1046,6 +1194,8 @@ function checkAfterToolModify(value: unknown, at: string): void {
   member(obj, at, "action", true, literal("modify"));
   member(obj, at, "reason", false, string_);
   member(obj, at, "result", true, checkAfterToolParams);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkAfterToolParams(value: unknown, at: string): void {
@@ -1098,6 +1248,8 @@ function checkApproveToolResult(value: unknown, at: string): void {
   member(obj, at, "reason", false, string_);
   member(obj, at, "abstain", false, boolean_);
   member(obj, at, "arguments", false, map(any_));
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkBeforeLLMModify(value: unknown, at: string): void {
@@ -1105,6 +1257,8 @@ function checkBeforeLLMModify(value: unknown, at: string): void {
   member(obj, at, "action", true, literal("modify"));
   member(obj, at, "reason", false, string_);
   member(obj, at, "request", true, checkBeforeLLMParams);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkBeforeLLMParams(value: unknown, at: string): void {
@@ -1142,6 +1296,8 @@ function checkBeforeToolModify(value: unknown, at: string): void {
   member(obj, at, "action", true, literal("modify"));
   member(obj, at, "reason", false, string_);
   member(obj, at, "call", true, checkBeforeToolParams);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkBeforeToolParams(value: unknown, at: string): void {
@@ -1202,12 +1358,16 @@ function checkContinue(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "action", false, literal("continue", ""));
   member(obj, at, "reason", false, string_);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkDenyTool(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "action", true, literal("deny_tool"));
   member(obj, at, "reason", true, string_);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkEventScope(value: unknown, at: string): void {
@@ -1248,6 +1408,8 @@ function checkHardAbort(value: unknown, at: string): void {
   const obj = object_(value, at);
   member(obj, at, "action", true, literal("hard_abort"));
   member(obj, at, "reason", false, string_);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkHelloParams(value: unknown, at: string): void {
@@ -1352,6 +1514,8 @@ function checkRespond(value: unknown, at: string): void {
   member(obj, at, "reason", false, string_);
   member(obj, at, "call", false, checkBeforeToolParams);
   member(obj, at, "result", true, checkToolResult);
+  member(obj, at, "context", false, string_);
+  member(obj, at, "message", false, string_);
 }
 
 function checkResponse(value: unknown, at: string): void {

@@ -7,8 +7,8 @@ import (
 
 // Under --host claude-code the weather plugin's before_llm is called once
 // per prompt, but the tool it adds is dropped: get_weather is never
-// offered and the scripted turn that calls it fails; after_llm is never
-// called. Conformance warns of both before deployment.
+// offered and the scripted turn that calls it fails. Conformance warns of
+// it before deployment.
 func TestUnderClaudeCodeTheWeatherPluginsToolIsNeverOffered(t *testing.T) {
 	code, out, errOut := hookwire(t, "", "run", "--host", "claude-code", "--hooks", "../../../examples/weather/hooks.json", "../../../examples/weather/scenario.json")
 	expect(t, "claude-code", out, errOut,
@@ -19,7 +19,6 @@ func TestUnderClaudeCodeTheWeatherPluginsToolIsNeverOffered(t *testing.T) {
 	}
 	code, out, errOut = hookwire(t, "", "conformance", "--host", "claude-code", "--", "python3", "../../../examples/weather/script/weather_plugin.py")
 	expect(t, "claude-code", out, errOut,
-		"  WARN  hook.after_llm: Claude Code never calls it, so this hook's answer there (continue) never counts\n",
 		"  WARN  hook.before_llm: tools change (added get_weather) dropped: Claude Code takes no tools from a hook")
 	if code != exitOK {
 		t.Errorf("conformance: exit %d, want warnings, not failures", code)
@@ -50,8 +49,19 @@ func TestUnderTheAgentsRespondIsADenyWhoseReasonIsTheResult(t *testing.T) {
 	}
 }
 
-// A stage Claude Code never calls is named in the transcript's hooks line.
-func TestUnderClaudeCodeAfterLLMIsNeverCalledAndTheTranscriptSaysSo(t *testing.T) {
+// Claude Code asks after_llm once a turn, at Stop, with its last answer:
+// never for an answer that calls tools, and a modify of it is not applied.
+func TestUnderClaudeCodeAfterLLMIsCalledOnlyWithTheLastAnswer(t *testing.T) {
 	_, out, errOut := runAs(t, "claude-code", []string{"after_llm", "before_tool"})
-	expect(t, "claude-code", out, errOut, "hooks     h (process, priority 0): before_tool, never called under this host: after_llm\n", "!hook.after_llm")
+	expect(t, "claude-code", out, errOut,
+		"hooks     h (process, priority 0): after_llm, before_tool\n",
+		"tool      echo_text {\"text\":\"hi\"} ran: hi\n",
+		"hook      h hook.after_llm -> continue",
+		"llm #2    says: done\n")
+	if strings.Count(out, "hook.after_llm") != 1 {
+		t.Errorf("after_llm should be asked once, with the last answer:\n%s", out)
+	}
+	answer := "hook.after_llm=" + `{"action":"modify","response":{"response":{"content":"changed"}}}`
+	_, out, errOut = runAs(t, "claude-code", []string{"after_llm"}, "-result", answer)
+	expect(t, "claude-code", out, errOut, "Claude Code shows its last answer as it was", "llm #2    says: done\n", "!changed")
 }

@@ -36,6 +36,8 @@ __all__ = [
     "EVENT_KINDS",
     "EXT_APPROVE_TOOL_ABSTAIN",
     "EXT_APPROVE_TOOL_ARGUMENTS",
+    "EXT_RESULT_CONTEXT",
+    "EXT_RESULT_MESSAGE",
     "EXT_RUNTIME_EVENT_SESSION",
     "HOST_EXTENSIONS",
     "JSON",
@@ -262,10 +264,18 @@ EXT_APPROVE_TOOL_ARGUMENTS: Final = "approve_tool.arguments"
 EXT_RUNTIME_EVENT_SESSION: Final = "runtime_event.session"
 """The host sends the runtime events agent.session.start and agent.session.end."""
 
+EXT_RESULT_CONTEXT: Final = "result.context"
+"""The host adds the context of a result to what the model reads next."""
+
+EXT_RESULT_MESSAGE: Final = "result.message"
+"""The host shows the message of a result to the user."""
+
 HOST_EXTENSIONS: Final[tuple[str, ...]] = (
     EXT_APPROVE_TOOL_ABSTAIN,
     EXT_APPROVE_TOOL_ARGUMENTS,
     EXT_RUNTIME_EVENT_SESSION,
+    EXT_RESULT_CONTEXT,
+    EXT_RESULT_MESSAGE,
 )
 """The extensions a host may list in hook.hello. A hook relies on one only when the host listed it."""
 
@@ -312,6 +322,16 @@ class AbortTurn(_AbortTurnRequired, total=False):
 
     # reason says why the turn ends.
     reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 class Meta(TypedDict, total=False):
@@ -496,6 +516,16 @@ class AfterLLMModify(_AfterLLMModifyRequired, total=False):
 
     # reason is an optional note for logs.
     reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 class Continue(TypedDict, total=False):
@@ -505,6 +535,16 @@ class Continue(TypedDict, total=False):
     action: Literal["continue", ""]
     # reason is an optional note for logs.
     reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 _HardAbortRequired = TypedDict(
@@ -521,6 +561,16 @@ class HardAbort(_HardAbortRequired, total=False):
 
     # reason says why the loop stops.
     reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 AfterLLMResult = Union[
@@ -652,6 +702,16 @@ class AfterToolModify(_AfterToolModifyRequired, total=False):
 
     # reason is an optional note for logs.
     reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 AfterToolResult = Union[
@@ -735,6 +795,16 @@ class ApproveToolResult(_ApproveToolResultRequired, total=False):
     #
     # hookwire extension: An approver can allow a call with updated input; a hook must not send it to a host that did not announce approve_tool.arguments.
     arguments: dict[str, JSON]
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 class ImageURL(TypedDict):
@@ -886,6 +956,16 @@ class BeforeLLMModify(_BeforeLLMModifyRequired, total=False):
 
     # reason is an optional note for logs.
     reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 BeforeLLMResult = Union[
@@ -952,6 +1032,16 @@ class BeforeToolModify(_BeforeToolModifyRequired, total=False):
 
     # reason is an optional note for logs.
     reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 _RespondRequired = TypedDict(
@@ -974,15 +1064,42 @@ class Respond(_RespondRequired, total=False):
     reason: str
     # call is the whole call as answered, when the hook changed it.
     call: BeforeToolParams
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
-class DenyTool(TypedDict):
+_DenyToolRequired = TypedDict(
+    "_DenyToolRequired",
+    {
+        # action is "deny_tool".
+        "action": Literal["deny_tool"],
+        # reason says why the tool may not run.
+        "reason": str,
+    },
+)
+
+
+class DenyTool(_DenyToolRequired, total=False):
     """DenyTool refuses to run the tool; the LLM is told the reason."""
 
-    # action is "deny_tool".
-    action: Literal["deny_tool"]
-    # reason says why the tool may not run.
-    reason: str
+    # context is text for the model: the host adds it to what the model
+    # reads next. At the end of a turn (after_llm on a response without
+    # tool calls) the turn goes on so that the model reads it.
+    #
+    # hookwire extension: Text a hook adds to the model's context; hosts that list result.context in hello's extensions pass it on and others ignore it.
+    context: str
+    # message is shown to the user, not to the model.
+    #
+    # hookwire extension: A message a hook shows to the user; hosts that list result.message in hello's extensions show it and others ignore it.
+    message: str
 
 
 BeforeToolResult = Union[
@@ -1365,6 +1482,14 @@ def _check_abort_turn(value: object, at: str) -> None:
         v = value["reason"]
         if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_after_llm_modify(value: object, at: str) -> None:
@@ -1383,6 +1508,14 @@ def _check_after_llm_modify(value: object, at: str) -> None:
         raise _missing(at, "response")
     v = value["response"]
     _check_after_llm_params(v, f"{at}.response")
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_after_llm_params(value: object, at: str) -> None:
@@ -1432,6 +1565,14 @@ def _check_after_tool_modify(value: object, at: str) -> None:
         raise _missing(at, "result")
     v = value["result"]
     _check_after_tool_params(v, f"{at}.result")
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_after_tool_params(value: object, at: str) -> None:
@@ -1546,6 +1687,14 @@ def _check_approve_tool_result(value: object, at: str) -> None:
         v = value["arguments"]
         if type(v) is not dict and not isinstance(v, dict):
             raise _want(f"{at}.arguments", "an object", v)
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_before_llm_modify(value: object, at: str) -> None:
@@ -1564,6 +1713,14 @@ def _check_before_llm_modify(value: object, at: str) -> None:
         raise _missing(at, "request")
     v = value["request"]
     _check_before_llm_params(v, f"{at}.request")
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_before_llm_params(value: object, at: str) -> None:
@@ -1634,6 +1791,14 @@ def _check_before_tool_modify(value: object, at: str) -> None:
         raise _missing(at, "call")
     v = value["call"]
     _check_before_tool_params(v, f"{at}.call")
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_before_tool_params(value: object, at: str) -> None:
@@ -1749,6 +1914,14 @@ def _check_continue(value: object, at: str) -> None:
         v = value["reason"]
         if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_deny_tool(value: object, at: str) -> None:
@@ -1764,6 +1937,14 @@ def _check_deny_tool(value: object, at: str) -> None:
     v = value["reason"]
     if type(v) is not str and not isinstance(v, str):
         raise _want(f"{at}.reason", "a string", v)
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_event_scope(value: object, at: str) -> None:
@@ -1863,6 +2044,14 @@ def _check_hard_abort(value: object, at: str) -> None:
         v = value["reason"]
         if type(v) is not str and not isinstance(v, str):
             raise _want(f"{at}.reason", "a string", v)
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_hello_params(value: object, at: str) -> None:
@@ -2161,6 +2350,14 @@ def _check_respond(value: object, at: str) -> None:
         raise _missing(at, "result")
     v = value["result"]
     _check_tool_result(v, f"{at}.result")
+    if "context" in value:
+        v = value["context"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.context", "a string", v)
+    if "message" in value:
+        v = value["message"]
+        if type(v) is not str and not isinstance(v, str):
+            raise _want(f"{at}.message", "a string", v)
 
 
 def _check_response(value: object, at: str) -> None:

@@ -1,6 +1,14 @@
 package examples
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
 
 // The contracts of the five agents that joined Claude Code and Gemini CLI:
 // each event of each agent's sample (core/bridge/testdata), each decision
@@ -155,4 +163,51 @@ var cursorContracts = []contract{
 func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// The root README's line for each agent, as written (the guard's path
+// made real): run as the agent runs a command hook, through a shell, it
+// blocks rm -rf / in that agent's form.
+func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	var lines []string
+	for _, line := range strings.Split(readFile(t, filepath.Join("..", "README.md")), "\n") {
+		if strings.HasPrefix(line, "| ") && strings.Contains(line, "hookwire-bridge ") {
+			lines = append(lines, line)
+		}
+	}
+	seen := map[string]bool{}
+	for _, line := range lines {
+		cells := strings.Split(line, " | ")
+		var config struct {
+			Hooks map[string]json.RawMessage `json:"hooks"`
+		}
+		if err := json.Unmarshal([]byte(strings.Trim(cells[len(cells)-1], "` |")), &config); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		command := regexp.MustCompile(`"(hookwire-bridge ([a-z-]+) -- [^"]+)"`).FindStringSubmatch(line)
+		agent := command[2]
+		seen[agent] = true
+		b := newBridgeRun(t, agent, bridgeHook{})
+		event := rmEvent(t, agent)
+		name, _ := event["hook_event_name"].(string)
+		if agent == "copilot-cli" {
+			name = "preToolUse" // its camelCase events carry no name
+		}
+		if config.Hooks[name] == nil {
+			t.Errorf("%s: the README's line names no %s, the event that guards its shell", agent, name)
+		}
+		in, _ := json.Marshal(event)
+		sh := exec.Command("sh", "-c", strings.ReplaceAll(command[1], "/path/to/guard.py", guard))
+		sh.Env = append(environ(nil), "PYTHONPATH="+sdk, "XDG_RUNTIME_DIR="+b.dir, "HOOKWIRE_BRIDGE_TEST="+b.mark)
+		sh.Stdin = bytes.NewReader(in)
+		out, err := sh.Output()
+		if err != nil || !blocked(agent, strings.TrimSpace(string(out)), 0) {
+			t.Errorf("%s: %v, %s: want rm -rf / blocked", agent, err, out)
+		}
+	}
+	if len(seen) != len(allAgents) {
+		t.Errorf("the README has a line for %v, want one for each of %v", seen, allAgents)
+	}
 }

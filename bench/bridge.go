@@ -27,7 +27,9 @@ var agentForms = []struct {
 		func(session, command string) map[string]any {
 			return map[string]any{"sessionId": session, "timestamp": 0, "cwd": "/", "toolName": "bash", "toolArgs": map[string]any{"command": command}}
 		},
-		func(session string) map[string]any { return map[string]any{"sessionId": session, "cwd": "/", "reason": "complete"} }},
+		func(session string) map[string]any {
+			return map[string]any{"sessionId": session, "cwd": "/", "reason": "complete"}
+		}},
 	{"cursor", `"permission":"deny"`,
 		func(session, command string) map[string]any {
 			return map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": session, "command": command, "cwd": "/"}

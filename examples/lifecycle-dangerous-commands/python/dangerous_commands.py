@@ -11,7 +11,9 @@ import re
 
 from hookwire import HookEvent, HookOutput, LifecycleHook, PreToolUseInput
 
-DANGEROUS_PATTERNS = [re.compile(p) for p in (r"rm\s+-[a-zA-Z]*[rR]", r"mkfs", r"dd\s+if=", r">\s*/dev/")]
+DANGEROUS_PATTERNS = [
+    re.compile(p) for p in (r"rm\s+-[a-zA-Z]*[rR]", r"mkfs", r"dd\s+if=", r">\s*/dev/")
+]
 
 # The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
 # it exec, Gemini CLI and Qwen Code run_shell_command, Copilot CLI bash,

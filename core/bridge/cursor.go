@@ -86,10 +86,6 @@ func cursorParse(data []byte) (Event, error) {
 	return eventOf(fields)
 }
 
-// cursorTakesInput are the events at which Cursor takes a tool call's new
-// input (updated_input).
-const cursorTakesInput = "preToolUse"
-
 // cursorDecide writes a decision as Cursor reads it: permission allow or
 // deny, with user_message for the user and agent_message for the model;
 // updated_input at preToolUse; continue false at beforeSubmitPrompt. A guard
@@ -121,19 +117,19 @@ func cursorDecide(ev Event, o outcome) Reply {
 	if !o.step.Guard {
 		return Reply{Stdout: "{}"}
 	}
-	if o.args != nil && ev.Name != cursorTakesInput {
-		why := "Cursor cannot take a rewritten call at " + ev.Name + ": a hook rewrote it to " + encode(o.args)
-		return deny(why, why)
+	a := o.approval
+	if a != nil && a.denied() && !a.byDefault {
+		return deny(a.because(), a.because())
 	}
 	out := map[string]any{}
-	switch a := o.approval; {
-	case a != nil && a.denied() && !a.byDefault:
-		return deny(a.because(), a.because())
-	case a != nil && !a.byDefault, o.args != nil:
+	switch {
+	case o.args != nil && ev.Name != "preToolUse": // the one event that takes updated_input
+		why := "Cursor cannot take a rewritten call at " + ev.Name + ": a hook rewrote it to " + encode(o.args)
+		return deny(why, why)
+	case o.args != nil:
+		out["permission"], out["updated_input"] = "allow", o.args
+	case a != nil && !a.byDefault:
 		out["permission"] = "allow"
-	}
-	if o.args != nil {
-		out["updated_input"] = o.args
 	}
 	return Reply{Stdout: encode(out)}
 }

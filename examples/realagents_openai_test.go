@@ -106,6 +106,9 @@ func (a *agentRun) codexCLI(t *testing.T, hook []string, env ...string) (string,
 	if a.afterTool {
 		events["PostToolUse"] = entry
 	}
+	if a.stop {
+		events["Stop"] = entry
+	}
 	codexHome := filepath.Join(a.home, ".codex")
 	os.MkdirAll(codexHome, 0o755)
 	data, _ := json.Marshal(map[string]any{"hooks": events})
@@ -201,6 +204,9 @@ func (a *agentRun) qwenCode(t *testing.T, hook []string, env ...string) (string,
 	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
 	if a.afterTool {
 		events["PostToolUse"] = entry
+	}
+	if a.stop {
+		events["Stop"] = entry
 	}
 	settings := map[string]any{
 		"security":  map[string]any{"auth": map[string]any{"selectedType": "openai"}},

@@ -358,7 +358,8 @@ var realAgents = []struct {
 	// quiet: run this way, the agent prints no systemMessage; a failure
 	// shows as the reason the call was blocked for (model and user alike).
 	quiet bool
-	// blind: the agent reads nothing back after a tool (Copilot CLI).
+	// blind: the agent reads nothing back after a tool, nor at the end of
+	// a turn (Copilot CLI, as the bridge speaks it).
 	blind bool
 }{
 	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false},
@@ -539,9 +540,13 @@ for line in sys.stdin:
 }
 
 // After a tool, a hook's context reaches the model with its next request,
-// and its message the user, in both agents.
+// and its message the user, in every agent that reads something back after
+// a tool (and prints messages, run this way).
 func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *testing.T) {
 	for _, agent := range realAgents {
+		if agent.blind {
+			continue
+		}
 		t.Run(agent.name, func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)
@@ -550,7 +555,7 @@ func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *t
 			if !strings.Contains(model.sent(), "The secret word is PINEAPPLE.") {
 				t.Errorf("%s %s: the model was not given the hook's context\n%s", agent.name, agent.version, out)
 			}
-			if !strings.Contains(out, "the tool's output was checked") {
+			if !agent.quiet && !strings.Contains(out, "the tool's output was checked") {
 				t.Errorf("%s %s: the user was not shown the hook's message\n%s", agent.name, agent.version, out)
 			}
 		})
@@ -582,6 +587,9 @@ for line in sys.stdin:
 // and the user is told why.
 func TestUnderTheRealAgentsContextOnTheLastAnswerKeepsTheTurnGoingOnce(t *testing.T) {
 	for _, agent := range realAgents {
+		if agent.blind {
+			continue
+		}
 		t.Run(agent.name, func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)
@@ -596,7 +604,7 @@ func TestUnderTheRealAgentsContextOnTheLastAnswerKeepsTheTurnGoingOnce(t *testin
 			if asked != 1 {
 				t.Errorf("%s %s: %d requests to the model had the hook's context, want one\n%s", agent.name, agent.version, asked, out)
 			}
-			if !strings.Contains(out, "the turn ends here, so that no hook keeps it going forever") {
+			if !agent.quiet && !strings.Contains(out, "the turn ends here, so that no hook keeps it going forever") {
 				t.Errorf("%s %s: the user was not told why the turn ended\n%s", agent.name, agent.version, out)
 			}
 		})

@@ -21,33 +21,7 @@ import (
 // tools reach its model only from MCP servers; respond
 // becomes a deny whose reason is the result; an approver's abstention
 // leaves the call to Claude Code's own permission rules.
-var ClaudeCode = &Host{
-	Name:   "claude-code",
-	Title:  "Claude Code",
-	Grants: only(AgentStages["claude-code"]),
-	Calls: func(method string, params any) bool {
-		// after_llm comes at Stop, with the last answer of the turn only.
-		p, ok := params.(protocol.AfterLLMParams)
-		return method != protocol.MethodAfterLLM || ok && len(p.Response.ToolCalls) == 0
-	},
-	Acts: func(method string, params, res any) (any, []string) {
-		res, notes := agentActs("Claude Code", method, params, res)
-		switch v := res.(type) {
-		case protocol.BeforeLLMModify:
-			prev, _ := params.(protocol.BeforeLLMParams)
-			v.Request, notes = appendedOnly(v.Request, prev, notes)
-			res = v
-		case protocol.AfterLLMModify:
-			// The user has read the answer: it stands.
-			prev, _ := params.(protocol.AfterLLMParams)
-			res = protocol.Continue{Remarks: v.Remarks}
-			if !reflect.DeepEqual(v.Response.Response, prev.Response) {
-				notes = append(notes, "modify: Claude Code shows its last answer as it was (the user has read it); only context on it counts, and keeps the turn going")
-			}
-		}
-		return res, notes
-	},
-}
+var ClaudeCode = promptAgent("claude-code", "Claude Code", nil)
 
 // appendedOnly is a before_llm modify as Claude Code takes it: the
 // messages appended after those sent, as context; no tools, no other
@@ -144,13 +118,20 @@ var Cursor = &Host{
 }
 
 // promptAgent is an agent of Claude Code's form: before_llm once per prompt,
-// where only appended messages reach the model. newOutput says what it
-// makes of an after_tool modify, when not what Claude Code makes of it.
+// where only appended messages reach the model; after_llm, where the agent
+// calls it, once per turn at its end, with the last answer, which a modify
+// cannot change. newOutput says what it makes of an after_tool modify,
+// when not what Claude Code makes of it.
 func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, prev protocol.AfterToolParams) (any, string)) *Host {
 	return &Host{
 		Name:   name,
 		Title:  title,
 		Grants: only(AgentStages[name]),
+		Calls: func(method string, params any) bool {
+			// after_llm comes at Stop, with the last answer of the turn only.
+			p, ok := params.(protocol.AfterLLMParams)
+			return method != protocol.MethodAfterLLM || ok && len(p.Response.ToolCalls) == 0
+		},
 		Acts: func(method string, params, res any) (any, []string) {
 			res, notes := agentActs(title, method, params, res)
 			switch v := res.(type) {
@@ -165,6 +146,13 @@ func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, 
 				prev, _ := params.(protocol.BeforeLLMParams)
 				v.Request, notes = appendedOnly(v.Request, prev, notes)
 				res = v
+			case protocol.AfterLLMModify:
+				// The user has read the answer: it stands.
+				prev, _ := params.(protocol.AfterLLMParams)
+				res = protocol.Continue{Remarks: v.Remarks}
+				if !reflect.DeepEqual(v.Response.Response, prev.Response) {
+					notes = append(notes, "modify: "+title+" shows its last answer as it was (the user has read it); only context on it counts, and keeps the turn going")
+				}
 			case protocol.AfterToolModify:
 				if newOutput != nil {
 					prev, _ := params.(protocol.AfterToolParams)
@@ -182,11 +170,11 @@ func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, 
 var AgentStages = map[string][]string{
 	"claude-code":   {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
 	"gemini-cli":    {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
-	"codex-cli":     {"before_llm", "before_tool", "approve_tool", "after_tool"},
+	"codex-cli":     {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
 	"copilot-cli":   {"before_tool", "approve_tool"},
 	"cursor":        {"before_llm", "before_tool", "approve_tool"},
 	"factory-droid": {"before_llm", "before_tool", "approve_tool", "after_tool"},
-	"qwen-code":     {"before_llm", "before_tool", "approve_tool", "after_tool"},
+	"qwen-code":     {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
 }
 
 // sameTools puts back the tools of the request sent, as an agent that

@@ -30,10 +30,12 @@ var generated = []string{
 	"sdk-go/protocol_gen.go",
 	"sdk-go/hook_gen.go",
 	"sdk-python/src/hookwire/_protocol.py",
+	"sdk-python/src/hookwire/_methods.py",
 	"sdk-node/src/protocol.gen.ts",
 	"sdk-node/src/methods.gen.ts",
 	"sdk-node/src/exports.gen.ts",
 	"docs/protocol.md",
+	"docs/actions.md",
 	"core/bridge/tool_names_gen.go",
 	"sdk-go/tool_names_gen.go",
 	"sdk-python/src/hookwire/_tool_names.py",
@@ -61,8 +63,8 @@ func Gen() error {
 	return run("codegen", "go", "run", ".", "..")
 }
 
-// Check fails when a generated file is out of date, or when gofmt, go vet or
-// ruff format complain.
+// Check fails when a generated file is out of date, or when gofmt, go vet,
+// ruff format or Biome (sdk-node's formatter and linter) complain.
 func Check() error {
 	mg.Deps(Deps) // ruff, for the Python files' format
 	var problems []string
@@ -104,8 +106,20 @@ func Check() error {
 		}
 	}
 	problems = append(problems, pythonFormatProblems()...)
+	problems = append(problems, nodeLintProblems()...)
 	if len(problems) > 0 {
 		return errors.New("check failed:\n  " + strings.Join(problems, "\n  "))
+	}
+	return nil
+}
+
+// nodeLintProblems runs the pinned Biome over sdk-node: its formatter, its
+// linter and its import order, as sdk-node/biome.json sets them.
+func nodeLintProblems() []string {
+	cmd := exec.Command(filepath.Join("node_modules", ".bin", "biome"), "check", "--max-diagnostics=20", ".")
+	cmd.Dir = "sdk-node"
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return []string{fmt.Sprintf("sdk-node: biome check: %v (run npx biome check --write there)\n%s", err, out)}
 	}
 	return nil
 }

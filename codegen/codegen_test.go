@@ -286,7 +286,7 @@ func TestThePythonAllListsWhatThePackageReExportsOfTheModule(t *testing.T) {
 // decorator, its test client's call and its row in the dispatch tables,
 // from the method table alone: paint.mix was added with no other change.
 func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
-	src := fixturePython(t)
+	src := fixtureMethods(t)
 	for _, want := range []string{
 		"    def mix(self, fn: _MixHandler) -> _MixHandler:\n",
 		"        self._register(METHOD_MIX, fn)\n",
@@ -311,12 +311,21 @@ func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
 
 // fixturePython is the fixture's Python module.
 func fixturePython(t *testing.T) string {
+	return fixtureFile(t, "_protocol.py")
+}
+
+// fixtureMethods is the fixture's Python method surface.
+func fixtureMethods(t *testing.T) string {
+	return fixtureFile(t, "_methods.py")
+}
+
+func fixtureFile(t *testing.T, name string) string {
 	t.Helper()
 	outs, err := generate(fixture, "hookwire.schema.json", "methods.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, ".py") })
+	i := slices.IndexFunc(outs, func(o Output) bool { return strings.HasSuffix(o.Path, "/"+name) })
 	return string(outs[i].Data)
 }
 
@@ -546,9 +555,11 @@ func TestTheFixturesPythonTypeChecksAndRuns(t *testing.T) {
 	files := map[string]string{
 		filepath.Join(pkg, "__init__.py"):  "",
 		filepath.Join(pkg, "_protocol.py"): fixturePython(t),
+		filepath.Join(pkg, "_methods.py"):  fixtureMethods(t),
 		filepath.Join(dir, "use.py"): `from typing import Callable
 
-from hookwire._protocol import METHOD_APPLY, METHOD_MIX, NEEDS_HANDLER, MixReply, Paint, _Handlers, _TestCalls
+from hookwire._methods import NEEDS_HANDLER, _Handlers, _TestCalls
+from hookwire._protocol import METHOD_APPLY, METHOD_MIX, MixReply, Paint
 
 
 class Hook(_Handlers):
@@ -584,8 +595,12 @@ assert sorted(hook.handlers) == [METHOD_APPLY, METHOD_MIX]
 assert METHOD_MIX in NEEDS_HANDLER
 `,
 	}
-	// The SDK's hand-written modules that the generated one imports.
-	for _, m := range regexp.MustCompile(`(?m)^\s*from \.(\w+) import`).FindAllStringSubmatch(files[filepath.Join(pkg, "_protocol.py")], -1) {
+	// The SDK's hand-written modules that the generated ones import.
+	generated := files[filepath.Join(pkg, "_protocol.py")] + files[filepath.Join(pkg, "_methods.py")]
+	for _, m := range regexp.MustCompile(`(?m)^\s*from \.(\w+) import`).FindAllStringSubmatch(generated, -1) {
+		if _, ok := files[filepath.Join(pkg, m[1]+".py")]; ok {
+			continue
+		}
 		src, err := os.ReadFile(filepath.Join("..", "sdk-python", "src", "hookwire", m[1]+".py"))
 		if err != nil {
 			t.Fatal(err)
@@ -625,4 +640,67 @@ func TestAToolNameHasOneKindUnderEveryAgent(t *testing.T) {
 	if err != nil || !slices.Equal(merged["read_file"].members["path"], []string{"path", "file_path"}) {
 		t.Errorf("merged %+v, %v: want both agents' argument names, in the agents' order", merged["read_file"], err)
 	}
+}
+
+// Each action of the real method table has its helper in every SDK, under
+// the name docs/actions.md gives it: generated for the actions that carry
+// only a reason, written by hand for the others.
+func TestEveryActionHasItsHelperInEverySDK(t *testing.T) {
+	read := func(pattern string) string {
+		var all strings.Builder
+		for _, f := range glob(t, pattern) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all.Write(b)
+		}
+		return all.String()
+	}
+	python, ts, gosrc := read("../sdk-python/src/hookwire/*.py"), read("../sdk-node/src/*.ts"), read("../sdk-go/*.go")
+	m, err := Load(readFile(t, "../schema/hookwire.schema.json"), readFile(t, "../schema/methods.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := actions(m)
+	if len(got) < 6 {
+		t.Fatalf("actions: %v", got)
+	}
+	for _, a := range got {
+		if !strings.Contains(python, "\ndef "+a.Python()+"(") {
+			t.Errorf("sdk-python has no %s()", a.Python())
+		}
+		if !strings.Contains(ts, "export function "+a.TypeScript()+"(") {
+			t.Errorf("sdk-node has no %s()", a.TypeScript())
+		}
+		goName := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(a.Go(), "params."), "{}"), "()")
+		if !strings.Contains(gosrc, "type "+goName+" struct") && !strings.Contains(gosrc, ") "+goName+"() ") {
+			t.Errorf("sdk-go has no %s", a.Go())
+		}
+	}
+	names := map[string][3]string{}
+	for _, a := range got {
+		names[a.Name] = [3]string{a.Go(), a.Python(), a.TypeScript()}
+	}
+	if names["continue"] != [3]string{"Continue{}", "continue_", "continue_"} || names["deny_tool"] != [3]string{"DenyTool{}", "deny_tool", "denyTool"} || names["modify"][0] != "params.Modify()" {
+		t.Errorf("names: %v", names)
+	}
+}
+
+func glob(t *testing.T, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: %v %v", pattern, files, err)
+	}
+	return files
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -31,11 +32,13 @@ func Render(m *Model) ([]Output, error) {
 	}{
 		{"sdk-go/protocol_gen.go", "go.tmpl", goFuncs(m), true, nil},
 		{"sdk-go/hook_gen.go", "go_hook.tmpl", goFuncs(m), true, nil},
-		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false, []string{"python_surface.tmpl"}},
+		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false, nil},
+		{"sdk-python/src/hookwire/_methods.py", "python_methods.tmpl", pyFuncs(m), false, nil},
 		{"sdk-node/src/protocol.gen.ts", "ts.tmpl", tsFuncs(m), false, nil},
 		{"sdk-node/src/methods.gen.ts", "ts_methods.tmpl", tsFuncs(m), false, nil},
 		{"sdk-node/src/exports.gen.ts", "ts_exports.tmpl", tsFuncs(m), false, nil},
 		{"docs/protocol.md", "docs.tmpl", docFuncs(m), false, nil},
+		{"docs/actions.md", "actions.tmpl", docFuncs(m), false, nil},
 	}
 	var out []Output
 	for _, f := range files {
@@ -86,6 +89,7 @@ func commonFuncs(m *Model) template.FuncMap {
 		"resultOf":   m.resultOf,
 		"ordered":    m.Ordered,
 		"quote":      quote,
+		"actions":    func() []action { return actions(m) },
 		"named":      m.Type,
 		"allowed":    allowed,
 	}
@@ -134,13 +138,21 @@ func quote(s string) string {
 // oneLine joins a multi-line description for places that take one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// allowed lists a union's tag values for an error message: "continue", "".
+// allowed lists a union's tag values for an error message: "continue",
+// "modify" (never the empty tag: see shown).
 func allowed(u *Type) string {
 	var out []string
 	for _, v := range u.TagValues() {
 		out = append(out, quote(v))
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(shown(out), ", ")
+}
+
+// shown are the quoted values a user reads in a list of what to send: all
+// but "", which hosts read as continue and the decoders accept, but which
+// no list of actions offers.
+func shown(quoted []string) []string {
+	return slices.DeleteFunc(slices.Clone(quoted), func(q string) bool { return q == `""` })
 }
 
 // article is "a" or "an" for a name, by its first letter.

@@ -26,7 +26,9 @@ func docFuncs(m *Model) template.FuncMap {
 		"tagList": func(v *Variant) string {
 			var tags []string
 			for _, t := range v.Tags {
-				tags = append(tags, "`"+quote(t)+"`")
+				if t != "" {
+					tags = append(tags, "`"+quote(t)+"`")
+				}
 			}
 			if v.Absent {
 				tags = append(tags, "absent")
@@ -62,7 +64,7 @@ func docType(r *Ref) string {
 	switch {
 	case len(r.Consts) > 0:
 		var lits []string
-		for _, c := range r.Consts {
+		for _, c := range shown(r.Consts) {
 			lits = append(lits, "`"+c+"`")
 		}
 		t = strings.Join(lits, " or ")

@@ -11,23 +11,24 @@ import (
 
 func pyFuncs(m *Model) template.FuncMap {
 	return template.FuncMap{
-		"pyType":        pyType,
-		"pyCheckFields": pyCheckFields,
-		"pyDocstring":   pyDocstring,
-		"pyTypeDef":     pyTypeDef,
-		"pyConsts":      func(lits []string) string { return strings.Join(lits, ", ") },
-		"pyAll":         func() ([]string, error) { return pyAll(m) },
-		"article":       article,
-		"pyHandled":     func() ([]pyMethod, error) { return pyHandled(m) },
-		"pyFilter":      pyFilter,
-		"pyBound":       pyBound,
+		"pyType":           pyType,
+		"pyCheckFields":    pyCheckFields,
+		"pyDocstring":      pyDocstring,
+		"pyTypeDef":        pyTypeDef,
+		"pyConsts":         func(lits []string) string { return strings.Join(lits, ", ") },
+		"pyAll":            func() ([]string, error) { return pyAll(m) },
+		"pyMethodsImports": func() ([]string, error) { return pyMethodsImports(m) },
+		"article":          article,
+		"pyHandled":        func() ([]pyMethod, error) { return pyHandled(m) },
+		"pyFilter":         pyFilter,
+		"pyBound":          pyBound,
 	}
 }
 
-// pyAll lists the names the package re-exports for __all__, so that it
-// can re-export them with `from ._protocol import *` and no hand-kept list:
-// the types, each handler's reply type, the error codes, host extensions
-// and the tables a hook reads. The decode functions, the method table and
+// pyAll lists the names the package re-exports from _protocol.py for
+// __all__, so that it can re-export them with `from ._protocol import *`
+// and no hand-kept list: the types, the error codes, host extensions and
+// the tables a hook reads (each handler's reply type is _methods.py's). The decode functions, the method table and
 // the constants of each enum value, method and event kind stay in the
 // module, for the SDK. The names follow the template's; a test holds the
 // two together. The order is ruff's (RUF022): constants, then classes and
@@ -38,13 +39,9 @@ func pyAll(m *Model) ([]string, error) {
 	for _, t := range m.Types {
 		out = append(out, t.Name)
 	}
-	handled, err := pyHandled(m)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range handled {
-		if h.Alias != "" {
-			out = append(out, h.Alias)
+	for _, a := range actions(m) {
+		if a.Simple {
+			out = append(out, a.Python())
 		}
 	}
 	for _, e := range m.HostExtensions {
@@ -66,6 +63,24 @@ func pyAll(m *Model) ([]string, error) {
 		return cmp.Or(cmp.Compare(group(a), group(b)), cmp.Compare(a, b))
 	})
 	return out, nil
+}
+
+// pyMethodsImports lists what _methods.py takes from _protocol.py: each
+// handled method's constant, params and result types, in ruff's order
+// (constants, then classes, each sorted).
+func pyMethodsImports(m *Model) ([]string, error) {
+	handled, err := pyHandled(m)
+	if err != nil {
+		return nil, err
+	}
+	var consts, types []string
+	for _, h := range handled {
+		consts = append(consts, "METHOD_"+screaming(h.Handler))
+		types = append(types, h.Params.Name, h.Result.Name)
+	}
+	slices.Sort(consts)
+	slices.Sort(types)
+	return append(consts, slices.Compact(types)...), nil
 }
 
 // pyMethod is a method a hook handles (a request with a hello mode), as
@@ -283,7 +298,7 @@ func pyType(r *Ref) string {
 	var t string
 	switch {
 	case len(r.Consts) > 0:
-		t = "Literal[" + strings.Join(r.Consts, ", ") + "]"
+		t = "Literal[" + strings.Join(shown(r.Consts), ", ") + "]"
 	case r.Kind == String:
 		t = "str"
 	case r.Kind == Integer:
@@ -354,9 +369,10 @@ func pyCheckValue(b *strings.Builder, r *Ref, v, path string, depth int, indent 
 	switch {
 	case len(r.Consts) > 0:
 		// bool is an int in Python, but true is not 1 in JSON.
-		allowed := "(" + strings.Join(r.Consts, ", ") + ",)"
+		accepted := "(" + strings.Join(r.Consts, ", ") + ",)"
+		offered := "(" + strings.Join(shown(r.Consts), ", ") + ",)"
 		fmt.Fprintf(b, "%sif isinstance(%s, bool) or %s not in %s:\n%s    raise _not_one_of(%s, %s, %s)\n",
-			indent, v, v, allowed, indent, at, v, allowed)
+			indent, v, v, accepted, indent, at, v, offered)
 	case r.Kind == String, r.Kind == Named && r.Type.Kind == Enum:
 		// Enums grow: a value this version does not know is still a string.
 		want(pyNotA(v, "str"), "a string")

@@ -45,7 +45,7 @@ func tsType(r *Ref) string {
 	var t string
 	switch {
 	case len(r.Consts) > 0:
-		t = strings.Join(r.Consts, " | ")
+		t = strings.Join(shown(r.Consts), " | ")
 	case r.Kind == String:
 		t = "string"
 	case r.Kind == Integer, r.Kind == Number:

@@ -56,6 +56,22 @@ func ExampleAfterToolParams_membersLeftOut() {
 	// {"action":"modify","result":{"tool":"exec","result":{"for_llm":"pw [redacted] (after )"}}} <nil>
 }
 
+// The reviewer of the README: context for the model and a message for the
+// user, beside a continue.
+func ExampleContinue_remarks() {
+	h := hookwire.New("reviewer")
+	h.OnAfterTool(func(_ context.Context, ran hookwire.AfterToolParams) (hookwire.AfterToolResult, error) {
+		if ran.Tool == "write_file" {
+			return hookwire.Continue{Context: hookwire.Ptr("Run the tests before you say it is done."), Message: hookwire.Ptr("reviewer: a file changed")}, nil
+		}
+		return nil, nil
+	})
+	res, err := h.Call(context.Background(), hookwire.MethodAfterTool, json.RawMessage(`{"tool":"write_file","result":{"for_llm":"ok"}}`))
+	fmt.Println(string(res), err)
+	// Output:
+	// {"action":"continue","context":"Run the tests before you say it is done.","message":"reviewer: a file changed"} <nil>
+}
+
 // The SDK answers hook.hello with the hook's name and the modes its
 // handlers need.
 func ExampleHook_Modes() {

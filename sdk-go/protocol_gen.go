@@ -859,7 +859,7 @@ func (v *ContentBlock) UnmarshalJSON(data []byte) error {
 
 // Continue passes the object through unchanged. Its action may be omitted or empty.
 type Continue struct {
-	// action is "continue", "" or absent: all three mean continue.
+	// action is "continue", or absent; an empty action means continue too.
 	Action *string `json:"action,omitempty"`
 	// reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`
@@ -2024,7 +2024,7 @@ func DecodeAfterLLMResult(data []byte) (AfterLLMResult, error) {
 	case tag == "hard_abort":
 		return decodeVariant[AfterLLMResult, HardAbort](data)
 	}
-	return nil, badTag("AfterLLMResult", "action", tag, present, `"continue", "", "modify", "abort_turn", "hard_abort"`)
+	return nil, badTag("AfterLLMResult", "action", tag, present, `"continue", "modify", "abort_turn", "hard_abort"`)
 }
 
 // AfterToolResult answers hook.after_tool.
@@ -2057,7 +2057,7 @@ func DecodeAfterToolResult(data []byte) (AfterToolResult, error) {
 	case tag == "hard_abort":
 		return decodeVariant[AfterToolResult, HardAbort](data)
 	}
-	return nil, badTag("AfterToolResult", "action", tag, present, `"continue", "", "modify", "abort_turn", "hard_abort"`)
+	return nil, badTag("AfterToolResult", "action", tag, present, `"continue", "modify", "abort_turn", "hard_abort"`)
 }
 
 // BeforeLLMResult answers hook.before_llm.
@@ -2090,7 +2090,7 @@ func DecodeBeforeLLMResult(data []byte) (BeforeLLMResult, error) {
 	case tag == "hard_abort":
 		return decodeVariant[BeforeLLMResult, HardAbort](data)
 	}
-	return nil, badTag("BeforeLLMResult", "action", tag, present, `"continue", "", "modify", "abort_turn", "hard_abort"`)
+	return nil, badTag("BeforeLLMResult", "action", tag, present, `"continue", "modify", "abort_turn", "hard_abort"`)
 }
 
 // BeforeToolResult answers hook.before_tool.
@@ -2129,7 +2129,7 @@ func DecodeBeforeToolResult(data []byte) (BeforeToolResult, error) {
 	case tag == "hard_abort":
 		return decodeVariant[BeforeToolResult, HardAbort](data)
 	}
-	return nil, badTag("BeforeToolResult", "action", tag, present, `"continue", "", "modify", "respond", "deny_tool", "abort_turn", "hard_abort"`)
+	return nil, badTag("BeforeToolResult", "action", tag, present, `"continue", "modify", "respond", "deny_tool", "abort_turn", "hard_abort"`)
 }
 
 // MethodInfo is a row of the method table.

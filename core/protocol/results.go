@@ -71,7 +71,7 @@ func (r Remarks) HookRemarks() Remarks { return r }
 
 // Continue passes the object through unchanged. Its action may be omitted or empty.
 type Continue struct {
-	// Action is "continue", "" or absent: all three mean continue.
+	// Action is "continue", or absent; an empty action means continue too.
 	Action *Action `json:"action,omitempty"`
 	// Reason is an optional note for logs.
 	Reason *string `json:"reason,omitempty"`

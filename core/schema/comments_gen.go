@@ -111,7 +111,7 @@ var comments = map[string]string{
 	"github.com/hookwire/hookwire/core/protocol.ContentBlock.Text":                   "Text is the block's text.",
 	"github.com/hookwire/hookwire/core/protocol.ContentBlock.Type":                   "Type is \"text\" or \"image_url\".",
 	"github.com/hookwire/hookwire/core/protocol.Continue":                            "Continue passes the object through unchanged. Its action may be omitted or empty.",
-	"github.com/hookwire/hookwire/core/protocol.Continue.Action":                     "Action is \"continue\", \"\" or absent: all three mean continue.",
+	"github.com/hookwire/hookwire/core/protocol.Continue.Action":                     "Action is \"continue\", or absent; an empty action means continue too.",
 	"github.com/hookwire/hookwire/core/protocol.Continue.Extra":                      "Extra holds members this version does not know.",
 	"github.com/hookwire/hookwire/core/protocol.Continue.Reason":                     "Reason is an optional note for logs.",
 	"github.com/hookwire/hookwire/core/protocol.DenyTool":                            "DenyTool refuses to run the tool; the LLM is told the reason.",

@@ -31,7 +31,8 @@ export class HookError extends HookwireError {
     super(message);
     // JSON has no NaN or Infinity, and JSON-RPC wants an integer: better
     // to fail where the error is made than to send a reply the host rejects.
-    if (!Number.isSafeInteger(code)) throw new TypeError(`hookwire: a HookError code is an integer, not ${String(code)}`);
+    if (!Number.isSafeInteger(code))
+      throw new TypeError(`hookwire: a HookError code is an integer, not ${String(code)}`);
     this.name = "HookError";
     this.code = code;
     this.data = data;
@@ -43,6 +44,9 @@ Object.defineProperty(HookError.prototype, HOOK_ERROR, { value: true });
 export function isHookError(err: unknown): err is HookError {
   return (
     err instanceof HookError ||
-    (typeof err === "object" && err !== null && (err as { [HOOK_ERROR]?: unknown })[HOOK_ERROR] === true && typeof (err as HookError).code === "number")
+    (typeof err === "object" &&
+      err !== null &&
+      (err as { [HOOK_ERROR]?: unknown })[HOOK_ERROR] === true &&
+      typeof (err as HookError).code === "number")
   );
 }

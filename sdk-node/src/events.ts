@@ -1,7 +1,7 @@
 // Observe notifications: kind patterns, and the legacy hook.event of older
 // hosts seen as a runtime event, so that one observer serves both.
 
-import { LegacyEventKinds, type EventScope, type LegacyEvent, type RuntimeEvent } from "./protocol.gen.js";
+import { type EventScope, type LegacyEvent, LegacyEventKinds, type RuntimeEvent } from "./protocol.gen.js";
 
 /**
  * Compiles a kind pattern: `*` stands for any run of characters (dots

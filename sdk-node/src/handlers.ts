@@ -4,14 +4,7 @@
 // the session can all depend on this module without depending on each other.
 
 import type { Intercepted } from "./exports.gen.js";
-import type {
-  BeforeToolParams,
-  Continue,
-  LegacyEvent,
-  Requests,
-  RuntimeEvent,
-  ToolResult,
-} from "./protocol.gen.js";
+import type { BeforeToolParams, Continue, LegacyEvent, Requests, RuntimeEvent, ToolResult } from "./protocol.gen.js";
 import type { ObjectSchema } from "./schema.js";
 
 /** A value, or a promise of it. */
@@ -49,10 +42,14 @@ export interface ToolContext extends Context {
  */
 export type HandlerResult<M extends Intercepted> =
   | Requests[M]["result"]
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing (void) continues
   | (Continue extends Requests[M]["result"] ? undefined | void : never);
 
 /** A handler of a request method: its params in, a result it allows out. */
-export type Handler<M extends Intercepted> = (params: Requests[M]["params"], ctx: Context) => Awaitable<HandlerResult<M>>;
+export type Handler<M extends Intercepted> = (
+  params: Requests[M]["params"],
+  ctx: Context,
+) => Awaitable<HandlerResult<M>>;
 
 /** Runs when the hook stops; see Hook.onClose. */
 export type Closer = (ctx: Context) => Awaitable<void>;

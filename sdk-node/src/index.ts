@@ -1,6 +1,9 @@
 // hookwire: agent hooks in TypeScript, over JSON-RPC 2.0 on stdio.
 
-export { Hook } from "./hook.js";
+export { canonicalTool, type ToolCallLike } from "./canonical.js";
+export { HookError, HookwireError } from "./errors.js";
+// The types of each method's params and result, and Intercepted, come from the method table.
+export * from "./exports.gen.js";
 export type {
   Awaitable,
   Closer,
@@ -13,14 +16,14 @@ export type {
   ToolFunction,
   ToolSpec,
 } from "./handlers.js";
+export { Hook } from "./hook.js";
 export {
-  HookEvent,
-  lifecycle,
   type CanUseTool,
   type CanUseToolOptions,
   type HookAbort,
   type HookCallback,
   type HookContinue,
+  HookEvent,
   type HookInput,
   type HookInputs,
   type HookModifyInput,
@@ -30,18 +33,10 @@ export {
   type HookSkip,
   type LifecycleHooks,
   type LifecycleOptions,
+  lifecycle,
   type PermissionResult,
   type ToolInput,
 } from "./lifecycle.js";
-export { HookError, HookwireError } from "./errors.js";
-export { DecodeError } from "./protocol.gen.js";
-export { abortTurn, deny, hardAbort, modify, pass, respond } from "./results.js";
-export { canonicalTool, type ToolCallLike } from "./canonical.js";
-export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
-export { version } from "./version.gen.js";
-export { RpcError, TestClient, testHook, type TestOptions, type WireResponse } from "./testing.js";
-// The types of each method's params and result, and Intercepted, come from the method table.
-export * from "./exports.gen.js";
 export type {
   Action,
   EventKind,
@@ -65,11 +60,20 @@ export type {
 } from "./protocol.gen.js";
 export {
   Actions,
+  abortTurn,
+  continue_,
+  DecodeError,
+  denyTool,
   ErrorCodes,
   EventKinds,
   HostExtensions,
+  hardAbort,
   LegacyEventKinds,
   Methods,
   Modes,
   PROTOCOL_VERSION,
 } from "./protocol.gen.js";
+export { deny, modify, pass, respond } from "./results.js";
+export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
+export { RpcError, TestClient, type TestOptions, testHook, type WireResponse } from "./testing.js";
+export { version } from "./version.gen.js";

@@ -6,22 +6,25 @@
 
 import type { Awaitable, Context } from "./handlers.js";
 import { Hook } from "./hook.js";
-import type {
-  AfterToolParams,
-  AfterToolResult,
-  ApproveToolParams,
-  ApproveToolResult,
-  BeforeLLMParams,
-  BeforeLLMResult,
-  BeforeToolParams,
-  BeforeToolResult,
-  JsonValue,
-  Meta,
-  RuntimeEvent,
-  ToolKind,
-  ToolResult,
+import {
+  type AfterToolParams,
+  type AfterToolResult,
+  type ApproveToolParams,
+  type ApproveToolResult,
+  abortTurn,
+  type BeforeLLMParams,
+  type BeforeLLMResult,
+  type BeforeToolParams,
+  type BeforeToolResult,
+  continue_,
+  denyTool,
+  type JsonValue,
+  type Meta,
+  type RuntimeEvent,
+  type ToolKind,
+  type ToolResult,
 } from "./protocol.gen.js";
-import { abortTurn, deny, modify, pass } from "./results.js";
+import { modify } from "./results.js";
 
 /** The eight lifecycle events. */
 export const HookEvent = {
@@ -45,9 +48,21 @@ export interface HookInputs {
   SessionStart: { event: "SessionStart"; sessionId: string };
   UserPromptSubmit: { event: "UserPromptSubmit"; sessionId: string; message: string };
   PreToolUse: { event: "PreToolUse"; sessionId: string; toolName: string; toolInput: ToolInput };
-  PostToolUse: { event: "PostToolUse"; sessionId: string; toolName: string; toolInput: ToolInput; toolOutput: ToolResult };
+  PostToolUse: {
+    event: "PostToolUse";
+    sessionId: string;
+    toolName: string;
+    toolInput: ToolInput;
+    toolOutput: ToolResult;
+  };
   /** error.message is the result's for_llm. */
-  PostToolUseFailure: { event: "PostToolUseFailure"; sessionId: string; toolName: string; toolInput: ToolInput; error: Error };
+  PostToolUseFailure: {
+    event: "PostToolUseFailure";
+    sessionId: string;
+    toolName: string;
+    toolInput: ToolInput;
+    error: Error;
+  };
   /** toolKind and affectedPaths are what the host knows: absent and empty otherwise. */
   PermissionRequest: {
     event: "PermissionRequest";
@@ -146,7 +161,11 @@ export type PermissionResult =
   | { behavior: "ask" };
 
 /** The permission callback: may this tool call run? */
-export type CanUseTool = (toolName: string, input: ToolInput, options: CanUseToolOptions) => Awaitable<PermissionResult>;
+export type CanUseTool = (
+  toolName: string,
+  input: ToolInput,
+  options: CanUseToolOptions,
+) => Awaitable<PermissionResult>;
 
 /** What lifecycle() registers. */
 export interface LifecycleOptions {
@@ -198,7 +217,8 @@ class Lifecycle {
     if (has("UserPromptSubmit")) hook.beforeLLM((req, ctx) => this.beforeLLM(req, ctx));
     if (has("PreToolUse")) hook.beforeTool((call, ctx) => this.beforeTool(call, ctx));
     if (has("PostToolUse", "PostToolUseFailure")) hook.afterTool((ran, ctx) => this.afterTool(ran, ctx));
-    if (has("PermissionRequest") || options.canUseTool !== undefined) hook.approveTool((req, ctx) => this.approveTool(req, ctx));
+    if (has("PermissionRequest") || options.canUseTool !== undefined)
+      hook.approveTool((req, ctx) => this.approveTool(req, ctx));
     if (has("SessionStart", "SessionEnd", "TaskCompleted")) {
       hook.on("*", (event, ctx) => {
         const handled = this.events.then(() => this.observe(event, ctx));
@@ -281,7 +301,11 @@ class Lifecycle {
     if (event.kind === "agent.session.end") return this.end(key, ctx);
     await this.start(key, ctx);
     if (event.kind === "agent.turn.end") {
-      await this.chain("TaskCompleted", { event: "TaskCompleted", sessionId: key, payload: event.payload ?? null }, ctx);
+      await this.chain(
+        "TaskCompleted",
+        { event: "TaskCompleted", sessionId: key, payload: event.payload ?? null },
+        ctx,
+      );
     }
   }
 
@@ -290,7 +314,10 @@ class Lifecycle {
     const turn = req.meta?.TurnID;
     if (turn === undefined || turn === "") return (req.messages ?? []).at(-1)?.role === "user";
     let seen = this.turns.get(sessionId);
-    if (seen === undefined) this.turns.set(sessionId, (seen = new Set()));
+    if (seen === undefined) {
+      seen = new Set();
+      this.turns.set(sessionId, seen);
+    }
     if (seen.has(turn)) return false;
     seen.add(turn);
     return true;
@@ -299,20 +326,25 @@ class Lifecycle {
   private async beforeLLM(req: BeforeLLMParams, ctx: Context): Promise<BeforeLLMResult> {
     const sessionId = sessionOf(req.meta);
     await this.start(sessionId, ctx);
-    if (!this.firstOfTurn(sessionId, req)) return pass();
+    if (!this.firstOfTurn(sessionId, req)) return continue_();
     const history = req.messages ?? []; // a host leaves an empty history out
     let at = history.length - 1;
     while (at >= 0 && history[at]!.role !== "user") at--;
     const message = history[at]?.content ?? "";
-    const { input, stop } = await this.chain("UserPromptSubmit", { event: "UserPromptSubmit", sessionId, message }, ctx, (input, out) => {
-      const text = out["modifiedInput"];
-      if (text === undefined) return input;
-      if (typeof text !== "string") throw new Error("modifiedInput is not a string, ignored");
-      if (at < 0) throw new Error("the request has no user message to replace, modifiedInput ignored");
-      return { ...input, message: text };
-    });
+    const { input, stop } = await this.chain(
+      "UserPromptSubmit",
+      { event: "UserPromptSubmit", sessionId, message },
+      ctx,
+      (input, out) => {
+        const text = out["modifiedInput"];
+        if (text === undefined) return input;
+        if (typeof text !== "string") throw new Error("modifiedInput is not a string, ignored");
+        if (at < 0) throw new Error("the request has no user message to replace, modifiedInput ignored");
+        return { ...input, message: text };
+      },
+    );
     if (stop?.action === "abort") return abortTurn(stop.reason);
-    if (input.message === message) return pass();
+    if (input.message === message) return continue_();
     const messages = [...history];
     messages[at] = { ...messages[at]!, content: input.message };
     return modify(req, { messages });
@@ -321,16 +353,21 @@ class Lifecycle {
   private async beforeTool(call: BeforeToolParams, ctx: Context): Promise<BeforeToolResult> {
     const sessionId = sessionOf(call.meta);
     await this.start(sessionId, ctx);
-    const received: HookInputs["PreToolUse"] = { event: "PreToolUse", sessionId, toolName: call.tool, toolInput: call.arguments ?? {} };
+    const received: HookInputs["PreToolUse"] = {
+      event: "PreToolUse",
+      sessionId,
+      toolName: call.tool,
+      toolInput: call.arguments ?? {},
+    };
     const { input, stop } = await this.chain("PreToolUse", received, ctx, (input, out) => {
       const args = out["modifiedInput"];
       if (args === undefined) return input;
       if (!isObject(args)) throw new Error("modifiedInput is not an object of arguments, ignored");
       return { ...input, toolInput: args as ToolInput };
     });
-    if (stop?.action === "skip") return deny(stop.reason ?? `${call.tool} skipped by a PreToolUse callback`);
+    if (stop?.action === "skip") return denyTool(stop.reason ?? `${call.tool} skipped by a PreToolUse callback`);
     if (stop?.action === "abort") return abortTurn(stop.reason);
-    return input === received ? pass() : modify(call, { arguments: input.toolInput });
+    return input === received ? continue_() : modify(call, { arguments: input.toolInput });
   }
 
   private async afterTool(ran: AfterToolParams, ctx: Context): Promise<AfterToolResult> {
@@ -362,7 +399,7 @@ class Lifecycle {
             (input, out) => (replace(out) ? { ...input, toolOutput: result } : input),
           );
     if (stop?.action === "abort") return abortTurn(stop.reason);
-    return result === received ? pass() : modify(ran, { result });
+    return result === received ? continue_() : modify(ran, { result });
   }
 
   private async approveTool(req: ApproveToolParams, ctx: Context): Promise<ApproveToolResult> {
@@ -370,14 +407,26 @@ class Lifecycle {
     await this.start(sessionId, ctx);
     const affectedPaths = req.affected_paths ?? [];
     const known = req.tool_kind === undefined ? {} : { toolKind: req.tool_kind };
-    const input: HookInputs["PermissionRequest"] = { event: "PermissionRequest", sessionId, toolName: req.tool, toolInput: req.arguments ?? {}, ...known, affectedPaths };
+    const input: HookInputs["PermissionRequest"] = {
+      event: "PermissionRequest",
+      sessionId,
+      toolName: req.tool,
+      toolInput: req.arguments ?? {},
+      ...known,
+      affectedPaths,
+    };
     const { stop } = await this.chain("PermissionRequest", input, ctx);
-    if (stop !== undefined) return { approved: false, reason: stop.reason ?? `${req.tool} refused by a PermissionRequest callback` };
+    if (stop !== undefined)
+      return { approved: false, reason: stop.reason ?? `${req.tool} refused by a PermissionRequest callback` };
     const canUseTool = this.options.canUseTool;
     if (canUseTool === undefined) return { approved: true };
     let verdict: unknown;
     try {
-      verdict = await canUseTool(req.tool, req.arguments ?? {}, { signal: ctx.signal, ...known, affectedPaths: [...affectedPaths] });
+      verdict = await canUseTool(req.tool, req.arguments ?? {}, {
+        signal: ctx.signal,
+        ...known,
+        affectedPaths: [...affectedPaths],
+      });
     } catch (err) {
       // Not an approval: a failing permission check leaves the call to the host.
       this.log(`hookwire: canUseTool failed, taken as ask: ${details(err)}`);

@@ -17,8 +17,7 @@ export class LineReader {
   /** Takes the next chunk of input, and hands each line it completes to emit. */
   push(chunk: Uint8Array, emit: (line: Line) => void): void {
     let start = 0;
-    let nl: number;
-    while ((nl = chunk.indexOf(NL, start)) >= 0) {
+    for (let nl = chunk.indexOf(NL, start); nl >= 0; nl = chunk.indexOf(NL, start)) {
       const tail = chunk.subarray(start, nl);
       const bytes = this.parts.length === 0 ? tail : Buffer.concat([...this.parts, tail]);
       this.parts = [];

@@ -510,8 +510,8 @@ export interface ContentBlock {
 
 /** Continue passes the object through unchanged. Its action may be omitted or empty. */
 export interface Continue {
-  /** action is "continue", "" or absent: all three mean continue. */
-  action?: "continue" | "";
+  /** action is "continue", or absent; an empty action means continue too. */
+  action?: "continue";
   /** reason is an optional note for logs. */
   reason?: string;
   /**
@@ -2082,3 +2082,54 @@ export const decoders: { readonly [name: string]: (value: unknown) => unknown } 
   TurnContext: decodeTurnContext,
   Usage: decodeUsage,
 };
+
+/**
+ * The `continue` action: passes the object through unchanged. `remarks.context` is text for the model and
+ * `remarks.message` is shown to the user, by hosts that take them (the
+ * extensions result.context and result.message).
+ */
+export function continue_(reason?: string, remarks: { context?: string; message?: string } = {}): Continue {
+  const result: Continue = { action: "continue" };
+  if (reason !== undefined) result.reason = reason;
+  if (remarks.context !== undefined) result.context = remarks.context;
+  if (remarks.message !== undefined) result.message = remarks.message;
+  return result;
+}
+
+/**
+ * The `abort_turn` action: ends the current turn with an error. `remarks.context` is text for the model and
+ * `remarks.message` is shown to the user, by hosts that take them (the
+ * extensions result.context and result.message).
+ */
+export function abortTurn(reason?: string, remarks: { context?: string; message?: string } = {}): AbortTurn {
+  const result: AbortTurn = { action: "abort_turn" };
+  if (reason !== undefined) result.reason = reason;
+  if (remarks.context !== undefined) result.context = remarks.context;
+  if (remarks.message !== undefined) result.message = remarks.message;
+  return result;
+}
+
+/**
+ * The `hard_abort` action: stops the whole agent loop. `remarks.context` is text for the model and
+ * `remarks.message` is shown to the user, by hosts that take them (the
+ * extensions result.context and result.message).
+ */
+export function hardAbort(reason?: string, remarks: { context?: string; message?: string } = {}): HardAbort {
+  const result: HardAbort = { action: "hard_abort" };
+  if (reason !== undefined) result.reason = reason;
+  if (remarks.context !== undefined) result.context = remarks.context;
+  if (remarks.message !== undefined) result.message = remarks.message;
+  return result;
+}
+
+/**
+ * The `deny_tool` action: refuses to run the tool; the LLM is told the reason. `remarks.context` is text for the model and
+ * `remarks.message` is shown to the user, by hosts that take them (the
+ * extensions result.context and result.message).
+ */
+export function denyTool(reason: string, remarks: { context?: string; message?: string } = {}): DenyTool {
+  const result: DenyTool = { action: "deny_tool", reason };
+  if (remarks.context !== undefined) result.context = remarks.context;
+  if (remarks.message !== undefined) result.message = remarks.message;
+  return result;
+}

@@ -7,7 +7,7 @@ import { kindMatcher } from "./events.js";
 import type { Intercepted } from "./exports.gen.js";
 import type { Closer, Handler, Observer, ObserverEntry, Tool, ToolFunction, ToolSpec } from "./handlers.js";
 import { HookMethods, routes } from "./methods.gen.js";
-import { Modes, type Mode } from "./protocol.gen.js";
+import { type Mode, Modes } from "./protocol.gen.js";
 import type { Infer, ObjectSchema } from "./schema.js";
 
 /**

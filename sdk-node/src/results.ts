@@ -2,27 +2,20 @@
 // right one on the wire: a modify carries the whole object, because hosts
 // replace what they sent with what comes back; they do not merge.
 
-import type {
-  AbortTurn,
-  AfterLLMModify,
-  AfterLLMParams,
-  AfterToolModify,
-  AfterToolParams,
-  BeforeLLMModify,
-  BeforeLLMParams,
-  BeforeToolModify,
-  BeforeToolParams,
-  Continue,
-  DenyTool,
-  HardAbort,
-  Respond,
-  ToolResult,
+import {
+  type AfterLLMModify,
+  type AfterLLMParams,
+  type AfterToolModify,
+  type AfterToolParams,
+  type BeforeLLMModify,
+  type BeforeLLMParams,
+  type BeforeToolModify,
+  type BeforeToolParams,
+  continue_,
+  denyTool,
+  type Respond,
+  type ToolResult,
 } from "./protocol.gen.js";
-
-/** Lets the object through unchanged: the `continue` action. */
-export function pass(reason?: string): Continue {
-  return reason === undefined ? { action: "continue" } : { action: "continue", reason };
-}
 
 /**
  * Replaces the object the host sent: pass the object received and the
@@ -75,7 +68,14 @@ const modified = Symbol.for("hookwire.modified");
 export function placeModified(method: string, reply: unknown): unknown {
   const member = modifyMember[method];
   if (member === undefined || typeof reply !== "object" || reply === null || !(modified in reply)) return reply;
-  const { [modified]: whole, request: _r, response: _s, call: _c, result: _t, ...rest } = reply as Record<PropertyKey, unknown>;
+  const {
+    [modified]: whole,
+    request: _r,
+    response: _s,
+    call: _c,
+    result: _t,
+    ...rest
+  } = reply as Record<PropertyKey, unknown>;
   return { ...rest, [member]: whole };
 }
 
@@ -90,17 +90,11 @@ export function respond(result: string | ToolResult, more?: Partial<ToolResult>)
   return { action: "respond", result: whole };
 }
 
-/** Refuses to run the tool (`before_tool` only); the LLM is told the reason. */
-export function deny(reason: string): DenyTool {
-  return { action: "deny_tool", reason };
-}
+// The names of before every SDK named each helper after its action, kept
+// for hooks written with them.
 
-/** Ends the current turn with an error. */
-export function abortTurn(reason?: string): AbortTurn {
-  return reason === undefined ? { action: "abort_turn" } : { action: "abort_turn", reason };
-}
+/** @deprecated The `continue` action's helper is `continue_`. */
+export const pass = continue_;
 
-/** Stops the whole agent loop. */
-export function hardAbort(reason?: string): HardAbort {
-  return reason === undefined ? { action: "hard_abort" } : { action: "hard_abort", reason };
-}
+/** @deprecated The `deny_tool` action's helper is `denyTool`. */
+export const deny = denyTool;

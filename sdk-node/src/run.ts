@@ -2,8 +2,8 @@
 // request on the original stdout, logs on stderr.
 
 import { HookwireError } from "./errors.js";
+import { type Line, LineReader } from "./lines.js";
 import { protectStdout } from "./protect.js";
-import { LineReader, type Line } from "./lines.js";
 import type { Registry } from "./registry.js";
 import { Session } from "./session.js";
 

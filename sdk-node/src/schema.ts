@@ -172,7 +172,8 @@ export function check(schema: JSONSchema, value: unknown, path = ""): string | u
     }
     for (const [key, v] of Object.entries(obj)) {
       if (v === null && !required.includes(key)) continue;
-      const sub = schema.properties !== undefined && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+      const sub =
+        schema.properties !== undefined && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
       if (sub !== undefined) {
         const problem = check(sub, v, at(key));
         if (problem !== undefined) return problem;

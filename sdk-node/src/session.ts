@@ -6,18 +6,18 @@ import { isHookError } from "./errors.js";
 import { fromLegacy } from "./events.js";
 import type { Intercepted } from "./exports.gen.js";
 import type { Context, EventContext, ObserverEntry, Tool } from "./handlers.js";
-import { routes, type Route } from "./methods.gen.js";
+import { type Route, routes } from "./methods.gen.js";
 import {
   Actions,
-  ErrorCodes,
-  Modes,
-  PROTOCOL_VERSION,
-  decodeLegacyEvent,
-  decodeRuntimeEvent,
   type BeforeLLMParams,
   type BeforeToolParams,
+  decodeLegacyEvent,
+  decodeRuntimeEvent,
+  ErrorCodes,
   type HelloResult,
   type Mode,
+  Modes,
+  PROTOCOL_VERSION,
   type Respond,
   type RuntimeEvent,
   type ToolDefinition,
@@ -39,7 +39,9 @@ const noop = (): void => {};
 
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  (typeof v === "object" || typeof v === "function") && v !== null && typeof (v as PromiseLike<unknown>).then === "function";
+  (typeof v === "object" || typeof v === "function") &&
+  v !== null &&
+  typeof (v as PromiseLike<unknown>).then === "function";
 
 /** The message of a thrown value. */
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -50,7 +52,7 @@ const errorLine = (id: unknown, code: number, message: string): string =>
   JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n";
 
 /**
- * Whether a result is the plain { action: "continue" } of pass(), the answer
+ * Whether a result is the plain { action: "continue" } of continue_(), the answer
  * most calls get: it is written without the generic check of results and
  * JSON.stringify, which cost it as much as the rest of the SDK's work besides
  * parsing the request.
@@ -61,7 +63,8 @@ const isBareContinue = (v: unknown): boolean =>
   Object.getPrototypeOf(v) === Object.prototype &&
   (v as Obj)["action"] === "continue" &&
   Object.keys(v).length === 1;
-const continueLine = (id: unknown): string => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"action":"continue"}}\n`;
+const continueLine = (id: unknown): string =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"action":"continue"}}\n`;
 
 type Call = (params: unknown, ctx: Context) => unknown;
 
@@ -236,7 +239,9 @@ export class Session {
           `this hook version ${PROTOCOL_VERSION}; carrying on`,
       );
     }
-    const extensions = Array.isArray(p["extensions"]) ? p["extensions"].filter((e): e is string => typeof e === "string") : [];
+    const extensions = Array.isArray(p["extensions"])
+      ? p["extensions"].filter((e): e is string => typeof e === "string")
+      : [];
     this.ctx = { ...this.ctx, extensions };
     const max = p["max_line_bytes"];
     this.maxLine = typeof max === "number" && Number.isSafeInteger(max) && max > 0 ? max : DEFAULT_MAX_LINE;
@@ -244,7 +249,9 @@ export class Session {
     const modes = this.hook.modes();
     for (const mode of Array.isArray(p["modes"]) ? p["modes"] : []) {
       if (typeof mode === "string" && Object.values<string>(Modes).includes(mode) && !modes.includes(mode as Mode)) {
-        this.log(`hookwire: warning: the host grants mode ${JSON.stringify(mode)}, which no handler of this hook serves: ${unhandled(mode as Mode)}`);
+        this.log(
+          `hookwire: warning: the host grants mode ${JSON.stringify(mode)}, which no handler of this hook serves: ${unhandled(mode as Mode)}`,
+        );
       }
     }
     return name === undefined ? { ok: true, modes } : { ok: true, name, modes };
@@ -260,7 +267,9 @@ export class Session {
     } else if (method === "hook.before_llm" && tools.size > 0) {
       return (p, ctx) => {
         const out = handler === undefined ? { action: "continue" } : handler(p, ctx);
-        return isThenable(out) ? out.then((r) => this.withTools(p as BeforeLLMParams, r)) : this.withTools(p as BeforeLLMParams, out);
+        return isThenable(out)
+          ? out.then((r) => this.withTools(p as BeforeLLMParams, r))
+          : this.withTools(p as BeforeLLMParams, out);
       };
     }
     if (handler !== undefined) return handler;
@@ -332,7 +341,12 @@ export class Session {
       // A handler that returns nothing is answered as no handler would be:
       // the call goes through (continue); an approval has no such answer.
       if (route.unhandled === undefined) {
-        this.failed(id, route.method, new Error(`the handler returned nothing; ${route.method} has no continue, so it must return a result`), done);
+        this.failed(
+          id,
+          route.method,
+          new Error(`the handler returned nothing; ${route.method} has no continue, so it must return a result`),
+          done,
+        );
         return;
       }
       reply = route.unhandled;
@@ -361,7 +375,11 @@ export class Session {
       const what = `the reply to ${route.method} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes)`;
       if (route.unhandled === undefined) {
         this.log(`hookwire: warning: ${what}; sending an error instead`);
-        line = errorLine(id, ErrorCodes.HandlerError, `the reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`);
+        line = errorLine(
+          id,
+          ErrorCodes.HandlerError,
+          `the reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`,
+        );
       } else {
         this.log(`hookwire: warning: ${what}; sending continue instead`);
         line = resultLine(id, route.unhandled);
@@ -392,15 +410,23 @@ export class Session {
       line = JSON.stringify({ jsonrpc: "2.0", id, error }) + "\n";
     } catch (problem) {
       // A cycle or a BigInt in data: the reply the handler meant cannot be written.
-      this.log(`hookwire: ${call}: the HookError's data is not JSON (${messageOf(problem)}); sending error -32000 instead`);
+      this.log(
+        `hookwire: ${call}: the HookError's data is not JSON (${messageOf(problem)}); sending error -32000 instead`,
+      );
       return errorLine(id, ErrorCodes.HandlerError, `the handler's HookError data is not JSON: ${messageOf(problem)}`);
     }
     // As for results: a host stops reading a hook for good at a line longer
     // than it reads. The code still tells the host what the handler chose.
     const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
     if (size > this.maxLine) {
-      this.log(`hookwire: warning: the error reply to ${call} is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes); sending its code alone, with a short message`);
-      return errorLine(id, err.code, `the error reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`);
+      this.log(
+        `hookwire: warning: the error reply to ${call} is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes); sending its code alone, with a short message`,
+      );
+      return errorLine(
+        id,
+        err.code,
+        `the error reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`,
+      );
     }
     return line;
   }

@@ -5,7 +5,7 @@ import { HookwireError } from "./errors.js";
 import type { Hook } from "./hook.js";
 import { TestClientMethods } from "./methods.gen.js";
 import type { HelloParams, HelloResult, LegacyEvent, Mode, RuntimeEvent } from "./protocol.gen.js";
-import { Session, type Log } from "./session.js";
+import { type Log, Session } from "./session.js";
 
 /** The error a request gets on the wire, thrown by the test client. */
 export class RpcError extends HookwireError {
@@ -95,7 +95,8 @@ export class TestClient extends TestClientMethods {
   /** @internal */
   protected override async result<R>(method: string, params: unknown): Promise<R> {
     const response = await this.request(method, params);
-    if (response.error !== undefined) throw new RpcError(response.error.code, response.error.message, response.error.data);
+    if (response.error !== undefined)
+      throw new RpcError(response.error.code, response.error.message, response.error.data);
     return response.result as R;
   }
 }

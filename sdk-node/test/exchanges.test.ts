@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 
 const dir = new URL("../../../schema/testdata/exchanges/", import.meta.url);
 const reference = fileURLToPath(new URL("fixtures/reference-hook.js", import.meta.url));
@@ -38,7 +38,9 @@ function matches(want: unknown, got: unknown): boolean {
   return want === got;
 }
 
-const vectors = readdirSync(dir).filter((f) => f.endsWith(".txtar")).sort();
+const vectors = readdirSync(dir)
+  .filter((f) => f.endsWith(".txtar"))
+  .sort();
 
 test("there are exchange vectors", () => {
   assert.ok(vectors.length >= 20, `only ${vectors.length} in ${fileURLToPath(dir)}`);
@@ -53,7 +55,10 @@ for (const file of vectors) {
     });
     assert.equal(run.status, 0, `exit ${run.status} ${run.signal ?? ""}: ${run.stderr}`);
     const left: unknown[] = vector.out.map((l) => JSON.parse(l));
-    for (const line of run.stdout.toString().split("\n").filter((l) => l !== "")) {
+    for (const line of run.stdout
+      .toString()
+      .split("\n")
+      .filter((l) => l !== "")) {
       const got: unknown = JSON.parse(line);
       const i = left.findIndex((want) => matches(want, got));
       assert.ok(i >= 0, `wrote a line not expected: ${line}\nstill expected: ${JSON.stringify(left)}`);

@@ -2,20 +2,20 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
+  abortTurn,
+  type BeforeLLMParams,
+  type BeforeToolParams,
+  continue_,
   DecodeError,
+  denyTool,
   Hook,
   HookError,
   HookwireError,
-  RpcError,
-  abortTurn,
-  deny,
   modify,
-  pass,
+  RpcError,
+  type RuntimeEvent,
   respond,
   testHook,
-  type BeforeLLMParams,
-  type BeforeToolParams,
-  type RuntimeEvent,
 } from "../src/index.js";
 import { decodeBeforeToolParams } from "../src/protocol.gen.js";
 import { Session } from "../src/session.js";
@@ -53,7 +53,7 @@ const weather = {
 
 describe("hook.hello", () => {
   it("is answered by the SDK with ok, the hook's name and the modes its handlers need", async () => {
-    const hook = new Hook("weather-plugin").beforeTool(() => pass());
+    const hook = new Hook("weather-plugin").beforeTool(() => continue_());
     assert.deepEqual(await testHook(hook).hello({ name: "configured" }), {
       ok: true,
       name: "weather-plugin",
@@ -73,7 +73,7 @@ describe("hook.hello", () => {
     const hook = new Hook("all")
       .approveTool(() => ({ approved: true }))
       .on("*", () => {})
-      .afterLLM(() => pass())
+      .afterLLM(() => continue_())
       .tool(weather, () => "sunny");
     assert.deepEqual((await testHook(hook).hello()).modes, ["observe", "llm", "tool", "approve"]);
   });
@@ -89,14 +89,21 @@ describe("hook.hello", () => {
   it("warns about each granted mode that no handler serves, saying what the host's calls of it get", async () => {
     const { lines, log } = capture();
     // A mode this SDK does not know is no concern of its own.
-    await testHook(new Hook("h"), { log }).request("hook.hello", { name: "h", version: 1, modes: ["observe", "llm", "tool", "approve", "dream"] });
+    await testHook(new Hook("h"), { log }).request("hook.hello", {
+      name: "h",
+      version: 1,
+      modes: ["observe", "llm", "tool", "approve", "dream"],
+    });
     const warning = (mode: string, what: string): string =>
       `hookwire: warning: the host grants mode "${mode}", which no handler of this hook serves: ${what}`;
     assert.deepEqual(lines, [
       warning("observe", "events are dropped"),
       warning("llm", "hook.before_llm and hook.after_llm are answered with continue"),
       warning("tool", "hook.before_tool and hook.after_tool are answered with continue"),
-      warning("approve", "hook.approve_tool is answered with an error, which a host may take as a denial of every tool call"),
+      warning(
+        "approve",
+        "hook.approve_tool is answered with an error, which a host may take as a denial of every tool call",
+      ),
     ]);
   });
 
@@ -111,26 +118,46 @@ describe("typed handlers", () => {
   it("calls the handler of each method with its params and sends its result", async () => {
     const seen: string[] = [];
     const hook = new Hook("h")
-      .beforeLLM(async (req) => (seen.push(`before_llm ${req.model}`), pass()))
+      .beforeLLM(async (req) => (seen.push(`before_llm ${req.model}`), continue_()))
       .afterLLM(async (res) => (seen.push(`after_llm ${res.response?.content ?? ""}`), abortTurn("enough")))
-      .beforeTool(async (c) => (seen.push(`before_tool ${c.tool}`), deny("not today")))
-      .afterTool(async (r) => (seen.push(`after_tool ${r.result?.for_llm}`), modify(r, { result: { for_llm: "redacted" } })))
+      .beforeTool(async (c) => (seen.push(`before_tool ${c.tool}`), denyTool("not today")))
+      .afterTool(
+        async (r) => (seen.push(`after_tool ${r.result?.for_llm}`), modify(r, { result: { for_llm: "redacted" } })),
+      )
       .approveTool(async (a) => (seen.push(`approve_tool ${a.tool}`), { approved: false, reason: "no" }));
     const t = testHook(hook);
     assert.deepEqual(await t.beforeLLM(request), { action: "continue" });
-    assert.deepEqual(await t.afterLLM({ model: "m", response: { content: "Hi!" } }), { action: "abort_turn", reason: "enough" });
-    assert.deepEqual(await t.beforeTool(call("exec", { command: "ls" })), { action: "deny_tool", reason: "not today" });
-    assert.deepEqual(await t.afterTool({ tool: "exec", arguments: {}, result: { for_llm: "a\nb" }, duration: 15000000 }), {
-      action: "modify",
-      result: { tool: "exec", arguments: {}, result: { for_llm: "redacted" }, duration: 15000000 },
+    assert.deepEqual(await t.afterLLM({ model: "m", response: { content: "Hi!" } }), {
+      action: "abort_turn",
+      reason: "enough",
     });
-    assert.deepEqual(await t.approveTool({ tool: "exec", arguments: { command: "rm -rf /" } }), { approved: false, reason: "no" });
-    assert.deepEqual(seen, ["before_llm m", "after_llm Hi!", "before_tool exec", "after_tool a\nb", "approve_tool exec"]);
+    assert.deepEqual(await t.beforeTool(call("exec", { command: "ls" })), { action: "deny_tool", reason: "not today" });
+    assert.deepEqual(
+      await t.afterTool({ tool: "exec", arguments: {}, result: { for_llm: "a\nb" }, duration: 15000000 }),
+      {
+        action: "modify",
+        result: { tool: "exec", arguments: {}, result: { for_llm: "redacted" }, duration: 15000000 },
+      },
+    );
+    assert.deepEqual(await t.approveTool({ tool: "exec", arguments: { command: "rm -rf /" } }), {
+      approved: false,
+      reason: "no",
+    });
+    assert.deepEqual(seen, [
+      "before_llm m",
+      "after_llm Hi!",
+      "before_tool exec",
+      "after_tool a\nb",
+      "approve_tool exec",
+    ]);
   });
 
   it("accepts handlers that return without awaiting", async () => {
     const hook = new Hook("h").beforeTool(() => respond("cached"));
-    assert.deepEqual(await testHook(hook).beforeTool(call("exec", {})), { action: "respond", result: { for_llm: "cached" } });
+    assert.deepEqual(await testHook(hook).beforeTool(call("exec", {})), {
+      action: "respond",
+      result: { for_llm: "cached" },
+    });
   });
 
   it("lets calls through with continue when a method has no handler", async () => {
@@ -146,8 +173,8 @@ describe("typed handlers", () => {
   });
 
   it("refuses a second handler for the same method", () => {
-    const hook = new Hook("h").beforeTool(() => pass());
-    assert.throws(() => hook.beforeTool(() => pass()), /already has a handler/);
+    const hook = new Hook("h").beforeTool(() => continue_());
+    assert.throws(() => hook.beforeTool(() => continue_()), /already has a handler/);
   });
 
   it("turns a handler that throws into -32000 with its message, details on stderr", async () => {
@@ -181,10 +208,10 @@ describe("typed handlers", () => {
     assert.deepEqual(await t.afterTool({ tool: "exec", result: { for_llm: "x" } }), { action: "continue" });
     const reply = await t.beforeLLM(request);
     assert.equal(reply.action, "modify");
-    assert.deepEqual(
-      reply.action === "modify" ? reply.request.tools?.map((tool) => tool.function.name) : [],
-      ["exec", "get_weather"],
-    );
+    assert.deepEqual(reply.action === "modify" ? reply.request.tools?.map((tool) => tool.function.name) : [], [
+      "exec",
+      "get_weather",
+    ]);
   });
 
   it("answers -32000 for an approver that returns nothing: an approval has no continue", async () => {
@@ -213,7 +240,11 @@ describe("typed handlers", () => {
       error: { code: -32010, message: "quota", data: { retry_after: 5 } },
     });
     // Without data, the error has no data member, not a null one.
-    assert.deepEqual(await t.request("hook.approve_tool", { tool: "exec" }), { jsonrpc: "2.0", id: 2, error: { code: 7, message: "no approver today" } });
+    assert.deepEqual(await t.request("hook.approve_tool", { tool: "exec" }), {
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: 7, message: "no approver today" },
+    });
     const err = await t.beforeLLM(request).catch((e: unknown) => e);
     assert.ok(err instanceof RpcError);
     assert.deepEqual([err.code, err.message, err.data], [-32010, "quota", { retry_after: 5 }]);
@@ -228,7 +259,10 @@ describe("typed handlers", () => {
     const hook = new Hook("h").tool(weather, () => {
       throw new HookError(-32011, "weather service down", null);
     });
-    const response = await testHook(hook, { log: () => {} }).request("hook.before_tool", call("get_weather", { city: "Paris" }));
+    const response = await testHook(hook, { log: () => {} }).request(
+      "hook.before_tool",
+      call("get_weather", { city: "Paris" }),
+    );
     assert.deepEqual(response.error, { code: -32011, message: "weather service down", data: null });
   });
 
@@ -289,7 +323,9 @@ describe("typed handlers", () => {
     const { log } = capture();
     // What a JavaScript caller, unchecked by the compiler, could do.
     const hook = new Hook("h").beforeLLM((() => respond("x")) as never);
-    const err = await testHook(hook, { log }).beforeLLM(request).catch((e: unknown) => e);
+    const err = await testHook(hook, { log })
+      .beforeLLM(request)
+      .catch((e: unknown) => e);
     assert.ok(err instanceof RpcError);
     assert.equal(err.code, -32000);
     assert.match(err.message, /invalid result: .*action "respond" is not allowed/);
@@ -309,7 +345,7 @@ describe("typed handlers", () => {
   it("passes the abort signal to handlers", async () => {
     const stop = new AbortController();
     let seen: AbortSignal | undefined;
-    const hook = new Hook("h").beforeTool((_, ctx) => ((seen = ctx.signal), pass()));
+    const hook = new Hook("h").beforeTool((_, ctx) => ((seen = ctx.signal), continue_()));
     await testHook(hook, { signal: stop.signal }).beforeTool(call("exec", {}));
     stop.abort();
     assert.equal(seen?.aborted, true);
@@ -376,9 +412,15 @@ describe("input lines", () => {
 
   it("never answers an observe notification, even with the id 0 of older hosts", () => {
     const { lines, log } = capture();
-    const t = testHook(new Hook("h").on("*", () => {}), { log });
+    const t = testHook(
+      new Hook("h").on("*", () => {}),
+      { log },
+    );
     assert.equal(t.line('{"jsonrpc":"2.0","id":0,"method":"hook.event","params":{"Kind":"turn_start"}}'), undefined);
-    assert.equal(t.line('{"jsonrpc":"2.0","method":"hook.runtime_event","params":{"kind":"agent.turn.start"}}'), undefined);
+    assert.equal(
+      t.line('{"jsonrpc":"2.0","method":"hook.runtime_event","params":{"kind":"agent.turn.start"}}'),
+      undefined,
+    );
     assert.match(lines.join("\n"), /dropped a hook.runtime_event notification: RuntimeEvent: "source" is missing/);
   });
 });
@@ -479,7 +521,10 @@ describe("observers", () => {
     const session = new Session(hook, () => {}, new AbortController().signal);
     const notify = (kind: string): string | undefined => {
       let reply: string | undefined;
-      session.line(JSON.stringify({ jsonrpc: "2.0", method: "hook.runtime_event", params: event(kind) }), (l) => (reply = l));
+      session.line(
+        JSON.stringify({ jsonrpc: "2.0", method: "hook.runtime_event", params: event(kind) }),
+        (l) => (reply = l),
+      );
       return reply;
     };
     const ended: string[] = [];
@@ -517,7 +562,10 @@ describe("plugin tools", () => {
   it("are added to a request that has no tools yet", async () => {
     const { tools: _, ...bare } = request;
     const result = await testHook(hook()).beforeLLM(bare);
-    assert.deepEqual(result, { action: "modify", request: { ...bare, tools: [{ type: "function", function: weather }] } });
+    assert.deepEqual(result, {
+      action: "modify",
+      request: { ...bare, tools: [{ type: "function", function: weather }] },
+    });
   });
 
   it("are not added twice when the request already has them", async () => {
@@ -531,7 +579,11 @@ describe("plugin tools", () => {
     const result = await testHook(h).beforeLLM(request);
     assert.deepEqual(result, {
       action: "modify",
-      request: { ...request, model: "bigger", tools: [...(request.tools ?? []), { type: "function", function: weather }] },
+      request: {
+        ...request,
+        model: "bigger",
+        tools: [...(request.tools ?? []), { type: "function", function: weather }],
+      },
     });
   });
 
@@ -573,8 +625,11 @@ describe("plugin tools", () => {
 
   it("let every other tool through untouched, or to the hook's before_tool handler", async () => {
     assert.deepEqual(await testHook(hook()).beforeTool(call("exec", { command: "ls" })), { action: "continue" });
-    const h = hook().beforeTool((c) => (c.tool === "exec" ? deny("no shell") : pass()));
-    assert.deepEqual(await testHook(h).beforeTool(call("exec", { command: "ls" })), { action: "deny_tool", reason: "no shell" });
+    const h = hook().beforeTool((c) => (c.tool === "exec" ? denyTool("no shell") : continue_()));
+    assert.deepEqual(await testHook(h).beforeTool(call("exec", { command: "ls" })), {
+      action: "deny_tool",
+      reason: "no shell",
+    });
   });
 
   it("get the call and the abort signal", async () => {

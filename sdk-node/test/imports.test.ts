@@ -24,9 +24,11 @@ function specifiers(name: string, text: string): string[] {
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      literal(node.moduleReference.expression);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal(node.arguments[0]);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      literal(node.arguments[0]);
     ts.forEachChild(node, visit);
   };
   visit(file);
@@ -70,7 +72,8 @@ function cycles(edges: Map<string, string[]>): string[] {
 describe("the modules of src", () => {
   it("import each other without a cycle", () => {
     const files: { [name: string]: string } = {};
-    for (const name of readdirSync(src).filter((f) => f.endsWith(".ts"))) files[name] = readFileSync(src + name, "utf8");
+    for (const name of readdirSync(src).filter((f) => f.endsWith(".ts")))
+      files[name] = readFileSync(src + name, "utf8");
     assert.ok(Object.keys(files).length >= 10, `only ${Object.keys(files).join(", ")} in ${src}`);
     const edges = graph(files);
     // The reading must see what is there: the stdio loop imports the session.
@@ -80,7 +83,8 @@ describe("the modules of src", () => {
 
   it("keep the registry of handlers apart from the transport", () => {
     const files: { [name: string]: string } = {};
-    for (const name of readdirSync(src).filter((f) => f.endsWith(".ts"))) files[name] = readFileSync(src + name, "utf8");
+    for (const name of readdirSync(src).filter((f) => f.endsWith(".ts")))
+      files[name] = readFileSync(src + name, "utf8");
     const edges = graph(files);
     assert.ok(edges.has("registry.ts"), "no src/registry.ts");
     // Everything registry.ts reaches, directly or not.
@@ -119,7 +123,19 @@ const k = await import("./k.js");
 const notAnImport = "from './l.js'";
 // import { m } from "./m.js";
 `;
-    assert.deepEqual(specifiers("x.ts", text), ["./a.js", "./b.js", "./c.js", "./d.js", "./e.js", "./f.js", "./g.js", "./h.js", "./i.js", "./j.js", "./k.js"]);
+    assert.deepEqual(specifiers("x.ts", text), [
+      "./a.js",
+      "./b.js",
+      "./c.js",
+      "./d.js",
+      "./e.js",
+      "./f.js",
+      "./g.js",
+      "./h.js",
+      "./i.js",
+      "./j.js",
+      "./k.js",
+    ]);
   });
 
   it("finds a cycle and names it, type-only imports included", () => {
@@ -133,7 +149,12 @@ const notAnImport = "from './l.js'";
   });
 
   it("finds two modules that import each other, and none where there is none", () => {
-    assert.deepEqual(cycles(graph({ "x.ts": `import "./y.js";`, "y.ts": `import type { X } from "./x.js";` })), ["x.ts -> y.ts -> x.ts"]);
-    assert.deepEqual(cycles(graph({ "x.ts": `import "./y.js"; import "./z.js";`, "y.ts": `import "./z.js";`, "z.ts": "" })), []);
+    assert.deepEqual(cycles(graph({ "x.ts": `import "./y.js";`, "y.ts": `import type { X } from "./x.js";` })), [
+      "x.ts -> y.ts -> x.ts",
+    ]);
+    assert.deepEqual(
+      cycles(graph({ "x.ts": `import "./y.js"; import "./z.js";`, "y.ts": `import "./z.js";`, "z.ts": "" })),
+      [],
+    );
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
-import { HookProcess, fixture } from "./helpers/hook-process.js";
+import { fixture, HookProcess } from "./helpers/hook-process.js";
 import { HookwireCLI, type Run } from "./helpers/hookwire-cli.js";
 
 type Rec = { [key: string]: unknown };
@@ -25,7 +25,8 @@ const readRecords = (file: string): Rec[] =>
 
 /** A record as "as tool input" or "as detail", short enough to compare lists. */
 const brief = (r: Rec): string => {
-  if (r["toolName"] !== undefined) return `${String(r["as"])} ${String(r["toolName"])} ${JSON.stringify(r["toolInput"])}`;
+  if (r["toolName"] !== undefined)
+    return `${String(r["as"])} ${String(r["toolName"])} ${JSON.stringify(r["toolInput"])}`;
   if (r["message"] !== undefined) return `${String(r["as"])} ${String(r["message"])}`;
   return String(r["as"]);
 };
@@ -49,7 +50,11 @@ const scenario = {
       ],
     },
     { session: "bob", prompt: "Say hi", replies: [{ content: "Hi." }], end_session: true },
-    { session: "carol", prompt: "Format the disk", replies: [{ tool_calls: [{ name: "shell", arguments: { command: "mkfs /dev/sdb" } }] }] },
+    {
+      session: "carol",
+      prompt: "Format the disk",
+      replies: [{ tool_calls: [{ name: "shell", arguments: { command: "mkfs /dev/sdb" } }] }],
+    },
     { session: "alice", prompt: "Thanks", replies: [{ content: "You are welcome." }] },
   ],
 };
@@ -75,7 +80,10 @@ describe("lifecycle hooks under hookwire run", () => {
   let run: Run;
   let recorded: Rec[];
   const of = (session: string) => recorded.filter((r) => r["sessionId"] === session);
-  const calls = (session: string) => of(session).filter((r) => r["as"] !== "completed" && r["as"] !== "end").map(brief);
+  const calls = (session: string) =>
+    of(session)
+      .filter((r) => r["as"] !== "completed" && r["as"] !== "end")
+      .map(brief);
   const tools = () => run.records.filter((r) => r["type"] === "tool");
 
   before(() => {
@@ -123,7 +131,11 @@ describe("lifecycle hooks under hookwire run", () => {
       "prompt Thanks (checked)",
     ]);
     assert.deepEqual(calls("bob"), ["start", "prompt Say hi (checked)"]);
-    assert.deepEqual(calls("carol"), ["start", "prompt Format the disk (checked)", 'pre 1 shell {"command":"mkfs /dev/sdb"}']);
+    assert.deepEqual(calls("carol"), [
+      "start",
+      "prompt Format the disk (checked)",
+      'pre 1 shell {"command":"mkfs /dev/sdb"}',
+    ]);
   });
 
   it("starts each session once, and ends it once, after all else of it", () => {
@@ -149,7 +161,9 @@ describe("lifecycle hooks under hookwire run", () => {
   it("gives the callbacks the failure's text, and the tool's kind and paths", () => {
     const failure = recorded.find((r) => r["event"] === "PostToolUseFailure");
     assert.equal(failure?.["error"], "read_file: missing.txt: no such file or directory");
-    const permissions = recorded.filter((r) => r["event"] === "PermissionRequest").map((r) => [r["toolName"], r["toolKind"], r["affectedPaths"]]);
+    const permissions = recorded
+      .filter((r) => r["event"] === "PermissionRequest")
+      .map((r) => [r["toolName"], r["toolKind"], r["affectedPaths"]]);
     assert.deepEqual(permissions, [
       ["echo_text", "readonly", []],
       ["read_file", "readonly", [join(cli.dir, "missing.txt")]],
@@ -167,13 +181,17 @@ describe("lifecycle hooks under hookwire run", () => {
         ["shell", { command: "ls build --dry-run" }, "ran", undefined],
       ],
     );
-    const thrown = run.stderr.split("\n").filter((line) => line.includes("PreToolUse callback 3 failed, taken as continue: Error: monitoring is down"));
+    const thrown = run.stderr
+      .split("\n")
+      .filter((line) => line.includes("PreToolUse callback 3 failed, taken as continue: Error: monitoring is down"));
     assert.equal(thrown.length, 1, run.stderr);
   });
 
   it("lets the LLM see the modified prompt and the modified tool outputs", () => {
     const requests = run.records.filter((r) => r["type"] === "llm_request").map((r) => r["messages"] as Rec[]);
-    assert.deepEqual(requests[0], [{ role: "user", content: "Echo hello, read missing.txt, clean the build (checked)" }]);
+    assert.deepEqual(requests[0], [
+      { role: "user", content: "Echo hello, read missing.txt, clean the build (checked)" },
+    ]);
     assert.deepEqual(
       requests[1]?.filter((m) => m["role"] === "tool").map((m) => m["content"]),
       [
@@ -214,7 +232,11 @@ describe("a lifecycle hook stopped by a signal", () => {
     try {
       const hook = HookProcess.node(fixture("lifecycle-hook"), dir);
       await hook.request("hook.hello", { name: "lifecycle", version: 1, modes: ["tool"] });
-      const reply = await hook.request("hook.before_tool", { meta: { SessionKey: "s9" }, tool: "echo_text", arguments: { text: "x" } });
+      const reply = await hook.request("hook.before_tool", {
+        meta: { SessionKey: "s9" },
+        tool: "echo_text",
+        arguments: { text: "x" },
+      });
       assert.equal((reply.result as Rec | undefined)?.["action"], "modify");
       hook.child.kill("SIGTERM");
       assert.deepEqual(await hook.exited(), { code: 0, signal: null });

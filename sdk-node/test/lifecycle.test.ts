@@ -7,19 +7,24 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  lifecycle,
-  testHook,
   type AfterToolParams,
   type ApproveToolParams,
   type BeforeLLMParams,
   type BeforeToolParams,
   type HookInput,
   type LifecycleOptions,
+  lifecycle,
   type RuntimeEvent,
   type TestClient,
+  testHook,
 } from "../src/index.js";
 
-const meta = (session: string, turn: string) => ({ AgentID: "agent-1", SessionKey: session, TurnID: turn, Iteration: 1 });
+const meta = (session: string, turn: string) => ({
+  AgentID: "agent-1",
+  SessionKey: session,
+  TurnID: turn,
+  Iteration: 1,
+});
 
 const request = (session: string, turn: string, text = "Read notes.txt"): BeforeLLMParams => ({
   meta: meta(session, turn),
@@ -174,7 +179,10 @@ describe("UserPromptSubmit", () => {
     const { t } = setup({ hooks: { UserPromptSubmit: [recorder(seen)] } });
     const req = { model: "m", messages: [{ role: "user", content: "hi" }] };
     await t.beforeLLM(req);
-    await t.beforeLLM({ ...req, messages: [...req.messages, { role: "assistant", content: "" }, { role: "tool", content: "x" }] });
+    await t.beforeLLM({
+      ...req,
+      messages: [...req.messages, { role: "assistant", content: "" }, { role: "tool", content: "x" }],
+    });
     assert.deepEqual(seen, ["UserPromptSubmit hi"]);
   });
 
@@ -202,7 +210,10 @@ describe("UserPromptSubmit", () => {
     const { t } = setup({
       hooks: {
         UserPromptSubmit: [
-          (input) => (input.message === "stop" ? { action: "abort", reason: "not today" } : { action: "continue", modifiedInput: "edited" }),
+          (input) =>
+            input.message === "stop"
+              ? { action: "abort", reason: "not today" }
+              : { action: "continue", modifiedInput: "edited" },
           () => ({ action: "skip" }),
           recorder(seen),
         ],
@@ -229,7 +240,10 @@ describe("PreToolUse", () => {
       },
     });
     const c = call("echo_text", { text: "zero" });
-    assert.deepEqual(await t.beforeTool(c), { action: "modify", call: { ...c, arguments: { text: "one", extra: true } } });
+    assert.deepEqual(await t.beforeTool(c), {
+      action: "modify",
+      call: { ...c, arguments: { text: "one", extra: true } },
+    });
     assert.deepEqual(seen, ['PreToolUse echo_text {"text":"one"}', 'PreToolUse echo_text {"text":"one","extra":true}']);
   });
 
@@ -261,7 +275,10 @@ describe("PreToolUse", () => {
 
   it("a skip without a reason still gives the LLM one", async () => {
     const { t } = setup({ hooks: { PreToolUse: [() => ({ action: "skip" })] } });
-    assert.deepEqual(await t.beforeTool(call("shell", {})), { action: "deny_tool", reason: "shell skipped by a PreToolUse callback" });
+    assert.deepEqual(await t.beforeTool(call("shell", {})), {
+      action: "deny_tool",
+      reason: "shell skipped by a PreToolUse callback",
+    });
   });
 
   it("a callback that throws is logged and taken as continue: the tool runs, the next callbacks too", async () => {
@@ -278,7 +295,10 @@ describe("PreToolUse", () => {
       },
     });
     const c = call("echo_text", { text: "hi" });
-    assert.deepEqual(await t.beforeTool(c), { action: "modify", call: { ...c, arguments: { text: "hi", checked: true } } });
+    assert.deepEqual(await t.beforeTool(c), {
+      action: "modify",
+      call: { ...c, arguments: { text: "hi", checked: true } },
+    });
     assert.deepEqual(seen, ['PreToolUse echo_text {"text":"hi","checked":true}']);
     assert.equal(logs.length, 1);
     assert.match(logs[0]!, /PreToolUse callback 2 failed, taken as continue: Error: monitoring is down/);
@@ -311,7 +331,13 @@ describe("PostToolUse and PostToolUseFailure", () => {
     const { t } = setup({ hooks: { PostToolUse: [keep], PostToolUseFailure: [keep] } });
     assert.deepEqual(await t.afterTool(ran("read_file", ok)), { action: "continue" });
     assert.deepEqual(inputs, [
-      { event: "PostToolUse", sessionId: "s1", toolName: "read_file", toolInput: { path: "notes.txt" }, toolOutput: ok },
+      {
+        event: "PostToolUse",
+        sessionId: "s1",
+        toolName: "read_file",
+        toolInput: { path: "notes.txt" },
+        toolOutput: ok,
+      },
     ]);
   });
 
@@ -337,13 +363,19 @@ describe("PostToolUse and PostToolUseFailure", () => {
           (input) => (seen.push(input.toolOutput), { action: "continue" }),
         ],
         PostToolUseFailure: [
-          () => ({ action: "continue", modifiedOutput: { for_llm: "the file is not there; ask the user", is_error: true } }),
+          () => ({
+            action: "continue",
+            modifiedOutput: { for_llm: "the file is not there; ask the user", is_error: true },
+          }),
           (input) => (seen.push(input.error.message), { action: "continue" }),
         ],
       },
     });
     const r = ran("read_file", ok);
-    assert.deepEqual(await t.afterTool(r), { action: "modify", result: { ...r, result: { ...ok, for_llm: "Ship on Monday." } } });
+    assert.deepEqual(await t.afterTool(r), {
+      action: "modify",
+      result: { ...r, result: { ...ok, for_llm: "Ship on Monday." } },
+    });
     const f = ran("read_file", failed);
     assert.deepEqual(await t.afterTool(f), {
       action: "modify",
@@ -354,7 +386,9 @@ describe("PostToolUse and PostToolUseFailure", () => {
 
   it("abort ends the turn, and stops the rest", async () => {
     const seen: string[] = [];
-    const { t } = setup({ hooks: { PostToolUseFailure: [() => ({ action: "abort", reason: "cannot go on" }), recorder(seen)] } });
+    const { t } = setup({
+      hooks: { PostToolUseFailure: [() => ({ action: "abort", reason: "cannot go on" }), recorder(seen)] },
+    });
     assert.deepEqual(await t.afterTool(ran("read_file", failed)), { action: "abort_turn", reason: "cannot go on" });
     assert.deepEqual(seen, []);
   });
@@ -364,7 +398,11 @@ describe("PermissionRequest and canUseTool", () => {
   it("with continue and no canUseTool, approves; hands the callback the host's tool kind and paths", async () => {
     const inputs: HookInput[] = [];
     const { t } = setup({ hooks: { PermissionRequest: [(input) => (inputs.push(input), { action: "continue" })] } });
-    const req = approval("read_file", { arguments: { path: "a.txt" }, tool_kind: "readonly", affected_paths: ["/w/a.txt"] });
+    const req = approval("read_file", {
+      arguments: { path: "a.txt" },
+      tool_kind: "readonly",
+      affected_paths: ["/w/a.txt"],
+    });
     assert.deepEqual(await t.approveTool(req), { approved: true });
     assert.deepEqual(await t.approveTool(approval("mystery")), { approved: true });
     assert.deepEqual(inputs, [
@@ -376,7 +414,13 @@ describe("PermissionRequest and canUseTool", () => {
         toolKind: "readonly",
         affectedPaths: ["/w/a.txt"],
       },
-      { event: "PermissionRequest", sessionId: "s1", toolName: "mystery", toolInput: { command: "ls" }, affectedPaths: [] },
+      {
+        event: "PermissionRequest",
+        sessionId: "s1",
+        toolName: "mystery",
+        toolInput: { command: "ls" },
+        affectedPaths: [],
+      },
     ]);
   });
 
@@ -384,7 +428,10 @@ describe("PermissionRequest and canUseTool", () => {
     let asked = 0;
     const { t } = setup({
       hooks: {
-        PermissionRequest: [(input) => (input.toolName === "shell" ? { action: "skip", reason: "no shell" } : { action: "abort", reason: "stop" })],
+        PermissionRequest: [
+          (input) =>
+            input.toolName === "shell" ? { action: "skip", reason: "no shell" } : { action: "abort", reason: "stop" },
+        ],
       },
       canUseTool: () => (asked++, { behavior: "allow" }),
     });
@@ -404,8 +451,13 @@ describe("PermissionRequest and canUseTool", () => {
         return { behavior: "ask" };
       },
     });
-    assert.deepEqual(await t.approveTool(approval("read_file", { tool_kind: "readonly", affected_paths: ["/w/a"] })), { approved: true });
-    assert.deepEqual(await t.approveTool(approval("shell", { tool_kind: "execute" })), { approved: false, reason: "user refused" });
+    assert.deepEqual(await t.approveTool(approval("read_file", { tool_kind: "readonly", affected_paths: ["/w/a"] })), {
+      approved: true,
+    });
+    assert.deepEqual(await t.approveTool(approval("shell", { tool_kind: "execute" })), {
+      approved: false,
+      reason: "user refused",
+    });
     assert.deepEqual(await t.approveTool(approval("write_file")), { approved: false, abstain: true });
     assert.deepEqual(asked, [
       ["read_file", { command: "ls" }, "readonly", ["/w/a"], true],
@@ -415,16 +467,23 @@ describe("PermissionRequest and canUseTool", () => {
   });
 
   it("allow with updatedInput approves with the arguments only when the host announced approve_tool.arguments", async () => {
-    const canUseTool: LifecycleOptions["canUseTool"] = (_, input) => ({ behavior: "allow", updatedInput: { ...input, dry_run: true } });
+    const canUseTool: LifecycleOptions["canUseTool"] = (_, input) => ({
+      behavior: "allow",
+      updatedInput: { ...input, dry_run: true },
+    });
     const plain = setup({ canUseTool }).t;
     await plain.hello({ extensions: ["approve_tool.abstain"] });
     assert.deepEqual(await plain.approveTool(approval("shell")), {
       approved: false,
-      reason: "canUseTool allowed shell with updated input, which this host cannot apply (it does not announce approve_tool.arguments)",
+      reason:
+        "canUseTool allowed shell with updated input, which this host cannot apply (it does not announce approve_tool.arguments)",
     });
     const able = setup({ canUseTool }).t;
     await able.hello({ extensions: ["approve_tool.abstain", "approve_tool.arguments"] });
-    assert.deepEqual(await able.approveTool(approval("shell")), { approved: true, arguments: { command: "ls", dry_run: true } });
+    assert.deepEqual(await able.approveTool(approval("shell")), {
+      approved: true,
+      arguments: { command: "ls", dry_run: true },
+    });
   });
 
   it("a canUseTool that throws approves nothing: it is logged and taken as ask", async () => {
@@ -575,10 +634,15 @@ export function typeChecks(): void {
     hooks: {
       SessionStart: [() => ({ action: "continue" })],
       UserPromptSubmit: [(i) => ({ action: "continue", modifiedInput: i.message.trim() }), () => ({ action: "skip" })],
-      PreToolUse: [async (i) => ({ action: "continue", modifiedInput: { ...i.toolInput, n: 1 } }), () => ({ action: "abort", reason: "x" })],
+      PreToolUse: [
+        async (i) => ({ action: "continue", modifiedInput: { ...i.toolInput, n: 1 } }),
+        () => ({ action: "abort", reason: "x" }),
+      ],
       PostToolUse: [(i) => ({ action: "continue", modifiedOutput: { ...i.toolOutput, for_llm: "y" } })],
       PostToolUseFailure: [(i) => ({ action: "continue", modifiedOutput: i.error.message })],
-      PermissionRequest: [(i) => (i.toolKind === "execute" ? { action: "skip", reason: "no" } : { action: "continue" })],
+      PermissionRequest: [
+        (i) => (i.toolKind === "execute" ? { action: "skip", reason: "no" } : { action: "continue" }),
+      ],
       TaskCompleted: [(i) => (void i.payload, { action: "continue" })],
       SessionEnd: [async () => ({ action: "continue" })],
     },

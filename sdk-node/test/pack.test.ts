@@ -28,7 +28,10 @@ describe("the npm package", () => {
     files = packed[0]!.files.map((f) => f.path);
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-    execFileSync(npm, ["install", "--no-audit", "--no-fund", join(dir, packed[0]!.filename)], { cwd: app, stdio: "ignore" });
+    execFileSync(npm, ["install", "--no-audit", "--no-fund", join(dir, packed[0]!.filename)], {
+      cwd: app,
+      stdio: "ignore",
+    });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -53,7 +56,10 @@ describe("the npm package", () => {
   });
 
   it("installs with no dependencies", () => {
-    assert.deepEqual(readdirSync(join(app, "node_modules")).filter((d) => !d.startsWith(".")), ["hookwire"]);
+    assert.deepEqual(
+      readdirSync(join(app, "node_modules")).filter((d) => !d.startsWith(".")),
+      ["hookwire"],
+    );
   });
 
   it("compiles a TypeScript hook against its declarations, and the hook runs", async () => {
@@ -71,7 +77,13 @@ new Hook("packed")
     writeFileSync(
       join(app, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { target: "ES2022", module: "NodeNext", strict: true, types: ["node"], typeRoots: [join(pkg, "node_modules", "@types")] },
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          strict: true,
+          types: ["node"],
+          typeRoots: [join(pkg, "node_modules", "@types")],
+        },
         files: ["hook.ts"],
       }),
     );
@@ -116,7 +128,7 @@ const resolved = require.resolve("hookwire");
 assert.ok(resolved.endsWith(require("node:path").join("node_modules", "hookwire", "dist", "cjs", "index.js")), resolved);
 assert.equal(typeof h.Hook, "function");
 assert.equal(h.version, ${JSON.stringify(JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).version)});
-assert.deepEqual(h.pass(), { action: "continue" });
+assert.deepEqual(h.continue_(), { action: "continue" });
 const err = new h.HookError(-32010, "quota", { retry_after: 5 });
 assert.ok(err instanceof h.HookwireError && err instanceof Error);
 const hook = new h.Hook("cjs").beforeTool((call) => {
@@ -150,11 +162,11 @@ console.log("imported");`,
   it("serves a hook written in CommonJS on stdin and stdout", async () => {
     writeFileSync(
       join(app, "hook.cjs"),
-      `const { Hook, HookError, deny } = require("hookwire");
+      `const { Hook, HookError, denyTool } = require("hookwire");
 new Hook("required")
   .beforeTool((call) => {
     console.log("this goes to stderr");
-    if (call.tool === "rm") return deny("no");
+    if (call.tool === "rm") return denyTool("no");
     if (call.tool === "quota") throw new HookError(-32010, "quota", { retry_after: 5 });
   })
   .run();
@@ -162,9 +174,18 @@ new Hook("required")
     );
     const hook = HookProcess.node(join(app, "hook.cjs"), app);
     try {
-      assert.deepEqual((await hook.request("hook.hello", { name: "h", version: 1, modes: ["tool"] })).result, { ok: true, name: "required", modes: ["tool"] });
-      assert.deepEqual((await hook.request("hook.before_tool", { tool: "rm", arguments: {} })).result, { action: "deny_tool", reason: "no" });
-      assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, { action: "continue" });
+      assert.deepEqual((await hook.request("hook.hello", { name: "h", version: 1, modes: ["tool"] })).result, {
+        ok: true,
+        name: "required",
+        modes: ["tool"],
+      });
+      assert.deepEqual((await hook.request("hook.before_tool", { tool: "rm", arguments: {} })).result, {
+        action: "deny_tool",
+        reason: "no",
+      });
+      assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, {
+        action: "continue",
+      });
       assert.deepEqual((await hook.request("hook.before_tool", { tool: "quota", arguments: {} })).error, {
         code: -32010,
         message: "quota",
@@ -196,9 +217,16 @@ new Hook("both")
     );
     const hook = HookProcess.node(join(app, "both.js"), app);
     try {
-      assert.deepEqual((await hook.request("hook.before_tool", { tool: "quota" })).error, { code: -32010, message: "quota", data: { retry_after: 5 } });
+      assert.deepEqual((await hook.request("hook.before_tool", { tool: "quota" })).error, {
+        code: -32010,
+        message: "quota",
+        data: { retry_after: 5 },
+      });
       // A host may leave out every member that tells what was modified: the call goes back under "call".
-      assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls" })).result, { action: "modify", call: { tool: "ls", arguments: { n: 1 } } });
+      assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls" })).result, {
+        action: "modify",
+        call: { tool: "ls", arguments: { n: 1 } },
+      });
       assert.deepEqual(await hook.close(), { code: 0, signal: null });
     } finally {
       hook.kill();
@@ -220,14 +248,28 @@ new Hook("typed").beforeTool((call) => {
     );
     writeFileSync(
       join(cjs, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", strict: true, types: ["node"], typeRoots: [join(pkg, "node_modules", "@types")] } }),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          strict: true,
+          types: ["node"],
+          typeRoots: [join(pkg, "node_modules", "@types")],
+        },
+      }),
     );
     const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
     const compiled = spawnSync(process.execPath, [tsc, "-p", cjs, "--listFiles"], { encoding: "utf8" });
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
     const declarations = compiled.stdout.split("\n").filter((f) => f.includes("node_modules/hookwire/"));
-    assert.ok(declarations.some((f) => f.endsWith("/dist/cjs/index.d.ts")), declarations.join("\n"));
-    assert.deepEqual(declarations.filter((f) => f.includes("/dist/src/")), []);
+    assert.ok(
+      declarations.some((f) => f.endsWith("/dist/cjs/index.d.ts")),
+      declarations.join("\n"),
+    );
+    assert.deepEqual(
+      declarations.filter((f) => f.includes("/dist/src/")),
+      [],
+    );
     // Compiled to CommonJS: require, not import.
     assert.match(readFileSync(join(cjs, "hook.js"), "utf8"), /require\("hookwire"\)/);
   });

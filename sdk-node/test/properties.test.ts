@@ -10,8 +10,8 @@ import { test } from "node:test";
 
 import fc from "fast-check";
 
-import { Hook, pass } from "../src/index.js";
-import { LineReader, type Line } from "../src/lines.js";
+import { continue_, Hook } from "../src/index.js";
+import { type Line, LineReader } from "../src/lines.js";
 import { routes } from "../src/methods.gen.js";
 import { Session } from "../src/session.js";
 import { isJSON, malformedLines } from "./helpers/malformed.js";
@@ -22,7 +22,11 @@ const NUM_RUNS = 300;
 const vectorLines: string[] = ["valid", "invalid"].flatMap((dir) => {
   const url = new URL(`../../../schema/testdata/${dir}/`, import.meta.url);
   return readdirSync(url).flatMap((file) => {
-    const v = JSON.parse(readFileSync(new URL(file, url), "utf8")) as { message?: unknown; method?: string; params?: unknown };
+    const v = JSON.parse(readFileSync(new URL(file, url), "utf8")) as {
+      message?: unknown;
+      method?: string;
+      params?: unknown;
+    };
     if (v.message !== undefined) return [JSON.stringify(v.message)];
     if (v.params !== undefined) return [JSON.stringify({ jsonrpc: "2.0", id: 1, method: v.method, params: v.params })];
     return [];
@@ -32,45 +36,59 @@ const vectorLines: string[] = ["valid", "invalid"].flatMap((dir) => {
 const utf8 = new TextEncoder();
 
 /** A line: a vector, a malformed line, either cut, spliced or with bytes changed, or bytes of any kind. */
-const lineBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
-  fc.constantFrom(...vectorLines.map((l) => utf8.encode(l)), ...malformedLines.filter((l) => l.length < 1000)),
-  fc
-    .tuple(fc.constantFrom(...vectorLines), fc.nat(), fc.nat(), fc.string({ unit: "binary" }))
-    .map(([l, a, b, s]) => utf8.encode(l.slice(0, a % (l.length + 1)) + s + l.slice(b % (l.length + 1)))),
-  fc.tuple(fc.constantFrom(...vectorLines), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 })).map(([l, edits]) => {
-    const bytes = utf8.encode(l);
-    for (const [at, byte] of edits) bytes[at % bytes.length] = byte;
-    return bytes;
-  }),
-  fc.json().map((j) => utf8.encode(j)),
-  fc.uint8Array({ maxLength: 200 }),
-).map((b) => b.filter((c) => c !== 0x0a));
+const lineBytes: fc.Arbitrary<Uint8Array> = fc
+  .oneof(
+    fc.constantFrom(...vectorLines.map((l) => utf8.encode(l)), ...malformedLines.filter((l) => l.length < 1000)),
+    fc
+      .tuple(fc.constantFrom(...vectorLines), fc.nat(), fc.nat(), fc.string({ unit: "binary" }))
+      .map(([l, a, b, s]) => utf8.encode(l.slice(0, a % (l.length + 1)) + s + l.slice(b % (l.length + 1)))),
+    fc
+      .tuple(
+        fc.constantFrom(...vectorLines),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+      )
+      .map(([l, edits]) => {
+        const bytes = utf8.encode(l);
+        for (const [at, byte] of edits) bytes[at % bytes.length] = byte;
+        return bytes;
+      }),
+    fc.json().map((j) => utf8.encode(j)),
+    fc.uint8Array({ maxLength: 200 }),
+  )
+  .map((b) => b.filter((c) => c !== 0x0a));
 
 test("the line reader hands over each line whole, whatever the chunks, as text or as not UTF-8", () => {
   fc.assert(
-    fc.property(fc.array(lineBytes, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), (lines, cuts, lastNewline) => {
-      const input = Buffer.concat(lines.flatMap((l, i) => (i < lines.length - 1 || lastNewline ? [l, Buffer.from("\n")] : [l])));
-      const at = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
-      const got: Line[] = [];
-      const reader = new LineReader();
-      let from = 0;
-      for (const to of [...at, input.length]) {
-        reader.push(input.subarray(from, to), (l) => got.push(l));
-        from = to;
-      }
-      reader.end((l) => got.push(l));
-      const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-      const want = lines
-        .filter((l, i) => l.length > 0 || i < lines.length - 1 || lastNewline)
-        .map((l) => {
-          try {
-            return decoder.decode(l);
-          } catch {
-            return undefined;
-          }
-        });
-      assert.deepEqual(got, want);
-    }),
+    fc.property(
+      fc.array(lineBytes, { maxLength: 8 }),
+      fc.array(fc.nat(), { maxLength: 10 }),
+      fc.boolean(),
+      (lines, cuts, lastNewline) => {
+        const input = Buffer.concat(
+          lines.flatMap((l, i) => (i < lines.length - 1 || lastNewline ? [l, Buffer.from("\n")] : [l])),
+        );
+        const at = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+        const got: Line[] = [];
+        const reader = new LineReader();
+        let from = 0;
+        for (const to of [...at, input.length]) {
+          reader.push(input.subarray(from, to), (l) => got.push(l));
+          from = to;
+        }
+        reader.end((l) => got.push(l));
+        const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+        const want = lines
+          .filter((l, i) => l.length > 0 || i < lines.length - 1 || lastNewline)
+          .map((l) => {
+            try {
+              return decoder.decode(l);
+            } catch {
+              return undefined;
+            }
+          });
+        assert.deepEqual(got, want);
+      },
+    ),
     { numRuns: NUM_RUNS },
   );
 });
@@ -80,9 +98,9 @@ test("a line of any kind is answered as JSON-RPC, with a result only when it is 
     fc.asyncProperty(lineBytes, async (bytes) => {
       const received: unknown[] = [];
       const hook = new Hook("props");
-      const keep = (params: unknown): ReturnType<typeof pass> => {
+      const keep = (params: unknown): ReturnType<typeof continue_> => {
         received.push(params);
-        return pass();
+        return continue_();
       };
       hook.beforeTool(keep);
       hook.afterTool(keep);
@@ -95,7 +113,10 @@ test("a line of any kind is answered as JSON-RPC, with a result only when it is 
       const session = new Session(hook, () => {}, new AbortController().signal, true);
       const replies: string[] = [];
       const reader = new LineReader();
-      const all = Buffer.concat([bytes, Buffer.from('\n{"jsonrpc":"2.0","id":"next","method":"hook.hello","params":{}}\n')]);
+      const all = Buffer.concat([
+        bytes,
+        Buffer.from('\n{"jsonrpc":"2.0","id":"next","method":"hook.hello","params":{}}\n'),
+      ]);
       reader.push(all, (line) => session.line(line, (reply) => replies.push(reply)));
       await new Promise((resolve) => setImmediate(resolve)); // replies of handlers that returned promises
       let next = false;
@@ -120,8 +141,8 @@ test("a line of any kind is answered as JSON-RPC, with a result only when it is 
 /** Results a JavaScript handler could return: continue and its near misses, and JSON of any kind. */
 const handlerResult: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    pass(),
-    pass("ok"),
+    continue_(),
+    continue_("ok"),
     { action: "continue", reason: 5 },
     { action: "continue", extra: [1] },
     { action: "" },
@@ -137,7 +158,10 @@ const handlerResult: fc.Arbitrary<unknown> = fc.oneof(
     null,
     { approved: true },
   ),
-  fc.record({ action: fc.constantFrom("continue", "", "modify", "respond", "deny_tool"), reason: fc.option(fc.string()) }, { requiredKeys: ["action"] }),
+  fc.record(
+    { action: fc.constantFrom("continue", "", "modify", "respond", "deny_tool"), reason: fc.option(fc.string()) },
+    { requiredKeys: ["action"] },
+  ),
   fc.json().map((j): unknown => JSON.parse(j)),
 );
 
@@ -150,7 +174,9 @@ test("a handler's result is written as JSON.stringify writes it when the method 
       (result, id, route) => {
         const hook = new Hook("props").handle(route.method, () => result as never);
         const replies: string[] = [];
-        new Session(hook, () => {}, new AbortController().signal, true).call(id, route.method, { tool: "exec" }, (l) => replies.push(l));
+        new Session(hook, () => {}, new AbortController().signal, true).call(id, route.method, { tool: "exec" }, (l) =>
+          replies.push(l),
+        );
         let allowed = true;
         try {
           route.result(result);
@@ -159,7 +185,11 @@ test("a handler's result is written as JSON.stringify writes it when the method 
         }
         assert.equal(replies.length, 1);
         if (allowed) assert.equal(replies[0], JSON.stringify({ jsonrpc: "2.0", id, result }) + "\n");
-        else assert.match(replies[0]!, /^\{"jsonrpc":"2\.0","id":.*,"error":\{"code":-32000,"message":"the handler returned an invalid result: /);
+        else
+          assert.match(
+            replies[0]!,
+            /^\{"jsonrpc":"2\.0","id":.*,"error":\{"code":-32000,"message":"the handler returned an invalid result: /,
+          );
       },
     ),
     { numRuns: NUM_RUNS },

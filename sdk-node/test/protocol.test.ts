@@ -75,7 +75,8 @@ for (const file of files.sort()) {
 test("a union decoder rejects an action the result does not allow", () => {
   assert.throws(
     () => p.decodeAfterToolResult({ action: "respond", result: { for_llm: "x" } }),
-    (e: unknown) => e instanceof p.DecodeError && /action "respond" is not allowed/.test(e.message) && /"modify"/.test(e.message),
+    (e: unknown) =>
+      e instanceof p.DecodeError && /action "respond" is not allowed/.test(e.message) && /"modify"/.test(e.message),
   );
 });
 
@@ -117,9 +118,13 @@ test("the result type of a method allows exactly its actions", () => {
   const ok: p.Requests["hook.before_tool"]["result"] = { action: "respond", result: { for_llm: "x" } };
   // @ts-expect-error after_tool does not allow respond.
   const bad: p.Requests["hook.after_tool"]["result"] = { action: "respond", result: { for_llm: "x" } };
-  assert.deepEqual(
-    p.MethodTable["hook.before_tool"].actions,
-    ["continue", "modify", "respond", "deny_tool", "abort_turn", "hard_abort"],
-  );
+  assert.deepEqual(p.MethodTable["hook.before_tool"].actions, [
+    "continue",
+    "modify",
+    "respond",
+    "deny_tool",
+    "abort_turn",
+    "hard_abort",
+  ]);
   assert.ok(ok && bad);
 });

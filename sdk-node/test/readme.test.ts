@@ -32,7 +32,7 @@ test("the weather plugin of the README is under 15 lines", () => {
 test("every TypeScript example of the README compiles and runs", () => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  blocks.forEach((code, i) => writeFileSync(join(dir, `example${i}.ts`), code));
+  for (const [i, code] of blocks.entries()) writeFileSync(join(dir, `example${i}.ts`), code);
   const tsconfig = {
     compilerOptions: {
       target: "ES2022",
@@ -70,7 +70,11 @@ test("every JavaScript example of the README runs as CommonJS", () => {
     assert.match(code, /require\("hookwire"\)/);
     const file = join(cjs, `example${i}.cjs`);
     writeFileSync(file, code);
-    const ran = spawnSync(process.execPath, [file], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", timeout: 20_000 });
+    const ran = spawnSync(process.execPath, [file], {
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     assert.equal(ran.status, 0, `CommonJS example ${i} failed:\n${code}\n${ran.stdout}${ran.stderr}`);
   });
 });

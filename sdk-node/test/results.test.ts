@@ -1,21 +1,25 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-
-import { abortTurn, deny, hardAbort, modify, pass, respond } from "../src/index.js";
 import type { AfterLLMParams, AfterToolParams, BeforeLLMParams, BeforeToolParams } from "../src/index.js";
+import { abortTurn, continue_, deny, denyTool, hardAbort, modify, pass, respond } from "../src/index.js";
 
 describe("reply helpers", () => {
-  it("pass is continue, with an optional reason", () => {
-    assert.deepEqual(pass(), { action: "continue" });
-    assert.deepEqual(pass("fine"), { action: "continue", reason: "fine" });
+  it("continue_ is continue, with an optional reason", () => {
+    assert.deepEqual(continue_(), { action: "continue" });
+    assert.deepEqual(continue_("fine"), { action: "continue", reason: "fine" });
   });
 
-  it("deny, abortTurn and hardAbort carry their action and reason", () => {
-    assert.deepEqual(deny("dangerous"), { action: "deny_tool", reason: "dangerous" });
+  it("denyTool, abortTurn and hardAbort carry their action and reason", () => {
+    assert.deepEqual(denyTool("dangerous"), { action: "deny_tool", reason: "dangerous" });
     assert.deepEqual(abortTurn(), { action: "abort_turn" });
     assert.deepEqual(abortTurn("stop"), { action: "abort_turn", reason: "stop" });
     assert.deepEqual(hardAbort(), { action: "hard_abort" });
     assert.deepEqual(hardAbort("halt"), { action: "hard_abort", reason: "halt" });
+  });
+
+  it("pass and deny, the names of before, are continue_ and denyTool", () => {
+    assert.equal(pass, continue_);
+    assert.equal(deny, denyTool);
   });
 
   it("respond takes text and any other ToolResult member", () => {
@@ -28,10 +32,19 @@ describe("reply helpers", () => {
       respond("Image sent", { media: ["media://abc123"], response_handled: true, for_user: "here", silent: false }),
       {
         action: "respond",
-        result: { for_llm: "Image sent", media: ["media://abc123"], response_handled: true, for_user: "here", silent: false },
+        result: {
+          for_llm: "Image sent",
+          media: ["media://abc123"],
+          response_handled: true,
+          for_user: "here",
+          silent: false,
+        },
       },
     );
-    assert.deepEqual(respond({ for_llm: "x", async: true }), { action: "respond", result: { for_llm: "x", async: true } });
+    assert.deepEqual(respond({ for_llm: "x", async: true }), {
+      action: "respond",
+      result: { for_llm: "x", async: true },
+    });
   });
 
   it("modify of a before_llm request returns the whole request, unknown members kept", () => {

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 
-import { HookProcess, fixture, type Reply } from "./helpers/hook-process.js";
+import { fixture, HookProcess, type Reply } from "./helpers/hook-process.js";
 import { HookwireCLI } from "./helpers/hookwire-cli.js";
 import { isJSON, malformedLines } from "./helpers/malformed.js";
 
@@ -42,13 +42,25 @@ describe("a hook under a hostile host", () => {
     for (const [i, line] of malformedLines.entries()) {
       hook.child.stdin.write(Buffer.concat([line, Buffer.from("\n")]));
       const next = 1000 + i;
-      hook.send(JSON.stringify({ jsonrpc: "2.0", id: next, method: "hook.before_tool", params: { tool: "ls", arguments: {} } }));
-      assert.deepEqual((await hook.reply(next)).result, { action: "continue" }, `after ${line.toString("latin1").slice(0, 80)}`);
+      hook.send(
+        JSON.stringify({ jsonrpc: "2.0", id: next, method: "hook.before_tool", params: { tool: "ls", arguments: {} } }),
+      );
+      assert.deepEqual(
+        (await hook.reply(next)).result,
+        { action: "continue" },
+        `after ${line.toString("latin1").slice(0, 80)}`,
+      );
       for (const reply of hook.lines.slice(seen).map(parsed)) {
-        assert.ok(reply.jsonrpc === "2.0" && (reply.result === undefined) !== (reply.error === undefined), JSON.stringify(reply));
+        assert.ok(
+          reply.jsonrpc === "2.0" && (reply.result === undefined) !== (reply.error === undefined),
+          JSON.stringify(reply),
+        );
         // JSON that only looks odd is read as JSON.parse reads it: a member named twice as its last value.
         if (reply.id !== next && !isJSON(line)) {
-          assert.ok(reply.error !== undefined, `${line.toString("latin1").slice(0, 80)} got a result: ${JSON.stringify(reply)}`);
+          assert.ok(
+            reply.error !== undefined,
+            `${line.toString("latin1").slice(0, 80)} got a result: ${JSON.stringify(reply)}`,
+          );
         }
       }
       seen = hook.lines.length;
@@ -60,10 +72,13 @@ describe("a hook under a hostile host", () => {
     const hook = start();
     for (const depth of [1200, 100000]) {
       const args = `{"command":"rm -rf /","nested":${"[".repeat(depth)}${"]".repeat(depth)}}`;
-      hook.send(`{"jsonrpc":"2.0","id":${depth},"method":"hook.before_tool","params":{"tool":"shell","arguments":${args}}}`);
+      hook.send(
+        `{"jsonrpc":"2.0","id":${depth},"method":"hook.before_tool","params":{"tool":"shell","arguments":${args}}}`,
+      );
       const reply = await hook.reply(depth);
       assert.ok(
-        reply.error !== undefined || (reply.result?.["action"] === "deny_tool" && reply.result?.["reason"] === "dangerous command"),
+        reply.error !== undefined ||
+          (reply.result?.["action"] === "deny_tool" && reply.result?.["reason"] === "dangerous command"),
         `depth ${depth}: ${JSON.stringify(reply)}`,
       );
     }
@@ -84,9 +99,14 @@ describe("a hook under a hostile host", () => {
     const messages = Array.from({ length: 2000 }, () => ({ role: "user", content: "x".repeat(1000) }));
     const reply = await hook.request("hook.before_llm", { model: "m", messages });
     assert.deepEqual(reply.result, { action: "continue" });
-    assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, { action: "continue" });
+    assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, {
+      action: "continue",
+    });
     await closeAndCheck(hook);
-    assert.match(hook.stderr, /the reply to hook\.before_llm \(id 2\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/);
+    assert.match(
+      hook.stderr,
+      /the reply to hook\.before_llm \(id 2\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/,
+    );
   });
 
   it("answers an approval longer than the host reads with an error, and any other call with continue", async () => {
@@ -97,21 +117,37 @@ describe("a hook under a hostile host", () => {
     assert.equal(approval.result, undefined, JSON.stringify(approval));
     assert.equal(approval.error?.code, -32000);
     assert.match(approval.error?.message ?? "", /the reply \(\d+ bytes\) is longer than the host reads \(40 bytes\)/);
-    assert.deepEqual((await hook.request("hook.before_tool", { tool: "deny_tool", arguments: {} })).result, { action: "continue" });
+    assert.deepEqual((await hook.request("hook.before_tool", { tool: "deny_tool", arguments: {} })).result, {
+      action: "continue",
+    });
     await closeAndCheck(hook);
-    assert.match(hook.stderr, /the reply to hook\.approve_tool \(id 2\) is \d+ bytes, longer than the host reads in a line \(40 bytes\); sending an error instead/);
+    assert.match(
+      hook.stderr,
+      /the reply to hook\.approve_tool \(id 2\) is \d+ bytes, longer than the host reads in a line \(40 bytes\); sending an error instead/,
+    );
   });
 
   it("answers a HookError whose data is longer than the host reads with its code alone", async () => {
     const hook = start();
     await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool"], max_line_bytes: 200 });
-    const reply = await hook.request("hook.before_tool", { tool: "hook_error", arguments: { code: -32010, message: "quota", data: "x".repeat(500) } });
+    const reply = await hook.request("hook.before_tool", {
+      tool: "hook_error",
+      arguments: { code: -32010, message: "quota", data: "x".repeat(500) },
+    });
     assert.equal(reply.error?.code, -32010);
     assert.ok(!Object.hasOwn(reply.error ?? {}, "data"), JSON.stringify(reply));
-    assert.match(reply.error?.message ?? "", /^the error reply \(5\d\d bytes\) is longer than the host reads \(200 bytes\)$/);
-    assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, { action: "continue" });
+    assert.match(
+      reply.error?.message ?? "",
+      /^the error reply \(5\d\d bytes\) is longer than the host reads \(200 bytes\)$/,
+    );
+    assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, {
+      action: "continue",
+    });
     await closeAndCheck(hook);
-    assert.match(hook.stderr, /the error reply to hook\.before_tool \(id 2\) is 5\d\d bytes, longer than the host reads in a line \(200 bytes\)/);
+    assert.match(
+      hook.stderr,
+      /the error reply to hook\.before_tool \(id 2\) is 5\d\d bytes, longer than the host reads in a line \(200 bytes\)/,
+    );
   });
 
   it("sends a reply as long as the host announces in hello", async () => {
@@ -140,14 +176,23 @@ describe("a hook under hookwire run --host picoclaw", () => {
     try {
       cli.build();
       const hooks = join(cli.dir, "hooks.json");
-      const processes = { ts: { enabled: true, command: [process.execPath, fixture("wire-hook")], intercept: ["before_llm", "before_tool"] } };
+      const processes = {
+        ts: {
+          enabled: true,
+          command: [process.execPath, fixture("wire-hook")],
+          intercept: ["before_llm", "before_tool"],
+        },
+      };
       writeFileSync(hooks, JSON.stringify({ hooks: { enabled: true, processes } }));
       const scenario = join(cli.dir, "scenario.json");
       const replies = [{ tool_calls: [{ name: "echo_text", arguments: { text: "rm -rf /" } }] }, { content: "done" }];
       writeFileSync(scenario, JSON.stringify({ prompt: "a long conversation ".repeat(100_000), replies }));
       const run = cli.run(hooks, scenario, "--host", "picoclaw");
       assert.equal(run.status, 0, run.stderr);
-      assert.match(run.stderr, /the reply to hook\.before_llm \(id \d+\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/);
+      assert.match(
+        run.stderr,
+        /the reply to hook\.before_llm \(id \d+\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/,
+      );
       const echo = run.records.find((r) => r["type"] === "tool" && r["tool"] === "echo_text");
       assert.equal(echo?.["outcome"], "denied", JSON.stringify(echo));
       assert.equal(echo?.["by"], "ts");

@@ -6,9 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-
-import { HookwireCLI, type Run } from "./helpers/hookwire-cli.js";
 import { fixture } from "./helpers/hook-process.js";
+import { HookwireCLI, type Run } from "./helpers/hookwire-cli.js";
 
 describe("a hook under hookwire run", () => {
   const cli = new HookwireCLI();
@@ -62,7 +61,11 @@ describe("a hook under hookwire run", () => {
 
   it("shakes hands: the name and the modes of the hook's handlers", () => {
     const hello = trace.find((t) => t.dir === "recv" && t.message?.["id"] === 1);
-    assert.deepEqual(hello?.message, { jsonrpc: "2.0", id: 1, result: { ok: true, name: "runtime-hook", modes: ["observe", "llm", "tool"] } });
+    assert.deepEqual(hello?.message, {
+      jsonrpc: "2.0",
+      id: 1,
+      result: { ok: true, name: "runtime-hook", modes: ["observe", "llm", "tool"] },
+    });
   });
 
   it("adds the plugin tool to the LLM request", () => {
@@ -81,7 +84,10 @@ describe("a hook under hookwire run", () => {
       by: "ts",
       result: { for_llm: "value of k1", is_error: false },
     });
-    assert.deepEqual(missing?.["result"], { for_llm: 'invalid arguments for lookup: argument "key" is missing', is_error: true });
+    assert.deepEqual(missing?.["result"], {
+      for_llm: 'invalid arguments for lookup: argument "key" is missing',
+      is_error: true,
+    });
   });
 
   it("modifies the runtime's own tool calls with the whole call", () => {

@@ -2,7 +2,7 @@
 // line must fail to compile; if it ever compiles, the unused directive is
 // itself an error and the build fails.
 
-import { Hook, deny, modify, pass, respond, type Infer, type ToolResult } from "../src/index.js";
+import { continue_, denyTool, Hook, type Infer, modify, respond, type ToolResult } from "../src/index.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const expectType = <T extends true>(_: T): void => {};
@@ -13,13 +13,13 @@ const hook = new Hook("types");
 // @ts-expect-error respond is for before_tool only
 hook.beforeLLM(async () => respond("no"));
 // @ts-expect-error deny_tool is for before_tool only
-hook.afterTool(async () => deny("no"));
+hook.afterTool(async () => denyTool("no"));
 // @ts-expect-error respond is for before_tool only, literal form
 hook.afterLLM(async () => ({ action: "respond" as const, result: { for_llm: "x" } }));
 // @ts-expect-error an action that does not exist
 hook.beforeTool(async () => ({ action: "skip" as const }));
 // @ts-expect-error approve_tool answers with approved, not an action
-hook.approveTool(async () => pass());
+hook.approveTool(async () => continue_());
 // @ts-expect-error a modify of before_tool carries the call, not the request
 hook.beforeTool(async () => ({ action: "modify" as const, request: { model: "m", messages: [] } }));
 // @ts-expect-error modify of the before_llm request is not a before_tool result
@@ -28,16 +28,16 @@ hook.beforeTool(async (call) => modify({ model: call.tool, messages: [] }));
 hook.beforeTool(async () => ({ action: "deny_tool" as const }));
 
 // The right ones do.
-hook.handle("hook.before_tool", async (call) => (call.tool === "rm" ? deny("no") : respond("yes")));
+hook.handle("hook.before_tool", async (call) => (call.tool === "rm" ? denyTool("no") : respond("yes")));
 hook.handle("hook.after_llm", async (res) => modify(res, { model: "other" }));
 hook.handle("hook.approve_tool", (req) => ({ approved: req.tool !== "rm" }));
 
 // A handler of a method that has continue may return nothing; an approver may not.
 hook.handle("hook.before_llm", () => {});
 hook.handle("hook.after_llm", async () => undefined);
-hook.handle("hook.after_tool", async (ran) => (ran.result?.is_error ? pass("failed") : undefined));
+hook.handle("hook.after_tool", async (ran) => (ran.result?.is_error ? continue_("failed") : undefined));
 hook.handle("hook.before_tool", async (call) => {
-  if (call.tool === "rm") return deny("no");
+  if (call.tool === "rm") return denyTool("no");
 });
 // @ts-expect-error an approval has no continue: the approver must decide
 hook.approveTool(async () => {});
@@ -49,7 +49,7 @@ hook.handle("hook.after_tool", async (ran) => {
   expectType<Equal<typeof ran.result, ToolResult | undefined>>(true);
   // @ts-expect-error after_tool params have no messages
   void ran.messages;
-  return pass();
+  return continue_();
 });
 
 // Tool arguments are inferred from the parameters schema.

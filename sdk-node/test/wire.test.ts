@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 
-import { HookProcess, fixture } from "./helpers/hook-process.js";
+import { fixture, HookProcess } from "./helpers/hook-process.js";
 
 const started: HookProcess[] = [];
 const start = (): HookProcess => {
@@ -69,7 +69,10 @@ describe("the dispatch loop", () => {
   it("answers a handler that throws a HookError with its code, message and data, then goes on", async () => {
     const hook = start();
     const data = { retry_after: 5, scopes: ["a", "b"] };
-    const reply = await hook.request("hook.before_tool", toolCall("hook_error", { code: -32010, message: "quota", data }));
+    const reply = await hook.request(
+      "hook.before_tool",
+      toolCall("hook_error", { code: -32010, message: "quota", data }),
+    );
     assert.deepEqual(reply, { jsonrpc: "2.0", id: 1, error: { code: -32010, message: "quota", data } });
     const bare = await hook.request("hook.before_tool", toolCall("hook_error", { code: 4, message: "no data" }));
     assert.deepEqual(bare, { jsonrpc: "2.0", id: 2, error: { code: 4, message: "no data" } });
@@ -81,7 +84,13 @@ describe("the dispatch loop", () => {
 
   it("sends no reply to notifications", async () => {
     const hook = start();
-    hook.send(JSON.stringify({ jsonrpc: "2.0", method: "hook.runtime_event", params: { kind: "agent.turn.start", source: {}, scope: {}, payload: null } }));
+    hook.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "hook.runtime_event",
+        params: { kind: "agent.turn.start", source: {}, scope: {}, payload: null },
+      }),
+    );
     hook.send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "hook.event", params: { Kind: "turn_start" } }));
     const id = hook.post("hook.before_tool", toolCall("other"));
     await hook.reply(id);
@@ -97,7 +106,11 @@ describe("the dispatch loop", () => {
     for (let i = 0; i < n; i++) ids.push(hook.post("hook.before_tool", toolCall("slow", { ms: (n - i) * 20, n: i })));
     const replies = await Promise.all(ids.map((id) => hook.reply(id)));
     replies.forEach((reply, i) => {
-      assert.deepEqual(reply, { jsonrpc: "2.0", id: ids[i], result: { action: "respond", result: { for_llm: `slow ${i}` } } });
+      assert.deepEqual(reply, {
+        jsonrpc: "2.0",
+        id: ids[i],
+        result: { action: "respond", result: { for_llm: `slow ${i}` } },
+      });
     });
     const order = hook.lines.map((line) => (JSON.parse(line) as { id: number }).id);
     assert.deepEqual(order, [...ids].reverse(), "the fastest is answered first, not held up by the slow ones");
@@ -128,11 +141,14 @@ describe("handlers that return nothing", () => {
   it("let every call through: each is answered continue", async () => {
     const hook = HookProcess.node(fixture("silent-hook"));
     started.push(hook);
-    assert.deepEqual((await hook.request("hook.hello", { name: "silent", version: 1, modes: ["llm", "tool"] })).result, {
-      ok: true,
-      name: "silent",
-      modes: ["llm", "tool"],
-    });
+    assert.deepEqual(
+      (await hook.request("hook.hello", { name: "silent", version: 1, modes: ["llm", "tool"] })).result,
+      {
+        ok: true,
+        name: "silent",
+        modes: ["llm", "tool"],
+      },
+    );
     const calls: [string, object][] = [
       ["hook.before_llm", { model: "m", messages: [{ role: "user", content: "hi" }] }],
       ["hook.after_llm", { model: "m", response: { content: "hello" } }],
@@ -144,7 +160,10 @@ describe("handlers that return nothing", () => {
       assert.deepEqual(reply.result, { action: "continue" }, `${method}: ${JSON.stringify(reply)}`);
     }
     // The same handler still decides when it returns something.
-    assert.deepEqual((await hook.request("hook.before_tool", toolCall("rm"))).result, { action: "deny_tool", reason: "not here" });
+    assert.deepEqual((await hook.request("hook.before_tool", toolCall("rm"))).result, {
+      action: "deny_tool",
+      reason: "not here",
+    });
     assert.deepEqual(await hook.close(), { code: 0, signal: null });
     assert.equal(hook.stderr, "");
     assertOnlyProtocol(hook);

@@ -27,7 +27,7 @@ from hookwire import (
     HookError,
     abort_turn,
     continue_,
-    deny,
+    deny_tool,
     hard_abort,
     modify,
     respond,
@@ -373,7 +373,7 @@ def test_respond_takes_a_whole_tool_result_and_the_call_as_answered() -> None:
 
 
 def test_deny_abort_turn_and_hard_abort() -> None:
-    assert reply_to_before_tool(deny("not today")) == {
+    assert reply_to_before_tool(deny_tool("not today")) == {
         "action": "deny_tool",
         "reason": "not today",
     }
@@ -383,7 +383,7 @@ def test_deny_abort_turn_and_hard_abort() -> None:
 
 def test_an_action_the_method_does_not_allow_is_a_handler_error() -> None:
     hook = Hook("h")
-    hook.after_tool(lambda ran: deny("too late"))  # type: ignore[type-var]
+    hook.after_tool(lambda ran: deny_tool("too late"))  # type: ignore[type-var]
     with pytest.raises(HookError) as e:
         hook.test_client().after_tool(RAN)
     assert e.value.code == -32000
@@ -434,7 +434,7 @@ def test_approve_tool_refuses_to_guess_from_none() -> None:
 
 def test_the_test_client_runs_inside_an_event_loop_with_the_async_methods() -> None:
     hook = Hook("h")
-    hook.before_tool(lambda call: deny("no"))
+    hook.before_tool(lambda call: deny_tool("no"))
     client = hook.test_client()
 
     async def in_a_loop() -> Any:
@@ -536,3 +536,12 @@ def test_hello_says_what_each_granted_mode_without_a_handler_gets(
         "which a host may take as a denial of every tool call",
         "its calls get an error",
     ]
+
+
+def test_each_action_has_a_helper_named_after_it() -> None:
+    assert hookwire.continue_() == {"action": "continue"}
+    assert hookwire.continue_("why") == {"action": "continue", "reason": "why"}
+    assert hookwire.deny_tool("no") == {"action": "deny_tool", "reason": "no"}
+    assert hookwire.abort_turn("stop") == {"action": "abort_turn", "reason": "stop"}
+    assert hookwire.hard_abort() == {"action": "hard_abort"}
+    assert hookwire.deny is hookwire.deny_tool  # its name before, kept for older hooks

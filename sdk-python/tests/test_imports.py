@@ -52,14 +52,14 @@ def loaded_by_typing() -> set[str]:
 
 PLAIN_HOOK = """
 import sys
-from hookwire import BeforeToolParams, BeforeToolReply, Hook, RuntimeEvent, deny
+from hookwire import BeforeToolParams, BeforeToolReply, Hook, RuntimeEvent, deny_tool
 
 hook = Hook("plain")
 seen = []
 
 @hook.before_tool
 def guard(call: BeforeToolParams) -> BeforeToolReply:
-    return deny("no")
+    return deny_tool("no")
 
 @hook.observe("agent.*")
 def look(event: RuntimeEvent) -> None:

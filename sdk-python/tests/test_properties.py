@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwire import Hook, deny
+from hookwire import Hook, deny_tool
 from hookwire._json import Undecodable, _decode_deep, decode
 from hookwire._stdio import _Wire
 
@@ -124,7 +124,7 @@ hook = Hook("property")
 
 @hook.before_tool
 def guard(call: Any) -> Any:
-    return deny("no") if call["tool"] == "rm" else None
+    return deny_tool("no") if call["tool"] == "rm" else None
 
 
 def request(request_id: int, tool: str) -> bytes:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import TIMEOUT
-from hookwire import CODE_HANDLER_ERROR, BeforeToolParams, BeforeToolReply, Hook, deny
+from hookwire import CODE_HANDLER_ERROR, BeforeToolParams, BeforeToolReply, Hook, deny_tool
 from hookwire._stdio import _ThreadsServer
 
 
@@ -76,7 +76,7 @@ def gated_hook(gates: dict[str, threading.Event], threads: int) -> Hook:
         gate = gates.get(tool)
         if gate is not None:
             assert gate.wait(TIMEOUT), f"{tool} was never opened"
-        return deny(tool)
+        return deny_tool(tool)
 
     return hook
 

@@ -15,7 +15,7 @@ from hookwire import (
     BeforeToolReply,
     Hook,
     abort_turn,
-    deny,
+    deny_tool,
     modify,
     tool_result,
 )
@@ -356,7 +356,7 @@ def test_other_tools_pass_through_untouched_or_to_the_before_tool_handler() -> N
 
     @hook.before_tool
     def guard(c: BeforeToolParams) -> BeforeToolReply:
-        return deny("no exec") if c["tool"] == "exec" else None
+        return deny_tool("no exec") if c["tool"] == "exec" else None
 
     assert client.before_tool(call("exec", command="ls")) == {
         "action": "deny_tool",

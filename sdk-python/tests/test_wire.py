@@ -411,7 +411,7 @@ import asyncio
 import sys
 import time
 
-from hookwire import BeforeToolParams, BeforeToolReply, Hook, deny
+from hookwire import BeforeToolParams, BeforeToolReply, Hook, deny_tool
 
 hook = Hook("closing")
 
@@ -420,7 +420,7 @@ hook = Hook("closing")
 def slow(call: BeforeToolParams) -> BeforeToolReply:
     time.sleep(float(str(call["arguments"]["seconds"])))
     print("answered", file=sys.stderr, flush=True)
-    return deny("slept")
+    return deny_tool("slept")
 
 
 @hook.on_close

@@ -3,7 +3,7 @@
 // what it does besides: "modify" answers hook.before_llm with the request
 // and one tool more; "observe" counts the events of every kind and answers
 // a before_tool call of the tool bench_events with the count.
-import { Hook, modify, pass, respond } from "../../../sdk-node/dist/src/index.js";
+import { Hook, modify, continue_, respond } from "../../../sdk-node/dist/src/index.js";
 
 const mode = process.argv[2] ?? "";
 const benchTool = {
@@ -17,7 +17,7 @@ const benchTool = {
 
 let events = 0;
 const hook = new Hook("minimal")
-  .beforeTool((call) => (mode === "observe" && call.tool === "bench_events" ? respond(String(events)) : pass()))
-  .beforeLLM((req) => (mode === "modify" ? modify(req, { tools: [...(req.tools ?? []), benchTool] }) : pass()));
+  .beforeTool((call) => (mode === "observe" && call.tool === "bench_events" ? respond(String(events)) : continue_()))
+  .beforeLLM((req) => (mode === "modify" ? modify(req, { tools: [...(req.tools ?? []), benchTool] }) : continue_()));
 if (mode === "observe") hook.on("*", () => void events++);
 hook.run();

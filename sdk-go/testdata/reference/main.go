@@ -26,6 +26,8 @@ func common(name string) (res any, err error, ok bool) {
 		return hookwire.HardAbort{Reason: hookwire.Ptr(reason)}, nil, true
 	case "error":
 		return nil, errReference, true
+	case "remarks":
+		return hookwire.Continue{Context: hookwire.Ptr("check twice"), Message: hookwire.Ptr("seen")}, nil, true
 	case "hook_error":
 		return nil, &hookwire.RPCError{Code: -32010, Message: "quota", Data: json.RawMessage(`{"retry_after":5}`)}, true
 	}

@@ -1,7 +1,7 @@
 // A hook run as a real child process, talked to as a host would: lines on
 // its stdin, replies matched by id on its stdout, its stderr kept.
 
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 /** The compiled test fixture of that name (test/fixtures/<name>.ts). */

@@ -21,12 +21,19 @@ export class HookwireCLI {
   readonly bin = join(this.dir, "hookwire");
 
   build(): void {
-    execFileSync("go", ["build", "-o", this.bin, "./cmd/hookwire"], { cwd: core, stdio: ["ignore", "inherit", "inherit"] });
+    execFileSync("go", ["build", "-o", this.bin, "./cmd/hookwire"], {
+      cwd: core,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
   }
 
   /** hookwire run --json with the given hooks configuration and scenario files, and extra flags. */
   run(hooks: string, scenario: string, ...flags: string[]): Run {
-    const r = spawnSync(this.bin, ["run", "--json", "--hooks", hooks, ...flags, scenario], { encoding: "utf8", timeout: 60_000, maxBuffer: 1 << 30 });
+    const r = spawnSync(this.bin, ["run", "--json", "--hooks", hooks, ...flags, scenario], {
+      encoding: "utf8",
+      timeout: 60_000,
+      maxBuffer: 1 << 30,
+    });
     const records = r.stdout
       .split("\n")
       .filter((line) => line !== "")

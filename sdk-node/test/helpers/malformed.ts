@@ -2,7 +2,8 @@
 // with an error or ignored, and must leave the next line read.
 
 const deep = (n: number, open: string, close: string): string => open.repeat(n) + close.repeat(n);
-const call = (id: number, params: string): string => `{"jsonrpc":"2.0","id":${id},"method":"hook.before_tool","params":${params}}`;
+const call = (id: number, params: string): string =>
+  `{"jsonrpc":"2.0","id":${id},"method":"hook.before_tool","params":${params}}`;
 
 export const malformedLines: readonly Buffer[] = [
   '{"jsonrpc":"2.0","id":2]}',

@@ -16,7 +16,8 @@ then run it:
     hook.run()
 
 The message types are TypedDicts generated from the protocol's JSON Schema
-(hookwire._protocol), re-exported here.
+(hookwire._protocol), and what each method's handler returns is generated
+from the method table (hookwire._methods): both re-exported here.
 
 Every exception the SDK raises on purpose derives from HookwireError:
 HookError (a JSON-RPC error reply, which a handler raises to choose its
@@ -27,23 +28,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _protocol
+from . import _methods, _protocol
 from ._errors import HookError, HookwireError
 from ._hook import Hook
 
 # The protocol's types, error codes and host extensions, and what each
-# method's handler returns: generated, with the list of their names.
+# method's handler returns: generated, with the lists of their names.
+from ._methods import *  # noqa: F403
 from ._protocol import *  # noqa: F403
-from ._results import (
-    Modify,
-    abort_turn,
-    continue_,
-    deny,
-    hard_abort,
-    modify,
-    respond,
-    tool_result,
-)
+from ._results import Modify, deny, modify, respond, tool_result
 from ._version import __version__
 
 # For type checkers only: at run time these load on first use (see _LAZY).
@@ -141,13 +134,10 @@ __all__ = [
     "ToolInput",
     "UserPromptSubmitInput",
     "__version__",
-    "abort_turn",
     "canonical_tool",
-    "continue_",
     "deny",
-    "hard_abort",
     "modify",
     "respond",
     "tool_result",
 ]
-__all__ += _protocol.__all__
+__all__ += _protocol.__all__ + _methods.__all__

@@ -19,11 +19,10 @@ name is defined before the annotations that use it.
 """
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Final, Literal, NamedTuple, Optional, TypedDict, TypeVar, Union, cast
+from collections.abc import Callable, Mapping
+from typing import Final, Literal, NamedTuple, Optional, TypedDict, Union, cast
 
 from ._errors import HookwireError
-from ._results import Modify
 
 __all__ = [
     "CODE_HANDLER_ERROR",
@@ -47,22 +46,17 @@ __all__ = [
     "Action",
     "AfterLLMModify",
     "AfterLLMParams",
-    "AfterLLMReply",
     "AfterLLMResult",
     "AfterToolModify",
     "AfterToolParams",
-    "AfterToolReply",
     "AfterToolResult",
     "ApproveToolParams",
-    "ApproveToolReply",
     "ApproveToolResult",
     "BeforeLLMModify",
     "BeforeLLMParams",
-    "BeforeLLMReply",
     "BeforeLLMResult",
     "BeforeToolModify",
     "BeforeToolParams",
-    "BeforeToolReply",
     "BeforeToolResult",
     "CacheControl",
     "CanonicalTool",
@@ -100,6 +94,10 @@ __all__ = [
     "ToolResult",
     "TurnContext",
     "Usage",
+    "abort_turn",
+    "continue_",
+    "deny_tool",
+    "hard_abort",
 ]
 
 
@@ -531,8 +529,8 @@ class AfterLLMModify(_AfterLLMModifyRequired, total=False):
 class Continue(TypedDict, total=False):
     """Continue passes the object through unchanged. Its action may be omitted or empty."""
 
-    # action is "continue", "" or absent: all three mean continue.
-    action: Literal["continue", ""]
+    # action is "continue", or absent; an empty action means continue too.
+    action: Literal["continue"]
     # reason is an optional note for logs.
     reason: str
     # context is text for the model: the host adds it to what the model
@@ -1909,7 +1907,7 @@ def _check_continue(value: object, at: str) -> None:
     if "action" in value:
         v = value["action"]
         if isinstance(v, bool) or v not in ("continue", "",):
-            raise _not_one_of(f"{at}.action", v, ("continue", "",))
+            raise _not_one_of(f"{at}.action", v, ("continue",))
     if "reason" in value:
         v = value["reason"]
         if type(v) is not str and not isinstance(v, str):
@@ -3087,149 +3085,83 @@ DECODERS: Final[Mapping[str, Callable[[object], object]]] = {
 """The decode function of each type, by type name, for dispatch by the method table."""
 
 
-# The method surface: for each method a hook handles, what its handler
-# returns, the decorator that registers it and the test client's call.
+def continue_(
+    reason: Optional[str] = None,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> Continue:
+    """The continue action: passes the object through unchanged.
 
-BeforeLLMReply = Union[BeforeLLMResult, Modify[BeforeLLMParams], None]
-"""What a before_llm handler returns; None means continue."""
-
-AfterLLMReply = Union[AfterLLMResult, Modify[AfterLLMParams], None]
-"""What an after_llm handler returns; None means continue."""
-
-BeforeToolReply = Union[BeforeToolResult, Modify[BeforeToolParams], None]
-"""What a before_tool handler returns; None means continue."""
-
-AfterToolReply = Union[AfterToolResult, Modify[AfterToolParams], None]
-"""What an after_tool handler returns; None means continue."""
-
-ApproveToolReply = Union[ApproveToolResult, bool]
-"""What an approve_tool handler returns; a bool b means {"approved": b}."""
-
-_BeforeLLMHandler = TypeVar(
-    "_BeforeLLMHandler",
-    bound=Callable[[BeforeLLMParams], Union[BeforeLLMReply, Awaitable[BeforeLLMReply]]],
-)
-
-_AfterLLMHandler = TypeVar(
-    "_AfterLLMHandler",
-    bound=Callable[[AfterLLMParams], Union[AfterLLMReply, Awaitable[AfterLLMReply]]],
-)
-
-_BeforeToolHandler = TypeVar(
-    "_BeforeToolHandler",
-    bound=Callable[
-        [BeforeToolParams], Union[BeforeToolReply, Awaitable[BeforeToolReply]]
-    ],
-)
-
-_AfterToolHandler = TypeVar(
-    "_AfterToolHandler",
-    bound=Callable[[AfterToolParams], Union[AfterToolReply, Awaitable[AfterToolReply]]],
-)
-
-_ApproveToolHandler = TypeVar(
-    "_ApproveToolHandler",
-    bound=Callable[
-        [ApproveToolParams], Union[ApproveToolReply, Awaitable[ApproveToolReply]]
-    ],
-)
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
+    result: Continue = {"action": "continue"}
+    if reason is not None:
+        result["reason"] = reason
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
+    return result
 
 
-class _Handlers:
-    """Hook's decorators: one per method a hook handles."""
+def abort_turn(
+    reason: Optional[str] = None,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> AbortTurn:
+    """The abort_turn action: ends the current turn with an error.
 
-    def _register(self, method: str, fn: Callable[..., object]) -> None:
-        raise NotImplementedError
-
-    def before_llm(self, fn: _BeforeLLMHandler) -> _BeforeLLMHandler:
-        """Handle hook.before_llm: the request about to be sent to the LLM.
-
-        fn takes the BeforeLLMParams and returns a BeforeLLMReply; an async def
-        function works too. A method has one handler. Returning None means continue.
-        """
-        self._register(METHOD_BEFORE_LLM, fn)
-        return fn
-
-    def after_llm(self, fn: _AfterLLMHandler) -> _AfterLLMHandler:
-        """Handle hook.after_llm: the LLM's answer.
-
-        fn takes the AfterLLMParams and returns an AfterLLMReply; an async def
-        function works too. A method has one handler. Returning None means continue.
-        """
-        self._register(METHOD_AFTER_LLM, fn)
-        return fn
-
-    def before_tool(self, fn: _BeforeToolHandler) -> _BeforeToolHandler:
-        """Handle hook.before_tool: a tool call about to run.
-
-        fn takes the BeforeToolParams and returns a BeforeToolReply; an async def
-        function works too. A method has one handler. Returning None means continue.
-        """
-        self._register(METHOD_BEFORE_TOOL, fn)
-        return fn
-
-    def after_tool(self, fn: _AfterToolHandler) -> _AfterToolHandler:
-        """Handle hook.after_tool: a tool call that has run.
-
-        fn takes the AfterToolParams and returns an AfterToolReply; an async def
-        function works too. A method has one handler. Returning None means continue.
-        """
-        self._register(METHOD_AFTER_TOOL, fn)
-        return fn
-
-    def approve_tool(self, fn: _ApproveToolHandler) -> _ApproveToolHandler:
-        """Handle hook.approve_tool: ApproveToolParams asks whether a tool call may run.
-
-        fn takes the ApproveToolParams and returns an ApproveToolReply; an async def
-        function works too. A method has one handler. Returning a bool b means {"approved": b}.
-        """
-        self._register(METHOD_APPROVE_TOOL, fn)
-        return fn
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
+    result: AbortTurn = {"action": "abort_turn"}
+    if reason is not None:
+        result["reason"] = reason
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
+    return result
 
 
-class _TestCalls:
-    """The test client's calls: one per method a hook handles."""
+def hard_abort(
+    reason: Optional[str] = None,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> HardAbort:
+    """The hard_abort action: stops the whole agent loop.
 
-    def call(self, method: str, params: object) -> object:
-        raise NotImplementedError
-
-    def before_llm(self, params: BeforeLLMParams) -> BeforeLLMResult:
-        """Call hook.before_llm as the host would; return the result as the wire carries it."""
-        return cast("BeforeLLMResult", self.call(METHOD_BEFORE_LLM, params))
-
-    def after_llm(self, params: AfterLLMParams) -> AfterLLMResult:
-        """Call hook.after_llm as the host would; return the result as the wire carries it."""
-        return cast("AfterLLMResult", self.call(METHOD_AFTER_LLM, params))
-
-    def before_tool(self, params: BeforeToolParams) -> BeforeToolResult:
-        """Call hook.before_tool as the host would; return the result as the wire carries it."""
-        return cast("BeforeToolResult", self.call(METHOD_BEFORE_TOOL, params))
-
-    def after_tool(self, params: AfterToolParams) -> AfterToolResult:
-        """Call hook.after_tool as the host would; return the result as the wire carries it."""
-        return cast("AfterToolResult", self.call(METHOD_AFTER_TOOL, params))
-
-    def approve_tool(self, params: ApproveToolParams) -> ApproveToolResult:
-        """Call hook.approve_tool as the host would; return the result as the wire carries it."""
-        return cast("ApproveToolResult", self.call(METHOD_APPROVE_TOOL, params))
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
+    result: HardAbort = {"action": "hard_abort"}
+    if reason is not None:
+        result["reason"] = reason
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
+    return result
 
 
-NEEDS_HANDLER: Final[frozenset[str]] = frozenset(
-    {
-        METHOD_APPROVE_TOOL,
-    }
-)
-"""The methods that allow no continue: a call that no handler decides gets an error."""
+def deny_tool(
+    reason: str,
+    *,
+    context: Optional[str] = None,
+    message: Optional[str] = None,
+) -> DenyTool:
+    """The deny_tool action: refuses to run the tool; the LLM is told the reason.
 
-MODIFY_MEMBERS: Final[Mapping[str, str]] = {
-    METHOD_BEFORE_LLM: "request",
-    METHOD_AFTER_LLM: "response",
-    METHOD_BEFORE_TOOL: "call",
-    METHOD_AFTER_TOOL: "result",
-}
-"""The member of each method's modify result that carries the whole replacement object."""
-
-BOOL_MEMBERS: Final[Mapping[str, str]] = {
-    METHOD_APPROVE_TOOL: "approved",
-}
-"""The methods whose handler may return a bool alone, with the result's member it is."""
+    context is text for the model and message is shown to the user, by
+    hosts that take them (the extensions result.context and result.message).
+    """
+    result: DenyTool = {"action": "deny_tool", "reason": reason}
+    if context is not None:
+        result["context"] = context
+    if message is not None:
+        result["message"] = message
+    return result

@@ -7,19 +7,9 @@ it returns a Modify that the dispatcher renders for the method it answers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
-# For type checkers only: _protocol imports Modify from here.
-if TYPE_CHECKING:
-    from ._protocol import (
-        AbortTurn,
-        BeforeToolParams,
-        Continue,
-        DenyTool,
-        HardAbort,
-        Respond,
-        ToolResult,
-    )
+from ._protocol import BeforeToolParams, Respond, ToolResult, deny_tool
 
 T = TypeVar("T")
 
@@ -59,14 +49,6 @@ class Modify(Generic[T]):
 
     def __repr__(self) -> str:
         return f"Modify(value={self.value!r}, reason={self.reason!r})"
-
-
-def continue_(reason: str | None = None) -> Continue:
-    """Pass the object through unchanged. Returning None does the same."""
-    result: Continue = {"action": "continue"}
-    if reason is not None:
-        result["reason"] = reason
-    return result
 
 
 def modify(value: T, *, reason: str | None = None, **changes: Any) -> Modify[T]:
@@ -149,22 +131,6 @@ def respond(
     return reply
 
 
-def deny(reason: str) -> DenyTool:
-    """Refuse to run the tool (before_tool only); the LLM is told the reason."""
-    return {"action": "deny_tool", "reason": reason}
-
-
-def abort_turn(reason: str | None = None) -> AbortTurn:
-    """End the current turn with an error."""
-    result: AbortTurn = {"action": "abort_turn"}
-    if reason is not None:
-        result["reason"] = reason
-    return result
-
-
-def hard_abort(reason: str | None = None) -> HardAbort:
-    """Stop the whole agent loop."""
-    result: HardAbort = {"action": "hard_abort"}
-    if reason is not None:
-        result["reason"] = reason
-    return result
+# deny_tool's name before every SDK named each helper after its action;
+# hooks written with it keep working.
+deny = deny_tool

@@ -1,21 +1,22 @@
-"""The stdio servers: the protocol on stdin and stdout, one JSON message per line.
+"""The stdio server: the protocol on stdin and stdout, one JSON message per line.
 
 Requests are answered concurrently, each reply written whole, under one
-lock, by whoever finishes it; nothing limits the length of a line. How the
-work is spread depends on the handlers:
+lock, by whoever finishes it; nothing limits the length of a line. Threads
+take turns reading stdin, and the thread that reads a request with a plain
+function for its handler answers it itself, so that no request waits for a
+thread to wake up. When a handler holds reading up for a few milliseconds,
+another thread goes on reading. Each reply goes out as soon as it is made,
+even when the host sent requests together: the host can act on it while
+the next is answered.
 
-- A hook with an ``async def`` handler gets an event loop (``_loop``). The
-  loop reads stdin; async handlers run as tasks on it, plain functions on
-  worker threads, so that none of them blocks the loop.
-- A hook whose handlers are all plain functions needs no loop: threads take
-  turns reading stdin, and the thread that reads a request answers it
-  itself, so that no request waits for a thread to wake up. When a handler
-  holds reading up for a few milliseconds, another thread goes on reading.
-  Each reply goes out as soon as it is made, even when the host sent
-  requests together: the host can act on it while the next is answered.
-
-asyncio is imported only by the first kind: it costs a plain hook a fifth
-of its start-up.
+A hook with an ``async def`` handler is served the same way, from a thread,
+while the main thread runs an event loop (its own, or the program's in
+``serve_async``): coroutine handlers, observers and on_close functions run
+as tasks there, as many at once as there are requests. The one server was
+chosen by measurement over an event loop reading stdin with plain handlers
+on worker threads, which took twice as long per call (BENCHMARKS.md).
+asyncio is imported only for such a hook: it costs a plain hook a fifth of
+its start-up.
 """
 
 from __future__ import annotations
@@ -26,20 +27,24 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ._errors import HookError
-from ._hook import Hook, Route, _Handler
 from ._json import ID_TYPES, Undecodable, decode
 from ._log import log
+from ._methods import NEEDS_HANDLER
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
     CODE_INVALID_REQUEST,
     CODE_PARSE_ERROR,
     METHODS,
-    NEEDS_HANDLER,
 )
+from ._registry import Registry, Route, _Handler
+
+if TYPE_CHECKING:
+    import asyncio
+    from concurrent.futures import Future
 
 
 def _encoder() -> Callable[[Any], str]:
@@ -87,37 +92,60 @@ STDIN_GRACE = 0.5
 CANCEL_AFTER = 0.25
 
 
-def _abandon(wire: _Wire, running: int) -> None:
-    log.warning(
-        "stdin is closed and %d handlers are still running after %.2f s: "
-        "stopping without their replies",
-        running,
-        STDIN_GRACE,
-    )
-    wire.stop()
-
-
 class _Stop(BaseException):
     """Raised in the main thread by SIGTERM and SIGINT while a threads server waits."""
 
 
-def run(hook: Hook) -> None:
-    """Serve on stdin and stdout, with or without an event loop as the handlers need."""
-    if hook.needs_loop():
-        import asyncio
-
-        from ._loop import serve
-
-        asyncio.run(serve(hook))
-        return
+def serve(hook: Registry) -> None:
+    """Serve a hook of plain functions on stdin and stdout, from this thread."""
     with _claim_stdio() as (fd_in, fd_out):
         _ThreadsServer(hook, fd_in, fd_out).serve()
+    # After the signal handlers are put back: a second signal ends the process.
+    hook._close_plain()
+
+
+async def serve_async(hook: Registry) -> None:
+    """Serve on stdin and stdout, with the coroutines on the running event loop.
+
+    The server runs in a thread of its own; SIGTERM and SIGINT stop it
+    through the loop, whose thread is the main one.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    with _claim_stdio() as (fd_in, fd_out):
+        server = _ThreadsServer(hook, fd_in, fd_out, loop)
+        signals = []
+        for s in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(s, server.interrupt)
+                signals.append(s)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not the main thread, or a platform without loop signals
+        returned: asyncio.Future[None] = loop.create_future()
+
+        def run() -> None:
+            try:
+                server.serve()
+            finally:
+                loop.call_soon_threadsafe(returned.set_result, None)
+
+        threading.Thread(target=run, name="hookwire-server", daemon=True).start()
+        try:
+            await returned
+        finally:
+            for s in signals:
+                loop.remove_signal_handler(s)
+    await hook._close()
 
 
 class _Wire:
-    """What both servers share: a line in, the replies out."""
+    """The protocol's half of the server: a line in, the replies out.
 
-    def __init__(self, hook: Hook, fd_out: int) -> None:
+    The server adds the threads that read and answer; tests drive this half alone.
+    """
+
+    def __init__(self, hook: Registry, fd_out: int) -> None:
         self.hook = hook
         self._fd = fd_out
         self._lock = threading.Lock()
@@ -311,8 +339,14 @@ class _ThreadsServer(_Wire):
     # After this long with nothing read, the watch sleeps until work comes.
     DOZE = 1.0
 
-    def __init__(self, hook: Hook, fd_in: int, fd_out: int) -> None:
+    def __init__(
+        self, hook: Registry, fd_in: int, fd_out: int, loop: asyncio.AbstractEventLoop | None = None
+    ) -> None:
         super().__init__(hook, fd_out)
+        # The event loop of the coroutines, and those running on it.
+        self._loop = loop
+        self._coroutines: set[Future[None]] = set()
+        self._interrupted = False
         # Its own duplicate of stdin: at a signal, a thread may still be
         # blocked reading it when serve() returns. Read through a buffer that
         # lasts: a read of a few lines into a new bytes object of its own
@@ -350,13 +384,17 @@ class _ThreadsServer(_Wire):
             self._watch()
             os.close(self._fd_in)
         except _Stop:
-            running = self._left + len(self._claim)
+            running = self._left + len(self._claim) + len(self._coroutines)
             log.info("signal: exiting without waiting for %d handlers", running)
+            self._cancel()
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
-        # They are plain functions: a coroutine one would have made this a loop server.
-        self.hook._close_plain()
+
+    def interrupt(self) -> None:
+        """Stop serving at once, as a signal does; from any thread."""
+        self._interrupted = True
+        self._wake_watch()
 
     def _watch(self) -> None:
         """Until stdin ends and every answer is out, hand reading on when a handler holds it up.
@@ -372,12 +410,29 @@ class _ThreadsServer(_Wire):
         seen: list[int] = []
         wait = self.PATIENCE
         lines, last = -1, time.monotonic()
-        abandon_at = None
-        while not (self._eof and self._left == 0):
+        closed_at = None
+        while not (self._eof and self._left == 0 and not self._coroutines):
+            if self._interrupted:
+                raise _Stop
             if self._eof:
-                abandon_at = abandon_at or time.monotonic() + STDIN_GRACE
-                if time.monotonic() >= abandon_at:
-                    _abandon(self, self._left)
+                closed_at = closed_at or time.monotonic()
+                waited = time.monotonic() - closed_at
+                if waited >= CANCEL_AFTER and self._coroutines:
+                    log.warning(
+                        "stdin is closed and %d handlers are still running after %.2f s: "
+                        "cancelling the coroutines",
+                        self._left + len(self._coroutines),
+                        CANCEL_AFTER,
+                    )
+                    self._cancel()
+                if waited >= STDIN_GRACE:
+                    log.warning(
+                        "stdin is closed and %d handlers are still running after %.2f s: "
+                        "stopping without their replies",
+                        self._left + len(self._coroutines),
+                        STDIN_GRACE,
+                    )
+                    self.stop()
                     return
             doze = self._left == 0 and time.monotonic() - last > self.DOZE
             if doze:
@@ -495,12 +550,48 @@ class _ThreadsServer(_Wire):
         self._wake_watch()
 
     def start(self, request_id: Any, method: str, route: Route, params: dict[str, Any]) -> None:
+        if route.is_async:
+            self._submit(self._answer_later(request_id, method, route, params))
+            return
         # The reading thread answers this once it has let go of reading.
         self._work = (self.answer, (request_id, method, route, params))
 
     def notify(self, event: Any, observers: list[_Handler]) -> None:
+        if self._loop is not None:  # a hook of plain functions never comes here
+            for o in observers:
+                if o.is_async:
+                    self._submit(_observe_async(o.fn, event))
+            observers = [o for o in observers if not o.is_async]
         if observers:
             self._work = (_observe_all, (observers, event))
+
+    async def _answer_later(
+        self, request_id: Any, method: str, route: Route, params: dict[str, Any]
+    ) -> None:
+        assert route.call is not None  # start() is for routes with a handler
+        try:
+            reply = await route.call(params)
+            self.result(request_id, method, route.finish(params, reply))
+        except Exception as e:
+            self.failed(request_id, method, e)
+
+    def _submit(self, coroutine: Any) -> None:
+        """Run a coroutine on the event loop; the watch waits for it at the end of stdin."""
+        import asyncio  # loaded already: a hook with coroutines runs on a loop
+
+        assert self._loop is not None, "a coroutine handler needs serve_async"
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        self._coroutines.add(future)
+        future.add_done_callback(self._finished)
+
+    def _finished(self, future: Future[None]) -> None:
+        self._coroutines.discard(future)
+        if self._eof:
+            self._wake_watch()
+
+    def _cancel(self) -> None:
+        for future in list(self._coroutines):
+            future.cancel()
 
 
 def _observe(fn: Any, event: Any) -> None:
@@ -513,6 +604,13 @@ def _observe(fn: Any, event: Any) -> None:
 def _observe_all(observers: list[_Handler], event: Any) -> None:
     for o in observers:
         _observe(o.fn, event)
+
+
+async def _observe_async(fn: Any, event: Any) -> None:
+    try:
+        await fn(event)
+    except Exception:
+        log.exception("observer %s failed", getattr(fn, "__name__", fn))
 
 
 def _raise_on_signals() -> dict[int, Any]:

@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ._errors import HookError
+from ._methods import _TestCalls
 from ._protocol import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
@@ -18,11 +19,11 @@ from ._protocol import (
     LegacyEvent,
     Mode,
     RuntimeEvent,
-    _TestCalls,
 )
+from ._workers import Workers
 
 if TYPE_CHECKING:
-    from ._hook import Hook
+    from ._registry import Registry
 
 
 class TestClient(_TestCalls):
@@ -39,8 +40,9 @@ class TestClient(_TestCalls):
 
     __test__ = False  # not a pytest test class, whatever its name
 
-    def __init__(self, hook: Hook) -> None:
+    def __init__(self, hook: Registry) -> None:
         self._hook = hook
+        self._workers = Workers(hook.threads)
         self._closed = False
 
     def hello(
@@ -103,7 +105,7 @@ class TestClient(_TestCalls):
             elif route.is_async:
                 reply = await route.call(params)
             else:
-                reply = await asyncio.wrap_future(self._hook._workers.submit(route.call, params))
+                reply = await asyncio.wrap_future(self._workers.submit(route.call, params))
             return _wire(route.finish(params, reply))
         except HookError as e:
             # As the host gets it: data goes through JSON too.
@@ -123,7 +125,7 @@ class TestClient(_TestCalls):
             if o.is_async:
                 await o.fn(event)
             else:
-                await asyncio.wrap_future(self._hook._workers.submit(o.fn, event))
+                await asyncio.wrap_future(self._workers.submit(o.fn, event))
 
 
 def _wire(value: Any) -> Any:

@@ -23,8 +23,8 @@ from typing import (
     get_type_hints,
 )
 
+from ._async import is_async
 from ._errors import HookwireError
-from ._hook import is_async
 from ._protocol import ToolDefinition, ToolResult
 from ._results import tool_result
 

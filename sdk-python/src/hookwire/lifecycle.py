@@ -33,30 +33,31 @@ from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Final, Literal, TypedDict, TypeVar, Union
 
+from ._async import is_async
 from ._errors import HookwireError
-from ._hook import Hook, is_async
+from ._hook import Hook
+from ._methods import AfterToolReply, ApproveToolReply, BeforeLLMReply, BeforeToolReply
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
     JSON,
     KIND_AGENT_SESSION_END,
     KIND_AGENT_TURN_END,
     AfterToolParams,
-    AfterToolReply,
     ApproveToolParams,
-    ApproveToolReply,
     ApproveToolResult,
     BeforeLLMParams,
-    BeforeLLMReply,
     BeforeToolParams,
-    BeforeToolReply,
     DecodeError,
     Message,
     RuntimeEvent,
     ToolKind,
     ToolResult,
+    abort_turn,
     decode_tool_result,
+    deny_tool,
 )
-from ._results import abort_turn, deny, modify
+from ._results import modify
+from ._workers import Workers
 
 __all__ = [
     "CanUseTool",
@@ -374,6 +375,7 @@ class _Layer:
 
     def __init__(self, hook: Hook, hooks: LifecycleHooks, can_use_tool: CanUseTool | None) -> None:
         self.hook = hook
+        self.workers = Workers(hook.threads)  # for the plain callbacks
         self.callbacks: dict[str, list[_Callback]] = {}
         given: Mapping[str, object] = hooks
         for event, callbacks in given.items():
@@ -405,7 +407,7 @@ class _Layer:
         """fn(*args): a coroutine function on the loop, a plain one on a worker thread."""
         if fn_is_async:
             return await fn(*args)
-        result = await asyncio.wrap_future(self.hook._workers.submit(fn, *args))
+        result = await asyncio.wrap_future(self.workers.submit(fn, *args))
         return await result if inspect.isawaitable(result) else result
 
     async def chain(
@@ -571,7 +573,9 @@ class _Layer:
         input, stop = await self.chain(received, apply)
         if stop is not None:
             if stop["action"] == "skip":
-                return deny(_reason(stop) or f"{call['tool']} skipped by a PreToolUse callback")
+                return deny_tool(
+                    _reason(stop) or f"{call['tool']} skipped by a PreToolUse callback"
+                )
             return abort_turn(_reason(stop))
         if input is received:
             return None

@@ -12,7 +12,7 @@ from hookwire import (
     BeforeToolReply,
     Hook,
     RuntimeEvent,
-    deny,
+    deny_tool,
     modify,
 )
 
@@ -33,7 +33,7 @@ def cool_down(req: BeforeLLMParams) -> BeforeLLMReply:
 @hook.before_tool
 def guard(call: BeforeToolParams) -> BeforeToolReply:
     if call["tool"] == "read_file":
-        return deny("no reading today")
+        return deny_tool("no reading today")
     if call["tool"] == "echo_text":
         return modify(call, arguments={"text": f"{call['arguments']['text']}!"})
     return None

@@ -20,7 +20,7 @@ from hookwire import (
     BeforeToolParams,
     BeforeToolReply,
     Hook,
-    deny,
+    deny_tool,
     modify,
 )
 
@@ -29,7 +29,7 @@ hook = Hook("minimal")
 
 def guard(call: BeforeToolParams) -> BeforeToolReply:
     if "rm -rf" in str((call.get("arguments") or {}).get("command")):
-        return deny("dangerous command")
+        return deny_tool("dangerous command")
     return None
 
 

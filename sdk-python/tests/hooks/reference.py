@@ -24,7 +24,8 @@ from hookwire import (
     HookError,
     RuntimeEvent,
     abort_turn,
-    deny,
+    continue_,
+    deny_tool,
     hard_abort,
     modify,
     respond,
@@ -42,6 +43,8 @@ def common(name: str) -> Any:
         return hard_abort(REASON)
     if name == "error":
         raise RuntimeError("the reference hook failed, as asked")
+    if name == "remarks":
+        return continue_(context="check twice", message="seen")
     if name == "hook_error":
         raise HookError(-32010, "quota", {"retry_after": 5})
     return None
@@ -73,7 +76,7 @@ def before_tool(call: BeforeToolParams) -> BeforeToolReply:
     if tool == "respond":
         return respond(f"{REASON}: {call.get('arguments', {}).get('text')}")
     if tool == "deny_tool":
-        return deny(REASON)
+        return deny_tool(REASON)
     if tool == "slow":
         time.sleep(0.2)
     result: BeforeToolReply = common(tool)

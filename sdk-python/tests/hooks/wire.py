@@ -22,7 +22,7 @@ from hookwire import (
     Hook,
     HookError,
     RuntimeEvent,
-    deny,
+    deny_tool,
     modify,
 )
 
@@ -41,7 +41,7 @@ def behave(call: BeforeToolParams) -> BeforeToolReply:
         return None
     if tool == "read_stdin":
         child = subprocess.run(["cat"], capture_output=True, check=True)
-        return deny(f"a child read {len(child.stdout)} bytes of stdin")
+        return deny_tool(f"a child read {len(child.stdout)} bytes of stdin")
     if tool == "fail":
         raise RuntimeError("the handler broke")
     if tool == "hook_error":
@@ -49,7 +49,7 @@ def behave(call: BeforeToolParams) -> BeforeToolReply:
     if tool == "hook_error_set":
         raise HookError(-32010, "a set", {1, 2})  # data JSON cannot write
     if tool == "echo":
-        return deny(str(args.get("text")))
+        return deny_tool(str(args.get("text")))
     if tool == "itself":
         looped: dict[str, object] = {}
         looped["itself"] = looped
@@ -67,12 +67,12 @@ def sync_before_tool(call: BeforeToolParams) -> BeforeToolReply:
         gate = gates.setdefault(int(str(args["n"])), threading.Event())
         if tool == "release":
             gate.set()
-            return deny("released")
+            return deny_tool("released")
         gate.wait()
-        return deny(str(args["n"]))
+        return deny_tool(str(args["n"]))
     if tool == "sleep":
         time.sleep(float(str(args["seconds"])))
-        return deny("slept")
+        return deny_tool("slept")
     if tool == "block":
         threading.Event().wait()
     if tool == "fail_later":
@@ -95,12 +95,12 @@ async def async_before_tool(call: BeforeToolParams) -> BeforeToolReply:
         gate = events.setdefault(int(str(args["n"])), asyncio.Event())
         if tool == "release":
             gate.set()
-            return deny("released")
+            return deny_tool("released")
         await gate.wait()
-        return deny(str(args["n"]))
+        return deny_tool(str(args["n"]))
     if tool == "sleep":
         await asyncio.sleep(float(str(args["seconds"])))
-        return deny("slept")
+        return deny_tool("slept")
     if tool == "block":
         await asyncio.Future()
     if tool == "fail_later":

@@ -11,6 +11,47 @@ import (
 	"time"
 )
 
+// agentForms are the agents of the bridge but Claude Code, each with its
+// event for a shell command, as it writes it, the event that ends its
+// session, and a part of its deny.
+var agentForms = []struct {
+	agent, deny string
+	event       func(session, command string) map[string]any
+	end         func(session string) map[string]any
+}{
+	{"gemini-cli", `"decision":"deny"`, claudeLike("BeforeTool", "run_shell_command"), claudeEnd("SessionEnd")},
+	{"codex-cli", `"permissionDecision":"deny"`, claudeLike("PreToolUse", "Bash"), claudeEnd("SessionEnd")},
+	{"factory-droid", `"permissionDecision":"deny"`, claudeLike("PreToolUse", "Execute"), claudeEnd("SessionEnd")},
+	{"qwen-code", `"permissionDecision":"deny"`, claudeLike("PreToolUse", "run_shell_command"), claudeEnd("SessionEnd")},
+	{"copilot-cli", `"permissionDecision":"deny"`,
+		func(session, command string) map[string]any {
+			return map[string]any{"sessionId": session, "timestamp": 0, "cwd": "/", "toolName": "bash", "toolArgs": map[string]any{"command": command}}
+		},
+		func(session string) map[string]any {
+			return map[string]any{"sessionId": session, "cwd": "/", "reason": "complete"}
+		}},
+	{"cursor", `"permission":"deny"`,
+		func(session, command string) map[string]any {
+			return map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": session, "command": command, "cwd": "/"}
+		},
+		func(session string) map[string]any {
+			return map[string]any{"hook_event_name": "sessionEnd", "conversation_id": session}
+		}},
+}
+
+// claudeLike is a shell event of an agent that writes Claude Code's members.
+func claudeLike(name, tool string) func(session, command string) map[string]any {
+	return func(session, command string) map[string]any {
+		return map[string]any{"session_id": session, "hook_event_name": name, "cwd": "/", "tool_name": tool, "tool_input": map[string]any{"command": command}}
+	}
+}
+
+func claudeEnd(name string) func(session string) map[string]any {
+	return func(session string) map[string]any {
+		return map[string]any{"session_id": session, "hook_event_name": name, "cwd": "/"}
+	}
+}
+
 // bridge times one Claude Code PreToolUse event, as the agent spends it:
 // from starting the hook command to its exit, with the decision read. The
 // contenders check the same thing (deny rm -rf): the Python SDK's guard
@@ -18,7 +59,7 @@ import (
 // same through `hookwire bridge` (the whole CLI, which starts slower), and
 // a plain Python script started for the event, as command hooks are
 // written. The first event of a session, which starts the hook, is timed
-// apart.
+// apart; so is a warm event in the form of each other agent.
 func (b *bench) bridge() error {
 	cli := filepath.Join(b.env.bin, "hookwire")
 	fast := filepath.Join(b.env.bin, "hookwire-bridge")
@@ -44,18 +85,19 @@ func (b *bench) bridge() error {
 		})
 		return ev
 	}
-	runEvent := func(argv []string, ev []byte) error {
+	runAs := func(deny string, argv []string, ev []byte) error {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Stdin = bytes.NewReader(ev)
 		out, err := cmd.Output()
 		if err != nil {
 			return fmt.Errorf("%s: %w", strings.Join(argv, " "), err)
 		}
-		if !bytes.Contains(out, []byte(`"permissionDecision":"deny"`)) {
+		if !bytes.Contains(out, []byte(deny)) {
 			return fmt.Errorf("%s did not deny rm -rf: %s", strings.Join(argv, " "), out)
 		}
 		return nil
 	}
+	runEvent := func(argv []string, ev []byte) error { return runAs(`"permissionDecision":"deny"`, argv, ev) }
 	bridgeArgv := append([]string{fast, "--dir", dir, "claude-code", "--"}, guard...)
 	cliArgv := append([]string{cli, "bridge", "--dir", dir, "claude-code", "--"}, guard...)
 	endSession := func(session string) {
@@ -84,6 +126,19 @@ func (b *bench) bridge() error {
 	}}
 	defer endSession("warm")
 	cs := []*contender{first, warm, warmCLI, plain}
+	for _, f := range agentForms {
+		argv := append([]string{fast, "--dir", dir, f.agent, "--"}, guard...)
+		ev, _ := json.Marshal(f.event("warm", "rm -rf /"))
+		end, _ := json.Marshal(f.end("warm"))
+		defer func() {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Stdin = bytes.NewReader(end)
+			cmd.Run()
+		}()
+		cs = append(cs, &contender{id: "bridge-agent-" + f.agent, label: "hookwire-bridge, warm, " + f.agent + "'s form", do: func() error {
+			return runAs(f.deny, argv, ev)
+		}})
+	}
 	n := max(10, b.cfg.Startups)
 	fmt.Fprintf(b.progress, "  %d contenders, %d events each\n", len(cs), n)
 	turn := func(record bool) func(i, count int) {

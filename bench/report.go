@@ -206,6 +206,11 @@ func (r *results) judge() {
 	if s, ok := find(r.Bridge, "bridge-warm"); ok {
 		check("warm hookwire-bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
 	}
+	for _, s := range r.Bridge {
+		if agent, ok := strings.CutPrefix(s.ID, "bridge-agent-"); ok {
+			check("warm hookwire-bridge event, "+agent+"'s form, against a plain Python command hook", s.VsLoop, 0.2, "x")
+		}
+	}
 
 	// Payloads: the cost per MB of each contender, and the targets at the largest size.
 	failed, smallest, largest := 0, 0, 0
@@ -353,7 +358,7 @@ func (r *results) print(w io.Writer) {
 		}
 	})
 
-	table("8. hookwire bridge: one Claude Code PreToolUse event, start of the command to its exit",
+	table("8. hookwire bridge: one event that guards a shell command (Claude Code's PreToolUse, and each agent's form), start of the command to its exit",
 		"contender\tmedian\tp99\tx plain hook\t", func(t io.Writer) {
 			for _, s := range r.Bridge {
 				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t\n", s.Label, human(s.Median), human(s.P99), x(s.VsLoop))

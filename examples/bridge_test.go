@@ -265,7 +265,8 @@ var geminiContracts = []contract{
 
 func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *testing.T) {
 	hooks := referenceHooks(t)
-	for agent, contracts := range map[string][]contract{"claude-code": claudeContracts, "gemini-cli": geminiContracts} {
+	for agent, contracts := range map[string][]contract{"claude-code": claudeContracts, "gemini-cli": geminiContracts,
+		"codex-cli": codexContracts, "copilot-cli": copilotContracts, "cursor": cursorContracts, "factory-droid": factoryContracts, "qwen-code": qwenContracts} {
 		for lang, hook := range hooks {
 			t.Run(agent+"/"+lang, func(t *testing.T) {
 				t.Parallel()
@@ -276,7 +277,7 @@ func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *tes
 						t.Errorf("%s %v:\n got exit %d, stdout %s\nwant exit %d, stdout %s\nstderr: %s", c.event, c.changes, exit, stdout, c.exit, c.stdout, stderr)
 					}
 				}
-				b.noneLeft(t, "after SessionEnd")
+				b.noneLeft(t, "after the session's end")
 			})
 		}
 	}

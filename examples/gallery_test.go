@@ -184,3 +184,17 @@ func TestTheShellGuardBlocksRmRfUnderHookwireRun(t *testing.T) {
 		"shell ran: would run: echo DEPLOY_TOKEN=***",
 	})
 }
+
+// The same file blocks rm -rf / under `hookwire run --host` of every agent
+// of the bridge, as each agent would take its replies.
+func TestTheShellGuardBlocksRmRfUnderEveryAgentsHost(t *testing.T) {
+	_, cfg := config(t, filepath.Join("shell-guard", "python", "hooks.json"))
+	for _, agent := range allAgents {
+		cmd := exec.Command(cli, "run", "--host", agent, "--hooks", cfg, filepath.Join("shell-guard", "scenario.json"))
+		cmd.Env = environ(nil)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), `denied by hook shell_guard: tool shell was denied by hook shell_guard: dangerous command blocked: rm -rf /`) {
+			t.Errorf("--host %s: %v\n%s", agent, err, out)
+		}
+	}
+}

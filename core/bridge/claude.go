@@ -9,11 +9,49 @@ import (
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// claudeDecide writes a decision as Claude Code reads it: hookSpecificOutput
+// claudeForm is Claude Code's format of hook output, and what an agent that
+// writes it (Codex CLI, Factory Droid, Qwen Code) does differently: the
+// zero value of each difference is Claude Code's way.
+type claudeForm struct {
+	// agent and title name the agent, in its tool vocabulary and in messages.
+	agent, title string
+	// noNewInput: PreToolUse takes no updatedInput. A call a hook rewrote
+	// is denied, with the new arguments named: running the call the hook
+	// did not want is not safe.
+	noNewInput bool
+	// noApprovalInput: PermissionRequest takes no decision.updatedInput.
+	noApprovalInput bool
+	// PreToolUse replies the agent takes for a failed hook, and runs the
+	// tool (Codex CLI 0.171.0): permissionDecision ask (a call the user
+	// would be asked about goes on, rewritten), allow without updatedInput
+	// (the call's own input is sent back), continue false (abort_turn and
+	// hard_abort deny the call, and the turn goes on).
+	noAsk, allowNeedsInput, noStopAtGuard bool
+	// newOutput is how PostToolUse takes a new tool output.
+	newOutput outputForm
+}
+
+// outputForm is how an agent takes a hook's new tool output.
+type outputForm int
+
+const (
+	// outputReplaced: hookSpecificOutput.updatedToolOutput, in the tool's
+	// own shape; the model reads it in place of the output.
+	outputReplaced outputForm = iota
+	// outputStop: continue false with the new text as stopReason; the
+	// model reads the tool's result as an error, with that text (Qwen Code).
+	outputStop
+	// outputBlock: decision block with the new text as reason; the model
+	// reads the text in place of the output (Codex CLI), or after it
+	// (Factory Droid).
+	outputBlock
+)
+
+// decide writes a decision as Claude Code reads it: hookSpecificOutput
 // for PreToolUse and PermissionRequest, decision block after a tool,
 // continue false to stop, exit code 2 with stderr to block when the hook
 // could not be asked.
-func claudeDecide(ev Event, o outcome) Reply {
+func (f claudeForm) decide(ev Event, o outcome) Reply {
 	if o.failure != "" {
 		var block map[string]any
 		if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" {
@@ -35,6 +73,9 @@ func claudeDecide(ev Event, o outcome) Reply {
 			}
 			fallthrough
 		default: // abort_turn, hard_abort
+			if o.step.Guard && f.noStopAtGuard {
+				return claudePermission(ev, "deny", d.because(), nil)
+			}
 			stop := map[string]any{"continue": false, "stopReason": d.because()}
 			if o.step.Guard {
 				// continue false alone stops the turn after the tool has
@@ -52,12 +93,16 @@ func claudeDecide(ev Event, o outcome) Reply {
 			// own permission rules apply, rather than a dialog forced on
 			// the user.
 			return Reply{}
-		case a != nil && a.byDefault:
-			return claudePermission(ev, "ask", "every approver abstained", o.args)
-		case a != nil && a.denied():
+		case a != nil && !a.byDefault && a.denied():
 			return claudePermission(ev, "deny", a.because(), nil)
+		case o.args != nil && f.noNewInput:
+			return claudePermission(ev, "deny", f.title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), nil)
+		case a != nil && !a.byDefault:
+			return f.allow(ev, a.reason, o.args)
+		case o.args != nil && f.noAsk:
+			return f.allow(ev, "a hook rewrote the call", o.args)
 		case a != nil:
-			return claudePermission(ev, "allow", a.reason, o.args)
+			return claudePermission(ev, "ask", "every approver abstained", o.args)
 		case o.args != nil:
 			// New arguments that no approver looked at are shown to the user.
 			return claudePermission(ev, "ask", "a hook rewrote the call", o.args)
@@ -67,6 +112,9 @@ func claudeDecide(ev Event, o outcome) Reply {
 		case a == nil || a.byDefault:
 		case a.denied():
 			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny", "message": a.because()}})
+		case o.args != nil && f.noApprovalInput:
+			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny",
+				"message": f.title + " cannot take a rewritten call at PermissionRequest: a hook rewrote it to " + encode(o.args)}})
 		default:
 			allow := map[string]any{"behavior": "allow"}
 			if o.args != nil {
@@ -79,8 +127,13 @@ func claudeDecide(ev Event, o outcome) Reply {
 			return claudeOutput(ev, map[string]any{"additionalContext": context})
 		}
 	case "PostToolUse":
-		if o.result == nil {
-			break
+		switch {
+		case o.result == nil:
+			return Reply{}
+		case f.newOutput == outputStop:
+			return Reply{Stdout: encode(map[string]any{"continue": false, "stopReason": *o.result})}
+		case f.newOutput == outputBlock:
+			return Reply{Stdout: encode(map[string]any{"decision": "block", "reason": *o.result})}
 		}
 		output, ok := claudeNewOutput(ev, *o.result)
 		if !ok {
@@ -90,10 +143,10 @@ func claudeDecide(ev Event, o outcome) Reply {
 				return Reply{}
 			}
 			return Reply{Stdout: encode(map[string]any{"systemMessage": fmt.Sprintf(
-				"hookwire: Claude Code cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): Claude reads its output unchanged", o.hook, ev.str("tool_name"))})}
+				"hookwire: %s cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): the model reads its output unchanged", f.title, o.hook, ev.str("tool_name"))})}
 		}
 		specific := map[string]any{"updatedToolOutput": output}
-		if strings.HasPrefix(ev.str("tool_name"), agentTools["claude-code"].mcpPrefix) {
+		if strings.HasPrefix(ev.str("tool_name"), agentTools[f.agent].mcpPrefix) {
 			specific["updatedMCPToolOutput"] = output // the name Claude Code read before updatedToolOutput
 		}
 		return claudeOutput(ev, specific)
@@ -109,8 +162,8 @@ func claudeDecide(ev Event, o outcome) Reply {
 
 // claudeToolText is a tool's output as the hook reads it, text whatever
 // the tool: a string as it is; Bash's stdout, then its stderr on a line of
-// its own; Read's file content; an MCP tool's text blocks, joined; any
-// other output as JSON.
+// its own; Read's file content; the text of an llmContent; an MCP tool's
+// text blocks, joined; any other output as JSON.
 func claudeToolText(response any) string {
 	switch r := response.(type) {
 	case map[string]any:
@@ -124,6 +177,9 @@ func claudeToolText(response any) string {
 			if content, ok := file["content"].(string); ok {
 				return content
 			}
+		}
+		if content, ok := r["llmContent"]; ok {
+			return partsText(content) // Qwen Code's, Gemini CLI's
 		}
 	case []any:
 		var texts []string
@@ -163,6 +219,11 @@ func claudeNewOutput(ev Event, newText string) (out any, ok bool) {
 				return out, true
 			}
 		}
+		if _, ok := r["llmContent"]; ok {
+			out := maps.Clone(r)
+			out["llmContent"] = newText
+			return out, true
+		}
 	case []any:
 		if claudeToolText(r) != text(r) {
 			return []any{map[string]any{"type": "text", "text": newText}}, true
@@ -173,6 +234,14 @@ func claudeNewOutput(ev Event, newText string) (out any, ok bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// allow lets a PreToolUse call run, with its new arguments if any.
+func (f claudeForm) allow(ev Event, reason string, args map[string]any) Reply {
+	if args == nil && f.allowNeedsInput {
+		args = ev.object("tool_input")
+	}
+	return claudePermission(ev, "allow", reason, args)
 }
 
 func claudePermission(ev Event, decision, reason string, args map[string]any) Reply {

@@ -21,11 +21,18 @@ func EventTable() []byte {
 	b.WriteString("becomes the agent's decision. At every event a result's `message` is\n")
 	b.WriteString("shown to the user (`systemMessage`); its `context` reaches the model where\n")
 	b.WriteString("the table says so, and elsewhere the user is told once that it does not.\n")
+	b.WriteString("\nEach agent's tool names, and the canonical kind of each, are in\n")
+	b.WriteString("[tools.md](tools.md).\n")
 	for _, name := range slices.Sorted(maps.Keys(Agents)) {
 		a := Agents[name]
-		fmt.Fprintf(&b, "\n## %s\n\nFrom %s.\n\n| event | what the bridge does |\n| --- | --- |\n", name, a.Document)
+		fmt.Fprintf(&b, "\n## %s\n\n`hookwire-bridge %s -- COMMAND`, from %s. Each event ends within %v (`--deadline`).\n\n| event | what the bridge does |\n| --- | --- |\n",
+			a.Title, name, a.Document, a.deadline())
 		for _, event := range slices.Sorted(maps.Keys(a.Events)) {
 			fmt.Fprintf(&b, "| `%s` | %s |\n", event, a.Events[event].does())
+		}
+		fmt.Fprintf(&b, "\nWhat %s cannot express, said once when a session's hook starts:\n\n", a.Title)
+		for _, line := range a.Cannot {
+			fmt.Fprintf(&b, "- %s\n", line)
 		}
 	}
 	return []byte(b.String())

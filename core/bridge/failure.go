@@ -59,17 +59,17 @@ func (o outcome) problem() string {
 }
 
 // withMessage adds a message for the user to a reply the agent reads as
-// JSON on stdout.
-func withMessage(r Reply, message string) Reply {
+// JSON on stdout, as the member key the agent shows (systemMessage).
+func withMessage(r Reply, key, message string) Reply {
 	if r.Exit != 0 { // a reply by exit code: the agent shows its stderr
 		r.Stderr = strings.TrimSuffix(r.Stderr+"\n"+message, "\n")
 		return r
 	}
 	return edited(r, func(out map[string]any) {
-		if before, _ := out["systemMessage"].(string); before != "" {
+		if before, _ := out[key].(string); before != "" {
 			message = before + "\n" + message
 		}
-		out["systemMessage"] = message
+		out[key] = message
 	})
 }
 

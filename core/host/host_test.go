@@ -10,12 +10,13 @@ import (
 )
 
 func TestParseKnowsEveryHostAndNamesThemWhenItDoesNot(t *testing.T) {
-	for name, want := range map[string]*Host{"": Reference, "reference": Reference, "picoclaw": PicoClaw, "claude-code": ClaudeCode, "gemini-cli": GeminiCLI} {
+	for name, want := range map[string]*Host{"": Reference, "reference": Reference, "picoclaw": PicoClaw, "claude-code": ClaudeCode, "gemini-cli": GeminiCLI,
+		"codex-cli": CodexCLI, "copilot-cli": CopilotCLI, "cursor": Cursor, "factory-droid": FactoryDroid, "qwen-code": QwenCode} {
 		if h, err := Parse(name); err != nil || h != want {
 			t.Errorf("Parse(%q) = %v, %v", name, h, err)
 		}
 	}
-	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw, claude-code, gemini-cli)` {
+	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw, claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code)` {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -105,5 +106,32 @@ func TestUnderGeminiCLIANewToolOutputIsABlockedResult(t *testing.T) {
 	}
 	if _, notes := ClaudeCode.Acts(protocol.MethodAfterTool, protocol.AfterToolParams{}, res); len(notes) != 0 {
 		t.Errorf("Claude Code takes a new output as it is; notes %q", notes)
+	}
+}
+
+// What the agents of Claude Code's form do with a new tool output and a
+// rewritten call, where they differ from Claude Code.
+func TestTheClaudeLikeAgentsTakeANewOutputAndANewCallEachTheirWay(t *testing.T) {
+	output := protocol.AfterToolModify{Action: protocol.ActionModify, Result: protocol.AfterToolParams{Tool: "run_shell_command", Result: protocol.ToolResult{ForLLM: "TOKEN=***"}}}
+	ran := protocol.AfterToolParams{Tool: "run_shell_command", Result: protocol.ToolResult{ForLLM: "TOKEN=secret"}}
+	got, _ := QwenCode.Acts(protocol.MethodAfterTool, ran, output)
+	if r := got.(protocol.AfterToolModify).Result.Result; r.ForLLM != "TOKEN=***" || r.IsError == nil || !*r.IsError {
+		t.Errorf("Qwen Code: %+v, want the new text as an error", r)
+	}
+	got, _ = FactoryDroid.Acts(protocol.MethodAfterTool, ran, output)
+	if r := got.(protocol.AfterToolModify).Result.Result; r.ForLLM != "TOKEN=secret\nTOKEN=***" {
+		t.Errorf("Factory Droid: %q, want the output, then the new text", r.ForLLM)
+	}
+	got, _ = CodexCLI.Acts(protocol.MethodAfterTool, ran, output)
+	if r := got.(protocol.AfterToolModify).Result.Result; r.ForLLM != "TOKEN=***" {
+		t.Errorf("Codex CLI: %q, want the new text in place of the output", r.ForLLM)
+	}
+	call := protocol.BeforeToolParams{Tool: "run_shell_command", Arguments: map[string]any{"command": "rm -rf /"}}
+	rewritten := protocol.BeforeToolModify{Action: protocol.ActionModify, Call: protocol.BeforeToolParams{Tool: "run_shell_command", Arguments: map[string]any{"command": "ls"}}}
+	if got, notes := QwenCode.Acts(protocol.MethodBeforeTool, call, rewritten); got.(protocol.DenyTool).Reason == "" || len(notes) != 1 {
+		t.Errorf("Qwen Code: %+v %q, want the rewritten call denied", got, notes)
+	}
+	if got, _ := CodexCLI.Acts(protocol.MethodBeforeTool, call, rewritten); got.(protocol.BeforeToolModify).Call.Arguments["command"] != "ls" {
+		t.Errorf("Codex CLI: %+v, want the rewritten call", got)
 	}
 }

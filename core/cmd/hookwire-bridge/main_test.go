@@ -35,7 +35,7 @@ func TestHookwireBridgeSaysHowToUseItAndRefusesWhatItCannotRun(t *testing.T) {
 		want string
 	}{
 		{[]string{"claude-code"}, "hookwire-bridge: need the agent and the hook's command"},
-		{[]string{"cursor", "--", "true"}, `hookwire-bridge: unknown agent "cursor"`},
+		{[]string{"windsurf", "--", "true"}, `hookwire-bridge: unknown agent "windsurf"`},
 		{[]string{"--idle", "soon", "claude-code", "--", "true"}, "hookwire-bridge: invalid value"},
 	} {
 		out, err := exec.Command(bin, c.args...).CombinedOutput()

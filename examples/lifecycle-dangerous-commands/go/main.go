@@ -13,13 +13,14 @@ import (
 )
 
 var dangerousPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`rm\s+-rf`), regexp.MustCompile(`mkfs`), regexp.MustCompile(`dd\s+if=`), regexp.MustCompile(`>\s*/dev/`),
+	regexp.MustCompile(`rm\s+-[a-zA-Z]*[rR]`), regexp.MustCompile(`mkfs`), regexp.MustCompile(`dd\s+if=`), regexp.MustCompile(`>\s*/dev/`),
 }
 
 // shellTools are the shell tools of the seed's agent and Claude Code (Bash),
-// of PicoClaw (exec), of Gemini CLI (run_shell_command) and of the reference
-// runtime's demo (shell).
-var shellTools = map[string]bool{"Bash": true, "exec": true, "run_shell_command": true, "shell": true}
+// of PicoClaw (exec), of Gemini CLI and Qwen Code (run_shell_command), of
+// Copilot CLI (bash), Factory Droid (Execute), Cursor (Shell) and of the
+// reference runtime's demo (shell).
+var shellTools = map[string]bool{"Bash": true, "exec": true, "run_shell_command": true, "shell": true, "bash": true, "Execute": true, "Shell": true}
 
 // blockDangerous is the seed's PreToolUse callback.
 func blockDangerous(_ context.Context, in lifecycle.Input) (lifecycle.Output, error) {

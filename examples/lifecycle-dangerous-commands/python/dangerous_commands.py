@@ -11,12 +11,15 @@ import re
 
 from hookwire import HookEvent, HookOutput, LifecycleHook, PreToolUseInput
 
-DANGEROUS_PATTERNS = [re.compile(p) for p in (r"rm\s+-rf", r"mkfs", r"dd\s+if=", r">\s*/dev/")]
+DANGEROUS_PATTERNS = [
+    re.compile(p) for p in (r"rm\s+-[a-zA-Z]*[rR]", r"mkfs", r"dd\s+if=", r">\s*/dev/")
+]
 
 # The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
-# it exec, Gemini CLI run_shell_command, the reference runtime's demo tool is
+# it exec, Gemini CLI and Qwen Code run_shell_command, Copilot CLI bash,
+# Factory Droid Execute, Cursor Shell; the reference runtime's demo tool is
 # shell.
-SHELL_TOOLS = {"Bash", "exec", "run_shell_command", "shell"}
+SHELL_TOOLS = {"Bash", "exec", "run_shell_command", "shell", "bash", "Execute", "Shell"}
 
 
 def block_dangerous(input: PreToolUseInput) -> HookOutput:

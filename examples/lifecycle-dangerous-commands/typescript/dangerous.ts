@@ -4,12 +4,13 @@
 
 import { HookEvent, lifecycle, type Hook } from "hookwire";
 
-const DANGEROUS_PATTERNS = [/rm\s+-rf/, /mkfs/, /dd\s+if=/, />\s*\/dev\//];
+const DANGEROUS_PATTERNS = [/rm\s+-[a-zA-Z]*[rR]/, /mkfs/, /dd\s+if=/, />\s*\/dev\//];
 
 // The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
-// it exec, Gemini CLI run_shell_command, the reference runtime's demo tool is
+// it exec, Gemini CLI and Qwen Code run_shell_command, Copilot CLI bash,
+// Factory Droid Execute, Cursor Shell; the reference runtime's demo tool is
 // shell.
-const SHELL_TOOLS = new Set(["Bash", "exec", "run_shell_command", "shell"]);
+const SHELL_TOOLS = new Set(["Bash", "exec", "run_shell_command", "shell", "bash", "Execute", "Shell"]);
 
 /** The hook, with the seed's PreToolUse callback. */
 export function dangerousCommands(): Hook {

@@ -22,7 +22,7 @@ from hookwire import (
     modify,
 )
 
-DANGEROUS = re.compile(r"rm\s+-rf|mkfs|dd\s+if=|>\s*/dev/")
+DANGEROUS = re.compile(r"rm\s+-[a-zA-Z]*[rR]|mkfs|dd\s+if=|>\s*/dev/")
 # NAME=value where the name ends in TOKEN, SECRET, PASSWORD or KEY.
 SECRET = re.compile(r"\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY))=\S+")
 

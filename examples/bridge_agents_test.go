@@ -1,0 +1,213 @@
+package examples
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The contracts of the five agents that joined Claude Code and Gemini CLI:
+// each event of each agent's sample (core/bridge/testdata), each decision
+// of the reference hook, and exactly what the agent reads back.
+
+// claudeLike are the contracts every agent of Claude Code's form keeps,
+// with what the agent reads at PreToolUse for some decisions of the
+// reference hook, where it differs from Claude Code (by the tool's name).
+func claudeLike(differs map[string]string) []contract {
+	preToolUse := func(decision, stdout string) contract {
+		if s, ok := differs[decision]; ok {
+			stdout = s
+		}
+		return contract{"PreToolUse", tool(decision), stdout, 0}
+	}
+	return []contract{
+		{"SessionStart", nil, "", 0},
+		{"UserPromptSubmit", nil, "", 0},
+		preToolUse("deny_tool", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`),
+		preToolUse("respond", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference: hi"}}`),
+		preToolUse("modify", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"reference"}}}`),
+		preToolUse("approve", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`),
+		preToolUse("abstain", ""),
+		preToolUse("abort_turn", `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`),
+		{"PreToolUse", nil, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
+		{"PostToolUse", nil, "", 0},
+		{"Stop", nil, "", 0},
+		{"SubagentStop", nil, "", 0},
+		{"PreCompact", nil, "", 0},
+	}
+}
+
+// Codex CLI 0.171.0 runs the tool on a PreToolUse reply it does not take:
+// an allow comes with the call's own input, abort_turn is a deny alone.
+var codexContracts = append(claudeLike(map[string]string{
+	"approve":    `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"hi"}}}`,
+	"abort_turn": `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`,
+}), []contract{
+	{"PermissionRequest", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, 0},
+	{"PermissionRequest", nil, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"reference"}}}`, 0},
+	// The new text as the reason of a block, which the model reads in
+	// place of the output: Codex CLI 0.171.0 takes no updatedToolOutput.
+	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"decision":"block","reason":"reference"}`, 0},
+	{"PostToolUse", tool("abort_turn"), `{"continue":false,"stopReason":"reference"}`, 0},
+	{"StopFailure", nil, "", 0},
+	{"SubagentStart", nil, "", 0},
+	{"PostCompact", nil, "", 0},
+	{"PreModelRequest", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}...)
+
+var factoryContracts = append(claudeLike(nil), []contract{
+	// Droid takes no new output: the model reads the text after it.
+	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"decision":"block","reason":"reference"}`, 0},
+	{"Notification", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}...)
+
+// Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
+// did not want is not run.
+var qwenContracts = append(claudeLike(map[string]string{
+	"modify": `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Qwen Code cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}}`,
+}), []contract{
+	{"PermissionRequest", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, 0},
+	{"PermissionRequest", nil, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"reference"}}}`, 0},
+	// A stopped result: the model reads an error with the new text.
+	{"PostToolUse", withOutput(tool("modify"), map[string]any{"llmContent": "hi", "returnDisplay": "hi"}), `{"continue":false,"stopReason":"reference"}`, 0},
+	{"PostToolUseFailure", tool("modify"), `{"decision":"block","reason":"reference"}`, 0},
+	{"PostToolBatch", nil, "", 0},
+	{"UserPromptExpansion", nil, "", 0},
+	{"SessionDelete", nil, "", 0},
+	{"MessageDisplay", nil, "", 0},
+	{"StopFailure", nil, "", 0},
+	{"SubagentStart", nil, "", 0},
+	{"PostCompact", nil, "", 0},
+	{"Notification", nil, "", 0},
+	{"PermissionDenied", nil, "", 0},
+	{"TodoCreated", nil, "", 0},
+	{"TodoCompleted", nil, "", 0},
+	{"InstructionsLoaded", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}...)
+
+// copilotTool is a camelCase preToolUse's call: toolArgs is a JSON string.
+func copilotTool(name string) map[string]any {
+	return map[string]any{"toolName": name, "toolArgs": `{"text":"hi"}`}
+}
+
+var copilotContracts = []contract{
+	{"sessionStart", nil, "", 0},
+	{"userPromptSubmitted", nil, "", 0},
+	{"preToolUse", copilotTool("deny_tool"), `{"permissionDecision":"deny","permissionDecisionReason":"reference"}`, 0},
+	{"preToolUse", copilotTool("respond"), `{"permissionDecision":"deny","permissionDecisionReason":"reference: hi"}`, 0},
+	{"preToolUse", copilotTool("modify"), `{"permissionDecision":"allow","modifiedArgs":{"text":"reference"}}`, 0},
+	{"preToolUse", copilotTool("approve"), `{"permissionDecision":"allow"}`, 0},
+	{"preToolUse", copilotTool("abstain"), "", 0},
+	{"preToolUse", nil, `{"permissionDecision":"deny","permissionDecisionReason":"reference"}`, 0},
+	{"preToolUse", copilotTool("abort_turn"), `{"permissionDecision":"deny","permissionDecisionReason":"reference"}`, 0},
+	{"permissionRequest", copilotTool("approve"), `{"behavior":"allow"}`, 0},
+	{"permissionRequest", nil, `{"behavior":"deny","message":"reference"}`, 0},
+	// The PascalCase form, with Claude Code's fields: both forms of answer.
+	{"pascal/PreToolUse", tool("deny_tool"), `{"permissionDecision":"deny","permissionDecisionReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
+	{"pascal/PreToolUse", tool("modify"), `{"permissionDecision":"allow","modifiedArgs":{"text":"reference"},"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"reference"}}}`, 0},
+	{"pascal/PostToolUse", nil, "", 0},
+	{"postToolUse", nil, "", 0},
+	{"errorOccurred", nil, "", 0},
+	{"agentStop", nil, "", 0},
+	{"subagentStop", nil, "", 0},
+	{"notification", nil, "", 0},
+	{"sessionEnd", nil, "", 0},
+	{"pascal/SessionEnd", nil, "", 0}, // the session the PascalCase events name
+}
+
+// cursorDeny is Cursor's deny, the same words to the user and the model.
+func cursorDeny(reason string) string {
+	return `{"permission":"deny","user_message":` + quoteJSON(reason) + `,"agent_message":` + quoteJSON(reason) + `}`
+}
+
+var cursorContracts = []contract{
+	{"sessionStart", nil, `{}`, 0},
+	{"beforeSubmitPrompt", nil, `{}`, 0},
+	{"preToolUse", tool("deny_tool"), cursorDeny("reference"), 0},
+	{"preToolUse", tool("respond"), cursorDeny("reference: hi"), 0},
+	{"preToolUse", tool("modify"), `{"permission":"allow","updated_input":{"text":"reference"}}`, 0},
+	{"preToolUse", tool("approve"), `{"permission":"allow"}`, 0},
+	{"preToolUse", tool("abstain"), `{}`, 0},
+	{"preToolUse", nil, cursorDeny("reference"), 0},
+	{"preToolUse", tool("abort_turn"), cursorDeny("reference"), 0},
+	{"beforeShellExecution", nil, cursorDeny("reference"), 0},
+	{"beforeMCPExecution", map[string]any{"tool_name": "approve", "tool_input": `{"text":"hi"}`}, `{"permission":"allow"}`, 0},
+	// Cursor takes no new input for an MCP call, and is never asked to ask.
+	{"beforeMCPExecution", map[string]any{"tool_name": "modify", "tool_input": `{"text":"hi"}`},
+		cursorDeny(`Cursor cannot take a rewritten call at beforeMCPExecution: a hook rewrote it to {"text":"reference"}`), 0},
+	{"beforeReadFile", nil, cursorDeny("reference"), 0},
+	{"afterShellExecution", nil, `{}`, 0},
+	{"afterMCPExecution", nil, `{}`, 0},
+	{"afterFileEdit", nil, `{}`, 0},
+	{"postToolUse", nil, `{}`, 0},
+	{"postToolUseFailure", nil, `{}`, 0},
+	{"afterAgentResponse", nil, `{}`, 0},
+	{"afterAgentThought", nil, `{}`, 0},
+	{"stop", nil, `{}`, 0},
+	{"subagentStart", nil, `{}`, 0},
+	{"subagentStop", nil, `{}`, 0},
+	{"preCompact", nil, `{}`, 0},
+	// Not mapped: nothing, as without a hook.
+	{"beforeTabFileRead", nil, "", 0},
+	{"afterTabFileEdit", nil, "", 0},
+	{"sessionEnd", nil, `{}`, 0},
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// The root README's line for each agent, as written (the guard's path
+// made real): run as the agent runs a command hook, through a shell, it
+// blocks rm -rf / in that agent's form.
+func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	var lines []string
+	for _, line := range strings.Split(readFile(t, filepath.Join("..", "README.md")), "\n") {
+		if strings.HasPrefix(line, "| ") && strings.Contains(line, "hookwire-bridge ") {
+			lines = append(lines, line)
+		}
+	}
+	seen := map[string]bool{}
+	for _, line := range lines {
+		cells := strings.Split(line, " | ")
+		var config struct {
+			Hooks map[string]json.RawMessage `json:"hooks"`
+		}
+		if err := json.Unmarshal([]byte(strings.Trim(cells[len(cells)-1], "` |")), &config); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		command := regexp.MustCompile(`"(hookwire-bridge ([a-z-]+) -- [^"]+)"`).FindStringSubmatch(line)
+		agent := command[2]
+		seen[agent] = true
+		b := newBridgeRun(t, agent, bridgeHook{})
+		event := rmEvent(t, agent)
+		name, _ := event["hook_event_name"].(string)
+		if agent == "copilot-cli" {
+			name = "preToolUse" // its camelCase events carry no name
+		}
+		if config.Hooks[name] == nil {
+			t.Errorf("%s: the README's line names no %s, the event that guards its shell", agent, name)
+		}
+		in, _ := json.Marshal(event)
+		sh := exec.Command("sh", "-c", strings.ReplaceAll(command[1], "/path/to/guard.py", guard))
+		sh.Env = append(environ(nil), "PYTHONPATH="+sdk, "XDG_RUNTIME_DIR="+b.dir, "HOOKWIRE_BRIDGE_TEST="+b.mark)
+		sh.Stdin = bytes.NewReader(in)
+		out, err := sh.Output()
+		if err != nil || !blocked(agent, strings.TrimSpace(string(out)), 0) {
+			t.Errorf("%s: %v, %s: want rm -rf / blocked", agent, err, out)
+		}
+	}
+	if len(seen) != len(allAgents) {
+		t.Errorf("the README has a line for %v, want one for each of %v", seen, allAgents)
+	}
+}

@@ -1,6 +1,7 @@
 // Package bridge runs hookwire hooks as the command hooks of agents that
-// start a command per event, Claude Code and Gemini CLI: the event's JSON on
-// stdin, a decision as JSON on stdout and an exit code.
+// start a command per event (Claude Code, Gemini CLI, Codex CLI, GitHub
+// Copilot CLI, Cursor, Factory Droid, Qwen Code): the event's JSON on stdin,
+// a decision as JSON on stdout and an exit code.
 //
 // The first event of a session starts the hook once, through the reference
 // runtime, behind a small server of that session; later events reach it
@@ -11,7 +12,9 @@
 package bridge
 
 import (
+	"cmp"
 	"slices"
+	"time"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -46,8 +49,10 @@ const (
 // Agent is an agent whose command hooks the bridge speaks: how its events
 // map to the protocol, and how decisions map back.
 type Agent struct {
-	// Name is how the bridge command names it: claude-code, gemini-cli.
+	// Name is how the bridge command names it: claude-code, gemini-cli, ...
 	Name string
+	// Title is its name in messages: Claude Code.
+	Title string
 	// Document is the version of the agent's hooks reference followed.
 	Document string
 	// Events map each event name (hook_event_name) to what the bridge does.
@@ -55,12 +60,36 @@ type Agent struct {
 	// Cannot lists, once per start, what hooks can decide that the agent
 	// cannot express, and what the bridge does instead.
 	Cannot []string
+	// Deadline is the bridge's default deadline for an event: below the
+	// agent's own default hook timeout, so that the agent reads our answer,
+	// never its timeout. Zero: DefaultDeadline.
+	Deadline time.Duration
+	// parse reads an event as the agent writes it; nil: ParseEvent.
+	parse func(data []byte) (Event, error)
 	// decide turns the outcome of an event into what the agent reads.
 	decide func(ev Event, o outcome) Reply
+	// toolResult reads a tool's outcome from an event after a tool; nil:
+	// claudeToolResult.
+	toolResult func(ev Event) protocol.ToolResult
+	// message is the member of a JSON reply whose text the agent shows
+	// its user; empty: systemMessage.
+	message string
 	// llm translates the agent's model request and response, where it has
 	// model events.
 	llm llmFormat
 }
+
+// Parse reads an event as the agent writes it on a hook's stdin.
+func (a *Agent) Parse(data []byte) (Event, error) {
+	if a.parse != nil {
+		return a.parse(data)
+	}
+	return ParseEvent(data)
+}
+
+// deadline is the bridge's deadline for an event of the agent, unless the
+// command line sets one.
+func (a *Agent) deadline() time.Duration { return cmp.Or(a.Deadline, DefaultDeadline) }
 
 // calls says whether any event of the agent asks stage.
 func (a *Agent) calls(stage Stage) bool {
@@ -74,12 +103,18 @@ func (a *Agent) calls(stage Stage) bool {
 
 // Agents are the agents the bridge speaks, by name.
 var Agents = map[string]*Agent{
-	claudeCode.Name: claudeCode,
-	geminiCLI.Name:  geminiCLI,
+	claudeCode.Name:   claudeCode,
+	geminiCLI.Name:    geminiCLI,
+	codexCLI.Name:     codexCLI,
+	copilotCLI.Name:   copilotCLI,
+	cursor.Name:       cursor,
+	factoryDroid.Name: factoryDroid,
+	qwenCode.Name:     qwenCode,
 }
 
 var claudeCode = &Agent{
 	Name:     "claude-code",
+	Title:    "Claude Code",
 	Document: "the 33 hook events of Claude Code 2.1.331 (its own hook schema), with the hooks reference of code.claude.com/docs/en/hooks (May 2026) for their meaning",
 	Events: map[string]Step{
 		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true},
@@ -125,12 +160,13 @@ var claudeCode = &Agent{
 		"respond cannot answer a tool call in Claude Code: it becomes a deny whose reason is the hook's result, which Claude reads in place of the tool's",
 		"an after_tool modify replaces the output Claude reads only where the new text fits the tool's output (text, Bash's stdout, Read's content, an MCP tool's text, or the tool's own JSON); elsewhere Claude reads the output unchanged, and you are told",
 	},
-	decide: claudeDecide,
+	decide: claudeForm{agent: "claude-code", title: "Claude Code", newInput: true, approvalInput: true, newOutput: outputReplaced}.decide,
 	llm:    claudePrompt{},
 }
 
 var geminiCLI = &Agent{
 	Name:     "gemini-cli",
+	Title:    "Gemini CLI",
 	Document: "the 11 hook events of Gemini CLI 0.61.0 (its HookEventName), with its hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81) for their meaning",
 	Events: map[string]Step{
 		"BeforeTool":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
@@ -151,6 +187,99 @@ var geminiCLI = &Agent{
 		"an approver's abstention has no counterpart in Gemini CLI: the call goes on as if no hook had looked at it",
 		"Gemini CLI 0.61.0 reads no new tool output: an after_tool modify blocks the result, and the model reads \"Tool result blocked: \" and the new text in its place",
 	},
-	decide: geminiDecide,
-	llm:    geminiLLM{},
+	decide:     geminiDecide,
+	toolResult: geminiToolResult,
+	llm:        geminiLLM{},
+}
+
+// The agents that write Claude Code's format, each with what it does
+// differently (claudeForm).
+
+var codexCLI = &Agent{
+	Name:     "codex-cli",
+	Title:    "Codex CLI",
+	Document: "the 11 hook events of Codex CLI 0.171.0 (the input and output schemas of codex-rs/hooks/schema/generated in openai/codex), with developers.openai.com/codex/hooks (2026) for their meaning",
+	Events: map[string]Step{
+		"PreToolUse":        {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PermissionRequest": {Calls: []Stage{Approval}, Guard: true},
+		"PostToolUse":       {Calls: []Stage{AfterTool}},
+		"UserPromptSubmit":  {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
+		"Stop":              {Kind: protocol.KindTurnEnd},
+		"StopFailure":       {Kind: protocol.KindError},
+		"SessionStart":      {Kind: protocol.KindSessionStart},
+		"SubagentStart":     {Kind: "agent.subagent.start"},
+		"SubagentStop":      {Kind: protocol.KindTurnEnd},
+		"PreCompact":        {Kind: KindCompact},
+		"PostCompact":       {Kind: "agent.context.compacted"},
+	},
+	Cannot: []string{
+		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach the model as context of the prompt, abort_turn blocks the prompt; after_llm is never called",
+		"respond cannot answer a tool call in Codex CLI: it becomes a deny whose reason is the hook's result",
+		"Codex CLI fails closed on new arguments at PermissionRequest: an approval that rewrites the call there denies it, naming the new arguments",
+		"Codex CLI has no event at the session's end: the session's hook stops after --idle with no event",
+	},
+	decide: claudeForm{agent: "codex-cli", title: "Codex CLI", newInput: true, newOutput: outputReplaced}.decide,
+	llm:    claudePrompt{},
+}
+
+var factoryDroid = &Agent{
+	Name:     "factory-droid",
+	Title:    "Factory Droid",
+	Document: "the 9 hook events of Factory Droid's hooks reference (docs.factory.ai/reference/hooks-reference, 2026; droid 0.225.1 on npm as @factory/cli)",
+	Events: map[string]Step{
+		"PreToolUse":       {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PostToolUse":      {Calls: []Stage{AfterTool}},
+		"UserPromptSubmit": {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
+		"Stop":             {Kind: protocol.KindTurnEnd},
+		"SubagentStop":     {Kind: protocol.KindTurnEnd},
+		"SessionStart":     {Kind: protocol.KindSessionStart},
+		"SessionEnd":       {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"Notification":     {Kind: KindNotification},
+		"PreCompact":       {Kind: KindCompact},
+	},
+	Cannot: []string{
+		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach Droid as context of the prompt, abort_turn blocks the prompt; after_llm is never called",
+		"respond cannot answer a tool call in Factory Droid: it becomes a deny whose reason is the hook's result",
+		"Factory Droid takes no new tool output: an after_tool modify reaches the model as feedback after the output, which it still reads (a redactor cannot hide a secret there)",
+	},
+	decide: claudeForm{agent: "factory-droid", title: "Factory Droid", newInput: true, approvalInput: true, newOutput: outputFeedback}.decide,
+	llm:    claudePrompt{},
+}
+
+var qwenCode = &Agent{
+	Name:     "qwen-code",
+	Title:    "Qwen Code",
+	Document: "the 22 hook events of Qwen Code 0.24.4 (docs/features/hooks.md as its npm package ships it, and its hook runner)",
+	Events: map[string]Step{
+		"PreToolUse":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"PermissionRequest":   {Calls: []Stage{Approval}, Guard: true},
+		"PostToolUse":         {Calls: []Stage{AfterTool}},
+		"PostToolUseFailure":  {Calls: []Stage{AfterTool}},
+		"PostToolBatch":       {Kind: "agent.tool.batch_end"},
+		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
+		"UserPromptExpansion": {Kind: "agent.prompt.expansion"},
+		"SessionStart":        {Kind: protocol.KindSessionStart},
+		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"SessionDelete":       {Kind: "agent.session.deleted"},
+		"MessageDisplay":      {Kind: "agent.message.display"},
+		"Stop":                {Kind: protocol.KindTurnEnd},
+		"StopFailure":         {Kind: protocol.KindError},
+		"SubagentStart":       {Kind: "agent.subagent.start"},
+		"SubagentStop":        {Kind: protocol.KindTurnEnd},
+		"PreCompact":          {Kind: KindCompact},
+		"PostCompact":         {Kind: "agent.context.compacted"},
+		"Notification":        {Kind: KindNotification},
+		"PermissionDenied":    {Kind: "agent.permission.denied"},
+		"TodoCreated":         {Kind: "agent.todo.created"},
+		"TodoCompleted":       {Kind: "agent.todo.completed"},
+		"InstructionsLoaded":  {Kind: "agent.instructions.loaded"},
+	},
+	Cannot: []string{
+		"before_llm is called once per prompt (UserPromptSubmit), with the prompt as the one message: messages a modify appends reach the model as context of the prompt, abort_turn blocks the prompt; after_llm is never called",
+		"respond cannot answer a tool call in Qwen Code: it becomes a deny whose reason is the hook's result",
+		"Qwen Code 0.24.4 takes no new arguments at PreToolUse: a call a hook rewrote is denied, naming the new arguments",
+		"Qwen Code takes no new tool output: an after_tool modify stops the tool's result, and the model reads an error with the new text in its place",
+	},
+	decide: claudeForm{agent: "qwen-code", title: "Qwen Code", approvalInput: true, newOutput: outputBlocked}.decide,
+	llm:    claudePrompt{},
 }

@@ -9,11 +9,41 @@ import (
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// claudeDecide writes a decision as Claude Code reads it: hookSpecificOutput
+// claudeForm is Claude Code's format of hook output, and what an agent that
+// writes it (Codex CLI, Factory Droid, Qwen Code) does differently.
+type claudeForm struct {
+	// agent and title name the agent, in its tool vocabulary and in messages.
+	agent, title string
+	// newInput: PreToolUse takes hookSpecificOutput.updatedInput. Without
+	// it, a call a hook rewrote is denied, with the new arguments named:
+	// running the call the hook did not want is not safe.
+	newInput bool
+	// approvalInput: PermissionRequest takes decision.updatedInput.
+	approvalInput bool
+	// newOutput is how PostToolUse takes a new tool output.
+	newOutput outputForm
+}
+
+// outputForm is how an agent takes a hook's new tool output.
+type outputForm int
+
+const (
+	// outputReplaced: hookSpecificOutput.updatedToolOutput, in the tool's
+	// own shape; the model reads it in place of the output.
+	outputReplaced outputForm = iota
+	// outputBlocked: continue false with the new text as stopReason; the
+	// model reads the tool's result as an error, with that text.
+	outputBlocked
+	// outputFeedback: decision block with the new text as reason; the
+	// model reads the output, then the text.
+	outputFeedback
+)
+
+// decide writes a decision as Claude Code reads it: hookSpecificOutput
 // for PreToolUse and PermissionRequest, decision block after a tool,
 // continue false to stop, exit code 2 with stderr to block when the hook
 // could not be asked.
-func claudeDecide(ev Event, o outcome) Reply {
+func (f claudeForm) decide(ev Event, o outcome) Reply {
 	if o.failure != "" {
 		var block map[string]any
 		if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" {
@@ -52,6 +82,8 @@ func claudeDecide(ev Event, o outcome) Reply {
 			// own permission rules apply, rather than a dialog forced on
 			// the user.
 			return Reply{}
+		case o.args != nil && !f.newInput:
+			return claudePermission(ev, "deny", f.title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), nil)
 		case a != nil && a.byDefault:
 			return claudePermission(ev, "ask", "every approver abstained", o.args)
 		case a != nil && a.denied():
@@ -67,6 +99,9 @@ func claudeDecide(ev Event, o outcome) Reply {
 		case a == nil || a.byDefault:
 		case a.denied():
 			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny", "message": a.because()}})
+		case o.args != nil && !f.approvalInput:
+			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny",
+				"message": f.title + " cannot take a rewritten call at PermissionRequest: a hook rewrote it to " + encode(o.args)}})
 		default:
 			allow := map[string]any{"behavior": "allow"}
 			if o.args != nil {
@@ -79,8 +114,13 @@ func claudeDecide(ev Event, o outcome) Reply {
 			return claudeOutput(ev, map[string]any{"additionalContext": context})
 		}
 	case "PostToolUse":
-		if o.result == nil {
-			break
+		switch {
+		case o.result == nil:
+			return Reply{}
+		case f.newOutput == outputBlocked:
+			return Reply{Stdout: encode(map[string]any{"continue": false, "stopReason": *o.result})}
+		case f.newOutput == outputFeedback:
+			return Reply{Stdout: encode(map[string]any{"decision": "block", "reason": *o.result})}
 		}
 		output, ok := claudeNewOutput(ev, *o.result)
 		if !ok {
@@ -90,10 +130,10 @@ func claudeDecide(ev Event, o outcome) Reply {
 				return Reply{}
 			}
 			return Reply{Stdout: encode(map[string]any{"systemMessage": fmt.Sprintf(
-				"hookwire: Claude Code cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): Claude reads its output unchanged", o.hook, ev.str("tool_name"))})}
+				"hookwire: %s cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): the model reads its output unchanged", f.title, o.hook, ev.str("tool_name"))})}
 		}
 		specific := map[string]any{"updatedToolOutput": output}
-		if strings.HasPrefix(ev.str("tool_name"), agentTools["claude-code"].mcpPrefix) {
+		if strings.HasPrefix(ev.str("tool_name"), agentTools[f.agent].mcpPrefix) {
 			specific["updatedMCPToolOutput"] = output // the name Claude Code read before updatedToolOutput
 		}
 		return claudeOutput(ev, specific)
@@ -109,8 +149,8 @@ func claudeDecide(ev Event, o outcome) Reply {
 
 // claudeToolText is a tool's output as the hook reads it, text whatever
 // the tool: a string as it is; Bash's stdout, then its stderr on a line of
-// its own; Read's file content; an MCP tool's text blocks, joined; any
-// other output as JSON.
+// its own; Read's file content; the text of an llmContent; an MCP tool's
+// text blocks, joined; any other output as JSON.
 func claudeToolText(response any) string {
 	switch r := response.(type) {
 	case map[string]any:
@@ -124,6 +164,9 @@ func claudeToolText(response any) string {
 			if content, ok := file["content"].(string); ok {
 				return content
 			}
+		}
+		if content, ok := r["llmContent"]; ok {
+			return partsText(content) // Qwen Code's, Gemini CLI's
 		}
 	case []any:
 		var texts []string
@@ -162,6 +205,11 @@ func claudeNewOutput(ev Event, newText string) (out any, ok bool) {
 				out["file"] = file
 				return out, true
 			}
+		}
+		if _, ok := r["llmContent"]; ok {
+			out := maps.Clone(r)
+			out["llmContent"] = newText
+			return out, true
 		}
 	case []any:
 		if claudeToolText(r) != text(r) {

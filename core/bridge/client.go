@@ -36,7 +36,7 @@ type Options struct {
 	// session's server, sending the event and reading the decision. It is
 	// below the agents' own hook timeouts, so that the agent reads our
 	// answer, never its own timeout (which lets a tool run). Zero means
-	// DefaultDeadline.
+	// the agent's Deadline.
 	Deadline time.Duration
 	// FailOpen lets the events that guard a tool go on when the hook cannot
 	// be asked, instead of blocking them.
@@ -100,7 +100,7 @@ func privateDir(dir string) error {
 func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	deadline := opts.Deadline
 	if deadline <= 0 {
-		deadline = DefaultDeadline
+		deadline = opts.Agent.deadline()
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -119,7 +119,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return fail(err)
 	}
-	parsed, err := ParseEvent(data)
+	parsed, err := opts.Agent.Parse(data)
 	if err != nil {
 		return fail(fmt.Errorf("%w (an event is the JSON object an agent writes on a hook's stdin)", err))
 	}

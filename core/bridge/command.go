@@ -24,7 +24,7 @@ import (
 // `hookwire bridge` and hookwire-bridge.
 const (
 	Args    = "[flags] AGENT -- COMMAND [ARGS...]"
-	Summary = `Runs a hookwire hook as a command hook of AGENT (claude-code or gemini-cli):
+	Summary = `Runs a hookwire hook as a command hook of AGENT (` + agentNames + `):
 name this command in the agent's settings for each event. The event's JSON
 comes on stdin; the decision goes to stdout with the exit code the agent
 reads. The first event of a session starts the hook once, behind a server of
@@ -38,6 +38,7 @@ the bridge is sent SIGTERM or SIGINT) blocks the events that guard a tool
 (--failure-policy open lets them go on) and lets the others go on; either
 way the agent shows you a message naming the hook, the error, the last
 lines of its stderr and the log. Every event ends within --deadline.`
+	agentNames = "claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid or qwen-code"
 )
 
 // Command defines the bridge's flags on fs and returns the command. self
@@ -51,7 +52,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 	intercept := fs.String("intercept", "", "stages to ask a hook that declares no modes in hook.hello, comma-separated")
 	serve := fs.String("serve", "", "run a session's server on this `socket` (the bridge starts it itself)")
 	logPath := fs.String("log", "", "with --serve: the session's log `file`, capped at 10 MiB (the one before kept as FILE.1)")
-	deadline := fs.Duration("deadline", DefaultDeadline, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked")
+	deadline := fs.Duration("deadline", 0, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked (default 50s; 25s for copilot-cli and cursor)")
 	policy := fs.String("failure-policy", "closed", "`closed` blocks a tool call when the hook cannot be asked (crash, deadline, overload, bad event); open lets it run")
 	envClear := fs.Bool("env-clear", false, "pass the hook none of the agent's environment variables but those --env-passthrough names (API keys stay out)")
 	name := fs.String("name", "", "the hook's `name` in messages and the log (default: its script's file name, such as guard.py)")
@@ -66,7 +67,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 		}
 		agent, ok := Agents[args[0]]
 		if !ok {
-			return fail(cli.ExitUsage, fmt.Errorf("unknown agent %q (known: claude-code, gemini-cli)", args[0]))
+			return fail(cli.ExitUsage, fmt.Errorf("unknown agent %q (known: %s)", args[0], agentNames))
 		}
 		var stages []Stage
 		for _, s := range strings.Split(*intercept, ",") {

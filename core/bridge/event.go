@@ -26,16 +26,31 @@ type Event struct {
 // ParseEvent reads an event: a JSON object with a hook_event_name and a
 // session_id, both strings.
 func ParseEvent(data []byte) (Event, error) {
+	fields, err := decodeObject(data)
+	if err != nil {
+		return Event{}, err
+	}
+	return eventOf(fields)
+}
+
+// decodeObject reads what an agent wrote: one JSON object.
+func decodeObject(data []byte) (map[string]any, error) {
 	if !json.Valid(data) {
-		return Event{}, errors.New("the event is not a JSON object: it is not JSON, or more than one value")
+		return nil, errors.New("the event is not a JSON object: it is not JSON, or more than one value")
 	}
 	var fields map[string]any
 	if err := json.Unmarshal(data, &fields); err != nil {
-		return Event{}, fmt.Errorf("the event is not a JSON object: %w", err)
+		return nil, fmt.Errorf("the event is not a JSON object: %w", err)
 	}
 	if fields == nil {
-		return Event{}, errors.New("the event is not a JSON object: null")
+		return nil, errors.New("the event is not a JSON object: null")
 	}
+	return fields, nil
+}
+
+// eventOf is an event whose members name it: a hook_event_name and a
+// session_id, both strings.
+func eventOf(fields map[string]any) (Event, error) {
 	name, ok := fields["hook_event_name"].(string)
 	if !ok || name == "" {
 		return Event{}, errors.New("the event has no hook_event_name string")

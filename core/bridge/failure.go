@@ -59,13 +59,13 @@ func (o outcome) problem() string {
 }
 
 // withMessage adds a message for the user to a reply the agent reads as
-// JSON on stdout.
-func withMessage(r Reply, message string) Reply {
+// JSON on stdout, as the member key.
+func withMessage(r Reply, key, message string) Reply {
 	out := map[string]any{}
 	if r.Stdout != "" && json.Unmarshal([]byte(r.Stdout), &out) != nil {
 		return r // not ours to change
 	}
-	out["systemMessage"] = message
+	out[key] = message
 	r.Stdout = encode(out)
 	return r
 }

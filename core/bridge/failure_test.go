@@ -67,7 +67,7 @@ func TestANewToolOutputGoesBackInTheToolsOwnShape(t *testing.T) {
 func TestAnMCPToolsNewOutputIsGivenUnderBothNames(t *testing.T) {
 	ev := Event{Name: "PostToolUse", Fields: map[string]any{"tool_name": "mcp__notes__read", "tool_response": "secret"}}
 	masked := "***"
-	r := claudeDecide(ev, outcome{result: &masked})
+	r := claudeCode.decide(ev, outcome{result: &masked})
 	want := `{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":"***","updatedToolOutput":"***"}}`
 	if r.Stdout != want {
 		t.Errorf("got %s, want %s", r.Stdout, want)

@@ -45,7 +45,7 @@ type ServeOptions struct {
 	// hook fails; by default they are blocked.
 	FailOpen bool
 	// Deadline is the invocations' deadline: no approval waits longer.
-	// Zero means DefaultDeadline.
+	// Zero means the agent's Deadline.
 	Deadline time.Duration
 }
 
@@ -99,7 +99,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		policy = string(runtime.FailOpen)
 	}
 	proc.FailurePolicy = map[string]string{string(BeforeTool): policy, string(Approval): policy}
-	deadline := cmp.Or(opts.Deadline, DefaultDeadline)
+	deadline := cmp.Or(opts.Deadline, opts.Agent.deadline())
 	// An approval ends before the invocation that waits for it.
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}},
@@ -206,7 +206,7 @@ func (s *server) serve(conn net.Conn) {
 	}
 	var req request
 	var reply Reply
-	ev, err := decodeRequest(line, &req)
+	ev, err := decodeRequest(s.opts.Agent, line, &req)
 	if err != nil {
 		reply = Reply{Exit: 1, Stderr: "hookwire bridge: " + err.Error()}
 	} else {
@@ -219,12 +219,12 @@ func (s *server) serve(conn net.Conn) {
 	}
 }
 
-// decodeRequest reads a request line and the event in it.
-func decodeRequest(line []byte, req *request) (Event, error) {
+// decodeRequest reads a request line and the agent's event in it.
+func decodeRequest(agent *Agent, line []byte, req *request) (Event, error) {
 	if err := json.Unmarshal(line, req); err != nil {
 		return Event{}, fmt.Errorf("a request that is not JSON: %w", err)
 	}
-	return ParseEvent(req.Event)
+	return agent.Parse(req.Event)
 }
 
 // handle asks the hook about an event and writes its decision as the agent
@@ -277,7 +277,7 @@ func (s *server) decide(ev Event, o *outcome) Reply {
 	o.log = strings.TrimSuffix(s.opts.Socket, ".sock") + ".log"
 	r := s.opts.Agent.decide(ev, *o)
 	if o.failure == "" {
-		r = withMessage(r, o.problem())
+		r = withMessage(r, cmp.Or(s.opts.Agent.message, "systemMessage"), o.problem())
 	}
 	return r
 }

@@ -94,8 +94,8 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 		}
 	case AfterTool:
 		result := claudeToolResult(ev)
-		if s.opts.Agent == geminiCLI {
-			result = geminiToolResult(ev)
+		if s.opts.Agent.toolResult != nil {
+			result = s.opts.Agent.toolResult(ev)
 		}
 		before := result.ForLLM
 		params, d := s.rt.AfterTool(ctx, protocol.AfterToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, Result: result, ToolCallID: callID, Canonical: what})

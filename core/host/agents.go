@@ -77,10 +77,93 @@ var GeminiCLI = &Host{
 	},
 }
 
+// CodexCLI is Codex CLI 0.171.0 behind the bridge: Claude Code's form, so
+// before_llm is called once per prompt and only the messages a modify
+// appends reach the model; after_llm is never called.
+var CodexCLI = promptAgent("codex-cli", "Codex CLI", nil)
+
+// FactoryDroid is Factory Droid behind the bridge: Claude Code's form,
+// except that a new tool output reaches the model as feedback after the
+// output, which it still reads.
+var FactoryDroid = promptAgent("factory-droid", "Factory Droid", func(v protocol.AfterToolModify, prev protocol.AfterToolParams) (any, string) {
+	v.Result.Result.ForLLM = prev.Result.ForLLM + "\n" + v.Result.Result.ForLLM
+	return v, "the model reads the tool's output unchanged, then the new text as feedback: Factory Droid takes no new output from a hook"
+})
+
+// QwenCode is Qwen Code 0.24.4 behind the bridge: Claude Code's form, except
+// that a new tool output reaches the model as an error with the new text,
+// and a rewritten call is denied (it takes no new arguments at PreToolUse).
+var QwenCode = promptAgent("qwen-code", "Qwen Code", func(v protocol.AfterToolModify, _ protocol.AfterToolParams) (any, string) {
+	yes := true
+	v.Result.Result.IsError = &yes
+	return v, "the new output reaches the model as an error: Qwen Code takes no new output from a hook, only a stop with a reason"
+})
+
+// CopilotCLI is GitHub Copilot CLI behind the bridge: only a tool call's
+// stages are called (before_tool, approve_tool).
+var CopilotCLI = &Host{
+	Name:   "copilot-cli",
+	Title:  "GitHub Copilot CLI",
+	Grants: only(AgentStages["copilot-cli"]),
+	Acts: func(method string, params, res any) (any, []string) {
+		return agentActs("GitHub Copilot CLI", method, params, res)
+	},
+}
+
+// Cursor is Cursor behind the bridge: a tool call's stages, and before_llm
+// at each prompt, where only abort_turn (blocking the prompt) is taken.
+var Cursor = &Host{
+	Name:   "cursor",
+	Title:  "Cursor",
+	Grants: only(AgentStages["cursor"]),
+	Acts: func(method string, params, res any) (any, []string) {
+		res, notes := agentActs("Cursor", method, params, res)
+		if _, ok := res.(protocol.BeforeLLMModify); ok {
+			prev, _ := params.(protocol.BeforeLLMParams)
+			return protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: prev},
+				append(notes, "request changes dropped: Cursor takes no context or new prompt from a hook, only a blocked prompt")
+		}
+		return res, notes
+	},
+}
+
+// promptAgent is an agent of Claude Code's form: before_llm once per prompt,
+// where only appended messages reach the model. newOutput says what it
+// makes of an after_tool modify, when not what Claude Code makes of it.
+func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, prev protocol.AfterToolParams) (any, string)) *Host {
+	return &Host{
+		Name:   name,
+		Title:  title,
+		Grants: only(AgentStages[name]),
+		Acts: func(method string, params, res any) (any, []string) {
+			res, notes := agentActs(title, method, params, res)
+			switch v := res.(type) {
+			case protocol.BeforeLLMModify:
+				prev, _ := params.(protocol.BeforeLLMParams)
+				v.Request, notes = appendedOnly(v.Request, prev, notes)
+				res = v
+			case protocol.AfterToolModify:
+				if newOutput != nil {
+					prev, _ := params.(protocol.AfterToolParams)
+					var note string
+					res, note = newOutput(v, prev)
+					notes = append(notes, note)
+				}
+			}
+			return res, notes
+		},
+	}
+}
+
 // AgentStages are the stages each agent's events call through the bridge.
 var AgentStages = map[string][]string{
-	"claude-code": {"before_llm", "before_tool", "approve_tool", "after_tool"},
-	"gemini-cli":  {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
+	"claude-code":   {"before_llm", "before_tool", "approve_tool", "after_tool"},
+	"gemini-cli":    {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
+	"codex-cli":     {"before_llm", "before_tool", "approve_tool", "after_tool"},
+	"copilot-cli":   {"before_tool", "approve_tool"},
+	"cursor":        {"before_llm", "before_tool", "approve_tool"},
+	"factory-droid": {"before_llm", "before_tool", "approve_tool", "after_tool"},
+	"qwen-code":     {"before_llm", "before_tool", "approve_tool", "after_tool"},
 }
 
 // sameTools puts back the tools of the request sent, as an agent that

@@ -86,7 +86,7 @@ type Host struct {
 var Reference = &Host{Name: "reference", Title: "the reference host"}
 
 // Hosts are the hosts the runtime can reproduce.
-var Hosts = []*Host{Reference, PicoClaw, ClaudeCode, GeminiCLI}
+var Hosts = []*Host{Reference, PicoClaw, ClaudeCode, GeminiCLI, CodexCLI, CopilotCLI, Cursor, FactoryDroid, QwenCode}
 
 // Parse finds a host by its name; empty means Reference.
 func Parse(name string) (*Host, error) {

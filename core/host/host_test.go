@@ -10,12 +10,13 @@ import (
 )
 
 func TestParseKnowsEveryHostAndNamesThemWhenItDoesNot(t *testing.T) {
-	for name, want := range map[string]*Host{"": Reference, "reference": Reference, "picoclaw": PicoClaw, "claude-code": ClaudeCode, "gemini-cli": GeminiCLI} {
+	for name, want := range map[string]*Host{"": Reference, "reference": Reference, "picoclaw": PicoClaw, "claude-code": ClaudeCode, "gemini-cli": GeminiCLI,
+		"codex-cli": CodexCLI, "copilot-cli": CopilotCLI, "cursor": Cursor, "factory-droid": FactoryDroid, "qwen-code": QwenCode} {
 		if h, err := Parse(name); err != nil || h != want {
 			t.Errorf("Parse(%q) = %v, %v", name, h, err)
 		}
 	}
-	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw, claude-code, gemini-cli)` {
+	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw, claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code)` {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -1,0 +1,181 @@
+package bridge
+
+import (
+	"encoding/json"
+	"errors"
+	"maps"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+var copilotCLI = &Agent{
+	Name:     "copilot-cli",
+	Title:    "GitHub Copilot CLI",
+	Document: "the 10 hook events of GitHub Copilot CLI's hooks reference (docs.github.com, copilot-cli-reference/cli-hooks-reference, 2026; @github/copilot 1.0.102), in both its forms: camelCase events with camelCase fields, and PascalCase events with Claude Code's snake_case fields",
+	// Below the 30 seconds Copilot CLI gives a hook by default (timeoutSec):
+	// past its own timeout, Copilot CLI runs the tool.
+	Deadline: 25 * time.Second,
+	Events: map[string]Step{
+		"preToolUse":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"permissionRequest":   {Calls: []Stage{Approval}, Guard: true},
+		"postToolUse":         {Kind: protocol.KindToolExecEnd},
+		"userPromptSubmitted": {Kind: protocol.KindTurnStart},
+		"agentStop":           {Kind: protocol.KindTurnEnd},
+		"subagentStop":        {Kind: protocol.KindTurnEnd},
+		"errorOccurred":       {Kind: protocol.KindError},
+		"sessionStart":        {Kind: protocol.KindSessionStart},
+		"sessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"notification":        {Kind: KindNotification},
+	},
+	Cannot: []string{
+		"Copilot CLI lets a hook change nothing but a tool call's arguments: before_llm and after_llm are never called; after a tool (postToolUse) and at a prompt (userPromptSubmitted) observers get the event, and after_tool is never called",
+		"respond cannot answer a tool call in Copilot CLI: it becomes a deny whose reason is the hook's result",
+		"abort_turn and hard_abort cannot stop Copilot CLI's turn: the tool call is denied with the reason",
+		"Copilot CLI runs the tool when a hook fails or times out: the bridge answers every guard event with a deny of its own, within 25 s (--deadline), below Copilot CLI's default timeoutSec of 30",
+	},
+	parse:  copilotParse,
+	decide: copilotDecide,
+}
+
+// copilotPascal are the PascalCase event names of Copilot CLI's Claude Code
+// form, by the camelCase name of the same event.
+var copilotPascal = map[string]string{
+	"PreToolUse":        "preToolUse",
+	"PermissionRequest": "permissionRequest",
+	"PostToolUse":       "postToolUse",
+	"UserPromptSubmit":  "userPromptSubmitted",
+	"Stop":              "agentStop",
+	"SubagentStop":      "subagentStop",
+	"ErrorOccurred":     "errorOccurred",
+	"SessionStart":      "sessionStart",
+	"SessionEnd":        "sessionEnd",
+	"Notification":      "notification",
+}
+
+// copilotShapes name a camelCase event that comes without its name by the
+// member only it has, in this order.
+var copilotShapes = []struct{ member, event string }{
+	{"toolResult", "postToolUse"},
+	{"toolName", "preToolUse"},
+	{"prompt", "userPromptSubmitted"},
+	{"error", "errorOccurred"},
+	{"initialPrompt", "sessionStart"},
+	{"source", "sessionStart"},
+	{"reason", "sessionEnd"},
+}
+
+// copilotParse reads either form of a Copilot CLI event into the bridge's
+// members: hook_event_name (the camelCase name), session_id, tool_name,
+// tool_input (an object, where the camelCase form has a JSON string) and
+// tool_response. The camelCase form's session is its sessionId, or none:
+// then the events of a folder and hook share one server.
+func copilotParse(data []byte) (Event, error) {
+	fields, err := decodeObject(data)
+	if err != nil {
+		return Event{}, err
+	}
+	name, _ := fields["hook_event_name"].(string)
+	if name == "" {
+		name, _ = fields["hookEventName"].(string)
+	}
+	for _, s := range copilotShapes {
+		if _, ok := fields[s.member]; ok && name == "" {
+			name = s.event
+		}
+	}
+	if name == "" {
+		return Event{}, errors.New("the event has no hook_event_name string, and none of the members that name a camelCase event")
+	}
+	if camel, ok := copilotPascal[name]; ok {
+		fields["agent_event_name"] = name // the form it came in, for the reply
+		name = camel
+	}
+	fields["hook_event_name"] = name
+	if _, ok := fields["session_id"].(string); !ok {
+		session, _ := fields["sessionId"].(string)
+		fields["session_id"] = session
+	}
+	if tool, ok := fields["toolName"].(string); ok {
+		fields["tool_name"] = tool
+	}
+	switch args := fields["toolArgs"].(type) {
+	case string:
+		var input map[string]any
+		if json.Unmarshal([]byte(args), &input) == nil {
+			fields["tool_input"] = input
+		}
+	case map[string]any:
+		fields["tool_input"] = args
+	}
+	if result, ok := fields["toolResult"].(map[string]any); ok {
+		fields["tool_response"] = result["textResultForLlm"]
+	}
+	return eventOf(fields)
+}
+
+// copilotDecide writes a decision as Copilot CLI reads it: permissionDecision,
+// permissionDecisionReason and modifiedArgs for preToolUse, behavior and
+// message for permissionRequest, at the top level; an event that came in the
+// PascalCase form gets the same in Claude Code's hookSpecificOutput too.
+// Copilot CLI takes a failed or timed-out hook for an allow, so a guard the
+// hook cannot answer is denied here, in JSON, with exit code 0.
+func copilotDecide(ev Event, o outcome) Reply {
+	deny := func(reason string) Reply { return copilotPermission(ev, "deny", reason, nil) }
+	if o.failure != "" {
+		if !o.step.Guard || o.failOpen {
+			return Reply{Stderr: o.problem()}
+		}
+		r := deny("hookwire blocked the call: " + o.failure)
+		r.Stderr = o.problem()
+		return r
+	}
+	if d := o.ended; d != nil {
+		if d.action == protocol.ActionRespond {
+			return deny(d.forLLM)
+		}
+		if o.step.Guard {
+			return deny(d.because())
+		}
+		return Reply{}
+	}
+	switch a := o.approval; {
+	case !o.step.Guard:
+	case a != nil && a.denied() && !a.byDefault:
+		return deny(a.because())
+	case a != nil && !a.byDefault:
+		return copilotPermission(ev, "allow", a.reason, o.args)
+	case o.args != nil && ev.Name == "preToolUse":
+		return copilotPermission(ev, "allow", "a hook rewrote the call", o.args)
+	case o.args != nil:
+		return deny("Copilot CLI cannot take a rewritten call at permissionRequest: a hook rewrote it to " + encode(o.args))
+	}
+	return Reply{} // no opinion: Copilot CLI's own rules decide
+}
+
+// copilotPermission is a decision on a tool call, in the form of the event:
+// Copilot CLI's own members, and Claude Code's hookSpecificOutput as well
+// for an event that came in the PascalCase form.
+func copilotPermission(ev Event, decision, reason string, args map[string]any) Reply {
+	out := map[string]any{"permissionDecision": decision}
+	specific := map[string]any{"permissionDecision": decision}
+	if ev.Name == "permissionRequest" {
+		out = map[string]any{"behavior": decision}
+		if decision == "deny" {
+			out["message"] = reason
+		}
+		specific = map[string]any{"decision": maps.Clone(out)}
+	} else {
+		if reason != "" {
+			out["permissionDecisionReason"], specific["permissionDecisionReason"] = reason, reason
+		}
+		if args != nil {
+			out["modifiedArgs"], specific["updatedInput"] = args, args
+		}
+	}
+	if pascal, _ := ev.Fields["agent_event_name"].(string); pascal != "" {
+		specific["hookEventName"] = pascal
+		out["hookSpecificOutput"] = specific
+	}
+	return Reply{Stdout: encode(out)}
+}

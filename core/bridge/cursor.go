@@ -1,0 +1,139 @@
+package bridge
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+var cursor = &Agent{
+	Name:     "cursor",
+	Title:    "Cursor",
+	Document: "the 20 hook events of Cursor's hooks reference (cursor.com/docs/agent/hooks, 2026, hooks.json version 1)",
+	// Cursor's reference gives no default timeout for a hook: kept as short
+	// as Copilot CLI's, as Cursor runs the action when a hook times out.
+	Deadline: 25 * time.Second,
+	Events: map[string]Step{
+		"beforeShellExecution": {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"beforeMCPExecution":   {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"beforeReadFile":       {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"preToolUse":           {Calls: []Stage{BeforeTool, Approval}, Guard: true},
+		"afterShellExecution":  {Kind: protocol.KindToolExecEnd},
+		"afterMCPExecution":    {Kind: protocol.KindToolExecEnd},
+		"afterFileEdit":        {Kind: protocol.KindToolExecEnd},
+		"postToolUse":          {Kind: protocol.KindToolExecEnd},
+		"postToolUseFailure":   {Kind: protocol.KindToolExecEnd},
+		"beforeSubmitPrompt":   {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
+		"afterAgentResponse":   {Kind: "agent.response"},
+		"afterAgentThought":    {Kind: "agent.thought"},
+		"stop":                 {Kind: protocol.KindTurnEnd},
+		"subagentStart":        {Kind: "agent.subagent.start"},
+		"subagentStop":         {Kind: protocol.KindTurnEnd},
+		"sessionStart":         {Kind: protocol.KindSessionStart},
+		"sessionEnd":           {Kind: protocol.KindSessionEnd, EndsSession: true},
+		"preCompact":           {Kind: KindCompact},
+		"beforeTabFileRead": {NotMapped: "Cursor Tab, the inline completion, reads a file for its context: " +
+			"the protocol's calls are the agent's, and no call asks about a completion's context"},
+		"afterTabFileEdit": {NotMapped: "Cursor Tab, the inline completion, edited a file: " +
+			"the protocol's events are the agent's, and no event reports a completion"},
+	},
+	Cannot: []string{
+		"Cursor reads nothing back after an action: after_tool is never called, and observers get the event instead",
+		"at beforeSubmitPrompt, before_llm can only block the prompt (abort_turn): Cursor takes no context or new prompt from a hook",
+		"respond cannot answer a tool call in Cursor: it becomes a deny whose reason the agent reads",
+		"abort_turn and hard_abort cannot stop Cursor's turn at a tool call: the call is denied with the reason",
+		"the bridge never answers ask (Cursor does not ask in every mode): a call a hook rewrote that Cursor cannot take rewritten (a shell command, an MCP call, a file read) is denied, naming the new arguments",
+	},
+	parse:   cursorParse,
+	decide:  cursorDecide,
+	message: "user_message",
+	llm:     claudePrompt{},
+}
+
+// cursorParse reads a Cursor event into the bridge's members: session_id is
+// its conversation_id, and each action before and after which Cursor asks
+// (a shell command, an MCP tool, a file read) is a tool call: tool_name,
+// tool_input and tool_response.
+func cursorParse(data []byte) (Event, error) {
+	fields, err := decodeObject(data)
+	if err != nil {
+		return Event{}, err
+	}
+	if _, ok := fields["session_id"].(string); !ok {
+		if conversation, ok := fields["conversation_id"].(string); ok {
+			fields["session_id"] = conversation
+		}
+	}
+	name, _ := fields["hook_event_name"].(string)
+	switch name {
+	case "beforeShellExecution", "afterShellExecution":
+		fields["tool_name"] = "Shell"
+		fields["tool_input"] = map[string]any{"command": fields["command"]}
+		fields["tool_response"] = fields["output"]
+	case "beforeMCPExecution", "afterMCPExecution":
+		if input, ok := fields["tool_input"].(string); ok {
+			var args map[string]any
+			json.Unmarshal([]byte(input), &args)
+			fields["tool_input"] = args
+		}
+		fields["mcp_context"] = map[string]any{"url": fields["url"], "command": fields["command"]}
+		fields["tool_response"] = fields["result_json"]
+	case "beforeReadFile":
+		fields["tool_name"] = "Read"
+		fields["tool_input"] = map[string]any{"file_path": fields["file_path"]}
+	}
+	return eventOf(fields)
+}
+
+// cursorTakesInput are the events at which Cursor takes a tool call's new
+// input (updated_input).
+const cursorTakesInput = "preToolUse"
+
+// cursorDecide writes a decision as Cursor reads it: permission allow or
+// deny, with user_message for the user and agent_message for the model;
+// updated_input at preToolUse; continue false at beforeSubmitPrompt. A guard
+// whose hook cannot answer is denied here: Cursor runs the action when a
+// hook fails, unless its hooks.json says failClosed.
+func cursorDecide(ev Event, o outcome) Reply {
+	deny := func(user, agent string) Reply {
+		return Reply{Stdout: encode(map[string]any{"permission": "deny", "user_message": user, "agent_message": agent})}
+	}
+	if o.failure != "" {
+		if !o.step.Guard || o.failOpen {
+			return Reply{Stdout: encode(map[string]any{"user_message": o.problem()})}
+		}
+		return deny(o.problem(), "hookwire blocked the call: "+o.failure)
+	}
+	if d := o.ended; d != nil {
+		reason := d.because()
+		if d.action == protocol.ActionRespond {
+			reason = d.forLLM
+		}
+		if ev.Name == "beforeSubmitPrompt" {
+			return Reply{Stdout: encode(map[string]any{"continue": false, "user_message": reason})}
+		}
+		if o.step.Guard {
+			return deny(reason, reason)
+		}
+		return Reply{}
+	}
+	if !o.step.Guard {
+		return Reply{Stdout: "{}"}
+	}
+	if o.args != nil && ev.Name != cursorTakesInput {
+		why := "Cursor cannot take a rewritten call at " + ev.Name + ": a hook rewrote it to " + encode(o.args)
+		return deny(why, why)
+	}
+	out := map[string]any{}
+	switch a := o.approval; {
+	case a != nil && a.denied() && !a.byDefault:
+		return deny(a.because(), a.because())
+	case a != nil && !a.byDefault, o.args != nil:
+		out["permission"] = "allow"
+	}
+	if o.args != nil {
+		out["updated_input"] = o.args
+	}
+	return Reply{Stdout: encode(out)}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -224,7 +223,7 @@ func (a *Agent) entry(hook Hook) object {
 	}
 	e = append(e, member{a.Command, hook.Command})
 	if a.Timeout.Field != "" && hook.Timeout > 0 {
-		e = append(e, member{a.Timeout.Field, int64(math.Ceil(float64(hook.Timeout) / float64(a.Timeout.Unit)))})
+		e = append(e, member{a.Timeout.Field, a.timeoutValue(hook.Timeout)})
 	}
 	return e
 }

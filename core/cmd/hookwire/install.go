@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"maps"
 	"os"
 	"slices"
@@ -194,7 +195,8 @@ func eventsOf(agent string, hook []string, dir string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	p, err := wire.Spawn(ctx, wire.Command{Name: hookName(hook), Argv: hook, Dir: dir,
-		Modes: []protocol.Mode{protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove}}, wire.ProcessOptions{})
+		Modes: []protocol.Mode{protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove}},
+		wire.ProcessOptions{Conn: wire.ConnOptions{Logger: slog.New(slog.DiscardHandler)}}) // its warnings of modes it does not serve are for its runs
 	if err != nil {
 		return nil, fmt.Errorf("the hook did not start, to say its modes: %v (run it with hookwire call -- COMMAND hook.hello, or name the events with --events)", err)
 	}

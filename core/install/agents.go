@@ -52,6 +52,9 @@ type Timeout struct {
 
 // Switch is a setting that turns hooks off, as the agent's files show it.
 type Switch struct {
+	// Files are the files that hold it, as Agent.Files names them, where
+	// they are not the agent's hooks files; a .toml file is TOML.
+	Files map[Scope]string
 	// Path is the setting's members, from the file's root.
 	Path []string
 	// Off is the value that turns hooks off.
@@ -139,18 +142,22 @@ var Agents = map[string]*Agent{
 	},
 	"codex-cli": {
 		Name:     "codex-cli",
-		Document: "developers.openai.com/codex/hooks (2026, Codex CLI 0.171.0): hooks.json beside each config layer, Claude Code's shape, timeout in seconds, default 600",
+		Document: "developers.openai.com/codex/hooks (2026, Codex CLI 0.171.0): hooks.json beside each config layer, Claude Code's shape, timeout in seconds, default 600; [features] hooks = false in config.toml turns hooks off (codex_hooks, its former name, too)",
 		Files:    map[Scope]string{User: ".codex/hooks.json", Project: ".codex/hooks.json"},
 		Layout:   Grouped,
 		Matcher:  "*",
 		Command:  "command",
 		Typed:    true,
 		Timeout:  Timeout{Field: "timeout", Unit: time.Second, Default: 600 * time.Second},
+		Switches: []Switch{
+			{Files: codexConfig, Path: []string{"features", "hooks"}, Off: false, Default: true},
+			{Files: codexConfig, Path: []string{"features", "codex_hooks"}, Off: false, Default: true},
+		},
 	},
 	"copilot-cli": {
 		Name:     "copilot-cli",
-		Document: "GitHub Copilot CLI's hooks reference (docs.github.com, copilot-cli-reference/cli-hooks-reference, 2026; @github/copilot 1.0.102): .github/hooks/*.json, version 1, an entry's bash command and timeoutSec, default 30",
-		Files:    map[Scope]string{Project: ".github/hooks/hookwire.json"},
+		Document: "GitHub Copilot's hooks reference (docs.github.com, copilot/reference/hooks-reference, 2026; @github/copilot 1.0.102): *.json in ~/.copilot/hooks and .github/hooks, version 1, an entry's bash command and timeoutSec, default 30",
+		Files:    map[Scope]string{User: ".copilot/hooks/hookwire.json", Project: ".github/hooks/hookwire.json"},
 		Layout:   Flat,
 		Command:  "bash",
 		Typed:    true,
@@ -189,3 +196,6 @@ var Agents = map[string]*Agent{
 		Switches:   []Switch{{Path: []string{"disableAllHooks"}, Off: true}},
 	},
 }
+
+// codexConfig are Codex CLI's config.toml files, which hold its switches.
+var codexConfig = map[Scope]string{User: ".codex/config.toml", Project: ".codex/config.toml"}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/hookwire/hookwire/core/bridge"
 	"github.com/hookwire/hookwire/core/conformance"
 	"github.com/hookwire/hookwire/core/wire"
@@ -105,7 +107,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string) *Report {
 		docs[scope] = doc
 		r.Hooks = append(r.Hooks, a.installed(doc, scope, file, env)...)
 	}
-	r.Findings = append(r.Findings, a.switches(docs, r.Files)...)
+	r.Findings = append(r.Findings, a.switches(docs, r.Files, home, dir)...)
 	started := map[string][]Finding{}
 	for i := range r.Hooks {
 		h := &r.Hooks[i]
@@ -255,13 +257,25 @@ func (a *Agent) setting(doc *document, path []string) *hujsonValue {
 
 // switches are the agent's settings that turn every hook off, as the
 // files set them: the last scope that sets one wins.
-func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string) []Finding {
+func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home, dir string) []Finding {
 	var out []Finding
 	for _, s := range a.Switches {
 		value, from := s.Default, ""
 		for _, scope := range Scopes {
-			if v, ok := boolean(a.setting(docs[scope], s.Path)); ok {
-				value, from = v, files[scope]
+			v, set, file := false, false, files[scope]
+			if s.Files == nil {
+				v, set = boolean(a.setting(docs[scope], s.Path))
+			} else if rel, ok := s.Files[scope]; ok {
+				base := map[bool]string{true: home, false: dir}[scope == User]
+				file = filepath.Join(base, filepath.FromSlash(rel))
+				data, err := read(file)
+				if err != nil {
+					out = append(out, problem("check its permissions", "%s cannot be read: %v", file, err))
+				}
+				v, set = tomlSetting(data, s.Path)
+			}
+			if set {
+				value, from = v, file
 			}
 		}
 		name := strings.Join(s.Path, ".")
@@ -275,6 +289,26 @@ func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string) []Fin
 		}
 	}
 	return out
+}
+
+// tomlSetting is the boolean at path in a TOML file, if it sets one.
+func tomlSetting(data []byte, path []string) (value, set bool) {
+	if data == nil {
+		return false, false
+	}
+	var v any = map[string]any{}
+	if toml.Unmarshal(data, &v) != nil {
+		return false, false
+	}
+	for _, name := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false, false
+		}
+		v = m[name]
+	}
+	value, set = v.(bool)
+	return value, set
 }
 
 // checkTrust says whether dir is a trusted folder, where the agent loads

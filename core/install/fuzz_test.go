@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzConfigFile: a configuration file is a peer's bytes. Whatever they
-// are, decoding never panics; where they decode, install merges into them
+// are, decoding them (as JSON with comments, or as TOML) never panics; where they decode, install merges into them
 // bytes that decode again, and uninstall gives the same bytes back.
 func FuzzConfigFile(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
@@ -23,7 +23,9 @@ func FuzzConfigFile(f *testing.F) {
 	a := Agents["gemini-cli"]
 	hook := testHook("gemini-cli")
 	events := []string{"BeforeTool", "SessionEnd"}
+	f.Add([]byte("[features]\nhooks = false # off\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		tomlSetting(data, []string{"features", "hooks"}) // Codex CLI's config.toml
 		if _, err := decode(data, true); err != nil {
 			return
 		}

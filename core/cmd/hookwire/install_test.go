@@ -146,6 +146,14 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 			[]string{"hooks are off:", "sets disableAllHooks to true", "fix: set disableAllHooks to false in"}},
 		"gemini hooks off": {"gemini-cli", edit(`{`, `{"hooksConfig": {"enabled": false}, `),
 			[]string{"hooks are off:", "sets hooksConfig.enabled to false", "fix: set hooksConfig.enabled to true in"}},
+		"codex hooks off": {"codex-cli", func(t *testing.T, file, _, _ string) {
+			config := filepath.Join(filepath.Dir(file), "config.toml")
+			if err := os.WriteFile(config, []byte("model = \"o4\"\n\n[features]\nhooks = false\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"hooks are off:", "config.toml sets features.hooks to false", "fix: set features.hooks to true in"}},
+		"qwen hooks off": {"qwen-code", edit(`{`, `{"disableAllHooks": true, `),
+			[]string{"hooks are off:", "sets disableAllHooks to true", "fix: set disableAllHooks to false in"}},
 		"gemini hook disabled by name": {"gemini-cli", edit(`{`, `{"hooksConfig": {"disabled": ["guard"]}, `),
 			[]string{`the hook "guard" is disabled by name`, `fix: take "guard" out of hooksConfig.disabled`}},
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -233,5 +234,100 @@ func TestInstallErrorsNameTheFix(t *testing.T) {
 		if code == exitOK || !strings.Contains(out, c.want) {
 			t.Errorf("%v: exit %d\n%s\nwant %q", c.args, code, out, c.want)
 		}
+	}
+}
+
+// The install commands of the READMEs run as written, from a project with
+// a Python guard in its virtual environment: core/README's (a dry run,
+// install, doctor, uninstall) and then the root README's, one agent a line,
+// and doctor finds every hook ready. The command written for Claude Code
+// and Gemini CLI then blocks rm -rf / as the agents run it: through sh -c,
+// from another folder.
+func TestInstallAsTheREADMEsSay(t *testing.T) {
+	bins, err := installBins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, dir := t.TempDir(), t.TempDir()
+	guard, err := os.ReadFile("../../../examples/shell-guard/python/shell_guard.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "guard.py"), guard, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	venv := filepath.Join(dir, ".venv")
+	if out, err := exec.Command("python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Fatalf("venv: %v\n%s", err, out)
+	}
+	site, err := exec.Command(filepath.Join(venv, "bin", "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk, _ := filepath.Abs("../../../sdk-python/src")
+	if err := os.WriteFile(filepath.Join(strings.TrimSpace(string(site)), "hookwire.pth"), []byte(sdk+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runtimeDir, err := os.MkdirTemp("", "hwi") // short: a socket's path has a limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(runtimeDir) })
+	environ := []string{"PATH=" + bins + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home, "XDG_RUNTIME_DIR=" + runtimeDir}
+	sh := func(script, in string) string {
+		t.Helper()
+		cmd := exec.Command("sh", "-e", "-c", script)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, environ, strings.NewReader(in)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, out)
+		}
+		return string(out)
+	}
+	block := func(path, has string) string {
+		for _, b := range shBlocks(t, path) {
+			if strings.Contains(b, has) {
+				return b
+			}
+		}
+		t.Fatalf("%s has no sh block with %q", path, has)
+		return ""
+	}
+
+	out := sh(block("../../README.md", "hookwire install --dry-run claude-code"), "")
+	for _, want := range []string{"+++ " + filepath.Join(home, ".claude", "settings.json"), "ready: 1 hook(s) would run", "uninstalled from"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("core/README's commands do not say %q:\n%s", want, out)
+		}
+	}
+	out = sh(block("../../../README.md", "hookwire install qwen-code"), "")
+	if n := strings.Count(out, "ready: 1 hook(s) would run"); n != len(install.Agents) || strings.Contains(out, "PROBLEM") {
+		t.Fatalf("doctor after the root README's installs: %d agents ready of %d\n%s", n, len(install.Agents), out)
+	}
+
+	// The command as the agent runs it.
+	command := func(file, event string) string {
+		data, err := os.ReadFile(filepath.Join(home, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var settings struct {
+			Hooks map[string][]struct{ Hooks []struct{ Command string } }
+		}
+		if err := json.Unmarshal(data, &settings); err != nil {
+			t.Fatal(err)
+		}
+		return settings.Hooks[event][0].Hooks[0].Command
+	}
+	for _, c := range []struct{ file, event, tool, end, deny string }{
+		{".claude/settings.json", "PreToolUse", "Bash", "SessionEnd", `"permissionDecision":"deny"`},
+		{".gemini/settings.json", "BeforeTool", "run_shell_command", "SessionEnd", `"decision":"deny"`},
+	} {
+		run := "cd / && " + command(c.file, c.event)
+		out := sh(run, `{"hook_event_name":"`+c.event+`","session_id":"s1","cwd":"/","tool_name":"`+c.tool+`","tool_input":{"command":"rm -rf /"}}`)
+		if !strings.Contains(out, c.deny) || !strings.Contains(out, "dangerous command blocked") {
+			t.Errorf("%s %s rm -rf /: %s", c.file, c.event, out)
+		}
+		sh("cd / && "+command(c.file, c.end), `{"hook_event_name":"`+c.end+`","session_id":"s1","cwd":"/"}`)
 	}
 }

@@ -45,43 +45,82 @@ for line in sys.stdin:
 	return bridgeHook{argv: []string{"python3", script, behaviour}}
 }
 
+// allAgents are the agents of the bridge.
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "qwen-code"}
+
 // rmEvent is the agent's event for `rm -rf /` in its shell tool.
 func rmEvent(t *testing.T, agent string) map[string]any {
-	name, event := "Bash", "PreToolUse"
-	if agent == "gemini-cli" {
-		name, event = "run_shell_command", "BeforeTool"
+	call := func(tool string) map[string]any {
+		return map[string]any{"tool_name": tool, "tool_input": map[string]any{"command": "rm -rf /"}}
 	}
-	return sample(t, agent, event, map[string]any{"tool_name": name, "tool_input": map[string]any{"command": "rm -rf /"}})
+	switch agent {
+	case "gemini-cli":
+		return sample(t, agent, "BeforeTool", call("run_shell_command"))
+	case "qwen-code":
+		return sample(t, agent, "PreToolUse", call("run_shell_command"))
+	case "factory-droid":
+		return sample(t, agent, "PreToolUse", call("Execute"))
+	case "copilot-cli":
+		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
+	case "cursor":
+		return sample(t, agent, "beforeShellExecution", map[string]any{"command": "rm -rf /"})
+	}
+	return sample(t, agent, "PreToolUse", call("Bash")) // Claude Code, Codex CLI
 }
 
 // blocked says whether the agent reads the reply as a blocked tool call.
 func blocked(agent, stdout string, exit int) bool {
-	if exit == 2 {
+	if exit == 2 && agent != "copilot-cli" { // Copilot CLI runs the tool on any failure
 		return true
 	}
 	var out map[string]any
 	if exit != 0 || json.Unmarshal([]byte(stdout), &out) != nil {
 		return false
 	}
-	if agent == "gemini-cli" {
+	switch agent {
+	case "gemini-cli":
 		return out["decision"] == "deny"
+	case "copilot-cli":
+		return out["permissionDecision"] == "deny"
+	case "cursor":
+		return out["permission"] == "deny"
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)
 	return specific != nil && specific["permissionDecision"] == "deny"
 }
 
 // toUser is the message the agent shows its user: the reply's
-// systemMessage, or, for a reply by exit code, its stderr.
+// systemMessage (Cursor: user_message), or its stderr.
 func toUser(stdout, stderr string) string {
-	var out struct{ SystemMessage string }
-	if json.Unmarshal([]byte(stdout), &out) == nil && out.SystemMessage != "" {
-		return out.SystemMessage
+	var out struct {
+		SystemMessage string
+		UserMessage   string `json:"user_message"`
+	}
+	if json.Unmarshal([]byte(stdout), &out) == nil && out.SystemMessage+out.UserMessage != "" {
+		return out.SystemMessage + out.UserMessage
 	}
 	return stderr
 }
 
+// The shell guard example, one file, blocks rm -rf / in every agent's own
+// form: it reads the canonical kind, never a tool's name.
+func TestTheShellGuardBlocksRmRfInEveryAgentsForm(t *testing.T) {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	for _, agent := range allAgents {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			b := newBridgeRun(t, agent, bridgeHook{argv: []string{"python3", guard}, env: []string{"PYTHONPATH=" + sdk}})
+			stdout, stderr, exit := b.call(t, rmEvent(t, agent))
+			if !blocked(agent, stdout, exit) || !strings.Contains(stdout, "dangerous command blocked: rm -rf /") {
+				t.Errorf("exit %d, stdout %s, stderr %s: want the call blocked by the guard", exit, stdout, stderr)
+			}
+		})
+	}
+}
+
 func TestAGuardThatCrashesOrStallsBlocksTheToolWithTheReasonAndTheLog(t *testing.T) {
-	for _, agent := range []string{"claude-code", "gemini-cli"} {
+	for _, agent := range allAgents {
 		for _, behaviour := range []string{"crash", "stall"} {
 			t.Run(agent+"/"+behaviour, func(t *testing.T) {
 				t.Parallel()
@@ -215,6 +254,21 @@ func TestAGuardEventThatCannotBeReadIsBlocked(t *testing.T) {
 				t.Errorf("%v: %.300s %.300s: want the call blocked", err, stdout.String(), stderr.String())
 			}
 		})
+	}
+}
+
+// Copilot CLI and Cursor run a tool when its hook fails: an event they
+// send that the bridge cannot read is denied in their JSON, exit code 0.
+func TestAnUnreadableEventIsDeniedInJSONWhereAFailedHookLetsTheToolRun(t *testing.T) {
+	for _, agent := range []string{"copilot-cli", "cursor"} {
+		cmd := exec.Command(bridgeCLI, agent, "--", "true")
+		cmd.Stdin = strings.NewReader(`{"toolName": "bash", "toolArgs": "{\"command\":\"rm -rf /`)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if err != nil || !blocked(agent, stdout.String(), 0) {
+			t.Errorf("%s: %v, stdout %q, stderr %q: want a deny, exit code 0", agent, err, stdout.String(), stderr.String())
+		}
 	}
 }
 

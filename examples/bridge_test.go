@@ -265,18 +265,23 @@ var geminiContracts = []contract{
 
 func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *testing.T) {
 	hooks := referenceHooks(t)
-	for agent, contracts := range map[string][]contract{"claude-code": claudeContracts, "gemini-cli": geminiContracts} {
+	for agent, contracts := range map[string][]contract{"claude-code": claudeContracts, "gemini-cli": geminiContracts,
+		"codex-cli": codexContracts, "copilot-cli": copilotContracts, "cursor": cursorContracts, "factory-droid": factoryContracts, "qwen-code": qwenContracts} {
 		for lang, hook := range hooks {
 			t.Run(agent+"/"+lang, func(t *testing.T) {
 				t.Parallel()
-				b := newBridgeRun(t, agent, hook)
+				var flags []string
+				if agent == "codex-cli" { // no event ends its session
+					flags = []string{"--idle", "5s"}
+				}
+				b := newBridgeRun(t, agent, hook, flags...)
 				for _, c := range contracts {
 					stdout, stderr, exit := b.call(t, sample(t, agent, c.event, c.changes))
 					if exit != c.exit || !sameJSON(t, c.stdout, stdout) {
 						t.Errorf("%s %v:\n got exit %d, stdout %s\nwant exit %d, stdout %s\nstderr: %s", c.event, c.changes, exit, stdout, c.exit, c.stdout, stderr)
 					}
 				}
-				b.noneLeft(t, "after SessionEnd")
+				b.noneLeft(t, "after the session's end")
 			})
 		}
 	}

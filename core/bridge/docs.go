@@ -19,11 +19,18 @@ func EventTable() []byte {
 	b.WriteString("why the event is not mapped (the bridge then answers nothing, and the\n")
 	b.WriteString("agent goes on as without a hook). `core/README.md` says how each reply\n")
 	b.WriteString("becomes the agent's decision.\n")
+	b.WriteString("\nEach agent's tool names, and the canonical kind of each, are in\n")
+	b.WriteString("[tools.md](tools.md).\n")
 	for _, name := range slices.Sorted(maps.Keys(Agents)) {
 		a := Agents[name]
-		fmt.Fprintf(&b, "\n## %s\n\nFrom %s.\n\n| event | what the bridge does |\n| --- | --- |\n", name, a.Document)
+		fmt.Fprintf(&b, "\n## %s\n\n`hookwire-bridge %s -- COMMAND`, from %s. Each event ends within %v (`--deadline`).\n\n| event | what the bridge does |\n| --- | --- |\n",
+			a.Title, name, a.Document, a.deadline())
 		for _, event := range slices.Sorted(maps.Keys(a.Events)) {
 			fmt.Fprintf(&b, "| `%s` | %s |\n", event, a.Events[event].does())
+		}
+		fmt.Fprintf(&b, "\nWhat %s cannot express, said once when a session's hook starts:\n\n", a.Title)
+		for _, line := range a.Cannot {
+			fmt.Fprintf(&b, "- %s\n", line)
 		}
 	}
 	return []byte(b.String())

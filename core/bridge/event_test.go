@@ -58,7 +58,8 @@ func TestAnEventWithoutNameOrSessionIsRefusedWithAClearMessage(t *testing.T) {
 // session, the same on both sides of the socket.
 func FuzzParseEvent(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.json"))
-	for _, file := range files {
+	forms, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "*.json"))
+	for _, file := range append(files, forms...) {
 		data, _ := os.ReadFile(file)
 		f.Add(data)
 	}

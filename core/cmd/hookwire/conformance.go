@@ -45,7 +45,7 @@ what differs.`,
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
 		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
-		hostName := fs.String("host", "reference", "with picoclaw, claude-code or gemini-cli, warn of each behaviour of that host the hook's replies would meet")
+		hostName := fs.String("host", "reference", "with picoclaw or an agent of hookwire-bridge (claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code), warn of each behaviour of that host the hook's replies would meet")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
 		return func(args []string, e env) int {
 			if len(args) == 0 {

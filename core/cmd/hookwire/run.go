@@ -34,7 +34,7 @@ turn fails (not when a hook aborts it).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		hooks := fs.String("hooks", "", "hooks configuration `file` in hookwire's format; with --config, hookwire's settings added to PicoClaw's")
 		configFile := fs.String("config", "", "PicoClaw's configuration `file` (config.json), whole: its hooks section is read as PicoClaw reads it")
-		hostName := fs.String("host", "reference", "the host to behave as: reference (the protocol documents), picoclaw (PicoClaw as its code behaves), claude-code or gemini-cli (the agent behind hookwire-bridge)")
+		hostName := fs.String("host", "reference", "the host to behave as: reference (the protocol documents), picoclaw (PicoClaw as its code behaves), or an agent behind hookwire-bridge: claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code")
 		jsonl := fs.Bool("json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
 		trace := fs.String("trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines; - writes them to stderr for people, > host to hook, < hook to host")
 		events := fs.Bool("events", false, "show runtime events in the text transcript")

@@ -76,8 +76,10 @@ func (r *Report) OK() bool {
 // through the bridge and checks each: that its bridge resolves, that the
 // hook starts and passes conformance, that its timeouts are in the
 // agent's unit and leave the bridge its deadline; and the agent's own
-// switches that turn hooks off.
-func Doctor(ctx context.Context, a *Agent, home, dir string) *Report {
+// switches that turn hooks off. checked holds what checking each hook
+// found, by its command and variables, so that a hook installed into
+// several agents starts once; nil checks each anew.
+func Doctor(ctx context.Context, a *Agent, home, dir string, checked map[string][]Finding) *Report {
 	r := &Report{Agent: a, Files: map[Scope]string{}}
 	env := map[string]string{"HOME": home}
 	if a.ProjectDir != "" {
@@ -108,16 +110,18 @@ func Doctor(ctx context.Context, a *Agent, home, dir string) *Report {
 		r.Hooks = append(r.Hooks, a.installed(doc, scope, file, env)...)
 	}
 	r.Findings = append(r.Findings, a.switches(docs, r.Files, home, dir)...)
-	started := map[string][]Finding{}
+	if checked == nil {
+		checked = map[string][]Finding{}
+	}
 	for i := range r.Hooks {
 		h := &r.Hooks[i]
 		b, _ := ParseCommand(h.Command, env)
 		h.Findings = append(h.Findings, checkBridge(a, b))
 		key := strings.Join(b.Hook, "\x00") + fmt.Sprint(b.Env)
-		if _, done := started[key]; !done {
-			started[key] = checkHook(ctx, b, dir)
+		if _, done := checked[key]; !done {
+			checked[key] = checkHook(ctx, b, dir)
 		}
-		h.Findings = append(h.Findings, started[key]...)
+		h.Findings = append(h.Findings, checked[key]...)
 		h.Findings = append(h.Findings, a.checkTimeouts(docs[h.Scope], h, b)...)
 		if a.Trust != nil && h.Scope != User {
 			h.Findings = append(h.Findings, a.checkTrust(docs[User], home, dir))

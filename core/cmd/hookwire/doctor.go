@@ -54,8 +54,9 @@ when none is installed).`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			code := exitOK
+			checked := map[string][]install.Finding{} // a hook in several agents starts once
 			for _, name := range names {
-				r := install.Doctor(ctx, install.Agents[name], home, *dir)
+				r := install.Doctor(ctx, install.Agents[name], home, *dir, checked)
 				if len(args) == 0 && len(r.Files) == 0 {
 					continue // an agent this user does not have
 				}

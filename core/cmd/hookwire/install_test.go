@@ -74,6 +74,7 @@ func scopeOf(a *install.Agent) install.Scope {
 func TestInstallThenDoctorReady(t *testing.T) {
 	for name, a := range install.Agents {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			home, dir := t.TempDir(), t.TempDir()
 			hook := hookCopy(t, dir)
 			scope := string(scopeOf(a))
@@ -160,6 +161,7 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			home, dir := t.TempDir(), t.TempDir()
 			hook := hookCopy(t, dir)
 			bins, err := installBins()

@@ -330,7 +330,8 @@ func Uninstall(a *Agent, file, command string) (Change, error) {
 }
 
 // leftover says whether the document holds nothing but what install adds
-// to a new file: no member, or Flat's version alone, and no comment.
+// to a new file: no member, or Flat's version alone, and no comment (a
+// "//" in a string keeps the file too: in doubt, keep it).
 func leftover(doc *document, a *Agent) bool {
 	if bytes.Contains(doc.bytes(), []byte("//")) || bytes.Contains(doc.bytes(), []byte("/*")) {
 		return false

@@ -235,3 +235,17 @@ func TestParseCommand(t *testing.T) {
 		t.Fatal("prettier taken for the bridge")
 	}
 }
+
+// A hooks section of a shape the agent does not read is said, not
+// written into.
+func TestInstallRefusesAnotherShape(t *testing.T) {
+	for _, data := range []string{`{"hooks": []}`, `{"hooks": {"PreToolUse": {"hooks": []}}}`, `[]`} {
+		file := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if ch, err := Install(Agents["claude-code"], file, testHook("claude-code"), []string{"PreToolUse"}); err == nil {
+			t.Errorf("%s: installed into it:\n%s", data, ch.After)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -184,13 +185,16 @@ func (d *document) unit() string {
 	return "  "
 }
 
-// add appends value to the object or array at path; name is the new
-// member's name, for an object. The new value is indented as its
+// add appends value to the object at path as its member name, or, with
+// no name, to the list at path; the caller has made sure that path exists. The new value is indented as its
 // siblings are, or one level in from its container.
 func (d *document) add(path []string, name string, value any) error {
 	container := d.find(path...)
-	if container == nil {
-		return fmt.Errorf("no %s in the file", strings.Join(path, "."))
+	_, isObject := container.Value.(*hujson.Object)
+	_, isList := container.Value.(*hujson.Array)
+	if (name != "" && !isObject) || (name == "" && !isList) {
+		want := map[bool]string{true: "an object", false: "a list"}[name != ""]
+		return fmt.Errorf("%s is not %s, as the agent reads it: fix it by hand first", cmp.Or(strings.Join(path, "."), "the file"), want)
 	}
 	own := d.lineIndent(container.StartOffset)
 	indent := own + d.unit()
@@ -207,8 +211,6 @@ func (d *document) add(path []string, name string, value any) error {
 			last = &c.Elements[n-1]
 		}
 		closing = &c.AfterExtra
-	default:
-		return fmt.Errorf("%s is not an object or a list", strings.Join(path, "."))
 	}
 	if last != nil && strings.Contains(string(last.BeforeExtra), "\n") {
 		indent = d.lineIndent(last.StartOffset)

@@ -30,5 +30,9 @@ require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/hookwire/hookwire/sdk-go v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/pmezard/go-difflib v1.0.0
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
+	mvdan.cc/sh/v3 v3.14.1
 )
 

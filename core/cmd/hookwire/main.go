@@ -36,6 +36,11 @@ Usage:
                                       run a hook as a Claude Code or Gemini CLI command hook
   hookwire init --lang python|typescript|go DIR
                                       write a new hook project: a plugin tool, a guard, its tests
+  hookwire install [flags] AGENT -- COMMAND [ARGS...]
+                                      write a hook into an agent's own settings, through the bridge
+  hookwire uninstall [flags] AGENT [-- COMMAND [ARGS...]]
+                                      take out of an agent's settings what install wrote
+  hookwire doctor [flags] [AGENT]     check the hooks installed in each agent's settings, with fixes
 
 Run "hookwire COMMAND --help" for the flags of a command,
 "hookwire --version" for the version.
@@ -69,7 +74,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, inspectCommand, initCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, inspectCommand, initCommand, installCommand, uninstallCommand, doctorCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -93,7 +98,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, inspect, init; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, inspect, init, install, uninstall, doctor; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

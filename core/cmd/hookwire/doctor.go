@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+
+	"github.com/hookwire/hookwire/core/install"
+)
+
+var doctorCommand = command{
+	name: "doctor",
+	args: "[--dir DIR] [AGENT]",
+	summary: `Finds each configuration file of AGENT, or of every agent hookwire installs
+into (` + agentNames() + `): the user's under $HOME,
+the project's and the local one under --dir. Lists the hooks run through
+hookwire-bridge, and checks each: the bridge resolves; the hook starts and
+passes conformance; each timeout is in the agent's unit and above the
+bridge's deadline (else the agent stops the bridge first, and a guarded call
+runs); the agent's own switches that turn hooks off (Claude Code's
+disableAllHooks, Gemini CLI's hooksConfig.enabled and hooksConfig.disabled,
+and folder trust for project hooks) as its files set them. Prints each
+problem with its fix, and exits 1 when a hook would not run (for AGENT: also
+when none is installed).`,
+	flags: func(fs *flag.FlagSet) func([]string, env) int {
+		dir := fs.String("dir", "", "the project's `folder` (default: the working folder)")
+		return func(args []string, e env) int {
+			names := slices.Sorted(maps.Keys(install.Agents))
+			switch {
+			case len(args) > 1:
+				return e.fail(exitUsage, "doctor", fmt.Errorf("one agent at most (known: %s)", agentNames()))
+			case len(args) == 1:
+				if _, ok := install.Agents[args[0]]; !ok {
+					return e.fail(exitUsage, "doctor", fmt.Errorf("unknown agent %q (known: %s)", args[0], agentNames()))
+				}
+				names = args
+			}
+			if *dir == "" {
+				wd, err := os.Getwd()
+				if err != nil {
+					return e.fail(exitFail, "doctor", err)
+				}
+				*dir = wd
+			}
+			home, err := install.Home()
+			if err != nil {
+				return e.fail(exitUsage, "doctor", fmt.Errorf("no home folder: set HOME (%v)", err))
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			code := exitOK
+			checked := map[string][]install.Finding{} // a hook in several agents starts once
+			for _, name := range names {
+				r := install.Doctor(ctx, install.Agents[name], home, *dir, checked)
+				if len(args) == 0 && len(r.Files) == 0 {
+					continue // an agent this user does not have
+				}
+				r.Write(e.stdout)
+				if !r.OK() || (len(args) == 1 && len(r.Hooks) == 0) {
+					code = exitFail
+				}
+			}
+			return code
+		}
+	},
+}

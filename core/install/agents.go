@@ -1,0 +1,201 @@
+// Package install writes a hook into an agent's own configuration file, as
+// a command hook through hookwire-bridge, and takes it out again; and it
+// checks what is installed (Doctor). What it knows of each agent's files is
+// data, in Agents; which events a hook needs comes from the bridge's tables.
+package install
+
+import (
+	"time"
+)
+
+// Scope is which of an agent's configuration files: the user's, the
+// project's (shared with the team), or the project's local one (the
+// user's own, not committed).
+type Scope string
+
+// The scopes.
+const (
+	User    Scope = "user"
+	Project Scope = "project"
+	Local   Scope = "local"
+)
+
+// Scopes are every scope, in the order doctor reads them.
+var Scopes = []Scope{User, Project, Local}
+
+// Layout is the shape of an agent's hooks section.
+type Layout int
+
+const (
+	// Grouped is Claude Code's shape: hooks.EVENT is a list of groups,
+	// each {"matcher", "hooks": [entry...]}.
+	Grouped Layout = iota
+	// Flat is the shape of Cursor and Copilot CLI: a "version": 1 file
+	// whose hooks.EVENT is a list of entries.
+	Flat
+)
+
+// Timeout is how an agent reads a hook's timeout.
+type Timeout struct {
+	// Field is the entry's member that holds it; empty when the agent
+	// reads none.
+	Field string
+	// Unit is what one of it is worth.
+	Unit time.Duration
+	// Default is what the agent gives a hook whose entry has none.
+	Default time.Duration
+	// MillisFrom is the value from which the agent reads the number as
+	// milliseconds although Unit is seconds (Qwen Code, for settings of
+	// older versions); zero when it never does.
+	MillisFrom float64
+}
+
+// Switch is a setting that turns hooks off, as the agent's files show it.
+type Switch struct {
+	// Files are the files that hold it, as Agent.Files names them, where
+	// they are not the agent's hooks files; a .toml file is TOML.
+	Files map[Scope]string
+	// Path is the setting's members, from the file's root.
+	Path []string
+	// Off is the value that turns hooks off.
+	Off bool
+	// Default is the value when no file sets it.
+	Default bool
+}
+
+// Trust is an agent's folder trust: project hooks load only in a trusted
+// folder.
+type Trust struct {
+	// Setting is the switch that turns folder trust on, and its default.
+	Setting Switch
+	// File is the trust rules' file, under the home folder.
+	File string
+}
+
+// Agent is what install and doctor know of an agent's configuration.
+type Agent struct {
+	// Name is the bridge's name of the agent.
+	Name string
+	// Document is the reference followed for these facts, with its version
+	// or date.
+	Document string
+	// Files are the configuration file of each scope the agent reads hooks
+	// from: relative to the home folder for User, to the project's folder
+	// for the others.
+	Files map[Scope]string
+	// Comments is true when the agent reads the file as JSON with comments
+	// (and trailing commas).
+	Comments bool
+	Layout   Layout
+	// Matcher is the matcher written for an event about tools ("*", ".*"),
+	// empty when the layout has none.
+	Matcher string
+	// Command is the entry's member that holds the command: "command",
+	// or "bash" for Copilot CLI.
+	Command string
+	// Typed is true when an entry says "type": "command".
+	Typed bool
+	// Named is true when an entry has a "name" (Gemini CLI: the name
+	// hooksConfig.disabled lists).
+	Named   bool
+	Timeout Timeout
+	// ProjectDir is the variable the agent sets to the project's folder
+	// when it runs a hook, which hand-written commands use.
+	ProjectDir string
+	// Switches turn every hook off.
+	Switches []Switch
+	// Disabled is the setting that lists hooks turned off by name.
+	Disabled []string
+	// Trust is nil for an agent without folder trust.
+	Trust *Trust
+}
+
+// Agents are the agents hookwire installs into, by the bridge's name.
+var Agents = map[string]*Agent{
+	"claude-code": {
+		Name:       "claude-code",
+		Document:   "Claude Code 2.1.331's settings schema (hooks, disableAllHooks, a command hook's timeout in seconds) and the hooks reference of code.claude.com/docs/en/hooks (May 2026: the files per scope, a command hook's default timeout of 600 s)",
+		Files:      map[Scope]string{User: ".claude/settings.json", Project: ".claude/settings.json", Local: ".claude/settings.local.json"},
+		Layout:     Grouped,
+		Matcher:    "*",
+		Command:    "command",
+		Typed:      true,
+		Timeout:    Timeout{Field: "timeout", Unit: time.Second, Default: 600 * time.Second},
+		ProjectDir: "CLAUDE_PROJECT_DIR",
+		Switches:   []Switch{{Path: []string{"disableAllHooks"}, Off: true}},
+	},
+	"gemini-cli": {
+		Name:       "gemini-cli",
+		Document:   "Gemini CLI 0.61.0: docs/hooks/reference.md (timeout in milliseconds, default 60000), docs/reference/configuration.md (hooksConfig.enabled, hooksConfig.disabled, security.folderTrust.enabled, default true) and docs/cli/trusted-folders.md (~/.gemini/trustedFolders.json), as its npm package ships them",
+		Files:      map[Scope]string{User: ".gemini/settings.json", Project: ".gemini/settings.json"},
+		Comments:   true,
+		Layout:     Grouped,
+		Matcher:    ".*",
+		Command:    "command",
+		Typed:      true,
+		Named:      true,
+		Timeout:    Timeout{Field: "timeout", Unit: time.Millisecond, Default: 60 * time.Second},
+		ProjectDir: "GEMINI_PROJECT_DIR",
+		Switches:   []Switch{{Path: []string{"hooksConfig", "enabled"}, Off: false, Default: true}},
+		Disabled:   []string{"hooksConfig", "disabled"},
+		Trust:      &Trust{Setting: Switch{Path: []string{"security", "folderTrust", "enabled"}, Off: true, Default: true}, File: ".gemini/trustedFolders.json"},
+	},
+	"codex-cli": {
+		Name:     "codex-cli",
+		Document: "developers.openai.com/codex/hooks (2026, Codex CLI 0.171.0): hooks.json beside each config layer, Claude Code's shape, timeout in seconds, default 600; [features] hooks = false in config.toml turns hooks off (codex_hooks, its former name, too)",
+		Files:    map[Scope]string{User: ".codex/hooks.json", Project: ".codex/hooks.json"},
+		Layout:   Grouped,
+		Matcher:  "*",
+		Command:  "command",
+		Typed:    true,
+		Timeout:  Timeout{Field: "timeout", Unit: time.Second, Default: 600 * time.Second},
+		Switches: []Switch{
+			{Files: codexConfig, Path: []string{"features", "hooks"}, Off: false, Default: true},
+			{Files: codexConfig, Path: []string{"features", "codex_hooks"}, Off: false, Default: true},
+		},
+	},
+	"copilot-cli": {
+		Name:     "copilot-cli",
+		Document: "GitHub Copilot's hooks reference (docs.github.com, copilot/reference/hooks-reference, 2026; @github/copilot 1.0.102): *.json in ~/.copilot/hooks and .github/hooks, version 1, an entry's bash command and timeoutSec, default 30",
+		Files:    map[Scope]string{User: ".copilot/hooks/hookwire.json", Project: ".github/hooks/hookwire.json"},
+		Layout:   Flat,
+		Command:  "bash",
+		Typed:    true,
+		Timeout:  Timeout{Field: "timeoutSec", Unit: time.Second, Default: 30 * time.Second},
+	},
+	"cursor": {
+		Name:     "cursor",
+		Document: "Cursor's hooks reference (cursor.com/docs/agent/hooks, 2026, hooks.json version 1): ~/.cursor/hooks.json and .cursor/hooks.json, an entry's command; it names no timeout member",
+		Files:    map[Scope]string{User: ".cursor/hooks.json", Project: ".cursor/hooks.json"},
+		Layout:   Flat,
+		Command:  "command",
+	},
+	"factory-droid": {
+		Name:       "factory-droid",
+		Document:   "Factory Droid's hooks reference (docs.factory.ai/reference/hooks-reference, 2026; droid 0.225.1): Claude Code's shape in ~/.factory/settings.json, .factory/settings.json and .factory/settings.local.json, timeout in seconds, default 60",
+		Files:      map[Scope]string{User: ".factory/settings.json", Project: ".factory/settings.json", Local: ".factory/settings.local.json"},
+		Layout:     Grouped,
+		Matcher:    "*",
+		Command:    "command",
+		Typed:      true,
+		Timeout:    Timeout{Field: "timeout", Unit: time.Second, Default: 60 * time.Second},
+		ProjectDir: "FACTORY_PROJECT_DIR",
+	},
+	"qwen-code": {
+		Name:       "qwen-code",
+		Document:   "Qwen Code 0.24.4's docs/features/hooks.md, as its npm package ships it: .qwen/settings.json, a command hook's timeout in seconds (default 60; 1000 or more read as milliseconds), disableAllHooks, project hooks only in a trusted folder",
+		Files:      map[Scope]string{User: ".qwen/settings.json", Project: ".qwen/settings.json"},
+		Comments:   true,
+		Layout:     Grouped,
+		Matcher:    "*",
+		Command:    "command",
+		Typed:      true,
+		Timeout:    Timeout{Field: "timeout", Unit: time.Second, Default: 60 * time.Second, MillisFrom: 1000},
+		ProjectDir: "QWEN_PROJECT_DIR",
+		Trust:      &Trust{Setting: Switch{Path: []string{"security", "folderTrust", "enabled"}, Off: true}, File: ".qwen/trustedFolders.json"},
+		Switches:   []Switch{{Path: []string{"disableAllHooks"}, Off: true}},
+	},
+}
+
+// codexConfig are Codex CLI's config.toml files, which hold its switches.
+var codexConfig = map[Scope]string{User: ".codex/config.toml", Project: ".codex/config.toml"}

@@ -1,0 +1,72 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzConfigFile: a configuration file is a peer's bytes. Whatever they
+// are, decoding them (as JSON with comments, as TOML, or as an entry's
+// shell command) never panics; where they decode, install merges into them
+// bytes that decode again, and uninstall gives the same bytes back.
+func FuzzConfigFile(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
+	for _, s := range seeds {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"hooks": {"PreToolUse": [{"hooks": [{"command": 1}]}, 3], "Stop": {}}}`))
+	f.Add([]byte(`{"hooks": [] /* x */,}`))
+	a := Agents["gemini-cli"]
+	hook := testHook("gemini-cli")
+	events := []string{"BeforeTool", "SessionEnd"}
+	f.Add([]byte("[features]\nhooks = false # off\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tomlSetting(data, []string{"features", "hooks"})                 // Codex CLI's config.toml
+		ParseCommand(string(data), map[string]string{"HOME": "/home/u"}) // an entry's command
+		doc, err := decode(data, true)
+		if err != nil {
+			return
+		}
+		hadHooks := doc.find("hooks") != nil
+		file := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Install(a, file, hook, events)
+		if err != nil {
+			return // a hooks section of another shape: said, not written
+		}
+		if _, err := decode(ch.After, true); err != nil {
+			t.Fatalf("install wrote bytes that do not decode: %v\n%s", err, ch.After)
+		}
+		if err := os.WriteFile(file, ch.After, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := Uninstall(a, file, hook.Command)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.After == nil {
+			return // nothing left but what install adds
+		}
+		after, err := decode(out.After, true)
+		if err != nil {
+			t.Fatalf("uninstall wrote bytes that do not decode: %v\n%s", err, out.After)
+		}
+		for _, event := range events {
+			if len(a.entries(after, event, func(cmd string) bool { return cmd == hook.Command })) > 0 {
+				t.Fatalf("uninstall left the hook in %s:\n%s", event, out.After)
+			}
+		}
+		// Where install made the hooks section, uninstall takes it out
+		// again: the same bytes. (A section the user left empty goes too.)
+		if !hadHooks && len(ch.Events) > 0 && string(out.After) != string(data) {
+			t.Fatalf("uninstall gave\n%q\nfor\n%q", out.After, data)
+		}
+	})
+}

@@ -1,0 +1,347 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// BackupSuffix is added to a file's name for the copy kept of it before
+// install or uninstall changes it.
+const BackupSuffix = ".hookwire-backup"
+
+// Events are the events of agent a hook of these modes needs: those whose
+// calls ask a stage of its modes, every event observers get when it
+// observes, and the event that ends the session, so that the bridge's
+// server stops with it. They come from the bridge's table of the agent.
+func Events(agent *bridge.Agent, modes []protocol.Mode) []string {
+	var out []string
+	for name, step := range agent.Events {
+		need := step.EndsSession || (step.Kind != "" && slices.Contains(modes, protocol.ModeObserve))
+		for _, st := range step.Calls {
+			if m, ok := protocol.Lookup(st.Method()); ok && slices.Contains(modes, m.Mode) {
+				need = true
+			}
+		}
+		if need && step.NotMapped == "" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// toolEvent says whether an event of the agent is about a tool call, where
+// the agent's matcher applies.
+func toolEvent(agent *bridge.Agent, event string) bool {
+	for _, st := range agent.Events[event].Calls {
+		if st == bridge.BeforeTool || st == bridge.Approval || st == bridge.AfterTool {
+			return true
+		}
+	}
+	return false
+}
+
+// Path is the agent's configuration file of scope, under home for the
+// user's scope and under dir for the others.
+func (a *Agent) Path(scope Scope, home, dir string) (string, error) {
+	rel, ok := a.Files[scope]
+	if !ok {
+		var known []string
+		for _, s := range Scopes {
+			if _, ok := a.Files[s]; ok {
+				known = append(known, string(s))
+			}
+		}
+		return "", fmt.Errorf("%s has no %s configuration file (its scopes: %s)", a.Name, scope, strings.Join(known, ", "))
+	}
+	base := dir
+	if scope == User {
+		base = home
+	}
+	return filepath.Join(base, filepath.FromSlash(rel)), nil
+}
+
+// Hook is what install writes for each event.
+type Hook struct {
+	// Command is the line the agent runs with sh -c.
+	Command string
+	// Name is the hook's name, where the agent's entries have one.
+	Name string
+	// Timeout is the entry's timeout, written in the agent's unit.
+	Timeout time.Duration
+}
+
+// Change is what install or uninstall does to one file.
+type Change struct {
+	File string
+	// Before is the file's bytes, nil when it does not exist; After is
+	// nil when the file is to be removed.
+	Before, After []byte
+	// Events are the events written (install) or cleared (uninstall);
+	// Kept are those that had the hook already.
+	Events, Kept []string
+}
+
+// Changed says whether the file changes.
+func (c Change) Changed() bool {
+	return !bytes.Equal(c.Before, c.After) || (c.Before == nil) != (c.After == nil)
+}
+
+// Diff is the change as a unified diff.
+func (c Change) Diff() string {
+	from, to := c.File, c.File
+	if c.Before == nil {
+		from = "/dev/null"
+	}
+	if c.After == nil {
+		to = "/dev/null"
+	}
+	d, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(c.Before)), B: difflib.SplitLines(string(c.After)),
+		FromFile: from, ToFile: to, Context: 3,
+	})
+	return d
+}
+
+// Write makes the change: it keeps the file as it was in FILE.hookwire-backup
+// first, and returns that backup's path ("" when there was no file).
+func (c Change) Write() (backup string, err error) {
+	mode := fs.FileMode(0o644)
+	if c.Before != nil {
+		if info, err := os.Stat(c.File); err == nil {
+			mode = info.Mode().Perm()
+		}
+		backup = c.File + BackupSuffix
+		if err := os.WriteFile(backup, c.Before, mode); err != nil {
+			return "", err
+		}
+	}
+	if c.After == nil {
+		return backup, os.Remove(c.File)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.File), 0o755); err != nil {
+		return backup, err
+	}
+	// Through a temporary file, so that the agent never reads half of it.
+	tmp := c.File + ".hookwire-tmp"
+	if err := os.WriteFile(tmp, c.After, mode); err != nil {
+		return backup, err
+	}
+	return backup, os.Rename(tmp, c.File)
+}
+
+// read is the file's bytes, nil when it does not exist.
+func read(file string) ([]byte, error) {
+	info, err := os.Stat(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: %d bytes, more than a settings file has", file, info.Size())
+	}
+	return os.ReadFile(file)
+}
+
+// Install merges the hook into the agent's file for each event: other
+// hooks and settings keep their bytes, and an event that has the command
+// already is left as it is.
+func Install(a *Agent, file string, hook Hook, events []string) (Change, error) {
+	before, err := read(file)
+	if err != nil {
+		return Change{}, err
+	}
+	doc, err := decode(before, a.Comments)
+	if err != nil {
+		return Change{}, fmt.Errorf("%s: %v", file, err)
+	}
+	ch := Change{File: file, Before: before}
+	bridgeAgent := bridge.Agents[a.Name]
+	if a.Layout == Flat && doc.find("version") == nil {
+		if err := doc.add(nil, "version", 1); err != nil {
+			return ch, err
+		}
+	}
+	if doc.find("hooks") == nil {
+		if err := doc.add(nil, "hooks", object{}); err != nil {
+			return ch, err
+		}
+	}
+	for _, event := range events {
+		if len(a.entries(doc, event, func(cmd string) bool { return cmd == hook.Command })) > 0 {
+			ch.Kept = append(ch.Kept, event)
+			continue
+		}
+		if doc.find("hooks", event) == nil {
+			if err := doc.add([]string{"hooks"}, event, []any{}); err != nil {
+				return ch, fmt.Errorf("%s: %v", file, err)
+			}
+		}
+		var value any = a.entry(hook)
+		if a.Layout == Grouped {
+			group := object{}
+			if a.Matcher != "" && toolEvent(bridgeAgent, event) {
+				group = append(group, member{"matcher", a.Matcher})
+			}
+			value = append(group, member{"hooks", []any{a.entry(hook)}})
+		}
+		if err := doc.add([]string{"hooks", event}, "", value); err != nil {
+			return ch, fmt.Errorf("%s: %v", file, err)
+		}
+		ch.Events = append(ch.Events, event)
+	}
+	ch.After = doc.bytes()
+	if before == nil && !bytes.HasSuffix(ch.After, []byte("\n")) {
+		ch.After = append(ch.After, '\n')
+	}
+	return ch, nil
+}
+
+// entry is the hook's entry in the agent's form.
+func (a *Agent) entry(hook Hook) object {
+	var e object
+	if a.Typed {
+		e = append(e, member{"type", "command"})
+	}
+	if a.Named && hook.Name != "" {
+		e = append(e, member{"name", hook.Name})
+	}
+	e = append(e, member{a.Command, hook.Command})
+	if a.Timeout.Field != "" && hook.Timeout > 0 {
+		e = append(e, member{a.Timeout.Field, a.timeoutValue(hook.Timeout)})
+	}
+	return e
+}
+
+// place is where an entry is: its event, its group (Grouped), its index.
+type place struct {
+	event        string
+	group, index int
+	command      string
+	value        *entryValue
+}
+
+// entryValue is an entry's members doctor reads.
+type entryValue struct {
+	timeout    float64
+	hasTimeout bool
+	name       string
+}
+
+// entries are the command entries of event whose command match accepts,
+// in the order of the file.
+func (a *Agent) entries(doc *document, event string, match func(command string) bool) []place {
+	var out []place
+	visit := func(group int, list []hujsonValue) {
+		for i := range list {
+			cmd := text(child(&list[i], a.Command))
+			if cmd == "" || !match(cmd) {
+				continue
+			}
+			ev := &entryValue{name: text(child(&list[i], "name"))}
+			ev.timeout, ev.hasTimeout = number(child(&list[i], a.Timeout.Field))
+			out = append(out, place{event: event, group: group, index: i, command: cmd, value: ev})
+		}
+	}
+	list := elements(doc.find("hooks", event))
+	if a.Layout == Flat {
+		visit(-1, list)
+		return out
+	}
+	for g := range list {
+		visit(g, elements(child(&list[g], "hooks")))
+	}
+	return out
+}
+
+// Uninstall takes out of the agent's file the entries install wrote (those
+// whose command runs hookwire-bridge by its absolute path for this agent),
+// of every event, or only those of command when it is not empty. A group,
+// an event or a hooks section left empty goes too, and a file left with
+// nothing but what install adds is removed, so that the file is as it was
+// before install.
+func Uninstall(a *Agent, file, command string) (Change, error) {
+	before, err := read(file)
+	if err != nil || before == nil {
+		return Change{File: file, Before: before, After: before}, err
+	}
+	doc, err := decode(before, a.Comments)
+	if err != nil {
+		return Change{}, fmt.Errorf("%s: %v", file, err)
+	}
+	ch := Change{File: file, Before: before}
+	match := func(cmd string) bool {
+		if command != "" {
+			return cmd == command
+		}
+		b, ok := ParseCommand(cmd, nil)
+		return ok && b.Installed && b.Agent == a.Name
+	}
+	events, _ := hooksObject(doc.find("hooks"))
+	for _, event := range events {
+		found := a.entries(doc, event, match)
+		if len(found) == 0 {
+			continue
+		}
+		ch.Events = append(ch.Events, event)
+		for i := len(found) - 1; i >= 0; i-- { // from the end, so that indexes hold
+			p := found[i]
+			if a.Layout == Flat {
+				doc.remove([]string{"hooks", event}, "", p.index)
+				continue
+			}
+			group := []string{"hooks", event, strconv.Itoa(p.group)}
+			doc.remove(append(group, "hooks"), "", p.index)
+			if doc.empty(append(group, "hooks")...) {
+				doc.remove([]string{"hooks", event}, "", p.group)
+			}
+		}
+		if doc.empty("hooks", event) {
+			doc.remove([]string{"hooks"}, event, -1)
+		}
+	}
+	if len(ch.Events) == 0 {
+		ch.After = before
+		return ch, nil
+	}
+	if doc.empty("hooks") {
+		doc.remove(nil, "hooks", -1)
+	}
+	ch.After = doc.bytes()
+	if leftover(doc, a) {
+		ch.After = nil
+	}
+	return ch, nil
+}
+
+// leftover says whether the document holds nothing but what install adds
+// to a new file: no member, or Flat's version alone, and no comment (a
+// "//" in a string keeps the file too: in doubt, keep it).
+func leftover(doc *document, a *Agent) bool {
+	if bytes.Contains(doc.bytes(), []byte("//")) || bytes.Contains(doc.bytes(), []byte("/*")) {
+		return false
+	}
+	obj := doc.root.Value.(*hujsonObject)
+	switch len(obj.Members) {
+	case 0:
+		return true
+	case 1:
+		return a.Layout == Flat && text(&obj.Members[0].Name) == "version"
+	}
+	return false
+}

@@ -1,0 +1,251 @@
+package install
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pmezard/go-difflib/difflib"
+	"github.com/tailscale/hujson"
+
+	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+var guardModes = []protocol.Mode{protocol.ModeTool, protocol.ModeApprove}
+
+func testHook(agent string) Hook {
+	return Hook{
+		Command: Command("/opt/hook wire/hookwire-bridge", agent, []string{"/srv/venv/bin/python", "/srv/guard.py"}),
+		Name:    "guard",
+		Timeout: 60 * time.Second,
+	}
+}
+
+// standard is the file as plain JSON, decoded.
+func standard(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	std, err := hujson.Standardize(slices.Clone(data)) // it works in place
+	if err != nil {
+		t.Fatalf("the file does not parse: %v\n%s", err, data)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(std, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// commands are the commands of event's entries, in either layout.
+func commands(a *Agent, file map[string]any, event string) []string {
+	hooks, _ := file["hooks"].(map[string]any)
+	list, _ := hooks[event].([]any)
+	var out []string
+	add := func(e any) {
+		if m, ok := e.(map[string]any); ok {
+			if c, ok := m[a.Command].(string); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	for _, item := range list {
+		if a.Layout == Flat {
+			add(item)
+			continue
+		}
+		group, _ := item.(map[string]any)
+		inner, _ := group["hooks"].([]any)
+		for _, e := range inner {
+			add(e)
+		}
+	}
+	return out
+}
+
+// TestInstallExisting installs a guard into a copy of a realistic
+// configuration of each agent and scope (the user's own hooks, comments
+// where the agent reads them), and checks the merge, the backup, that a
+// second install changes nothing and that uninstall gives the same bytes.
+func TestInstallExisting(t *testing.T) {
+	for name, a := range Agents {
+		original, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, scope := range Scopes {
+			if _, ok := a.Files[scope]; !ok {
+				continue
+			}
+			t.Run(name+"/"+string(scope), func(t *testing.T) {
+				home, dir := t.TempDir(), t.TempDir()
+				file, err := a.Path(scope, home, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file, original, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				hook := testHook(name)
+				events := Events(bridge.Agents[name], guardModes)
+				ch, err := Install(a, file, hook, events)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(ch.Events, events) || len(ch.Kept) != 0 {
+					t.Fatalf("events written %v, kept %v; want %v written", ch.Events, ch.Kept, events)
+				}
+				// Merged: every line of the file is still there, in order.
+				m := difflib.NewMatcher(difflib.SplitLines(string(original)), difflib.SplitLines(string(ch.After)))
+				for _, op := range m.GetOpCodes() {
+					if op.Tag == 'd' || op.Tag == 'r' {
+						t.Fatalf("install changed the user's lines:\n%s", ch.Diff())
+					}
+				}
+				if !a.Comments && !json.Valid(ch.After) {
+					t.Fatalf("%s reads plain JSON, and install wrote:\n%s", name, ch.After)
+				}
+				after := standard(t, ch.After)
+				before := standard(t, original)
+				for event := range before["hooks"].(map[string]any) {
+					if got, want := commands(a, after, event), commands(a, before, event); !slices.Equal(got[:len(want)], want) {
+						t.Errorf("%s: the user's hooks %v became %v", event, want, got)
+					}
+				}
+				for _, event := range events {
+					if !slices.Contains(commands(a, after, event), hook.Command) {
+						t.Errorf("%s has no entry for the hook:\n%s", event, ch.After)
+					}
+				}
+				backup, err := ch.Write()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if kept, _ := os.ReadFile(backup); backup != file+BackupSuffix || string(kept) != string(original) {
+					t.Fatalf("backup %s (file %s) holds:\n%q", backup, file, kept)
+				}
+				if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
+					t.Errorf("the file's mode became %v", info.Mode().Perm())
+				}
+
+				again, err := Install(a, file, hook, events)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again.Changed() || !slices.Equal(again.Kept, events) {
+					t.Fatalf("a second install changes the file (kept %v):\n%s", again.Kept, again.Diff())
+				}
+
+				out, err := Uninstall(a, file, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(out.After) != string(original) {
+					t.Fatalf("uninstall left:\n%s\nwant the original:\n%s", out.After, original)
+				}
+			})
+		}
+	}
+}
+
+// TestInstallFresh installs into a missing file, for an agent of each
+// layout: the file holds the hook alone, and uninstall removes it.
+func TestInstallFresh(t *testing.T) {
+	for _, name := range []string{"claude-code", "gemini-cli", "cursor"} {
+		a := Agents[name]
+		file := filepath.Join(t.TempDir(), "settings.json")
+		hook := testHook(name)
+		ch, err := Install(a, file, hook, Events(bridge.Agents[name], guardModes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch.Before != nil || !json.Valid(ch.After) || !strings.HasSuffix(string(ch.After), "}\n") {
+			t.Fatalf("%s: a new file of\n%s", name, ch.After)
+		}
+		if _, err := ch.Write(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(file + BackupSuffix); !os.IsNotExist(err) {
+			t.Errorf("%s: a backup of a file that did not exist: %v", name, err)
+		}
+		out, err := Uninstall(a, file, hook.Command)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.After != nil {
+			t.Fatalf("%s: uninstall leaves\n%s", name, out.After)
+		}
+	}
+}
+
+// TestInstallKeepsOthersHookwire: uninstall takes only what install
+// wrote, not a hand-written bridge command.
+func TestUninstallOnlyInstalled(t *testing.T) {
+	a := Agents["claude-code"]
+	file := filepath.Join(t.TempDir(), "settings.json")
+	hand := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "hookwire-bridge claude-code -- python3 \"$CLAUDE_PROJECT_DIR/guard.py\""}]}]}}`
+	if err := os.WriteFile(file, []byte(hand), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := Install(a, file, testHook("claude-code"), []string{"PreToolUse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Write(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Uninstall(a, file, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out.After) != hand {
+		t.Fatalf("uninstall left\n%s\nwant\n%s", out.After, hand)
+	}
+}
+
+func TestEvents(t *testing.T) {
+	got := Events(bridge.Agents["claude-code"], guardModes)
+	want := []string{"PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse", "SessionEnd"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("a tool and approve hook of Claude Code: %v, want %v", got, want)
+	}
+	got = Events(bridge.Agents["gemini-cli"], []protocol.Mode{protocol.ModeLLM})
+	if want := []string{"AfterModel", "BeforeModel", "SessionEnd"}; !slices.Equal(got, want) {
+		t.Fatalf("an llm hook of Gemini CLI: %v, want %v", got, want)
+	}
+}
+
+func TestParseCommand(t *testing.T) {
+	line := Command("/opt/hook wire/hookwire-bridge", "gemini-cli", []string{"/srv/py", "it's.py"})
+	b, ok := ParseCommand(line, nil)
+	if !ok || !b.Installed || b.Agent != "gemini-cli" || !slices.Equal(b.Hook, []string{"/srv/py", "it's.py"}) {
+		t.Fatalf("%s: %+v %v", line, b, ok)
+	}
+	b, ok = ParseCommand(`PYTHONPATH="$CLAUDE_PROJECT_DIR/sdk" hookwire-bridge --deadline 20s claude-code -- python3 "$CLAUDE_PROJECT_DIR/g.py"`, map[string]string{"CLAUDE_PROJECT_DIR": "/p"})
+	if !ok || b.Installed || b.Deadline != 20*time.Second || b.Env["PYTHONPATH"] != "/p/sdk" || !slices.Equal(b.Hook, []string{"python3", "/p/g.py"}) {
+		t.Fatalf("%+v %v", b, ok)
+	}
+	if _, ok := ParseCommand("prettier --write", nil); ok {
+		t.Fatal("prettier taken for the bridge")
+	}
+}
+
+// A hooks section of a shape the agent does not read is said, not
+// written into.
+func TestInstallRefusesAnotherShape(t *testing.T) {
+	for _, data := range []string{`{"hooks": []}`, `{"hooks": {"PreToolUse": {"hooks": []}}}`, `[]`} {
+		file := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if ch, err := Install(Agents["claude-code"], file, testHook("claude-code"), []string{"PreToolUse"}); err == nil {
+			t.Errorf("%s: installed into it:\n%s", data, ch.After)
+		}
+	}
+}

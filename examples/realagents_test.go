@@ -520,23 +520,26 @@ func TestUnderTheRealClaudeCodeAPromptHookAddsContextOrBlocksThePrompt(t *testin
 	})
 }
 
-// remarksHook lets every tool run and, after it, adds context for the model
-// and a message for the user.
-func remarksHook(t *testing.T) []string {
+// remarkingHook is a hook in plain Python that declares mode, lets
+// everything through, and adds remarks (context, message) to its answers
+// of method.
+func remarkingHook(t *testing.T, mode, method string, remarks map[string]string) []string {
 	script := filepath.Join(t.TempDir(), "remarks.py")
 	os.WriteFile(script, []byte(`import json, sys
+mode, method, remarks = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 for line in sys.stdin:
     msg = json.loads(line)
     if "id" not in msg:
         continue
     result = {"action": "continue"}
     if msg["method"] == "hook.hello":
-        result = {"ok": True, "modes": ["tool"]}
-    elif msg["method"] == "hook.after_tool":
-        result.update(context="The secret word is PINEAPPLE.", message="remarks: the tool's output was checked")
+        result = {"ok": True, "modes": [mode]}
+    elif msg["method"] == method:
+        result.update(remarks)
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
 `), 0o644)
-	return []string{"python3", script}
+	encoded, _ := json.Marshal(remarks)
+	return []string{"python3", script, mode, method, string(encoded)}
 }
 
 // After a tool, a hook's context reaches the model with its next request,
@@ -551,7 +554,8 @@ func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *t
 			t.Parallel()
 			a := newAgentRun(t)
 			a.command, a.afterTool = "echo listed", true
-			out, model := agent.run(a, t, remarksHook(t))
+			out, model := agent.run(a, t, remarkingHook(t, "tool", "hook.after_tool",
+				map[string]string{"context": "The secret word is PINEAPPLE.", "message": "remarks: the tool's output was checked"}))
 			if !strings.Contains(model.sent(), "The secret word is PINEAPPLE.") {
 				t.Errorf("%s %s: the model was not given the hook's context\n%s", agent.name, agent.version, out)
 			}
@@ -560,25 +564,6 @@ func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *t
 			}
 		})
 	}
-}
-
-// keepGoingHook asks, at the end of every turn, that the agent go on and
-// check its work.
-func keepGoingHook(t *testing.T) []string {
-	script := filepath.Join(t.TempDir(), "keep_going.py")
-	os.WriteFile(script, []byte(`import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    result = {"action": "continue"}
-    if msg["method"] == "hook.hello":
-        result = {"ok": True, "modes": ["llm"]}
-    elif msg["method"] == "hook.after_llm":
-        result["context"] = "Check your work once more before you stop."
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-`), 0o644)
-	return []string{"python3", script}
 }
 
 // At the end of a turn (Claude Code's Stop, Gemini CLI's AfterAgent),
@@ -594,7 +579,7 @@ func TestUnderTheRealAgentsContextOnTheLastAnswerKeepsTheTurnGoingOnce(t *testin
 			t.Parallel()
 			a := newAgentRun(t)
 			a.command, a.stop = "echo listed", true
-			out, model := agent.run(a, t, keepGoingHook(t))
+			out, model := agent.run(a, t, remarkingHook(t, "llm", "hook.after_llm", map[string]string{"context": "Check your work once more before you stop."}))
 			asked := 0
 			for _, r := range model.requests {
 				if strings.Contains(r, "Check your work once more before you stop.") {

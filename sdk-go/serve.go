@@ -135,8 +135,10 @@ const handOff = 100 * time.Microsecond
 // where its line was read: most handlers finish in microseconds, less than
 // it costs to start a goroutine and wake a thread for each. A handler that
 // is still running after handOff gets the goroutine to itself: the reading
-// goes on in a new one, so that a slow handler holds up no other request.
-// There is one reader at a time, so that events keep their order. The
+// goes on in a new one, so that a slow handler holds up no other request;
+// hook.hello alone holds up the reading, since what it says applies to the
+// requests after it. There is one reader at a time, so that events keep
+// their order. The
 // reader that meets the end of the input says why on ended.
 func (s *session) read(r *bufio.Reader, ended chan<- error) {
 	for {
@@ -156,6 +158,13 @@ func (s *session) read(r *bufio.Reader, ended chan<- error) {
 			return
 		}
 		if req == nil {
+			continue
+		}
+		if req.Method == MethodHello {
+			// The hello sets what the next replies must fit (the host's
+			// line limit, its extensions): nothing is read past it until
+			// it is answered.
+			s.handle(req)
 			continue
 		}
 		next := time.AfterFunc(handOff, func() { s.read(r, ended) })

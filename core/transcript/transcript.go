@@ -175,6 +175,9 @@ func (t *Writer) Hooks(hooks []runtime.HookInfo) {
 			hr.NotCalled = names
 			what = append(what, "never called under this host: "+strings.Join(names, ", "))
 		}
+		if len(what) == 0 {
+			what = append(what, `asked nothing: its entry names no stage ("intercept": ["before_tool", ...]) and observes nothing`)
+		}
 		rec.Hooks = append(rec.Hooks, hr)
 		text = append(text, fmt.Sprintf("%s (%s, priority %d): %s", h.Name, kind, h.Priority, strings.Join(what, ", ")))
 	}

@@ -149,3 +149,14 @@ func TestObserversThatFellBehindAreReportedWithTheirDropsAndWaits(t *testing.T) 
 		t.Errorf("jsonl:\n%s\nwant:\n%s", jsonl.String(), wantJSON)
 	}
 }
+
+// A hook whose entry names no stage and observes nothing is said to be
+// asked nothing, rather than listed with nothing after it.
+func TestAHookAskedNothingIsSaidToBe(t *testing.T) {
+	var text bytes.Buffer
+	New(&text, false).Hooks([]runtime.HookInfo{{Name: "h"}, {Name: "g", Stages: []runtime.Stage{runtime.StageBeforeTool}}})
+	want := `hooks     h (process, priority 0): asked nothing: its entry names no stage ("intercept": ["before_tool", ...]) and observes nothing; g (process, priority 0): before_tool` + "\n"
+	if text.String() != want {
+		t.Errorf("got %q\nwant %q", text.String(), want)
+	}
+}

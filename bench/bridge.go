@@ -141,16 +141,7 @@ func (b *bench) bridge() error {
 	}
 	n := max(10, b.cfg.Startups)
 	fmt.Fprintf(b.progress, "  %d contenders, %d events each\n", len(cs), n)
-	turn := func(record bool) func(i, count int) {
-		return func(i, count int) {
-			for range count {
-				cs[i].measure(record)
-			}
-		}
-	}
-	interleave(b.rng, len(cs), 1, 1, turn(false))
-	interleave(b.rng, len(cs), n, n, turn(true))
-	b.failures(cs)
+	b.measure(cs, 1, 1, n, n)
 	plainMedian := summarize(plain.samples).Median
 	for _, c := range cs {
 		r := row{ID: c.id, Label: c.label, summary: summarize(c.samples)}

@@ -82,16 +82,7 @@ func (b *bench) inspect() error {
 		}})
 	}
 	fmt.Fprintf(b.progress, "  %d contenders, %d calls each after %d to warm up\n", len(cs), b.cfg.Calls, b.cfg.Warmup)
-	turn := func(record bool) func(i, n int) {
-		return func(i, n int) {
-			for range n {
-				cs[i].measure(record)
-			}
-		}
-	}
-	interleave(b.rng, len(cs), b.cfg.Warmup, b.cfg.Rounds, turn(false))
-	interleave(b.rng, len(cs), b.cfg.Calls, b.cfg.Rounds, turn(true))
-	b.failures(cs)
+	b.measure(cs, b.cfg.Warmup, b.cfg.Rounds, b.cfg.Calls, b.cfg.Rounds)
 	none := summarize(cs[0].samples)
 	for _, c := range cs {
 		s := summarize(c.samples)

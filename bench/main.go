@@ -255,6 +255,22 @@ func (b *bench) closeHooks() {
 }
 
 // failures adds the failures of contenders to the results.
+// measure warms each contender up with warmup calls in warmupRounds,
+// then records calls more in rounds, the contenders' turns interleaved so
+// that they meet the same load, and notes the contenders that failed.
+func (b *bench) measure(cs []*contender, warmup, warmupRounds, calls, rounds int) {
+	turn := func(record bool) func(i, n int) {
+		return func(i, n int) {
+			for range n {
+				cs[i].measure(record)
+			}
+		}
+	}
+	interleave(b.rng, len(cs), warmup, warmupRounds, turn(false))
+	interleave(b.rng, len(cs), calls, rounds, turn(true))
+	b.failures(cs)
+}
+
 func (b *bench) failures(cs []*contender) {
 	for _, c := range cs {
 		if f := c.failed(); f != "" {

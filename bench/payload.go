@@ -45,16 +45,7 @@ func (b *bench) payloads() error {
 		}
 		fmt.Fprintf(b.progress, "  %s of history (params %s): %d contenders, %d calls each\n",
 			humanBytes(int64(size.Bytes)), humanBytes(int64(len(params))), len(cs), size.Calls)
-		turn := func(record bool) func(i, n int) {
-			return func(i, n int) {
-				for range n {
-					cs[i].measure(record)
-				}
-			}
-		}
-		interleave(b.rng, len(cs), 1, 1, turn(false))
-		interleave(b.rng, len(cs), size.Calls, 20, turn(true))
-		b.failures(cs)
+		b.measure(cs, 1, 1, size.Calls, 20)
 
 		cost, err := b.jsonCost(params, size.Calls)
 		if err != nil {

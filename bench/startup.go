@@ -38,16 +38,7 @@ func (b *bench) startup() error {
 		}
 	}
 	fmt.Fprintf(b.progress, "  %d contenders, %d starts each\n", len(cs), b.cfg.Startups)
-	turn := func(record bool) func(i, n int) {
-		return func(i, n int) {
-			for range n {
-				cs[i].measure(record)
-			}
-		}
-	}
-	interleave(b.rng, len(cs), 1, 1, turn(false))
-	interleave(b.rng, len(cs), b.cfg.Startups, b.cfg.Startups, turn(true))
-	b.failures(cs)
+	b.measure(cs, 1, 1, b.cfg.Startups, b.cfg.Startups)
 	bare := map[string]int64{}
 	for _, c := range cs {
 		if lang, ok := strings.CutSuffix(c.id, "-bare"); ok {

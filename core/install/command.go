@@ -124,7 +124,15 @@ func ParseCommand(line string, env map[string]string) (Bridged, bool) {
 	for k, v := range env {
 		pairs = append(pairs, k+"="+v)
 	}
-	cfg := &expand.Config{Env: expand.ListEnviron(pairs...)}
+	cfg := &expand.Config{
+		Env: expand.ListEnviron(pairs...),
+		// A word made by running a command is not read: a command
+		// substitution is an error when CmdSubst is nil, but a process
+		// substitution panics, so it is refused here.
+		ProcSubst: func(*syntax.ProcSubst) (string, error) {
+			return "", errors.New("a process substitution is not read")
+		},
+	}
 	b.Env = map[string]string{}
 	for _, a := range call.Assigns {
 		if a.Value == nil {

@@ -234,6 +234,12 @@ func TestParseCommand(t *testing.T) {
 	if _, ok := ParseCommand("prettier --write", nil); ok {
 		t.Fatal("prettier taken for the bridge")
 	}
+	// Words made by running a command are not run, and not read.
+	for _, line := range []string{"<()", "hookwire-bridge claude-code -- python3 <(cat x)", "hookwire-bridge claude-code -- $(id)"} {
+		if b, ok := ParseCommand(line, nil); ok {
+			t.Fatalf("%s read as %+v", line, b)
+		}
+	}
 }
 
 // A hooks section of a shape the agent does not read is said, not

@@ -193,7 +193,7 @@ func (r *results) judge() {
 	}
 	for _, lang := range langs {
 		if s, ok := find(r.Startup, lang+"-sdk"); ok {
-			check(lang+" sdk start-up (limit: 1.3 x bare + 10 ms)", ms(s.Median), ms(s.Limit), "ms")
+			check(lang+" sdk start-up (limit: "+startupLimitText(lang)+")", ms(s.Median), ms(s.Limit), "ms")
 		}
 	}
 

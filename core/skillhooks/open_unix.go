@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // openNoFollow opens base/names[0]/.../names[n-1] one step at a time, each
@@ -16,22 +18,22 @@ import (
 // link swapped in at any step is refused rather than followed; the file is
 // opened with O_NONBLOCK, so that a FIFO or a device cannot hold the reader.
 func openNoFollow(base string, names []string) (*os.File, error) {
-	fd, err := syscall.Open(base, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	fd, err := unix.Open(base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: base, Err: err}
 	}
 	for i, name := range names {
-		flags := syscall.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+		flags := unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_CLOEXEC
 		if i < len(names)-1 {
-			flags |= syscall.O_DIRECTORY
+			flags |= unix.O_DIRECTORY
 		} else {
-			flags |= syscall.O_NONBLOCK
+			flags |= unix.O_NONBLOCK
 		}
-		next, err := syscall.Openat(fd, name, flags, 0)
-		syscall.Close(fd)
+		next, err := unix.Openat(fd, name, flags, 0)
+		unix.Close(fd)
 		at := filepath.ToSlash(filepath.Join(names[:i+1]...))
 		switch {
-		case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR) && isLink(base, names[:i+1]):
+		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR) && isLink(base, names[:i+1]):
 			return nil, fmt.Errorf("%s is %w", at, errLink)
 		case err != nil:
 			return nil, &fs.PathError{Op: "open", Path: at, Err: err}

@@ -104,6 +104,19 @@ func Check() error {
 		if err := run(m, "go", "vet", "./..."); err != nil {
 			problems = append(problems, err.Error())
 		}
+		// Users run hooks on macOS as much as on Linux; a Go hook runs on
+		// Windows too (the bridge, with its socket and lock, does not yet).
+		systems := []string{"darwin"}
+		if m == "sdk-go" {
+			systems = append(systems, "windows")
+		}
+		for _, goos := range systems {
+			build := exec.Command("go", "build", "./...")
+			build.Dir, build.Env = m, append(os.Environ(), "GOOS="+goos)
+			if out, err := build.CombinedOutput(); err != nil {
+				problems = append(problems, fmt.Sprintf("%s does not build for %s: %s", m, goos, out))
+			}
+		}
 	}
 	problems = append(problems, pythonFormatProblems()...)
 	problems = append(problems, nodeLintProblems()...)

@@ -111,9 +111,9 @@ func Check() error {
 			systems = append(systems, "windows")
 		}
 		for _, goos := range systems {
-			build := exec.Command("go", "build", "./...")
-			build.Dir, build.Env = m, append(os.Environ(), "GOOS="+goos)
-			if out, err := build.CombinedOutput(); err != nil {
+			vet := exec.Command("go", "vet", "./...") // type-checks that system's files, writes nothing
+			vet.Dir, vet.Env = m, append(os.Environ(), "GOOS="+goos)
+			if out, err := vet.CombinedOutput(); err != nil {
 				problems = append(problems, fmt.Sprintf("%s does not build for %s: %s", m, goos, out))
 			}
 		}

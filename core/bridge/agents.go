@@ -207,7 +207,7 @@ var geminiCLI = &Agent{
 		"Gemini CLI takes no new tools from a BeforeModel hook: tools a before_llm modify adds are dropped (serve plugin tools with `hookwire mcp`)",
 		"respond cannot answer a tool call in Gemini CLI: it becomes a deny whose reason, the hook's result, the model reads as the tool's error",
 		"an approver's abstention has no counterpart in Gemini CLI: the call goes on as if no hook had looked at it",
-		"Gemini CLI reads no context at AfterModel: context on an after_llm answer waits for AfterAgent, the end of the turn, where it keeps the turn going once a turn (name AfterAgent in the settings for it)",
+		"Gemini CLI reads no context at AfterModel: context on an after_llm answer waits for AfterAgent, the end of the turn, where it keeps the turn going once a turn (hookwire install names AfterAgent for an llm hook; by hand, name it in the settings too)",
 		"Gemini CLI 0.61.0 reads no new tool output: an after_tool modify blocks the result, and the model reads \"Tool result blocked: \" and the new text in its place",
 	},
 	decide:     geminiDecide,

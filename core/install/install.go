@@ -23,8 +23,9 @@ import (
 const BackupSuffix = ".hookwire-backup"
 
 // Events are the events of agent a hook of these modes needs: those whose
-// calls ask a stage of its modes, every event observers get when it
-// observes, and the event that ends the session, so that the bridge's
+// calls ask a stage of its modes, with the event where their context waits
+// (Gemini CLI's AfterAgent) lest it be lost, every event observers get when
+// it observes, and the event that ends the session, so that the bridge's
 // server stops with it. They come from the bridge's table of the agent.
 func Events(agent *bridge.Agent, modes []protocol.Mode) []string {
 	var out []string
@@ -37,10 +38,13 @@ func Events(agent *bridge.Agent, modes []protocol.Mode) []string {
 		}
 		if need && step.NotMapped == "" {
 			out = append(out, name)
+			if step.ContextLater != "" {
+				out = append(out, step.ContextLater)
+			}
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // toolEvent says whether an event of the agent is about a tool call, where

@@ -216,7 +216,8 @@ func TestEvents(t *testing.T) {
 		t.Fatalf("a tool and approve hook of Claude Code: %v, want %v", got, want)
 	}
 	got = Events(bridge.Agents["gemini-cli"], []protocol.Mode{protocol.ModeLLM})
-	if want := []string{"AfterModel", "BeforeModel", "SessionEnd"}; !slices.Equal(got, want) {
+	// AfterAgent: Gemini CLI reads the context of an after_llm answer there.
+	if want := []string{"AfterAgent", "AfterModel", "BeforeModel", "SessionEnd"}; !slices.Equal(got, want) {
 		t.Fatalf("an llm hook of Gemini CLI: %v, want %v", got, want)
 	}
 }

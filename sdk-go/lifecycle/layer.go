@@ -16,44 +16,14 @@ import (
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
 
-// Event is one of the eight lifecycle events.
-type Event string
-
-// The eight events, and the protocol calls and events they come from.
-const (
-	// SessionStart: the first call or event of a session key (a call's
-	// meta.SessionKey, an event's scope.session_key, agent.session.start),
-	// once per session.
-	SessionStart Event = "SessionStart"
-	// UserPromptSubmit: the first hook.before_llm of a turn.
-	UserPromptSubmit Event = "UserPromptSubmit"
-	// PreToolUse: hook.before_tool.
-	PreToolUse Event = "PreToolUse"
-	// PostToolUse: hook.after_tool of a result that is not an error.
-	PostToolUse Event = "PostToolUse"
-	// PostToolUseFailure: hook.after_tool of a result with is_error.
-	PostToolUseFailure Event = "PostToolUseFailure"
-	// PermissionRequest: hook.approve_tool.
-	PermissionRequest Event = "PermissionRequest"
-	// TaskCompleted: the runtime event agent.turn.end (legacy turn_end).
-	TaskCompleted Event = "TaskCompleted"
-	// SessionEnd: the runtime event agent.session.end, or the hook's stop for
-	// the sessions still open.
-	SessionEnd Event = "SessionEnd"
-)
-
-// Events are the eight events, in the order a session meets them.
-var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, TaskCompleted, SessionEnd}
-
 // New returns a hook named name that runs the callbacks of opts: it
-// registers the handlers and observers they need (hook.before_llm for
-// UserPromptSubmit, hook.before_tool for PreToolUse, hook.after_tool for
-// PostToolUse and PostToolUseFailure, hook.approve_tool for
-// PermissionRequest and CanUseTool, an observer of every event and an
-// OnClose function for SessionStart, TaskCompleted and SessionEnd), so its
-// hello modes follow from them. Add other handlers, observers or tools to
-// it as to any hook, except for the methods it already handles. Failing
-// callbacks are logged to the hook's Logger (stderr by default).
+// registers the handlers and observers they need, as the lifecycle table
+// says (the method an event comes from; an observer of every event and an
+// OnClose function for the events of runtime events and sessions;
+// hook.approve_tool for CanUseTool), so its hello modes follow from them.
+// Add other handlers, observers or tools to it as to any hook, except for
+// the methods it already handles. Failing callbacks are logged to the
+// hook's Logger (stderr by default).
 //
 // New panics on an event that is not one of [Events] and on a nil callback.
 func New(name string, opts Options) *hookwire.Hook {
@@ -69,29 +39,29 @@ func New(name string, opts Options) *hookwire.Hook {
 	}
 	h := hookwire.New(name)
 	l := &layer{h: h, hooks: hooks, canUseTool: opts.CanUseTool, open: map[string]*session{}}
-	has := func(events ...Event) bool {
-		return slices.ContainsFunc(events, func(e Event) bool { return len(hooks[e]) > 0 })
+	methods, observe := map[string]bool{}, false
+	if opts.CanUseTool != nil {
+		methods[hookwire.MethodApproveTool] = true
 	}
-	if has(UserPromptSubmit) {
-		h.OnBeforeLLM(l.beforeLLM)
+	for _, r := range rows {
+		if len(hooks[r.event]) > 0 {
+			methods[r.method] = methods[r.method] || r.method != ""
+			observe = observe || r.method == ""
+		}
 	}
-	if has(PreToolUse) {
-		h.OnBeforeTool(l.beforeTool)
+	for method, needed := range methods {
+		if needed {
+			handlers[method](l)
+		}
 	}
-	if has(PostToolUse, PostToolUseFailure) {
-		h.OnAfterTool(l.afterTool)
-	}
-	if has(PermissionRequest) || opts.CanUseTool != nil {
-		h.OnApproveTool(l.approveTool)
-	}
-	if has(SessionStart, TaskCompleted, SessionEnd) {
+	if observe {
 		h.OnEvent("*", l.observe)
 		h.OnClose(l.endAll)
 	}
 	return h
 }
 
-// layer translates between the protocol and the callbacks of one hook.
+// layer runs the callbacks of one hook on the rows of the lifecycle table.
 type layer struct {
 	h          *hookwire.Hook
 	hooks      Hooks
@@ -106,6 +76,9 @@ type session struct {
 	started chan struct{}   // closed once the SessionStart callbacks have run
 	turns   map[string]bool // the turns whose first LLM call was seen; guarded by layer.mu
 }
+
+// members are a call's params or an event, member by member.
+type members = map[string]json.RawMessage
 
 var stderrLog = sync.OnceValue(func() *slog.Logger { return slog.New(slog.NewTextHandler(os.Stderr, nil)) })
 
@@ -137,14 +110,14 @@ func (l *layer) failed(msg string, err error, args ...any) {
 	l.log().Error(msg, args...)
 }
 
-// chain runs the callbacks of in.Event in order, each on the input as the
+// chain runs the callbacks of r's event in order, each on the input as the
 // one before left it, until one skips or aborts; that one is returned. A
 // callback that fails, or answers an action that is none of the three,
-// counts as continue. apply takes a modified input or output into in, and
-// changes nothing when it fails; nil for the events that have none.
-func (l *layer) chain(ctx context.Context, in Input, apply func(in *Input, modified any) error) (Input, *Output) {
-	for i, callback := range l.hooks[in.Event] {
-		which := []any{"event", in.Event, "callback", i + 1}
+// counts as continue. apply takes the modified input or output that r uses
+// into in and params, and changes nothing when it fails.
+func (l *layer) chain(ctx context.Context, r row, in Input, params members) (Input, *Output) {
+	for i, callback := range l.hooks[r.event] {
+		which := []any{"event", r.event, "callback", i + 1}
 		out, err := safely(func() (Output, error) { return callback(ctx, in) })
 		if err != nil {
 			l.failed("lifecycle callback failed, taken as continue", err, which...)
@@ -158,175 +131,142 @@ func (l *layer) chain(ctx context.Context, in Input, apply func(in *Input, modif
 			l.log().Error("lifecycle callback answered an action that is not continue, skip or abort; taken as continue", append(which, "action", out.Action)...)
 			continue
 		}
-		used, unused, unusedName := out.ModifiedInput, out.ModifiedOutput, "ModifiedOutput"
-		if in.Event == PostToolUse || in.Event == PostToolUseFailure {
-			used, unused, unusedName = out.ModifiedOutput, out.ModifiedInput, "ModifiedInput"
-		}
-		if unused != nil {
-			l.log().Warn("lifecycle callback answered "+unusedName+", which "+string(in.Event)+" has no use for; ignored", which...)
+		var used any
+		for _, m := range []struct {
+			with, name string
+			value      any
+		}{{"modified_input", "ModifiedInput", out.ModifiedInput}, {"modified_output", "ModifiedOutput", out.ModifiedOutput}} {
+			if m.value != nil && (r.modify == nil || r.modify.with != m.with) {
+				l.log().Warn("lifecycle callback answered "+m.name+", which "+string(r.event)+" has no use for; ignored", which...)
+			} else if m.value != nil {
+				used = m.value
+			}
 		}
 		if used == nil {
 			continue
 		}
-		if apply == nil {
-			l.log().Warn("lifecycle callback answered ModifiedInput, which "+string(in.Event)+" has no use for; ignored", which...)
-			continue
-		}
-		if err := apply(&in, used); err != nil {
+		if err := l.apply(r, &in, params, used); err != nil {
 			l.log().Error("lifecycle callback's change ignored", append(which, "err", err)...)
 		}
 	}
 	return in, nil
 }
 
-// start runs the SessionStart callbacks the first time a session key is
-// seen, and returns once they have run, however many calls of the session
-// arrive meanwhile.
-func (l *layer) start(ctx context.Context, key string) *session {
-	l.mu.Lock()
-	s, seen := l.open[key]
-	if !seen {
-		s = &session{started: make(chan struct{}), turns: map[string]bool{}}
-		l.open[key] = s
-		l.order = append(l.order, key)
-	}
-	l.mu.Unlock()
-	if seen {
-		<-s.started
-		return s
-	}
-	defer close(s.started)
-	l.chain(ctx, Input{Event: SessionStart, SessionID: key}, nil)
-	return s
-}
-
-// end runs the SessionEnd callbacks of a session started and not ended.
-func (l *layer) end(ctx context.Context, key string) {
-	l.mu.Lock()
-	s := l.open[key]
-	delete(l.open, key)
-	l.order = slices.DeleteFunc(l.order, func(k string) bool { return k == key })
-	l.mu.Unlock()
-	if s == nil {
-		return
-	}
-	<-s.started
-	l.chain(ctx, Input{Event: SessionEnd, SessionID: key}, nil)
-}
-
-// endAll ends the sessions still open when the hook stops, in the order
-// they started.
-func (l *layer) endAll(ctx context.Context) {
-	l.mu.Lock()
-	keys := slices.Clone(l.order)
-	l.mu.Unlock()
-	for _, key := range keys {
-		l.end(ctx, key)
-	}
-}
-
-func (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {
-	key := deref(ev.Scope.SessionKey)
-	if key == "" && strings.HasPrefix(ev.Kind, "agent.session.") {
-		var p struct{ SessionKey string }
-		_ = json.Unmarshal(ev.Payload, &p)
-		key = p.SessionKey
-	}
-	if key == "" {
-		return
-	}
-	if ev.Kind == hookwire.KindAgentSessionEnd {
-		l.end(ctx, key)
-		return
-	}
-	l.start(ctx, key)
-	if ev.Kind == hookwire.KindAgentTurnEnd {
-		l.chain(ctx, Input{Event: TaskCompleted, SessionID: key, Payload: ev.Payload}, nil)
-	}
-}
-
-// firstOfTurn tells whether a before_llm call is the first of its turn: of
-// a TurnID new to the session or, from a host that sends none, of a request
-// whose last message is the user's.
-func (l *layer) firstOfTurn(s *session, req hookwire.BeforeLLMParams) bool {
-	var turn string
-	if req.Meta != nil {
-		turn = deref(req.Meta.TurnID)
-	}
-	if turn == "" {
-		return len(req.Messages) > 0 && req.Messages[len(req.Messages)-1].Role == "user"
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if s.turns[turn] {
-		return false
-	}
-	s.turns[turn] = true
-	return true
-}
-
-func (l *layer) beforeLLM(ctx context.Context, req hookwire.BeforeLLMParams) (hookwire.BeforeLLMResult, error) {
-	key := sessionOf(req.Meta)
-	if !l.firstOfTurn(l.start(ctx, key), req) {
-		return hookwire.Continue{}, nil
-	}
-	at := len(req.Messages) - 1
-	for at >= 0 && req.Messages[at].Role != "user" {
-		at--
-	}
-	var message string
-	if at >= 0 {
-		message = deref(req.Messages[at].Content)
-	}
-	in, stop := l.chain(ctx, Input{Event: UserPromptSubmit, SessionID: key, Message: message}, func(in *Input, modified any) error {
-		text, ok := modified.(string)
-		if !ok {
-			return fmt.Errorf("ModifiedInput is a %T, not the message's new text (a string)", modified)
+// read reads the input of r from params.
+func read(r row, key string, params members) Input {
+	in := Input{Event: r.event, SessionID: key}
+	for _, s := range r.input {
+		raw := lookup(params, s.from)
+		if s.from == "last_user_message" {
+			_, raw = lastUserMessage(params)
 		}
-		if at < 0 {
-			return errors.New("the request has no user message to replace")
+		switch {
+		case s.typ == "tool_error":
+			var result hookwire.ToolResult
+			if raw != nil {
+				_ = result.UnmarshalJSON(raw)
+			}
+			*in.field(s.field).(*error) = errors.New(result.ForLLM)
+		case raw != nil:
+			_ = json.Unmarshal(raw, in.field(s.field))
+		case s.typ == "arguments":
+			in.ToolInput = map[string]any{}
 		}
-		in.Message = text
+	}
+	return in
+}
+
+// lookup is the member of params at a dotted path, nil when there is none.
+func lookup(params members, path string) json.RawMessage {
+	name, rest, nested := strings.Cut(path, ".")
+	raw := params[name]
+	if !nested || raw == nil {
+		return raw
+	}
+	var inner members
+	if json.Unmarshal(raw, &inner) != nil {
 		return nil
-	})
-	if stop != nil && stop.Action == Abort {
-		return abortTurn(stop.Reason), nil
 	}
-	if in.Message == message {
-		return hookwire.Continue{}, nil
-	}
-	req.Messages = slices.Clone(req.Messages)
-	req.Messages[at].Content = &in.Message
-	return req.Modify(), nil
+	return lookup(inner, rest)
 }
 
-func (l *layer) beforeTool(ctx context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {
-	key := sessionOf(call.Meta)
-	l.start(ctx, key)
-	modified := false
-	in, stop := l.chain(ctx, Input{Event: PreToolUse, SessionID: key, ToolName: call.Tool, ToolInput: call.Arguments}, func(in *Input, v any) error {
+// lastUserMessage is the index and content of the request's last user
+// message: -1 and nil when it has none.
+func lastUserMessage(params members) (int, json.RawMessage) {
+	var messages []members
+	_ = json.Unmarshal(params["messages"], &messages)
+	for i := len(messages) - 1; i >= 0; i-- {
+		if string(messages[i]["role"]) == `"user"` {
+			if content := messages[i]["content"]; content != nil {
+				return i, content
+			}
+			return i, json.RawMessage(`""`)
+		}
+	}
+	return -1, nil
+}
+
+// apply takes a callback's modified input or output into params, where r's
+// row says, and reads the input anew from them.
+func (l *layer) apply(r row, in *Input, params members, v any) error {
+	var value any
+	switch r.modify.typ {
+	case "string":
+		text, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("ModifiedInput is a %T, not the %s's new text (a string)", v, strings.ToLower(r.modify.field))
+		}
+		value = text
+	case "arguments":
 		args, err := arguments(v)
 		if err != nil {
 			return err
 		}
-		in.ToolInput, modified = args, true
-		return nil
-	})
-	if stop != nil {
-		if stop.Action == Skip {
-			return hookwire.DenyTool{Reason: cmp.Or(stop.Reason, call.Tool+" skipped by a PreToolUse callback")}, nil
+		value = args
+	default: // a tool result, failed or not
+		var current hookwire.ToolResult
+		if raw := params[sourceOf(r)]; raw != nil {
+			_ = current.UnmarshalJSON(raw)
 		}
-		return abortTurn(stop.Reason), nil
+		result, err := toolResult(v, current)
+		if err != nil {
+			return err
+		}
+		value = result
 	}
-	if !modified {
-		return hookwire.Continue{}, nil
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return err
 	}
-	call.Arguments = in.ToolInput
-	return call.Modify(), nil
+	if from := sourceOf(r); from != "last_user_message" {
+		params[from] = raw
+	} else if err := setLastUserMessage(params, raw); err != nil {
+		return err
+	}
+	*in = read(r, in.SessionID, params)
+	return nil
 }
 
-// arguments reads a PreToolUse callback's ModifiedInput: a tool's whole
-// arguments, as a map or as anything that encodes to a JSON object.
+// sourceOf is the member that r's modify replaces.
+func sourceOf(r row) string {
+	i := slices.IndexFunc(r.input, func(s source) bool { return s.field == r.modify.field })
+	return r.input[i].from
+}
+
+func setLastUserMessage(params members, content json.RawMessage) error {
+	at, _ := lastUserMessage(params)
+	if at < 0 {
+		return errors.New("the request has no user message to replace")
+	}
+	var messages []members
+	_ = json.Unmarshal(params["messages"], &messages)
+	messages[at]["content"] = content
+	params["messages"], _ = json.Marshal(messages)
+	return nil
+}
+
+// arguments reads a ModifiedInput that is a tool's whole arguments, as a
+// map or as anything that encodes to a JSON object.
 func arguments(v any) (map[string]any, error) {
 	if m, ok := v.(map[string]any); ok && m != nil {
 		return m, nil
@@ -342,52 +282,8 @@ func arguments(v any) (map[string]any, error) {
 	return m, nil
 }
 
-func (l *layer) afterTool(ctx context.Context, res hookwire.AfterToolParams) (hookwire.AfterToolResult, error) {
-	key := sessionOf(res.Meta)
-	l.start(ctx, key)
-	in := Input{SessionID: key, ToolName: res.Tool, ToolInput: res.Arguments}
-	if in.ToolInput == nil {
-		in.ToolInput = map[string]any{}
-	}
-	// A host may leave the result out (PicoClaw does when it has none):
-	// callbacks then see an empty result.
-	var result hookwire.ToolResult
-	if res.Result != nil {
-		result = *res.Result
-	}
-	failed := result.IsError != nil && *result.IsError
-	if failed {
-		in.Event, in.Error = PostToolUseFailure, errors.New(result.ForLLM)
-	} else {
-		in.Event, in.ToolOutput = PostToolUse, result
-	}
-	modified := false
-	_, stop := l.chain(ctx, in, func(in *Input, v any) error {
-		r, err := toolResult(v, result)
-		if err != nil {
-			return err
-		}
-		result, modified = r, true
-		if failed {
-			in.Error = errors.New(r.ForLLM)
-		} else {
-			in.ToolOutput = r
-		}
-		return nil
-	})
-	if stop != nil && stop.Action == Abort {
-		return abortTurn(stop.Reason), nil
-	}
-	if !modified {
-		return hookwire.Continue{}, nil
-	}
-	res.Result = &result
-	return res.Modify(), nil
-}
-
-// toolResult reads a PostToolUse or PostToolUseFailure callback's
-// ModifiedOutput: a whole ToolResult, or a string that replaces the
-// for_llm of the current one.
+// toolResult reads a ModifiedOutput: a whole ToolResult, or a string that
+// replaces the for_llm of the current one.
 func toolResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
 	switch r := v.(type) {
 	case string:
@@ -411,46 +307,228 @@ func toolResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error)
 	return result, nil
 }
 
-func (l *layer) approveTool(ctx context.Context, req hookwire.ApproveToolParams) (hookwire.ApproveToolResult, error) {
-	key := sessionOf(req.Meta)
+// sessionRows runs the callbacks of the rows of a session step.
+func (l *layer) sessionRows(ctx context.Context, step, key string) {
+	for _, r := range rows {
+		if r.session == step {
+			l.chain(ctx, r, Input{Event: r.event, SessionID: key}, nil)
+		}
+	}
+}
+
+// start runs the callbacks of the session's start the first time a session
+// key is seen, and returns once they have run, however many calls of the
+// session arrive meanwhile.
+func (l *layer) start(ctx context.Context, key string) *session {
+	l.mu.Lock()
+	s, seen := l.open[key]
+	if !seen {
+		s = &session{started: make(chan struct{}), turns: map[string]bool{}}
+		l.open[key] = s
+		l.order = append(l.order, key)
+	}
+	l.mu.Unlock()
+	if seen {
+		<-s.started
+		return s
+	}
+	defer close(s.started)
+	l.sessionRows(ctx, "start", key)
+	return s
+}
+
+// end runs the callbacks of a session's end, for a session started and not
+// ended.
+func (l *layer) end(ctx context.Context, key string) {
+	l.mu.Lock()
+	s := l.open[key]
+	delete(l.open, key)
+	l.order = slices.DeleteFunc(l.order, func(k string) bool { return k == key })
+	l.mu.Unlock()
+	if s == nil {
+		return
+	}
+	<-s.started
+	l.sessionRows(ctx, "end", key)
+}
+
+// endAll ends the sessions still open when the hook stops, in the order
+// they started.
+func (l *layer) endAll(ctx context.Context) {
+	l.mu.Lock()
+	keys := slices.Clone(l.order)
+	l.mu.Unlock()
+	for _, key := range keys {
+		l.end(ctx, key)
+	}
+}
+
+func (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {
+	key := deref(ev.Scope.SessionKey)
+	if key == "" && strings.HasPrefix(ev.Kind, "agent.session.") {
+		var p struct{ SessionKey string }
+		_ = json.Unmarshal(ev.Payload, &p)
+		key = p.SessionKey
+	}
+	if key == "" {
+		return
+	}
+	if slices.ContainsFunc(rows, func(r row) bool { return r.session == "end" && r.eventKind == ev.Kind }) {
+		l.end(ctx, key)
+		return
+	}
 	l.start(ctx, key)
-	var kind hookwire.ToolKind
-	if req.ToolKind != nil {
-		kind = *req.ToolKind
+	var event members
+	if raw, err := json.Marshal(ev); err == nil && json.Unmarshal(raw, &event) == nil {
+		for _, r := range rows {
+			if r.eventKind == ev.Kind && r.session == "" && len(l.hooks[r.event]) > 0 {
+				l.chain(ctx, r, read(r, key, event), event)
+			}
+		}
 	}
-	in := Input{Event: PermissionRequest, SessionID: key, ToolName: req.Tool, ToolInput: req.Arguments, ToolKind: kind, AffectedPaths: req.AffectedPaths}
-	if _, stop := l.chain(ctx, in, nil); stop != nil {
-		return deny(cmp.Or(stop.Reason, req.Tool+" refused by a PermissionRequest callback")), nil
+}
+
+// firstOfTurn tells whether a before_llm call is the first of its turn: of
+// a TurnID new to the session or, from a host that sends none, of a request
+// whose last message is the user's.
+func (l *layer) firstOfTurn(s *session, params members) bool {
+	var turn string
+	_ = json.Unmarshal(lookup(params, "meta.TurnID"), &turn)
+	if turn == "" {
+		var messages []struct{ Role string }
+		_ = json.Unmarshal(params["messages"], &messages)
+		return len(messages) > 0 && messages[len(messages)-1].Role == "user"
 	}
-	if l.canUseTool == nil {
-		return hookwire.ApproveToolResult{Approved: true}, nil
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s.turns[turn] {
+		return false
+	}
+	s.turns[turn] = true
+	return true
+}
+
+// holds tells whether r's condition holds for a call.
+func (l *layer) holds(s *session, r row, params members) bool {
+	switch {
+	case r.when == "":
+		return true
+	case r.when == "first_of_turn":
+		return l.firstOfTurn(s, params)
+	}
+	path, negated := strings.CutPrefix(r.when, "!")
+	return (string(lookup(params, path)) == "true") != negated
+}
+
+// handler is the handler of a method: it runs the rows that come from it,
+// and answers what their outcomes map to; modify builds the method's modify
+// from its changed params.
+func handler[P, R any](l *layer, method string, modify func(P) R) func(context.Context, P) (R, error) {
+	return func(ctx context.Context, params P) (R, error) {
+		var result R
+		raw, err := json.Marshal(params)
+		if err != nil {
+			return result, err
+		}
+		reply, changed := l.call(ctx, method, raw)
+		if reply == nil {
+			var p P
+			if err := json.Unmarshal(changed, &p); err != nil {
+				return result, err
+			}
+			return modify(p), nil
+		}
+		if raw, err = json.Marshal(reply); err == nil {
+			var v any
+			if v, err = hookwire.DecodeResult(method, raw); err == nil {
+				result, _ = v.(R)
+			}
+		}
+		return result, err
+	}
+}
+
+// call runs the rows of a method on its params: the reply, or nil and the
+// params as the callbacks changed them.
+func (l *layer) call(ctx context.Context, method string, raw []byte) (any, []byte) {
+	var params members
+	_ = json.Unmarshal(raw, &params)
+	var key string
+	_ = json.Unmarshal(lookup(params, "meta.SessionKey"), &key)
+	s := l.start(ctx, key)
+	before, _ := json.Marshal(params)
+	for _, r := range rows {
+		if r.method != method || len(l.hooks[r.event]) == 0 || !l.holds(s, r, params) {
+			continue
+		}
+		_, stop := l.chain(ctx, r, read(r, key, params), params)
+		if stop == nil {
+			continue
+		}
+		o := map[Action]*outcome{Skip: r.skip, Abort: r.abort}[stop.Action]
+		if o == nil || o.action == "none" {
+			break
+		}
+		reason := stop.Reason
+		if reason == "" {
+			reason = o.reason
+			for name, v := range params {
+				var text string
+				if json.Unmarshal(v, &text) == nil {
+					reason = strings.ReplaceAll(reason, "{"+name+"}", text)
+				}
+			}
+		}
+		if o.action == "refuse" {
+			return map[string]any{"approved": false, "reason": reason}, nil
+		}
+		if reason == "" {
+			return map[string]string{"action": o.action}, nil
+		}
+		return map[string]string{"action": o.action, "reason": reason}, nil
+	}
+	if method == hookwire.MethodApproveTool {
+		return l.approve(ctx, params), nil
+	}
+	if changed, _ := json.Marshal(params); string(changed) != string(before) {
+		return nil, changed
+	}
+	return map[string]string{"action": "continue"}, nil
+}
+
+// approve asks CanUseTool about a call the rows let through.
+func (l *layer) approve(ctx context.Context, params members) any {
+	var req hookwire.ApproveToolParams
+	raw, _ := json.Marshal(params)
+	if l.canUseTool == nil || json.Unmarshal(raw, &req) != nil {
+		return hookwire.ApproveToolResult{Approved: true}
 	}
 	verdict, err := safely(func() (PermissionResult, error) {
-		return l.canUseTool(ctx, req.Tool, req.Arguments, CanUseToolOptions{ToolKind: kind, AffectedPaths: slices.Clone(req.AffectedPaths)})
+		return l.canUseTool(ctx, req.Tool, req.Arguments, CanUseToolOptions{ToolKind: deref(req.ToolKind), AffectedPaths: req.AffectedPaths})
 	})
 	if err != nil {
 		// A broken permission check approves nothing: the host decides.
 		l.failed("canUseTool failed, taken as ask", err, "tool", req.Tool)
-		return abstain(), nil
+		return abstain
 	}
 	switch verdict.Behavior {
 	case Allow:
 		switch {
 		case verdict.UpdatedInput == nil:
-			return hookwire.ApproveToolResult{Approved: true}, nil
+			return hookwire.ApproveToolResult{Approved: true}
 		case slices.Contains(l.h.HostExtensions(), hookwire.ExtApproveToolArguments):
-			return hookwire.ApproveToolResult{Approved: true, Arguments: verdict.UpdatedInput}, nil
+			return hookwire.ApproveToolResult{Approved: true, Arguments: verdict.UpdatedInput}
 		}
 		// Running the call with the arguments it came with would not be
 		// what was allowed.
-		return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, hookwire.ExtApproveToolArguments)), nil
+		return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, hookwire.ExtApproveToolArguments))
 	case Deny:
-		return deny(verdict.Message), nil
+		return deny(verdict.Message)
 	case Ask:
-		return abstain(), nil
+		return abstain
 	}
 	l.log().Error("canUseTool answered a behavior that is not allow, deny or ask; taken as ask", "tool", req.Tool, "behavior", verdict.Behavior)
-	return abstain(), nil
+	return abstain
 }
 
 func deny(reason string) hookwire.ApproveToolResult {
@@ -459,23 +537,7 @@ func deny(reason string) hookwire.ApproveToolResult {
 
 // abstain is "ask" on the wire: a host without the approve_tool.abstain
 // extension reads a denial, which is the safe side.
-func abstain() hookwire.ApproveToolResult {
-	return hookwire.ApproveToolResult{Approved: false, Abstain: hookwire.Ptr(true)}
-}
-
-func abortTurn(reason string) hookwire.AbortTurn {
-	if reason == "" {
-		return hookwire.AbortTurn{}
-	}
-	return hookwire.AbortTurn{Reason: &reason}
-}
-
-func sessionOf(m *hookwire.Meta) string {
-	if m == nil {
-		return ""
-	}
-	return deref(m.SessionKey)
-}
+var abstain = hookwire.ApproveToolResult{Approved: false, Abstain: hookwire.Ptr(true)}
 
 func deref[T any](p *T) T {
 	var zero T

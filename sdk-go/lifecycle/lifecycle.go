@@ -1,7 +1,9 @@
 // Package lifecycle gives hookwire hooks the vocabulary of in-process agent
 // SDKs' lifecycle hooks (the Blade Agent SDK's): eight events, callbacks
 // that answer continue, skip or abort, with a modified input or output, and
-// a canUseTool permission callback. [New] returns a [hookwire.Hook] that
+// a canUseTool permission callback. The events, their [Input] and how each
+// maps onto the protocol are the lifecycle table's (docs/lifecycle.md),
+// generated into lifecycle_gen.go. [New] returns a [hookwire.Hook] that
 // registers the protocol handlers and observers the callbacks need and
 // translates both ways, so a hook written that way ports in minutes and runs
 // out of process under any host of the protocol:
@@ -17,41 +19,14 @@
 //	h.Main()
 //
 // The mapping onto the protocol is the same in the Go, Python and
-// TypeScript SDKs; the SDK's README has it as a table.
+// TypeScript SDKs.
 package lifecycle
 
 import (
 	"context"
-	"encoding/json"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
-
-// Input is what a callback receives. Event and SessionID are always set (the
-// session is the host's session key, "" when it sends none); the other
-// fields are those of the event, zero otherwise.
-type Input struct {
-	Event     Event
-	SessionID string
-	// Message is the text of the last user message (UserPromptSubmit).
-	Message string
-	// ToolName and ToolInput are the tool and its arguments (PreToolUse,
-	// PostToolUse, PostToolUseFailure, PermissionRequest). Return new
-	// arguments as ModifiedInput: changing the map in place changes nothing.
-	ToolName  string
-	ToolInput map[string]any
-	// ToolOutput is the tool's result (PostToolUse).
-	ToolOutput hookwire.ToolResult
-	// Error is the tool's failure, its message the result's for_llm
-	// (PostToolUseFailure).
-	Error error
-	// ToolKind and AffectedPaths are what the host says the call does
-	// (PermissionRequest): "" and nil when it does not say.
-	ToolKind      hookwire.ToolKind
-	AffectedPaths []string
-	// Payload is the agent.turn.end event's payload (TaskCompleted).
-	Payload json.RawMessage
-}
 
 // Action is what a callback decides.
 type Action string

@@ -265,9 +265,15 @@ func (t *lifecycleTable) python(header string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n\"\"\"The lifecycle table: its events, their inputs, and the rows the runner\nin lifecycle.py reads.\"\"\"\n\nfrom __future__ import annotations\n\n", header)
 	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Callable, Final, Literal, NamedTuple, TypedDict, Union\n\nfrom ._errors import ToolError\nfrom ._protocol import JSON, ToolKind, ToolResult\n\n")
+	public := []string{"HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "ToolInput"}
+	for _, e := range t.Events {
+		public = append(public, e.Name+"Input")
+	}
+	slices.Sort(public)
+	fmt.Fprintf(&b, "__all__ = [\n%s]\n\n", pyLines(quoteAll(public, "\n")))
 	b.WriteString("ToolInput = dict[str, JSON]\n\"\"\"A tool's arguments.\"\"\"\n\n\nclass HookEvent:\n    \"\"\"The lifecycle events: the keys of LifecycleHook's hooks.\"\"\"\n\n")
 	for _, e := range t.Events {
-		fmt.Fprintf(&b, "    %s: Final = %q\n    \"\"\"%s.\"\"\"\n", e.Name, e.Name, upperFirst(e.Doc))
+		fmt.Fprintf(&b, "    %s: Final = %q\n    \"\"\"%s.\"\"\"\n", e.Name, e.Name, e.Doc)
 	}
 	var names []string
 	for _, e := range t.Events {
@@ -303,8 +309,11 @@ func (t *lifecycleTable) python(header string) string {
 		for _, in := range e.Input {
 			srcs = append(srcs, fmt.Sprintf("Source(%q, %q, %q)", in.Field, t.fieldType(in.Field), in.From))
 		}
-		if len(srcs) > 0 {
-			args = append(args, "input=("+strings.Join(srcs, ", ")+",)")
+		switch {
+		case len(srcs) == 1:
+			args = append(args, "input=("+srcs[0]+",)")
+		case len(srcs) > 1:
+			args = append(args, "input=(\n"+pyLinesIndent(srcs, "            ")+"        )")
 		}
 		if e.Modify != nil {
 			args = append(args, fmt.Sprintf("modify=Source(%q, %q, %q)", e.Modify.Field, t.fieldType(e.Modify.Field), e.Modify.With))
@@ -332,7 +341,12 @@ func upperFirst(s string) string {
 // on one line: one per line, with a trailing comma.
 func pyWrap(items []string) string { return "\n" + pyLines(items) }
 
-func pyLines(items []string) string { return pyLinesIndent(items, "    ") }
+func pyLines(items any) string {
+	if s, ok := items.(string); ok {
+		items = strings.Split(s, "\n")
+	}
+	return pyLinesIndent(items.([]string), "    ")
+}
 
 func pyLinesIndent(items []string, indent string) string {
 	var b strings.Builder
@@ -348,7 +362,7 @@ func (t *lifecycleTable) typescript(header string) string {
 	fmt.Fprintf(&b, "// %s\n\n// The lifecycle table: its events, their inputs, and the rows the runner\n// in lifecycle.ts reads.\n\nimport type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n", header)
 	b.WriteString("/** A tool's arguments. */\nexport type ToolInput = { [key: string]: JsonValue };\n\n/** The lifecycle events. */\nexport const HookEvent = {\n")
 	for _, e := range t.Events {
-		fmt.Fprintf(&b, "  /** %s. */\n  %s: %q,\n", upperFirst(e.Doc), e.Name, e.Name)
+		fmt.Fprintf(&b, "  /** %s. */\n  %s: %q,\n", e.Doc, e.Name, e.Name)
 	}
 	b.WriteString("} as const;\n/** One of the lifecycle events. */\nexport type HookEvent = (typeof HookEvent)[keyof typeof HookEvent];\n\n/** What a callback of each event receives. */\nexport interface HookInputs {\n")
 	for _, e := range t.Events {

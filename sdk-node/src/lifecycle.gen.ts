@@ -10,21 +10,21 @@ export type ToolInput = { [key: string]: JsonValue };
 
 /** The lifecycle events. */
 export const HookEvent = {
-  /** The first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session. */
+  /** the first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session. */
   SessionStart: "SessionStart",
-  /** The first hook.before_llm of a turn: a meta.TurnID new to the session or, from a host that sends none, a request whose last message is the user's. */
+  /** the first hook.before_llm of a turn: a meta.TurnID new to the session or, from a host that sends none, a request whose last message is the user's. */
   UserPromptSubmit: "UserPromptSubmit",
-  /** Hook.before_tool. */
+  /** hook.before_tool. */
   PreToolUse: "PreToolUse",
-  /** Hook.approve_tool; CanUseTool decides what its callbacks let through. */
+  /** hook.approve_tool; CanUseTool decides what its callbacks let through. */
   PermissionRequest: "PermissionRequest",
-  /** Hook.after_tool of a result that is not an error. */
+  /** hook.after_tool of a result that is not an error. */
   PostToolUse: "PostToolUse",
-  /** Hook.after_tool of a result with is_error. */
+  /** hook.after_tool of a result with is_error. */
   PostToolUseFailure: "PostToolUseFailure",
-  /** The runtime event agent.turn.end (legacy turn_end). */
+  /** the runtime event agent.turn.end (legacy turn_end). */
   TaskCompleted: "TaskCompleted",
-  /** The runtime event agent.session.end, or the hook's stop for the sessions still open. */
+  /** the runtime event agent.session.end, or the hook's stop for the sessions still open. */
   SessionEnd: "SessionEnd",
 } as const;
 /** One of the lifecycle events. */

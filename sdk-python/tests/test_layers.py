@@ -26,6 +26,7 @@ LAYERS = {
         "_errors",
         "_json",
         "_log",
+        "_lifecycle",
         "_methods",
         "_protocol",
         "_results",

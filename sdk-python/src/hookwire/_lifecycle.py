@@ -12,6 +12,22 @@ from typing import Callable, Final, Literal, NamedTuple, TypedDict, Union
 from ._errors import ToolError
 from ._protocol import JSON, ToolKind, ToolResult
 
+__all__ = [
+    "HookEvent",
+    "HookInput",
+    "HookOutput",
+    "LifecycleHooks",
+    "PermissionRequestInput",
+    "PostToolUseFailureInput",
+    "PostToolUseInput",
+    "PreToolUseInput",
+    "SessionEndInput",
+    "SessionStartInput",
+    "TaskCompletedInput",
+    "ToolInput",
+    "UserPromptSubmitInput",
+]
+
 ToolInput = dict[str, JSON]
 """A tool's arguments."""
 
@@ -20,21 +36,21 @@ class HookEvent:
     """The lifecycle events: the keys of LifecycleHook's hooks."""
 
     SessionStart: Final = "SessionStart"
-    """The first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session."""
+    """the first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session."""
     UserPromptSubmit: Final = "UserPromptSubmit"
-    """The first hook.before_llm of a turn: a meta.TurnID new to the session or, from a host that sends none, a request whose last message is the user's."""
+    """the first hook.before_llm of a turn: a meta.TurnID new to the session or, from a host that sends none, a request whose last message is the user's."""
     PreToolUse: Final = "PreToolUse"
-    """Hook.before_tool."""
+    """hook.before_tool."""
     PermissionRequest: Final = "PermissionRequest"
-    """Hook.approve_tool; CanUseTool decides what its callbacks let through."""
+    """hook.approve_tool; CanUseTool decides what its callbacks let through."""
     PostToolUse: Final = "PostToolUse"
-    """Hook.after_tool of a result that is not an error."""
+    """hook.after_tool of a result that is not an error."""
     PostToolUseFailure: Final = "PostToolUseFailure"
-    """Hook.after_tool of a result with is_error."""
+    """hook.after_tool of a result with is_error."""
     TaskCompleted: Final = "TaskCompleted"
-    """The runtime event agent.turn.end (legacy turn_end)."""
+    """the runtime event agent.turn.end (legacy turn_end)."""
     SessionEnd: Final = "SessionEnd"
-    """The runtime event agent.session.end, or the hook's stop for the sessions still open."""
+    """the runtime event agent.session.end, or the hook's stop for the sessions still open."""
 
 
 # In the order a session meets them.
@@ -236,7 +252,10 @@ ROWS: Final = (
         HookEvent.PreToolUse,
         PreToolUseInput,
         method="hook.before_tool",
-        input=(Source("tool_name", "string", "tool"), Source("tool_input", "arguments", "arguments"),),
+        input=(
+            Source("tool_name", "string", "tool"),
+            Source("tool_input", "arguments", "arguments"),
+        ),
         modify=Source("tool_input", "arguments", "modified_input"),
         skip=("deny_tool", "{tool} skipped by a PreToolUse callback"),
         abort=("abort_turn", ""),
@@ -245,7 +264,12 @@ ROWS: Final = (
         HookEvent.PermissionRequest,
         PermissionRequestInput,
         method="hook.approve_tool",
-        input=(Source("tool_name", "string", "tool"), Source("tool_input", "arguments", "arguments"), Source("tool_kind", "tool_kind", "tool_kind"), Source("affected_paths", "paths", "affected_paths"),),
+        input=(
+            Source("tool_name", "string", "tool"),
+            Source("tool_input", "arguments", "arguments"),
+            Source("tool_kind", "tool_kind", "tool_kind"),
+            Source("affected_paths", "paths", "affected_paths"),
+        ),
         skip=("refuse", "{tool} refused by a PermissionRequest callback"),
         abort=("refuse", "{tool} refused by a PermissionRequest callback"),
     ),
@@ -254,7 +278,11 @@ ROWS: Final = (
         PostToolUseInput,
         method="hook.after_tool",
         when="!result.is_error",
-        input=(Source("tool_name", "string", "tool"), Source("tool_input", "arguments", "arguments"), Source("tool_output", "tool_result", "result"),),
+        input=(
+            Source("tool_name", "string", "tool"),
+            Source("tool_input", "arguments", "arguments"),
+            Source("tool_output", "tool_result", "result"),
+        ),
         modify=Source("tool_output", "tool_result", "modified_output"),
         abort=("abort_turn", ""),
     ),
@@ -263,7 +291,11 @@ ROWS: Final = (
         PostToolUseFailureInput,
         method="hook.after_tool",
         when="result.is_error",
-        input=(Source("tool_name", "string", "tool"), Source("tool_input", "arguments", "arguments"), Source("error", "tool_error", "result"),),
+        input=(
+            Source("tool_name", "string", "tool"),
+            Source("tool_input", "arguments", "arguments"),
+            Source("error", "tool_error", "result"),
+        ),
         modify=Source("error", "tool_error", "modified_output"),
         abort=("abort_turn", ""),
     ),

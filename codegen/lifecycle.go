@@ -174,7 +174,7 @@ func (e lifecycleEvent) rowFields(t *lifecycleTable, name func(string) string, s
 		add("input", list(inputs))
 	}
 	if e.Modify != nil {
-		add("modify", object("with", str(e.Modify.With), "field", str(name(e.Modify.Field)), "type", str(t.fieldType(e.Modify.Field))))
+		add("modify", object("with", str(name(e.Modify.With)), "field", str(name(e.Modify.Field)), "type", str(t.fieldType(e.Modify.Field))))
 	}
 	for _, o := range []struct {
 		key string
@@ -377,7 +377,7 @@ func (t *lifecycleTable) typescript(header string) string {
 		}
 		b.WriteString("  };\n")
 	}
-	b.WriteString("}\n\n/** An event of the lifecycle table: where it comes from, its input, what its modified input or output replaces, what skip and abort become. */\nexport interface Row {\n  event: HookEvent;\n  method?: string;\n  when?: string;\n  eventKind?: string;\n  session?: \"start\" | \"end\";\n  input?: readonly { field: string; type: string; from: string }[];\n  modify?: { with: \"modified_input\" | \"modified_output\"; field: string; type: string };\n  skip?: { action: string; reason: string };\n  abort?: { action: string; reason: string };\n}\n\n/** The lifecycle table's events, in its order. */\nexport const rows = [\n")
+	b.WriteString("}\n\n/** An event of the lifecycle table: where it comes from, its input, what its modified input or output replaces, what skip and abort become. */\nexport interface Row {\n  event: HookEvent;\n  method?: string;\n  when?: string;\n  eventKind?: string;\n  session?: \"start\" | \"end\";\n  input?: readonly { field: string; type: string; from: string }[];\n  modify?: { with: \"modifiedInput\" | \"modifiedOutput\"; field: string; type: string };\n  skip?: { action: string; reason: string };\n  abort?: { action: string; reason: string };\n}\n\n/** The lifecycle table's events, in its order. */\nexport const rows = [\n")
 	for _, e := range t.Events {
 		pairs := e.rowFields(t, camel, strconv.Quote, func(kv ...string) string {
 			var parts []string

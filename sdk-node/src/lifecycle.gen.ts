@@ -110,7 +110,7 @@ export interface Row {
   eventKind?: string;
   session?: "start" | "end";
   input?: readonly { field: string; type: string; from: string }[];
-  modify?: { with: "modified_input" | "modified_output"; field: string; type: string };
+  modify?: { with: "modifiedInput" | "modifiedOutput"; field: string; type: string };
   skip?: { action: string; reason: string };
   abort?: { action: string; reason: string };
 }
@@ -118,11 +118,11 @@ export interface Row {
 /** The lifecycle table's events, in its order. */
 export const rows = [
   { event: "SessionStart", session: "start" },
-  { event: "UserPromptSubmit", method: "hook.before_llm", when: "first_of_turn", input: [{ field: "message", type: "string", from: "last_user_message" }], modify: { with: "modified_input", field: "message", type: "string" }, skip: { action: "none", reason: "" }, abort: { action: "abort_turn", reason: "" } },
-  { event: "PreToolUse", method: "hook.before_tool", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }], modify: { with: "modified_input", field: "toolInput", type: "arguments" }, skip: { action: "deny_tool", reason: "{tool} skipped by a PreToolUse callback" }, abort: { action: "abort_turn", reason: "" } },
+  { event: "UserPromptSubmit", method: "hook.before_llm", when: "first_of_turn", input: [{ field: "message", type: "string", from: "last_user_message" }], modify: { with: "modifiedInput", field: "message", type: "string" }, skip: { action: "none", reason: "" }, abort: { action: "abort_turn", reason: "" } },
+  { event: "PreToolUse", method: "hook.before_tool", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }], modify: { with: "modifiedInput", field: "toolInput", type: "arguments" }, skip: { action: "deny_tool", reason: "{tool} skipped by a PreToolUse callback" }, abort: { action: "abort_turn", reason: "" } },
   { event: "PermissionRequest", method: "hook.approve_tool", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "toolKind", type: "tool_kind", from: "tool_kind" }, { field: "affectedPaths", type: "paths", from: "affected_paths" }], skip: { action: "refuse", reason: "{tool} refused by a PermissionRequest callback" }, abort: { action: "refuse", reason: "{tool} refused by a PermissionRequest callback" } },
-  { event: "PostToolUse", method: "hook.after_tool", when: "!result.is_error", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "toolOutput", type: "tool_result", from: "result" }], modify: { with: "modified_output", field: "toolOutput", type: "tool_result" }, abort: { action: "abort_turn", reason: "" } },
-  { event: "PostToolUseFailure", method: "hook.after_tool", when: "result.is_error", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "error", type: "tool_error", from: "result" }], modify: { with: "modified_output", field: "error", type: "tool_error" }, abort: { action: "abort_turn", reason: "" } },
+  { event: "PostToolUse", method: "hook.after_tool", when: "!result.is_error", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "toolOutput", type: "tool_result", from: "result" }], modify: { with: "modifiedOutput", field: "toolOutput", type: "tool_result" }, abort: { action: "abort_turn", reason: "" } },
+  { event: "PostToolUseFailure", method: "hook.after_tool", when: "result.is_error", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "error", type: "tool_error", from: "result" }], modify: { with: "modifiedOutput", field: "error", type: "tool_error" }, abort: { action: "abort_turn", reason: "" } },
   { event: "TaskCompleted", eventKind: "agent.turn.end", input: [{ field: "payload", type: "json", from: "payload" }] },
   { event: "SessionEnd", eventKind: "agent.session.end", session: "end" },
 ] as const satisfies readonly Row[];

@@ -1,81 +1,20 @@
-// Lifecycle hooks: the vocabulary of in-process agent SDKs (eight events,
+// Lifecycle hooks: the vocabulary of in-process agent SDKs (events,
 // continue / skip / abort, modifiedInput / modifiedOutput, a canUseTool
 // permission callback) on top of a Hook, so that a hook written that way
 // ports in minutes and runs out of process under any host of the protocol.
-// The mapping is the same in the Go and Python SDKs.
+// The events, their inputs and how each maps onto the protocol are the
+// lifecycle table's (docs/lifecycle.md), generated into lifecycle.gen.ts;
+// this module runs its rows, as the Go and Python SDKs do.
 
-import type { Awaitable, Context } from "./handlers.js";
+import type { Intercepted } from "./exports.gen.js";
+import type { Awaitable, Context, Handler } from "./handlers.js";
 import { Hook } from "./hook.js";
-import {
-  type AfterToolParams,
-  type AfterToolResult,
-  type ApproveToolParams,
-  type ApproveToolResult,
-  abortTurn,
-  type BeforeLLMParams,
-  type BeforeLLMResult,
-  type BeforeToolParams,
-  type BeforeToolResult,
-  continue_,
-  denyTool,
-  type JsonValue,
-  type Meta,
-  type RuntimeEvent,
-  type ToolKind,
-  type ToolResult,
-} from "./protocol.gen.js";
+import { HookEvent, type HookInputs, type Row, rows, type ToolInput } from "./lifecycle.gen.js";
+import { continue_, type RuntimeEvent, type ToolKind, type ToolResult } from "./protocol.gen.js";
 import { modify } from "./results.js";
 
-/** The eight lifecycle events. */
-export const HookEvent = {
-  SessionStart: "SessionStart",
-  UserPromptSubmit: "UserPromptSubmit",
-  PreToolUse: "PreToolUse",
-  PostToolUse: "PostToolUse",
-  PostToolUseFailure: "PostToolUseFailure",
-  PermissionRequest: "PermissionRequest",
-  TaskCompleted: "TaskCompleted",
-  SessionEnd: "SessionEnd",
-} as const;
-/** One of the eight lifecycle events. */
-export type HookEvent = (typeof HookEvent)[keyof typeof HookEvent];
+export { HookEvent, type HookInputs, type ToolInput };
 
-/** A tool's arguments. */
-export type ToolInput = { [key: string]: JsonValue };
-
-/** What a callback of each event receives. */
-export interface HookInputs {
-  SessionStart: { event: "SessionStart"; sessionId: string };
-  UserPromptSubmit: { event: "UserPromptSubmit"; sessionId: string; message: string };
-  PreToolUse: { event: "PreToolUse"; sessionId: string; toolName: string; toolInput: ToolInput };
-  PostToolUse: {
-    event: "PostToolUse";
-    sessionId: string;
-    toolName: string;
-    toolInput: ToolInput;
-    toolOutput: ToolResult;
-  };
-  /** error.message is the result's for_llm. */
-  PostToolUseFailure: {
-    event: "PostToolUseFailure";
-    sessionId: string;
-    toolName: string;
-    toolInput: ToolInput;
-    error: Error;
-  };
-  /** toolKind and affectedPaths are what the host knows: absent and empty otherwise. */
-  PermissionRequest: {
-    event: "PermissionRequest";
-    sessionId: string;
-    toolName: string;
-    toolInput: ToolInput;
-    toolKind?: ToolKind;
-    affectedPaths: string[];
-  };
-  /** payload is the agent.turn.end event's, null when it has none. */
-  TaskCompleted: { event: "TaskCompleted"; sessionId: string; payload: JsonValue };
-  SessionEnd: { event: "SessionEnd"; sessionId: string };
-}
 /** What a lifecycle callback receives, told apart by `event`. */
 export type HookInput = HookInputs[HookEvent];
 
@@ -118,20 +57,20 @@ export interface HookAbort {
   modifiedOutput?: never;
 }
 
-/** What a callback of each event may answer. */
-export interface HookOutputs {
-  SessionStart: HookContinue;
-  /** modifiedInput is the new text of the user's message; skip is taken as continue. */
-  UserPromptSubmit: HookModifyInput<string> | HookSkip | HookAbort;
-  /** modifiedInput is the tool's new arguments, whole. */
-  PreToolUse: HookModifyInput<ToolInput> | HookSkip | HookAbort;
-  PostToolUse: HookModifyOutput | HookAbort;
-  PostToolUseFailure: HookModifyOutput | HookAbort;
-  /** skip and abort deny the call: approval cannot end a turn. */
-  PermissionRequest: HookContinue | HookSkip | HookAbort;
-  TaskCompleted: HookContinue;
-  SessionEnd: HookContinue;
-}
+type RowOf<E extends HookEvent> = Extract<(typeof rows)[number], { event: E }>;
+type ContinueOf<E extends HookEvent> =
+  RowOf<E> extends { modify: { with: "modifiedInput"; field: infer F } }
+    ? HookModifyInput<HookInputs[E][F & keyof HookInputs[E]]>
+    : RowOf<E> extends { modify: { with: "modifiedOutput" } }
+      ? HookModifyOutput
+      : HookContinue;
+/** What a callback of each event may answer: skip and abort where the lifecycle table offers them. */
+export type HookOutputs = {
+  [E in HookEvent]:
+    | ContinueOf<E>
+    | (RowOf<E> extends { skip: object } ? HookSkip : never)
+    | (RowOf<E> extends { abort: object } ? HookAbort : never);
+};
 /** What a lifecycle callback answers, by event. */
 export type HookOutput<E extends HookEvent = HookEvent> = HookOutputs[E];
 
@@ -191,16 +130,74 @@ export function lifecycle(name: string | undefined, options: LifecycleOptions): 
 }
 
 type Any = { [key: string]: unknown };
-type Outcome<E extends HookEvent> = { input: HookInputs[E]; stop?: HookSkip | HookAbort };
+type Callback = (input: Any, ctx: Context) => unknown;
+const table: readonly Row[] = rows;
 
 const isObject = (v: unknown): v is Any => typeof v === "object" && v !== null && !Array.isArray(v);
-const sessionOf = (meta: Meta | undefined): string => meta?.SessionKey ?? "";
 const details = (err: unknown): string => (err instanceof Error && err.stack !== undefined ? err.stack : String(err));
+
+/** The member of params at a dotted path. */
+const lookup = (params: Any, path: string): unknown =>
+  path.split(".").reduce<unknown>((v, name) => (isObject(v) ? v[name] : undefined), params);
+
+/** The index of the request's last user message, -1 when it has none. */
+function lastUser(params: Any): number {
+  const messages = (params["messages"] ?? []) as Any[]; // a host leaves an empty history out
+  let at = messages.length - 1;
+  while (at >= 0 && messages[at]!["role"] !== "user") at--;
+  return at;
+}
+
+// How an input field of each type is read from its member, absent or not.
+const readers: { [type: string]: (v: unknown) => unknown } = {
+  string: (v) => (typeof v === "string" ? v : ""),
+  arguments: (v) => (isObject(v) ? v : {}),
+  tool_result: (v) => (isObject(v) ? v : { for_llm: "" }), // a host leaves an empty result out
+  tool_error: (v) => new Error(isObject(v) ? String(v["for_llm"]) : ""),
+  tool_kind: (v) => v,
+  paths: (v) => (Array.isArray(v) ? v : []),
+  json: (v) => v ?? null,
+};
+
+/** The input of row's event, read from params. */
+function read(row: Row, sessionId: string, params: Any): Any {
+  const input: Any = { event: row.event, sessionId };
+  for (const { field, type, from } of row.input ?? []) {
+    const at = lastUser(params);
+    const v = from !== "last_user_message" ? lookup(params, from) : (params["messages"] as Any[])[at]?.["content"];
+    const value = readers[type]!(v);
+    if (value !== undefined) input[field] = value;
+  }
+  return input;
+}
+
+/** Takes a callback's modified input or output into params, where row says. */
+function apply(row: Row, params: Any, value: unknown): void {
+  const { type, field, with: what } = row.modify!;
+  const from = row.input!.find((f) => f.field === field)!.from;
+  if (type === "string" && typeof value !== "string") throw new Error(`${what} is not a string, ignored`);
+  if (type === "arguments" && !isObject(value)) throw new Error(`${what} is not an object of arguments, ignored`);
+  if (type === "tool_result" || type === "tool_error") {
+    if (typeof value === "string")
+      value = { ...(readers["tool_result"]!(lookup(params, from)) as Any), for_llm: value };
+    else if (!isObject(value) || typeof value["for_llm"] !== "string")
+      throw new Error(`${what} is neither a string nor a ToolResult, ignored`);
+  }
+  if (from !== "last_user_message") {
+    params[from] = value;
+    return;
+  }
+  const at = lastUser(params);
+  if (at < 0) throw new Error(`the request has no user message to replace, ${what} ignored`);
+  const messages = [...(params["messages"] as Any[])];
+  messages[at] = { ...messages[at], content: value };
+  params["messages"] = messages;
+}
 
 class Lifecycle {
   private readonly hooks: LifecycleHooks;
   private readonly log: (message: string) => void;
-  // Sessions started and not ended, with their SessionStart callbacks' run.
+  // Sessions started and not ended, with their start's run.
   private readonly open = new Map<string, Promise<void>>();
   // The turns whose first LLM call has been seen, by session.
   private readonly turns = new Map<string, Set<string>>();
@@ -213,13 +210,14 @@ class Lifecycle {
   ) {
     this.hooks = options.hooks ?? {};
     this.log = options.log ?? ((message) => void process.stderr.write(message + "\n"));
-    const has = (...events: HookEvent[]): boolean => events.some((e) => (this.hooks[e]?.length ?? 0) > 0);
-    if (has("UserPromptSubmit")) hook.beforeLLM((req, ctx) => this.beforeLLM(req, ctx));
-    if (has("PreToolUse")) hook.beforeTool((call, ctx) => this.beforeTool(call, ctx));
-    if (has("PostToolUse", "PostToolUseFailure")) hook.afterTool((ran, ctx) => this.afterTool(ran, ctx));
-    if (has("PermissionRequest") || options.canUseTool !== undefined)
-      hook.approveTool((req, ctx) => this.approveTool(req, ctx));
-    if (has("SessionStart", "SessionEnd", "TaskCompleted")) {
+    const used = table.filter((row) => this.has(row));
+    const methods = new Set(used.flatMap((row) => (row.method === undefined ? [] : [row.method])));
+    if (options.canUseTool !== undefined) methods.add("hook.approve_tool");
+    for (const method of methods) {
+      const handler = (params: Any, ctx: Context) => this.call(method, params, ctx);
+      hook.handle(method as Intercepted, handler as unknown as Handler<Intercepted>);
+    }
+    if (used.some((row) => row.method === undefined)) {
       hook.on("*", (event, ctx) => {
         const handled = this.events.then(() => this.observe(event, ctx));
         // The SDK logs a failure; the next notification is handled all the same.
@@ -233,20 +231,20 @@ class Lifecycle {
     }
   }
 
+  private has(row: Row): boolean {
+    return (this.hooks[row.event]?.length ?? 0) > 0;
+  }
+
   /**
-   * Runs the callbacks of one event in order, each on the input as the one
+   * Runs the callbacks of row's event in order, each on the input as the one
    * before left it, until one skips or aborts. A callback that throws, or
-   * answers something else, is logged and counts as continue.
+   * answers something else, is logged and counts as continue. A modified
+   * input or output that row uses changes params too.
    */
-  private async chain<E extends HookEvent>(
-    event: E,
-    input: HookInputs[E],
-    ctx: Context,
-    apply?: (input: HookInputs[E], out: Any) => HookInputs[E],
-  ): Promise<Outcome<E>> {
-    const callbacks = (this.hooks[event] ?? []) as readonly HookCallback<E>[];
+  private async chain(row: Row, input: Any, ctx: Context, params: Any): Promise<HookSkip | HookAbort | undefined> {
+    const callbacks = (this.hooks[row.event] ?? []) as readonly Callback[];
     for (const [i, callback] of callbacks.entries()) {
-      const which = `${event} callback ${i + 1}`;
+      const which = `${row.event} callback ${i + 1}`;
       let out: unknown;
       try {
         out = await callback(input, ctx);
@@ -255,40 +253,45 @@ class Lifecycle {
         continue;
       }
       const action = isObject(out) ? out["action"] : undefined;
-      if (action === "skip" || action === "abort") return { input, stop: out as HookSkip | HookAbort };
+      if (action === "skip" || action === "abort") return out as HookSkip | HookAbort;
       if (action !== "continue") {
         this.log(`hookwire: ${which} answered ${JSON.stringify(out)}, not continue, skip or abort: taken as continue`);
         continue;
       }
-      if (apply !== undefined) {
-        try {
-          input = apply(input, out as Any);
-        } catch (err) {
-          this.log(`hookwire: ${which}: ${err instanceof Error ? err.message : String(err)}; taken as continue`);
-        }
+      const modified = row.modify === undefined ? undefined : (out as Any)[row.modify.with];
+      if (modified === undefined) continue;
+      try {
+        apply(row, params, modified);
+        input = read(row, input["sessionId"] as string, params);
+      } catch (err) {
+        this.log(`hookwire: ${which}: ${err instanceof Error ? err.message : String(err)}; taken as continue`);
       }
     }
-    return { input };
+    return undefined;
   }
 
-  /** Runs SessionStart the first time a session is seen; resolves once it has run. */
+  private async sessionRows(step: "start" | "end", sessionId: string, ctx: Context): Promise<void> {
+    for (const row of table) if (row.session === step) await this.chain(row, { event: row.event, sessionId }, ctx, {});
+  }
+
+  /** Runs the session's start the first time a session is seen; resolves once it has run. */
   private start(key: string, ctx: Context): Promise<void> {
     let started = this.open.get(key);
     if (started === undefined) {
-      started = this.chain("SessionStart", { event: "SessionStart", sessionId: key }, ctx).then(() => {});
+      started = this.sessionRows("start", key, ctx);
       this.open.set(key, started);
     }
     return started;
   }
 
-  /** Runs SessionEnd for a session started and not ended. */
+  /** Runs the session's end for a session started and not ended. */
   private async end(key: string, ctx: Context): Promise<void> {
     const started = this.open.get(key);
     if (started === undefined) return;
     this.open.delete(key);
     this.turns.delete(key);
     await started;
-    await this.chain("SessionEnd", { event: "SessionEnd", sessionId: key }, ctx);
+    await this.sessionRows("end", key, ctx);
   }
 
   private async observe(event: RuntimeEvent, ctx: Context): Promise<void> {
@@ -298,134 +301,66 @@ class Lifecycle {
       if (typeof k === "string") key = k;
     }
     if (key === "") return;
-    if (event.kind === "agent.session.end") return this.end(key, ctx);
+    if (table.some((row) => row.session === "end" && row.eventKind === event.kind)) return this.end(key, ctx);
     await this.start(key, ctx);
-    if (event.kind === "agent.turn.end") {
-      await this.chain(
-        "TaskCompleted",
-        { event: "TaskCompleted", sessionId: key, payload: event.payload ?? null },
-        ctx,
-      );
+    const params = { ...event } as Any;
+    for (const row of table) {
+      if (row.eventKind === event.kind && row.session === undefined && this.has(row))
+        await this.chain(row, read(row, key, params), ctx, params);
     }
   }
 
-  /** Whether a before_llm call is the first of its turn. */
-  private firstOfTurn(sessionId: string, req: BeforeLLMParams): boolean {
-    const turn = req.meta?.TurnID;
-    if (turn === undefined || turn === "") return (req.messages ?? []).at(-1)?.role === "user";
-    let seen = this.turns.get(sessionId);
-    if (seen === undefined) {
-      seen = new Set();
-      this.turns.set(sessionId, seen);
+  /** Whether row's condition holds for a call. */
+  private holds(row: Row, sessionId: string, params: Any): boolean {
+    if (row.when !== "first_of_turn") {
+      const path = (row.when ?? "").replace(/^!/, "");
+      return path === "" || (lookup(params, path) === true) !== row.when!.startsWith("!");
     }
+    // The first before_llm call of its turn: of a TurnID new to the session
+    // or, from a host that sends none, of a request whose last message is the user's.
+    const turn = lookup(params, "meta.TurnID");
+    if (typeof turn !== "string" || turn === "")
+      return ((params["messages"] ?? []) as Any[]).at(-1)?.["role"] === "user";
+    const seen = this.turns.get(sessionId) ?? new Set();
+    this.turns.set(sessionId, seen);
     if (seen.has(turn)) return false;
     seen.add(turn);
     return true;
   }
 
-  private async beforeLLM(req: BeforeLLMParams, ctx: Context): Promise<BeforeLLMResult> {
-    const sessionId = sessionOf(req.meta);
+  /** Runs the rows of a method on a call, and answers what their outcomes map to. */
+  private async call(method: string, received: Any, ctx: Context): Promise<unknown> {
+    const sessionId = (lookup(received, "meta.SessionKey") as string | undefined) ?? "";
     await this.start(sessionId, ctx);
-    if (!this.firstOfTurn(sessionId, req)) return continue_();
-    const history = req.messages ?? []; // a host leaves an empty history out
-    let at = history.length - 1;
-    while (at >= 0 && history[at]!.role !== "user") at--;
-    const message = history[at]?.content ?? "";
-    const { input, stop } = await this.chain(
-      "UserPromptSubmit",
-      { event: "UserPromptSubmit", sessionId, message },
-      ctx,
-      (input, out) => {
-        const text = out["modifiedInput"];
-        if (text === undefined) return input;
-        if (typeof text !== "string") throw new Error("modifiedInput is not a string, ignored");
-        if (at < 0) throw new Error("the request has no user message to replace, modifiedInput ignored");
-        return { ...input, message: text };
-      },
-    );
-    if (stop?.action === "abort") return abortTurn(stop.reason);
-    if (input.message === message) return continue_();
-    const messages = [...history];
-    messages[at] = { ...messages[at]!, content: input.message };
-    return modify(req, { messages });
+    const params = { ...received };
+    for (const row of table) {
+      if (row.method !== method || !this.has(row) || !this.holds(row, sessionId, params)) continue;
+      const stop = await this.chain(row, read(row, sessionId, params), ctx, params);
+      if (stop === undefined) continue;
+      const outcome = stop.action === "skip" ? row.skip : row.abort;
+      if (outcome === undefined || outcome.action === "none") break;
+      const fallback = outcome.reason.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+      const reason = stop.reason ?? (fallback === "" ? undefined : fallback);
+      if (outcome.action === "refuse") return { approved: false, reason };
+      return reason === undefined ? { action: outcome.action } : { action: outcome.action, reason };
+    }
+    if (method === "hook.approve_tool") return this.approve(params, ctx);
+    const changed = Object.keys(params).some((k) => params[k] !== received[k]);
+    return changed ? modify(received as never, params) : continue_();
   }
 
-  private async beforeTool(call: BeforeToolParams, ctx: Context): Promise<BeforeToolResult> {
-    const sessionId = sessionOf(call.meta);
-    await this.start(sessionId, ctx);
-    const received: HookInputs["PreToolUse"] = {
-      event: "PreToolUse",
-      sessionId,
-      toolName: call.tool,
-      toolInput: call.arguments ?? {},
-    };
-    const { input, stop } = await this.chain("PreToolUse", received, ctx, (input, out) => {
-      const args = out["modifiedInput"];
-      if (args === undefined) return input;
-      if (!isObject(args)) throw new Error("modifiedInput is not an object of arguments, ignored");
-      return { ...input, toolInput: args as ToolInput };
-    });
-    if (stop?.action === "skip") return denyTool(stop.reason ?? `${call.tool} skipped by a PreToolUse callback`);
-    if (stop?.action === "abort") return abortTurn(stop.reason);
-    return input === received ? continue_() : modify(call, { arguments: input.toolInput });
-  }
-
-  private async afterTool(ran: AfterToolParams, ctx: Context): Promise<AfterToolResult> {
-    const sessionId = sessionOf(ran.meta);
-    await this.start(sessionId, ctx);
-    const toolInput = ran.arguments ?? {};
-    const received = ran.result ?? { for_llm: "" }; // a host leaves an empty result out
-    let result = received;
-    const replace = (out: Any): boolean => {
-      const output = out["modifiedOutput"];
-      if (output === undefined) return false;
-      if (typeof output === "string") result = { ...result, for_llm: output };
-      else if (isObject(output) && typeof output["for_llm"] === "string") result = output as unknown as ToolResult;
-      else throw new Error("modifiedOutput is neither a string nor a ToolResult, ignored");
-      return true;
-    };
-    const { stop } =
-      received.is_error === true
-        ? await this.chain(
-            "PostToolUseFailure",
-            { event: "PostToolUseFailure", sessionId, toolName: ran.tool, toolInput, error: new Error(result.for_llm) },
-            ctx,
-            (input, out) => (replace(out) ? { ...input, error: new Error(result.for_llm) } : input),
-          )
-        : await this.chain(
-            "PostToolUse",
-            { event: "PostToolUse", sessionId, toolName: ran.tool, toolInput, toolOutput: result },
-            ctx,
-            (input, out) => (replace(out) ? { ...input, toolOutput: result } : input),
-          );
-    if (stop?.action === "abort") return abortTurn(stop.reason);
-    return result === received ? continue_() : modify(ran, { result });
-  }
-
-  private async approveTool(req: ApproveToolParams, ctx: Context): Promise<ApproveToolResult> {
-    const sessionId = sessionOf(req.meta);
-    await this.start(sessionId, ctx);
-    const affectedPaths = req.affected_paths ?? [];
-    const known = req.tool_kind === undefined ? {} : { toolKind: req.tool_kind };
-    const input: HookInputs["PermissionRequest"] = {
-      event: "PermissionRequest",
-      sessionId,
-      toolName: req.tool,
-      toolInput: req.arguments ?? {},
-      ...known,
-      affectedPaths,
-    };
-    const { stop } = await this.chain("PermissionRequest", input, ctx);
-    if (stop !== undefined)
-      return { approved: false, reason: stop.reason ?? `${req.tool} refused by a PermissionRequest callback` };
+  /** Asks canUseTool about a call the rows let through. */
+  private async approve(req: Any, ctx: Context): Promise<unknown> {
     const canUseTool = this.options.canUseTool;
     if (canUseTool === undefined) return { approved: true };
+    const tool = req["tool"] as string;
+    const known = req["tool_kind"] === undefined ? {} : { toolKind: req["tool_kind"] as ToolKind };
     let verdict: unknown;
     try {
-      verdict = await canUseTool(req.tool, req.arguments ?? {}, {
+      verdict = await canUseTool(tool, (req["arguments"] ?? {}) as ToolInput, {
         signal: ctx.signal,
         ...known,
-        affectedPaths: [...affectedPaths],
+        affectedPaths: [...((req["affected_paths"] ?? []) as string[])],
       });
     } catch (err) {
       // Not an approval: a failing permission check leaves the call to the host.
@@ -441,7 +376,7 @@ class Lifecycle {
         // Running the call with the arguments it came with would not be what was allowed.
         return {
           approved: false,
-          reason: `canUseTool allowed ${req.tool} with updated input, which this host cannot apply (it does not announce ${APPROVE_ARGUMENTS})`,
+          reason: `canUseTool allowed ${tool} with updated input, which this host cannot apply (it does not announce ${APPROVE_ARGUMENTS})`,
         };
       }
       case "deny":

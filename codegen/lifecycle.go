@@ -24,14 +24,14 @@ type lifecycleTable struct {
 }
 
 type lifecycleEvent struct {
-	Name      string `json:"name"`
-	Doc       string `json:"doc"`
-	Method    string `json:"method"`
-	When      string `json:"when"`
-	EventKind string `json:"event_kind"`
-	Session   string `json:"session"`
+	Name      string           `json:"name"`
+	Doc       string           `json:"doc"`
+	Method    string           `json:"method"`
+	When      string           `json:"when"`
+	EventKind string           `json:"event_kind"`
+	Session   string           `json:"session"`
 	Input     []lifecycleInput `json:"input"`
-	Modify *struct {
+	Modify    *struct {
 		With  string `json:"with"`
 		Field string `json:"field"`
 		Doc   string `json:"doc"`

@@ -401,9 +401,9 @@ func (t *lifecycleTable) docs(header string) string {
 	fmt.Fprintf(&b, "<!-- %s -->\n\n# Lifecycle events\n\n", header)
 	b.WriteString("The lifecycle layer of each SDK (`sdk-go/lifecycle`, Python's `LifecycleHook`,\nTypeScript's `lifecycle()`) runs callbacks written for in-process agent SDKs'\nlifecycle hooks on the protocol's calls and events. This table is\n`schema/lifecycle.json`, from which each SDK's events, inputs and rows are\ngenerated. Field names are snake_case here and in Python, PascalCase in Go\nand camelCase in TypeScript; every input also has the event and the session\nid (the host's session key, empty when it sends none).\n\n")
 	b.WriteString("| event | fires on | input | modified input or output | skip | abort |\n| --- | --- | --- | --- | --- | --- |\n")
-	outcomeText := func(o *outcome, what string) string {
+	outcomeText := func(o *outcome) string {
 		if o == nil {
-			return "not offered"
+			return "not offered; stops the callbacks"
 		}
 		var s string
 		switch o.Action {
@@ -430,11 +430,15 @@ func (t *lifecycleTable) docs(header string) string {
 		if e.Modify != nil {
 			mod = fmt.Sprintf("`%s`: %s, replaces `%s`", e.Modify.With, e.Modify.Doc, e.Input[slices.IndexFunc(e.Input, func(in lifecycleInput) bool { return in.Field == e.Modify.Field })].From)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", e.Name, e.Doc, strings.Join(in, ", "), mod, outcomeText(e.Skip, "skip"), outcomeText(e.Abort, "abort"))
+		if len(in) == 0 {
+			in = []string{"the session id only"}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", e.Name, e.Doc, strings.Join(in, ", "), mod, outcomeText(e.Skip), outcomeText(e.Abort))
 	}
 	b.WriteString("\nAn input field is read from the member of the call or event named in brackets; `last_user_message` is the text of the request's last user message. A callback's failure, or an answer that is none of continue, skip and abort, is logged and counts as continue.\n\n| field | type | what it is |\n| --- | --- | --- |\n")
 	for _, f := range t.fieldOrder() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f, t.fieldType(f), t.Fields[f].Doc)
 	}
+	b.WriteString("\nTo add an event, add its row to `schema/lifecycle.json` and run `go tool mage\ngen`: each SDK's runner reads the rows, and registers the handler or\nobserver an event needs once it has callbacks. A new field type, source\ncondition or outcome action needs each runner taught it.\n")
 	return b.String()
 }

@@ -209,36 +209,16 @@ func lastUserMessage(params members) (int, json.RawMessage) {
 // apply takes a callback's modified input or output into params, where r's
 // row says, and reads the input anew from them.
 func (l *layer) apply(r row, in *Input, params members, v any) error {
-	var value any
-	switch r.modify.typ {
-	case "string":
-		text, ok := v.(string)
-		if !ok {
-			return fmt.Errorf("ModifiedInput is a %T, not the %s's new text (a string)", v, strings.ToLower(r.modify.field))
-		}
-		value = text
-	case "arguments":
-		args, err := arguments(v)
-		if err != nil {
-			return err
-		}
-		value = args
-	default: // a tool result, failed or not
-		var current hookwire.ToolResult
-		if raw := params[sourceOf(r)]; raw != nil {
-			_ = current.UnmarshalJSON(raw)
-		}
-		result, err := toolResult(v, current)
-		if err != nil {
-			return err
-		}
-		value = result
+	from := r.input[slices.IndexFunc(r.input, func(s source) bool { return s.field == r.modify.field })].from
+	current := params[from]
+	if from == "last_user_message" {
+		_, current = lastUserMessage(params)
 	}
-	raw, err := json.Marshal(value)
+	raw, err := modified(r.modify, v, current)
 	if err != nil {
 		return err
 	}
-	if from := sourceOf(r); from != "last_user_message" {
+	if from != "last_user_message" {
 		params[from] = raw
 	} else if err := setLastUserMessage(params, raw); err != nil {
 		return err
@@ -247,10 +227,34 @@ func (l *layer) apply(r row, in *Input, params members, v any) error {
 	return nil
 }
 
-// sourceOf is the member that r's modify replaces.
-func sourceOf(r row) string {
-	i := slices.IndexFunc(r.input, func(s source) bool { return s.field == r.modify.field })
-	return r.input[i].from
+// modified is a callback's ModifiedInput or ModifiedOutput as the JSON of
+// the member it replaces: a string; a tool's whole arguments, as anything
+// that encodes to a JSON object; a whole ToolResult, or a string that
+// replaces the for_llm of the current one.
+func modified(m *source, v any, current json.RawMessage) (json.RawMessage, error) {
+	raw, err := json.Marshal(v)
+	text, isText := v.(string)
+	var args map[string]any
+	switch m.typ {
+	case "string":
+		if !isText {
+			return nil, fmt.Errorf("ModifiedInput is a %T, not the %s's new text (a string)", v, strings.ToLower(m.field))
+		}
+		return raw, err
+	case "arguments":
+		if err != nil || json.Unmarshal(raw, &args) != nil || args == nil {
+			return nil, fmt.Errorf("ModifiedInput is a %T, not the tool's arguments (a JSON object)", v)
+		}
+		return raw, nil
+	}
+	var result hookwire.ToolResult
+	if isText {
+		_ = result.UnmarshalJSON(current)
+		result.ForLLM = text
+	} else if err != nil || result.UnmarshalJSON(raw) != nil {
+		return nil, fmt.Errorf("ModifiedOutput is a %T, neither a ToolResult nor a string (the new for_llm)", v)
+	}
+	return json.Marshal(result)
 }
 
 func setLastUserMessage(params members, content json.RawMessage) error {
@@ -263,48 +267,6 @@ func setLastUserMessage(params members, content json.RawMessage) error {
 	messages[at]["content"] = content
 	params["messages"], _ = json.Marshal(messages)
 	return nil
-}
-
-// arguments reads a ModifiedInput that is a tool's whole arguments, as a
-// map or as anything that encodes to a JSON object.
-func arguments(v any) (map[string]any, error) {
-	if m, ok := v.(map[string]any); ok && m != nil {
-		return m, nil
-	}
-	var m map[string]any
-	b, err := json.Marshal(v)
-	if err == nil {
-		err = json.Unmarshal(b, &m)
-	}
-	if err != nil || m == nil {
-		return nil, fmt.Errorf("ModifiedInput is a %T, not the tool's arguments (a JSON object)", v)
-	}
-	return m, nil
-}
-
-// toolResult reads a ModifiedOutput: a whole ToolResult, or a string that
-// replaces the for_llm of the current one.
-func toolResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
-	switch r := v.(type) {
-	case string:
-		current.ForLLM = r
-		return current, nil
-	case hookwire.ToolResult:
-		return r, nil
-	case *hookwire.ToolResult:
-		if r != nil {
-			return *r, nil
-		}
-	}
-	var result hookwire.ToolResult
-	b, err := json.Marshal(v)
-	if err == nil {
-		err = result.UnmarshalJSON(b)
-	}
-	if err != nil {
-		return current, fmt.Errorf("ModifiedOutput is a %T, neither a ToolResult nor a string (the new for_llm)", v)
-	}
-	return result, nil
 }
 
 // sessionRows runs the callbacks of the rows of a session step.

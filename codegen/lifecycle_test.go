@@ -14,12 +14,14 @@ import (
 	"time"
 )
 
-// A row added to the lifecycle table reaches the three SDKs with no
-// hand-written change: the table plus one event, fed by hook.after_llm,
-// is generated into a copy of the SDKs' sources, and a hook in each
-// language that registers a callback for it, and nothing else, is driven
-// over the protocol as a real process. The callback reads the new input
-// field, and its abort maps to abort_turn as the row says.
+// Rows added to the lifecycle table reach the three SDKs with no
+// hand-written change: the table plus two events, one fed by
+// hook.after_llm and one by the runtime event agent.turn.start, is
+// generated into a copy of the SDKs' sources, and a hook in each language
+// that registers a callback for each, and nothing else, is driven over the
+// protocol as a real process. The callbacks read their input fields, the
+// after_llm one's abort maps to abort_turn as its row says, and the other
+// one writes what it got to stderr.
 func TestANewLifecycleRowReachesEverySDK(t *testing.T) {
 	root := filepath.Join("..")
 	var table map[string]any
@@ -37,6 +39,11 @@ func TestANewLifecycleRowReachesEverySDK(t *testing.T) {
 		"method": "hook.after_llm",
 		"input":  []any{map[string]any{"field": "reply", "from": "response.content"}},
 		"abort":  map[string]any{"action": "abort_turn"},
+	}, map[string]any{
+		"name":       "TurnStarted",
+		"doc":        "the runtime event agent.turn.start",
+		"event_kind": "agent.turn.start",
+		"input":      []any{map[string]any{"field": "payload", "from": "payload"}},
 	})
 	raw, err = json.Marshal(table)
 	if err != nil {
@@ -82,14 +89,18 @@ func TestANewLifecycleRowReachesEverySDK(t *testing.T) {
 			if err := failures[lang]; err != nil {
 				t.Fatal(err)
 			}
-			hello, reply := drive(t, command,
+			results, stderr := drive(t, command,
 				`{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"probe","version":1}}`,
+				`{"jsonrpc":"2.0","method":"hook.runtime_event","params":{"kind":"agent.turn.start","source":{},"scope":{"session_key":"s1"},"payload":{"Goal":"probe"}}}`,
 				`{"jsonrpc":"2.0","id":2,"method":"hook.after_llm","params":{"meta":{"SessionKey":"s1","TurnID":"t1"},"model":"m","response":{"content":"hello"}}}`)
-			if !strings.Contains(hello, `"llm"`) {
-				t.Errorf("hello result %s: the llm mode is not declared for the new event", hello)
+			if hello := results[1]; !strings.Contains(hello, `"llm"`) || !strings.Contains(hello, `"observe"`) {
+				t.Errorf("hello result %s: the llm and observe modes are not both declared for the new events", hello)
 			}
-			if want := `{"action":"abort_turn","reason":"saw hello"}`; !jsonSame(reply, want) {
-				t.Errorf("hook.after_llm answered %s, want %s", reply, want)
+			if want := `{"action":"abort_turn","reason":"saw hello"}`; !jsonSame(results[2], want) {
+				t.Errorf("hook.after_llm answered %s, want %s", results[2], want)
+			}
+			if !strings.Contains(stderr, "TurnStarted s1 probe") {
+				t.Errorf("the TurnStarted callback did not run; stderr:\n%s", stderr)
 			}
 		})
 	}
@@ -102,6 +113,9 @@ func goHook(tmp string) ([]string, error) {
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
 
 	"github.com/hookwire/hookwire/sdk-go/lifecycle"
 )
@@ -110,6 +124,12 @@ func main() {
 	lifecycle.New("probe", lifecycle.Options{Hooks: lifecycle.Hooks{
 		lifecycle.ModelReplied: {func(_ context.Context, in lifecycle.Input) (lifecycle.Output, error) {
 			return lifecycle.Output{Action: lifecycle.Abort, Reason: "saw " + in.Reply}, nil
+		}},
+		lifecycle.TurnStarted: {func(_ context.Context, in lifecycle.Input) (lifecycle.Output, error) {
+			var p struct{ Goal string }
+			_ = json.Unmarshal(in.Payload, &p)
+			fmt.Fprintln(os.Stderr, in.Event, in.SessionID, p.Goal)
+			return lifecycle.Output{}, nil
 		}},
 	}}).Main()
 }
@@ -142,7 +162,12 @@ def saw(input):
     return {"action": "abort", "reason": "saw " + input.reply}
 
 
-LifecycleHook("probe", hooks={HookEvent.ModelReplied: [saw]}).run()
+def started(input):
+    print(input.event, input.session_id, input.payload["Goal"], file=sys.stderr)
+    return {"action": "continue"}
+
+
+LifecycleHook("probe", hooks={HookEvent.ModelReplied: [saw], HookEvent.TurnStarted: [started]}).run()
 `)
 	return []string{python, filepath.Join(tmp, "hook.py"), filepath.Join(tmp, "sdk-python", "src")}, err
 }
@@ -162,7 +187,15 @@ func typescriptHook(root, tmp string) ([]string, error) {
 		"hook.ts", `import { HookEvent, lifecycle } from "./src/index.js";
 
 lifecycle("probe", {
-  hooks: { [HookEvent.ModelReplied]: [(input) => ({ action: "abort", reason: "saw " + input.reply })] },
+  hooks: {
+    [HookEvent.ModelReplied]: [(input) => ({ action: "abort", reason: "saw " + input.reply })],
+    [HookEvent.TurnStarted]: [
+      (input) => {
+        console.error(input.event, input.sessionId, (input.payload as { Goal: string }).Goal);
+        return { action: "continue" };
+      },
+    ],
+  },
 }).run();
 `)
 	if err != nil {
@@ -176,9 +209,10 @@ lifecycle("probe", {
 	return []string{"node", filepath.Join(dir, "dist", "hook.js")}, nil
 }
 
-// drive sends a hook the lines of a hello and of one call, and returns the
-// results of the two, as JSON.
-func drive(t *testing.T, command []string, hello, call string) (string, string) {
+// drive sends a hook lines, waits for the answer of each request among
+// them, then closes its stdin and waits for it to exit: the results by id,
+// and its stderr.
+func drive(t *testing.T, command []string, lines ...string) (map[float64]string, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
@@ -199,12 +233,15 @@ func drive(t *testing.T, command []string, hello, call string) (string, string) 
 	stop := func() { once.Do(func() { stdin.Close(); _ = cmd.Wait() }) }
 	defer stop()
 	results := map[float64]string{}
-	lines := bufio.NewScanner(stdout)
-	for _, line := range []string{hello, call} {
+	replies := bufio.NewScanner(stdout)
+	for _, line := range lines {
 		if _, err := stdin.Write([]byte(line + "\n")); err != nil {
 			t.Fatal(err)
 		}
-		if !lines.Scan() {
+		if !strings.Contains(line, `"id"`) {
+			continue // a notification: no answer
+		}
+		if !replies.Scan() {
 			stop()
 			t.Fatalf("the hook answered nothing to %s; stderr:\n%s", line, stderr.String())
 		}
@@ -212,12 +249,13 @@ func drive(t *testing.T, command []string, hello, call string) (string, string) 
 			ID     float64
 			Result json.RawMessage
 		}
-		if err := json.Unmarshal(lines.Bytes(), &reply); err != nil || reply.Result == nil {
-			t.Fatalf("the hook answered %s to %s", lines.Text(), line)
+		if err := json.Unmarshal(replies.Bytes(), &reply); err != nil || reply.Result == nil {
+			t.Fatalf("the hook answered %s to %s", replies.Text(), line)
 		}
 		results[reply.ID] = string(reply.Result)
 	}
-	return results[1], results[2]
+	stop()
+	return results, stderr.String()
 }
 
 func jsonSame(a, b string) bool {

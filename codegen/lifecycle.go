@@ -292,7 +292,13 @@ func (t *lifecycleTable) python(header string) string {
 		inputs = append(inputs, e.Name+"Input")
 	}
 	fmt.Fprintf(&b, "\n\nHookInput = Union[\n%s]\n\"\"\"What a lifecycle callback receives; input.event tells which.\"\"\"\n", pyLines(inputs))
-	b.WriteString("\n\nclass _HookOutputRequired(TypedDict):\n    action: Literal[\"continue\", \"skip\", \"abort\"]\n\n\nclass HookOutput(_HookOutputRequired, total=False):\n    \"\"\"What a callback answers: {\"action\": \"continue\"}, \"skip\" or \"abort\".\n\n    skip and abort stop the callbacks after this one; docs/lifecycle.md says\n    what each event makes of them, and of modified_input and modified_output.\n    \"\"\"\n\n    reason: str\n    modified_input: str | ToolInput\n    modified_output: str | ToolResult\n\n\n_Reply = Union[HookOutput, Awaitable[HookOutput]]\n")
+	b.WriteString("\n\nclass _HookOutputRequired(TypedDict):\n    action: Literal[\"continue\", \"skip\", \"abort\"]\n\n\nclass HookOutput(_HookOutputRequired, total=False):\n    \"\"\"What a callback answers: {\"action\": \"continue\"}, \"skip\" or \"abort\".\n\n    skip and abort stop the callbacks after this one; docs/lifecycle.md says\n    what each event makes of them, and of modified_input and modified_output.\n    \"\"\"\n\n    reason: str\n")
+	for _, with := range []string{"modified_input", "modified_output"} {
+		if types := t.modifiedTypes(with); len(types) > 0 {
+			fmt.Fprintf(&b, "    %s: %s\n", with, strings.Join(types, " | "))
+		}
+	}
+	b.WriteString("\n\n_Reply = Union[HookOutput, Awaitable[HookOutput]]\n")
 	b.WriteString("\n\nclass LifecycleHooks(TypedDict, total=False):\n    \"\"\"The callbacks of each event, run in the order given; plain or async.\"\"\"\n\n")
 	for _, e := range t.Events {
 		fmt.Fprintf(&b, "    %s: Sequence[Callable[[%sInput], _Reply]]\n", e.Name, e.Name)
@@ -330,11 +336,22 @@ func (t *lifecycleTable) python(header string) string {
 	return b.String()
 }
 
-func upperFirst(s string) string {
-	if s == "" {
-		return s
+// modifiedTypes are the Python types a callback's modified_input or
+// modified_output may have, by the fields the events let it replace.
+func (t *lifecycleTable) modifiedTypes(with string) []string {
+	accepted := map[string][]string{"string": {"str"}, "arguments": {"ToolInput"}, "tool_result": {"str", "ToolResult"}, "tool_error": {"str", "ToolResult"}}
+	var out []string
+	for _, e := range t.Events {
+		if e.Modify == nil || e.Modify.With != with {
+			continue
+		}
+		for _, typ := range accepted[t.fieldType(e.Modify.Field)] {
+			if !slices.Contains(out, typ) {
+				out = append(out, typ)
+			}
+		}
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return out
 }
 
 // pyWrap is items as ruff formats the inside of a tuple that does not fit

@@ -169,8 +169,8 @@ func read(r row, key string, params members) Input {
 			*in.field(s.field).(*error) = errors.New(result.ForLLM)
 		case raw != nil:
 			_ = json.Unmarshal(raw, in.field(s.field))
-		case s.typ == "arguments":
-			in.ToolInput = map[string]any{}
+		case s.typ == "arguments": // a host leaves empty arguments out
+			*in.field(s.field).(*map[string]any) = map[string]any{}
 		}
 	}
 	return in

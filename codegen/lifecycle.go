@@ -156,35 +156,31 @@ func (t *lifecycleTable) eventsWith(field string) []string {
 	return out
 }
 
-// rowFields renders a row's data in one language's syntax: name is how
-// that language names an input field.
-func (e lifecycleEvent) rowFields(t *lifecycleTable, name func(string) string, str func(string) string, object func(pairs ...string) string, list func(items []string) string) []string {
-	var out []string
-	add := func(key, value string) { out = append(out, key, value) }
+// tsRow is an event's row as a TypeScript object literal.
+func (t *lifecycleTable) tsRow(e lifecycleEvent) string {
+	parts := []string{"event: " + strconv.Quote(e.Name)}
 	for _, kv := range [][2]string{{"method", e.Method}, {"when", e.When}, {"eventKind", e.EventKind}, {"session", e.Session}} {
 		if kv[1] != "" {
-			add(kv[0], str(kv[1]))
+			parts = append(parts, kv[0]+": "+strconv.Quote(kv[1]))
 		}
 	}
 	var inputs []string
 	for _, in := range e.Input {
-		inputs = append(inputs, object("field", str(name(in.Field)), "type", str(t.fieldType(in.Field)), "from", str(in.From)))
+		inputs = append(inputs, fmt.Sprintf("{ field: %q, type: %q, from: %q }", tsCamel(in.Field), t.fieldType(in.Field), in.From))
 	}
 	if len(inputs) > 0 {
-		add("input", list(inputs))
+		parts = append(parts, "input: ["+strings.Join(inputs, ", ")+"]")
 	}
 	if e.Modify != nil {
-		add("modify", object("with", str(name(e.Modify.With)), "field", str(name(e.Modify.Field)), "type", str(t.fieldType(e.Modify.Field))))
+		parts = append(parts, fmt.Sprintf("modify: { with: %q, field: %q, type: %q }", tsCamel(e.Modify.With), tsCamel(e.Modify.Field), t.fieldType(e.Modify.Field)))
 	}
-	for _, o := range []struct {
-		key string
-		o   *outcome
-	}{{"skip", e.Skip}, {"abort", e.Abort}} {
-		if o.o != nil {
-			add(o.key, object("action", str(o.o.Action), "reason", str(o.o.Reason)))
-		}
+	if e.Skip != nil {
+		parts = append(parts, fmt.Sprintf("skip: { action: %q, reason: %q }", e.Skip.Action, e.Skip.Reason))
 	}
-	return out
+	if e.Abort != nil {
+		parts = append(parts, fmt.Sprintf("abort: { action: %q, reason: %q }", e.Abort.Action, e.Abort.Reason))
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
 }
 
 func (t *lifecycleTable) goCode(m *Model, header string) string {
@@ -375,7 +371,6 @@ func pyLinesIndent(items []string, indent string) string {
 
 func (t *lifecycleTable) typescript(header string) string {
 	var b strings.Builder
-	camel := func(s string) string { return tsCamel(s) }
 	fmt.Fprintf(&b, "// %s\n\n// The lifecycle table: its events, their inputs, and the rows the runner\n// in lifecycle.ts reads.\n\nimport type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n", header)
 	b.WriteString("/** A tool's arguments. */\nexport type ToolInput = { [key: string]: JsonValue };\n\n/** The lifecycle events. */\nexport const HookEvent = {\n")
 	for _, e := range t.Events {
@@ -390,24 +385,13 @@ func (t *lifecycleTable) typescript(header string) string {
 			if strings.HasSuffix(typ, " | undefined") {
 				typ, opt = strings.TrimSuffix(typ, " | undefined"), "?"
 			}
-			fmt.Fprintf(&b, "    /** %s */\n    %s%s: %s;\n", t.Fields[in.Field].Doc, camel(in.Field), opt, typ)
+			fmt.Fprintf(&b, "    /** %s */\n    %s%s: %s;\n", t.Fields[in.Field].Doc, tsCamel(in.Field), opt, typ)
 		}
 		b.WriteString("  };\n")
 	}
 	b.WriteString("}\n\n/** An event of the lifecycle table: where it comes from, its input, what its modified input or output replaces, what skip and abort become. */\nexport interface Row {\n  event: HookEvent;\n  method?: string;\n  when?: string;\n  eventKind?: string;\n  session?: \"start\" | \"end\";\n  input?: readonly { field: string; type: string; from: string }[];\n  modify?: { with: \"modifiedInput\" | \"modifiedOutput\"; field: string; type: string };\n  skip?: { action: string; reason: string };\n  abort?: { action: string; reason: string };\n}\n\n/** The lifecycle table's events, in its order. */\nexport const rows = [\n")
 	for _, e := range t.Events {
-		pairs := e.rowFields(t, camel, strconv.Quote, func(kv ...string) string {
-			var parts []string
-			for i := 0; i < len(kv); i += 2 {
-				parts = append(parts, kv[i]+": "+kv[i+1])
-			}
-			return "{ " + strings.Join(parts, ", ") + " }"
-		}, func(items []string) string { return "[" + strings.Join(items, ", ") + "]" })
-		parts := []string{"event: " + strconv.Quote(e.Name)}
-		for i := 0; i < len(pairs); i += 2 {
-			parts = append(parts, pairs[i]+": "+pairs[i+1])
-		}
-		fmt.Fprintf(&b, "  { %s },\n", strings.Join(parts, ", "))
+		fmt.Fprintf(&b, "  %s,\n", t.tsRow(e))
 	}
 	b.WriteString("] as const satisfies readonly Row[];\n")
 	return b.String()

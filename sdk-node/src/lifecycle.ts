@@ -163,8 +163,10 @@ const readers: { [type: string]: (v: unknown) => unknown } = {
 function read(row: Row, sessionId: string, params: Any): Any {
   const input: Any = { event: row.event, sessionId };
   for (const { field, type, from } of row.input ?? []) {
-    const at = lastUser(params);
-    const v = from !== "last_user_message" ? lookup(params, from) : (params["messages"] as Any[])[at]?.["content"];
+    const v =
+      from !== "last_user_message"
+        ? lookup(params, from)
+        : (params["messages"] as Any[])[lastUser(params)]?.["content"];
     const value = readers[type]!(v);
     if (value !== undefined) input[field] = value;
   }

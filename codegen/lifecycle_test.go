@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -137,17 +138,25 @@ func main() {
 	if err != nil {
 		return nil, err
 	}
-	build := exec.Command("go", "build", "-o", "hook", ".")
+	hook := filepath.Join(dir, "hook")
+	if runtime.GOOS == "windows" {
+		hook += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", hook, ".")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	return []string{filepath.Join(dir, "hook")}, nil
+	return []string{hook}, nil
 }
 
 func pythonHook(root, tmp string) ([]string, error) {
-	python, err := filepath.Abs(filepath.Join(root, ".venv", "bin", "python"))
+	bin := "bin"
+	if runtime.GOOS == "windows" {
+		bin = "Scripts"
+	}
+	python, err := filepath.Abs(filepath.Join(root, ".venv", bin, "python"))
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +210,7 @@ lifecycle("probe", {
 	if err != nil {
 		return nil, err
 	}
-	tsc := exec.Command(filepath.Join(modules, ".bin", "tsc"), "-p", ".")
+	tsc := exec.Command("node", filepath.Join(modules, "typescript", "bin", "tsc"), "-p", ".")
 	tsc.Dir = dir
 	if out, err := tsc.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("tsc: %v\n%s", err, out)

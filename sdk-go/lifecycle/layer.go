@@ -460,10 +460,12 @@ func (l *layer) call(ctx context.Context, method string, raw []byte) (any, []byt
 
 // approve asks CanUseTool about a call the rows let through.
 func (l *layer) approve(ctx context.Context, params members) any {
-	var req hookwire.ApproveToolParams
-	raw, _ := json.Marshal(params)
-	if l.canUseTool == nil || json.Unmarshal(raw, &req) != nil {
+	if l.canUseTool == nil {
 		return hookwire.ApproveToolResult{Approved: true}
+	}
+	var req hookwire.ApproveToolParams
+	if raw, err := json.Marshal(params); err != nil || json.Unmarshal(raw, &req) != nil {
+		return abstain // a call that cannot be read is approved by nobody here
 	}
 	verdict, err := safely(func() (PermissionResult, error) {
 		return l.canUseTool(ctx, req.Tool, req.Arguments, CanUseToolOptions{ToolKind: deref(req.ToolKind), AffectedPaths: req.AffectedPaths})

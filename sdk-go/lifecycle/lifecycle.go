@@ -1,5 +1,5 @@
 // Package lifecycle gives hookwire hooks the vocabulary of in-process agent
-// SDKs' lifecycle hooks (the Blade Agent SDK's): eight events, callbacks
+// SDKs' lifecycle hooks (the Blade Agent SDK's): their events, callbacks
 // that answer continue, skip or abort, with a modified input or output, and
 // a canUseTool permission callback. The events, their [Input] and how each
 // maps onto the protocol are the lifecycle table's (docs/lifecycle.md),

@@ -1,7 +1,7 @@
 """Lifecycle hooks: the vocabulary of in-process agent SDKs, on a Hook.
 
 Hook authors who know the lifecycle hooks of in-process agent SDKs (the
-Blade Agent SDK's) write the same here: eight events, callbacks that answer
+Blade Agent SDK's) write the same here: their events, callbacks that answer
 continue, skip or abort, with a modified input or output, and a
 can_use_tool permission callback. LifecycleHook registers the protocol
 handlers and observers those callbacks need, and translates both ways, so

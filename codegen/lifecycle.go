@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -101,8 +102,17 @@ func loadLifecycle(m *Model, raw []byte) (*lifecycleTable, error) {
 			return nil, fail(e, "modify is with modified_input or modified_output, of one of its input fields")
 		}
 		for _, o := range []*outcome{e.Skip, e.Abort} {
-			if o != nil && !slices.Contains(outcomeActions, o.Action) {
+			if o == nil || o.Action == "none" {
+				continue
+			}
+			if !slices.Contains(outcomeActions, o.Action) {
 				return nil, fail(e, "outcome %q is none of %s", o.Action, strings.Join(outcomeActions, ", "))
+			}
+			// An outcome is an answer its method allows: refuse that of an
+			// approval, the others an action of the method's result.
+			i := slices.IndexFunc(m.Methods, func(meth *Method) bool { return meth.Name == e.Method })
+			if i < 0 || (o.Action == "refuse") != (m.Methods[i].Result.Kind != Union) || o.Action != "refuse" && !slices.Contains(m.Methods[i].Actions, o.Action) {
+				return nil, fail(e, "outcome %q is no answer of %s", o.Action, cmp.Or(e.Method, "a runtime event or session"))
 			}
 		}
 	}

@@ -323,3 +323,43 @@ func copyTree(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// A lifecycle table that names what the method table or the runners do not
+// know is refused, with the event and the reason.
+func TestLoadLifecycleRefusesAnUnknownSourceTypeOrOutcome(t *testing.T) {
+	schemaJSON, err := os.ReadFile(filepath.Join("..", schemaPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	methodsJSON, err := os.ReadFile(filepath.Join("..", methodsPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(schemaJSON, methodsJSON, schemaPath, methodsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := `"fields": {"x": {"type": "string"}, "y": {"type": "color"}}`
+	for row, want := range map[string]string{
+		`{"name": "A", "method": "hook.nope"}`:          "method hook.nope is no request of the method table",
+		`{"name": "A", "method": "hook.runtime_event"}`: "method hook.runtime_event is no request",
+		`{"name": "A", "event_kind": "agent.nope"}`:     "event kind agent.nope is no runtime event kind",
+		`{"name": "A"}`: "comes from a method, an event kind or a session step",
+		`{"name": "A", "method": "hook.before_tool", "session": "start"}`:                                 "comes from a method, an event kind or a session step",
+		`{"name": "A", "session": "middle"}`:                                                              "comes from a method, an event kind or a session step",
+		`{"name": "A", "session": "start", "input": [{"field": "z", "from": "tool"}]}`:                    `input field "z" is not in fields`,
+		`{"name": "A", "method": "hook.before_tool", "modify": {"with": "modified_input", "field": "x"}}`: "modify is with modified_input or modified_output, of one of its input fields",
+		`{"name": "A", "method": "hook.before_tool", "skip": {"action": "explode"}}`:                      `outcome "explode" is none of`,
+	} {
+		_, err := loadLifecycle(m, []byte(`{`+strings.Replace(fields, `, "y": {"type": "color"}`, "", 1)+`, "events": [`+row+`]}`))
+		if err == nil || !strings.Contains(err.Error(), "event A: "+want) {
+			t.Errorf("%s: got %v, want an error with %q", row, err, want)
+		}
+	}
+	if _, err := loadLifecycle(m, []byte(`{`+fields+`, "events": []}`)); err == nil || !strings.Contains(err.Error(), `field y has type "color"`) {
+		t.Errorf("an unknown field type: got %v", err)
+	}
+	if _, err := loadLifecycle(m, []byte(`{"fields": {}, "events": [{"name": "A", "session": "start"}, {"name": "A", "session": "end"}]}`)); err == nil || !strings.Contains(err.Error(), "a name is needed, once") {
+		t.Errorf("a name twice: got %v", err)
+	}
+}

@@ -83,8 +83,8 @@ func loadLifecycle(m *Model, raw []byte) (*lifecycleTable, error) {
 		if e.Name == "" || slices.IndexFunc(t.Events[:i], func(o lifecycleEvent) bool { return o.Name == e.Name }) >= 0 {
 			return nil, fail(e, "a name is needed, once")
 		}
-		if e.Method != "" && !slices.ContainsFunc(m.Methods, func(meth *Method) bool { return meth.Name == e.Method && meth.Result != nil }) {
-			return nil, fail(e, "method %s is no request of the method table", e.Method)
+		if e.Method != "" && !slices.ContainsFunc(m.Methods, func(meth *Method) bool { return meth.Name == e.Method && meth.Result != nil && meth.Mode != "" }) {
+			return nil, fail(e, "method %s is no request a hook handles", e.Method)
 		}
 		if e.EventKind != "" && !slices.Contains(m.EventKinds, e.EventKind) {
 			return nil, fail(e, "event kind %s is no runtime event kind", e.EventKind)

@@ -341,8 +341,9 @@ func TestLoadLifecycleRefusesAnUnknownSourceTypeOrOutcome(t *testing.T) {
 	}
 	fields := `"fields": {"x": {"type": "string"}, "y": {"type": "color"}}`
 	for row, want := range map[string]string{
-		`{"name": "A", "method": "hook.nope"}`:          "method hook.nope is no request of the method table",
-		`{"name": "A", "method": "hook.runtime_event"}`: "method hook.runtime_event is no request",
+		`{"name": "A", "method": "hook.nope"}`:          "method hook.nope is no request a hook handles",
+		`{"name": "A", "method": "hook.hello"}`:         "method hook.hello is no request a hook handles",
+		`{"name": "A", "method": "hook.runtime_event"}`: "method hook.runtime_event is no request a hook handles",
 		`{"name": "A", "event_kind": "agent.nope"}`:     "event kind agent.nope is no runtime event kind",
 		`{"name": "A"}`: "comes from a method, an event kind or a session step",
 		`{"name": "A", "method": "hook.before_tool", "session": "start"}`:                                 "comes from a method, an event kind or a session step",

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -39,22 +40,12 @@ func New(name string, opts Options) *hookwire.Hook {
 	}
 	h := hookwire.New(name)
 	l := &layer{h: h, hooks: hooks, canUseTool: opts.CanUseTool, open: map[string]*session{}}
-	methods, observe := map[string]bool{}, false
-	if opts.CanUseTool != nil {
-		methods[hookwire.MethodApproveTool] = true
-	}
-	for _, r := range rows {
-		if len(hooks[r.event]) > 0 {
-			methods[r.method] = methods[r.method] || r.method != ""
-			observe = observe || r.method == ""
+	for _, m := range methods {
+		if slices.ContainsFunc(m.events, l.has) || m.name == hookwire.MethodApproveTool && opts.CanUseTool != nil {
+			m.register(l)
 		}
 	}
-	for method, needed := range methods {
-		if needed {
-			handlers[method](l)
-		}
-	}
-	if observe {
+	if slices.ContainsFunc(observed, l.has) {
 		h.OnEvent("*", l.observe)
 		h.OnClose(l.endAll)
 	}
@@ -76,9 +67,6 @@ type session struct {
 	started chan struct{}   // closed once the SessionStart callbacks have run
 	turns   map[string]bool // the turns whose first LLM call was seen; guarded by layer.mu
 }
-
-// members are a call's params or an event, member by member.
-type members = map[string]json.RawMessage
 
 var stderrLog = sync.OnceValue(func() *slog.Logger { return slog.New(slog.NewTextHandler(os.Stderr, nil)) })
 
@@ -110,14 +98,17 @@ func (l *layer) failed(msg string, err error, args ...any) {
 	l.log().Error(msg, args...)
 }
 
-// chain runs the callbacks of r's event in order, each on the input as the
+func (l *layer) has(e Event) bool { return len(l.hooks[e]) > 0 }
+
+// chain runs the callbacks of an event in order, each on the input as the
 // one before left it, until one skips or aborts; that one is returned. A
 // callback that fails, or answers an action that is none of the three,
-// counts as continue. apply takes the modified input or output that r uses
-// into in and params, and changes nothing when it fails.
-func (l *layer) chain(ctx context.Context, r row, in Input, params members) (Input, *Output) {
-	for i, callback := range l.hooks[r.event] {
-		which := []any{"event", r.event, "callback", i + 1}
+// counts as continue. apply takes the modified value the event uses (with,
+// "modified_input" or "modified_output") into the call, and returns the
+// input read anew from it; it changes nothing when it fails.
+func (l *layer) chain(ctx context.Context, e Event, in Input, with string, apply func(any) (Input, error)) *Output {
+	for i, callback := range l.hooks[e] {
+		which := []any{"event", e, "callback", i + 1}
 		out, err := safely(func() (Output, error) { return callback(ctx, in) })
 		if err != nil {
 			l.failed("lifecycle callback failed, taken as continue", err, which...)
@@ -125,7 +116,7 @@ func (l *layer) chain(ctx context.Context, r row, in Input, params members) (Inp
 		}
 		switch out.Action {
 		case Skip, Abort:
-			return in, &out
+			return &out
 		case "", Continue:
 		default:
 			l.log().Error("lifecycle callback answered an action that is not continue, skip or abort; taken as continue", append(which, "action", out.Action)...)
@@ -136,8 +127,8 @@ func (l *layer) chain(ctx context.Context, r row, in Input, params members) (Inp
 			with, name string
 			value      any
 		}{{"modified_input", "ModifiedInput", out.ModifiedInput}, {"modified_output", "ModifiedOutput", out.ModifiedOutput}} {
-			if m.value != nil && (r.modify == nil || r.modify.with != m.with) {
-				l.log().Warn("lifecycle callback answered "+m.name+", which "+string(r.event)+" has no use for; ignored", which...)
+			if m.value != nil && m.with != with {
+				l.log().Warn("lifecycle callback answered "+m.name+", which "+string(e)+" has no use for; ignored", which...)
 			} else if m.value != nil {
 				used = m.value
 			}
@@ -145,136 +136,94 @@ func (l *layer) chain(ctx context.Context, r row, in Input, params members) (Inp
 		if used == nil {
 			continue
 		}
-		if err := l.apply(r, &in, params, used); err != nil {
+		if changed, err := apply(used); err != nil {
 			l.log().Error("lifecycle callback's change ignored", append(which, "err", err)...)
+		} else {
+			in = changed
 		}
 	}
-	return in, nil
-}
-
-// read reads the input of r from params.
-func read(r row, key string, params members) Input {
-	in := Input{Event: r.event, SessionID: key}
-	for _, s := range r.input {
-		raw := lookup(params, s.from)
-		if s.from == "last_user_message" {
-			_, raw = lastUserMessage(params)
-		}
-		switch {
-		case s.typ == "tool_error":
-			var result hookwire.ToolResult
-			if raw != nil {
-				_ = result.UnmarshalJSON(raw)
-			}
-			*in.field(s.field).(*error) = errors.New(result.ForLLM)
-		case raw != nil:
-			_ = json.Unmarshal(raw, in.field(s.field))
-		case s.typ == "arguments": // a host leaves empty arguments out
-			*in.field(s.field).(*map[string]any) = map[string]any{}
-		}
-	}
-	return in
-}
-
-// lookup is the member of params at a dotted path, nil when there is none.
-func lookup(params members, path string) json.RawMessage {
-	name, rest, nested := strings.Cut(path, ".")
-	raw := params[name]
-	if !nested || raw == nil {
-		return raw
-	}
-	var inner members
-	if json.Unmarshal(raw, &inner) != nil {
-		return nil
-	}
-	return lookup(inner, rest)
-}
-
-// lastUserMessage is the index and content of the request's last user
-// message: -1 and nil when it has none.
-func lastUserMessage(params members) (int, json.RawMessage) {
-	var messages []members
-	_ = json.Unmarshal(params["messages"], &messages)
-	for i := len(messages) - 1; i >= 0; i-- {
-		if string(messages[i]["role"]) == `"user"` {
-			if content := messages[i]["content"]; content != nil {
-				return i, content
-			}
-			return i, json.RawMessage(`""`)
-		}
-	}
-	return -1, nil
-}
-
-// apply takes a callback's modified input or output into params, where r's
-// row says, and reads the input anew from them.
-func (l *layer) apply(r row, in *Input, params members, v any) error {
-	from := r.input[slices.IndexFunc(r.input, func(s source) bool { return s.field == r.modify.field })].from
-	current := params[from]
-	if from == "last_user_message" {
-		_, current = lastUserMessage(params)
-	}
-	raw, err := modified(r.modify, v, current)
-	if err != nil {
-		return err
-	}
-	if from != "last_user_message" {
-		params[from] = raw
-	} else if err := setLastUserMessage(params, raw); err != nil {
-		return err
-	}
-	*in = read(r, in.SessionID, params)
 	return nil
 }
 
-// modified is a callback's ModifiedInput or ModifiedOutput as the JSON of
-// the member it replaces: a string; a tool's whole arguments, as anything
+// asText, asArguments and asResult are a callback's modified value as the
+// type of what it replaces: a string; a tool's whole arguments, as anything
 // that encodes to a JSON object; a whole ToolResult, or a string that
 // replaces the for_llm of the current one.
-func modified(m *source, v any, current json.RawMessage) (json.RawMessage, error) {
-	raw, err := json.Marshal(v)
-	text, isText := v.(string)
-	var args map[string]any
-	switch m.typ {
-	case "string":
-		if !isText {
-			return nil, fmt.Errorf("ModifiedInput is a %T, not the %s's new text (a string)", v, strings.ToLower(m.field))
-		}
-		return raw, err
-	case "arguments":
-		if err != nil || json.Unmarshal(raw, &args) != nil || args == nil {
-			return nil, fmt.Errorf("ModifiedInput is a %T, not the tool's arguments (a JSON object)", v)
-		}
-		return raw, nil
+func asText(v any, what string) (string, error) {
+	text, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("ModifiedInput is a %T, not the %s's new text (a string)", v, what)
 	}
-	var result hookwire.ToolResult
-	if isText {
-		_ = result.UnmarshalJSON(current)
-		result.ForLLM = text
-	} else if err != nil || result.UnmarshalJSON(raw) != nil {
-		return nil, fmt.Errorf("ModifiedOutput is a %T, neither a ToolResult nor a string (the new for_llm)", v)
-	}
-	return json.Marshal(result)
+	return text, nil
 }
 
-func setLastUserMessage(params members, content json.RawMessage) error {
-	at, _ := lastUserMessage(params)
+func asArguments(v any) (map[string]any, error) {
+	args, ok := v.(map[string]any)
+	if raw, err := json.Marshal(v); !ok && err == nil {
+		_ = json.Unmarshal(raw, &args)
+	}
+	if args == nil {
+		return nil, fmt.Errorf("ModifiedInput is a %T, not the tool's arguments (a JSON object)", v)
+	}
+	return args, nil
+}
+
+func asResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
+	switch v := v.(type) {
+	case string:
+		current.ForLLM = v
+		return current, nil
+	case hookwire.ToolResult:
+		return v, nil
+	case *hookwire.ToolResult:
+		return deref(v), nil
+	}
+	var result hookwire.ToolResult
+	raw, err := json.Marshal(v)
+	if err != nil || result.UnmarshalJSON(raw) != nil {
+		return result, fmt.Errorf("ModifiedOutput is a %T, neither a ToolResult nor a string (the new for_llm)", v)
+	}
+	return result, nil
+}
+
+// arguments are a copy of a call's arguments, for a callback to read: a host
+// leaves empty arguments out.
+func arguments(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(args)
+}
+
+// lastUser is the index of the last user message, -1 when there is none.
+func lastUser(messages []hookwire.Message) int {
+	at := len(messages) - 1
+	for at >= 0 && messages[at].Role != "user" {
+		at--
+	}
+	return at
+}
+
+func lastUserMessage(messages []hookwire.Message) string {
+	if at := lastUser(messages); at >= 0 {
+		return deref(messages[at].Content)
+	}
+	return ""
+}
+
+func setLastUserMessage(messages []hookwire.Message, text string) error {
+	at := lastUser(messages)
 	if at < 0 {
 		return errors.New("the request has no user message to replace")
 	}
-	var messages []members
-	_ = json.Unmarshal(params["messages"], &messages)
-	messages[at]["content"] = content
-	params["messages"], _ = json.Marshal(messages)
+	messages[at].Content = &text
 	return nil
 }
 
-// sessionRows runs the callbacks of the rows of a session step.
-func (l *layer) sessionRows(ctx context.Context, step, key string) {
-	for _, r := range rows {
-		if r.session == step {
-			l.chain(ctx, r, Input{Event: r.event, SessionID: key}, nil)
-		}
+// sessionRows runs the callbacks of the events of a session's start or end.
+func (l *layer) sessionRows(ctx context.Context, events []Event, key string) {
+	for _, e := range events {
+		l.chain(ctx, e, Input{Event: e, SessionID: key}, "", nil)
 	}
 }
 
@@ -295,7 +244,7 @@ func (l *layer) start(ctx context.Context, key string) *session {
 		return s
 	}
 	defer close(s.started)
-	l.sessionRows(ctx, "start", key)
+	l.sessionRows(ctx, startEvents, key)
 	return s
 }
 
@@ -311,7 +260,7 @@ func (l *layer) end(ctx context.Context, key string) {
 		return
 	}
 	<-s.started
-	l.sessionRows(ctx, "end", key)
+	l.sessionRows(ctx, endEvents, key)
 }
 
 // endAll ends the sessions still open when the hook stops, in the order
@@ -335,30 +284,19 @@ func (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {
 	if key == "" {
 		return
 	}
-	if slices.ContainsFunc(rows, func(r row) bool { return r.session == "end" && r.eventKind == ev.Kind }) {
+	if slices.Contains(endKinds, ev.Kind) {
 		l.end(ctx, key)
 		return
 	}
 	l.start(ctx, key)
-	var event members
-	if raw, err := json.Marshal(ev); err == nil && json.Unmarshal(raw, &event) == nil {
-		for _, r := range rows {
-			if r.eventKind == ev.Kind && r.session == "" && len(l.hooks[r.event]) > 0 {
-				l.chain(ctx, r, read(r, key, event), event)
-			}
-		}
-	}
+	l.onEvent(ctx, key, ev)
 }
 
 // firstOfTurn tells whether a before_llm call is the first of its turn: of
 // a TurnID new to the session or, from a host that sends none, of a request
 // whose last message is the user's.
-func (l *layer) firstOfTurn(s *session, params members) bool {
-	var turn string
-	_ = json.Unmarshal(lookup(params, "meta.TurnID"), &turn)
+func (l *layer) firstOfTurn(s *session, turn string, messages []hookwire.Message) bool {
 	if turn == "" {
-		var messages []struct{ Role string }
-		_ = json.Unmarshal(params["messages"], &messages)
 		return len(messages) > 0 && messages[len(messages)-1].Role == "user"
 	}
 	l.mu.Lock()
@@ -370,102 +308,10 @@ func (l *layer) firstOfTurn(s *session, params members) bool {
 	return true
 }
 
-// holds tells whether r's condition holds for a call.
-func (l *layer) holds(s *session, r row, params members) bool {
-	switch {
-	case r.when == "":
-		return true
-	case r.when == "first_of_turn":
-		return l.firstOfTurn(s, params)
-	}
-	path, negated := strings.CutPrefix(r.when, "!")
-	return (string(lookup(params, path)) == "true") != negated
-}
-
-// handler is the handler of a method: it runs the rows that come from it,
-// and answers what their outcomes map to; modify builds the method's modify
-// from its changed params.
-func handler[P, R any](l *layer, method string, modify func(P) R) func(context.Context, P) (R, error) {
-	return func(ctx context.Context, params P) (R, error) {
-		var result R
-		raw, err := json.Marshal(params)
-		if err != nil {
-			return result, err
-		}
-		reply, changed := l.call(ctx, method, raw)
-		if reply == nil {
-			var p P
-			if err := json.Unmarshal(changed, &p); err != nil {
-				return result, err
-			}
-			return modify(p), nil
-		}
-		if raw, err = json.Marshal(reply); err == nil {
-			var v any
-			if v, err = hookwire.DecodeResult(method, raw); err == nil {
-				result, _ = v.(R)
-			}
-		}
-		return result, err
-	}
-}
-
-// call runs the rows of a method on its params: the reply, or nil and the
-// params as the callbacks changed them.
-func (l *layer) call(ctx context.Context, method string, raw []byte) (any, []byte) {
-	var params members
-	_ = json.Unmarshal(raw, &params)
-	var key string
-	_ = json.Unmarshal(lookup(params, "meta.SessionKey"), &key)
-	s := l.start(ctx, key)
-	before, _ := json.Marshal(params)
-	for _, r := range rows {
-		if r.method != method || len(l.hooks[r.event]) == 0 || !l.holds(s, r, params) {
-			continue
-		}
-		_, stop := l.chain(ctx, r, read(r, key, params), params)
-		if stop == nil {
-			continue
-		}
-		o := map[Action]*outcome{Skip: r.skip, Abort: r.abort}[stop.Action]
-		if o == nil || o.action == "none" {
-			break
-		}
-		reason := stop.Reason
-		if reason == "" {
-			reason = o.reason
-			for name, v := range params {
-				var text string
-				if json.Unmarshal(v, &text) == nil {
-					reason = strings.ReplaceAll(reason, "{"+name+"}", text)
-				}
-			}
-		}
-		if o.action == "refuse" {
-			return map[string]any{"approved": false, "reason": reason}, nil
-		}
-		if reason == "" {
-			return map[string]string{"action": o.action}, nil
-		}
-		return map[string]string{"action": o.action, "reason": reason}, nil
-	}
-	if method == hookwire.MethodApproveTool {
-		return l.approve(ctx, params), nil
-	}
-	if changed, _ := json.Marshal(params); string(changed) != string(before) {
-		return nil, changed
-	}
-	return map[string]string{"action": "continue"}, nil
-}
-
 // approve asks CanUseTool about a call the rows let through.
-func (l *layer) approve(ctx context.Context, params members) any {
+func (l *layer) approve(ctx context.Context, req hookwire.ApproveToolParams) hookwire.ApproveToolResult {
 	if l.canUseTool == nil {
 		return hookwire.ApproveToolResult{Approved: true}
-	}
-	var req hookwire.ApproveToolParams
-	if raw, err := json.Marshal(params); err != nil || json.Unmarshal(raw, &req) != nil {
-		return abstain // a call that cannot be read is approved by nobody here
 	}
 	verdict, err := safely(func() (PermissionResult, error) {
 		return l.canUseTool(ctx, req.Tool, req.Arguments, CanUseToolOptions{ToolKind: deref(req.ToolKind), AffectedPaths: req.AffectedPaths})
@@ -493,6 +339,13 @@ func (l *layer) approve(ctx context.Context, params members) any {
 	}
 	l.log().Error("canUseTool answered a behavior that is not allow, deny or ask; taken as ask", "tool", req.Tool, "behavior", verdict.Behavior)
 	return abstain
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 func deny(reason string) hookwire.ApproveToolResult {

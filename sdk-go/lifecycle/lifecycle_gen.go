@@ -3,7 +3,10 @@
 package lifecycle
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
@@ -58,74 +61,162 @@ type Input struct {
 	Payload json.RawMessage
 }
 
-// field is the Input field of a table field, to read a value into.
-func (in *Input) field(name string) any {
-	switch name {
-	case "Message":
-		return &in.Message
-	case "ToolName":
-		return &in.ToolName
-	case "ToolInput":
-		return &in.ToolInput
-	case "ToolKind":
-		return &in.ToolKind
-	case "AffectedPaths":
-		return &in.AffectedPaths
-	case "ToolOutput":
-		return &in.ToolOutput
-	case "Error":
-		return &in.Error
-	case "Payload":
-		return &in.Payload
+// methods are the request methods that events come from, with their events
+// and how the runner registers its handler of each.
+var methods = []struct {
+	name     string
+	events   []Event
+	register func(l *layer)
+}{
+	{"hook.before_llm", []Event{UserPromptSubmit}, func(l *layer) { l.h.OnBeforeLLM(l.onBeforeLLM) }},
+	{"hook.before_tool", []Event{PreToolUse}, func(l *layer) { l.h.OnBeforeTool(l.onBeforeTool) }},
+	{"hook.after_tool", []Event{PostToolUse, PostToolUseFailure}, func(l *layer) { l.h.OnAfterTool(l.onAfterTool) }},
+	{"hook.approve_tool", []Event{PermissionRequest}, func(l *layer) { l.h.OnApproveTool(l.onApproveTool) }},
+}
+
+// observed are the events of runtime events and session steps.
+var observed = []Event{SessionStart, TaskCompleted, SessionEnd}
+
+// startEvents and endEvents are those of a session's start and end;
+// endKinds the runtime event kinds that end a session.
+var (
+	startEvents = []Event{SessionStart}
+	endEvents   = []Event{SessionEnd}
+	endKinds    = []string{"agent.session.end"}
+)
+
+// onBeforeLLM runs the rows of hook.before_llm.
+func (l *layer) onBeforeLLM(ctx context.Context, p hookwire.BeforeLLMParams) (hookwire.BeforeLLMResult, error) {
+	key := deref(deref(p.Meta).SessionKey)
+	s := l.start(ctx, key)
+	var stop *Output
+	changed := false
+	if stop == nil && l.has(UserPromptSubmit) && l.firstOfTurn(s, deref(deref(p.Meta).TurnID), p.Messages) {
+		read := func() Input {
+			return Input{Event: UserPromptSubmit, SessionID: key, Message: lastUserMessage(p.Messages)}
+		}
+		stop = l.chain(ctx, UserPromptSubmit, read(), "modified_input", func(v any) (Input, error) {
+			x, err := asText(v, "message")
+			if err == nil {
+				err = setLastUserMessage(p.Messages, x)
+			}
+			changed = changed || err == nil
+			return read(), err
+		})
+		switch deref(stop).Action {
+		case Abort:
+			return hookwire.AbortTurn{Action: "abort_turn", Reason: nonEmpty(stop.Reason)}, nil
+		}
 	}
-	return nil
+	if changed {
+		return p.Modify(), nil
+	}
+	return hookwire.Continue{Action: hookwire.Ptr("continue")}, nil
 }
 
-// row is an event of the lifecycle table: where it comes from, its input,
-// what its modified input or output replaces, what skip and abort become.
-type row struct {
-	event                            Event
-	method, when, eventKind, session string
-	input                            []source
-	modify                           *source
-	skip, abort                      *outcome
+// onBeforeTool runs the rows of hook.before_tool.
+func (l *layer) onBeforeTool(ctx context.Context, p hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {
+	key := deref(deref(p.Meta).SessionKey)
+	l.start(ctx, key)
+	var stop *Output
+	changed := false
+	if stop == nil && l.has(PreToolUse) {
+		read := func() Input {
+			return Input{Event: PreToolUse, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments)}
+		}
+		stop = l.chain(ctx, PreToolUse, read(), "modified_input", func(v any) (Input, error) {
+			x, err := asArguments(v)
+			if err == nil {
+				p.Arguments = x
+			}
+			changed = changed || err == nil
+			return read(), err
+		})
+		switch deref(stop).Action {
+		case Skip:
+			return hookwire.DenyTool{Action: "deny_tool", Reason: cmp.Or(stop.Reason, p.Tool+" skipped by a PreToolUse callback")}, nil
+		case Abort:
+			return hookwire.AbortTurn{Action: "abort_turn", Reason: nonEmpty(stop.Reason)}, nil
+		}
+	}
+	if changed {
+		return p.Modify(), nil
+	}
+	return hookwire.Continue{Action: hookwire.Ptr("continue")}, nil
 }
 
-// source is an input field: its type, and the member it is read from (or,
-// for a modify, the output member that replaces it).
-type source struct{ field, typ, from, with string }
-
-// outcome is what skip or abort becomes, with the default reason.
-type outcome struct{ action, reason string }
-
-// rows are the lifecycle table's events, in its order.
-var rows = []row{
-	{event: SessionStart, session: "start"},
-	{event: UserPromptSubmit, method: "hook.before_llm", when: "first_of_turn", input: []source{{field: "Message", typ: "string", from: "last_user_message"}}, modify: &source{field: "Message", typ: "string", with: "modified_input"}, skip: &outcome{"none", ""}, abort: &outcome{"abort_turn", ""}},
-	{event: PreToolUse, method: "hook.before_tool", input: []source{{field: "ToolName", typ: "string", from: "tool"}, {field: "ToolInput", typ: "arguments", from: "arguments"}}, modify: &source{field: "ToolInput", typ: "arguments", with: "modified_input"}, skip: &outcome{"deny_tool", "{tool} skipped by a PreToolUse callback"}, abort: &outcome{"abort_turn", ""}},
-	{event: PermissionRequest, method: "hook.approve_tool", input: []source{{field: "ToolName", typ: "string", from: "tool"}, {field: "ToolInput", typ: "arguments", from: "arguments"}, {field: "ToolKind", typ: "tool_kind", from: "tool_kind"}, {field: "AffectedPaths", typ: "paths", from: "affected_paths"}}, skip: &outcome{"refuse", "{tool} refused by a PermissionRequest callback"}, abort: &outcome{"refuse", "{tool} refused by a PermissionRequest callback"}},
-	{event: PostToolUse, method: "hook.after_tool", when: "!result.is_error", input: []source{{field: "ToolName", typ: "string", from: "tool"}, {field: "ToolInput", typ: "arguments", from: "arguments"}, {field: "ToolOutput", typ: "tool_result", from: "result"}}, modify: &source{field: "ToolOutput", typ: "tool_result", with: "modified_output"}, abort: &outcome{"abort_turn", ""}},
-	{event: PostToolUseFailure, method: "hook.after_tool", when: "result.is_error", input: []source{{field: "ToolName", typ: "string", from: "tool"}, {field: "ToolInput", typ: "arguments", from: "arguments"}, {field: "Error", typ: "tool_error", from: "result"}}, modify: &source{field: "Error", typ: "tool_error", with: "modified_output"}, abort: &outcome{"abort_turn", ""}},
-	{event: TaskCompleted, eventKind: "agent.turn.end", input: []source{{field: "Payload", typ: "json", from: "payload"}}},
-	{event: SessionEnd, eventKind: "agent.session.end", session: "end"},
+// onAfterTool runs the rows of hook.after_tool.
+func (l *layer) onAfterTool(ctx context.Context, p hookwire.AfterToolParams) (hookwire.AfterToolResult, error) {
+	key := deref(deref(p.Meta).SessionKey)
+	l.start(ctx, key)
+	var stop *Output
+	changed := false
+	if stop == nil && l.has(PostToolUse) && !deref(deref(p.Result).IsError) {
+		read := func() Input {
+			return Input{Event: PostToolUse, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments), ToolOutput: deref(p.Result)}
+		}
+		stop = l.chain(ctx, PostToolUse, read(), "modified_output", func(v any) (Input, error) {
+			x, err := asResult(v, deref(p.Result))
+			if err == nil {
+				p.Result = &x
+			}
+			changed = changed || err == nil
+			return read(), err
+		})
+		switch deref(stop).Action {
+		case Abort:
+			return hookwire.AbortTurn{Action: "abort_turn", Reason: nonEmpty(stop.Reason)}, nil
+		}
+	}
+	if stop == nil && l.has(PostToolUseFailure) && deref(deref(p.Result).IsError) {
+		read := func() Input {
+			return Input{Event: PostToolUseFailure, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments), Error: errors.New(deref(p.Result).ForLLM)}
+		}
+		stop = l.chain(ctx, PostToolUseFailure, read(), "modified_output", func(v any) (Input, error) {
+			x, err := asResult(v, deref(p.Result))
+			if err == nil {
+				p.Result = &x
+			}
+			changed = changed || err == nil
+			return read(), err
+		})
+		switch deref(stop).Action {
+		case Abort:
+			return hookwire.AbortTurn{Action: "abort_turn", Reason: nonEmpty(stop.Reason)}, nil
+		}
+	}
+	if changed {
+		return p.Modify(), nil
+	}
+	return hookwire.Continue{Action: hookwire.Ptr("continue")}, nil
 }
 
-// handlers register the runner as the handler of each request method of
-// the method table, with how it builds the method's modify.
-var handlers = map[string]func(l *layer){
-	"hook.before_llm": func(l *layer) {
-		l.h.OnBeforeLLM(handler[hookwire.BeforeLLMParams, hookwire.BeforeLLMResult](l, "hook.before_llm", func(p hookwire.BeforeLLMParams) hookwire.BeforeLLMResult { return p.Modify() }))
-	},
-	"hook.after_llm": func(l *layer) {
-		l.h.OnAfterLLM(handler[hookwire.AfterLLMParams, hookwire.AfterLLMResult](l, "hook.after_llm", func(p hookwire.AfterLLMParams) hookwire.AfterLLMResult { return p.Modify() }))
-	},
-	"hook.before_tool": func(l *layer) {
-		l.h.OnBeforeTool(handler[hookwire.BeforeToolParams, hookwire.BeforeToolResult](l, "hook.before_tool", func(p hookwire.BeforeToolParams) hookwire.BeforeToolResult { return p.Modify() }))
-	},
-	"hook.after_tool": func(l *layer) {
-		l.h.OnAfterTool(handler[hookwire.AfterToolParams, hookwire.AfterToolResult](l, "hook.after_tool", func(p hookwire.AfterToolParams) hookwire.AfterToolResult { return p.Modify() }))
-	},
-	"hook.approve_tool": func(l *layer) {
-		l.h.OnApproveTool(handler[hookwire.ApproveToolParams, hookwire.ApproveToolResult](l, "hook.approve_tool", nil))
-	},
+// onApproveTool runs the rows of hook.approve_tool.
+func (l *layer) onApproveTool(ctx context.Context, p hookwire.ApproveToolParams) (hookwire.ApproveToolResult, error) {
+	key := deref(deref(p.Meta).SessionKey)
+	l.start(ctx, key)
+	var stop *Output
+	if stop == nil && l.has(PermissionRequest) {
+		read := func() Input {
+			return Input{Event: PermissionRequest, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments), ToolKind: deref(p.ToolKind), AffectedPaths: p.AffectedPaths}
+		}
+		stop = l.chain(ctx, PermissionRequest, read(), "", nil)
+		switch deref(stop).Action {
+		case Skip:
+			return deny(cmp.Or(stop.Reason, p.Tool+" refused by a PermissionRequest callback")), nil
+		case Abort:
+			return deny(cmp.Or(stop.Reason, p.Tool+" refused by a PermissionRequest callback")), nil
+		}
+	}
+	return l.approve(ctx, p), nil
+}
+
+// onEvent runs the rows of a runtime event.
+func (l *layer) onEvent(ctx context.Context, key string, ev hookwire.RuntimeEvent) {
+	switch ev.Kind {
+	case "agent.turn.end":
+		if l.has(TaskCompleted) {
+			l.chain(ctx, TaskCompleted, Input{Event: TaskCompleted, SessionID: key, Payload: ev.Payload}, "", nil)
+		}
+	}
 }

@@ -21,7 +21,8 @@ type lifecycleTable struct {
 		Type string `json:"type"`
 		Doc  string `json:"doc"`
 	} `json:"fields"`
-	Events []lifecycleEvent `json:"events"`
+	Events     []lifecycleEvent    `json:"events"`
+	Vocabulary lifecycleVocabulary `json:"vocabulary"`
 }
 
 type lifecycleEvent struct {

@@ -239,6 +239,7 @@ func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method) error {
 
 func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 	var b strings.Builder
+	t.goVocabulary(&b)
 	b.WriteString("// Event is one of the lifecycle events.\ntype Event string\n\n// The events, and the protocol calls and events they come from.\nconst (\n")
 	var names []string
 	for _, e := range t.Events {
@@ -326,5 +327,5 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 			imports = append(imports, strconv.Quote(pkg))
 		}
 	}
-	return fmt.Sprintf("// %s\n\npackage lifecycle\n\nimport (\n\t%s\n\n\thookwire \"github.com/hookwire/hookwire/sdk-go\"\n)\n\n%s", header, strings.Join(imports, "\n\t"), body), nil
+	return fmt.Sprintf("// %s\n\n%spackage lifecycle\n\nimport (\n\t%s\n\n\thookwire \"github.com/hookwire/hookwire/sdk-go\"\n)\n\n%s", header, t.goPackageDoc(), strings.Join(imports, "\n\t"), body), nil
 }

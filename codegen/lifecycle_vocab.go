@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// lifecycleVocabulary is the lifecycle layer's public vocabulary besides the events
+// and their inputs: the module's doc and example, the actions a callback
+// answers and its output, the callback and hooks types, canUseTool's
+// behaviors, result and options, and the options of a lifecycle hook. Each
+// type's doc is a predicate ("is what a callback decides."), so that Go
+// writes it after the name, as its doc comments do.
+type lifecycleVocabulary struct {
+	Doc              vocabDoc          `json:"doc"`
+	Example          map[string]string `json:"example"`
+	Action           vocabType         `json:"action"`
+	Output           vocabType         `json:"output"`
+	Callback         vocabType         `json:"callback"`
+	Hooks            vocabType         `json:"hooks"`
+	Behavior         vocabType         `json:"behavior"`
+	PermissionResult vocabType         `json:"permission_result"`
+	Options          vocabType         `json:"can_use_tool_options"`
+	CanUseTool       vocabType         `json:"can_use_tool"`
+	HookOptions      vocabType         `json:"options"`
+}
+
+// vocabDoc is a doc, with what one language adds to it.
+type vocabDoc struct {
+	Doc        string `json:"doc"`
+	Go         string `json:"go"`
+	Python     string `json:"python"`
+	TypeScript string `json:"typescript"`
+}
+
+type vocabType struct {
+	vocabDoc
+	Values  []vocabValue  `json:"values"`
+	Members []vocabMember `json:"members"`
+}
+
+type vocabValue struct {
+	Name string `json:"name"`
+	vocabDoc
+}
+
+type vocabMember struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// Behavior is the canUseTool behavior a member of its result goes with.
+	Behavior string `json:"behavior"`
+	Optional bool   `json:"optional"`
+	// Languages that have the member; all when empty.
+	Languages []string `json:"languages"`
+	vocabDoc
+}
+
+// text is the doc in a language (go, python, typescript), with what that
+// language adds, and canUseTool under the language's name.
+func (d vocabDoc) text(lang string) string {
+	s := strings.TrimSpace(d.Doc + " " + map[string]string{"go": d.Go, "python": d.Python, "typescript": d.TypeScript}[lang])
+	return strings.ReplaceAll(s, "canUseTool", map[string]string{"go": "CanUseTool", "python": "can_use_tool", "typescript": "canUseTool"}[lang])
+}
+
+// sentence is a predicate doc as a sentence of its own: "is what a
+// callback decides." is "What a callback decides."
+func sentence(predicate string) string {
+	_, rest, ok := strings.Cut(predicate, " ")
+	if first, _, _ := strings.Cut(predicate, " "); !ok || first != "is" && first != "are" {
+		rest = predicate
+	}
+	return strings.ToUpper(rest[:1]) + rest[1:]
+}
+
+func (m vocabMember) in(lang string) bool {
+	return len(m.Languages) == 0 || slices.Contains(m.Languages, lang)
+}
+
+// modifiedDoc is what a modified input or output replaces in each event
+// that uses it, after the member's own doc.
+func (t *lifecycleTable) modifiedDoc(m vocabMember, lang string) string {
+	var parts []string
+	var docs []string
+	byDoc := map[string][]string{}
+	for _, e := range t.Events {
+		if e.Modify != nil && e.Modify.With == m.Name {
+			if byDoc[e.Modify.Doc] == nil {
+				docs = append(docs, e.Modify.Doc)
+			}
+			byDoc[e.Modify.Doc] = append(byDoc[e.Modify.Doc], e.Name)
+		}
+	}
+	for _, d := range docs {
+		parts = append(parts, "in "+strings.Join(byDoc[d], " and ")+", "+d)
+	}
+	doc := strings.TrimSuffix(m.text(lang), ".")
+	if len(parts) > 0 {
+		doc += ": " + strings.Join(parts, "; ")
+	}
+	return doc + "."
+}
+
+// goVocabTypes are the Go types of the vocabulary's member types.
+var goVocabTypes = map[string]string{
+	"action": "Action", "behavior": "Behavior", "string": "string", "any": "any", "bool": "bool",
+	"arguments": "map[string]any", "tool_kind": "hookwire.ToolKind", "paths": "[]string",
+	"hooks": "Hooks", "can_use_tool": "CanUseTool",
+}
+
+// goDoc is a Go doc comment of text, indented by indent.
+func goDoc(indent, text string) string {
+	return comment(indent+"// ", wrap(text, 74-len(indent)), "")
+}
+
+// goPackageDoc is the package doc, with its example.
+func (t *lifecycleTable) goPackageDoc() string {
+	doc := strings.Replace(t.Vocabulary.Doc.text("go"), "Lifecycle hooks: the vocabulary", "Package lifecycle gives hookwire hooks the vocabulary", 1)
+	example := "\t" + strings.ReplaceAll(t.Vocabulary.Example["go"], "\n", "\n\t")
+	return goDoc("", doc) + "//\n" + comment("//", example, "")
+}
+
+// goVocabulary renders the vocabulary in Go.
+func (t *lifecycleTable) goVocabulary(b *strings.Builder) {
+	v := t.Vocabulary
+	enum := func(name string, vt vocabType) {
+		b.WriteString(goDoc("", name+" "+vt.text("go")) + "type " + name + " string\n\nconst (\n")
+		for _, val := range vt.Values {
+			fmt.Fprintf(b, "%s\t%s %s = %q\n", goDoc("\t", pascal(val.Name)+" "+val.text("go")), pascal(val.Name), name, val.Name)
+		}
+		b.WriteString(")\n\n")
+	}
+	object := func(name string, vt vocabType) {
+		b.WriteString(goDoc("", name+" "+vt.text("go")) + "type " + name + " struct {\n")
+		for _, m := range vt.Members {
+			if !m.in("go") {
+				continue
+			}
+			doc := m.text("go")
+			if strings.HasPrefix(m.Name, "modified_") {
+				doc = t.modifiedDoc(m, "go")
+			}
+			if doc != "" {
+				b.WriteString(goDoc("\t", pascal(m.Name)+" "+doc))
+			}
+			fmt.Fprintf(b, "\t%s %s\n", pascal(m.Name), goVocabTypes[m.Type])
+		}
+		b.WriteString("}\n\n")
+	}
+	enum("Action", v.Action)
+	object("Output", v.Output)
+	b.WriteString(goDoc("", "Callback "+v.Callback.text("go")) + "type Callback func(ctx context.Context, in Input) (Output, error)\n\n")
+	b.WriteString(goDoc("", "Hooks "+v.Hooks.text("go")) + "type Hooks map[Event][]Callback\n\n")
+	enum("Behavior", v.Behavior)
+	object("PermissionResult", v.PermissionResult)
+	object("CanUseToolOptions", v.Options)
+	b.WriteString(goDoc("", "CanUseTool "+v.CanUseTool.text("go")) + "type CanUseTool func(ctx context.Context, toolName string, input map[string]any, opts CanUseToolOptions) (PermissionResult, error)\n\n")
+	object("Options", v.HookOptions)
+}

@@ -319,7 +319,7 @@ func pyLinesIndent(items []string, indent string) string {
 
 func (t *lifecycleTable) typescript(header string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "// %s\n\n// The lifecycle table: its events, their inputs, and the rows the runner\n// in lifecycle.ts reads.\n\nimport type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n", header)
+	fmt.Fprintf(&b, "// %s\n\n%s//\n%s\nimport type { Awaitable, Context } from \"./handlers.js\";\nimport type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n", header, comment("// ", wrap(t.Vocabulary.Doc.text("typescript"), 77), ""), comment("//   ", t.Vocabulary.Example["typescript"], ""))
 	b.WriteString("/** A tool's arguments. */\nexport type ToolInput = { [key: string]: JsonValue };\n\n/** The lifecycle events. */\nexport const HookEvent = {\n")
 	for _, e := range t.Events {
 		fmt.Fprintf(&b, "  /** %s. */\n  %s: %q,\n", e.Doc, e.Name, e.Name)
@@ -337,7 +337,9 @@ func (t *lifecycleTable) typescript(header string) string {
 		}
 		b.WriteString("  };\n")
 	}
-	b.WriteString("}\n\n/** An event of the lifecycle table: where it comes from, its input, what its modified input or output replaces, what skip and abort become. */\nexport interface Row {\n  event: HookEvent;\n  method?: string;\n  when?: string;\n  eventKind?: string;\n  session?: \"start\" | \"end\";\n  input?: readonly { field: string; type: string; from: string }[];\n  modify?: { with: \"modifiedInput\" | \"modifiedOutput\"; field: string; type: string };\n  skip?: { action: string; reason: string };\n  abort?: { action: string; reason: string };\n}\n\n/** The lifecycle table's events, in its order. */\nexport const rows = [\n")
+	b.WriteString("}\n\n/** What a lifecycle callback receives, told apart by `event`. */\nexport type HookInput = HookInputs[HookEvent];\n\n")
+	t.tsVocabulary(&b)
+	b.WriteString("/** An event of the lifecycle table: where it comes from, its input, what its modified input or output replaces, what skip and abort become. */\nexport interface Row {\n  event: HookEvent;\n  method?: string;\n  when?: string;\n  eventKind?: string;\n  session?: \"start\" | \"end\";\n  input?: readonly { field: string; type: string; from: string }[];\n  modify?: { with: \"modifiedInput\" | \"modifiedOutput\"; field: string; type: string };\n  skip?: { action: string; reason: string };\n  abort?: { action: string; reason: string };\n}\n\n/** The lifecycle table's events, in its order. */\nexport const rows = [\n")
 	for _, e := range t.Events {
 		fmt.Fprintf(&b, "  %s,\n", t.tsRow(e))
 	}

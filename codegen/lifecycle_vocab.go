@@ -157,3 +157,114 @@ func (t *lifecycleTable) goVocabulary(b *strings.Builder) {
 	b.WriteString(goDoc("", "CanUseTool "+v.CanUseTool.text("go")) + "type CanUseTool func(ctx context.Context, toolName string, input map[string]any, opts CanUseToolOptions) (PermissionResult, error)\n\n")
 	object("Options", v.HookOptions)
 }
+
+// tsVocabTypes are the TypeScript types of the vocabulary's member types.
+var tsVocabTypes = map[string]string{
+	"string": "string", "bool": "boolean", "arguments": "ToolInput", "tool_kind": "ToolKind", "paths": "string[]",
+	"signal": "AbortSignal", "hooks": "LifecycleHooks", "can_use_tool": "CanUseTool", "log": "(message: string) => void",
+}
+
+
+// tsVocabulary renders the module doc and the vocabulary in TypeScript: an
+// output type per action (and per modified value, with continue), and what
+// a callback of each event may answer, as its row says.
+func (t *lifecycleTable) tsVocabulary(b *strings.Builder) {
+	v := t.Vocabulary
+	var modified []vocabMember
+	for _, m := range v.Output.Members {
+		if strings.HasPrefix(m.Name, "modified_") {
+			modified = append(modified, m)
+		}
+	}
+	output := func(name, action string, with vocabMember, typ string) {
+		fmt.Fprintf(b, "export interface %s {\n  action: %q;\n  reason?: string;\n", name, action)
+		for _, m := range modified {
+			if m.Name == with.Name {
+				fmt.Fprintf(b, "%s  %s?: %s;\n", tsDoc("  ", sentence(t.modifiedDoc(m, "typescript")), ""), tsCamel(m.Name), typ)
+			} else {
+				fmt.Fprintf(b, "  %s?: never;\n", tsCamel(m.Name))
+			}
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("// modifiedInput and modifiedOutput are `never` where an event has no use for\n// them, so that a callback answering one there does not compile.\n\n")
+	for _, a := range v.Action.Values {
+		b.WriteString(tsDoc("", sentence(a.text("typescript")), ""))
+		output("Hook"+pascal(a.Name), a.Name, vocabMember{}, "")
+		if a.Name != "continue" {
+			continue
+		}
+		for _, m := range modified {
+			name, typ := "Hook"+pascal(strings.TrimPrefix(m.Name, "modified_")), ""
+			if m.Name == "modified_input" {
+				name, typ = "HookModifyInput<T>", "T"
+			} else {
+				name = "HookModifyOutput"
+				typ = strings.Join(t.modifiedTypesIn(m.Name, "typescript"), " | ")
+			}
+			b.WriteString(tsDoc("", "Continue, with a "+strings.ReplaceAll(m.Name, "_", " ")+".", ""))
+			output(name, a.Name, m, typ)
+		}
+	}
+	fmt.Fprintf(b, "\n%sexport type HookOutputs = {\n", tsDoc("", "What a callback of each event may answer: skip and abort where the lifecycle table offers them.", ""))
+	for _, e := range t.Events {
+		answers := []string{"HookContinue"}
+		if e.Modify != nil && e.Modify.With == "modified_input" {
+			answers[0] = "HookModifyInput<" + fieldTypes[t.fieldType(e.Modify.Field)].ts + ">"
+		} else if e.Modify != nil {
+			answers[0] = "HookModifyOutput"
+		}
+		if e.Skip != nil {
+			answers = append(answers, "HookSkip")
+		}
+		if e.Abort != nil {
+			answers = append(answers, "HookAbort")
+		}
+		fmt.Fprintf(b, "  %s: %s;\n", e.Name, strings.Join(answers, " | "))
+	}
+	b.WriteString("};\n")
+	fmt.Fprintf(b, "%sexport type HookOutput<E extends HookEvent = HookEvent> = HookOutputs[E];\n\n", tsDoc("", sentence(v.Output.text("typescript"))+" By event.", ""))
+	fmt.Fprintf(b, "%sexport type HookCallback<E extends HookEvent> = (input: HookInputs[E], ctx: Context) => Awaitable<HookOutputs[E]>;\n\n", tsDoc("", sentence(v.Callback.text("typescript")), ""))
+	fmt.Fprintf(b, "%sexport type LifecycleHooks = { [E in HookEvent]?: readonly HookCallback<E>[] };\n\n", tsDoc("", sentence(v.Hooks.text("typescript")), ""))
+	object := func(name string, vt vocabType) {
+		fmt.Fprintf(b, "%sexport interface %s {\n", tsDoc("", sentence(vt.text("typescript")), ""), name)
+		for _, m := range vt.Members {
+			if m.in("typescript") {
+				opt := map[bool]string{true: "?"}[m.Optional || m.Type == "tool_kind" || m.Type == "hooks" || m.Type == "can_use_tool" || m.Type == "log"]
+				fmt.Fprintf(b, "%s  %s%s: %s;\n", tsDoc("  ", tsCamel(m.Name)+" "+m.text("typescript"), ""), tsCamel(m.Name), opt, tsVocabTypes[m.Type])
+			}
+		}
+		b.WriteString("}\n\n")
+	}
+	object("CanUseToolOptions", v.Options)
+	fmt.Fprintf(b, "%sexport type PermissionResult =\n", tsDoc("", sentence(v.PermissionResult.text("typescript")), ""))
+	for _, behavior := range v.Behavior.Values {
+		members := []string{"behavior: " + quote(behavior.Name)}
+		for _, m := range v.PermissionResult.Members {
+			if m.Behavior == behavior.Name {
+				members = append(members, tsCamel(m.Name)+map[bool]string{true: "?"}[m.Optional]+": "+tsVocabTypes[m.Type])
+			}
+		}
+		fmt.Fprintf(b, "%s  | { %s }", tsDoc("  ", sentence(behavior.text("typescript")), ""), strings.Join(members, "; "))
+		b.WriteString(map[bool]string{true: ";\n\n", false: "\n"}[behavior.Name == v.Behavior.Values[len(v.Behavior.Values)-1].Name])
+	}
+	fmt.Fprintf(b, "%sexport type CanUseTool = (toolName: string, input: ToolInput, options: CanUseToolOptions) => Awaitable<PermissionResult>;\n\n", tsDoc("", sentence(v.CanUseTool.text("typescript")), ""))
+	object("LifecycleOptions", v.HookOptions)
+}
+
+// modifiedTypesIn are the types a callback's modified input or output may
+// have in a language, by the fields the events let it replace.
+func (t *lifecycleTable) modifiedTypesIn(with, lang string) []string {
+	accepted := map[string][]string{"string": {"string"}, "arguments": {"ToolInput"}, "tool_result": {"ToolResult", "string"}, "tool_error": {"ToolResult", "string"}}
+	var out []string
+	for _, e := range t.Events {
+		if e.Modify != nil && e.Modify.With == with {
+			for _, typ := range accepted[t.fieldType(e.Modify.Field)] {
+				if !slices.Contains(out, typ) {
+					out = append(out, typ)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,120 +1,22 @@
-// Lifecycle hooks: the vocabulary of in-process agent SDKs (events,
-// continue / skip / abort, modifiedInput / modifiedOutput, a canUseTool
-// permission callback) on top of a Hook, so that a hook written that way
-// ports in minutes and runs out of process under any host of the protocol.
-// The events, their inputs and how each maps onto the protocol are the
-// lifecycle table's (docs/lifecycle.md), generated into lifecycle.gen.ts;
-// this module runs its rows, as the Go and Python SDKs do.
+// The lifecycle layer's runner: it runs the rows of the lifecycle table
+// (lifecycle.gen.ts, which has the vocabulary and its docs).
 
 import type { Intercepted } from "./exports.gen.js";
-import type { Awaitable, Context, Handler } from "./handlers.js";
+import type { Context, Handler } from "./handlers.js";
 import { Hook } from "./hook.js";
-import { HookEvent, type HookInputs, type Row, rows, type ToolInput } from "./lifecycle.gen.js";
-import { continue_, type RuntimeEvent, type ToolKind, type ToolResult } from "./protocol.gen.js";
+import {
+  type HookAbort,
+  type HookSkip,
+  type LifecycleHooks,
+  type LifecycleOptions,
+  type Row,
+  rows,
+  type ToolInput,
+} from "./lifecycle.gen.js";
+import { continue_, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
 import { modify } from "./results.js";
 
-export { HookEvent, type HookInputs, type ToolInput };
-
-/** What a lifecycle callback receives, told apart by `event`. */
-export type HookInput = HookInputs[HookEvent];
-
-// modifiedInput and modifiedOutput are `never` where an event has no use for
-// them, so that a callback answering one there does not compile.
-
-/** Go on: the next callback runs. */
-export interface HookContinue {
-  action: "continue";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: never;
-}
-/** Go on with a new input: the next callbacks and the host get it. */
-export interface HookModifyInput<T> {
-  action: "continue";
-  reason?: string;
-  modifiedInput?: T;
-  modifiedOutput?: never;
-}
-/** Go on with a new tool output: a whole ToolResult, or the new text the LLM sees. */
-export interface HookModifyOutput {
-  action: "continue";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: ToolResult | string;
-}
-/** Stop the callbacks after this one, and skip what the event is about (deny the tool). */
-export interface HookSkip {
-  action: "skip";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: never;
-}
-/** Stop the callbacks after this one, and end the turn. */
-export interface HookAbort {
-  action: "abort";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: never;
-}
-
-type RowOf<E extends HookEvent> = Extract<(typeof rows)[number], { event: E }>;
-type ContinueOf<E extends HookEvent> =
-  RowOf<E> extends { modify: { with: "modifiedInput"; field: infer F } }
-    ? HookModifyInput<HookInputs[E][F & keyof HookInputs[E]]>
-    : RowOf<E> extends { modify: { with: "modifiedOutput" } }
-      ? HookModifyOutput
-      : HookContinue;
-/** What a callback of each event may answer: skip and abort where the lifecycle table offers them. */
-export type HookOutputs = {
-  [E in HookEvent]:
-    | ContinueOf<E>
-    | (RowOf<E> extends { skip: object } ? HookSkip : never)
-    | (RowOf<E> extends { abort: object } ? HookAbort : never);
-};
-/** What a lifecycle callback answers, by event. */
-export type HookOutput<E extends HookEvent = HookEvent> = HookOutputs[E];
-
-/** A lifecycle callback of event E. ctx is the hook's (ctx.signal, ctx.extensions). */
-export type HookCallback<E extends HookEvent> = (input: HookInputs[E], ctx: Context) => Awaitable<HookOutputs[E]>;
-
-/** The callbacks of each event, run in this order. */
-export type LifecycleHooks = { [E in HookEvent]?: readonly HookCallback<E>[] };
-
-/** What canUseTool knows of a call besides its tool and arguments. */
-export interface CanUseToolOptions {
-  /** Aborted when the hook is told to stop. */
-  signal: AbortSignal;
-  /** What the tool does to the world, when the host says. */
-  toolKind?: ToolKind;
-  /** The paths the call touches, when the host says; empty otherwise. */
-  affectedPaths: string[];
-}
-
-/** The verdict of canUseTool. */
-export type PermissionResult =
-  /** Run the tool, with updatedInput as its arguments when given. */
-  | { behavior: "allow"; updatedInput?: ToolInput }
-  /** Do not run it; the LLM is told the message. interrupt is ignored: approval cannot end a turn. */
-  | { behavior: "deny"; message: string; interrupt?: boolean }
-  /** No opinion: the host's own rules decide. */
-  | { behavior: "ask" };
-
-/** The permission callback: may this tool call run? */
-export type CanUseTool = (
-  toolName: string,
-  input: ToolInput,
-  options: CanUseToolOptions,
-) => Awaitable<PermissionResult>;
-
-/** What lifecycle() registers. */
-export interface LifecycleOptions {
-  /** The callbacks of each event. */
-  hooks?: LifecycleHooks;
-  /** Decides tool calls that the PermissionRequest callbacks let through. */
-  canUseTool?: CanUseTool;
-  /** Takes the log line of a callback that failed; stderr by default. */
-  log?: (message: string) => void;
-}
+export * from "./lifecycle.gen.js";
 
 // The extension a host announces in hello when it applies an approver's arguments.
 const APPROVE_ARGUMENTS = "approve_tool.arguments";

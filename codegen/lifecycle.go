@@ -207,9 +207,12 @@ func lowerFirst(s string) string {
 
 func (t *lifecycleTable) python(header string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n\"\"\"The lifecycle table: its events, their inputs, and the rows the runner\nin lifecycle.py reads.\"\"\"\n\nfrom __future__ import annotations\n\n", header)
+	fmt.Fprintf(&b, "# %s\n\n\"\"\"%s\n\n%s\n\"\"\"\n\nfrom __future__ import annotations\n\n", header, wrap(t.Vocabulary.Doc.text("python"), 79), comment("    ", t.Vocabulary.Example["python"], ""))
 	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Callable, Final, Literal, NamedTuple, TypedDict, Union\n\nfrom ._errors import ToolError\nfrom ._protocol import JSON, ToolKind, ToolResult\n\n")
-	public := []string{"HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "ToolInput"}
+	public := []string{"CanUseTool", "CanUseToolOptions", "HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "PermissionResult", "ToolInput"}
+	for _, behavior := range t.Vocabulary.Behavior.Values {
+		public = append(public, "Permission"+pascal(behavior.Name))
+	}
 	for _, e := range t.Events {
 		public = append(public, e.Name+"Input")
 	}
@@ -236,17 +239,7 @@ func (t *lifecycleTable) python(header string) string {
 		inputs = append(inputs, e.Name+"Input")
 	}
 	fmt.Fprintf(&b, "\n\nHookInput = Union[\n%s]\n\"\"\"What a lifecycle callback receives; input.event tells which.\"\"\"\n", pyLines(inputs))
-	b.WriteString("\n\nclass _HookOutputRequired(TypedDict):\n    action: Literal[\"continue\", \"skip\", \"abort\"]\n\n\nclass HookOutput(_HookOutputRequired, total=False):\n    \"\"\"What a callback answers: {\"action\": \"continue\"}, \"skip\" or \"abort\".\n\n    skip and abort stop the callbacks after this one; docs/lifecycle.md says\n    what each event makes of them, and of modified_input and modified_output.\n    \"\"\"\n\n    reason: str\n")
-	for _, with := range []string{"modified_input", "modified_output"} {
-		if types := t.modifiedTypes(with); len(types) > 0 {
-			fmt.Fprintf(&b, "    %s: %s\n", with, strings.Join(types, " | "))
-		}
-	}
-	b.WriteString("\n\n_Reply = Union[HookOutput, Awaitable[HookOutput]]\n")
-	b.WriteString("\n\nclass LifecycleHooks(TypedDict, total=False):\n    \"\"\"The callbacks of each event, run in the order given; plain or async.\"\"\"\n\n")
-	for _, e := range t.Events {
-		fmt.Fprintf(&b, "    %s: Sequence[Callable[[%sInput], _Reply]]\n", e.Name, e.Name)
-	}
+	t.pyVocabulary(&b)
 	b.WriteString("\n\nclass Source(NamedTuple):\n    \"\"\"An input field: its type, and the member it is read from (or, for a\n    modify, the output member that replaces it).\"\"\"\n\n    field: str\n    type: str\n    source: str\n\n\nclass Row(NamedTuple):\n    \"\"\"An event of the lifecycle table: where it comes from, its input, what its\n    modified input or output replaces, what skip and abort become (action,\n    default reason).\"\"\"\n\n    event: str\n    input_type: type\n    method: str = \"\"\n    when: str = \"\"\n    event_kind: str = \"\"\n    session: str = \"\"\n    input: tuple[Source, ...] = ()\n    modify: Source | None = None\n    skip: tuple[str, str] | None = None\n    abort: tuple[str, str] | None = None\n\n\nROWS: Final = (\n")
 	for _, e := range t.Events {
 		args := []string{"HookEvent." + e.Name, e.Name + "Input"}

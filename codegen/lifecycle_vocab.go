@@ -59,8 +59,8 @@ type vocabMember struct {
 // text is the doc in a language (go, python, typescript), with what that
 // language adds, and canUseTool under the language's name.
 func (d vocabDoc) text(lang string) string {
-	s := strings.TrimSpace(d.Doc + " " + map[string]string{"go": d.Go, "python": d.Python, "typescript": d.TypeScript}[lang])
-	return strings.ReplaceAll(s, "canUseTool", map[string]string{"go": "CanUseTool", "python": "can_use_tool", "typescript": "canUseTool"}[lang])
+	doc := strings.ReplaceAll(d.Doc, "canUseTool", map[string]string{"go": "CanUseTool", "python": "can_use_tool", "typescript": "canUseTool"}[lang])
+	return strings.TrimSpace(doc + " " + map[string]string{"go": d.Go, "python": d.Python, "typescript": d.TypeScript}[lang])
 }
 
 // sentence is a predicate doc as a sentence of its own: "is what a
@@ -164,7 +164,6 @@ var tsVocabTypes = map[string]string{
 	"signal": "AbortSignal", "hooks": "LifecycleHooks", "can_use_tool": "CanUseTool", "log": "(message: string) => void",
 }
 
-
 // tsVocabulary renders the module doc and the vocabulary in TypeScript: an
 // output type per action (and per modified value, with continue), and what
 // a callback of each event may answer, as its row says.
@@ -267,4 +266,83 @@ func (t *lifecycleTable) modifiedTypesIn(with, lang string) []string {
 		}
 	}
 	return out
+}
+
+// pyVocabTypes are the Python types of the vocabulary's member types.
+var pyVocabTypes = map[string]string{
+	"string": "str", "bool": "bool", "arguments": "ToolInput", "tool_kind": "ToolKind | None", "paths": "list[str]",
+}
+
+// pyDoc is a docstring of text, indented by indent.
+func pyDoc(indent, text string) string {
+	return indent + `"""` + strings.ReplaceAll(wrap(text, 95-len(indent)), "\n", "\n"+indent) + `"""` + "\n"
+}
+
+// pyTypedDict renders a TypedDict of required and optional members, with a
+// base class of the required ones when there are both.
+func pyTypedDict(b *strings.Builder, name, doc string, required, optional []string) {
+	base := "TypedDict"
+	if len(required) > 0 && len(optional) > 0 {
+		fmt.Fprintf(b, "\n\nclass _%sRequired(TypedDict):\n    %s\n", name, strings.Join(required, "\n    "))
+		base, required = "_"+name+"Required, total=False", optional
+	} else if len(optional) > 0 {
+		base, required = "TypedDict, total=False", optional
+	}
+	fmt.Fprintf(b, "\n\nclass %s(%s):\n%s\n    %s\n", name, base, pyDoc("    ", doc), strings.Join(required, "\n    "))
+}
+
+// pyVocabulary renders the vocabulary in Python: HookOutput, the callbacks
+// of each event, and can_use_tool's options, verdicts and type.
+func (t *lifecycleTable) pyVocabulary(b *strings.Builder) {
+	v := t.Vocabulary
+	var actions, docs []string
+	for _, a := range v.Action.Values {
+		actions = append(actions, quote(a.Name))
+		docs = append(docs, a.Name+" "+a.text("python"))
+	}
+	var optional []string
+	for _, m := range v.Output.Members[1:] {
+		typ, doc := "str", m.text("python")
+		if strings.HasPrefix(m.Name, "modified_") {
+			typ, doc = strings.Join(t.modifiedTypes(m.Name), " | "), t.modifiedDoc(m, "python")
+			if typ == "" {
+				continue
+			}
+		}
+		optional = append(optional, m.Name+": "+typ+"\n"+strings.TrimSuffix(pyDoc("    ", m.Name+" "+doc), "\n"))
+	}
+	pyTypedDict(b, "HookOutput", sentence(v.Output.text("python"))+" "+strings.Join(docs, " "), []string{"action: Literal[" + strings.Join(actions, ", ") + "]"}, optional)
+	b.WriteString("\n\n_Reply = Union[HookOutput, Awaitable[HookOutput]]\n")
+	fmt.Fprintf(b, "\n\nclass LifecycleHooks(TypedDict, total=False):\n%s\n", pyDoc("    ", sentence(v.Hooks.text("python"))+" "+strings.TrimPrefix(sentence(v.Callback.text("python")), "A lifecycle callback. ")))
+	for _, e := range t.Events {
+		fmt.Fprintf(b, "    %s: Sequence[Callable[[%sInput], _Reply]]\n", e.Name, e.Name)
+	}
+	fmt.Fprintf(b, "\n\n@dataclass(frozen=True)\nclass CanUseToolOptions:\n%s\n", pyDoc("    ", sentence(v.Options.text("python"))))
+	for _, m := range v.Options.Members {
+		if m.in("python") {
+			fmt.Fprintf(b, "    %s: %s\n%s", m.Name, pyVocabTypes[m.Type], pyDoc("    ", m.Name+" "+m.text("python")))
+		}
+	}
+	var verdicts []string
+	for _, behavior := range v.Behavior.Values {
+		name := "Permission" + pascal(behavior.Name)
+		required, optional := []string{"behavior: Literal[" + quote(behavior.Name) + "]"}, []string(nil)
+		doc := sentence(behavior.text("python"))
+		for _, m := range v.PermissionResult.Members {
+			if m.Behavior != behavior.Name {
+				continue
+			}
+			member := m.Name + ": " + pyVocabTypes[m.Type]
+			if m.Optional {
+				optional = append(optional, member)
+			} else {
+				required = append(required, member)
+			}
+			doc += " " + m.Name + " " + m.text("python")
+		}
+		pyTypedDict(b, name, doc, required, optional)
+		verdicts = append(verdicts, name)
+	}
+	fmt.Fprintf(b, "\n\nPermissionResult = Union[%s]\n%s", strings.Join(verdicts, ", "), pyDoc("", sentence(v.PermissionResult.text("python"))))
+	fmt.Fprintf(b, "\nCanUseTool = Callable[\n    [str, ToolInput, CanUseToolOptions],\n    Union[PermissionResult, Awaitable[PermissionResult]],\n]\n%s", pyDoc("", sentence(v.CanUseTool.text("python"))+" Plain or async."))
 }

@@ -1,28 +1,5 @@
-"""Lifecycle hooks: the vocabulary of in-process agent SDKs, on a Hook.
-
-Hook authors who know the lifecycle hooks of in-process agent SDKs (the
-Blade Agent SDK's) write the same here: their events, callbacks that answer
-continue, skip or abort, with a modified input or output, and a
-can_use_tool permission callback. LifecycleHook registers the protocol
-handlers and observers those callbacks need, and translates both ways, so
-that such a hook ports in minutes and runs out of process under any host of
-the protocol:
-
-    from hookwire import HookEvent, HookOutput, LifecycleHook, PreToolUseInput
-
-    def guard(input: PreToolUseInput) -> HookOutput:
-        if "rm -rf" in str(input.tool_input.get("command")):
-            return {"action": "abort", "reason": "dangerous command"}
-        return {"action": "continue"}
-
-    LifecycleHook("guard", hooks={HookEvent.PreToolUse: [guard]}).run()
-
-The events, their inputs and how each maps onto the protocol are the
-lifecycle table's (docs/lifecycle.md), generated into _lifecycle.py; this
-module runs its rows, as the Go and TypeScript SDKs do. The seed's
-camelCase names are snake_case here: sessionId is session_id,
-modifiedInput modified_input, canUseTool can_use_tool.
-"""
+# The lifecycle layer's runner. Its vocabulary and docs, this module's
+# __doc__ included, are generated from the lifecycle table into _lifecycle.
 
 from __future__ import annotations
 
@@ -32,14 +9,23 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Callable, Literal, TypedDict, Union
+from typing import Any, Callable
 
 from ._async import is_async
 from ._errors import ToolError
 from ._hook import Hook
 from ._lifecycle import *  # noqa: F403 (the events, their inputs, the rows)
-from ._lifecycle import EVENTS, ROWS, HookInput, HookOutput, LifecycleHooks, Row, ToolInput
+from ._lifecycle import (
+    EVENTS,
+    ROWS,
+    CanUseTool,
+    CanUseToolOptions,
+    HookInput,
+    HookOutput,
+    LifecycleHooks,
+    Row,
+    __doc__,  # noqa: F401 (this module's)
+)
 from ._lifecycle import __all__ as _generated
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
@@ -48,76 +34,14 @@ from ._protocol import (
     ApproveToolResult,
     DecodeError,
     RuntimeEvent,
-    ToolKind,
     decode_tool_result,
 )
 from ._results import modify
 from ._workers import Workers
 
-__all__ = [
-    *_generated,
-    "CanUseTool",
-    "CanUseToolOptions",
-    "LifecycleHook",
-    "PermissionAllow",
-    "PermissionAsk",
-    "PermissionDeny",
-    "PermissionResult",
-    "ToolError",
-]
+__all__ = [*_generated, "LifecycleHook", "ToolError"]
 
 log = logging.getLogger("hookwire")
-
-
-@dataclass(frozen=True)
-class CanUseToolOptions:
-    """What can_use_tool knows of a call besides its tool and arguments.
-
-    What the host says: None and [] when it says nothing. There is no abort
-    signal: an async can_use_tool is cancelled, asyncio's way, when the
-    hook is told to stop.
-    """
-
-    tool_kind: ToolKind | None
-    affected_paths: list[str]
-
-
-class _PermissionAllowRequired(TypedDict):
-    behavior: Literal["allow"]
-
-
-class PermissionAllow(_PermissionAllowRequired, total=False):
-    """Run the tool, with updated_input as its arguments when given."""
-
-    updated_input: ToolInput
-
-
-class _PermissionDenyRequired(TypedDict):
-    behavior: Literal["deny"]
-    message: str
-
-
-class PermissionDeny(_PermissionDenyRequired, total=False):
-    """Do not run the tool; the LLM is told the message. interrupt is ignored:
-    approval cannot end a turn."""
-
-    interrupt: bool
-
-
-class PermissionAsk(TypedDict):
-    """No opinion: the next approver, then the host's default, decide."""
-
-    behavior: Literal["ask"]
-
-
-PermissionResult = Union[PermissionAllow, PermissionDeny, PermissionAsk]
-"""The verdict of can_use_tool."""
-
-CanUseTool = Callable[
-    [str, ToolInput, CanUseToolOptions],
-    Union[PermissionResult, Awaitable[PermissionResult]],
-]
-"""The permission callback: may this tool call run? Plain or async."""
 
 
 class LifecycleHook(Hook):

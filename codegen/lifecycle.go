@@ -138,7 +138,7 @@ func renderLifecycle(m *Model, raw []byte) ([]Output, error) {
 	}
 	return []Output{
 		{"sdk-go/lifecycle/lifecycle_gen.go", goSrc},
-		{"sdk-python/src/hookwire/_lifecycle.py", []byte(t.python(header))},
+		{"sdk-python/src/hookwire/_lifecycle.py", []byte(t.python(m, header))},
 		{"sdk-node/src/lifecycle.gen.ts", []byte(t.typescript(header))},
 		{"docs/lifecycle.md", []byte(t.docs(header))},
 	}, nil
@@ -205,10 +205,10 @@ func lowerFirst(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-func (t *lifecycleTable) python(header string) string {
+func (t *lifecycleTable) python(m *Model, header string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n\"\"\"%s\n\n%s\n\"\"\"\n\nfrom __future__ import annotations\n\n", header, wrap(t.Vocabulary.Doc.text("python"), 79), comment("    ", t.Vocabulary.Example["python"], ""))
-	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Callable, Final, Literal, NamedTuple, TypedDict, Union\n\nfrom ._errors import ToolError\nfrom ._protocol import JSON, ToolKind, ToolResult\n\n")
+	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Any, Callable, Final, Literal, TypedDict, Union\n\nfrom ._errors import ToolError\nfrom ._protocol import JSON, ToolKind, ToolResult\n\n")
 	public := []string{"CanUseTool", "CanUseToolOptions", "HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "PermissionResult", "ToolInput"}
 	for _, behavior := range t.Vocabulary.Behavior.Values {
 		public = append(public, "Permission"+pascal(behavior.Name))
@@ -240,36 +240,7 @@ func (t *lifecycleTable) python(header string) string {
 	}
 	fmt.Fprintf(&b, "\n\nHookInput = Union[\n%s]\n\"\"\"What a lifecycle callback receives; input.event tells which.\"\"\"\n", pyLines(inputs))
 	t.pyVocabulary(&b)
-	b.WriteString("\n\nclass Source(NamedTuple):\n    \"\"\"An input field: its type, and the member it is read from (or, for a\n    modify, the output member that replaces it).\"\"\"\n\n    field: str\n    type: str\n    source: str\n\n\nclass Row(NamedTuple):\n    \"\"\"An event of the lifecycle table: where it comes from, its input, what its\n    modified input or output replaces, what skip and abort become (action,\n    default reason).\"\"\"\n\n    event: str\n    input_type: type\n    method: str = \"\"\n    when: str = \"\"\n    event_kind: str = \"\"\n    session: str = \"\"\n    input: tuple[Source, ...] = ()\n    modify: Source | None = None\n    skip: tuple[str, str] | None = None\n    abort: tuple[str, str] | None = None\n\n\nROWS: Final = (\n")
-	for _, e := range t.Events {
-		args := []string{"HookEvent." + e.Name, e.Name + "Input"}
-		for _, kv := range [][2]string{{"method", e.Method}, {"when", e.When}, {"event_kind", e.EventKind}, {"session", e.Session}} {
-			if kv[1] != "" {
-				args = append(args, kv[0]+"="+strconv.Quote(kv[1]))
-			}
-		}
-		var srcs []string
-		for _, in := range e.Input {
-			srcs = append(srcs, fmt.Sprintf("Source(%q, %q, %q)", in.Field, t.fieldType(in.Field), in.From))
-		}
-		switch {
-		case len(srcs) == 1:
-			args = append(args, "input=("+srcs[0]+",)")
-		case len(srcs) > 1:
-			args = append(args, "input=(\n"+pyLinesIndent(srcs, "            ")+"        )")
-		}
-		if e.Modify != nil {
-			args = append(args, fmt.Sprintf("modify=Source(%q, %q, %q)", e.Modify.Field, t.fieldType(e.Modify.Field), e.Modify.With))
-		}
-		if e.Skip != nil {
-			args = append(args, fmt.Sprintf("skip=(%q, %q)", e.Skip.Action, e.Skip.Reason))
-		}
-		if e.Abort != nil {
-			args = append(args, fmt.Sprintf("abort=(%q, %q)", e.Abort.Action, e.Abort.Reason))
-		}
-		fmt.Fprintf(&b, "    Row(\n%s    ),\n", pyLinesIndent(args, "        "))
-	}
-	b.WriteString(")\n")
+	t.pyTranslation(&b, m)
 	return b.String()
 }
 

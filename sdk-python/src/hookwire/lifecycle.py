@@ -7,7 +7,6 @@ import asyncio
 import inspect
 import json
 import logging
-import re
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Callable
 
@@ -16,15 +15,20 @@ from ._errors import ToolError
 from ._hook import Hook
 from ._lifecycle import *  # noqa: F403 (the events, their inputs, the rows)
 from ._lifecycle import (
+    END,
+    END_KINDS,
     EVENTS,
-    ROWS,
+    METHODS,
+    OBSERVED,
+    READ,
+    START,
     CanUseTool,
     CanUseToolOptions,
     HookInput,
     HookOutput,
     LifecycleHooks,
-    Row,
     __doc__,  # noqa: F401 (this module's)
+    on_event,
 )
 from ._lifecycle import __all__ as _generated
 from ._protocol import (
@@ -77,6 +81,34 @@ class _Ignored(ValueError):
     """A callback's modified input or output that cannot be used."""
 
 
+def _coerce(type: str, field: str, what: str, value: object, current: Any) -> JSON:
+    """A callback's modified value as what it replaces, a field of a type: a
+    str; a tool's arguments, a dict; a whole ToolResult, or a str that
+    replaces the for_llm of the current one. _Ignored when it is none."""
+    if type == "string":
+        if not isinstance(value, str):
+            raise _Ignored(f"{what} is a {_kind(value)}, not the {field}'s new text (a str)")
+        return value
+    if type == "arguments":
+        if not isinstance(value, dict):
+            raise _Ignored(f"{what} is a {_kind(value)}, not the tool's arguments (a dict)")
+        return _json_copy(value, what)
+    if isinstance(value, str):  # a tool result's for_llm
+        return {**READ["tool_result"](current), "for_llm": value}
+    if not isinstance(value, dict):
+        raise _Ignored(
+            f"{what} is a {_kind(value)}, neither a ToolResult nor a str (the new for_llm)"
+        )
+    try:
+        return decode_tool_result(_json_copy(value, what))  # type: ignore[return-value]
+    except DecodeError as e:
+        raise _Ignored(f"{what} is not a ToolResult: {e}") from None
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
 class _Session:
     def __init__(self) -> None:
         # Pending while the SessionStart callbacks run.
@@ -109,15 +141,17 @@ class _Layer:
         self.can_use_tool = can_use_tool
         self.open: dict[str, _Session] = {}  # started and not ended, in the order they started
         self.tail: asyncio.Future[None] | None = None  # done when the last notification is
-        used = [row for row in ROWS if self.callbacks.get(row.event)]
-        methods = {row.method for row in used if row.method}
-        if can_use_tool is not None:
-            methods.add(METHOD_APPROVE_TOOL)
-        for method in methods:
-            hook._register(method, self.handler(method))
-        if any(not row.method for row in used):
+        for method, (events, _) in METHODS.items():
+            if any(map(self.has, events)) or (method == METHOD_APPROVE_TOOL and can_use_tool):
+                hook._register(method, self.handler(method))
+        if any(map(self.has, OBSERVED)):
             hook.observe(self.observe)
             hook.on_close(self.close)
+
+    coerce = staticmethod(_coerce)
+
+    def has(self, event: str) -> bool:
+        return bool(self.callbacks.get(event))
 
     async def call(self, fn: Callable[..., Any], fn_is_async: bool, *args: Any) -> Any:
         """fn(*args): a coroutine function on the loop, a plain one on a worker thread."""
@@ -127,15 +161,19 @@ class _Layer:
         return await result if inspect.isawaitable(result) else result
 
     async def chain(
-        self, row: Row, input: HookInput, params: _Params
-    ) -> tuple[HookInput, HookOutput | None]:
-        """Run the callbacks of row's event in order, each on the input as the
-        one before left it, until one skips or aborts; return the input and
-        that one's output. A modified input or output that row uses changes
-        params too."""
-        used = row.modify.source if row.modify else None
-        for i, (fn, fn_is_async) in enumerate(self.callbacks.get(row.event, ()), 1):
-            which = f"{row.event} callback {i}"
+        self,
+        event: str,
+        read: Callable[[], HookInput],
+        used: str,
+        apply: Callable[[object], None] | None,
+    ) -> HookOutput | None:
+        """Run the callbacks of an event in order, each on the input as the one
+        before left it, until one skips or aborts; return that one's output.
+        apply takes a modified input or output that the event uses (used) into
+        the call."""
+        input = read()
+        for i, (fn, fn_is_async) in enumerate(self.callbacks.get(event, ()), 1):
+            which = f"{event} callback {i}"
             try:
                 out = await self.call(fn, fn_is_async, input)
             except Exception as e:
@@ -143,7 +181,7 @@ class _Layer:
                 continue
             action = out.get("action") if isinstance(out, dict) else None
             if action in ("skip", "abort"):
-                return input, out
+                return out  # type: ignore[no-any-return]
             if action != "continue":
                 log.error(
                     "%s answered %r, not continue, skip or abort: taken as continue", which, out
@@ -152,23 +190,22 @@ class _Layer:
             for key in ("modified_input", "modified_output"):
                 if key in out and key != used:
                     log.warning(
-                        "%s answered %s, which %s has no use for: ignored", which, key, row.event
+                        "%s answered %s, which %s has no use for: ignored", which, key, event
                     )
-            if used is None or used not in out:
+            if apply is None or used not in out:
                 continue
             try:
-                _apply(row, params, out[used])
-                input = _read(row, input.session_id, params)
-            except _Ignored as e:
+                apply(out[used])
+                input = read()
+            except ValueError as e:
                 log.error("%s: %s; taken as continue", which, e)
-        return input, None
+        return None
 
     # Sessions.
 
-    async def session_rows(self, step: str, key: str) -> None:
-        for row in ROWS:
-            if row.session == step:
-                await self.chain(row, row.input_type(key), {})
+    async def session_rows(self, step: tuple[tuple[str, Any], ...], key: str) -> None:
+        for event, input_type in step:
+            await self.chain(event, lambda: input_type(key), "", None)  # noqa: B023
 
     async def start(self, key: str) -> _Session:
         """Run the session's start the first time a session is seen; return once it has run."""
@@ -177,7 +214,7 @@ class _Layer:
             session = self.open[key] = _Session()
             starting = session.starting = asyncio.get_running_loop().create_future()
             try:
-                await self.session_rows("start", key)
+                await self.session_rows(START, key)
             finally:
                 session.starting = None
                 starting.set_result(None)
@@ -193,7 +230,7 @@ class _Layer:
             return
         if session.starting is not None:
             await asyncio.shield(session.starting)
-        await self.session_rows("end", key)
+        await self.session_rows(END, key)
 
     async def observe(self, event: RuntimeEvent) -> None:
         # One at a time, in the order they came: a session's last
@@ -218,14 +255,11 @@ class _Layer:
             key = k if isinstance(k, str) else ""
         if not key:
             return  # not in a session
-        if any(row.session == "end" and row.event_kind == kind for row in ROWS):
+        if kind in END_KINDS:
             await self.end(key)
             return
         await self.start(key)
-        for row in ROWS:
-            if row.event_kind == kind and not row.session and self.callbacks.get(row.event):
-                params = dict(event)
-                await self.chain(row, _read(row, key, params), params)
+        await on_event(self, key, dict(event))
 
     async def close(self) -> None:
         """At the hook's stop: end every session still open, in the order they started."""
@@ -236,17 +270,11 @@ class _Layer:
 
     # The protocol's calls.
 
-    def holds(self, session: _Session, row: Row, params: _Params) -> bool:
-        """Whether row's condition holds for a call."""
-        if row.when != "first_of_turn":
-            path = row.when.lstrip("!")
-            return not path or (_lookup(params, path) is True) != row.when.startswith("!")
-        # The first before_llm call of its turn: of a TurnID new to the
-        # session or, from a host that sends none, of a request whose last
-        # message is the user's.
-        turn = params.get("meta", {}).get("TurnID") or ""
-        if not turn:
-            messages = params.get("messages", [])
+    def first_of_turn(self, session: _Session, turn: object, messages: Any) -> bool:
+        """Whether a before_llm call is the first of its turn: of a TurnID new
+        to the session or, from a host that sends none, of a request whose last
+        message is the user's."""
+        if not isinstance(turn, str) or not turn:
             return bool(messages) and messages[-1]["role"] == "user"
         if turn in session.turns:
             return False
@@ -264,21 +292,9 @@ class _Layer:
         key = received.get("meta", {}).get("SessionKey") or ""
         session = await self.start(key)
         params = dict(received)
-        for row in ROWS:
-            if row.method != method or not self.callbacks.get(row.event):
-                continue
-            if not self.holds(session, row, params):
-                continue
-            _, stop = await self.chain(row, _read(row, key, params), params)
-            if stop is None:
-                continue
-            action, default = {"skip": row.skip, "abort": row.abort}[stop["action"]] or ("none", "")
-            if action == "none":
-                break
-            reason = _reason(stop) or re.sub(r"{(\w+)}", lambda m: str(params.get(m[1])), default)
-            if action == "refuse":
-                return _refuse(reason)
-            return {"action": action, "reason": reason} if reason else {"action": action}
+        result = await METHODS[method][1](self, session, key, params)
+        if result is not None:
+            return result
         if method == METHOD_APPROVE_TOOL:
             return await self.approve(params)
         return None if params == received else modify(params)
@@ -324,80 +340,6 @@ class _Layer:
         return _ABSTAIN
 
 
-# How an input field of each type is read from its member, absent or not.
-_READ: dict[str, Callable[[Any], Any]] = {
-    "string": lambda v: v if isinstance(v, str) else "",
-    "arguments": lambda v: v if isinstance(v, dict) else {},
-    "tool_result": lambda v: v if isinstance(v, dict) else {"for_llm": ""},
-    "tool_error": lambda v: ToolError(v if isinstance(v, dict) else {"for_llm": ""}),
-    "tool_kind": lambda v: v,
-    "paths": lambda v: list(v or []),
-    "json": lambda v: v,
-}
-
-
-def _read(row: Row, key: str, params: _Params) -> Any:
-    """The input of row's event, read from params."""
-    values = {}
-    for field in row.input:
-        if field.source == "last_user_message":
-            at = _last_user_message(params)
-            value = params["messages"][at].get("content", "") if at >= 0 else ""
-        else:
-            value = _lookup(params, field.source)
-        values[field.field] = _READ[field.type](value)
-    return row.input_type(key, **values)
-
-
-def _lookup(params: _Params, path: str) -> Any:
-    """The member of params at a dotted path; None when there is none."""
-    value: Any = params
-    for name in path.split("."):
-        value = value.get(name) if isinstance(value, dict) else None
-    return value
-
-
-def _last_user_message(params: _Params) -> int:
-    messages = params.get("messages", [])  # a host leaves an empty history out
-    return next((i for i in reversed(range(len(messages))) if messages[i]["role"] == "user"), -1)
-
-
-def _apply(row: Row, params: _Params, value: object) -> None:
-    """Take a callback's modified input or output into params, where row says."""
-    assert row.modify is not None
-    what, field = row.modify.source, row.modify.field
-    source = next(f.source for f in row.input if f.field == field)
-    if row.modify.type == "string":
-        if not isinstance(value, str):
-            raise _Ignored(
-                f"{what} is a {type(value).__name__}, not the {field}'s new text (a str)"
-            )
-    elif row.modify.type == "arguments":
-        if not isinstance(value, dict):
-            raise _Ignored(f"{what} is a {type(value).__name__}, not the tool's arguments (a dict)")
-        value = _json_copy(value, what)
-    elif isinstance(value, str):  # a tool result's for_llm
-        value = {**_READ["tool_result"](_lookup(params, source)), "for_llm": value}
-    elif isinstance(value, dict):
-        try:
-            value = decode_tool_result(_json_copy(value, what))
-        except DecodeError as e:
-            raise _Ignored(f"{what} is not a ToolResult: {e}") from None
-    else:
-        raise _Ignored(
-            f"{what} is a {type(value).__name__}, neither a ToolResult nor a str (the new for_llm)"
-        )
-    if source != "last_user_message":
-        params[source] = value
-        return
-    at = _last_user_message(params)
-    if at < 0:
-        raise _Ignored("the request has no user message to replace")
-    messages = list(params["messages"])
-    messages[at] = {**messages[at], "content": value}
-    params["messages"] = messages
-
-
 # "ask" on the wire: a host without the approve_tool.abstain extension reads
 # a denial, which is the safe side.
 _ABSTAIN: ApproveToolResult = {"approved": False, "abstain": True}
@@ -405,11 +347,6 @@ _ABSTAIN: ApproveToolResult = {"approved": False, "abstain": True}
 
 def _refuse(reason: str) -> ApproveToolResult:
     return {"approved": False, "reason": reason}
-
-
-def _reason(output: HookOutput) -> str | None:
-    reason = output.get("reason")
-    return reason if isinstance(reason, str) and reason else None
 
 
 def _json_copy(value: Any, what: str) -> JSON:

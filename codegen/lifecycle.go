@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/format"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -139,7 +138,7 @@ func renderLifecycle(m *Model, raw []byte) ([]Output, error) {
 	return []Output{
 		{"sdk-go/lifecycle/lifecycle_gen.go", goSrc},
 		{"sdk-python/src/hookwire/_lifecycle.py", []byte(t.python(m, header))},
-		{"sdk-node/src/lifecycle.gen.ts", []byte(t.typescript(header))},
+		{"sdk-node/src/lifecycle.gen.ts", []byte(t.typescript(m, header))},
 		{"docs/lifecycle.md", []byte(t.docs(header))},
 	}, nil
 }
@@ -169,33 +168,6 @@ func (t *lifecycleTable) eventsWith(field string) []string {
 		}
 	}
 	return out
-}
-
-// tsRow is an event's row as a TypeScript object literal.
-func (t *lifecycleTable) tsRow(e lifecycleEvent) string {
-	parts := []string{"event: " + strconv.Quote(e.Name)}
-	for _, kv := range [][2]string{{"method", e.Method}, {"when", e.When}, {"eventKind", e.EventKind}, {"session", e.Session}} {
-		if kv[1] != "" {
-			parts = append(parts, kv[0]+": "+strconv.Quote(kv[1]))
-		}
-	}
-	var inputs []string
-	for _, in := range e.Input {
-		inputs = append(inputs, fmt.Sprintf("{ field: %q, type: %q, from: %q }", tsCamel(in.Field), t.fieldType(in.Field), in.From))
-	}
-	if len(inputs) > 0 {
-		parts = append(parts, "input: ["+strings.Join(inputs, ", ")+"]")
-	}
-	if e.Modify != nil {
-		parts = append(parts, fmt.Sprintf("modify: { with: %q, field: %q, type: %q }", tsCamel(e.Modify.With), tsCamel(e.Modify.Field), t.fieldType(e.Modify.Field)))
-	}
-	if e.Skip != nil {
-		parts = append(parts, fmt.Sprintf("skip: { action: %q, reason: %q }", e.Skip.Action, e.Skip.Reason))
-	}
-	if e.Abort != nil {
-		parts = append(parts, fmt.Sprintf("abort: { action: %q, reason: %q }", e.Abort.Action, e.Abort.Reason))
-	}
-	return "{ " + strings.Join(parts, ", ") + " }"
 }
 
 func lowerFirst(s string) string {
@@ -281,7 +253,7 @@ func pyLinesIndent(items []string, indent string) string {
 	return b.String()
 }
 
-func (t *lifecycleTable) typescript(header string) string {
+func (t *lifecycleTable) typescript(m *Model, header string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s\n\n%s//\n%s\nimport type { Awaitable, Context } from \"./handlers.js\";\nimport type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n", header, comment("// ", wrap(t.Vocabulary.Doc.text("typescript"), 77), ""), comment("//   ", t.Vocabulary.Example["typescript"], ""))
 	b.WriteString("/** A tool's arguments. */\nexport type ToolInput = { [key: string]: JsonValue };\n\n/** The lifecycle events. */\nexport const HookEvent = {\n")
@@ -303,11 +275,7 @@ func (t *lifecycleTable) typescript(header string) string {
 	}
 	b.WriteString("}\n\n/** What a lifecycle callback receives, told apart by `event`. */\nexport type HookInput = HookInputs[HookEvent];\n\n")
 	t.tsVocabulary(&b)
-	b.WriteString("/** An event of the lifecycle table: where it comes from, its input, what its modified input or output replaces, what skip and abort become. */\nexport interface Row {\n  event: HookEvent;\n  method?: string;\n  when?: string;\n  eventKind?: string;\n  session?: \"start\" | \"end\";\n  input?: readonly { field: string; type: string; from: string }[];\n  modify?: { with: \"modifiedInput\" | \"modifiedOutput\"; field: string; type: string };\n  skip?: { action: string; reason: string };\n  abort?: { action: string; reason: string };\n}\n\n/** The lifecycle table's events, in its order. */\nexport const rows = [\n")
-	for _, e := range t.Events {
-		fmt.Fprintf(&b, "  %s,\n", t.tsRow(e))
-	}
-	b.WriteString("] as const satisfies readonly Row[];\n")
+	t.tsTranslation(&b, m)
 	return b.String()
 }
 

@@ -219,27 +219,136 @@ export interface LifecycleOptions {
   log?: (message: string) => void;
 }
 
-/** An event of the lifecycle table: where it comes from, its input, what its modified input or output replaces, what skip and abort become. */
-export interface Row {
-  event: HookEvent;
-  method?: string;
-  when?: string;
-  eventKind?: string;
-  session?: "start" | "end";
-  input?: readonly { field: string; type: string; from: string }[];
-  modify?: { with: "modifiedInput" | "modifiedOutput"; field: string; type: string };
-  skip?: { action: string; reason: string };
-  abort?: { action: string; reason: string };
+
+/** A call's params or a runtime event, member by member. */
+export type Params = { [key: string]: unknown };
+
+/** What the rows need of the runner. */
+export interface Runner {
+  has(event: HookEvent): boolean;
+  firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean;
+  chain(event: HookEvent, ctx: Context, read: () => object, used: string, apply?: (value: unknown) => void): Promise<HookSkip | HookAbort | undefined>;
+  coerce(type: string, field: string, what: string, value: unknown, current: unknown): unknown;
 }
 
-/** The lifecycle table's events, in its order. */
-export const rows = [
-  { event: "SessionStart", session: "start" },
-  { event: "UserPromptSubmit", method: "hook.before_llm", when: "first_of_turn", input: [{ field: "message", type: "string", from: "last_user_message" }], modify: { with: "modifiedInput", field: "message", type: "string" }, skip: { action: "none", reason: "" }, abort: { action: "abort_turn", reason: "" } },
-  { event: "PreToolUse", method: "hook.before_tool", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }], modify: { with: "modifiedInput", field: "toolInput", type: "arguments" }, skip: { action: "deny_tool", reason: "{tool} skipped by a PreToolUse callback" }, abort: { action: "abort_turn", reason: "" } },
-  { event: "PermissionRequest", method: "hook.approve_tool", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "toolKind", type: "tool_kind", from: "tool_kind" }, { field: "affectedPaths", type: "paths", from: "affected_paths" }], skip: { action: "refuse", reason: "{tool} refused by a PermissionRequest callback" }, abort: { action: "refuse", reason: "{tool} refused by a PermissionRequest callback" } },
-  { event: "PostToolUse", method: "hook.after_tool", when: "!result.is_error", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "toolOutput", type: "tool_result", from: "result" }], modify: { with: "modifiedOutput", field: "toolOutput", type: "tool_result" }, abort: { action: "abort_turn", reason: "" } },
-  { event: "PostToolUseFailure", method: "hook.after_tool", when: "result.is_error", input: [{ field: "toolName", type: "string", from: "tool" }, { field: "toolInput", type: "arguments", from: "arguments" }, { field: "error", type: "tool_error", from: "result" }], modify: { with: "modifiedOutput", field: "error", type: "tool_error" }, abort: { action: "abort_turn", reason: "" } },
-  { event: "TaskCompleted", eventKind: "agent.turn.end", input: [{ field: "payload", type: "json", from: "payload" }] },
-  { event: "SessionEnd", eventKind: "agent.session.end", session: "end" },
-] as const satisfies readonly Row[];
+export const isObject = (v: unknown): v is Params => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const get = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((v, name) => (isObject(v) ? v[name] : undefined), value);
+
+/** The index of the request's last user message, -1 when it has none. */
+function lastUser(params: Params): number {
+  const messages = (params["messages"] ?? []) as Params[]; // a host leaves an empty history out
+  let at = messages.length - 1;
+  while (at >= 0 && messages[at]!["role"] !== "user") at--;
+  return at;
+}
+
+const lastUserMessage = (params: Params): unknown => (params["messages"] as Params[] | undefined)?.[lastUser(params)]?.["content"];
+
+function setLastUserMessage(params: Params, value: unknown): void {
+  const at = lastUser(params);
+  if (at < 0) throw new Error("the request has no user message to replace");
+  const messages = [...(params["messages"] as Params[])];
+  messages[at] = { ...messages[at], content: value };
+  params["messages"] = messages;
+}
+
+/** How an input field of each type is read from its member, absent or not. */
+export const read = {
+  string: (v: unknown): string => (typeof v === "string" ? v : ""),
+  arguments: (v: unknown): ToolInput => (isObject(v) ? (v as ToolInput) : {}),
+  tool_result: (v: unknown): ToolResult => (isObject(v) ? (v as unknown as ToolResult) : { for_llm: "" }),
+  tool_error: (v: unknown): Error => new Error(isObject(v) ? String(v["for_llm"]) : ""),
+  tool_kind: (v: unknown): ToolKind | undefined => v as ToolKind | undefined,
+  paths: (v: unknown): string[] => (Array.isArray(v) ? v : []),
+  json: (v: unknown): JsonValue => (v ?? null) as JsonValue,
+};
+
+/** An input, without the fields the call does not have. */
+const input = <T extends object>(fields: T): T =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
+
+/** The result an outcome maps to, with the callback's reason or the default. */
+function answer(action: string, stop: HookSkip | HookAbort, fallback: string): unknown {
+  const reason = stop.reason ?? (fallback === "" ? undefined : fallback);
+  if (action === "refuse") return { approved: false, reason };
+  return reason === undefined ? { action } : { action, reason };
+}
+
+/** Runs the rows of hook.before_llm. */
+async function beforeLLM(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
+  if (run.has("UserPromptSubmit") && run.firstOfTurn(sessionId, get(params, "meta", "TurnID"), params["messages"])) {
+    const stop = await run.chain("UserPromptSubmit", ctx, (): HookInputs["UserPromptSubmit"] => input({ event: "UserPromptSubmit", sessionId, message: read.string(lastUserMessage(params)) }), "modifiedInput", (value) => {
+      setLastUserMessage(params, run.coerce("string", "message", "modifiedInput", value, lastUserMessage(params)));
+    });
+    if (stop?.action === "abort") return answer("abort_turn", stop, "");
+    if (stop !== undefined) return undefined;
+  }
+  return undefined;
+}
+
+/** Runs the rows of hook.before_tool. */
+async function beforeTool(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
+  if (run.has("PreToolUse")) {
+    const stop = await run.chain("PreToolUse", ctx, (): HookInputs["PreToolUse"] => input({ event: "PreToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")) }), "modifiedInput", (value) => {
+      params["arguments"] = run.coerce("arguments", "toolInput", "modifiedInput", value, get(params, "arguments"));
+    });
+    if (stop?.action === "skip") return answer("deny_tool", stop, `${String(params["tool"])} skipped by a PreToolUse callback`);
+    if (stop?.action === "abort") return answer("abort_turn", stop, "");
+    if (stop !== undefined) return undefined;
+  }
+  return undefined;
+}
+
+/** Runs the rows of hook.after_tool. */
+async function afterTool(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
+  if (run.has("PostToolUse") && get(params, "result", "is_error") !== true) {
+    const stop = await run.chain("PostToolUse", ctx, (): HookInputs["PostToolUse"] => input({ event: "PostToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), toolOutput: read.tool_result(get(params, "result")) }), "modifiedOutput", (value) => {
+      params["result"] = run.coerce("tool_result", "toolOutput", "modifiedOutput", value, get(params, "result"));
+    });
+    if (stop?.action === "abort") return answer("abort_turn", stop, "");
+    if (stop !== undefined) return undefined;
+  }
+  if (run.has("PostToolUseFailure") && get(params, "result", "is_error") === true) {
+    const stop = await run.chain("PostToolUseFailure", ctx, (): HookInputs["PostToolUseFailure"] => input({ event: "PostToolUseFailure", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), error: read.tool_error(get(params, "result")) }), "modifiedOutput", (value) => {
+      params["result"] = run.coerce("tool_error", "error", "modifiedOutput", value, get(params, "result"));
+    });
+    if (stop?.action === "abort") return answer("abort_turn", stop, "");
+    if (stop !== undefined) return undefined;
+  }
+  return undefined;
+}
+
+/** Runs the rows of hook.approve_tool. */
+async function approveTool(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
+  if (run.has("PermissionRequest")) {
+    const stop = await run.chain("PermissionRequest", ctx, (): HookInputs["PermissionRequest"] => input({ event: "PermissionRequest", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), toolKind: read.tool_kind(get(params, "tool_kind")), affectedPaths: read.paths(get(params, "affected_paths")) }), "");
+    if (stop?.action === "skip") return answer("refuse", stop, `${String(params["tool"])} refused by a PermissionRequest callback`);
+    if (stop?.action === "abort") return answer("refuse", stop, `${String(params["tool"])} refused by a PermissionRequest callback`);
+    if (stop !== undefined) return undefined;
+  }
+  return undefined;
+}
+
+/** The request methods that events come from: their events, and the function that runs their rows. */
+export const methods: {
+  [method: string]: { events: readonly HookEvent[]; run: (run: Runner, ctx: Context, sessionId: string, params: Params) => Promise<unknown> };
+} = {
+  "hook.before_llm": { events: ["UserPromptSubmit"], run: beforeLLM },
+  "hook.before_tool": { events: ["PreToolUse"], run: beforeTool },
+  "hook.after_tool": { events: ["PostToolUse", "PostToolUseFailure"], run: afterTool },
+  "hook.approve_tool": { events: ["PermissionRequest"], run: approveTool },
+};
+
+/** The events of runtime events and session steps. */
+export const observed: readonly HookEvent[] = ["SessionStart", "TaskCompleted", "SessionEnd"];
+/** The events of a session's start and end; the runtime event kinds that end a session. */
+export const sessionStart: readonly HookEvent[] = ["SessionStart"];
+export const sessionEnd: readonly HookEvent[] = ["SessionEnd"];
+export const endKinds: readonly string[] = ["agent.session.end"];
+
+/** Runs the rows of a runtime event. */
+export async function onEvent(run: Runner, ctx: Context, sessionId: string, event: Params): Promise<void> {
+  if (event["kind"] === "agent.turn.end" && run.has("TaskCompleted")) await run.chain("TaskCompleted", ctx, (): HookInputs["TaskCompleted"] => input({ event: "TaskCompleted", sessionId, payload: read.json(get(event, "payload")) }), "");
+}

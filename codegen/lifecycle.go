@@ -282,7 +282,7 @@ func (t *lifecycleTable) typescript(m *Model, header string) string {
 func (t *lifecycleTable) docs(header string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!-- %s -->\n\n# Lifecycle events\n\n", header)
-	b.WriteString("The lifecycle layer of each SDK (`sdk-go/lifecycle`, Python's `LifecycleHook`,\nTypeScript's `lifecycle()`) runs callbacks written for in-process agent SDKs'\nlifecycle hooks on the protocol's calls and events. This table is\n`schema/lifecycle.json`, from which each SDK's events, inputs and rows are\ngenerated. Field names are snake_case here and in Python, PascalCase in Go\nand camelCase in TypeScript; every input also has the event and the session\nid (the host's session key, empty when it sends none).\n\n")
+	b.WriteString("The lifecycle layer of each SDK (`sdk-go/lifecycle`, Python's `LifecycleHook`,\nTypeScript's `lifecycle()`) runs callbacks written for in-process agent SDKs'\nlifecycle hooks on the protocol's calls and events. This table is\n`schema/lifecycle.json`, from which each SDK's events, inputs, vocabulary and\ntranslation are generated. Field names are snake_case here and in Python, PascalCase in Go\nand camelCase in TypeScript; every input also has the event and the session\nid (the host's session key, empty when it sends none).\n\n")
 	b.WriteString("| event | fires on | input | modified input or output | skip | abort |\n| --- | --- | --- | --- | --- | --- |\n")
 	outcomeText := func(o *outcome) string {
 		if o == nil {
@@ -322,6 +322,6 @@ func (t *lifecycleTable) docs(header string) string {
 	for _, f := range t.fieldOrder() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f, t.fieldType(f), t.Fields[f].Doc)
 	}
-	b.WriteString("\nTo add an event, add its row to `schema/lifecycle.json` and run `go tool mage\ngen`: each SDK's runner reads the rows, and registers the handler or\nobserver an event needs once it has callbacks. A new field type, source\ncondition or outcome action needs each runner taught it.\n")
+	b.WriteString("\nTo add an event, add its row to `schema/lifecycle.json` and run `go tool mage\ngen`: each SDK gets the code that reads an event's input and maps its\noutcomes, and its runner registers the handler or observer an event needs\nonce it has callbacks. A new field type, source condition or outcome action\nneeds the generator taught it (and a new modified field type, each runner's\ncoercion).\n")
 	return b.String()
 }

@@ -8,6 +8,59 @@ import (
 	"strings"
 )
 
+// goHelpers read a call's arguments, the last user message and what a
+// pointer points to, for the rows' typed access.
+const goHelpers = `
+// arguments are a copy of a call's arguments, for a callback to read: a host
+// leaves empty arguments out.
+func arguments(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(args)
+}
+
+// lastUser is the index of the last user message, -1 when there is none.
+func lastUser(messages []hookwire.Message) int {
+	at := len(messages) - 1
+	for at >= 0 && messages[at].Role != "user" {
+		at--
+	}
+	return at
+}
+
+func lastUserMessage(messages []hookwire.Message) string {
+	if at := lastUser(messages); at >= 0 {
+		return deref(messages[at].Content)
+	}
+	return ""
+}
+
+func setLastUserMessage(messages []hookwire.Message, text string) error {
+	at := lastUser(messages)
+	if at < 0 {
+		return errors.New("the request has no user message to replace")
+	}
+	messages[at].Content = &text
+	return nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+`
+
 // goMember is the Go expression of the member of a value of type typ (the
 // expression x) at a dotted path, read through its pointers with deref, and
 // its Go type.
@@ -319,10 +372,10 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 			fmt.Fprintf(&b, "\t\tif l.has(%s) {\n\t\t\tl.chain(ctx, %s, Input{%s}, \"\", nil)\n\t\t}\n", e.Name, e.Name, strings.Join(fields, ", "))
 		}
 	}
-	b.WriteString("\t}\n}\n")
+	b.WriteString("\t}\n}\n" + goHelpers)
 	body := b.String()
 	var imports []string
-	for _, pkg := range []string{"cmp", "context", "encoding/json", "errors"} {
+	for _, pkg := range []string{"cmp", "context", "encoding/json", "errors", "maps"} {
 		if strings.Contains(body, pkg[strings.LastIndex(pkg, "/")+1:]+".") {
 			imports = append(imports, strconv.Quote(pkg))
 		}

@@ -13,6 +13,7 @@ import (
 // type's doc is a predicate ("is what a callback decides."), so that Go
 // writes it after the name, as its doc comments do.
 type lifecycleVocabulary struct {
+	Hook             vocabDoc          `json:"hook"`
 	Doc              vocabDoc          `json:"doc"`
 	Example          map[string]string `json:"example"`
 	Action           vocabType         `json:"action"`
@@ -344,5 +345,6 @@ func (t *lifecycleTable) pyVocabulary(b *strings.Builder) {
 		verdicts = append(verdicts, name)
 	}
 	fmt.Fprintf(b, "\n\nPermissionResult = Union[%s]\n%s", strings.Join(verdicts, ", "), pyDoc("", sentence(v.PermissionResult.text("python"))))
+	fmt.Fprintf(b, "\n# The doc of LifecycleHook, which subclasses Hook, in a module above this one.\nLIFECYCLE_HOOK_DOC: Final = \"\"\"%s\n\"\"\"\n", strings.ReplaceAll(wrap(sentence(v.Hook.text("python")), 79), "\n", "\n    "))
 	fmt.Fprintf(b, "\nCanUseTool = Callable[\n    [str, ToolInput, CanUseToolOptions],\n    Union[PermissionResult, Awaitable[PermissionResult]],\n]\n%s", pyDoc("", sentence(v.CanUseTool.text("python"))+" Plain or async."))
 }

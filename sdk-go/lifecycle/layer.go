@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -18,15 +16,11 @@ import (
 )
 
 // New returns a hook named name that runs the callbacks of opts: it
-// registers the handlers and observers they need, as the lifecycle table
-// says (the method an event comes from; an observer of every event and an
-// OnClose function for the events of runtime events and sessions;
-// hook.approve_tool for CanUseTool), so its hello modes follow from them.
-// Add other handlers, observers or tools to it as to any hook, except for
-// the methods it already handles. Failing callbacks are logged to the
-// hook's Logger (stderr by default).
-//
-// New panics on an event that is not one of [Events] and on a nil callback.
+// registers the handlers and observers they need, so its hello modes follow
+// from them. Add other handlers, observers or tools to it as to any hook,
+// except for the methods it already handles. Failing callbacks are logged to
+// the hook's Logger (stderr by default). New panics on an event that is not
+// one of [Events] and on a nil callback.
 func New(name string, opts Options) *hookwire.Hook {
 	hooks := Hooks{} // a copy: the caller's map may change, and calls read it concurrently
 	for event, callbacks := range opts.Hooks {
@@ -186,40 +180,6 @@ func asResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
 	return result, nil
 }
 
-// arguments are a copy of a call's arguments, for a callback to read: a host
-// leaves empty arguments out.
-func arguments(args map[string]any) map[string]any {
-	if args == nil {
-		return map[string]any{}
-	}
-	return maps.Clone(args)
-}
-
-// lastUser is the index of the last user message, -1 when there is none.
-func lastUser(messages []hookwire.Message) int {
-	at := len(messages) - 1
-	for at >= 0 && messages[at].Role != "user" {
-		at--
-	}
-	return at
-}
-
-func lastUserMessage(messages []hookwire.Message) string {
-	if at := lastUser(messages); at >= 0 {
-		return deref(messages[at].Content)
-	}
-	return ""
-}
-
-func setLastUserMessage(messages []hookwire.Message, text string) error {
-	at := lastUser(messages)
-	if at < 0 {
-		return errors.New("the request has no user message to replace")
-	}
-	messages[at].Content = &text
-	return nil
-}
-
 // sessionRows runs the callbacks of the events of a session's start or end.
 func (l *layer) sessionRows(ctx context.Context, events []Event, key string) {
 	for _, e := range events {
@@ -341,13 +301,6 @@ func (l *layer) approve(ctx context.Context, req hookwire.ApproveToolParams) hoo
 	return abstain
 }
 
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 func deny(reason string) hookwire.ApproveToolResult {
 	return hookwire.ApproveToolResult{Approved: false, Reason: &reason}
 }
@@ -355,11 +308,3 @@ func deny(reason string) hookwire.ApproveToolResult {
 // abstain is "ask" on the wire: a host without the approve_tool.abstain
 // extension reads a denial, which is the safe side.
 var abstain = hookwire.ApproveToolResult{Approved: false, Abstain: hookwire.Ptr(true)}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}

@@ -28,6 +28,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
@@ -327,4 +328,53 @@ func (l *layer) onEvent(ctx context.Context, key string, ev hookwire.RuntimeEven
 			l.chain(ctx, TaskCompleted, Input{Event: TaskCompleted, SessionID: key, Payload: ev.Payload}, "", nil)
 		}
 	}
+}
+
+// arguments are a copy of a call's arguments, for a callback to read: a host
+// leaves empty arguments out.
+func arguments(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(args)
+}
+
+// lastUser is the index of the last user message, -1 when there is none.
+func lastUser(messages []hookwire.Message) int {
+	at := len(messages) - 1
+	for at >= 0 && messages[at].Role != "user" {
+		at--
+	}
+	return at
+}
+
+func lastUserMessage(messages []hookwire.Message) string {
+	if at := lastUser(messages); at >= 0 {
+		return deref(messages[at].Content)
+	}
+	return ""
+}
+
+func setLastUserMessage(messages []hookwire.Message, text string) error {
+	at := lastUser(messages)
+	if at < 0 {
+		return errors.New("the request has no user message to replace")
+	}
+	messages[at].Content = &text
+	return nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }

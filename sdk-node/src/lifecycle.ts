@@ -40,7 +40,6 @@ export function lifecycle(name: string | undefined, options: LifecycleOptions): 
   return new Lifecycle(new Hook(name), options).hook;
 }
 
-type Any = Params;
 type Callback = (input: object, ctx: Context) => unknown;
 
 const details = (err: unknown): string => (err instanceof Error && err.stack !== undefined ? err.stack : String(err));
@@ -63,7 +62,7 @@ class Lifecycle implements Runner {
     this.log = options.log ?? ((message) => void process.stderr.write(message + "\n"));
     for (const [method, { events }] of Object.entries(methods)) {
       if (!events.some((e) => this.has(e)) && !(method === "hook.approve_tool" && options.canUseTool)) continue;
-      const handler = (params: Any, ctx: Context) => this.call(method, params, ctx);
+      const handler = (params: Params, ctx: Context) => this.call(method, params, ctx);
       hook.handle(method as Intercepted, handler as unknown as Handler<Intercepted>);
     }
     if (observed.some((e) => this.has(e))) {
@@ -113,7 +112,7 @@ class Lifecycle implements Runner {
         this.log(`hookwire: ${which} answered ${JSON.stringify(out)}, not continue, skip or abort: taken as continue`);
         continue;
       }
-      const modified = (out as Any)[used];
+      const modified = (out as Params)[used];
       if (apply === undefined || modified === undefined) continue;
       try {
         apply(modified);
@@ -178,7 +177,7 @@ class Lifecycle implements Runner {
    * message is the user's.
    */
   firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean {
-    if (typeof turn !== "string" || turn === "") return ((messages ?? []) as Any[]).at(-1)?.["role"] === "user";
+    if (typeof turn !== "string" || turn === "") return ((messages ?? []) as Params[]).at(-1)?.["role"] === "user";
     const seen = this.turns.get(sessionId) ?? new Set();
     this.turns.set(sessionId, seen);
     if (seen.has(turn)) return false;
@@ -187,7 +186,7 @@ class Lifecycle implements Runner {
   }
 
   /** Runs the rows of a method on a call, and answers what their outcomes map to. */
-  private async call(method: string, received: Any, ctx: Context): Promise<unknown> {
+  private async call(method: string, received: Params, ctx: Context): Promise<unknown> {
     const meta = received["meta"];
     const sessionId = isObject(meta) && typeof meta["SessionKey"] === "string" ? meta["SessionKey"] : "";
     await this.start(sessionId, ctx);
@@ -200,7 +199,7 @@ class Lifecycle implements Runner {
   }
 
   /** Asks canUseTool about a call the rows let through. */
-  private async approve(req: Any, ctx: Context): Promise<unknown> {
+  private async approve(req: Params, ctx: Context): Promise<unknown> {
     const canUseTool = this.options.canUseTool;
     if (canUseTool === undefined) return { approved: true };
     const tool = req["tool"] as string;
@@ -217,7 +216,7 @@ class Lifecycle implements Runner {
       this.log(`hookwire: canUseTool failed, taken as ask: ${details(err)}`);
       return { approved: false, abstain: true };
     }
-    const v: Any = isObject(verdict) ? verdict : {};
+    const v: Params = isObject(verdict) ? verdict : {};
     switch (v["behavior"]) {
       case "allow": {
         const updated = v["updatedInput"];

@@ -284,6 +284,18 @@ class PermissionAsk(TypedDict):
 PermissionResult = Union[PermissionAllow, PermissionDeny, PermissionAsk]
 """The verdict of can_use_tool."""
 
+# The doc of LifecycleHook, which subclasses Hook, in a module above this one.
+LIFECYCLE_HOOK_DOC: Final = """A hook speaking the lifecycle vocabulary. It registers what its callbacks need,
+    so its hello modes follow from them: the method each event comes from
+    (docs/lifecycle.md), hook.approve_tool for can_use_tool, an observer of every
+    event and a close function for the events of runtime events and sessions. Add
+    handlers of other methods, observers or plugin tools to it as to any hook. A
+    callback that fails, or answers something else than an outcome, is logged and
+    counts as continue: it does not stop the tool. A can_use_tool that fails counts
+    as ask, so that a broken permission check approves nothing. Plain callbacks run
+    on worker threads, as plain handlers do: guard what they share with a lock.
+"""
+
 CanUseTool = Callable[
     [str, ToolInput, CanUseToolOptions],
     Union[PermissionResult, Awaitable[PermissionResult]],

@@ -18,6 +18,7 @@ from ._lifecycle import (
     END,
     END_KINDS,
     EVENTS,
+    LIFECYCLE_HOOK_DOC,
     METHODS,
     OBSERVED,
     READ,
@@ -49,22 +50,6 @@ log = logging.getLogger("hookwire")
 
 
 class LifecycleHook(Hook):
-    """A hook speaking the lifecycle vocabulary.
-
-    It registers what its callbacks need, so its hello modes follow from
-    them: the method each event comes from (docs/lifecycle.md),
-    hook.approve_tool for can_use_tool, an observer of every event and an
-    on_close function for the events of runtime events and sessions. Add
-    handlers of other methods, observers or plugin tools to it as to any
-    Hook.
-
-    A callback that raises, or answers something else than an outcome, is
-    logged and counts as continue: it does not stop the tool. A
-    can_use_tool that raises counts as ask, so that a broken permission
-    check approves nothing. Plain callbacks run on worker threads, as plain
-    handlers do: guard what they share with a lock.
-    """
-
     def __init__(
         self,
         name: str | None = None,
@@ -75,6 +60,9 @@ class LifecycleHook(Hook):
     ) -> None:
         super().__init__(name, threads=threads)
         self._lifecycle = _Layer(self, hooks or {}, can_use_tool)
+
+
+LifecycleHook.__doc__ = LIFECYCLE_HOOK_DOC  # from the table, as this module's __doc__
 
 
 class _Ignored(ValueError):
@@ -115,9 +103,6 @@ class _Session:
         self.starting: asyncio.Future[None] | None = None
         # The turns whose first LLM call was seen.
         self.turns: set[str] = set()
-
-
-_Params = dict[str, Any]
 
 
 class _Layer:
@@ -201,8 +186,6 @@ class _Layer:
                 log.error("%s: %s; taken as continue", which, e)
         return None
 
-    # Sessions.
-
     async def session_rows(self, step: tuple[tuple[str, Any], ...], key: str) -> None:
         for event, input_type in step:
             await self.chain(event, lambda: input_type(key), "", None)  # noqa: B023
@@ -268,8 +251,6 @@ class _Layer:
         for key in list(self.open):
             await self.end(key)
 
-    # The protocol's calls.
-
     def first_of_turn(self, session: _Session, turn: object, messages: Any) -> bool:
         """Whether a before_llm call is the first of its turn: of a TurnID new
         to the session or, from a host that sends none, of a request whose last
@@ -287,7 +268,7 @@ class _Layer:
 
         return handle
 
-    async def handle(self, method: str, received: _Params) -> Any:
+    async def handle(self, method: str, received: dict[str, Any]) -> Any:
         """Run the rows of a method on a call; answer what their outcomes map to."""
         key = received.get("meta", {}).get("SessionKey") or ""
         session = await self.start(key)
@@ -299,7 +280,7 @@ class _Layer:
             return await self.approve(params)
         return None if params == received else modify(params)
 
-    async def approve(self, req: _Params) -> ApproveToolResult | bool:
+    async def approve(self, req: dict[str, Any]) -> ApproveToolResult | bool:
         """Ask can_use_tool about a call the rows let through."""
         if self.can_use_tool is None:
             return True

@@ -116,6 +116,16 @@ func loadLifecycle(m *Model, raw []byte) (*lifecycleTable, error) {
 			}
 		}
 	}
+	v := t.Vocabulary
+	for _, vt := range []vocabType{v.Output, v.PermissionResult, v.Options, v.HookOptions} {
+		for _, m := range vt.Members {
+			_, inGo := goVocabTypes[m.Type]
+			_, inTS := tsVocabTypes[m.Type]
+			if !inGo && !inTS {
+				return nil, fmt.Errorf("%s: vocabulary member %s has type %q, none of the known ones", lifecycleFile, m.Name, m.Type)
+			}
+		}
+	}
 	return &t, nil
 }
 
@@ -216,9 +226,10 @@ func (t *lifecycleTable) python(m *Model, header string) string {
 	return b.String()
 }
 
-// modifiedTypes are the Python types a callback's modified_input or
-// modified_output may have, by the fields the events let it replace.
-func (t *lifecycleTable) modifiedTypes(with string) []string {
+// modifiedTypes are the types (in python or typescript) a callback's
+// modified_input or modified_output may have, by the fields the events let
+// it replace.
+func (t *lifecycleTable) modifiedTypes(with, lang string) []string {
 	accepted := map[string][]string{"string": {"str"}, "arguments": {"ToolInput"}, "tool_result": {"str", "ToolResult"}, "tool_error": {"str", "ToolResult"}}
 	var out []string
 	for _, e := range t.Events {
@@ -226,6 +237,9 @@ func (t *lifecycleTable) modifiedTypes(with string) []string {
 			continue
 		}
 		for _, typ := range accepted[t.fieldType(e.Modify.Field)] {
+			if typ == "str" && lang == "typescript" {
+				typ = "string"
+			}
 			if !slices.Contains(out, typ) {
 				out = append(out, typ)
 			}

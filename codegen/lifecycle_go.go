@@ -36,13 +36,16 @@ func lastUserMessage(messages []hookwire.Message) string {
 	return ""
 }
 
-func setLastUserMessage(messages []hookwire.Message, text string) error {
+// setLastUserMessage is a copy of messages with the last user message's
+// text replaced: the caller's are left as they are.
+func setLastUserMessage(messages []hookwire.Message, text string) ([]hookwire.Message, error) {
 	at := lastUser(messages)
 	if at < 0 {
-		return errors.New("the request has no user message to replace")
+		return messages, errors.New("the request has no user message to replace")
 	}
+	messages = slices.Clone(messages)
 	messages[at].Content = &text
-	return nil
+	return messages, nil
 }
 
 func nonEmpty(s string) *string {
@@ -139,7 +142,7 @@ func (t *lifecycleTable) goModify(typ *Type, e lifecycleEvent) (coerce, assign s
 		return "", "", fmt.Errorf("a %s field cannot be modified", t.fieldType(e.Modify.Field))
 	}
 	if from == "last_user_message" {
-		return coerce, "err = setLastUserMessage(p.Messages, x)", nil
+		return coerce, "p.Messages, err = setLastUserMessage(p.Messages, x)", nil
 	}
 	if strings.Contains(from, ".") {
 		return "", "", fmt.Errorf("modify of %s: only a member of the params themselves can be replaced", from)
@@ -375,7 +378,7 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 	b.WriteString("\t}\n}\n" + goHelpers)
 	body := b.String()
 	var imports []string
-	for _, pkg := range []string{"cmp", "context", "encoding/json", "errors", "maps"} {
+	for _, pkg := range []string{"cmp", "context", "encoding/json", "errors", "maps", "slices"} {
 		if strings.Contains(body, pkg[strings.LastIndex(pkg, "/")+1:]+".") {
 			imports = append(imports, strconv.Quote(pkg))
 		}

@@ -195,12 +195,10 @@ func (t *lifecycleTable) tsVocabulary(b *strings.Builder) {
 			continue
 		}
 		for _, m := range modified {
-			name, typ := "Hook"+pascal(strings.TrimPrefix(m.Name, "modified_")), ""
-			if m.Name == "modified_input" {
-				name, typ = "HookModifyInput<T>", "T"
-			} else {
-				name = "HookModifyOutput"
-				typ = strings.Join(t.modifiedTypesIn(m.Name, "typescript"), " | ")
+			// A modified input's type is the event's; an output is one of a few.
+			name, typ := "HookModifyInput<T>", "T"
+			if m.Name == "modified_output" {
+				name, typ = "HookModifyOutput", strings.Join(t.modifiedTypes(m.Name, "typescript"), " | ")
 			}
 			b.WriteString(tsDoc("", "Continue, with a "+strings.ReplaceAll(m.Name, "_", " ")+".", ""))
 			output(name, a.Name, m, typ)
@@ -252,23 +250,6 @@ func (t *lifecycleTable) tsVocabulary(b *strings.Builder) {
 	object("LifecycleOptions", v.HookOptions)
 }
 
-// modifiedTypesIn are the types a callback's modified input or output may
-// have in a language, by the fields the events let it replace.
-func (t *lifecycleTable) modifiedTypesIn(with, lang string) []string {
-	accepted := map[string][]string{"string": {"string"}, "arguments": {"ToolInput"}, "tool_result": {"ToolResult", "string"}, "tool_error": {"ToolResult", "string"}}
-	var out []string
-	for _, e := range t.Events {
-		if e.Modify != nil && e.Modify.With == with {
-			for _, typ := range accepted[t.fieldType(e.Modify.Field)] {
-				if !slices.Contains(out, typ) {
-					out = append(out, typ)
-				}
-			}
-		}
-	}
-	return out
-}
-
 // pyVocabTypes are the Python types of the vocabulary's member types.
 var pyVocabTypes = map[string]string{
 	"string": "str", "bool": "bool", "arguments": "ToolInput", "tool_kind": "ToolKind | None", "paths": "list[str]",
@@ -305,7 +286,7 @@ func (t *lifecycleTable) pyVocabulary(b *strings.Builder) {
 	for _, m := range v.Output.Members[1:] {
 		typ, doc := "str", m.text("python")
 		if strings.HasPrefix(m.Name, "modified_") {
-			typ, doc = strings.Join(t.modifiedTypes(m.Name), " | "), t.modifiedDoc(m, "python")
+			typ, doc = strings.Join(t.modifiedTypes(m.Name, "python"), " | "), t.modifiedDoc(m, "python")
 			if typ == "" {
 				continue
 			}

@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"slices"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
@@ -207,7 +208,7 @@ func (l *layer) onBeforeLLM(ctx context.Context, p hookwire.BeforeLLMParams) (ho
 		stop = l.chain(ctx, UserPromptSubmit, read(), "modified_input", func(v any) (Input, error) {
 			x, err := asText(v, "message")
 			if err == nil {
-				err = setLastUserMessage(p.Messages, x)
+				p.Messages, err = setLastUserMessage(p.Messages, x)
 			}
 			changed = changed || err == nil
 			return read(), err
@@ -355,13 +356,16 @@ func lastUserMessage(messages []hookwire.Message) string {
 	return ""
 }
 
-func setLastUserMessage(messages []hookwire.Message, text string) error {
+// setLastUserMessage is a copy of messages with the last user message's
+// text replaced: the caller's are left as they are.
+func setLastUserMessage(messages []hookwire.Message, text string) ([]hookwire.Message, error) {
 	at := lastUser(messages)
 	if at < 0 {
-		return errors.New("the request has no user message to replace")
+		return messages, errors.New("the request has no user message to replace")
 	}
+	messages = slices.Clone(messages)
 	messages[at].Content = &text
-	return nil
+	return messages, nil
 }
 
 func nonEmpty(s string) *string {

@@ -150,7 +150,7 @@ export interface HookModifyOutput {
   reason?: string;
   modifiedInput?: never;
   /** Replaces, with continue, the tool's result: in PostToolUse and PostToolUseFailure, the tool's new result: a whole ToolResult, or a string, the new for_llm. */
-  modifiedOutput?: ToolResult | string;
+  modifiedOutput?: string | ToolResult;
 }
 /** Stops the callbacks after this one, and skips what the event is about: PreToolUse denies the tool call, PermissionRequest refuses it. */
 export interface HookSkip {

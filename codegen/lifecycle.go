@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -190,7 +191,11 @@ func lowerFirst(s string) string {
 func (t *lifecycleTable) python(m *Model, header string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n\"\"\"%s\n\n%s\n\"\"\"\n\nfrom __future__ import annotations\n\n", header, wrap(t.Vocabulary.Doc.text("python"), 79), comment("    ", t.Vocabulary.Example["python"], ""))
-	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Any, Callable, Final, Literal, TypedDict, Union\n\nfrom ._errors import ToolError\nfrom ._protocol import JSON, ToolKind, ToolResult\n\n")
+	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Any, Callable, Final, Literal, TypedDict, Union\n\nfrom ._errors import ToolError\n")
+	var rows strings.Builder
+	t.pyTranslation(&rows, m)
+	fmt.Fprintf(&b, "from ._lifecycle_support import %s\n", strings.Join(used(rows.String(), "READ", "answer", "get", "last_user_message", "set_last_user_message"), ", "))
+	b.WriteString("from ._protocol import JSON, ToolKind, ToolResult\n\n")
 	public := []string{"CanUseTool", "CanUseToolOptions", "HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "PermissionResult", "ToolInput"}
 	for _, behavior := range t.Vocabulary.Behavior.Values {
 		public = append(public, "Permission"+pascal(behavior.Name))
@@ -222,8 +227,20 @@ func (t *lifecycleTable) python(m *Model, header string) string {
 	}
 	fmt.Fprintf(&b, "\n\nHookInput = Union[\n%s]\n\"\"\"What a lifecycle callback receives; input.event tells which.\"\"\"\n", pyLines(inputs))
 	t.pyVocabulary(&b)
-	t.pyTranslation(&b, m)
+	b.WriteString(rows.String())
 	return b.String()
+}
+
+// used are the names, of those given, that code calls, indexes or reads a
+// member of.
+func used(code string, names ...string) []string {
+	var out []string
+	for _, name := range names {
+		if regexp.MustCompile(`(^|[^.\w])` + name + `[(\[.]`).MatchString(code) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // modifiedTypes are the types (in python or typescript) a callback's
@@ -269,7 +286,11 @@ func pyLinesIndent(items []string, indent string) string {
 
 func (t *lifecycleTable) typescript(m *Model, header string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "// %s\n\n%s//\n%s\nimport type { Awaitable, Context } from \"./handlers.js\";\nimport type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n", header, comment("// ", wrap(t.Vocabulary.Doc.text("typescript"), 77), ""), comment("//   ", t.Vocabulary.Example["typescript"], ""))
+	fmt.Fprintf(&b, "// %s\n\n%s//\n%s\nimport type { Awaitable, Context } from \"./handlers.js\";\n", header, comment("// ", wrap(t.Vocabulary.Doc.text("typescript"), 77), ""), comment("//   ", t.Vocabulary.Example["typescript"], ""))
+	var rows strings.Builder
+	t.tsTranslation(&rows, m)
+	fmt.Fprintf(&b, "import { %s, type Params, type Runner } from \"./lifecycle-support.js\";\n", strings.Join(used(rows.String(), "answer", "get", "input", "lastUserMessage", "read", "setLastUserMessage"), ", "))
+	b.WriteString("import type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n")
 	b.WriteString("/** A tool's arguments. */\nexport type ToolInput = { [key: string]: JsonValue };\n\n/** The lifecycle events. */\nexport const HookEvent = {\n")
 	for _, e := range t.Events {
 		fmt.Fprintf(&b, "  /** %s. */\n  %s: %q,\n", e.Doc, e.Name, e.Name)
@@ -289,7 +310,7 @@ func (t *lifecycleTable) typescript(m *Model, header string) string {
 	}
 	b.WriteString("}\n\n/** What a lifecycle callback receives, told apart by `event`. */\nexport type HookInput = HookInputs[HookEvent];\n\n")
 	t.tsVocabulary(&b)
-	t.tsTranslation(&b, m)
+	b.WriteString(rows.String())
 	return b.String()
 }
 

@@ -8,62 +8,6 @@ import (
 	"strings"
 )
 
-// goHelpers read a call's arguments, the last user message and what a
-// pointer points to, for the rows' typed access.
-const goHelpers = `
-// arguments are a copy of a call's arguments, for a callback to read: a host
-// leaves empty arguments out.
-func arguments(args map[string]any) map[string]any {
-	if args == nil {
-		return map[string]any{}
-	}
-	return maps.Clone(args)
-}
-
-// lastUser is the index of the last user message, -1 when there is none.
-func lastUser(messages []hookwire.Message) int {
-	at := len(messages) - 1
-	for at >= 0 && messages[at].Role != "user" {
-		at--
-	}
-	return at
-}
-
-func lastUserMessage(messages []hookwire.Message) string {
-	if at := lastUser(messages); at >= 0 {
-		return deref(messages[at].Content)
-	}
-	return ""
-}
-
-// setLastUserMessage is a copy of messages with the last user message's
-// text replaced: the caller's are left as they are.
-func setLastUserMessage(messages []hookwire.Message, text string) ([]hookwire.Message, error) {
-	at := lastUser(messages)
-	if at < 0 {
-		return messages, errors.New("the request has no user message to replace")
-	}
-	messages = slices.Clone(messages)
-	messages[at].Content = &text
-	return messages, nil
-}
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}
-`
-
 // goMember is the Go expression of the member of a value of type typ (the
 // expression x) at a dotted path, read through its pointers with deref, and
 // its Go type.
@@ -223,7 +167,7 @@ func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method) error {
 	fmt.Fprintf(b, "\tkey := deref(deref(p.Meta).SessionKey)\n\t%s\n\tvar stop *Output\n", start)
 	modifies := slices.Contains(meth.Actions, "modify")
 	if modifies {
-		b.WriteString("\tchanged := false\n")
+		b.WriteString("\treceived := p // the callbacks' changes replace members of p, never change them\n")
 	}
 	for _, e := range t.Events {
 		if e.Method != meth.Name {
@@ -258,7 +202,7 @@ func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method) error {
 			if err != nil {
 				return fmt.Errorf("event %s: %w", e.Name, err)
 			}
-			fmt.Fprintf(b, "\t\tstop = l.chain(ctx, %s, read(), %q, func(v any) (Input, error) {\n\t\t\tx, err := %s\n\t\t\tif err == nil {\n\t\t\t\t%s\n\t\t\t}\n\t\t\tchanged = changed || err == nil\n\t\t\treturn read(), err\n\t\t})\n", e.Name, e.Modify.With, coerce, assign)
+			fmt.Fprintf(b, "\t\tstop = l.chain(ctx, %s, read(), %q, func(v any) (Input, error) {\n\t\t\tx, err := %s\n\t\t\tif err == nil {\n\t\t\t\t%s\n\t\t\t}\n\t\t\treturn read(), err\n\t\t})\n", e.Name, e.Modify.With, coerce, assign)
 		} else {
 			fmt.Fprintf(b, "\t\tstop = l.chain(ctx, %s, read(), \"\", nil)\n", e.Name)
 		}
@@ -285,7 +229,7 @@ func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method) error {
 	case meth.Result.Kind != Union:
 		b.WriteString("\treturn l.approve(ctx, p), nil\n")
 	case modifies:
-		b.WriteString("\tif changed {\n\t\treturn p.Modify(), nil\n\t}\n\treturn hookwire.Continue{Action: hookwire.Ptr(\"continue\")}, nil\n")
+		b.WriteString("\tif !reflect.DeepEqual(p, received) {\n\t\treturn p.Modify(), nil\n\t}\n\treturn hookwire.Continue{Action: hookwire.Ptr(\"continue\")}, nil\n")
 	default:
 		b.WriteString("\treturn hookwire.Continue{Action: hookwire.Ptr(\"continue\")}, nil\n")
 	}
@@ -375,10 +319,10 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 			fmt.Fprintf(&b, "\t\tif l.has(%s) {\n\t\t\tl.chain(ctx, %s, Input{%s}, \"\", nil)\n\t\t}\n", e.Name, e.Name, strings.Join(fields, ", "))
 		}
 	}
-	b.WriteString("\t}\n}\n" + goHelpers)
+	b.WriteString("\t}\n}\n")
 	body := b.String()
 	var imports []string
-	for _, pkg := range []string{"cmp", "context", "encoding/json", "errors", "maps", "slices"} {
+	for _, pkg := range []string{"cmp", "context", "encoding/json", "errors", "reflect", "slices"} {
 		if strings.Contains(body, pkg[strings.LastIndex(pkg, "/")+1:]+".") {
 			imports = append(imports, strconv.Quote(pkg))
 		}

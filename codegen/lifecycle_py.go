@@ -6,64 +6,12 @@ import (
 	"strings"
 )
 
-// pyReaders read an input field of each type from its member, absent or
-// not; pyHelpers reach members and the last user message.
-const pyHelpers = `
-
-def _get(value: Any, *path: str) -> Any:
-    """The member at path; None when there is none."""
-    for name in path:
-        value = value.get(name) if isinstance(value, dict) else None
-    return value
-
-
-def _last_user(params: dict[str, Any]) -> int:
-    """The index of the request's last user message; -1 when it has none."""
-    messages = params.get("messages") or []  # a host leaves an empty history out
-    return next((i for i in reversed(range(len(messages))) if messages[i]["role"] == "user"), -1)
-
-
-def _last_user_message(params: dict[str, Any]) -> Any:
-    at = _last_user(params)
-    return params["messages"][at].get("content", "") if at >= 0 else ""
-
-
-def _set_last_user_message(params: dict[str, Any], value: Any) -> None:
-    at = _last_user(params)
-    if at < 0:
-        raise ValueError("the request has no user message to replace")
-    messages = list(params["messages"])
-    messages[at] = {**messages[at], "content": value}
-    params["messages"] = messages
-
-
-# How an input field of each type is read from its member, absent or not.
-READ: Final[dict[str, Callable[[Any], Any]]] = {
-    "string": lambda v: v if isinstance(v, str) else "",
-    "arguments": lambda v: v if isinstance(v, dict) else {},
-    "tool_result": lambda v: v if isinstance(v, dict) else {"for_llm": ""},
-    "tool_error": lambda v: ToolError(v if isinstance(v, dict) else {"for_llm": ""}),
-    "tool_kind": lambda v: v,
-    "paths": lambda v: list(v or []),
-    "json": lambda v: v,
-}
-
-
-def _answer(action: str, stop: HookOutput, default: str) -> Any:
-    """The result an outcome maps to, with the callback's reason or the default."""
-    reason = stop.get("reason")
-    reason = reason if isinstance(reason, str) and reason else default
-    if action == "refuse":
-        return {"approved": False, "reason": reason}
-    return {"action": action, "reason": reason} if reason else {"action": action}
-`
-
 // pyMember is the Python expression of the member of x at a dotted path.
 func pyMember(x, path string) string {
 	if path == "last_user_message" {
-		return "_last_user_message(" + x + ")"
+		return "last_user_message(" + x + ")"
 	}
-	return "_get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
+	return "get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
 }
 
 // pyRead is the Python expression of an event's input, read from x.
@@ -81,7 +29,7 @@ func pyReason(o *outcome) string {
 	if o.Reason == "" {
 		return `""`
 	}
-	return "f" + strconv.Quote(placeholder.ReplaceAllString(o.Reason, `{_get(params, '$1')}`))
+	return "f" + strconv.Quote(placeholder.ReplaceAllString(o.Reason, `{get(params, '$1')}`))
 }
 
 // pyTranslation renders, for each request method that events come from, a
@@ -89,7 +37,6 @@ func pyReason(o *outcome) string {
 // changes go into) and returns the result an outcome maps to, or None;
 // and one that runs the rows of a runtime event. run is the runner.
 func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
-	b.WriteString(pyHelpers)
 	var methods []string
 	for _, meth := range m.Methods {
 		var events []string
@@ -102,7 +49,7 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 			cond := ""
 			switch path, negated := strings.CutPrefix(e.When, "!"); {
 			case e.When == "first_of_turn":
-				cond = ` and run.first_of_turn(session, _get(params, "meta", "TurnID"), params.get("messages"))`
+				cond = ` and run.first_of_turn(session, get(params, "meta", "TurnID"), params.get("messages"))`
 			case e.When != "":
 				cond = " and (" + pyMember("params", path) + " is " + map[bool]string{true: "not True)", false: "True)"}[negated]
 			}
@@ -119,7 +66,7 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 				coerce := fmt.Sprintf("run.coerce(%q, %q, %q, value, %s)", t.fieldType(e.Modify.Field), e.Modify.Field, e.Modify.With, pyMember("params", from))
 				set := fmt.Sprintf("params[%q] = %s", from, coerce)
 				if from == "last_user_message" {
-					set = "_set_last_user_message(params, " + coerce + ")"
+					set = "set_last_user_message(params, " + coerce + ")"
 				}
 				fmt.Fprintf(&body, "        def apply_%s(value: object) -> None:\n            %s\n\n", name, set)
 				apply, with = "apply_"+name, quote(e.Modify.With)
@@ -130,7 +77,7 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 				o      *outcome
 			}{{"skip", e.Skip}, {"abort", e.Abort}} {
 				if o.o != nil && o.o.Action != "none" {
-					fmt.Fprintf(&body, "            if stop[\"action\"] == %q:\n                return _answer(%q, stop, %s)\n", o.action, o.o.Action, pyReason(o.o))
+					fmt.Fprintf(&body, "            if stop[\"action\"] == %q:\n                return answer(%q, stop, %s)\n", o.action, o.o.Action, pyReason(o.o))
 				}
 			}
 			body.WriteString("            return None\n")

@@ -6,67 +6,6 @@ import (
 	"strings"
 )
 
-// tsHelpers reach members and the last user message, read an input field
-// of each type from its member, absent or not, and map an outcome to a
-// result.
-const tsHelpers = `
-/** A call's params or a runtime event, member by member. */
-export type Params = { [key: string]: unknown };
-
-/** What the rows need of the runner. */
-export interface Runner {
-  has(event: HookEvent): boolean;
-  firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean;
-  chain(event: HookEvent, ctx: Context, read: () => object, used: string, apply?: (value: unknown) => void): Promise<HookSkip | HookAbort | undefined>;
-  coerce(type: string, field: string, what: string, value: unknown, current: unknown): unknown;
-}
-
-export const isObject = (v: unknown): v is Params => typeof v === "object" && v !== null && !Array.isArray(v);
-
-const get = (value: unknown, ...path: string[]): unknown =>
-  path.reduce<unknown>((v, name) => (isObject(v) ? v[name] : undefined), value);
-
-/** The index of the request's last user message, -1 when it has none. */
-function lastUser(params: Params): number {
-  const messages = (params["messages"] ?? []) as Params[]; // a host leaves an empty history out
-  let at = messages.length - 1;
-  while (at >= 0 && messages[at]!["role"] !== "user") at--;
-  return at;
-}
-
-const lastUserMessage = (params: Params): unknown => (params["messages"] as Params[] | undefined)?.[lastUser(params)]?.["content"];
-
-function setLastUserMessage(params: Params, value: unknown): void {
-  const at = lastUser(params);
-  if (at < 0) throw new Error("the request has no user message to replace");
-  const messages = [...(params["messages"] as Params[])];
-  messages[at] = { ...messages[at], content: value };
-  params["messages"] = messages;
-}
-
-/** How an input field of each type is read from its member, absent or not. */
-export const read = {
-  string: (v: unknown): string => (typeof v === "string" ? v : ""),
-  arguments: (v: unknown): ToolInput => (isObject(v) ? (v as ToolInput) : {}),
-  tool_result: (v: unknown): ToolResult => (isObject(v) ? (v as unknown as ToolResult) : { for_llm: "" }),
-  tool_error: (v: unknown): Error => new Error(isObject(v) ? String(v["for_llm"]) : ""),
-  tool_kind: (v: unknown): ToolKind | undefined => v as ToolKind | undefined,
-  paths: (v: unknown): string[] => (Array.isArray(v) ? v : []),
-  json: (v: unknown): JsonValue => (v ?? null) as JsonValue,
-};
-
-/** An input, without the fields the call does not have. */
-const input = <T extends object>(fields: T): T =>
-  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
-
-/** The result an outcome maps to, with the callback's reason or the default. */
-function answer(action: string, stop: HookSkip | HookAbort, fallback: string): unknown {
-  const reason = stop.reason ?? (fallback === "" ? undefined : fallback);
-  if (action === "refuse") return { approved: false, reason };
-  return reason === undefined ? { action } : { action, reason };
-}
-`
-
 // tsMember is the TypeScript expression of the member of x at a dotted path.
 func tsMember(x, path string) string {
 	if path == "last_user_message" {
@@ -89,7 +28,6 @@ func (t *lifecycleTable) tsRead(e lifecycleEvent, x string) string {
 // changes go into) and returns the result an outcome maps to, or
 // undefined; and one that runs the rows of a runtime event.
 func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
-	b.WriteString(tsHelpers)
 	var methods []string
 	for _, meth := range m.Methods {
 		var events []string

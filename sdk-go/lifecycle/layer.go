@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -308,3 +310,58 @@ func deny(reason string) hookwire.ApproveToolResult {
 // abstain is "ask" on the wire: a host without the approve_tool.abstain
 // extension reads a denial, which is the safe side.
 var abstain = hookwire.ApproveToolResult{Approved: false, Abstain: hookwire.Ptr(true)}
+
+// The rows' typed access (lifecycle_gen.go) reads a call's arguments, the
+// last user message and what a pointer points to with these.
+
+// arguments are a copy of a call's arguments, for a callback to read: a host
+// leaves empty arguments out.
+func arguments(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(args)
+}
+
+// lastUser is the index of the last user message, -1 when there is none.
+func lastUser(messages []hookwire.Message) int {
+	at := len(messages) - 1
+	for at >= 0 && messages[at].Role != "user" {
+		at--
+	}
+	return at
+}
+
+func lastUserMessage(messages []hookwire.Message) string {
+	if at := lastUser(messages); at >= 0 {
+		return deref(messages[at].Content)
+	}
+	return ""
+}
+
+// setLastUserMessage is a copy of messages with the last user message's
+// text replaced: the caller's are left as they are.
+func setLastUserMessage(messages []hookwire.Message, text string) ([]hookwire.Message, error) {
+	at := lastUser(messages)
+	if at < 0 {
+		return messages, errors.New("the request has no user message to replace")
+	}
+	messages = slices.Clone(messages)
+	messages[at].Content = &text
+	return messages, nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

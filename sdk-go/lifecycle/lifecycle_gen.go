@@ -28,8 +28,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
-	"slices"
+	"reflect"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
@@ -200,7 +199,7 @@ func (l *layer) onBeforeLLM(ctx context.Context, p hookwire.BeforeLLMParams) (ho
 	key := deref(deref(p.Meta).SessionKey)
 	s := l.start(ctx, key)
 	var stop *Output
-	changed := false
+	received := p // the callbacks' changes replace members of p, never change them
 	if stop == nil && l.has(UserPromptSubmit) && l.firstOfTurn(s, deref(deref(p.Meta).TurnID), p.Messages) {
 		read := func() Input {
 			return Input{Event: UserPromptSubmit, SessionID: key, Message: lastUserMessage(p.Messages)}
@@ -210,7 +209,6 @@ func (l *layer) onBeforeLLM(ctx context.Context, p hookwire.BeforeLLMParams) (ho
 			if err == nil {
 				p.Messages, err = setLastUserMessage(p.Messages, x)
 			}
-			changed = changed || err == nil
 			return read(), err
 		})
 		switch deref(stop).Action {
@@ -218,7 +216,7 @@ func (l *layer) onBeforeLLM(ctx context.Context, p hookwire.BeforeLLMParams) (ho
 			return hookwire.AbortTurn{Action: "abort_turn", Reason: nonEmpty(stop.Reason)}, nil
 		}
 	}
-	if changed {
+	if !reflect.DeepEqual(p, received) {
 		return p.Modify(), nil
 	}
 	return hookwire.Continue{Action: hookwire.Ptr("continue")}, nil
@@ -229,7 +227,7 @@ func (l *layer) onBeforeTool(ctx context.Context, p hookwire.BeforeToolParams) (
 	key := deref(deref(p.Meta).SessionKey)
 	l.start(ctx, key)
 	var stop *Output
-	changed := false
+	received := p // the callbacks' changes replace members of p, never change them
 	if stop == nil && l.has(PreToolUse) {
 		read := func() Input {
 			return Input{Event: PreToolUse, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments)}
@@ -239,7 +237,6 @@ func (l *layer) onBeforeTool(ctx context.Context, p hookwire.BeforeToolParams) (
 			if err == nil {
 				p.Arguments = x
 			}
-			changed = changed || err == nil
 			return read(), err
 		})
 		switch deref(stop).Action {
@@ -249,7 +246,7 @@ func (l *layer) onBeforeTool(ctx context.Context, p hookwire.BeforeToolParams) (
 			return hookwire.AbortTurn{Action: "abort_turn", Reason: nonEmpty(stop.Reason)}, nil
 		}
 	}
-	if changed {
+	if !reflect.DeepEqual(p, received) {
 		return p.Modify(), nil
 	}
 	return hookwire.Continue{Action: hookwire.Ptr("continue")}, nil
@@ -260,7 +257,7 @@ func (l *layer) onAfterTool(ctx context.Context, p hookwire.AfterToolParams) (ho
 	key := deref(deref(p.Meta).SessionKey)
 	l.start(ctx, key)
 	var stop *Output
-	changed := false
+	received := p // the callbacks' changes replace members of p, never change them
 	if stop == nil && l.has(PostToolUse) && !deref(deref(p.Result).IsError) {
 		read := func() Input {
 			return Input{Event: PostToolUse, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments), ToolOutput: deref(p.Result)}
@@ -270,7 +267,6 @@ func (l *layer) onAfterTool(ctx context.Context, p hookwire.AfterToolParams) (ho
 			if err == nil {
 				p.Result = &x
 			}
-			changed = changed || err == nil
 			return read(), err
 		})
 		switch deref(stop).Action {
@@ -287,7 +283,6 @@ func (l *layer) onAfterTool(ctx context.Context, p hookwire.AfterToolParams) (ho
 			if err == nil {
 				p.Result = &x
 			}
-			changed = changed || err == nil
 			return read(), err
 		})
 		switch deref(stop).Action {
@@ -295,7 +290,7 @@ func (l *layer) onAfterTool(ctx context.Context, p hookwire.AfterToolParams) (ho
 			return hookwire.AbortTurn{Action: "abort_turn", Reason: nonEmpty(stop.Reason)}, nil
 		}
 	}
-	if changed {
+	if !reflect.DeepEqual(p, received) {
 		return p.Modify(), nil
 	}
 	return hookwire.Continue{Action: hookwire.Ptr("continue")}, nil
@@ -329,56 +324,4 @@ func (l *layer) onEvent(ctx context.Context, key string, ev hookwire.RuntimeEven
 			l.chain(ctx, TaskCompleted, Input{Event: TaskCompleted, SessionID: key, Payload: ev.Payload}, "", nil)
 		}
 	}
-}
-
-// arguments are a copy of a call's arguments, for a callback to read: a host
-// leaves empty arguments out.
-func arguments(args map[string]any) map[string]any {
-	if args == nil {
-		return map[string]any{}
-	}
-	return maps.Clone(args)
-}
-
-// lastUser is the index of the last user message, -1 when there is none.
-func lastUser(messages []hookwire.Message) int {
-	at := len(messages) - 1
-	for at >= 0 && messages[at].Role != "user" {
-		at--
-	}
-	return at
-}
-
-func lastUserMessage(messages []hookwire.Message) string {
-	if at := lastUser(messages); at >= 0 {
-		return deref(messages[at].Content)
-	}
-	return ""
-}
-
-// setLastUserMessage is a copy of messages with the last user message's
-// text replaced: the caller's are left as they are.
-func setLastUserMessage(messages []hookwire.Message, text string) ([]hookwire.Message, error) {
-	at := lastUser(messages)
-	if at < 0 {
-		return messages, errors.New("the request has no user message to replace")
-	}
-	messages = slices.Clone(messages)
-	messages[at].Content = &text
-	return messages, nil
-}
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }

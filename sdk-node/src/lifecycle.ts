@@ -9,19 +9,16 @@ import {
   type HookAbort,
   type HookEvent,
   type HookSkip,
-  isObject,
   type LifecycleHooks,
   type LifecycleOptions,
   methods,
   observed,
   onEvent,
-  type Params,
-  type Runner,
-  read,
   sessionEnd,
   sessionStart,
   type ToolInput,
 } from "./lifecycle.gen.js";
+import { isObject, type Params, type Runner, read } from "./lifecycle-support.js";
 import { continue_, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
 import { modify } from "./results.js";
 

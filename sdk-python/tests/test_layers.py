@@ -27,6 +27,7 @@ LAYERS = {
         "_json",
         "_log",
         "_lifecycle",
+        "_lifecycle_support",
         "_methods",
         "_protocol",
         "_results",

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Final, Literal, TypedDict, Union
 
 from ._errors import ToolError
+from ._lifecycle_support import READ, answer, get, last_user_message, set_last_user_message
 from ._protocol import JSON, ToolKind, ToolResult
 
 __all__ = [
@@ -305,68 +306,20 @@ PermissionRequest callbacks let through. A failure is logged and counts as ask, 
 broken check approves nothing. Plain or async."""
 
 
-def _get(value: Any, *path: str) -> Any:
-    """The member at path; None when there is none."""
-    for name in path:
-        value = value.get(name) if isinstance(value, dict) else None
-    return value
-
-
-def _last_user(params: dict[str, Any]) -> int:
-    """The index of the request's last user message; -1 when it has none."""
-    messages = params.get("messages") or []  # a host leaves an empty history out
-    return next((i for i in reversed(range(len(messages))) if messages[i]["role"] == "user"), -1)
-
-
-def _last_user_message(params: dict[str, Any]) -> Any:
-    at = _last_user(params)
-    return params["messages"][at].get("content", "") if at >= 0 else ""
-
-
-def _set_last_user_message(params: dict[str, Any], value: Any) -> None:
-    at = _last_user(params)
-    if at < 0:
-        raise ValueError("the request has no user message to replace")
-    messages = list(params["messages"])
-    messages[at] = {**messages[at], "content": value}
-    params["messages"] = messages
-
-
-# How an input field of each type is read from its member, absent or not.
-READ: Final[dict[str, Callable[[Any], Any]]] = {
-    "string": lambda v: v if isinstance(v, str) else "",
-    "arguments": lambda v: v if isinstance(v, dict) else {},
-    "tool_result": lambda v: v if isinstance(v, dict) else {"for_llm": ""},
-    "tool_error": lambda v: ToolError(v if isinstance(v, dict) else {"for_llm": ""}),
-    "tool_kind": lambda v: v,
-    "paths": lambda v: list(v or []),
-    "json": lambda v: v,
-}
-
-
-def _answer(action: str, stop: HookOutput, default: str) -> Any:
-    """The result an outcome maps to, with the callback's reason or the default."""
-    reason = stop.get("reason")
-    reason = reason if isinstance(reason, str) and reason else default
-    if action == "refuse":
-        return {"approved": False, "reason": reason}
-    return {"action": action, "reason": reason} if reason else {"action": action}
-
-
 async def _before_llm(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:
     """Run the rows of hook.before_llm."""
-    if run.has("UserPromptSubmit") and run.first_of_turn(session, _get(params, "meta", "TurnID"), params.get("messages")):
+    if run.has("UserPromptSubmit") and run.first_of_turn(session, get(params, "meta", "TurnID"), params.get("messages")):
 
         def read_user_prompt_submit() -> UserPromptSubmitInput:
-            return UserPromptSubmitInput(key, message=READ["string"](_last_user_message(params)))
+            return UserPromptSubmitInput(key, message=READ["string"](last_user_message(params)))
 
         def apply_user_prompt_submit(value: object) -> None:
-            _set_last_user_message(params, run.coerce("string", "message", "modified_input", value, _last_user_message(params)))
+            set_last_user_message(params, run.coerce("string", "message", "modified_input", value, last_user_message(params)))
 
         stop = await run.chain("UserPromptSubmit", read_user_prompt_submit, "modified_input", apply_user_prompt_submit)
         if stop is not None:
             if stop["action"] == "abort":
-                return _answer("abort_turn", stop, "")
+                return answer("abort_turn", stop, "")
             return None
     return None
 
@@ -376,48 +329,48 @@ async def _before_tool(run: Any, session: Any, key: str, params: dict[str, Any])
     if run.has("PreToolUse"):
 
         def read_pre_tool_use() -> PreToolUseInput:
-            return PreToolUseInput(key, tool_name=READ["string"](_get(params, "tool")), tool_input=READ["arguments"](_get(params, "arguments")))
+            return PreToolUseInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")))
 
         def apply_pre_tool_use(value: object) -> None:
-            params["arguments"] = run.coerce("arguments", "tool_input", "modified_input", value, _get(params, "arguments"))
+            params["arguments"] = run.coerce("arguments", "tool_input", "modified_input", value, get(params, "arguments"))
 
         stop = await run.chain("PreToolUse", read_pre_tool_use, "modified_input", apply_pre_tool_use)
         if stop is not None:
             if stop["action"] == "skip":
-                return _answer("deny_tool", stop, f"{_get(params, 'tool')} skipped by a PreToolUse callback")
+                return answer("deny_tool", stop, f"{get(params, 'tool')} skipped by a PreToolUse callback")
             if stop["action"] == "abort":
-                return _answer("abort_turn", stop, "")
+                return answer("abort_turn", stop, "")
             return None
     return None
 
 
 async def _after_tool(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:
     """Run the rows of hook.after_tool."""
-    if run.has("PostToolUse") and (_get(params, "result", "is_error") is not True):
+    if run.has("PostToolUse") and (get(params, "result", "is_error") is not True):
 
         def read_post_tool_use() -> PostToolUseInput:
-            return PostToolUseInput(key, tool_name=READ["string"](_get(params, "tool")), tool_input=READ["arguments"](_get(params, "arguments")), tool_output=READ["tool_result"](_get(params, "result")))
+            return PostToolUseInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), tool_output=READ["tool_result"](get(params, "result")))
 
         def apply_post_tool_use(value: object) -> None:
-            params["result"] = run.coerce("tool_result", "tool_output", "modified_output", value, _get(params, "result"))
+            params["result"] = run.coerce("tool_result", "tool_output", "modified_output", value, get(params, "result"))
 
         stop = await run.chain("PostToolUse", read_post_tool_use, "modified_output", apply_post_tool_use)
         if stop is not None:
             if stop["action"] == "abort":
-                return _answer("abort_turn", stop, "")
+                return answer("abort_turn", stop, "")
             return None
-    if run.has("PostToolUseFailure") and (_get(params, "result", "is_error") is True):
+    if run.has("PostToolUseFailure") and (get(params, "result", "is_error") is True):
 
         def read_post_tool_use_failure() -> PostToolUseFailureInput:
-            return PostToolUseFailureInput(key, tool_name=READ["string"](_get(params, "tool")), tool_input=READ["arguments"](_get(params, "arguments")), error=READ["tool_error"](_get(params, "result")))
+            return PostToolUseFailureInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), error=READ["tool_error"](get(params, "result")))
 
         def apply_post_tool_use_failure(value: object) -> None:
-            params["result"] = run.coerce("tool_error", "error", "modified_output", value, _get(params, "result"))
+            params["result"] = run.coerce("tool_error", "error", "modified_output", value, get(params, "result"))
 
         stop = await run.chain("PostToolUseFailure", read_post_tool_use_failure, "modified_output", apply_post_tool_use_failure)
         if stop is not None:
             if stop["action"] == "abort":
-                return _answer("abort_turn", stop, "")
+                return answer("abort_turn", stop, "")
             return None
     return None
 
@@ -427,14 +380,14 @@ async def _approve_tool(run: Any, session: Any, key: str, params: dict[str, Any]
     if run.has("PermissionRequest"):
 
         def read_permission_request() -> PermissionRequestInput:
-            return PermissionRequestInput(key, tool_name=READ["string"](_get(params, "tool")), tool_input=READ["arguments"](_get(params, "arguments")), tool_kind=READ["tool_kind"](_get(params, "tool_kind")), affected_paths=READ["paths"](_get(params, "affected_paths")))
+            return PermissionRequestInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), tool_kind=READ["tool_kind"](get(params, "tool_kind")), affected_paths=READ["paths"](get(params, "affected_paths")))
 
         stop = await run.chain("PermissionRequest", read_permission_request, "", None)
         if stop is not None:
             if stop["action"] == "skip":
-                return _answer("refuse", stop, f"{_get(params, 'tool')} refused by a PermissionRequest callback")
+                return answer("refuse", stop, f"{get(params, 'tool')} refused by a PermissionRequest callback")
             if stop["action"] == "abort":
-                return _answer("refuse", stop, f"{_get(params, 'tool')} refused by a PermissionRequest callback")
+                return answer("refuse", stop, f"{get(params, 'tool')} refused by a PermissionRequest callback")
             return None
     return None
 
@@ -460,4 +413,4 @@ async def on_event(run: Any, key: str, event: dict[str, Any]) -> None:
     """Run the rows of a runtime event."""
     kind = event.get("kind")
     if kind == "agent.turn.end" and run.has("TaskCompleted"):
-        await run.chain("TaskCompleted", lambda: TaskCompletedInput(key, payload=READ["json"](_get(event, "payload"))), "", None)
+        await run.chain("TaskCompleted", lambda: TaskCompletedInput(key, payload=READ["json"](get(event, "payload"))), "", None)

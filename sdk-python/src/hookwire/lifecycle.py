@@ -21,7 +21,6 @@ from ._lifecycle import (
     LIFECYCLE_HOOK_DOC,
     METHODS,
     OBSERVED,
-    READ,
     START,
     CanUseTool,
     CanUseToolOptions,
@@ -32,6 +31,7 @@ from ._lifecycle import (
     on_event,
 )
 from ._lifecycle import __all__ as _generated
+from ._lifecycle_support import READ
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
     JSON,

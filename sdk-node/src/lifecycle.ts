@@ -1,6 +1,8 @@
 // The lifecycle layer's runner: it runs the rows of the lifecycle table
 // (lifecycle.gen.ts, which has the vocabulary and its docs).
 
+import { isDeepStrictEqual } from "node:util";
+
 import type { Intercepted } from "./exports.gen.js";
 import type { Context, Handler } from "./handlers.js";
 import { Hook } from "./hook.js";
@@ -109,6 +111,10 @@ class Lifecycle implements Runner {
         this.log(`hookwire: ${which} answered ${JSON.stringify(out)}, not continue, skip or abort: taken as continue`);
         continue;
       }
+      for (const key of ["modifiedInput", "modifiedOutput"]) {
+        if (key !== used && (out as Params)[key] !== undefined)
+          this.log(`hookwire: ${which} answered ${key}, which ${event} has no use for; ignored`);
+      }
       const modified = (out as Params)[used];
       if (apply === undefined || modified === undefined) continue;
       try {
@@ -191,8 +197,7 @@ class Lifecycle implements Runner {
     const result = await methods[method]!.run(this, ctx, sessionId, params);
     if (result !== undefined) return result;
     if (method === "hook.approve_tool") return this.approve(params, ctx);
-    const changed = Object.keys(params).some((k) => params[k] !== received[k]);
-    return changed ? modify(received as never, params) : continue_();
+    return isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params);
   }
 
   /** Asks canUseTool about a call the rows let through. */

@@ -68,30 +68,20 @@ var stderrLog = sync.OnceValue(func() *slog.Logger { return slog.New(slog.NewTex
 
 func (l *layer) log() *slog.Logger { return cmp.Or(l.h.Logger, stderrLog()) }
 
-// panicked is a callback's panic, as an error.
-type panicked struct {
-	value any
-	stack []byte
-}
-
-func (p panicked) Error() string { return fmt.Sprint("panic: ", p.value) }
-
-// safely calls fn, turning a panic into an error.
-func safely[T any](fn func() (T, error)) (out T, err error) {
+// safely calls fn; when it fails, returning an error or panicking, the
+// failure is logged as msg, with args, and ok is false.
+func safely[T any](l *layer, msg string, fn func() (T, error), args ...any) (out T, ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = panicked{v, debug.Stack()}
+			l.log().Error(msg, append(args, "err", fmt.Sprint("panic: ", v), "stack", string(debug.Stack()))...)
+			ok = false
 		}
 	}()
-	return fn()
-}
-
-func (l *layer) failed(msg string, err error, args ...any) {
-	args = append(args, "err", err)
-	if p, ok := err.(panicked); ok {
-		args = append(args, "stack", string(p.stack))
+	out, err := fn()
+	if err != nil {
+		l.log().Error(msg, append(args, "err", err)...)
 	}
-	l.log().Error(msg, args...)
+	return out, err == nil
 }
 
 func (l *layer) has(e Event) bool { return len(l.hooks[e]) > 0 }
@@ -105,9 +95,8 @@ func (l *layer) has(e Event) bool { return len(l.hooks[e]) > 0 }
 func (l *layer) chain(ctx context.Context, e Event, in Input, with string, apply func(any) (Input, error)) *Output {
 	for i, callback := range l.hooks[e] {
 		which := []any{"event", e, "callback", i + 1}
-		out, err := safely(func() (Output, error) { return callback(ctx, in) })
-		if err != nil {
-			l.failed("lifecycle callback failed, taken as continue", err, which...)
+		out, ok := safely(l, "lifecycle callback failed, taken as continue", func() (Output, error) { return callback(ctx, in) }, which...)
+		if !ok {
 			continue
 		}
 		switch out.Action {
@@ -165,14 +154,9 @@ func asArguments(v any) (map[string]any, error) {
 }
 
 func asResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
-	switch v := v.(type) {
-	case string:
-		current.ForLLM = v
+	if text, ok := v.(string); ok {
+		current.ForLLM = text
 		return current, nil
-	case hookwire.ToolResult:
-		return v, nil
-	case *hookwire.ToolResult:
-		return deref(v), nil
 	}
 	var result hookwire.ToolResult
 	raw, err := json.Marshal(v)
@@ -275,13 +259,11 @@ func (l *layer) approve(ctx context.Context, req hookwire.ApproveToolParams) hoo
 	if l.canUseTool == nil {
 		return hookwire.ApproveToolResult{Approved: true}
 	}
-	verdict, err := safely(func() (PermissionResult, error) {
+	verdict, ok := safely(l, "canUseTool failed, taken as ask", func() (PermissionResult, error) {
 		return l.canUseTool(ctx, req.Tool, req.Arguments, CanUseToolOptions{ToolKind: deref(req.ToolKind), AffectedPaths: req.AffectedPaths})
-	})
-	if err != nil {
-		// A broken permission check approves nothing: the host decides.
-		l.failed("canUseTool failed, taken as ask", err, "tool", req.Tool)
-		return abstain
+	}, "tool", req.Tool)
+	if !ok {
+		return abstain // a broken permission check approves nothing: the host decides
 	}
 	switch verdict.Behavior {
 	case Allow:

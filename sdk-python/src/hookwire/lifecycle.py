@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
 import logging
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
 from ._async import is_async
@@ -65,36 +66,28 @@ class LifecycleHook(Hook):
 LifecycleHook.__doc__ = LIFECYCLE_HOOK_DOC  # from the table, as this module's __doc__
 
 
-class _Ignored(ValueError):
-    """A callback's modified input or output that cannot be used."""
-
-
 def _coerce(type: str, field: str, what: str, value: object, current: Any) -> JSON:
     """A callback's modified value as what it replaces, a field of a type: a
     str; a tool's arguments, a dict; a whole ToolResult, or a str that
-    replaces the for_llm of the current one. _Ignored when it is none."""
+    replaces the for_llm of the current one. a ValueError when it is none."""
     if type == "string":
         if not isinstance(value, str):
-            raise _Ignored(f"{what} is a {_kind(value)}, not the {field}'s new text (a str)")
+            raise ValueError(f"{what} is a {_kind(value)}, not the {field}'s new text (a str)")
         return value
     if type == "arguments":
         if not isinstance(value, dict):
-            raise _Ignored(f"{what} is a {_kind(value)}, not the tool's arguments (a dict)")
+            raise ValueError(f"{what} is a {_kind(value)}, not the tool's arguments (a dict)")
         return _json_copy(value, what)
     if isinstance(value, str):  # a tool result's for_llm
         return {**READ["tool_result"](current), "for_llm": value}
     if not isinstance(value, dict):
-        raise _Ignored(
+        raise ValueError(
             f"{what} is a {_kind(value)}, neither a ToolResult nor a str (the new for_llm)"
         )
     try:
         return decode_tool_result(_json_copy(value, what))  # type: ignore[return-value]
     except DecodeError as e:
-        raise _Ignored(f"{what} is not a ToolResult: {e}") from None
-
-
-def _kind(value: object) -> str:
-    return type(value).__name__
+        raise ValueError(f"{what} is not a ToolResult: {e}") from None
 
 
 class _Session:
@@ -128,7 +121,7 @@ class _Layer:
         self.tail: asyncio.Future[None] | None = None  # done when the last notification is
         for method, (events, _) in METHODS.items():
             if any(map(self.has, events)) or (method == METHOD_APPROVE_TOOL and can_use_tool):
-                hook._register(method, self.handler(method))
+                hook._register(method, functools.partial(self.handle, method))
         if any(map(self.has, OBSERVED)):
             hook.observe(self.observe)
             hook.on_close(self.close)
@@ -262,12 +255,6 @@ class _Layer:
         session.turns.add(turn)
         return True
 
-    def handler(self, method: str) -> Callable[[Any], Awaitable[Any]]:
-        async def handle(received: Any) -> Any:
-            return await self.handle(method, received)
-
-        return handle
-
     async def handle(self, method: str, received: dict[str, Any]) -> Any:
         """Run the rows of a method on a call; answer what their outcomes map to."""
         key = received.get("meta", {}).get("SessionKey") or ""
@@ -301,9 +288,9 @@ class _Layer:
             updated = verdict["updated_input"]
             try:
                 if not isinstance(updated, dict):
-                    raise _Ignored(f"updated_input is a {type(updated).__name__}, not a dict")
+                    raise ValueError(f"updated_input is a {_kind(updated)}, not a dict")
                 updated = _json_copy(updated, "updated_input")
-            except _Ignored as e:
+            except ValueError as e:
                 log.error("can_use_tool answered allow with %s: taken as ask", e)
                 return _ABSTAIN
             if EXT_APPROVE_TOOL_ARGUMENTS in self.hook.host_extensions:
@@ -331,11 +318,15 @@ def _refuse(reason: str) -> ApproveToolResult:
 
 
 def _json_copy(value: Any, what: str) -> JSON:
-    """value as JSON carries it; _Ignored when it is not JSON."""
+    """value as JSON carries it; a ValueError when it is not JSON."""
     try:
         return json.loads(json.dumps(value))  # type: ignore[no-any-return]
     except (TypeError, ValueError) as e:
-        raise _Ignored(f"{what} is not JSON: {e}") from None
+        raise ValueError(f"{what} is not JSON: {e}") from None
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__  # where a parameter named type hides the builtin
 
 
 def _describe(e: BaseException) -> str:

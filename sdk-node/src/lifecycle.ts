@@ -21,13 +21,10 @@ import {
   type ToolInput,
 } from "./lifecycle.gen.js";
 import { isObject, type Params, type Runner, read } from "./lifecycle-support.js";
-import { continue_, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
+import { continue_, HostExtensions, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
 import { modify } from "./results.js";
 
 export * from "./lifecycle.gen.js";
-
-// The extension a host announces in hello when it applies an approver's arguments.
-const APPROVE_ARGUMENTS = "approve_tool.arguments";
 
 /**
  * A hook speaking the lifecycle vocabulary: it registers the protocol
@@ -223,11 +220,12 @@ class Lifecycle implements Runner {
       case "allow": {
         const updated = v["updatedInput"];
         if (updated === undefined) return { approved: true };
-        if (ctx.extensions.includes(APPROVE_ARGUMENTS)) return { approved: true, arguments: updated as ToolInput };
+        if (ctx.extensions.includes(HostExtensions.ApproveToolArguments))
+          return { approved: true, arguments: updated as ToolInput };
         // Running the call with the arguments it came with would not be what was allowed.
         return {
           approved: false,
-          reason: `canUseTool allowed ${tool} with updated input, which this host cannot apply (it does not announce ${APPROVE_ARGUMENTS})`,
+          reason: `canUseTool allowed ${tool} with updated input, which this host cannot apply (it does not announce ${HostExtensions.ApproveToolArguments})`,
         };
       }
       case "deny":

@@ -42,6 +42,10 @@ var generated = []string{
 	"sdk-node/src/tool-names.gen.ts",
 	"docs/tools.md",
 	"docs/agent-events.md",
+	"sdk-go/lifecycle/lifecycle_gen.go",
+	"sdk-python/src/hookwire/_lifecycle.py",
+	"sdk-node/src/lifecycle.gen.ts",
+	"docs/lifecycle.md",
 }
 
 // run runs a command in dir with its output going to ours.

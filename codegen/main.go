@@ -44,6 +44,15 @@ func run(root string) error {
 		return err
 	}
 	outs = append(outs, tools...)
+	table, err := os.ReadFile(filepath.Join(root, lifecycleFile))
+	if err != nil {
+		return err
+	}
+	lifecycle, err := generateLifecycle(root, table)
+	if err != nil {
+		return err
+	}
+	outs = append(outs, lifecycle...)
 	for _, o := range outs {
 		path := filepath.Join(root, filepath.FromSlash(o.Path))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -75,4 +84,22 @@ func generate(root, schemaFile, methodsFile string) ([]Output, error) {
 		return nil, err
 	}
 	return Render(m)
+}
+
+// generateLifecycle renders a lifecycle table against the method table of
+// root.
+func generateLifecycle(root string, table []byte) ([]Output, error) {
+	schemaJSON, err := os.ReadFile(filepath.Join(root, schemaPath))
+	if err != nil {
+		return nil, err
+	}
+	methodsJSON, err := os.ReadFile(filepath.Join(root, methodsPath))
+	if err != nil {
+		return nil, err
+	}
+	m, err := Load(schemaJSON, methodsJSON, schemaPath, methodsPath)
+	if err != nil {
+		return nil, err
+	}
+	return renderLifecycle(m, table)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -16,46 +17,12 @@ import (
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
 
-// Event is one of the eight lifecycle events.
-type Event string
-
-// The eight events, and the protocol calls and events they come from.
-const (
-	// SessionStart: the first call or event of a session key (a call's
-	// meta.SessionKey, an event's scope.session_key, agent.session.start),
-	// once per session.
-	SessionStart Event = "SessionStart"
-	// UserPromptSubmit: the first hook.before_llm of a turn.
-	UserPromptSubmit Event = "UserPromptSubmit"
-	// PreToolUse: hook.before_tool.
-	PreToolUse Event = "PreToolUse"
-	// PostToolUse: hook.after_tool of a result that is not an error.
-	PostToolUse Event = "PostToolUse"
-	// PostToolUseFailure: hook.after_tool of a result with is_error.
-	PostToolUseFailure Event = "PostToolUseFailure"
-	// PermissionRequest: hook.approve_tool.
-	PermissionRequest Event = "PermissionRequest"
-	// TaskCompleted: the runtime event agent.turn.end (legacy turn_end).
-	TaskCompleted Event = "TaskCompleted"
-	// SessionEnd: the runtime event agent.session.end, or the hook's stop for
-	// the sessions still open.
-	SessionEnd Event = "SessionEnd"
-)
-
-// Events are the eight events, in the order a session meets them.
-var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, TaskCompleted, SessionEnd}
-
 // New returns a hook named name that runs the callbacks of opts: it
-// registers the handlers and observers they need (hook.before_llm for
-// UserPromptSubmit, hook.before_tool for PreToolUse, hook.after_tool for
-// PostToolUse and PostToolUseFailure, hook.approve_tool for
-// PermissionRequest and CanUseTool, an observer of every event and an
-// OnClose function for SessionStart, TaskCompleted and SessionEnd), so its
-// hello modes follow from them. Add other handlers, observers or tools to
-// it as to any hook, except for the methods it already handles. Failing
-// callbacks are logged to the hook's Logger (stderr by default).
-//
-// New panics on an event that is not one of [Events] and on a nil callback.
+// registers the handlers and observers they need, so its hello modes follow
+// from them. Add other handlers, observers or tools to it as to any hook,
+// except for the methods it already handles. Failing callbacks are logged to
+// the hook's Logger (stderr by default). New panics on an event that is not
+// one of [Events] and on a nil callback.
 func New(name string, opts Options) *hookwire.Hook {
 	hooks := Hooks{} // a copy: the caller's map may change, and calls read it concurrently
 	for event, callbacks := range opts.Hooks {
@@ -69,29 +36,19 @@ func New(name string, opts Options) *hookwire.Hook {
 	}
 	h := hookwire.New(name)
 	l := &layer{h: h, hooks: hooks, canUseTool: opts.CanUseTool, open: map[string]*session{}}
-	has := func(events ...Event) bool {
-		return slices.ContainsFunc(events, func(e Event) bool { return len(hooks[e]) > 0 })
+	for _, m := range methods {
+		if slices.ContainsFunc(m.events, l.has) || m.name == hookwire.MethodApproveTool && opts.CanUseTool != nil {
+			m.register(l)
+		}
 	}
-	if has(UserPromptSubmit) {
-		h.OnBeforeLLM(l.beforeLLM)
-	}
-	if has(PreToolUse) {
-		h.OnBeforeTool(l.beforeTool)
-	}
-	if has(PostToolUse, PostToolUseFailure) {
-		h.OnAfterTool(l.afterTool)
-	}
-	if has(PermissionRequest) || opts.CanUseTool != nil {
-		h.OnApproveTool(l.approveTool)
-	}
-	if has(SessionStart, TaskCompleted, SessionEnd) {
+	if slices.ContainsFunc(observed, l.has) {
 		h.OnEvent("*", l.observe)
 		h.OnClose(l.endAll)
 	}
 	return h
 }
 
-// layer translates between the protocol and the callbacks of one hook.
+// layer runs the callbacks of one hook on the rows of the lifecycle table.
 type layer struct {
 	h          *hookwire.Hook
 	hooks      Hooks
@@ -111,77 +68,114 @@ var stderrLog = sync.OnceValue(func() *slog.Logger { return slog.New(slog.NewTex
 
 func (l *layer) log() *slog.Logger { return cmp.Or(l.h.Logger, stderrLog()) }
 
-// panicked is a callback's panic, as an error.
-type panicked struct {
-	value any
-	stack []byte
-}
-
-func (p panicked) Error() string { return fmt.Sprint("panic: ", p.value) }
-
-// safely calls fn, turning a panic into an error.
-func safely[T any](fn func() (T, error)) (out T, err error) {
+// safely calls fn; when it fails, returning an error or panicking, the
+// failure is logged as msg, with args, and ok is false.
+func safely[T any](l *layer, msg string, fn func() (T, error), args ...any) (out T, ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = panicked{v, debug.Stack()}
+			l.log().Error(msg, append(args, "err", fmt.Sprint("panic: ", v), "stack", string(debug.Stack()))...)
+			ok = false
 		}
 	}()
-	return fn()
-}
-
-func (l *layer) failed(msg string, err error, args ...any) {
-	args = append(args, "err", err)
-	if p, ok := err.(panicked); ok {
-		args = append(args, "stack", string(p.stack))
+	out, err := fn()
+	if err != nil {
+		l.log().Error(msg, append(args, "err", err)...)
 	}
-	l.log().Error(msg, args...)
+	return out, err == nil
 }
 
-// chain runs the callbacks of in.Event in order, each on the input as the
+func (l *layer) has(e Event) bool { return len(l.hooks[e]) > 0 }
+
+// chain runs the callbacks of an event in order, each on the input as the
 // one before left it, until one skips or aborts; that one is returned. A
 // callback that fails, or answers an action that is none of the three,
-// counts as continue. apply takes a modified input or output into in, and
-// changes nothing when it fails; nil for the events that have none.
-func (l *layer) chain(ctx context.Context, in Input, apply func(in *Input, modified any) error) (Input, *Output) {
-	for i, callback := range l.hooks[in.Event] {
-		which := []any{"event", in.Event, "callback", i + 1}
-		out, err := safely(func() (Output, error) { return callback(ctx, in) })
-		if err != nil {
-			l.failed("lifecycle callback failed, taken as continue", err, which...)
+// counts as continue. apply takes the modified value the event uses (with,
+// "modified_input" or "modified_output") into the call, and returns the
+// input read anew from it; it changes nothing when it fails.
+func (l *layer) chain(ctx context.Context, e Event, in Input, with string, apply func(any) (Input, error)) *Output {
+	for i, callback := range l.hooks[e] {
+		which := []any{"event", e, "callback", i + 1}
+		out, ok := safely(l, "lifecycle callback failed, taken as continue", func() (Output, error) { return callback(ctx, in) }, which...)
+		if !ok {
 			continue
 		}
 		switch out.Action {
 		case Skip, Abort:
-			return in, &out
+			return &out
 		case "", Continue:
 		default:
 			l.log().Error("lifecycle callback answered an action that is not continue, skip or abort; taken as continue", append(which, "action", out.Action)...)
 			continue
 		}
-		used, unused, unusedName := out.ModifiedInput, out.ModifiedOutput, "ModifiedOutput"
-		if in.Event == PostToolUse || in.Event == PostToolUseFailure {
-			used, unused, unusedName = out.ModifiedOutput, out.ModifiedInput, "ModifiedInput"
-		}
-		if unused != nil {
-			l.log().Warn("lifecycle callback answered "+unusedName+", which "+string(in.Event)+" has no use for; ignored", which...)
+		var used any
+		for _, m := range []struct {
+			with, name string
+			value      any
+		}{{"modified_input", "ModifiedInput", out.ModifiedInput}, {"modified_output", "ModifiedOutput", out.ModifiedOutput}} {
+			if m.value != nil && m.with != with {
+				l.log().Warn("lifecycle callback answered "+m.name+", which "+string(e)+" has no use for; ignored", which...)
+			} else if m.value != nil {
+				used = m.value
+			}
 		}
 		if used == nil {
 			continue
 		}
-		if apply == nil {
-			l.log().Warn("lifecycle callback answered ModifiedInput, which "+string(in.Event)+" has no use for; ignored", which...)
-			continue
-		}
-		if err := apply(&in, used); err != nil {
+		if changed, err := apply(used); err != nil {
 			l.log().Error("lifecycle callback's change ignored", append(which, "err", err)...)
+		} else {
+			in = changed
 		}
 	}
-	return in, nil
+	return nil
 }
 
-// start runs the SessionStart callbacks the first time a session key is
-// seen, and returns once they have run, however many calls of the session
-// arrive meanwhile.
+// asText, asArguments and asResult are a callback's modified value as the
+// type of what it replaces: a string; a tool's whole arguments, as anything
+// that encodes to a JSON object; a whole ToolResult, or a string that
+// replaces the for_llm of the current one.
+func asText(v any, what string) (string, error) {
+	text, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("ModifiedInput is a %T, not the %s's new text (a string)", v, what)
+	}
+	return text, nil
+}
+
+func asArguments(v any) (map[string]any, error) {
+	args, ok := v.(map[string]any)
+	if raw, err := json.Marshal(v); !ok && err == nil {
+		_ = json.Unmarshal(raw, &args)
+	}
+	if args == nil {
+		return nil, fmt.Errorf("ModifiedInput is a %T, not the tool's arguments (a JSON object)", v)
+	}
+	return args, nil
+}
+
+func asResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
+	if text, ok := v.(string); ok {
+		current.ForLLM = text
+		return current, nil
+	}
+	var result hookwire.ToolResult
+	raw, err := json.Marshal(v)
+	if err != nil || result.UnmarshalJSON(raw) != nil {
+		return result, fmt.Errorf("ModifiedOutput is a %T, neither a ToolResult nor a string (the new for_llm)", v)
+	}
+	return result, nil
+}
+
+// sessionRows runs the callbacks of the events of a session's start or end.
+func (l *layer) sessionRows(ctx context.Context, events []Event, key string) {
+	for _, e := range events {
+		l.chain(ctx, e, Input{Event: e, SessionID: key}, "", nil)
+	}
+}
+
+// start runs the callbacks of the session's start the first time a session
+// key is seen, and returns once they have run, however many calls of the
+// session arrive meanwhile.
 func (l *layer) start(ctx context.Context, key string) *session {
 	l.mu.Lock()
 	s, seen := l.open[key]
@@ -196,11 +190,12 @@ func (l *layer) start(ctx context.Context, key string) *session {
 		return s
 	}
 	defer close(s.started)
-	l.chain(ctx, Input{Event: SessionStart, SessionID: key}, nil)
+	l.sessionRows(ctx, startEvents, key)
 	return s
 }
 
-// end runs the SessionEnd callbacks of a session started and not ended.
+// end runs the callbacks of a session's end, for a session started and not
+// ended.
 func (l *layer) end(ctx context.Context, key string) {
 	l.mu.Lock()
 	s := l.open[key]
@@ -211,7 +206,7 @@ func (l *layer) end(ctx context.Context, key string) {
 		return
 	}
 	<-s.started
-	l.chain(ctx, Input{Event: SessionEnd, SessionID: key}, nil)
+	l.sessionRows(ctx, endEvents, key)
 }
 
 // endAll ends the sessions still open when the hook stops, in the order
@@ -235,26 +230,20 @@ func (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {
 	if key == "" {
 		return
 	}
-	if ev.Kind == hookwire.KindAgentSessionEnd {
+	if slices.Contains(endKinds, ev.Kind) {
 		l.end(ctx, key)
 		return
 	}
 	l.start(ctx, key)
-	if ev.Kind == hookwire.KindAgentTurnEnd {
-		l.chain(ctx, Input{Event: TaskCompleted, SessionID: key, Payload: ev.Payload}, nil)
-	}
+	l.onEvent(ctx, key, ev)
 }
 
 // firstOfTurn tells whether a before_llm call is the first of its turn: of
 // a TurnID new to the session or, from a host that sends none, of a request
 // whose last message is the user's.
-func (l *layer) firstOfTurn(s *session, req hookwire.BeforeLLMParams) bool {
-	var turn string
-	if req.Meta != nil {
-		turn = deref(req.Meta.TurnID)
-	}
+func (l *layer) firstOfTurn(s *session, turn string, messages []hookwire.Message) bool {
 	if turn == "" {
-		return len(req.Messages) > 0 && req.Messages[len(req.Messages)-1].Role == "user"
+		return len(messages) > 0 && messages[len(messages)-1].Role == "user"
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -265,192 +254,35 @@ func (l *layer) firstOfTurn(s *session, req hookwire.BeforeLLMParams) bool {
 	return true
 }
 
-func (l *layer) beforeLLM(ctx context.Context, req hookwire.BeforeLLMParams) (hookwire.BeforeLLMResult, error) {
-	key := sessionOf(req.Meta)
-	if !l.firstOfTurn(l.start(ctx, key), req) {
-		return hookwire.Continue{}, nil
-	}
-	at := len(req.Messages) - 1
-	for at >= 0 && req.Messages[at].Role != "user" {
-		at--
-	}
-	var message string
-	if at >= 0 {
-		message = deref(req.Messages[at].Content)
-	}
-	in, stop := l.chain(ctx, Input{Event: UserPromptSubmit, SessionID: key, Message: message}, func(in *Input, modified any) error {
-		text, ok := modified.(string)
-		if !ok {
-			return fmt.Errorf("ModifiedInput is a %T, not the message's new text (a string)", modified)
-		}
-		if at < 0 {
-			return errors.New("the request has no user message to replace")
-		}
-		in.Message = text
-		return nil
-	})
-	if stop != nil && stop.Action == Abort {
-		return abortTurn(stop.Reason), nil
-	}
-	if in.Message == message {
-		return hookwire.Continue{}, nil
-	}
-	req.Messages = slices.Clone(req.Messages)
-	req.Messages[at].Content = &in.Message
-	return req.Modify(), nil
-}
-
-func (l *layer) beforeTool(ctx context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {
-	key := sessionOf(call.Meta)
-	l.start(ctx, key)
-	modified := false
-	in, stop := l.chain(ctx, Input{Event: PreToolUse, SessionID: key, ToolName: call.Tool, ToolInput: call.Arguments}, func(in *Input, v any) error {
-		args, err := arguments(v)
-		if err != nil {
-			return err
-		}
-		in.ToolInput, modified = args, true
-		return nil
-	})
-	if stop != nil {
-		if stop.Action == Skip {
-			return hookwire.DenyTool{Reason: cmp.Or(stop.Reason, call.Tool+" skipped by a PreToolUse callback")}, nil
-		}
-		return abortTurn(stop.Reason), nil
-	}
-	if !modified {
-		return hookwire.Continue{}, nil
-	}
-	call.Arguments = in.ToolInput
-	return call.Modify(), nil
-}
-
-// arguments reads a PreToolUse callback's ModifiedInput: a tool's whole
-// arguments, as a map or as anything that encodes to a JSON object.
-func arguments(v any) (map[string]any, error) {
-	if m, ok := v.(map[string]any); ok && m != nil {
-		return m, nil
-	}
-	var m map[string]any
-	b, err := json.Marshal(v)
-	if err == nil {
-		err = json.Unmarshal(b, &m)
-	}
-	if err != nil || m == nil {
-		return nil, fmt.Errorf("ModifiedInput is a %T, not the tool's arguments (a JSON object)", v)
-	}
-	return m, nil
-}
-
-func (l *layer) afterTool(ctx context.Context, res hookwire.AfterToolParams) (hookwire.AfterToolResult, error) {
-	key := sessionOf(res.Meta)
-	l.start(ctx, key)
-	in := Input{SessionID: key, ToolName: res.Tool, ToolInput: res.Arguments}
-	if in.ToolInput == nil {
-		in.ToolInput = map[string]any{}
-	}
-	// A host may leave the result out (PicoClaw does when it has none):
-	// callbacks then see an empty result.
-	var result hookwire.ToolResult
-	if res.Result != nil {
-		result = *res.Result
-	}
-	failed := result.IsError != nil && *result.IsError
-	if failed {
-		in.Event, in.Error = PostToolUseFailure, errors.New(result.ForLLM)
-	} else {
-		in.Event, in.ToolOutput = PostToolUse, result
-	}
-	modified := false
-	_, stop := l.chain(ctx, in, func(in *Input, v any) error {
-		r, err := toolResult(v, result)
-		if err != nil {
-			return err
-		}
-		result, modified = r, true
-		if failed {
-			in.Error = errors.New(r.ForLLM)
-		} else {
-			in.ToolOutput = r
-		}
-		return nil
-	})
-	if stop != nil && stop.Action == Abort {
-		return abortTurn(stop.Reason), nil
-	}
-	if !modified {
-		return hookwire.Continue{}, nil
-	}
-	res.Result = &result
-	return res.Modify(), nil
-}
-
-// toolResult reads a PostToolUse or PostToolUseFailure callback's
-// ModifiedOutput: a whole ToolResult, or a string that replaces the
-// for_llm of the current one.
-func toolResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
-	switch r := v.(type) {
-	case string:
-		current.ForLLM = r
-		return current, nil
-	case hookwire.ToolResult:
-		return r, nil
-	case *hookwire.ToolResult:
-		if r != nil {
-			return *r, nil
-		}
-	}
-	var result hookwire.ToolResult
-	b, err := json.Marshal(v)
-	if err == nil {
-		err = result.UnmarshalJSON(b)
-	}
-	if err != nil {
-		return current, fmt.Errorf("ModifiedOutput is a %T, neither a ToolResult nor a string (the new for_llm)", v)
-	}
-	return result, nil
-}
-
-func (l *layer) approveTool(ctx context.Context, req hookwire.ApproveToolParams) (hookwire.ApproveToolResult, error) {
-	key := sessionOf(req.Meta)
-	l.start(ctx, key)
-	var kind hookwire.ToolKind
-	if req.ToolKind != nil {
-		kind = *req.ToolKind
-	}
-	in := Input{Event: PermissionRequest, SessionID: key, ToolName: req.Tool, ToolInput: req.Arguments, ToolKind: kind, AffectedPaths: req.AffectedPaths}
-	if _, stop := l.chain(ctx, in, nil); stop != nil {
-		return deny(cmp.Or(stop.Reason, req.Tool+" refused by a PermissionRequest callback")), nil
-	}
+// approve asks CanUseTool about a call the rows let through.
+func (l *layer) approve(ctx context.Context, req hookwire.ApproveToolParams) hookwire.ApproveToolResult {
 	if l.canUseTool == nil {
-		return hookwire.ApproveToolResult{Approved: true}, nil
+		return hookwire.ApproveToolResult{Approved: true}
 	}
-	verdict, err := safely(func() (PermissionResult, error) {
-		return l.canUseTool(ctx, req.Tool, req.Arguments, CanUseToolOptions{ToolKind: kind, AffectedPaths: slices.Clone(req.AffectedPaths)})
-	})
-	if err != nil {
-		// A broken permission check approves nothing: the host decides.
-		l.failed("canUseTool failed, taken as ask", err, "tool", req.Tool)
-		return abstain(), nil
+	verdict, ok := safely(l, "canUseTool failed, taken as ask", func() (PermissionResult, error) {
+		return l.canUseTool(ctx, req.Tool, req.Arguments, CanUseToolOptions{ToolKind: deref(req.ToolKind), AffectedPaths: req.AffectedPaths})
+	}, "tool", req.Tool)
+	if !ok {
+		return abstain // a broken permission check approves nothing: the host decides
 	}
 	switch verdict.Behavior {
 	case Allow:
 		switch {
 		case verdict.UpdatedInput == nil:
-			return hookwire.ApproveToolResult{Approved: true}, nil
+			return hookwire.ApproveToolResult{Approved: true}
 		case slices.Contains(l.h.HostExtensions(), hookwire.ExtApproveToolArguments):
-			return hookwire.ApproveToolResult{Approved: true, Arguments: verdict.UpdatedInput}, nil
+			return hookwire.ApproveToolResult{Approved: true, Arguments: verdict.UpdatedInput}
 		}
 		// Running the call with the arguments it came with would not be
 		// what was allowed.
-		return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, hookwire.ExtApproveToolArguments)), nil
+		return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, hookwire.ExtApproveToolArguments))
 	case Deny:
-		return deny(verdict.Message), nil
+		return deny(verdict.Message)
 	case Ask:
-		return abstain(), nil
+		return abstain
 	}
 	l.log().Error("canUseTool answered a behavior that is not allow, deny or ask; taken as ask", "tool", req.Tool, "behavior", verdict.Behavior)
-	return abstain(), nil
+	return abstain
 }
 
 func deny(reason string) hookwire.ApproveToolResult {
@@ -459,22 +291,53 @@ func deny(reason string) hookwire.ApproveToolResult {
 
 // abstain is "ask" on the wire: a host without the approve_tool.abstain
 // extension reads a denial, which is the safe side.
-func abstain() hookwire.ApproveToolResult {
-	return hookwire.ApproveToolResult{Approved: false, Abstain: hookwire.Ptr(true)}
+var abstain = hookwire.ApproveToolResult{Approved: false, Abstain: hookwire.Ptr(true)}
+
+// The rows' typed access (lifecycle_gen.go) reads a call's arguments, the
+// last user message and what a pointer points to with these.
+
+// arguments are a copy of a call's arguments, for a callback to read: a host
+// leaves empty arguments out.
+func arguments(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(args)
 }
 
-func abortTurn(reason string) hookwire.AbortTurn {
-	if reason == "" {
-		return hookwire.AbortTurn{}
+// lastUser is the index of the last user message, -1 when there is none.
+func lastUser(messages []hookwire.Message) int {
+	at := len(messages) - 1
+	for at >= 0 && messages[at].Role != "user" {
+		at--
 	}
-	return hookwire.AbortTurn{Reason: &reason}
+	return at
 }
 
-func sessionOf(m *hookwire.Meta) string {
-	if m == nil {
-		return ""
+func lastUserMessage(messages []hookwire.Message) string {
+	if at := lastUser(messages); at >= 0 {
+		return deref(messages[at].Content)
 	}
-	return deref(m.SessionKey)
+	return ""
+}
+
+// setLastUserMessage is a copy of messages with the last user message's
+// text replaced: the caller's are left as they are.
+func setLastUserMessage(messages []hookwire.Message, text string) ([]hookwire.Message, error) {
+	at := lastUser(messages)
+	if at < 0 {
+		return messages, errors.New("the request has no user message to replace")
+	}
+	messages = slices.Clone(messages)
+	messages[at].Content = &text
+	return messages, nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 func deref[T any](p *T) T {

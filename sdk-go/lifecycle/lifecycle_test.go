@@ -264,6 +264,15 @@ func TestUserPromptSubmitModifiedInputReplacesTheUserMessageInTheWholeRequest(t 
 	equal(t, "callbacks", r.lines(), []string{"prompt s1 Read notes.txt (checked)"})
 }
 
+func TestUserPromptSubmitModifiedInputThatLeavesTheTextAsItWasIsContinue(t *testing.T) {
+	h, _ := setup(Options{Hooks: Hooks{UserPromptSubmit: {
+		func(_ context.Context, in Input) (Output, error) {
+			return Output{ModifiedInput: in.Message}, nil
+		},
+	}}})
+	jsonEqual(t, call(t, h, hookwire.MethodBeforeLLM, llmCall), `{"action":"continue"}`)
+}
+
 func TestUserPromptSubmitAbortEndsTheTurnAndSkipIsContinue(t *testing.T) {
 	var r recorder
 	h, _ := setup(Options{Hooks: Hooks{UserPromptSubmit: {

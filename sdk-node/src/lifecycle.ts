@@ -1,184 +1,30 @@
-// Lifecycle hooks: the vocabulary of in-process agent SDKs (eight events,
-// continue / skip / abort, modifiedInput / modifiedOutput, a canUseTool
-// permission callback) on top of a Hook, so that a hook written that way
-// ports in minutes and runs out of process under any host of the protocol.
-// The mapping is the same in the Go and Python SDKs.
+// The lifecycle layer's runner: it runs the rows of the lifecycle table
+// (lifecycle.gen.ts, which has the vocabulary and its docs).
 
-import type { Awaitable, Context } from "./handlers.js";
+import { isDeepStrictEqual } from "node:util";
+
+import type { Intercepted } from "./exports.gen.js";
+import type { Context, Handler } from "./handlers.js";
 import { Hook } from "./hook.js";
 import {
-  type AfterToolParams,
-  type AfterToolResult,
-  type ApproveToolParams,
-  type ApproveToolResult,
-  abortTurn,
-  type BeforeLLMParams,
-  type BeforeLLMResult,
-  type BeforeToolParams,
-  type BeforeToolResult,
-  continue_,
-  denyTool,
-  type JsonValue,
-  type Meta,
-  type RuntimeEvent,
-  type ToolKind,
-  type ToolResult,
-} from "./protocol.gen.js";
+  endKinds,
+  type HookAbort,
+  type HookEvent,
+  type HookSkip,
+  type LifecycleHooks,
+  type LifecycleOptions,
+  methods,
+  observed,
+  onEvent,
+  sessionEnd,
+  sessionStart,
+  type ToolInput,
+} from "./lifecycle.gen.js";
+import { isObject, type Params, type Runner, read } from "./lifecycle-support.js";
+import { continue_, HostExtensions, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
 import { modify } from "./results.js";
 
-/** The eight lifecycle events. */
-export const HookEvent = {
-  SessionStart: "SessionStart",
-  UserPromptSubmit: "UserPromptSubmit",
-  PreToolUse: "PreToolUse",
-  PostToolUse: "PostToolUse",
-  PostToolUseFailure: "PostToolUseFailure",
-  PermissionRequest: "PermissionRequest",
-  TaskCompleted: "TaskCompleted",
-  SessionEnd: "SessionEnd",
-} as const;
-/** One of the eight lifecycle events. */
-export type HookEvent = (typeof HookEvent)[keyof typeof HookEvent];
-
-/** A tool's arguments. */
-export type ToolInput = { [key: string]: JsonValue };
-
-/** What a callback of each event receives. */
-export interface HookInputs {
-  SessionStart: { event: "SessionStart"; sessionId: string };
-  UserPromptSubmit: { event: "UserPromptSubmit"; sessionId: string; message: string };
-  PreToolUse: { event: "PreToolUse"; sessionId: string; toolName: string; toolInput: ToolInput };
-  PostToolUse: {
-    event: "PostToolUse";
-    sessionId: string;
-    toolName: string;
-    toolInput: ToolInput;
-    toolOutput: ToolResult;
-  };
-  /** error.message is the result's for_llm. */
-  PostToolUseFailure: {
-    event: "PostToolUseFailure";
-    sessionId: string;
-    toolName: string;
-    toolInput: ToolInput;
-    error: Error;
-  };
-  /** toolKind and affectedPaths are what the host knows: absent and empty otherwise. */
-  PermissionRequest: {
-    event: "PermissionRequest";
-    sessionId: string;
-    toolName: string;
-    toolInput: ToolInput;
-    toolKind?: ToolKind;
-    affectedPaths: string[];
-  };
-  /** payload is the agent.turn.end event's, null when it has none. */
-  TaskCompleted: { event: "TaskCompleted"; sessionId: string; payload: JsonValue };
-  SessionEnd: { event: "SessionEnd"; sessionId: string };
-}
-/** What a lifecycle callback receives, told apart by `event`. */
-export type HookInput = HookInputs[HookEvent];
-
-// modifiedInput and modifiedOutput are `never` where an event has no use for
-// them, so that a callback answering one there does not compile.
-
-/** Go on: the next callback runs. */
-export interface HookContinue {
-  action: "continue";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: never;
-}
-/** Go on with a new input: the next callbacks and the host get it. */
-export interface HookModifyInput<T> {
-  action: "continue";
-  reason?: string;
-  modifiedInput?: T;
-  modifiedOutput?: never;
-}
-/** Go on with a new tool output: a whole ToolResult, or the new text the LLM sees. */
-export interface HookModifyOutput {
-  action: "continue";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: ToolResult | string;
-}
-/** Stop the callbacks after this one, and skip what the event is about (deny the tool). */
-export interface HookSkip {
-  action: "skip";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: never;
-}
-/** Stop the callbacks after this one, and end the turn. */
-export interface HookAbort {
-  action: "abort";
-  reason?: string;
-  modifiedInput?: never;
-  modifiedOutput?: never;
-}
-
-/** What a callback of each event may answer. */
-export interface HookOutputs {
-  SessionStart: HookContinue;
-  /** modifiedInput is the new text of the user's message; skip is taken as continue. */
-  UserPromptSubmit: HookModifyInput<string> | HookSkip | HookAbort;
-  /** modifiedInput is the tool's new arguments, whole. */
-  PreToolUse: HookModifyInput<ToolInput> | HookSkip | HookAbort;
-  PostToolUse: HookModifyOutput | HookAbort;
-  PostToolUseFailure: HookModifyOutput | HookAbort;
-  /** skip and abort deny the call: approval cannot end a turn. */
-  PermissionRequest: HookContinue | HookSkip | HookAbort;
-  TaskCompleted: HookContinue;
-  SessionEnd: HookContinue;
-}
-/** What a lifecycle callback answers, by event. */
-export type HookOutput<E extends HookEvent = HookEvent> = HookOutputs[E];
-
-/** A lifecycle callback of event E. ctx is the hook's (ctx.signal, ctx.extensions). */
-export type HookCallback<E extends HookEvent> = (input: HookInputs[E], ctx: Context) => Awaitable<HookOutputs[E]>;
-
-/** The callbacks of each event, run in this order. */
-export type LifecycleHooks = { [E in HookEvent]?: readonly HookCallback<E>[] };
-
-/** What canUseTool knows of a call besides its tool and arguments. */
-export interface CanUseToolOptions {
-  /** Aborted when the hook is told to stop. */
-  signal: AbortSignal;
-  /** What the tool does to the world, when the host says. */
-  toolKind?: ToolKind;
-  /** The paths the call touches, when the host says; empty otherwise. */
-  affectedPaths: string[];
-}
-
-/** The verdict of canUseTool. */
-export type PermissionResult =
-  /** Run the tool, with updatedInput as its arguments when given. */
-  | { behavior: "allow"; updatedInput?: ToolInput }
-  /** Do not run it; the LLM is told the message. interrupt is ignored: approval cannot end a turn. */
-  | { behavior: "deny"; message: string; interrupt?: boolean }
-  /** No opinion: the host's own rules decide. */
-  | { behavior: "ask" };
-
-/** The permission callback: may this tool call run? */
-export type CanUseTool = (
-  toolName: string,
-  input: ToolInput,
-  options: CanUseToolOptions,
-) => Awaitable<PermissionResult>;
-
-/** What lifecycle() registers. */
-export interface LifecycleOptions {
-  /** The callbacks of each event. */
-  hooks?: LifecycleHooks;
-  /** Decides tool calls that the PermissionRequest callbacks let through. */
-  canUseTool?: CanUseTool;
-  /** Takes the log line of a callback that failed; stderr by default. */
-  log?: (message: string) => void;
-}
-
-// The extension a host announces in hello when it applies an approver's arguments.
-const APPROVE_ARGUMENTS = "approve_tool.arguments";
+export * from "./lifecycle.gen.js";
 
 /**
  * A hook speaking the lifecycle vocabulary: it registers the protocol
@@ -190,17 +36,14 @@ export function lifecycle(name: string | undefined, options: LifecycleOptions): 
   return new Lifecycle(new Hook(name), options).hook;
 }
 
-type Any = { [key: string]: unknown };
-type Outcome<E extends HookEvent> = { input: HookInputs[E]; stop?: HookSkip | HookAbort };
+type Callback = (input: object, ctx: Context) => unknown;
 
-const isObject = (v: unknown): v is Any => typeof v === "object" && v !== null && !Array.isArray(v);
-const sessionOf = (meta: Meta | undefined): string => meta?.SessionKey ?? "";
 const details = (err: unknown): string => (err instanceof Error && err.stack !== undefined ? err.stack : String(err));
 
-class Lifecycle {
+class Lifecycle implements Runner {
   private readonly hooks: LifecycleHooks;
   private readonly log: (message: string) => void;
-  // Sessions started and not ended, with their SessionStart callbacks' run.
+  // Sessions started and not ended, with their start's run.
   private readonly open = new Map<string, Promise<void>>();
   // The turns whose first LLM call has been seen, by session.
   private readonly turns = new Map<string, Set<string>>();
@@ -213,13 +56,12 @@ class Lifecycle {
   ) {
     this.hooks = options.hooks ?? {};
     this.log = options.log ?? ((message) => void process.stderr.write(message + "\n"));
-    const has = (...events: HookEvent[]): boolean => events.some((e) => (this.hooks[e]?.length ?? 0) > 0);
-    if (has("UserPromptSubmit")) hook.beforeLLM((req, ctx) => this.beforeLLM(req, ctx));
-    if (has("PreToolUse")) hook.beforeTool((call, ctx) => this.beforeTool(call, ctx));
-    if (has("PostToolUse", "PostToolUseFailure")) hook.afterTool((ran, ctx) => this.afterTool(ran, ctx));
-    if (has("PermissionRequest") || options.canUseTool !== undefined)
-      hook.approveTool((req, ctx) => this.approveTool(req, ctx));
-    if (has("SessionStart", "SessionEnd", "TaskCompleted")) {
+    for (const [method, { events }] of Object.entries(methods)) {
+      if (!events.some((e) => this.has(e)) && !(method === "hook.approve_tool" && options.canUseTool)) continue;
+      const handler = (params: Params, ctx: Context) => this.call(method, params, ctx);
+      hook.handle(method as Intercepted, handler as unknown as Handler<Intercepted>);
+    }
+    if (observed.some((e) => this.has(e))) {
       hook.on("*", (event, ctx) => {
         const handled = this.events.then(() => this.observe(event, ctx));
         // The SDK logs a failure; the next notification is handled all the same.
@@ -233,19 +75,25 @@ class Lifecycle {
     }
   }
 
+  has(event: HookEvent): boolean {
+    return (this.hooks[event]?.length ?? 0) > 0;
+  }
+
   /**
-   * Runs the callbacks of one event in order, each on the input as the one
+   * Runs the callbacks of an event in order, each on the input as the one
    * before left it, until one skips or aborts. A callback that throws, or
-   * answers something else, is logged and counts as continue.
+   * answers something else, is logged and counts as continue. apply takes
+   * the modified input or output that the event uses into the call.
    */
-  private async chain<E extends HookEvent>(
-    event: E,
-    input: HookInputs[E],
+  async chain(
+    event: HookEvent,
     ctx: Context,
-    apply?: (input: HookInputs[E], out: Any) => HookInputs[E],
-  ): Promise<Outcome<E>> {
-    const callbacks = (this.hooks[event] ?? []) as readonly HookCallback<E>[];
-    for (const [i, callback] of callbacks.entries()) {
+    read: () => object,
+    used: string,
+    apply?: (value: unknown) => void,
+  ): Promise<HookSkip | HookAbort | undefined> {
+    let input = read();
+    for (const [i, callback] of ((this.hooks[event] ?? []) as readonly Callback[]).entries()) {
       const which = `${event} callback ${i + 1}`;
       let out: unknown;
       try {
@@ -255,40 +103,60 @@ class Lifecycle {
         continue;
       }
       const action = isObject(out) ? out["action"] : undefined;
-      if (action === "skip" || action === "abort") return { input, stop: out as HookSkip | HookAbort };
+      if (action === "skip" || action === "abort") return out as HookSkip | HookAbort;
       if (action !== "continue") {
         this.log(`hookwire: ${which} answered ${JSON.stringify(out)}, not continue, skip or abort: taken as continue`);
         continue;
       }
-      if (apply !== undefined) {
-        try {
-          input = apply(input, out as Any);
-        } catch (err) {
-          this.log(`hookwire: ${which}: ${err instanceof Error ? err.message : String(err)}; taken as continue`);
-        }
+      for (const key of ["modifiedInput", "modifiedOutput"]) {
+        if (key !== used && (out as Params)[key] !== undefined)
+          this.log(`hookwire: ${which} answered ${key}, which ${event} has no use for; ignored`);
+      }
+      const modified = (out as Params)[used];
+      if (apply === undefined || modified === undefined) continue;
+      try {
+        apply(modified);
+        input = read();
+      } catch (err) {
+        this.log(`hookwire: ${which}: ${err instanceof Error ? err.message : String(err)}; taken as continue`);
       }
     }
-    return { input };
+    return undefined;
   }
 
-  /** Runs SessionStart the first time a session is seen; resolves once it has run. */
+  /** A callback's modified value as what it replaces, a field of a type. */
+  coerce(type: string, _field: string, what: string, value: unknown, current: unknown): unknown {
+    if (type === "string" && typeof value !== "string") throw new Error(`${what} is not a string, ignored`);
+    if (type === "arguments" && !isObject(value)) throw new Error(`${what} is not an object of arguments, ignored`);
+    if (type !== "tool_result" && type !== "tool_error") return value;
+    if (typeof value === "string") return { ...read.tool_result(current), for_llm: value };
+    if (!isObject(value) || typeof value["for_llm"] !== "string")
+      throw new Error(`${what} is neither a string nor a ToolResult, ignored`);
+    return value;
+  }
+
+  private async sessionRows(events: readonly HookEvent[], sessionId: string, ctx: Context): Promise<void> {
+    for (const event of events) await this.chain(event, ctx, () => ({ event, sessionId }), "");
+  }
+
+  /** Runs the session's start the first time a session is seen; resolves once it has run. */
   private start(key: string, ctx: Context): Promise<void> {
     let started = this.open.get(key);
     if (started === undefined) {
-      started = this.chain("SessionStart", { event: "SessionStart", sessionId: key }, ctx).then(() => {});
+      started = this.sessionRows(sessionStart, key, ctx);
       this.open.set(key, started);
     }
     return started;
   }
 
-  /** Runs SessionEnd for a session started and not ended. */
+  /** Runs the session's end for a session started and not ended. */
   private async end(key: string, ctx: Context): Promise<void> {
     const started = this.open.get(key);
     if (started === undefined) return;
     this.open.delete(key);
     this.turns.delete(key);
     await started;
-    await this.chain("SessionEnd", { event: "SessionEnd", sessionId: key }, ctx);
+    await this.sessionRows(sessionEnd, key, ctx);
   }
 
   private async observe(event: RuntimeEvent, ctx: Context): Promise<void> {
@@ -298,150 +166,66 @@ class Lifecycle {
       if (typeof k === "string") key = k;
     }
     if (key === "") return;
-    if (event.kind === "agent.session.end") return this.end(key, ctx);
+    if (endKinds.includes(event.kind)) return this.end(key, ctx);
     await this.start(key, ctx);
-    if (event.kind === "agent.turn.end") {
-      await this.chain(
-        "TaskCompleted",
-        { event: "TaskCompleted", sessionId: key, payload: event.payload ?? null },
-        ctx,
-      );
-    }
+    await onEvent(this, ctx, key, { ...event });
   }
 
-  /** Whether a before_llm call is the first of its turn. */
-  private firstOfTurn(sessionId: string, req: BeforeLLMParams): boolean {
-    const turn = req.meta?.TurnID;
-    if (turn === undefined || turn === "") return (req.messages ?? []).at(-1)?.role === "user";
-    let seen = this.turns.get(sessionId);
-    if (seen === undefined) {
-      seen = new Set();
-      this.turns.set(sessionId, seen);
-    }
+  /**
+   * Whether a before_llm call is the first of its turn: of a TurnID new to
+   * the session or, from a host that sends none, of a request whose last
+   * message is the user's.
+   */
+  firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean {
+    if (typeof turn !== "string" || turn === "") return ((messages ?? []) as Params[]).at(-1)?.["role"] === "user";
+    const seen = this.turns.get(sessionId) ?? new Set();
+    this.turns.set(sessionId, seen);
     if (seen.has(turn)) return false;
     seen.add(turn);
     return true;
   }
 
-  private async beforeLLM(req: BeforeLLMParams, ctx: Context): Promise<BeforeLLMResult> {
-    const sessionId = sessionOf(req.meta);
+  /** Runs the rows of a method on a call, and answers what their outcomes map to. */
+  private async call(method: string, received: Params, ctx: Context): Promise<unknown> {
+    const meta = received["meta"];
+    const sessionId = isObject(meta) && typeof meta["SessionKey"] === "string" ? meta["SessionKey"] : "";
     await this.start(sessionId, ctx);
-    if (!this.firstOfTurn(sessionId, req)) return continue_();
-    const history = req.messages ?? []; // a host leaves an empty history out
-    let at = history.length - 1;
-    while (at >= 0 && history[at]!.role !== "user") at--;
-    const message = history[at]?.content ?? "";
-    const { input, stop } = await this.chain(
-      "UserPromptSubmit",
-      { event: "UserPromptSubmit", sessionId, message },
-      ctx,
-      (input, out) => {
-        const text = out["modifiedInput"];
-        if (text === undefined) return input;
-        if (typeof text !== "string") throw new Error("modifiedInput is not a string, ignored");
-        if (at < 0) throw new Error("the request has no user message to replace, modifiedInput ignored");
-        return { ...input, message: text };
-      },
-    );
-    if (stop?.action === "abort") return abortTurn(stop.reason);
-    if (input.message === message) return continue_();
-    const messages = [...history];
-    messages[at] = { ...messages[at]!, content: input.message };
-    return modify(req, { messages });
+    const params = { ...received };
+    const result = await methods[method]!.run(this, ctx, sessionId, params);
+    if (result !== undefined) return result;
+    if (method === "hook.approve_tool") return this.approve(params, ctx);
+    return isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params);
   }
 
-  private async beforeTool(call: BeforeToolParams, ctx: Context): Promise<BeforeToolResult> {
-    const sessionId = sessionOf(call.meta);
-    await this.start(sessionId, ctx);
-    const received: HookInputs["PreToolUse"] = {
-      event: "PreToolUse",
-      sessionId,
-      toolName: call.tool,
-      toolInput: call.arguments ?? {},
-    };
-    const { input, stop } = await this.chain("PreToolUse", received, ctx, (input, out) => {
-      const args = out["modifiedInput"];
-      if (args === undefined) return input;
-      if (!isObject(args)) throw new Error("modifiedInput is not an object of arguments, ignored");
-      return { ...input, toolInput: args as ToolInput };
-    });
-    if (stop?.action === "skip") return denyTool(stop.reason ?? `${call.tool} skipped by a PreToolUse callback`);
-    if (stop?.action === "abort") return abortTurn(stop.reason);
-    return input === received ? continue_() : modify(call, { arguments: input.toolInput });
-  }
-
-  private async afterTool(ran: AfterToolParams, ctx: Context): Promise<AfterToolResult> {
-    const sessionId = sessionOf(ran.meta);
-    await this.start(sessionId, ctx);
-    const toolInput = ran.arguments ?? {};
-    const received = ran.result ?? { for_llm: "" }; // a host leaves an empty result out
-    let result = received;
-    const replace = (out: Any): boolean => {
-      const output = out["modifiedOutput"];
-      if (output === undefined) return false;
-      if (typeof output === "string") result = { ...result, for_llm: output };
-      else if (isObject(output) && typeof output["for_llm"] === "string") result = output as unknown as ToolResult;
-      else throw new Error("modifiedOutput is neither a string nor a ToolResult, ignored");
-      return true;
-    };
-    const { stop } =
-      received.is_error === true
-        ? await this.chain(
-            "PostToolUseFailure",
-            { event: "PostToolUseFailure", sessionId, toolName: ran.tool, toolInput, error: new Error(result.for_llm) },
-            ctx,
-            (input, out) => (replace(out) ? { ...input, error: new Error(result.for_llm) } : input),
-          )
-        : await this.chain(
-            "PostToolUse",
-            { event: "PostToolUse", sessionId, toolName: ran.tool, toolInput, toolOutput: result },
-            ctx,
-            (input, out) => (replace(out) ? { ...input, toolOutput: result } : input),
-          );
-    if (stop?.action === "abort") return abortTurn(stop.reason);
-    return result === received ? continue_() : modify(ran, { result });
-  }
-
-  private async approveTool(req: ApproveToolParams, ctx: Context): Promise<ApproveToolResult> {
-    const sessionId = sessionOf(req.meta);
-    await this.start(sessionId, ctx);
-    const affectedPaths = req.affected_paths ?? [];
-    const known = req.tool_kind === undefined ? {} : { toolKind: req.tool_kind };
-    const input: HookInputs["PermissionRequest"] = {
-      event: "PermissionRequest",
-      sessionId,
-      toolName: req.tool,
-      toolInput: req.arguments ?? {},
-      ...known,
-      affectedPaths,
-    };
-    const { stop } = await this.chain("PermissionRequest", input, ctx);
-    if (stop !== undefined)
-      return { approved: false, reason: stop.reason ?? `${req.tool} refused by a PermissionRequest callback` };
+  /** Asks canUseTool about a call the rows let through. */
+  private async approve(req: Params, ctx: Context): Promise<unknown> {
     const canUseTool = this.options.canUseTool;
     if (canUseTool === undefined) return { approved: true };
+    const tool = req["tool"] as string;
+    const known = req["tool_kind"] === undefined ? {} : { toolKind: req["tool_kind"] as ToolKind };
     let verdict: unknown;
     try {
-      verdict = await canUseTool(req.tool, req.arguments ?? {}, {
+      verdict = await canUseTool(tool, (req["arguments"] ?? {}) as ToolInput, {
         signal: ctx.signal,
         ...known,
-        affectedPaths: [...affectedPaths],
+        affectedPaths: [...((req["affected_paths"] ?? []) as string[])],
       });
     } catch (err) {
       // Not an approval: a failing permission check leaves the call to the host.
       this.log(`hookwire: canUseTool failed, taken as ask: ${details(err)}`);
       return { approved: false, abstain: true };
     }
-    const v: Any = isObject(verdict) ? verdict : {};
+    const v: Params = isObject(verdict) ? verdict : {};
     switch (v["behavior"]) {
       case "allow": {
         const updated = v["updatedInput"];
         if (updated === undefined) return { approved: true };
-        if (ctx.extensions.includes(APPROVE_ARGUMENTS)) return { approved: true, arguments: updated as ToolInput };
+        if (ctx.extensions.includes(HostExtensions.ApproveToolArguments))
+          return { approved: true, arguments: updated as ToolInput };
         // Running the call with the arguments it came with would not be what was allowed.
         return {
           approved: false,
-          reason: `canUseTool allowed ${req.tool} with updated input, which this host cannot apply (it does not announce ${APPROVE_ARGUMENTS})`,
+          reason: `canUseTool allowed ${tool} with updated input, which this host cannot apply (it does not announce ${HostExtensions.ApproveToolArguments})`,
         };
       }
       case "deny":

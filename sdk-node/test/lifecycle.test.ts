@@ -205,6 +205,13 @@ describe("UserPromptSubmit", () => {
     assert.deepEqual(seen, ["UserPromptSubmit read notes please"]);
   });
 
+  it("a modifiedInput that leaves the text as it was is continue, not modify", async () => {
+    const { t } = setup({
+      hooks: { UserPromptSubmit: [(input) => ({ action: "continue", modifiedInput: input.message })] },
+    });
+    assert.deepEqual(await t.beforeLLM(request("s1", "t1")), { action: "continue" });
+  });
+
   it("abort ends the turn; skip is taken as continue, keeping what came before, and stops the rest", async () => {
     const seen: string[] = [];
     const { t } = setup({
@@ -318,6 +325,24 @@ describe("PreToolUse", () => {
     assert.equal(logs.length, 2);
     assert.match(logs[0]!, /PreToolUse callback 1 answered undefined, not continue, skip or abort/);
     assert.match(logs[1]!, /PreToolUse callback 2: modifiedInput is not an object of arguments, ignored/);
+  });
+});
+
+describe("an outcome's modified input or output", () => {
+  it("that the event has no use for is ignored and logged", async () => {
+    const { t, logs } = setup({
+      hooks: {
+        PreToolUse: [() => ({ action: "continue", modifiedOutput: "x" }) as never],
+        PermissionRequest: [() => ({ action: "continue", modifiedInput: { command: "rm" } }) as never],
+      },
+    });
+    const c = call("echo_text", { text: "hi" });
+    assert.deepEqual(await t.beforeTool(c), { action: "continue" });
+    assert.deepEqual(await t.approveTool(approval("shell")), { approved: true });
+    assert.deepEqual(logs, [
+      "hookwire: PreToolUse callback 1 answered modifiedOutput, which PreToolUse has no use for; ignored",
+      "hookwire: PermissionRequest callback 1 answered modifiedInput, which PermissionRequest has no use for; ignored",
+    ]);
   });
 });
 

@@ -26,6 +26,8 @@ LAYERS = {
         "_errors",
         "_json",
         "_log",
+        "_lifecycle",
+        "_lifecycle_support",
         "_methods",
         "_protocol",
         "_results",

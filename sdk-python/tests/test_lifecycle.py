@@ -237,6 +237,14 @@ def test_user_prompt_submit_fires_on_the_first_before_llm_of_each_turn() -> None
     ]
 
 
+def test_a_modified_input_that_leaves_the_prompt_as_it_was_is_continue() -> None:
+    def same(input: Any) -> HookOutput:
+        return {"action": "continue", "modified_input": input.message}
+
+    t = setup({"UserPromptSubmit": [same]})
+    assert t.before_llm(request("s1", "t1", "first")) == {"action": "continue"}
+
+
 def test_without_a_turn_id_the_prompt_is_a_request_ending_with_a_user_message() -> None:
     seen: list[str] = []
     t = setup({"UserPromptSubmit": [recorder(seen)]})

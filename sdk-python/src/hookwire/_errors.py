@@ -7,6 +7,8 @@ the same base without importing each other.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class HookwireError(Exception):
     """The base of every exception hookwire raises on purpose.
@@ -47,3 +49,19 @@ class HookError(HookwireError):
         if self.data is not None:
             error["data"] = self.data
         return error
+
+
+class ToolError(HookwireError):
+    """A tool's failure, as a lifecycle PostToolUseFailure callback gets it:
+    result is the tool's result (a ToolResult), message its for_llm."""
+
+    def __init__(self, result: Mapping[str, object]) -> None:
+        super().__init__(result)  # as args, so that copy and pickle rebuild it
+        self.result = result
+
+    @property
+    def message(self) -> str:
+        return str(self.result["for_llm"])
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// pyMember is the Python expression of the member of x at a dotted path.
+func pyMember(x, path string) string {
+	if path == "last_user_message" {
+		return "last_user_message(" + x + ")"
+	}
+	return "get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
+}
+
+// pyRead is the Python expression of an event's input, read from x.
+func (t *lifecycleTable) pyRead(e lifecycleEvent, x string) string {
+	args := []string{"key"}
+	for _, in := range e.Input {
+		args = append(args, fmt.Sprintf("%s=READ[%q](%s)", in.Field, t.fieldType(in.Field), pyMember(x, in.From)))
+	}
+	return e.Name + "Input(" + strings.Join(args, ", ") + ")"
+}
+
+// pyReason is the Python expression of an outcome's default reason, its
+// {member}s read from params.
+func pyReason(o *outcome) string {
+	if o.Reason == "" {
+		return `""`
+	}
+	return "f" + strconv.Quote(placeholder.ReplaceAllString(o.Reason, `{get(params, '$1')}`))
+}
+
+// pyTranslation renders, for each request method that events come from, a
+// function that runs its rows on a call's params (which the callbacks'
+// changes go into) and returns the result an outcome maps to, or None;
+// and one that runs the rows of a runtime event. run is the runner.
+func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
+	var methods []string
+	for _, meth := range m.Methods {
+		var events []string
+		var body strings.Builder
+		for _, e := range t.Events {
+			if e.Method != meth.Name {
+				continue
+			}
+			events = append(events, quote(e.Name))
+			cond := ""
+			switch path, negated := strings.CutPrefix(e.When, "!"); {
+			case e.When == "first_of_turn":
+				cond = ` and run.first_of_turn(session, get(params, "meta", "TurnID"), params.get("messages"))`
+			case e.When != "":
+				cond = " and (" + pyMember("params", path) + " is " + map[bool]string{true: "not True)", false: "True)"}[negated]
+			}
+			name := snake(e.Name)
+			fmt.Fprintf(&body, "    if run.has(%q)%s:\n\n        def read_%s() -> %sInput:\n            return %s\n\n", e.Name, cond, name, e.Name, t.pyRead(e, "params"))
+			apply, with := "None", `""`
+			if e.Modify != nil {
+				var from string
+				for _, in := range e.Input {
+					if in.Field == e.Modify.Field {
+						from = in.From
+					}
+				}
+				coerce := fmt.Sprintf("run.coerce(%q, %q, %q, value, %s)", t.fieldType(e.Modify.Field), e.Modify.Field, e.Modify.With, pyMember("params", from))
+				set := fmt.Sprintf("params[%q] = %s", from, coerce)
+				if from == "last_user_message" {
+					set = "set_last_user_message(params, " + coerce + ")"
+				}
+				fmt.Fprintf(&body, "        def apply_%s(value: object) -> None:\n            %s\n\n", name, set)
+				apply, with = "apply_"+name, quote(e.Modify.With)
+			}
+			fmt.Fprintf(&body, "        stop = await run.chain(%q, read_%s, %s, %s)\n        if stop is not None:\n", e.Name, name, with, apply)
+			for _, o := range []struct {
+				action string
+				o      *outcome
+			}{{"skip", e.Skip}, {"abort", e.Abort}} {
+				if o.o != nil && o.o.Action != "none" {
+					fmt.Fprintf(&body, "            if stop[\"action\"] == %q:\n                return answer(%q, stop, %s)\n", o.action, o.o.Action, pyReason(o.o))
+				}
+			}
+			body.WriteString("            return None\n")
+		}
+		if len(events) == 0 {
+			continue
+		}
+		fn := "_" + snake(methodName(meth.Name))
+		fmt.Fprintf(b, "\n\nasync def %s(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:\n    \"\"\"Run the rows of %s.\"\"\"\n%s    return None\n", fn, meth.Name, body.String())
+		methods = append(methods, fmt.Sprintf("%q: ((%s,), %s)", meth.Name, strings.Join(events, ", "), fn))
+	}
+	fmt.Fprintf(b, "\n\n# The request methods that events come from: their events, and the function\n# that runs their rows.\nMETHODS: Final = {\n%s}\n", pyLines(methods))
+	var observed, start, end, endKinds, kinds []string
+	for _, e := range t.Events {
+		if e.Method != "" {
+			continue
+		}
+		observed = append(observed, quote(e.Name))
+		step := fmt.Sprintf("(%q, %sInput)", e.Name, e.Name)
+		switch {
+		case e.Session == "start":
+			start = append(start, step)
+		case e.Session == "end":
+			end = append(end, step)
+			if e.EventKind != "" {
+				endKinds = append(endKinds, quote(e.EventKind))
+			}
+		default:
+			kinds = append(kinds, fmt.Sprintf("    if kind == %q and run.has(%q):\n        await run.chain(%q, lambda: %s, \"\", None)\n", e.EventKind, e.Name, e.Name, t.pyRead(e, "event")))
+		}
+	}
+	fmt.Fprintf(b, "\n# The events of runtime events and session steps; the events of a session's\n# start and end, with their inputs; the runtime event kinds that end a session.\nOBSERVED: Final = %s\nSTART: Final = %s\nEND: Final = %s\nEND_KINDS: Final = %s\n", pyTupleOf(observed), pyTupleOf(start), pyTupleOf(end), pyTupleOf(endKinds))
+	fmt.Fprintf(b, "\n\nasync def on_event(run: Any, key: str, event: dict[str, Any]) -> None:\n    \"\"\"Run the rows of a runtime event.\"\"\"\n    kind = event.get(\"kind\")\n%s", strings.Join(kinds, ""))
+}
+
+// pyTupleOf is a Python tuple of items.
+func pyTupleOf(items []string) string {
+	if len(items) == 1 {
+		return "(" + items[0] + ",)"
+	}
+	return "(" + strings.Join(items, ", ") + ")"
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// tsMember is the TypeScript expression of the member of x at a dotted path.
+func tsMember(x, path string) string {
+	if path == "last_user_message" {
+		return "lastUserMessage(" + x + ")"
+	}
+	return "get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
+}
+
+// tsRead is the TypeScript function that reads an event's input from x.
+func (t *lifecycleTable) tsRead(e lifecycleEvent, x string) string {
+	fields := []string{"event: " + strconv.Quote(e.Name), "sessionId"}
+	for _, in := range e.Input {
+		fields = append(fields, fmt.Sprintf("%s: read.%s(%s)", tsCamel(in.Field), t.fieldType(in.Field), tsMember(x, in.From)))
+	}
+	return fmt.Sprintf("(): HookInputs[%q] => input({ %s })", e.Name, strings.Join(fields, ", "))
+}
+
+// tsTranslation renders, for each request method that events come from, a
+// function that runs its rows on a call's params (which the callbacks'
+// changes go into) and returns the result an outcome maps to, or
+// undefined; and one that runs the rows of a runtime event.
+func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
+	var methods []string
+	for _, meth := range m.Methods {
+		var events []string
+		var body strings.Builder
+		for _, e := range t.Events {
+			if e.Method != meth.Name {
+				continue
+			}
+			events = append(events, strconv.Quote(e.Name))
+			cond := ""
+			switch path, negated := strings.CutPrefix(e.When, "!"); {
+			case e.When == "first_of_turn":
+				cond = ` && run.firstOfTurn(sessionId, get(params, "meta", "TurnID"), params["messages"])`
+			case e.When != "":
+				cond = " && " + tsMember("params", path) + map[bool]string{true: " !== true", false: " === true"}[negated]
+			}
+			fmt.Fprintf(&body, "  if (run.has(%q)%s) {\n", e.Name, cond)
+			apply, with := "", `""`
+			if e.Modify != nil {
+				var from string
+				for _, in := range e.Input {
+					if in.Field == e.Modify.Field {
+						from = in.From
+					}
+				}
+				coerce := fmt.Sprintf("run.coerce(%q, %q, %q, value, %s)", t.fieldType(e.Modify.Field), tsCamel(e.Modify.Field), tsCamel(e.Modify.With), tsMember("params", from))
+				set := fmt.Sprintf("params[%q] = %s", from, coerce)
+				if from == "last_user_message" {
+					set = "setLastUserMessage(params, " + coerce + ")"
+				}
+				apply, with = ", (value) => {\n      "+set+";\n    }", strconv.Quote(tsCamel(e.Modify.With))
+			}
+			fmt.Fprintf(&body, "    const stop = await run.chain(%q, ctx, %s, %s%s);\n", e.Name, t.tsRead(e, "params"), with, apply)
+			for _, o := range []struct {
+				action string
+				o      *outcome
+			}{{"skip", e.Skip}, {"abort", e.Abort}} {
+				if o.o != nil && o.o.Action != "none" {
+					reason := strconv.Quote(o.o.Reason)
+					if o.o.Reason != "" {
+						reason = "`" + placeholder.ReplaceAllString(o.o.Reason, `${String(params["$1"])}`) + "`"
+					}
+					fmt.Fprintf(&body, "    if (stop?.action === %q) return answer(%q, stop, %s);\n", o.action, o.o.Action, reason)
+				}
+			}
+			body.WriteString("    if (stop !== undefined) return undefined;\n  }\n")
+		}
+		if len(events) == 0 {
+			continue
+		}
+		fn := tsCamel(methodName(meth.Name))
+		fmt.Fprintf(b, "\n/** Runs the rows of %s. */\nasync function %s(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {\n%s  return undefined;\n}\n", meth.Name, fn, body.String())
+		methods = append(methods, fmt.Sprintf("  %q: { events: [%s], run: %s },\n", meth.Name, strings.Join(events, ", "), fn))
+	}
+	fmt.Fprintf(b, "\n/** The request methods that events come from: their events, and the function that runs their rows. */\nexport const methods: {\n  [method: string]: { events: readonly HookEvent[]; run: (run: Runner, ctx: Context, sessionId: string, params: Params) => Promise<unknown> };\n} = {\n%s};\n", strings.Join(methods, ""))
+	var observed, start, end, endKinds, kinds []string
+	for _, e := range t.Events {
+		if e.Method != "" {
+			continue
+		}
+		observed = append(observed, strconv.Quote(e.Name))
+		switch {
+		case e.Session == "start":
+			start = append(start, strconv.Quote(e.Name))
+		case e.Session == "end":
+			end = append(end, strconv.Quote(e.Name))
+			if e.EventKind != "" {
+				endKinds = append(endKinds, strconv.Quote(e.EventKind))
+			}
+		default:
+			kinds = append(kinds, fmt.Sprintf("  if (event[\"kind\"] === %q && run.has(%q)) await run.chain(%q, ctx, %s, \"\");\n", e.EventKind, e.Name, e.Name, t.tsRead(e, "event")))
+		}
+	}
+	fmt.Fprintf(b, "\n/** The events of runtime events and session steps. */\nexport const observed: readonly HookEvent[] = [%s];\n/** The events of a session's start and end; the runtime event kinds that end a session. */\nexport const sessionStart: readonly HookEvent[] = [%s];\nexport const sessionEnd: readonly HookEvent[] = [%s];\nexport const endKinds: readonly string[] = [%s];\n", strings.Join(observed, ", "), strings.Join(start, ", "), strings.Join(end, ", "), strings.Join(endKinds, ", "))
+	fmt.Fprintf(b, "\n/** Runs the rows of a runtime event. */\nexport async function onEvent(run: Runner, ctx: Context, sessionId: string, event: Params): Promise<void> {\n%s}\n", strings.Join(kinds, ""))
+}

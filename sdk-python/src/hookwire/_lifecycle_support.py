@@ -1,0 +1,58 @@
+"""What the generated rows (_lifecycle) read a call with: its members, the
+last user message, an input field of each type, and the result an outcome
+maps to."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Callable, Final
+
+from ._errors import ToolError
+
+
+def get(value: Any, *path: str) -> Any:
+    """The member at path; None when there is none."""
+    for name in path:
+        value = value.get(name) if isinstance(value, dict) else None
+    return value
+
+
+def _last_user(params: dict[str, Any]) -> int:
+    """The index of the request's last user message; -1 when it has none."""
+    messages = params.get("messages") or []  # a host leaves an empty history out
+    return next((i for i in reversed(range(len(messages))) if messages[i]["role"] == "user"), -1)
+
+
+def last_user_message(params: dict[str, Any]) -> Any:
+    at = _last_user(params)
+    return params["messages"][at].get("content", "") if at >= 0 else ""
+
+
+def set_last_user_message(params: dict[str, Any], value: Any) -> None:
+    at = _last_user(params)
+    if at < 0:
+        raise ValueError("the request has no user message to replace")
+    messages = list(params["messages"])
+    messages[at] = {**messages[at], "content": value}
+    params["messages"] = messages
+
+
+# How an input field of each type is read from its member, absent or not.
+READ: Final[dict[str, Callable[[Any], Any]]] = {
+    "string": lambda v: v if isinstance(v, str) else "",
+    "arguments": lambda v: v if isinstance(v, dict) else {},
+    "tool_result": lambda v: v if isinstance(v, dict) else {"for_llm": ""},
+    "tool_error": lambda v: ToolError(v if isinstance(v, dict) else {"for_llm": ""}),
+    "tool_kind": lambda v: v,
+    "paths": lambda v: list(v or []),
+    "json": lambda v: v,
+}
+
+
+def answer(action: str, stop: Mapping[str, Any], default: str) -> Any:
+    """The result an outcome maps to, with the callback's reason or the default."""
+    reason = stop.get("reason")
+    reason = reason if isinstance(reason, str) and reason else default
+    if action == "refuse":
+        return {"approved": False, "reason": reason}
+    return {"action": action, "reason": reason} if reason else {"action": action}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/inspect/feed"
+	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/wiretap"
 )
 
@@ -337,7 +338,7 @@ func (s *session) wire(it feed.Item) {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if it.Message == nil || json.Unmarshal(it.Message, &m) != nil {
+	if it.Message == nil || protocol.Unmarshal(it.Message, &m) != nil {
 		s.append(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + it.Text}})
 		return
 	}
@@ -383,7 +384,7 @@ func toolOf(params json.RawMessage) string {
 	var p struct {
 		Tool string `json:"tool"`
 	}
-	_ = json.Unmarshal(params, &p)
+	_ = protocol.Unmarshal(params, &p)
 	return p.Tool
 }
 
@@ -391,7 +392,7 @@ func actionOf(result json.RawMessage) string {
 	var r struct {
 		Action string `json:"action"`
 	}
-	_ = json.Unmarshal(result, &r)
+	_ = protocol.Unmarshal(result, &r)
 	return r.Action
 }
 
@@ -479,7 +480,7 @@ func decodeInfo(line []byte) (feed.Info, error) {
 // decodeItem reads one item of a producer's stream.
 func decodeItem(line []byte) (feed.Item, error) {
 	var it feed.Item
-	if err := json.Unmarshal(line, &it); err != nil {
+	if err := protocol.Unmarshal(line, &it); err != nil {
 		// A wire item carries the hook's line as it was, unchecked: when
 		// that line only looked like a JSON object, it is text.
 		head, msg, ok := bytes.Cut(line, []byte(`,"message":`))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import functools
 import logging
 import threading
 from pathlib import Path
@@ -95,6 +96,21 @@ def test_an_unknown_protocol_version_is_a_warning(caplog: pytest.LogCaptureFixtu
         result = Hook("h").test_client().hello(version=7)
     assert result["ok"] is True
     assert "protocol version 7" in caplog.text
+
+
+def test_a_partial_of_a_coroutine_method_is_an_async_handler() -> None:
+    # Python 3.9's inspect does not see through a partial of a method.
+    class Guard:
+        async def check(self, tool: str, call: BeforeToolParams) -> BeforeToolReply:
+            return deny_tool(f"{tool} denied") if call["tool"] == tool else None
+
+    hook = Hook("h")
+    hook.before_tool(functools.partial(Guard().check, "shell"))
+    client = hook.test_client()
+    assert client.before_tool({"tool": "shell", "arguments": {}}) == {
+        "action": "deny_tool",
+        "reason": "shell denied",
+    }
 
 
 @pytest.mark.parametrize("flavour", ["sync", "async"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from types import FunctionType
 from typing import Any, Callable
 
@@ -11,6 +12,9 @@ _CO_COROUTINE = 0x80
 
 def is_async(fn: Callable[..., Any]) -> bool:
     """Whether calling fn gives a coroutine, for functions and callable objects alike."""
+    while isinstance(fn, partial):
+        # Python 3.9's inspect does not look through a partial of a method.
+        fn = fn.func
     if type(fn) is FunctionType and not hasattr(fn, "_is_coroutine_marker"):
         # What inspect answers for a plain function (one that
         # inspect.markcoroutinefunction has not marked), without importing

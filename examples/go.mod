@@ -2,7 +2,10 @@ module github.com/hookwire/hookwire/examples
 
 go 1.25.0
 
-require github.com/hookwire/hookwire/sdk-go v0.1.0
+require (
+	github.com/hookwire/hookwire/core v0.1.0
+	github.com/hookwire/hookwire/sdk-go v0.1.0
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect

@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/install"
+	"github.com/hookwire/hookwire/core/protocol"
 	"io"
 	"net"
 	"net/http"
@@ -328,8 +331,12 @@ func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string
 		settings["hooks"].(map[string]any)["AfterTool"] = entry
 	}
 	if a.stop {
-		settings["hooks"].(map[string]any)["AfterModel"] = entry
-		settings["hooks"].(map[string]any)["AfterAgent"] = entry
+		// The events `hookwire install` names for a hook of the llm mode:
+		// the test runs the agent with them, so that what install leaves
+		// out is what the agent does not get.
+		for _, event := range install.Events(bridge.Agents["gemini-cli"], []protocol.Mode{protocol.ModeLLM}) {
+			settings["hooks"].(map[string]any)[event] = entry
+		}
 	}
 	data, _ := json.Marshal(settings)
 	os.MkdirAll(filepath.Join(a.home, ".gemini"), 0o755)

@@ -73,9 +73,9 @@ func (t *lifecycleTable) goModify(typ *Type, e lifecycleEvent) (coerce, assign s
 	from := e.Input[slices.IndexFunc(e.Input, func(in lifecycleInput) bool { return in.Field == e.Modify.Field })].From
 	switch t.fieldType(e.Modify.Field) {
 	case "string":
-		coerce = fmt.Sprintf("asText(v, %q)", strings.ReplaceAll(e.Modify.Field, "_", " "))
+		coerce = fmt.Sprintf("as[string](v, %q, \"the %s's new text (a string)\")", pascal(e.Modify.With), strings.ReplaceAll(e.Modify.Field, "_", " "))
 	case "arguments":
-		coerce = "asArguments(v)"
+		coerce = fmt.Sprintf("as[map[string]any](v, %q, \"the tool's arguments (a JSON object)\")", pascal(e.Modify.With))
 	case "tool_result", "tool_error":
 		current, _, err := goMember(typ, "p", from)
 		if err != nil {
@@ -202,7 +202,7 @@ func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method) error {
 			if err != nil {
 				return fmt.Errorf("event %s: %w", e.Name, err)
 			}
-			fmt.Fprintf(b, "\t\tstop = l.chain(ctx, %s, read(), %q, func(v any) (Input, error) {\n\t\t\tx, err := %s\n\t\t\tif err == nil {\n\t\t\t\t%s\n\t\t\t}\n\t\t\treturn read(), err\n\t\t})\n", e.Name, e.Modify.With, coerce, assign)
+			fmt.Fprintf(b, "\t\tstop = l.chain(ctx, %s, read(), %q, func(v any) (Input, error) {\n\t\t\tx, err := %s\n\t\t\tif err == nil {\n\t\t\t\t%s\n\t\t\t}\n\t\t\treturn read(), err\n\t\t})\n", e.Name, pascal(e.Modify.With), coerce, assign)
 		} else {
 			fmt.Fprintf(b, "\t\tstop = l.chain(ctx, %s, read(), \"\", nil)\n", e.Name)
 		}

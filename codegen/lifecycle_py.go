@@ -49,7 +49,7 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 			cond := ""
 			switch path, negated := strings.CutPrefix(e.When, "!"); {
 			case e.When == "first_of_turn":
-				cond = ` and run.first_of_turn(session, get(params, "meta", "TurnID"), params.get("messages"))`
+				cond = ` and run.first_of_turn(key, get(params, "meta", "TurnID"), params.get("messages"))`
 			case e.When != "":
 				cond = " and (" + pyMember("params", path) + " is " + map[bool]string{true: "not True)", false: "True)"}[negated]
 			}
@@ -86,7 +86,7 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 			continue
 		}
 		fn := "_" + snake(methodName(meth.Name))
-		fmt.Fprintf(b, "\n\nasync def %s(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:\n    \"\"\"Run the rows of %s.\"\"\"\n%s    return None\n", fn, meth.Name, body.String())
+		fmt.Fprintf(b, "\n\nasync def %s(run: Any, key: str, params: dict[str, Any]) -> Any:\n    \"\"\"Run the rows of %s.\"\"\"\n%s    return None\n", fn, meth.Name, body.String())
 		methods = append(methods, fmt.Sprintf("%q: ((%s,), %s)", meth.Name, strings.Join(events, ", "), fn))
 	}
 	fmt.Fprintf(b, "\n\n# The request methods that events come from: their events, and the function\n# that runs their rows.\nMETHODS: Final = {\n%s}\n", pyLines(methods))

@@ -60,8 +60,8 @@ type layer struct {
 }
 
 type session struct {
-	started chan struct{}   // closed once the SessionStart callbacks have run
-	turns   map[string]bool // the turns whose first LLM call was seen; guarded by layer.mu
+	start func()          // runs the SessionStart callbacks once, and waits for them
+	turns map[string]bool // the turns whose first LLM call was seen; guarded by layer.mu
 }
 
 var stderrLog = sync.OnceValue(func() *slog.Logger { return slog.New(slog.NewTextHandler(os.Stderr, nil)) })
@@ -90,7 +90,7 @@ func (l *layer) has(e Event) bool { return len(l.hooks[e]) > 0 }
 // one before left it, until one skips or aborts; that one is returned. A
 // callback that fails, or answers an action that is none of the three,
 // counts as continue. apply takes the modified value the event uses (with,
-// "modified_input" or "modified_output") into the call, and returns the
+// ModifiedInput or ModifiedOutput) into the call, and returns the
 // input read anew from it; it changes nothing when it fails.
 func (l *layer) chain(ctx context.Context, e Event, in Input, with string, apply func(any) (Input, error)) *Output {
 	for i, callback := range l.hooks[e] {
@@ -107,21 +107,16 @@ func (l *layer) chain(ctx context.Context, e Event, in Input, with string, apply
 			l.log().Error("lifecycle callback answered an action that is not continue, skip or abort; taken as continue", append(which, "action", out.Action)...)
 			continue
 		}
-		var used any
-		for _, m := range []struct {
-			with, name string
-			value      any
-		}{{"modified_input", "ModifiedInput", out.ModifiedInput}, {"modified_output", "ModifiedOutput", out.ModifiedOutput}} {
-			if m.value != nil && m.with != with {
-				l.log().Warn("lifecycle callback answered "+m.name+", which "+string(e)+" has no use for; ignored", which...)
-			} else if m.value != nil {
-				used = m.value
+		modified := map[string]any{"ModifiedInput": out.ModifiedInput, "ModifiedOutput": out.ModifiedOutput}
+		for _, name := range slices.Sorted(maps.Keys(modified)) {
+			if name != with && modified[name] != nil {
+				l.log().Warn("lifecycle callback answered "+name+", which "+string(e)+" has no use for; ignored", which...)
 			}
 		}
-		if used == nil {
+		if modified[with] == nil {
 			continue
 		}
-		if changed, err := apply(used); err != nil {
+		if changed, err := apply(modified[with]); err != nil {
 			l.log().Error("lifecycle callback's change ignored", append(which, "err", err)...)
 		} else {
 			in = changed
@@ -130,40 +125,28 @@ func (l *layer) chain(ctx context.Context, e Event, in Input, with string, apply
 	return nil
 }
 
-// asText, asArguments and asResult are a callback's modified value as the
-// type of what it replaces: a string; a tool's whole arguments, as anything
-// that encodes to a JSON object; a whole ToolResult, or a string that
-// replaces the for_llm of the current one.
-func asText(v any, what string) (string, error) {
-	text, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("ModifiedInput is a %T, not the %s's new text (a string)", v, what)
+// as is a callback's modified value (name) as T, the type of what it
+// replaces (want): itself, or what it encodes to in JSON decoded as T.
+func as[T any](v any, name, want string) (T, error) {
+	if t, ok := v.(T); ok {
+		return t, nil
 	}
-	return text, nil
+	var t T
+	raw, err := json.Marshal(v)
+	if err == nil && string(raw) != "null" && json.Unmarshal(raw, &t) == nil {
+		return t, nil
+	}
+	return t, fmt.Errorf("%s is a %T, not %s", name, v, want)
 }
 
-func asArguments(v any) (map[string]any, error) {
-	args, ok := v.(map[string]any)
-	if raw, err := json.Marshal(v); !ok && err == nil {
-		_ = json.Unmarshal(raw, &args)
-	}
-	if args == nil {
-		return nil, fmt.Errorf("ModifiedInput is a %T, not the tool's arguments (a JSON object)", v)
-	}
-	return args, nil
-}
-
+// asResult is a callback's modified output as the tool's result: a whole
+// ToolResult, or a string that replaces the for_llm of the current one.
 func asResult(v any, current hookwire.ToolResult) (hookwire.ToolResult, error) {
 	if text, ok := v.(string); ok {
 		current.ForLLM = text
 		return current, nil
 	}
-	var result hookwire.ToolResult
-	raw, err := json.Marshal(v)
-	if err != nil || result.UnmarshalJSON(raw) != nil {
-		return result, fmt.Errorf("ModifiedOutput is a %T, neither a ToolResult nor a string (the new for_llm)", v)
-	}
-	return result, nil
+	return as[hookwire.ToolResult](v, "ModifiedOutput", "a ToolResult or a string (the new for_llm)")
 }
 
 // sessionRows runs the callbacks of the events of a session's start or end.
@@ -178,19 +161,14 @@ func (l *layer) sessionRows(ctx context.Context, events []Event, key string) {
 // session arrive meanwhile.
 func (l *layer) start(ctx context.Context, key string) *session {
 	l.mu.Lock()
-	s, seen := l.open[key]
-	if !seen {
-		s = &session{started: make(chan struct{}), turns: map[string]bool{}}
+	s := l.open[key]
+	if s == nil {
+		s = &session{start: sync.OnceFunc(func() { l.sessionRows(ctx, startEvents, key) }), turns: map[string]bool{}}
 		l.open[key] = s
 		l.order = append(l.order, key)
 	}
 	l.mu.Unlock()
-	if seen {
-		<-s.started
-		return s
-	}
-	defer close(s.started)
-	l.sessionRows(ctx, startEvents, key)
+	s.start()
 	return s
 }
 
@@ -202,11 +180,10 @@ func (l *layer) end(ctx context.Context, key string) {
 	delete(l.open, key)
 	l.order = slices.DeleteFunc(l.order, func(k string) bool { return k == key })
 	l.mu.Unlock()
-	if s == nil {
-		return
+	if s != nil {
+		s.start()
+		l.sessionRows(ctx, endEvents, key)
 	}
-	<-s.started
-	l.sessionRows(ctx, endEvents, key)
 }
 
 // endAll ends the sessions still open when the hook stops, in the order
@@ -247,11 +224,9 @@ func (l *layer) firstOfTurn(s *session, turn string, messages []hookwire.Message
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if s.turns[turn] {
-		return false
-	}
+	first := !s.turns[turn]
 	s.turns[turn] = true
-	return true
+	return first
 }
 
 // approve asks CanUseTool about a call the rows let through.
@@ -265,24 +240,22 @@ func (l *layer) approve(ctx context.Context, req hookwire.ApproveToolParams) hoo
 	if !ok {
 		return abstain // a broken permission check approves nothing: the host decides
 	}
-	switch verdict.Behavior {
-	case Allow:
-		switch {
-		case verdict.UpdatedInput == nil:
-			return hookwire.ApproveToolResult{Approved: true}
-		case slices.Contains(l.h.HostExtensions(), hookwire.ExtApproveToolArguments):
-			return hookwire.ApproveToolResult{Approved: true, Arguments: verdict.UpdatedInput}
-		}
-		// Running the call with the arguments it came with would not be
-		// what was allowed.
-		return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, hookwire.ExtApproveToolArguments))
-	case Deny:
+	switch {
+	case verdict.Behavior == Deny:
 		return deny(verdict.Message)
-	case Ask:
+	case verdict.Behavior == Ask:
 		return abstain
+	case verdict.Behavior != Allow:
+		l.log().Error("canUseTool answered a behavior that is not allow, deny or ask; taken as ask", "tool", req.Tool, "behavior", verdict.Behavior)
+		return abstain
+	case verdict.UpdatedInput == nil:
+		return hookwire.ApproveToolResult{Approved: true}
+	case slices.Contains(l.h.HostExtensions(), hookwire.ExtApproveToolArguments):
+		return hookwire.ApproveToolResult{Approved: true, Arguments: verdict.UpdatedInput}
 	}
-	l.log().Error("canUseTool answered a behavior that is not allow, deny or ask; taken as ask", "tool", req.Tool, "behavior", verdict.Behavior)
-	return abstain
+	// Running the call with the arguments it came with would not be what was
+	// allowed.
+	return deny(fmt.Sprintf("canUseTool allowed %s with updated input, which this host cannot apply (it does not announce %s)", req.Tool, hookwire.ExtApproveToolArguments))
 }
 
 func deny(reason string) hookwire.ApproveToolResult {

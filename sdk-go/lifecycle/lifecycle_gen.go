@@ -204,8 +204,8 @@ func (l *layer) onBeforeLLM(ctx context.Context, p hookwire.BeforeLLMParams) (ho
 		read := func() Input {
 			return Input{Event: UserPromptSubmit, SessionID: key, Message: lastUserMessage(p.Messages)}
 		}
-		stop = l.chain(ctx, UserPromptSubmit, read(), "modified_input", func(v any) (Input, error) {
-			x, err := asText(v, "message")
+		stop = l.chain(ctx, UserPromptSubmit, read(), "ModifiedInput", func(v any) (Input, error) {
+			x, err := as[string](v, "ModifiedInput", "the message's new text (a string)")
 			if err == nil {
 				p.Messages, err = setLastUserMessage(p.Messages, x)
 			}
@@ -232,8 +232,8 @@ func (l *layer) onBeforeTool(ctx context.Context, p hookwire.BeforeToolParams) (
 		read := func() Input {
 			return Input{Event: PreToolUse, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments)}
 		}
-		stop = l.chain(ctx, PreToolUse, read(), "modified_input", func(v any) (Input, error) {
-			x, err := asArguments(v)
+		stop = l.chain(ctx, PreToolUse, read(), "ModifiedInput", func(v any) (Input, error) {
+			x, err := as[map[string]any](v, "ModifiedInput", "the tool's arguments (a JSON object)")
 			if err == nil {
 				p.Arguments = x
 			}
@@ -262,7 +262,7 @@ func (l *layer) onAfterTool(ctx context.Context, p hookwire.AfterToolParams) (ho
 		read := func() Input {
 			return Input{Event: PostToolUse, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments), ToolOutput: deref(p.Result)}
 		}
-		stop = l.chain(ctx, PostToolUse, read(), "modified_output", func(v any) (Input, error) {
+		stop = l.chain(ctx, PostToolUse, read(), "ModifiedOutput", func(v any) (Input, error) {
 			x, err := asResult(v, deref(p.Result))
 			if err == nil {
 				p.Result = &x
@@ -278,7 +278,7 @@ func (l *layer) onAfterTool(ctx context.Context, p hookwire.AfterToolParams) (ho
 		read := func() Input {
 			return Input{Event: PostToolUseFailure, SessionID: key, ToolName: p.Tool, ToolInput: arguments(p.Arguments), Error: errors.New(deref(p.Result).ForLLM)}
 		}
-		stop = l.chain(ctx, PostToolUseFailure, read(), "modified_output", func(v any) (Input, error) {
+		stop = l.chain(ctx, PostToolUseFailure, read(), "ModifiedOutput", func(v any) (Input, error) {
 			x, err := asResult(v, deref(p.Result))
 			if err == nil {
 				p.Result = &x

@@ -216,25 +216,20 @@ class Lifecycle implements Runner {
       return { approved: false, abstain: true };
     }
     const v: Params = isObject(verdict) ? verdict : {};
-    switch (v["behavior"]) {
-      case "allow": {
-        const updated = v["updatedInput"];
-        if (updated === undefined) return { approved: true };
-        if (ctx.extensions.includes(HostExtensions.ApproveToolArguments))
-          return { approved: true, arguments: updated as ToolInput };
-        // Running the call with the arguments it came with would not be what was allowed.
-        return {
-          approved: false,
-          reason: `canUseTool allowed ${tool} with updated input, which this host cannot apply (it does not announce ${HostExtensions.ApproveToolArguments})`,
-        };
-      }
-      case "deny":
-        return { approved: false, reason: String(v["message"] ?? "") };
-      case "ask":
-        return { approved: false, abstain: true };
-      default:
+    if (v["behavior"] === "deny") return { approved: false, reason: String(v["message"] ?? "") };
+    if (v["behavior"] !== "allow") {
+      if (v["behavior"] !== "ask")
         this.log(`hookwire: canUseTool answered ${JSON.stringify(verdict)}, not allow, deny or ask: taken as ask`);
-        return { approved: false, abstain: true };
+      return { approved: false, abstain: true };
     }
+    const updated = v["updatedInput"];
+    if (updated === undefined) return { approved: true };
+    if (ctx.extensions.includes(HostExtensions.ApproveToolArguments))
+      return { approved: true, arguments: updated as ToolInput };
+    // Running the call with the arguments it came with would not be what was allowed.
+    return {
+      approved: false,
+      reason: `canUseTool allowed ${tool} with updated input, which this host cannot apply (it does not announce ${HostExtensions.ApproveToolArguments})`,
+    };
   }
 }

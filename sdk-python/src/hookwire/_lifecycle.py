@@ -306,9 +306,9 @@ PermissionRequest callbacks let through. A failure is logged and counts as ask, 
 broken check approves nothing. Plain or async."""
 
 
-async def _before_llm(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:
+async def _before_llm(run: Any, key: str, params: dict[str, Any]) -> Any:
     """Run the rows of hook.before_llm."""
-    if run.has("UserPromptSubmit") and run.first_of_turn(session, get(params, "meta", "TurnID"), params.get("messages")):
+    if run.has("UserPromptSubmit") and run.first_of_turn(key, get(params, "meta", "TurnID"), params.get("messages")):
 
         def read_user_prompt_submit() -> UserPromptSubmitInput:
             return UserPromptSubmitInput(key, message=READ["string"](last_user_message(params)))
@@ -324,7 +324,7 @@ async def _before_llm(run: Any, session: Any, key: str, params: dict[str, Any]) 
     return None
 
 
-async def _before_tool(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:
+async def _before_tool(run: Any, key: str, params: dict[str, Any]) -> Any:
     """Run the rows of hook.before_tool."""
     if run.has("PreToolUse"):
 
@@ -344,7 +344,7 @@ async def _before_tool(run: Any, session: Any, key: str, params: dict[str, Any])
     return None
 
 
-async def _after_tool(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:
+async def _after_tool(run: Any, key: str, params: dict[str, Any]) -> Any:
     """Run the rows of hook.after_tool."""
     if run.has("PostToolUse") and (get(params, "result", "is_error") is not True):
 
@@ -375,7 +375,7 @@ async def _after_tool(run: Any, session: Any, key: str, params: dict[str, Any]) 
     return None
 
 
-async def _approve_tool(run: Any, session: Any, key: str, params: dict[str, Any]) -> Any:
+async def _approve_tool(run: Any, key: str, params: dict[str, Any]) -> Any:
     """Run the rows of hook.approve_tool."""
     if run.has("PermissionRequest"):
 

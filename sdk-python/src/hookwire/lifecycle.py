@@ -8,31 +8,15 @@ import functools
 import inspect
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Callable
 
+from . import _lifecycle as table
 from ._async import is_async
 from ._errors import ToolError
 from ._hook import Hook
-from ._lifecycle import *  # noqa: F403 (the events, their inputs, the rows)
-from ._lifecycle import (
-    END,
-    END_KINDS,
-    EVENTS,
-    LIFECYCLE_HOOK_DOC,
-    METHODS,
-    OBSERVED,
-    START,
-    CanUseTool,
-    CanUseToolOptions,
-    HookInput,
-    HookOutput,
-    LifecycleHooks,
-    __doc__,  # noqa: F401 (this module's)
-    on_event,
-)
-from ._lifecycle import __all__ as _generated
-from ._lifecycle_support import READ
+from ._lifecycle import *  # noqa: F403 (the events, their inputs, the vocabulary)
+from ._lifecycle_support import READ, get
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
     JSON,
@@ -45,57 +29,25 @@ from ._protocol import (
 from ._results import modify
 from ._workers import Workers
 
-__all__ = [*_generated, "LifecycleHook", "ToolError"]
+__all__ = [*table.__all__, "LifecycleHook", "ToolError"]
+__doc__ = table.__doc__
 
 log = logging.getLogger("hookwire")
 
 
 class LifecycleHook(Hook):
+    __doc__ = table.LIFECYCLE_HOOK_DOC
+
     def __init__(
         self,
         name: str | None = None,
         *,
-        hooks: LifecycleHooks | None = None,
-        can_use_tool: CanUseTool | None = None,
+        hooks: table.LifecycleHooks | None = None,
+        can_use_tool: table.CanUseTool | None = None,
         threads: int = 64,
     ) -> None:
         super().__init__(name, threads=threads)
         self._lifecycle = _Layer(self, hooks or {}, can_use_tool)
-
-
-LifecycleHook.__doc__ = LIFECYCLE_HOOK_DOC  # from the table, as this module's __doc__
-
-
-def _coerce(type: str, field: str, what: str, value: object, current: Any) -> JSON:
-    """A callback's modified value as what it replaces, a field of a type: a
-    str; a tool's arguments, a dict; a whole ToolResult, or a str that
-    replaces the for_llm of the current one. a ValueError when it is none."""
-    if type == "string":
-        if not isinstance(value, str):
-            raise ValueError(f"{what} is a {_kind(value)}, not the {field}'s new text (a str)")
-        return value
-    if type == "arguments":
-        if not isinstance(value, dict):
-            raise ValueError(f"{what} is a {_kind(value)}, not the tool's arguments (a dict)")
-        return _json_copy(value, what)
-    if isinstance(value, str):  # a tool result's for_llm
-        return {**READ["tool_result"](current), "for_llm": value}
-    if not isinstance(value, dict):
-        raise ValueError(
-            f"{what} is a {_kind(value)}, neither a ToolResult nor a str (the new for_llm)"
-        )
-    try:
-        return decode_tool_result(_json_copy(value, what))  # type: ignore[return-value]
-    except DecodeError as e:
-        raise ValueError(f"{what} is not a ToolResult: {e}") from None
-
-
-class _Session:
-    def __init__(self) -> None:
-        # Pending while the SessionStart callbacks run.
-        self.starting: asyncio.Future[None] | None = None
-        # The turns whose first LLM call was seen.
-        self.turns: set[str] = set()
 
 
 class _Layer:
@@ -105,28 +57,28 @@ class _Layer:
     coroutines, and only the callbacks run elsewhere.
     """
 
-    def __init__(self, hook: Hook, hooks: LifecycleHooks, can_use_tool: CanUseTool | None) -> None:
-        self.hook = hook
+    def __init__(self, hook: Hook, hooks: Any, can_use_tool: table.CanUseTool | None) -> None:
+        self.hook, self.can_use_tool = hook, can_use_tool
         self.workers = Workers(hook.threads)  # for the plain callbacks
         self.callbacks: dict[str, list[tuple[Callable[..., Any], bool]]] = {}
-        given: Mapping[str, object] = hooks
-        for event, callbacks in given.items():
-            if event not in EVENTS:
-                raise ValueError(f"unknown lifecycle event {event!r}: one of {', '.join(EVENTS)}")
+        for event, callbacks in hooks.items():
+            if event not in table.EVENTS:
+                raise ValueError(
+                    f"unknown lifecycle event {event!r}: one of {', '.join(table.EVENTS)}"
+                )
             if not isinstance(callbacks, Sequence) or not all(callable(c) for c in callbacks):
                 raise TypeError(f"the {event} callbacks are not a sequence of callables")
             self.callbacks[event] = [(fn, is_async(fn)) for fn in callbacks]
-        self.can_use_tool = can_use_tool
-        self.open: dict[str, _Session] = {}  # started and not ended, in the order they started
-        self.tail: asyncio.Future[None] | None = None  # done when the last notification is
-        for method, (events, _) in METHODS.items():
+        # The sessions started and not ended, in the order they started, with their start.
+        self.open: dict[str, asyncio.Future[None]] = {}
+        self.turns: dict[str, set[str]] = {}  # by session, those whose first LLM call was seen
+        self.events: asyncio.Lock | None = None  # taken by each notification, in turn
+        for method, (events, _) in table.METHODS.items():
             if any(map(self.has, events)) or (method == METHOD_APPROVE_TOOL and can_use_tool):
                 hook._register(method, functools.partial(self.handle, method))
-        if any(map(self.has, OBSERVED)):
+        if any(map(self.has, table.OBSERVED)):
             hook.observe(self.observe)
             hook.on_close(self.close)
-
-    coerce = staticmethod(_coerce)
 
     def has(self, event: str) -> bool:
         return bool(self.callbacks.get(event))
@@ -139,12 +91,8 @@ class _Layer:
         return await result if inspect.isawaitable(result) else result
 
     async def chain(
-        self,
-        event: str,
-        read: Callable[[], HookInput],
-        used: str,
-        apply: Callable[[object], None] | None,
-    ) -> HookOutput | None:
+        self, event: str, read: Callable[[], Any], used: str, apply: Callable[[Any], None] | None
+    ) -> Any:
         """Run the callbacks of an event in order, each on the input as the one
         before left it, until one skips or aborts; return that one's output.
         apply takes a modified input or output that the event uses (used) into
@@ -159,108 +107,102 @@ class _Layer:
                 continue
             action = out.get("action") if isinstance(out, dict) else None
             if action in ("skip", "abort"):
-                return out  # type: ignore[no-any-return]
+                return out
             if action != "continue":
                 log.error(
                     "%s answered %r, not continue, skip or abort: taken as continue", which, out
                 )
                 continue
-            for key in ("modified_input", "modified_output"):
-                if key in out and key != used:
-                    log.warning(
-                        "%s answered %s, which %s has no use for: ignored", which, key, event
-                    )
-            if apply is None or used not in out:
-                continue
-            try:
-                apply(out[used])
-                input = read()
-            except ValueError as e:
-                log.error("%s: %s; taken as continue", which, e)
+            for key in sorted({"modified_input", "modified_output"} & out.keys() - {used}):
+                log.warning("%s answered %s, which %s has no use for: ignored", which, key, event)
+            if apply is not None and used in out:
+                try:
+                    apply(out[used])
+                    input = read()
+                except ValueError as e:
+                    log.error("%s: %s; taken as continue", which, e)
         return None
+
+    @staticmethod
+    def coerce(field_type: str, field: str, what: str, value: object, current: Any = None) -> Any:
+        """A callback's modified value as what it replaces, a field of a type: a
+        str; a tool's arguments, a dict; a whole ToolResult, or a str that
+        replaces the for_llm of the current one. A ValueError when it is none."""
+        kind = type(value).__name__
+        if field_type == "string" and not isinstance(value, str):
+            raise ValueError(f"{what} is a {kind}, not the {field}'s new text (a str)")
+        if field_type == "arguments" and not isinstance(value, dict):
+            raise ValueError(f"{what} is a {kind}, not the tool's arguments (a dict)")
+        if field_type in ("string", "arguments"):
+            return _json_copy(value, what)
+        if isinstance(value, str):  # a tool result's for_llm
+            return {**READ["tool_result"](current), "for_llm": value}
+        if not isinstance(value, dict):
+            raise ValueError(
+                f"{what} is a {kind}, neither a ToolResult nor a str (the new for_llm)"
+            )
+        try:
+            return decode_tool_result(_json_copy(value, what))  # type: ignore[return-value]
+        except DecodeError as e:
+            raise ValueError(f"{what} is not a ToolResult: {e}") from None
+
+    async def start(self, key: str) -> None:
+        """Run the session's start the first time a session is seen; return once it has run."""
+        if key not in self.open:
+            self.open[key] = asyncio.ensure_future(self.session_rows(table.START, key))
+        await asyncio.shield(self.open[key])  # a call cancelled must not cancel the start
+
+    async def end(self, key: str) -> None:
+        """Run the session's end for a session started and not ended."""
+        started = self.open.pop(key, None)
+        self.turns.pop(key, None)
+        if started is not None:
+            await asyncio.shield(started)
+            await self.session_rows(table.END, key)
 
     async def session_rows(self, step: tuple[tuple[str, Any], ...], key: str) -> None:
         for event, input_type in step:
             await self.chain(event, lambda: input_type(key), "", None)  # noqa: B023
 
-    async def start(self, key: str) -> _Session:
-        """Run the session's start the first time a session is seen; return once it has run."""
-        session = self.open.get(key)
-        if session is None:
-            session = self.open[key] = _Session()
-            starting = session.starting = asyncio.get_running_loop().create_future()
-            try:
-                await self.session_rows(START, key)
-            finally:
-                session.starting = None
-                starting.set_result(None)
-        elif session.starting is not None:
-            # Shielded: a call that is cancelled must not cancel the start.
-            await asyncio.shield(session.starting)
-        return session
-
-    async def end(self, key: str) -> None:
-        """Run the session's end for a session started and not ended."""
-        session = self.open.pop(key, None)
-        if session is None:
-            return
-        if session.starting is not None:
-            await asyncio.shield(session.starting)
-        await self.session_rows(END, key)
-
     async def observe(self, event: RuntimeEvent) -> None:
-        # One at a time, in the order they came: a session's last
-        # TaskCompleted runs before its SessionEnd. The server starts
-        # observers in arrival order; each waits for the one before.
-        before = self.tail
-        mine = self.tail = asyncio.get_running_loop().create_future()
-        try:
-            if before is not None:
-                await asyncio.shield(before)
-            await self.observed(event)
-        finally:
-            mine.set_result(None)
-            if self.tail is mine:
-                self.tail = None
-
-    async def observed(self, event: RuntimeEvent) -> None:
-        kind, payload = event["kind"], event.get("payload")
-        key = event["scope"].get("session_key") or ""
-        if not key and kind.startswith("agent.session.") and isinstance(payload, dict):
-            k = payload.get("SessionKey")
-            key = k if isinstance(k, str) else ""
-        if not key:
-            return  # not in a session
-        if kind in END_KINDS:
-            await self.end(key)
-            return
-        await self.start(key)
-        await on_event(self, key, dict(event))
+        # One at a time, in the order they came (the lock wakes its waiters
+        # in turn): a session's last TaskCompleted runs before its SessionEnd.
+        self.events = self.events or asyncio.Lock()
+        async with self.events:
+            kind = event["kind"]
+            key = event["scope"].get("session_key") or ""
+            if not key and kind.startswith("agent.session."):
+                key = get(event, "payload", "SessionKey")
+            if key and isinstance(key, str) and kind in table.END_KINDS:
+                await self.end(key)
+            elif key and isinstance(key, str):
+                await self.start(key)
+                await table.on_event(self, key, dict(event))
 
     async def close(self) -> None:
         """At the hook's stop: end every session still open, in the order they started."""
-        if self.tail is not None:
-            await asyncio.shield(self.tail)
-        for key in list(self.open):
-            await self.end(key)
+        self.events = self.events or asyncio.Lock()
+        async with self.events:
+            for key in list(self.open):
+                await self.end(key)
 
-    def first_of_turn(self, session: _Session, turn: object, messages: Any) -> bool:
+    def first_of_turn(self, key: str, turn: object, messages: Any) -> bool:
         """Whether a before_llm call is the first of its turn: of a TurnID new
         to the session or, from a host that sends none, of a request whose last
         message is the user's."""
         if not isinstance(turn, str) or not turn:
             return bool(messages) and messages[-1]["role"] == "user"
-        if turn in session.turns:
-            return False
-        session.turns.add(turn)
-        return True
+        seen = self.turns.setdefault(key, set())
+        first = turn not in seen
+        seen.add(turn)
+        return first
 
     async def handle(self, method: str, received: dict[str, Any]) -> Any:
         """Run the rows of a method on a call; answer what their outcomes map to."""
         key = received.get("meta", {}).get("SessionKey") or ""
-        session = await self.start(key)
+        await self.start(key)
         params = dict(received)
-        result = await METHODS[method][1](self, session, key, params)
+        result = await table.METHODS[method][1](self, key, params)
         if result is not None:
             return result
         if method == METHOD_APPROVE_TOOL:
@@ -271,36 +213,38 @@ class _Layer:
         """Ask can_use_tool about a call the rows let through."""
         if self.can_use_tool is None:
             return True
-        tool, arguments = req["tool"], req.get("arguments", {})
-        options = CanUseToolOptions(req.get("tool_kind"), list(req.get("affected_paths", [])))
+        tool = req["tool"]
+        options = table.CanUseToolOptions(req.get("tool_kind"), list(req.get("affected_paths", [])))
         try:
             verdict: Any = await self.call(
-                self.can_use_tool, is_async(self.can_use_tool), tool, arguments, options
+                self.can_use_tool,
+                is_async(self.can_use_tool),
+                tool,
+                req.get("arguments", {}),
+                options,
             )
         except Exception as e:
             # Not an approval: a broken permission check leaves the call to the host.
             log.error("can_use_tool failed, taken as ask: %s", _describe(e), exc_info=e)
             return _ABSTAIN
         behavior = verdict.get("behavior") if isinstance(verdict, dict) else None
-        if behavior == "allow":
-            if "updated_input" not in verdict:
-                return True
-            updated = verdict["updated_input"]
+        if behavior == "allow" and "updated_input" in verdict:
             try:
-                if not isinstance(updated, dict):
-                    raise ValueError(f"updated_input is a {_kind(updated)}, not a dict")
-                updated = _json_copy(updated, "updated_input")
+                updated = self.coerce(
+                    "arguments", "", "updated_input", verdict["updated_input"], None
+                )
             except ValueError as e:
                 log.error("can_use_tool answered allow with %s: taken as ask", e)
                 return _ABSTAIN
             if EXT_APPROVE_TOOL_ARGUMENTS in self.hook.host_extensions:
                 return {"approved": True, "arguments": updated}
-            # Running the call with the arguments it came with would not be
-            # what was allowed.
+            # Running the call with the arguments it came with would not be what was allowed.
             return _refuse(
                 f"canUseTool allowed {tool} with updated input, which this host cannot apply "
                 f"(it does not announce {EXT_APPROVE_TOOL_ARGUMENTS})"
             )
+        if behavior == "allow":
+            return True
         if behavior == "deny":
             return _refuse(str(verdict.get("message", "")))
         if behavior != "ask":
@@ -323,10 +267,6 @@ def _json_copy(value: Any, what: str) -> JSON:
         return json.loads(json.dumps(value))  # type: ignore[no-any-return]
     except (TypeError, ValueError) as e:
         raise ValueError(f"{what} is not JSON: {e}") from None
-
-
-def _kind(value: object) -> str:
-    return type(value).__name__  # where a parameter named type hides the builtin
 
 
 def _describe(e: BaseException) -> str:

@@ -19,7 +19,6 @@ from ._lifecycle import *  # noqa: F403 (the events, their inputs, the vocabular
 from ._lifecycle_support import READ, get
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
-    JSON,
     METHOD_APPROVE_TOOL,
     ApproveToolResult,
     DecodeError,
@@ -60,7 +59,7 @@ class _Layer:
     def __init__(self, hook: Hook, hooks: Any, can_use_tool: table.CanUseTool | None) -> None:
         self.hook, self.can_use_tool = hook, can_use_tool
         self.workers = Workers(hook.threads)  # for the plain callbacks
-        self.callbacks: dict[str, list[tuple[Callable[..., Any], bool]]] = {}
+        self.callbacks: dict[str, list[Callable[..., Any]]] = {}
         for event, callbacks in hooks.items():
             if event not in table.EVENTS:
                 raise ValueError(
@@ -68,7 +67,7 @@ class _Layer:
                 )
             if not isinstance(callbacks, Sequence) or not all(callable(c) for c in callbacks):
                 raise TypeError(f"the {event} callbacks are not a sequence of callables")
-            self.callbacks[event] = [(fn, is_async(fn)) for fn in callbacks]
+            self.callbacks[event] = list(callbacks)
         # The sessions started and not ended, in the order they started, with their start.
         self.open: dict[str, asyncio.Future[None]] = {}
         self.turns: dict[str, set[str]] = {}  # by session, those whose first LLM call was seen
@@ -83,9 +82,9 @@ class _Layer:
     def has(self, event: str) -> bool:
         return bool(self.callbacks.get(event))
 
-    async def call(self, fn: Callable[..., Any], fn_is_async: bool, *args: Any) -> Any:
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(*args): a coroutine function on the loop, a plain one on a worker thread."""
-        if fn_is_async:
+        if is_async(fn):
             return await fn(*args)
         result = await asyncio.wrap_future(self.workers.submit(fn, *args))
         return await result if inspect.isawaitable(result) else result
@@ -98,10 +97,10 @@ class _Layer:
         apply takes a modified input or output that the event uses (used) into
         the call."""
         input = read()
-        for i, (fn, fn_is_async) in enumerate(self.callbacks.get(event, ()), 1):
+        for i, fn in enumerate(self.callbacks.get(event, ()), 1):
             which = f"{event} callback {i}"
             try:
-                out = await self.call(fn, fn_is_async, input)
+                out = await self.call(fn, input)
             except Exception as e:
                 log.error("%s failed, taken as continue: %s", which, _describe(e), exc_info=e)
                 continue
@@ -216,13 +215,7 @@ class _Layer:
         tool = req["tool"]
         options = table.CanUseToolOptions(req.get("tool_kind"), list(req.get("affected_paths", [])))
         try:
-            verdict: Any = await self.call(
-                self.can_use_tool,
-                is_async(self.can_use_tool),
-                tool,
-                req.get("arguments", {}),
-                options,
-            )
+            verdict = await self.call(self.can_use_tool, tool, req.get("arguments", {}), options)
         except Exception as e:
             # Not an approval: a broken permission check leaves the call to the host.
             log.error("can_use_tool failed, taken as ask: %s", _describe(e), exc_info=e)
@@ -261,10 +254,10 @@ def _refuse(reason: str) -> ApproveToolResult:
     return {"approved": False, "reason": reason}
 
 
-def _json_copy(value: Any, what: str) -> JSON:
+def _json_copy(value: Any, what: str) -> Any:
     """value as JSON carries it; a ValueError when it is not JSON."""
     try:
-        return json.loads(json.dumps(value))  # type: ignore[no-any-return]
+        return json.loads(json.dumps(value))
     except (TypeError, ValueError) as e:
         raise ValueError(f"{what} is not JSON: {e}") from None
 

@@ -10,11 +10,11 @@
 // bridge's, which lasts as long as the agent's session) publishes always,
 // and dials again at most once a second while it has no inspector, so that
 // one started later sees the rest; with none, each method returns after a
-// lock and a clock reading. Once connected, every item is queued in memory
-// and the queue written every 50 milliseconds in one write, by a goroutine
-// of its own: the host never waits for the inspector, pays for a wire line
-// a copy (not an encoding), and nothing is dropped while the inspector
-// reads.
+// lock and a clock reading. Once connected, every item is appended to one
+// buffer in memory, written every 50 milliseconds in one write by a
+// goroutine of its own: the host never waits for the inspector, pays for a
+// wire line a copy into that buffer (not an encoding, nor an allocation),
+// and nothing is dropped while the inspector reads.
 //
 // The stream is JSON Lines, one Item a line; the first line of a
 // connection is the session's Info.
@@ -112,8 +112,9 @@ type Session struct {
 
 	mu      sync.Mutex
 	conn    net.Conn
-	queue   net.Buffers
+	queue   []byte        // the lines not written yet
 	closing chan struct{} // closed by Close: the writer writes the rest at once
+	full    chan struct{} // the queue is long: the writer writes it now
 	retryAt time.Time     // when to dial again while no inspector listens
 	dialed  bool          // a dial was tried: a later connection joined late
 	closed  bool
@@ -121,11 +122,13 @@ type Session struct {
 	wired   map[string]bool // the hooks whose wire has been seen
 }
 
-// retry is how often a session without an inspector looks for one, and
-// flush how often the queue is written to one.
+// retry is how often a session without an inspector looks for one, flush
+// how often the queue is written to one, and long the length of a queue
+// written without waiting for that.
 const (
 	retry = time.Second
 	flush = 50 * time.Millisecond
+	long  = 256 << 10
 )
 
 // Open starts publishing a long session (the bridge's) to the inspector at
@@ -174,22 +177,24 @@ func (s *Session) connect(now time.Time) bool {
 	info := s.info
 	info.Joined = joined
 	first, _ := json.Marshal(info)
-	s.conn, s.queue, s.closing, s.done = conn, net.Buffers{append(first, '\n')}, make(chan struct{}), make(chan struct{})
-	go s.write(conn, s.closing, s.done)
+	s.conn, s.queue = conn, append(first, '\n')
+	s.closing, s.full, s.done = make(chan struct{}), make(chan struct{}, 1), make(chan struct{})
+	go s.write(conn, s.closing, s.full, s.done)
 	return true
 }
 
 // write sends the queue to the inspector until the session closes or the
 // inspector goes away.
-func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
+func (s *Session) write(conn net.Conn, closing, full, done chan struct{}) {
 	defer close(done)
 	defer conn.Close()
 	tick := time.NewTicker(flush)
 	defer tick.Stop()
+	var spare []byte // the batch written last: the next queue, not a new one
 	for {
 		s.mu.Lock()
 		batch := s.queue
-		s.queue = nil
+		s.queue = spare[:0]
 		closed := s.closed
 		s.mu.Unlock()
 		if !writeAll(conn, batch) {
@@ -203,9 +208,30 @@ func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
 		if closed {
 			return
 		}
+		spare = nil
+		if cap(batch) <= maxSpare {
+			spare = batch
+		}
 		select {
 		case <-tick.C:
+		case <-full:
 		case <-closing:
+		}
+	}
+}
+
+// maxSpare is the largest batch kept for the next: a burst of megabytes
+// must not stay in memory for good.
+const maxSpare = 4 * long
+
+// queued makes b, the queue with lines appended, the queue, and has the
+// writer write it now if it is long.
+func (s *Session) queued(b []byte) {
+	s.queue = b
+	if len(b) >= long {
+		select {
+		case s.full <- struct{}{}:
+		default:
 		}
 	}
 }
@@ -217,10 +243,11 @@ const stuck = 5 * time.Second
 
 // writeAll writes the batch, as long as the inspector takes some of it
 // within stuck each time.
-func writeAll(conn net.Conn, batch net.Buffers) bool {
+func writeAll(conn net.Conn, batch []byte) bool {
 	for len(batch) > 0 {
 		conn.SetWriteDeadline(time.Now().Add(stuck))
-		n, err := batch.WriteTo(conn) // consumes what it wrote
+		n, err := conn.Write(batch)
+		batch = batch[n:]
 		if err != nil && (n == 0 || !errors.Is(err, os.ErrDeadlineExceeded)) {
 			return false
 		}
@@ -251,16 +278,11 @@ func (s *Session) Publish(it Item) {
 	if err != nil {
 		return
 	}
-	s.enqueue(append(b, '\n'))
-}
-
-func (s *Session) enqueue(b []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.conn == nil {
-		return
+	if s.conn != nil {
+		s.queued(append(append(s.queue, b...), '\n'))
 	}
-	s.queue = append(s.queue, b)
 }
 
 // Event publishes something the host did, with its data as JSON.
@@ -275,15 +297,26 @@ func (s *Session) Event(name string, data any) {
 // Wire publishes a line of the wire; it has the shape of
 // runtime.Options.Trace and wiretap.Tap.Trace.
 func (s *Session) Wire(hook string, out bool, line []byte) {
-	if !s.Active() {
+	if s == nil {
 		return
+	}
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connect(now) {
+		return
+	}
+	if !s.wired[hook] {
+		if s.wired == nil {
+			s.wired = map[string]bool{}
+		}
+		s.wired[hook] = true
 	}
 	// The line of an Item of type wire, the message copied as it is: the
 	// host pays a copy, not an encoding nor even a check. A line that only
 	// looks like a JSON object is told apart by the inspector.
-	b := make([]byte, 0, len(line)+128)
-	b = append(b, `{"type":"wire","time":"`...)
-	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
+	b := append(s.queue, `{"type":"wire","time":"`...)
+	b = now.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","hook":`...)
 	b = appendString(b, hook)
 	if out {
@@ -297,19 +330,7 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 		b = append(b, `,"text":`...)
 		b = appendString(b, string(line))
 	}
-	b = append(b, "}\n"...)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.conn == nil {
-		return
-	}
-	if !s.wired[hook] {
-		if s.wired == nil {
-			s.wired = map[string]bool{}
-		}
-		s.wired[hook] = true
-	}
-	s.queue = append(s.queue, b)
+	s.queued(append(b, "}\n"...))
 }
 
 // Close publishes the end of the session, and waits, at most two seconds,
@@ -322,7 +343,7 @@ func (s *Session) Close() {
 	closing, done := s.closing, s.done
 	if s.conn != nil && !s.closed {
 		end, _ := json.Marshal(Item{Type: "end", Time: time.Now()})
-		s.queue = append(s.queue, append(end, '\n'))
+		s.queue = append(append(s.queue, end...), '\n')
 		close(closing)
 	}
 	s.closed = true
@@ -390,30 +411,33 @@ func (s *Session) Call(rec runtime.CallRecord) {
 	if s == nil {
 		return
 	}
+	now := time.Now()
 	s.mu.Lock()
-	active := s.conn != nil || s.connect(time.Now())
 	wired := s.wired[rec.Hook]
 	s.mu.Unlock()
-	if !active {
+	var bodies []byte // an in-process hook's, encoded before the lock is taken
+	if !wired {
+		bodies = append(bodies, `,"time":"`...)
+		bodies = now.UTC().AppendFormat(bodies, time.RFC3339Nano)
+		bodies = append(bodies, `","params":`...)
+		bodies = appendJSON(bodies, rec.Params)
+		if rec.Result != nil {
+			bodies = append(bodies, `,"result":`...)
+			bodies = appendJSON(bodies, rec.Result)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connect(now) {
 		return
 	}
-	b := make([]byte, 0, 256)
-	b = append(b, `{"type":"call","hook":`...)
+	b := append(s.queue, `{"type":"call","hook":`...)
 	b = appendString(b, rec.Hook)
 	b = append(b, `,"method":`...)
 	b = appendString(b, rec.Method)
 	b = append(b, `,"duration_ns":`...)
 	b = strconv.AppendInt(b, int64(rec.Duration), 10)
-	if !wired {
-		b = append(b, `,"time":"`...)
-		b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
-		b = append(b, `","params":`...)
-		b = appendJSON(b, rec.Params)
-		if rec.Result != nil {
-			b = append(b, `,"result":`...)
-			b = appendJSON(b, rec.Result)
-		}
-	}
+	b = append(b, bodies...)
 	if rec.Err != nil {
 		b = append(b, `,"error":`...)
 		b = appendJSON(b, rec.Err.Error())
@@ -424,7 +448,7 @@ func (s *Session) Call(rec runtime.CallRecord) {
 		b = append(b, `,"host":`...)
 		b = appendJSON(b, rec.Discarded)
 	}
-	s.enqueue(append(b, "}\n"...))
+	s.queued(append(b, "}\n"...))
 }
 
 // appendString appends s as a JSON string: plain ASCII, as names and

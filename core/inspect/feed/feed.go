@@ -120,6 +120,8 @@ type Session struct {
 	closed  bool
 	done    chan struct{}   // closed when the writer of conn has returned
 	wired   map[string]bool // the hooks whose wire has been seen
+	stamp   []byte          // the time of the last wire line, to the second
+	second  int64           // and that second
 }
 
 // retry is how often a session without an inspector looks for one, flush
@@ -128,7 +130,7 @@ type Session struct {
 const (
 	retry = time.Second
 	flush = 50 * time.Millisecond
-	long  = 256 << 10
+	long  = 64 << 10
 )
 
 // Open starts publishing a long session (the bridge's) to the inspector at
@@ -153,17 +155,18 @@ func OpenAt(socket string, info Info) *Session {
 	info.PID = os.Getpid()
 	s := &Session{info: info, socket: socket}
 	s.mu.Lock()
-	s.connect(time.Now())
+	s.connect()
 	s.mu.Unlock()
 	return s
 }
 
 // connect dials the inspector, with s.mu held, unless it did less than a
-// second ago.
-func (s *Session) connect(now time.Time) bool {
+// second ago; it reports whether one listens.
+func (s *Session) connect() bool {
 	if s.conn != nil {
 		return true
 	}
+	now := time.Now()
 	if s.closed || now.Before(s.retryAt) {
 		return false
 	}
@@ -263,7 +266,7 @@ func (s *Session) Active() bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.conn != nil || s.connect(time.Now())
+	return s.connect()
 }
 
 // Publish queues an item for the inspector; its Time is set when zero.
@@ -300,12 +303,12 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 	if s == nil {
 		return
 	}
-	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.connect(now) {
+	if !s.connect() {
 		return
 	}
+	now := time.Now()
 	if !s.wired[hook] {
 		if s.wired == nil {
 			s.wired = map[string]bool{}
@@ -316,7 +319,7 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 	// host pays a copy, not an encoding nor even a check. A line that only
 	// looks like a JSON object is told apart by the inspector.
 	b := append(s.queue, `{"type":"wire","time":"`...)
-	b = now.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = s.appendTime(b, now)
 	b = append(b, `","hook":`...)
 	b = appendString(b, hook)
 	if out {
@@ -331,6 +334,22 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 		b = appendString(b, string(line))
 	}
 	s.queued(append(b, "}\n"...))
+}
+
+// appendTime appends now in RFC 3339, to the nanosecond, with s.mu held:
+// the date and the time to the second are formatted once a second, not
+// once a line.
+func (s *Session) appendTime(b []byte, now time.Time) []byte {
+	now = now.UTC()
+	if sec := now.Unix(); sec != s.second || s.stamp == nil {
+		s.stamp, s.second = now.AppendFormat(s.stamp[:0], "2006-01-02T15:04:05."), sec
+	}
+	b = append(b, s.stamp...)
+	ns := now.Nanosecond()
+	for d := 100_000_000; d > 0; d /= 10 {
+		b = append(b, byte('0'+ns/d%10))
+	}
+	return append(b, 'Z')
 }
 
 // Close publishes the end of the session, and waits, at most two seconds,
@@ -411,25 +430,28 @@ func (s *Session) Call(rec runtime.CallRecord) {
 	if s == nil {
 		return
 	}
-	now := time.Now()
 	s.mu.Lock()
-	wired := s.wired[rec.Hook]
-	s.mu.Unlock()
-	var bodies []byte // an in-process hook's, encoded before the lock is taken
-	if !wired {
+	defer s.mu.Unlock()
+	if !s.connect() {
+		return
+	}
+	var bodies []byte
+	if !s.wired[rec.Hook] {
+		// An in-process hook's params and result, which no wire line
+		// carries, are encoded without the lock.
+		s.mu.Unlock()
 		bodies = append(bodies, `,"time":"`...)
-		bodies = now.UTC().AppendFormat(bodies, time.RFC3339Nano)
+		bodies = time.Now().UTC().AppendFormat(bodies, time.RFC3339Nano)
 		bodies = append(bodies, `","params":`...)
 		bodies = appendJSON(bodies, rec.Params)
 		if rec.Result != nil {
 			bodies = append(bodies, `,"result":`...)
 			bodies = appendJSON(bodies, rec.Result)
 		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.connect(now) {
-		return
+		s.mu.Lock()
+		if s.conn == nil {
+			return
+		}
 	}
 	b := append(s.queue, `{"type":"call","hook":`...)
 	b = appendString(b, rec.Hook)

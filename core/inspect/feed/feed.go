@@ -114,7 +114,6 @@ type Session struct {
 	conn    net.Conn
 	queue   []byte        // the lines not written yet
 	closing chan struct{} // closed by Close: the writer writes the rest at once
-	full    chan struct{} // the queue is long: the writer writes it now
 	retryAt time.Time     // when to dial again while no inspector listens
 	dialed  bool          // a dial was tried: a later connection joined late
 	closed  bool
@@ -124,13 +123,11 @@ type Session struct {
 	second  int64           // and that second
 }
 
-// retry is how often a session without an inspector looks for one, flush
-// how often the queue is written to one, and long the length of a queue
-// written without waiting for that.
+// retry is how often a session without an inspector looks for one, and
+// flush how often the queue is written to one.
 const (
 	retry = time.Second
 	flush = 50 * time.Millisecond
-	long  = 64 << 10
 )
 
 // Open starts publishing a long session (the bridge's) to the inspector at
@@ -181,14 +178,14 @@ func (s *Session) connect() bool {
 	info.Joined = joined
 	first, _ := json.Marshal(info)
 	s.conn, s.queue = conn, append(first, '\n')
-	s.closing, s.full, s.done = make(chan struct{}), make(chan struct{}, 1), make(chan struct{})
-	go s.write(conn, s.closing, s.full, s.done)
+	s.closing, s.done = make(chan struct{}), make(chan struct{})
+	go s.write(conn, s.closing, s.done)
 	return true
 }
 
 // write sends the queue to the inspector until the session closes or the
 // inspector goes away.
-func (s *Session) write(conn net.Conn, closing, full, done chan struct{}) {
+func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
 	defer close(done)
 	defer conn.Close()
 	tick := time.NewTicker(flush)
@@ -217,27 +214,15 @@ func (s *Session) write(conn net.Conn, closing, full, done chan struct{}) {
 		}
 		select {
 		case <-tick.C:
-		case <-full:
 		case <-closing:
 		}
 	}
 }
 
-// maxSpare is the largest batch kept for the next: a burst of megabytes
-// must not stay in memory for good.
-const maxSpare = 4 * long
-
-// queued makes b, the queue with lines appended, the queue, and has the
-// writer write it now if it is long.
-func (s *Session) queued(b []byte) {
-	s.queue = b
-	if len(b) >= long {
-		select {
-		case s.full <- struct{}{}:
-		default:
-		}
-	}
-}
+// maxSpare is the largest batch kept for the next: 50 ms of a host that
+// calls its hooks as fast as it can is about a megabyte, and a burst of
+// more must not stay in memory for good.
+const maxSpare = 4 << 20
 
 // stuck is how long an inspector may take no byte before the session
 // gives it up: a stuck inspector loses the session, never the host's time;
@@ -284,7 +269,7 @@ func (s *Session) Publish(it Item) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn != nil {
-		s.queued(append(append(s.queue, b...), '\n'))
+		s.queue = append(append(s.queue, b...), '\n')
 	}
 }
 
@@ -333,7 +318,7 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 		b = append(b, `,"text":`...)
 		b = appendString(b, string(line))
 	}
-	s.queued(append(b, "}\n"...))
+	s.queue = append(b, "}\n"...)
 }
 
 // appendTime appends now in RFC 3339, to the nanosecond, with s.mu held:
@@ -470,7 +455,7 @@ func (s *Session) Call(rec runtime.CallRecord) {
 		b = append(b, `,"host":`...)
 		b = appendJSON(b, rec.Discarded)
 	}
-	s.queued(append(b, "}\n"...))
+	s.queue = append(b, "}\n"...)
 }
 
 // appendString appends s as a JSON string: plain ASCII, as names and

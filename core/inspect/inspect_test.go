@@ -218,7 +218,7 @@ func TestAFailedCallTakesTheStderrAroundItAndAModifyShowsItsDiff(t *testing.T) {
 	var st store
 	s := st.add(Summary{})
 	at := time.Now()
-	item := func(it feed.Item) { it.Time = at; st.take(s, it); at = at.Add(time.Millisecond) }
+	item := func(it feed.Item) { it.Time = at; st.take(s, item{Item: it}); at = at.Add(time.Millisecond) }
 	item(feed.Item{Type: "stderr", Hook: "other", Text: "not mine"})
 	item(feed.Item{Type: "stderr", Hook: "h", Text: "before"})
 	item(feed.Item{Type: "call", Hook: "h", Method: "hook.before_tool", Params: json.RawMessage(`{"tool":"x"}`), Error: "hook exited with status 1", Policy: "closed"})
@@ -269,6 +269,43 @@ func TestALineThatOnlyLooksLikeJSONIsShownAsText(t *testing.T) {
 	}
 	if _, err := decodeItem([]byte(`{"type":"call","hook":"h","params":{oops}}`)); err == nil {
 		t.Error("a call item that is not JSON was taken")
+	}
+}
+
+// A call on the wire is a row with its tool and action, and opens on its
+// bodies byte for byte as the hook's lines had them, whatever their
+// spacing, the names' escapes, or members of the same name deeper down.
+func TestACallOnTheWireOpensOnItsBodiesAsSent(t *testing.T) {
+	params := `{"meta":{"x":[1,{"tool":"not this"}]}, "\u0074ool" :"read_file"}`
+	result := `{"reason":"no","action":"deny_tool"}`
+	stream := `{"kind":"run"}
+{"type":"wire","time":"2026-11-26T10:00:00Z","hook":"h","dir":"send","message": {"jsonrpc":"2.0", "id" : 3 ,"method":"hook.before_tool","params" :  ` + params + ` }}
+{"type":"wire","time":"2026-11-26T10:00:01Z","hook":"h","dir":"recv","message":{"id":3,"error":null,"result":` + result + `}}
+{"type":"wire","hook":"h","dir":"send","message":{"id":4,"method":"hook.before_tool","params":{"tool":7}}}
+{"type":"wire","hook":"h","dir":"recv","message":{"id":4,"error":{"code":-32000,"message":"no"}}}
+{"type":"wire","hook":"h","dir":"recv","message":[1,2]}
+`
+	var st store
+	if err := st.ingest(strings.NewReader(stream)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.rows(1, 0, 0)
+	rows := got.Rows
+	if len(rows) != 3 {
+		t.Fatalf("rows %+v, want two calls and a log line", rows)
+	}
+	if r := rows[0]; r.Type != "call" || r.Method != "hook.before_tool" || r.Tool != "read_file" || r.Action != "deny_tool" || r.Failed || r.LatencyNS != int64(time.Second) {
+		t.Errorf("the first call's row: %+v", r)
+	}
+	d, _ := st.detail(1, 0)
+	if string(d.Params) != params || string(d.Result) != result {
+		t.Errorf("the first call opens on params %s, result %s; want %s, %s", d.Params, d.Result, params, result)
+	}
+	if r := rows[1]; r.Tool != "" || !r.Failed || r.Text != `error reply: {"code":-32000,"message":"no"}` {
+		t.Errorf("the second call's row: %+v", r)
+	}
+	if r := rows[2]; r.Type != "log" || r.Text != "recv [1,2]" {
+		t.Errorf("a line that is no JSON-RPC message: %+v", r)
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/wiretap"
@@ -236,7 +238,7 @@ var origin = map[string]bool{"/context": true, "/channel": true, "/chat_id": tru
 const stderrAfter = 500 * time.Millisecond
 
 // take adds an item of a live session to its timeline.
-func (st *store) take(s *session, it feed.Item) {
+func (st *store) take(s *session, it item) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s.changes++
@@ -283,7 +285,7 @@ func (s *session) done(e *entry) {
 // hook's call is already a row, from its request on the wire: the oldest
 // one of that hook and method that the runtime has not spoken of yet. An
 // in-process hook's is a row of its own.
-func (s *session) ran(it feed.Item) {
+func (s *session) ran(it item) {
 	var e *entry
 	for i, x := range s.unclaimed {
 		if x.Hook == it.Hook && x.Method == it.Method {
@@ -330,36 +332,26 @@ func (s *session) flush() {
 
 // wire pairs the lines of the wire into calls: a request is a row, its
 // reply fills it in.
-func (s *session) wire(it feed.Item) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if it.Message == nil || protocol.Unmarshal(it.Message, &m) != nil {
+func (s *session) wire(it item) {
+	if it.Message == nil {
 		s.append(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + it.Text}})
 		return
 	}
-	id := string(m.ID)
-	if id == "null" {
-		id = ""
-	}
-	key := it.Hook + "\x00" + id
+	m := it.message
+	key := it.Hook + "\x00" + m.id
 	switch {
-	case it.Dir == wiretap.Send && m.Method != "" && id != "":
-		e := &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: m.Method, Tool: toolOf(m.Params)}, params: m.Params}
+	case it.Dir == wiretap.Send && m.method != "" && m.id != "":
+		e := &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: m.method, Tool: m.tool}, params: m.params}
 		s.open[key] = e
-		if m.Method != "hook.hello" && s.Source == "live" {
+		if m.method != "hook.hello" && s.Source == "live" {
 			s.unclaimed = append(s.unclaimed, e)
 			if len(s.unclaimed) > 1000 { // a producer without the runtime's word: tap
 				s.unclaimed = s.unclaimed[1:]
 			}
 		}
 		s.call(e)
-	case it.Dir == wiretap.Send && m.Method != "":
-		s.append(&entry{Row: Row{Type: "notify", Time: it.Time, Hook: it.Hook, Method: m.Method, Text: m.Method + gist(m.Params)}, params: m.Params})
+	case it.Dir == wiretap.Send && m.method != "":
+		s.append(&entry{Row: Row{Type: "notify", Time: it.Time, Hook: it.Hook, Method: m.method, Text: m.method + gist(m.params)}, params: m.params})
 	case it.Dir == wiretap.Recv && s.open[key] != nil:
 		e := s.open[key]
 		delete(s.open, key)
@@ -367,10 +359,10 @@ func (s *session) wire(it feed.Item) {
 		if e.LatencyNS == 0 && !it.Time.IsZero() && !e.Time.IsZero() {
 			e.LatencyNS = int64(it.Time.Sub(e.Time))
 		}
-		e.result = m.Result
-		e.Action = cmp.Or(actionOf(m.Result), "answered") // hook.hello's result has no action
-		if m.Error != nil {
-			e.result, e.Failed, e.Text = m.Error, true, "error reply: "+string(m.Error)
+		e.result = m.result
+		e.Action = cmp.Or(m.action, "answered") // hook.hello's result has no action
+		if m.error != nil {
+			e.result, e.Failed, e.Text = m.error, true, "error reply: "+string(m.error)
 			s.Failures++
 		}
 		s.done(e)
@@ -477,18 +469,44 @@ func decodeInfo(line []byte) (feed.Info, error) {
 	return info, nil
 }
 
-// decodeItem reads one item of a producer's stream.
-func decodeItem(line []byte) (feed.Item, error) {
-	var it feed.Item
-	if err := protocol.Unmarshal(line, &it); err != nil {
+// item is an item of a producer's stream, and what a row needs of its
+// message (a wire item's), read with it.
+type item struct {
+	feed.Item
+	message
+}
+
+// message is what the store takes of a line of the wire that is a JSON-RPC
+// message (of another, nothing): its members, the bodies as they are in
+// the line.
+type message struct {
+	id             string // as it is on the wire, "" for none or null
+	method         string
+	params, result json.RawMessage
+	error          json.RawMessage // nil for none or null
+	tool, action   string          // params.tool, result.action
+}
+
+// decodeItem reads one item of a producer's stream, in one pass: a wire
+// item's message with it (the inspector reads three lines for each call
+// of a host it listens to, on the same cores as the host). What a row
+// keeps (Params, Message, the message's params, ...) is a slice of line,
+// which the caller must not reuse; of the rest, only what a row shows is
+// decoded.
+func decodeItem(line []byte) (item, error) {
+	r := itemReader{line: line}
+	if err := protocol.Unmarshal(line, &r); err != nil {
 		// A wire item carries the hook's line as it was, unchecked: when
 		// that line only looked like a JSON object, it is text.
 		head, msg, ok := bytes.Cut(line, []byte(`,"message":`))
-		if !ok || !bytes.HasPrefix(head, []byte(`{"type":"wire",`)) || json.Unmarshal(append(head, '}'), &it) != nil || !bytes.HasSuffix(msg, []byte("}")) {
-			return it, fmt.Errorf("an item that is not JSON: %v", err)
+		head = append(head[:len(head):len(head)], '}')
+		r = itemReader{line: head}
+		if !ok || !bytes.HasPrefix(head, []byte(`{"type":"wire",`)) || protocol.Unmarshal(head, &r) != nil || !bytes.HasSuffix(msg, []byte("}")) {
+			return item{}, fmt.Errorf("an item that is not JSON: %v", err)
 		}
-		it.Message, it.Text = nil, string(msg[:len(msg)-1])
+		r.it.Message, r.it.Text = nil, string(msg[:len(msg)-1])
 	}
+	it := r.it
 	switch it.Type {
 	case "call", "wire", "stderr", "event", "end":
 	default:
@@ -498,6 +516,185 @@ func decodeItem(line []byte) (feed.Item, error) {
 		return it, fmt.Errorf(`a wire item's "dir" is %q`, it.Dir)
 	}
 	return it, nil
+}
+
+// itemReader decodes an item with the decoder of its line, whose offsets
+// find the bodies in the line.
+type itemReader struct {
+	it   item
+	line []byte
+}
+
+func (r *itemReader) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	it := &r.it
+	return readObject(dec, func(name []byte) (err error) {
+		switch string(name) {
+		case "type":
+			it.Type, err = readString(dec)
+		case "time":
+			err = jsonv2.UnmarshalDecode(dec, &it.Time)
+		case "hook":
+			it.Hook, err = readString(dec)
+		case "method":
+			it.Method, err = readString(dec)
+		case "error":
+			it.Error, err = readString(dec)
+		case "policy":
+			it.Policy, err = readString(dec)
+		case "dir":
+			it.Dir, err = readString(dec)
+		case "text":
+			it.Text, err = readString(dec)
+		case "name":
+			it.Name, err = readString(dec)
+		case "duration_ns":
+			err = jsonv2.UnmarshalDecode(dec, &it.DurationNS)
+		case "latency_ns":
+			err = jsonv2.UnmarshalDecode(dec, &it.LatencyNS)
+		case "host":
+			err = jsonv2.UnmarshalDecode(dec, &it.Host)
+		case "params":
+			it.Params, _, err = readValue(dec, r.line, "")
+		case "result":
+			it.Result, _, err = readValue(dec, r.line, "")
+		case "data":
+			it.Data, _, err = readValue(dec, r.line, "")
+		case "message":
+			start := dec.InputOffset()
+			it.message, err = readMessage(dec, r.line)
+			it.Message = valueAt(r.line, start, dec.InputOffset())
+		default:
+			err = dec.SkipValue()
+		}
+		return err
+	})
+}
+
+// messageOf is what the store takes of a message of a recording.
+func messageOf(msg json.RawMessage) message {
+	r := messageReader{line: msg}
+	if protocol.Unmarshal(msg, &r) != nil {
+		return message{}
+	}
+	return r.m
+}
+
+type messageReader struct {
+	m    message
+	line []byte
+}
+
+func (r *messageReader) UnmarshalJSONFrom(dec *jsontext.Decoder) (err error) {
+	r.m, err = readMessage(dec, r.line)
+	return err
+}
+
+// readMessage reads a line of the wire: a JSON-RPC message, or another
+// value, skipped.
+func readMessage(dec *jsontext.Decoder, line []byte) (m message, err error) {
+	if dec.PeekKind() != '{' {
+		return m, dec.SkipValue()
+	}
+	rpc := true
+	err = readObject(dec, func(name []byte) (err error) {
+		switch string(name) {
+		case "id":
+			var id json.RawMessage
+			if id, _, err = readValue(dec, line, ""); string(id) != "null" {
+				m.id = string(id)
+			}
+		case "method":
+			if k := dec.PeekKind(); k != '"' && k != 'n' {
+				rpc = false
+				return dec.SkipValue()
+			}
+			m.method, err = readString(dec)
+		case "params":
+			m.params, m.tool, err = readValue(dec, line, "tool")
+		case "result":
+			m.result, m.action, err = readValue(dec, line, "action")
+		case "error":
+			if m.error, _, err = readValue(dec, line, ""); string(m.error) == "null" {
+				m.error = nil
+			}
+		default:
+			err = dec.SkipValue()
+		}
+		return err
+	})
+	if !rpc {
+		return message{}, err
+	}
+	return m, err
+}
+
+// readObject reads an object, calling member with each name to read its
+// value. The name is the decoder's: it lasts until the next read.
+func readObject(dec *jsontext.Decoder, member func(name []byte) error) error {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != '{' {
+		return fmt.Errorf("an object was expected, not %v", tok)
+	}
+	for dec.PeekKind() != '}' {
+		// Read as a value, a name is not copied into a string.
+		quoted, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		name := quoted[1 : len(quoted)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			name, _ = jsontext.AppendUnquote(nil, quoted)
+		}
+		if err := member(name); err != nil {
+			return err
+		}
+	}
+	_, err = dec.ReadToken()
+	return err
+}
+
+// readString reads a string, or null as "".
+func readString(dec *jsontext.Decoder) (string, error) {
+	tok, err := dec.ReadToken()
+	switch {
+	case err != nil:
+		return "", err
+	case tok.Kind() == '"':
+		return tok.String(), nil
+	case tok.Kind() == 'n':
+		return "", nil
+	}
+	return "", fmt.Errorf("a string was expected, not %v", tok)
+}
+
+// readValue reads a value and returns it as it is in line, with, when it
+// is an object, its member named member if that is a string.
+func readValue(dec *jsontext.Decoder, line []byte, member string) (body json.RawMessage, value string, err error) {
+	start := dec.InputOffset()
+	if member != "" && dec.PeekKind() == '{' {
+		err = readObject(dec, func(name []byte) (err error) {
+			if string(name) == member && dec.PeekKind() == '"' {
+				value, err = readString(dec)
+				return err
+			}
+			return dec.SkipValue()
+		})
+	} else {
+		err = dec.SkipValue()
+	}
+	return valueAt(line, start, dec.InputOffset()), value, err
+}
+
+// valueAt is the value between two offsets of the decoder: from after a
+// member's name (start), without the colon and the blanks before the value.
+func valueAt(line []byte, start, end int64) json.RawMessage {
+	if start < 0 || end > int64(len(line)) || start > end {
+		return nil
+	}
+	return bytes.TrimLeft(line[start:end:end], ": \t\r\n")
 }
 
 // ingest reads a producer's stream into a new session until it ends.
@@ -516,7 +713,7 @@ func (st *store) ingest(r io.Reader) error {
 		it, err := decodeItem(line)
 		if err != nil {
 			// One item lost, not the session.
-			st.take(s, feed.Item{Type: "wire", Dir: "?", Text: "an item the inspector cannot read: " + err.Error()})
+			st.take(s, item{Item: feed.Item{Type: "wire", Dir: "?", Text: "an item the inspector cannot read: " + err.Error()}})
 			return nil
 		}
 		st.take(s, it)
@@ -550,7 +747,7 @@ func (st *store) openRecording(name string, r io.Reader) (int, error) {
 		if rec.Text != nil {
 			it.Text = *rec.Text
 		}
-		st.take(s, it)
+		st.take(s, item{Item: it, message: messageOf(rec.Message)})
 	}
 	st.mu.Lock()
 	s.records = recs

@@ -10,11 +10,11 @@
 // bridge's, which lasts as long as the agent's session) publishes always,
 // and dials again at most once a second while it has no inspector, so that
 // one started later sees the rest; with none, each method returns after a
-// lock and a clock reading. Once connected, every item is queued in memory
-// and the queue written every 50 milliseconds in one write, by a goroutine
-// of its own: the host never waits for the inspector, pays for a wire line
-// a copy (not an encoding), and nothing is dropped while the inspector
-// reads.
+// lock and a clock reading. Once connected, every item is appended to one
+// buffer in memory, written every 50 milliseconds in one write by a
+// goroutine of its own: the host never waits for the inspector, pays for a
+// wire line a copy into that buffer (not an encoding, nor an allocation),
+// and nothing is dropped while the inspector reads.
 //
 // The stream is JSON Lines, one Item a line; the first line of a
 // connection is the session's Info.
@@ -112,13 +112,15 @@ type Session struct {
 
 	mu      sync.Mutex
 	conn    net.Conn
-	queue   net.Buffers
+	queue   []byte        // the lines not written yet
 	closing chan struct{} // closed by Close: the writer writes the rest at once
 	retryAt time.Time     // when to dial again while no inspector listens
 	dialed  bool          // a dial was tried: a later connection joined late
 	closed  bool
 	done    chan struct{}   // closed when the writer of conn has returned
 	wired   map[string]bool // the hooks whose wire has been seen
+	stamp   []byte          // the time of the last wire line, to the second
+	second  int64           // and that second
 }
 
 // retry is how often a session without an inspector looks for one, and
@@ -150,17 +152,18 @@ func OpenAt(socket string, info Info) *Session {
 	info.PID = os.Getpid()
 	s := &Session{info: info, socket: socket}
 	s.mu.Lock()
-	s.connect(time.Now())
+	s.connect()
 	s.mu.Unlock()
 	return s
 }
 
 // connect dials the inspector, with s.mu held, unless it did less than a
-// second ago.
-func (s *Session) connect(now time.Time) bool {
+// second ago; it reports whether one listens.
+func (s *Session) connect() bool {
 	if s.conn != nil {
 		return true
 	}
+	now := time.Now()
 	if s.closed || now.Before(s.retryAt) {
 		return false
 	}
@@ -174,7 +177,8 @@ func (s *Session) connect(now time.Time) bool {
 	info := s.info
 	info.Joined = joined
 	first, _ := json.Marshal(info)
-	s.conn, s.queue, s.closing, s.done = conn, net.Buffers{append(first, '\n')}, make(chan struct{}), make(chan struct{})
+	s.conn, s.queue = conn, append(first, '\n')
+	s.closing, s.done = make(chan struct{}), make(chan struct{})
 	go s.write(conn, s.closing, s.done)
 	return true
 }
@@ -186,10 +190,11 @@ func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
 	defer conn.Close()
 	tick := time.NewTicker(flush)
 	defer tick.Stop()
+	var spare []byte // the batch written last: the next queue, not a new one
 	for {
 		s.mu.Lock()
 		batch := s.queue
-		s.queue = nil
+		s.queue = spare[:0]
 		closed := s.closed
 		s.mu.Unlock()
 		if !writeAll(conn, batch) {
@@ -203,12 +208,21 @@ func (s *Session) write(conn net.Conn, closing, done chan struct{}) {
 		if closed {
 			return
 		}
+		spare = nil
+		if cap(batch) <= maxSpare {
+			spare = batch
+		}
 		select {
 		case <-tick.C:
 		case <-closing:
 		}
 	}
 }
+
+// maxSpare is the largest batch kept for the next: 50 ms of a host that
+// calls its hooks as fast as it can is about a megabyte, and a burst of
+// more must not stay in memory for good.
+const maxSpare = 4 << 20
 
 // stuck is how long an inspector may take no byte before the session
 // gives it up: a stuck inspector loses the session, never the host's time;
@@ -217,10 +231,11 @@ const stuck = 5 * time.Second
 
 // writeAll writes the batch, as long as the inspector takes some of it
 // within stuck each time.
-func writeAll(conn net.Conn, batch net.Buffers) bool {
+func writeAll(conn net.Conn, batch []byte) bool {
 	for len(batch) > 0 {
 		conn.SetWriteDeadline(time.Now().Add(stuck))
-		n, err := batch.WriteTo(conn) // consumes what it wrote
+		n, err := conn.Write(batch)
+		batch = batch[n:]
 		if err != nil && (n == 0 || !errors.Is(err, os.ErrDeadlineExceeded)) {
 			return false
 		}
@@ -236,7 +251,7 @@ func (s *Session) Active() bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.conn != nil || s.connect(time.Now())
+	return s.connect()
 }
 
 // Publish queues an item for the inspector; its Time is set when zero.
@@ -251,16 +266,11 @@ func (s *Session) Publish(it Item) {
 	if err != nil {
 		return
 	}
-	s.enqueue(append(b, '\n'))
-}
-
-func (s *Session) enqueue(b []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.conn == nil {
-		return
+	if s.conn != nil {
+		s.queue = append(append(s.queue, b...), '\n')
 	}
-	s.queue = append(s.queue, b)
 }
 
 // Event publishes something the host did, with its data as JSON.
@@ -275,15 +285,26 @@ func (s *Session) Event(name string, data any) {
 // Wire publishes a line of the wire; it has the shape of
 // runtime.Options.Trace and wiretap.Tap.Trace.
 func (s *Session) Wire(hook string, out bool, line []byte) {
-	if !s.Active() {
+	if s == nil {
 		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.connect() {
+		return
+	}
+	now := time.Now()
+	if !s.wired[hook] {
+		if s.wired == nil {
+			s.wired = map[string]bool{}
+		}
+		s.wired[hook] = true
 	}
 	// The line of an Item of type wire, the message copied as it is: the
 	// host pays a copy, not an encoding nor even a check. A line that only
 	// looks like a JSON object is told apart by the inspector.
-	b := make([]byte, 0, len(line)+128)
-	b = append(b, `{"type":"wire","time":"`...)
-	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
+	b := append(s.queue, `{"type":"wire","time":"`...)
+	b = s.appendTime(b, now)
 	b = append(b, `","hook":`...)
 	b = appendString(b, hook)
 	if out {
@@ -297,19 +318,23 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 		b = append(b, `,"text":`...)
 		b = appendString(b, string(line))
 	}
-	b = append(b, "}\n"...)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.conn == nil {
-		return
+	s.queue = append(b, "}\n"...)
+}
+
+// appendTime appends now in RFC 3339, to the nanosecond, with s.mu held:
+// the date and the time to the second are formatted once a second, not
+// once a line.
+func (s *Session) appendTime(b []byte, now time.Time) []byte {
+	now = now.UTC()
+	if sec := now.Unix(); sec != s.second || s.stamp == nil {
+		s.stamp, s.second = now.AppendFormat(s.stamp[:0], "2006-01-02T15:04:05."), sec
 	}
-	if !s.wired[hook] {
-		if s.wired == nil {
-			s.wired = map[string]bool{}
-		}
-		s.wired[hook] = true
+	b = append(b, s.stamp...)
+	ns := now.Nanosecond()
+	for d := 100_000_000; d > 0; d /= 10 {
+		b = append(b, byte('0'+ns/d%10))
 	}
-	s.queue = append(s.queue, b)
+	return append(b, 'Z')
 }
 
 // Close publishes the end of the session, and waits, at most two seconds,
@@ -322,7 +347,7 @@ func (s *Session) Close() {
 	closing, done := s.closing, s.done
 	if s.conn != nil && !s.closed {
 		end, _ := json.Marshal(Item{Type: "end", Time: time.Now()})
-		s.queue = append(s.queue, append(end, '\n'))
+		s.queue = append(append(s.queue, end...), '\n')
 		close(closing)
 	}
 	s.closed = true
@@ -391,29 +416,35 @@ func (s *Session) Call(rec runtime.CallRecord) {
 		return
 	}
 	s.mu.Lock()
-	active := s.conn != nil || s.connect(time.Now())
-	wired := s.wired[rec.Hook]
-	s.mu.Unlock()
-	if !active {
+	defer s.mu.Unlock()
+	if !s.connect() {
 		return
 	}
-	b := make([]byte, 0, 256)
-	b = append(b, `{"type":"call","hook":`...)
+	var bodies []byte
+	if !s.wired[rec.Hook] {
+		// An in-process hook's params and result, which no wire line
+		// carries, are encoded without the lock.
+		s.mu.Unlock()
+		bodies = append(bodies, `,"time":"`...)
+		bodies = time.Now().UTC().AppendFormat(bodies, time.RFC3339Nano)
+		bodies = append(bodies, `","params":`...)
+		bodies = appendJSON(bodies, rec.Params)
+		if rec.Result != nil {
+			bodies = append(bodies, `,"result":`...)
+			bodies = appendJSON(bodies, rec.Result)
+		}
+		s.mu.Lock()
+		if s.conn == nil {
+			return
+		}
+	}
+	b := append(s.queue, `{"type":"call","hook":`...)
 	b = appendString(b, rec.Hook)
 	b = append(b, `,"method":`...)
 	b = appendString(b, rec.Method)
 	b = append(b, `,"duration_ns":`...)
 	b = strconv.AppendInt(b, int64(rec.Duration), 10)
-	if !wired {
-		b = append(b, `,"time":"`...)
-		b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
-		b = append(b, `","params":`...)
-		b = appendJSON(b, rec.Params)
-		if rec.Result != nil {
-			b = append(b, `,"result":`...)
-			b = appendJSON(b, rec.Result)
-		}
-	}
+	b = append(b, bodies...)
 	if rec.Err != nil {
 		b = append(b, `,"error":`...)
 		b = appendJSON(b, rec.Err.Error())
@@ -424,7 +455,7 @@ func (s *Session) Call(rec runtime.CallRecord) {
 		b = append(b, `,"host":`...)
 		b = appendJSON(b, rec.Discarded)
 	}
-	s.enqueue(append(b, "}\n"...))
+	s.queue = append(b, "}\n"...)
 }
 
 // appendString appends s as a JSON string: plain ASCII, as names and

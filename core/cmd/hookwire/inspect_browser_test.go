@@ -117,14 +117,12 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
-// text is the visible text of the element of sel.
+// text is the visible text of the element of sel, read in one step: the
+// page re-renders live, and a node found by one request may be gone by the
+// next.
 func text(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return eval[string](t, ctx, fmt.Sprintf(`(document.querySelector(%q)||{}).innerText||""`, sel))
 }
 
 func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {

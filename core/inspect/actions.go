@@ -1,7 +1,6 @@
 package inspect
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -115,27 +114,11 @@ func Call(ctx context.Context, req CallRequest) (CallReply, error) {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	var mu sync.Mutex
 	var out CallReply
-	var requestID json.RawMessage
-	seen := func(sent bool, line []byte) {
-		var env struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.Unmarshal(line, &env)
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case sent && env.Method == m.Name:
-			requestID = env.ID
-		case !sent && requestID != nil && bytes.Equal(env.ID, requestID):
-			out.Reply = append(json.RawMessage(nil), line...)
-		}
-	}
+	reply := wiretap.NewReply(m.Name)
 	stderr := &lines{}
 	cmd := wire.Command{Name: "composer", Argv: req.Command, Modes: []protocol.Mode{m.Mode}}
-	p, err := wire.Spawn(ctx, cmd, wire.ProcessOptions{HelloTimeout: timeout, Conn: wire.ConnOptions{Logger: slog.New(stderr), Trace: seen}})
+	p, err := wire.Spawn(ctx, cmd, wire.ProcessOptions{HelloTimeout: timeout, Conn: wire.ConnOptions{Logger: slog.New(stderr), Trace: reply.See}})
 	if err != nil {
 		out.Error, out.Stderr = err.Error(), stderr.all()
 		return out, nil
@@ -146,9 +129,7 @@ func Call(ctx context.Context, req CallRequest) (CallReply, error) {
 	result, callErr := p.Call(cctx, m.Name, req.Params)
 	out.LatencyNS = int64(time.Since(start))
 	p.Close()
-	mu.Lock()
-	defer mu.Unlock()
-	out.Stderr = stderr.all()
+	out.Reply, out.Stderr = reply.Line(), stderr.all()
 	if callErr != nil {
 		out.Error = callErr.Error()
 		return out, nil

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -123,31 +122,13 @@ func hookName(argv []string) string {
 }
 
 func callHook(cmd wire.Command, method protocol.MethodInfo, params json.RawMessage, timeout time.Duration, trace bool, e env) int {
-	// The reply line is the one whose id the request had: seen on the wire.
-	var mu sync.Mutex
-	var requestID, reply []byte
-	replies := 0
+	reply := wiretap.NewReply(method.Name)
 	live := wiretap.Live(e.stderr, wiretap.IsTerminal(e.stderr))
 	seen := func(out bool, line []byte) {
 		if trace {
 			live(cmd.Name, out, line)
 		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.Unmarshal(line, &m)
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case out && m.Method == method.Name:
-			requestID = m.ID
-		case !out && m.Method == "":
-			replies++
-			if requestID != nil && string(m.ID) == string(requestID) {
-				reply = append([]byte(nil), line...)
-			}
-		}
+		reply.See(out, line)
 	}
 	if method.Name == protocol.MethodHello {
 		var hello protocol.HelloParams
@@ -160,7 +141,6 @@ func callHook(cmd wire.Command, method protocol.MethodInfo, params json.RawMessa
 			cmd.Name = hello.Name
 		}
 		cmd.Modes, cmd.Extensions = hello.Modes, hello.Extensions
-		requestID = []byte("1") // the connection's first request
 	} else if method.Mode != "" {
 		cmd.Modes = []protocol.Mode{method.Mode}
 	}
@@ -184,10 +164,8 @@ func callHook(cmd wire.Command, method protocol.MethodInfo, params json.RawMessa
 		if err := p.Notify(ctx, method.Name, params); err != nil {
 			return e.fail(exitError, "call", err)
 		}
-		p.Close() // the hook ends once it has read its stdin: any answer is in by then
-		mu.Lock()
-		defer mu.Unlock()
-		if replies > 1 { // the first one answered hello
+		p.Close()                // the hook ends once it has read its stdin: any answer is in by then
+		if reply.Replies() > 1 { // the first one answered hello
 			return e.fail(exitInvalid, "call", fmt.Errorf("%s is a notification, and the hook answered it", method.Name))
 		}
 		return exitOK
@@ -196,9 +174,7 @@ func callHook(cmd wire.Command, method protocol.MethodInfo, params json.RawMessa
 		defer cancel()
 		result, callErr = p.Call(cctx, method.Name, params)
 	}
-	mu.Lock()
-	line := reply
-	mu.Unlock()
+	line := reply.Line()
 	if line != nil {
 		fmt.Fprintf(e.stdout, "%s\n", line)
 	}

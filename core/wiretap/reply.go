@@ -28,13 +28,13 @@ func (r *Reply) See(out bool, line []byte) {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
-	_ = json.Unmarshal(line, &m) // a line that is no message is no reply either
+	err := json.Unmarshal(line, &m)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case out && m.Method == r.method && r.id == nil:
 		r.id = m.ID
-	case !out && m.Method == "":
+	case !out && err == nil && m.Method == "": // a line that is no message is no reply
 		r.replies++
 		if r.id != nil && bytes.Equal(m.ID, r.id) {
 			r.line = bytes.Clone(line)

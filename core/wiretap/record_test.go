@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,15 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"hook":"h","dir":"recv","text":"garbage"}`))
 	f.Add([]byte("{\"dir\":\"send\",\"message\":{\"id\":null}}\r\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The lines as a conversation, every other one the host's: the
+		// reply picked out of it is one of the hook's lines.
+		reply, lines := NewReply("hook.hello"), bytes.Split(data, []byte("\n"))
+		for i, line := range lines {
+			reply.See(i%2 == 0, line)
+		}
+		if l := reply.Line(); l != nil && !slices.ContainsFunc(lines, func(x []byte) bool { return bytes.Equal(x, l) }) || reply.Replies() > len(lines) {
+			t.Fatalf("the reply %q, of %d replies, is not among the %d lines", reply.Line(), reply.Replies(), len(lines))
+		}
 		recs, err := Read(bytes.NewReader(data))
 		if err != nil {
 			var re *RecordError

@@ -658,8 +658,8 @@ def test_a_can_use_tool_that_raises_or_answers_nonsense_approves_nothing(
         "can_use_tool failed, taken as ask: RuntimeError: dialog crashed",
         "can_use_tool answered {'behavior': 'continue'}, not allow, deny or ask: taken as ask",
         "can_use_tool answered None, not allow, deny or ask: taken as ask",
-        "can_use_tool answered allow with updated_input is a str, not the tool's arguments (a dict): "
-        "taken as ask",
+        "can_use_tool answered allow with updated_input is a str, "
+        "not the tool's arguments (a dict): taken as ask",
     ]
 
 

@@ -141,7 +141,7 @@ class _Layer:
                 f"{what} is a {kind}, neither a ToolResult nor a str (the new for_llm)"
             )
         try:
-            return decode_tool_result(_json_copy(value, what))  # type: ignore[return-value]
+            return decode_tool_result(_json_copy(value, what))
         except DecodeError as e:
             raise ValueError(f"{what} is not a ToolResult: {e}") from None
 

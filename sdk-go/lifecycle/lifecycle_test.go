@@ -567,15 +567,30 @@ func TestSessionsStillOpenEndWhenTheHookStops(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"hook.runtime_event","params":{"kind":"agent.session.end","source":{},"scope":{"session_key":"a"},"payload":{}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"hook.before_tool","params":` + session("c") + `}`,
 	}
-	if err := h.Serve(ctx, strings.NewReader(strings.Join(lines, "\n")+"\n"), io.Discard); err != nil {
+	// The host writes a line once the one before has been handled: the
+	// hook handles calls concurrently, and the order the sessions started
+	// in is the point here.
+	in, host := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx, in, io.Discard) }()
+	for i, line := range lines {
+		fmt.Fprintln(host, line)
+		if i == 0 {
+			continue
+		}
+		for deadline := time.Now().Add(5 * time.Second); len(r.lines()) < i; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("line %d was not handled within 5 s; callbacks: %q", i+1, r.lines())
+			}
+		}
+	}
+	host.Close()
+	if err := <-served; err != nil {
 		t.Fatal(err)
 	}
-	got := r.lines()
-	// The three calls run concurrently, so the host's end of session a may
-	// be seen before, between or after them; b and c, which the host never
-	// ends, end when the hook stops: after all of them, in the order they started.
-	slices.Sort(got[:4])
-	equal(t, "callbacks", got, []string{"end a", `pre a shell {"command":"ls"}`, `pre b shell {"command":"ls"}`, `pre c shell {"command":"ls"}`, "end b", "end c"})
+	// b and c, which the host never ends, end when the hook stops, in the
+	// order they started.
+	equal(t, "callbacks", r.lines(), []string{`pre b shell {"command":"ls"}`, `pre a shell {"command":"ls"}`, "end a", `pre c shell {"command":"ls"}`, "end b", "end c"})
 }
 
 func TestAModifiedInputOrOutputAnEventHasNoUseForIsIgnoredAndLogged(t *testing.T) {

@@ -8,7 +8,7 @@ import functools
 import inspect
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any, Callable
 
 from . import _lifecycle as table
@@ -57,9 +57,10 @@ class _Layer:
     """
 
     def __init__(self, hook: Hook, hooks: Any, can_use_tool: table.CanUseTool | None) -> None:
-        self.hook, self.can_use_tool = hook, can_use_tool
+        self.hook = hook
         self.workers = Workers(hook.threads)  # for the plain callbacks
-        self.callbacks: dict[str, list[Callable[..., Any]]] = {}
+        self.can_use_tool = can_use_tool and self.coroutine(can_use_tool)
+        self.callbacks: dict[str, list[Callable[..., Awaitable[Any]]]] = {}
         for event, callbacks in hooks.items():
             if event not in table.EVENTS:
                 raise ValueError(
@@ -67,7 +68,7 @@ class _Layer:
                 )
             if not isinstance(callbacks, Sequence) or not all(callable(c) for c in callbacks):
                 raise TypeError(f"the {event} callbacks are not a sequence of callables")
-            self.callbacks[event] = list(callbacks)
+            self.callbacks[event] = [self.coroutine(fn) for fn in callbacks]
         # The sessions started and not ended, in the order they started, with their start.
         self.open: dict[str, asyncio.Future[None]] = {}
         self.turns: dict[str, set[str]] = {}  # by session, those whose first LLM call was seen
@@ -82,10 +83,12 @@ class _Layer:
     def has(self, event: str) -> bool:
         return bool(self.callbacks.get(event))
 
-    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """fn(*args): a coroutine function on the loop, a plain one on a worker thread."""
-        if is_async(fn):
-            return await fn(*args)
+    def coroutine(self, fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        """fn as a coroutine function: itself, or one that runs it on a worker
+        thread. Asked once, when it is given, as the SDK asks of its handlers."""
+        return fn if is_async(fn) else functools.partial(self.in_thread, fn)
+
+    async def in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         result = await asyncio.wrap_future(self.workers.submit(fn, *args))
         return await result if inspect.isawaitable(result) else result
 
@@ -100,7 +103,7 @@ class _Layer:
         for i, fn in enumerate(self.callbacks.get(event, ()), 1):
             which = f"{event} callback {i}"
             try:
-                out = await self.call(fn, input)
+                out = await fn(input)
             except Exception as e:
                 log.error("%s failed, taken as continue: %s", which, _describe(e), exc_info=e)
                 continue
@@ -172,9 +175,11 @@ class _Layer:
             key = event["scope"].get("session_key") or ""
             if not key and kind.startswith("agent.session."):
                 key = get(event, "payload", "SessionKey")
-            if key and isinstance(key, str) and kind in table.END_KINDS:
+            if not key or not isinstance(key, str):
+                return  # not in a session
+            if kind in table.END_KINDS:
                 await self.end(key)
-            elif key and isinstance(key, str):
+            else:
                 await self.start(key)
                 await table.on_event(self, key, dict(event))
 
@@ -215,7 +220,7 @@ class _Layer:
         tool = req["tool"]
         options = table.CanUseToolOptions(req.get("tool_kind"), list(req.get("affected_paths", [])))
         try:
-            verdict = await self.call(self.can_use_tool, tool, req.get("arguments", {}), options)
+            verdict = await self.can_use_tool(tool, req.get("arguments", {}), options)
         except Exception as e:
             # Not an approval: a broken permission check leaves the call to the host.
             log.error("can_use_tool failed, taken as ask: %s", _describe(e), exc_info=e)

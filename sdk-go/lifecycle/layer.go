@@ -107,19 +107,21 @@ func (l *layer) chain(ctx context.Context, e Event, in Input, with string, apply
 			l.log().Error("lifecycle callback answered an action that is not continue, skip or abort; taken as continue", append(which, "action", out.Action)...)
 			continue
 		}
-		modified := map[string]any{"ModifiedInput": out.ModifiedInput, "ModifiedOutput": out.ModifiedOutput}
-		for _, name := range slices.Sorted(maps.Keys(modified)) {
-			if name != with && modified[name] != nil {
-				l.log().Warn("lifecycle callback answered "+name+", which "+string(e)+" has no use for; ignored", which...)
+		for _, m := range [...]struct {
+			name  string
+			value any
+		}{{"ModifiedInput", out.ModifiedInput}, {"ModifiedOutput", out.ModifiedOutput}} {
+			switch {
+			case m.value == nil:
+			case m.name != with:
+				l.log().Warn("lifecycle callback answered "+m.name+", which "+string(e)+" has no use for; ignored", which...)
+			default:
+				if changed, err := apply(m.value); err != nil {
+					l.log().Error("lifecycle callback's change ignored", append(which, "err", err)...)
+				} else {
+					in = changed
+				}
 			}
-		}
-		if modified[with] == nil {
-			continue
-		}
-		if changed, err := apply(modified[with]); err != nil {
-			l.log().Error("lifecycle callback's change ignored", append(which, "err", err)...)
-		} else {
-			in = changed
 		}
 	}
 	return nil

@@ -181,6 +181,16 @@ func (t *lifecycleTable) eventsWith(field string) []string {
 	return out
 }
 
+// memberCall is the expression, in Python or TypeScript alike, of the
+// member of x at a dotted path, read with the support module's get, or of
+// the last user message, with its function named lastUser.
+func memberCall(x, path, lastUser string) string {
+	if path == "last_user_message" {
+		return lastUser + "(" + x + ")"
+	}
+	return "get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
+}
+
 func lowerFirst(s string) string {
 	if s == "" {
 		return s

@@ -7,12 +7,7 @@ import (
 )
 
 // pyMember is the Python expression of the member of x at a dotted path.
-func pyMember(x, path string) string {
-	if path == "last_user_message" {
-		return "last_user_message(" + x + ")"
-	}
-	return "get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
-}
+func pyMember(x, path string) string { return memberCall(x, path, "last_user_message") }
 
 // pyRead is the Python expression of an event's input, read from x.
 func (t *lifecycleTable) pyRead(e lifecycleEvent, x string) string {

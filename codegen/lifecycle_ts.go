@@ -7,12 +7,7 @@ import (
 )
 
 // tsMember is the TypeScript expression of the member of x at a dotted path.
-func tsMember(x, path string) string {
-	if path == "last_user_message" {
-		return "lastUserMessage(" + x + ")"
-	}
-	return "get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
-}
+func tsMember(x, path string) string { return memberCall(x, path, "lastUserMessage") }
 
 // tsRead is the TypeScript function that reads an event's input from x.
 func (t *lifecycleTable) tsRead(e lifecycleEvent, x string) string {

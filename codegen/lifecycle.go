@@ -154,6 +154,45 @@ func renderLifecycle(m *Model, raw []byte) ([]Output, error) {
 	}, nil
 }
 
+// methodRows is a request method that events come from, with its events.
+type methodRows struct {
+	meth   *Method
+	events []lifecycleEvent
+}
+
+// byMethod are the request methods that events come from, in the method
+// table's order, each with its events in the table's order.
+func (t *lifecycleTable) byMethod(m *Model) []methodRows {
+	var out []methodRows
+	for _, meth := range m.Methods {
+		r := methodRows{meth: meth}
+		for _, e := range t.Events {
+			if e.Method == meth.Name {
+				r.events = append(r.events, e)
+			}
+		}
+		if len(r.events) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// eventNames are the names of events.
+func eventNames(events []lifecycleEvent, name func(string) string) []string {
+	var out []string
+	for _, e := range events {
+		out = append(out, name(e.Name))
+	}
+	return out
+}
+
+// modifiedFrom is the member that an event's modified input or output
+// replaces: the one its modified field is read from.
+func (e lifecycleEvent) modifiedFrom() string {
+	return e.Input[slices.IndexFunc(e.Input, func(in lifecycleInput) bool { return in.Field == e.Modify.Field })].From
+}
+
 // fieldType is an input field's type.
 func (t *lifecycleTable) fieldType(name string) string { return t.Fields[name].Type }
 
@@ -356,7 +395,7 @@ func (t *lifecycleTable) docs(header string) string {
 		}
 		mod := ""
 		if e.Modify != nil {
-			mod = fmt.Sprintf("`%s`: %s, replaces `%s`", e.Modify.With, e.Modify.Doc, e.Input[slices.IndexFunc(e.Input, func(in lifecycleInput) bool { return in.Field == e.Modify.Field })].From)
+			mod = fmt.Sprintf("`%s`: %s, replaces `%s`", e.Modify.With, e.Modify.Doc, e.modifiedFrom())
 		}
 		if len(in) == 0 {
 			in = []string{"the session id only"}

@@ -70,7 +70,7 @@ func (t *lifecycleTable) goInput(typ *Type, x string, in lifecycleInput) (string
 // coerced to the field's type, into p: a member of the params themselves or
 // the last user message.
 func (t *lifecycleTable) goModify(typ *Type, e lifecycleEvent) (coerce, assign string, err error) {
-	from := e.Input[slices.IndexFunc(e.Input, func(in lifecycleInput) bool { return in.Field == e.Modify.Field })].From
+	from := e.modifiedFrom()
 	switch t.fieldType(e.Modify.Field) {
 	case "string":
 		coerce = fmt.Sprintf("as[string](v, %q, \"the %s's new text (a string)\")", pascal(e.Modify.With), strings.ReplaceAll(e.Modify.Field, "_", " "))
@@ -157,11 +157,11 @@ func goOutcome(meth *Method, o *outcome) (string, error) {
 // of its rows from the typed params, checks the row's condition, runs the
 // callbacks, takes their change into the params and answers what the
 // outcome maps to.
-func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method) error {
+func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method, events []lifecycleEvent) error {
 	fn := "on" + pascal(methodName(meth.Name))
 	fmt.Fprintf(b, "// %s runs the rows of %s.\nfunc (l *layer) %s(ctx context.Context, p hookwire.%s) (hookwire.%s, error) {\n", fn, meth.Name, fn, meth.Params.Name, meth.Result.Name)
 	start := "l.start(ctx, key)"
-	if slices.ContainsFunc(t.Events, func(e lifecycleEvent) bool { return e.Method == meth.Name && e.When == "first_of_turn" }) {
+	if slices.ContainsFunc(events, func(e lifecycleEvent) bool { return e.When == "first_of_turn" }) {
 		start = "s := " + start // the session keeps its turns
 	}
 	fmt.Fprintf(b, "\tkey := deref(deref(p.Meta).SessionKey)\n\t%s\n\tvar stop *Output\n", start)
@@ -169,10 +169,7 @@ func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method) error {
 	if modifies {
 		b.WriteString("\treceived := p // the callbacks' changes replace members of p, never change them\n")
 	}
-	for _, e := range t.Events {
-		if e.Method != meth.Name {
-			continue
-		}
+	for _, e := range events {
 		cond := ""
 		switch path, negated := strings.CutPrefix(e.When, "!"); {
 		case e.When == "first_of_turn":
@@ -253,22 +250,11 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 	}
 	b.WriteString("}\n\n")
 
-	// The request methods rows come from, in the method table's order.
-	var methods []*Method
-	for _, meth := range m.Methods {
-		if slices.ContainsFunc(t.Events, func(e lifecycleEvent) bool { return e.Method == meth.Name }) {
-			methods = append(methods, meth)
-		}
-	}
+	methods := t.byMethod(m)
 	b.WriteString("// methods are the request methods that events come from, with their events\n// and how the runner registers its handler of each.\nvar methods = []struct {\n\tname     string\n\tevents   []Event\n\tregister func(l *layer)\n}{\n")
-	for _, meth := range methods {
-		var events []string
-		for _, e := range t.Events {
-			if e.Method == meth.Name {
-				events = append(events, e.Name)
-			}
-		}
-		fmt.Fprintf(&b, "\t{%q, []Event{%s}, func(l *layer) { l.h.On%s(l.on%s) }},\n", meth.Name, strings.Join(events, ", "), pascal(methodName(meth.Name)), pascal(methodName(meth.Name)))
+	for _, r := range methods {
+		name := pascal(methodName(r.meth.Name))
+		fmt.Fprintf(&b, "\t{%q, []Event{%s}, func(l *layer) { l.h.On%s(l.on%s) }},\n", r.meth.Name, strings.Join(eventNames(r.events, func(n string) string { return n }), ", "), name, name)
 	}
 	b.WriteString("}\n\n")
 	var observed, starts, ends, endKinds []string
@@ -288,8 +274,8 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 	}
 	fmt.Fprintf(&b, "// observed are the events of runtime events and session steps.\nvar observed = []Event{%s}\n\n", strings.Join(observed, ", "))
 	fmt.Fprintf(&b, "// startEvents and endEvents are those of a session's start and end;\n// endKinds the runtime event kinds that end a session.\nvar (\n\tstartEvents = []Event{%s}\n\tendEvents   = []Event{%s}\n\tendKinds    = []string{%s}\n)\n\n", strings.Join(starts, ", "), strings.Join(ends, ", "), strings.Join(endKinds, ", "))
-	for _, meth := range methods {
-		if err := t.goMethod(&b, meth); err != nil {
+	for _, r := range methods {
+		if err := t.goMethod(&b, r.meth, r.events); err != nil {
 			return "", err
 		}
 	}

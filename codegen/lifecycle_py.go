@@ -33,14 +33,10 @@ func pyReason(o *outcome) string {
 // and one that runs the rows of a runtime event. run is the runner.
 func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 	var methods []string
-	for _, meth := range m.Methods {
-		var events []string
+	for _, r := range t.byMethod(m) {
+		meth := r.meth
 		var body strings.Builder
-		for _, e := range t.Events {
-			if e.Method != meth.Name {
-				continue
-			}
-			events = append(events, quote(e.Name))
+		for _, e := range r.events {
 			cond := ""
 			switch path, negated := strings.CutPrefix(e.When, "!"); {
 			case e.When == "first_of_turn":
@@ -52,12 +48,7 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 			fmt.Fprintf(&body, "    if run.has(%q)%s:\n\n        def read_%s() -> %sInput:\n            return %s\n\n", e.Name, cond, name, e.Name, t.pyRead(e, "params"))
 			apply, with := "None", `""`
 			if e.Modify != nil {
-				var from string
-				for _, in := range e.Input {
-					if in.Field == e.Modify.Field {
-						from = in.From
-					}
-				}
+				from := e.modifiedFrom()
 				coerce := fmt.Sprintf("run.coerce(%q, %q, %q, value, %s)", t.fieldType(e.Modify.Field), e.Modify.Field, e.Modify.With, pyMember("params", from))
 				set := fmt.Sprintf("params[%q] = %s", from, coerce)
 				if from == "last_user_message" {
@@ -77,12 +68,9 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 			}
 			body.WriteString("            return None\n")
 		}
-		if len(events) == 0 {
-			continue
-		}
 		fn := "_" + snake(methodName(meth.Name))
 		fmt.Fprintf(b, "\n\nasync def %s(run: Any, key: str, params: dict[str, Any]) -> Any:\n    \"\"\"Run the rows of %s.\"\"\"\n%s    return None\n", fn, meth.Name, body.String())
-		methods = append(methods, fmt.Sprintf("%q: ((%s,), %s)", meth.Name, strings.Join(events, ", "), fn))
+		methods = append(methods, fmt.Sprintf("%q: ((%s,), %s)", meth.Name, strings.Join(eventNames(r.events, quote), ", "), fn))
 	}
 	fmt.Fprintf(b, "\n\n# The request methods that events come from: their events, and the function\n# that runs their rows.\nMETHODS: Final = {\n%s}\n", pyLines(methods))
 	var observed, start, end, endKinds, kinds []string

@@ -24,14 +24,10 @@ func (t *lifecycleTable) tsRead(e lifecycleEvent, x string) string {
 // undefined; and one that runs the rows of a runtime event.
 func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 	var methods []string
-	for _, meth := range m.Methods {
-		var events []string
+	for _, r := range t.byMethod(m) {
+		meth := r.meth
 		var body strings.Builder
-		for _, e := range t.Events {
-			if e.Method != meth.Name {
-				continue
-			}
-			events = append(events, strconv.Quote(e.Name))
+		for _, e := range r.events {
 			cond := ""
 			switch path, negated := strings.CutPrefix(e.When, "!"); {
 			case e.When == "first_of_turn":
@@ -42,12 +38,7 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 			fmt.Fprintf(&body, "  if (run.has(%q)%s) {\n", e.Name, cond)
 			apply, with := "", `""`
 			if e.Modify != nil {
-				var from string
-				for _, in := range e.Input {
-					if in.Field == e.Modify.Field {
-						from = in.From
-					}
-				}
+				from := e.modifiedFrom()
 				coerce := fmt.Sprintf("run.coerce(%q, %q, %q, value, %s)", t.fieldType(e.Modify.Field), tsCamel(e.Modify.Field), tsCamel(e.Modify.With), tsMember("params", from))
 				set := fmt.Sprintf("params[%q] = %s", from, coerce)
 				if from == "last_user_message" {
@@ -70,12 +61,9 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 			}
 			body.WriteString("    if (stop !== undefined) return undefined;\n  }\n")
 		}
-		if len(events) == 0 {
-			continue
-		}
 		fn := tsCamel(methodName(meth.Name))
 		fmt.Fprintf(b, "\n/** Runs the rows of %s. */\nasync function %s(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {\n%s  return undefined;\n}\n", meth.Name, fn, body.String())
-		methods = append(methods, fmt.Sprintf("  %q: { events: [%s], run: %s },\n", meth.Name, strings.Join(events, ", "), fn))
+		methods = append(methods, fmt.Sprintf("  %q: { events: [%s], run: %s },\n", meth.Name, strings.Join(eventNames(r.events, strconv.Quote), ", "), fn))
 	}
 	fmt.Fprintf(b, "\n/** The request methods that events come from: their events, and the function that runs their rows. */\nexport const methods: {\n  [method: string]: { events: readonly HookEvent[]; run: (run: Runner, ctx: Context, sessionId: string, params: Params) => Promise<unknown> };\n} = {\n%s};\n", strings.Join(methods, ""))
 	var observed, start, end, endKinds, kinds []string

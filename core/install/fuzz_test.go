@@ -1,9 +1,12 @@
 package install
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tailscale/hujson"
 )
 
 // FuzzConfigFile: a configuration file is a peer's bytes. Whatever they
@@ -65,8 +68,23 @@ func FuzzConfigFile(f *testing.F) {
 		}
 		// Where install made the hooks section, uninstall takes it out
 		// again: the same bytes. (A section the user left empty goes too.)
-		if !hadHooks && len(ch.Events) > 0 && string(out.After) != string(data) {
+		// An object that was empty comes back as "{}", whatever white
+		// space stood inside it.
+		if !hadHooks && len(ch.Events) > 0 && closeEmpty(out.After) != closeEmpty(data) {
 			t.Fatalf("uninstall gave\n%q\nfor\n%q", out.After, data)
 		}
 	})
+}
+
+// closeEmpty is a file's text with the white space inside an empty root
+// object taken out.
+func closeEmpty(data []byte) string {
+	v, err := hujson.Parse(data)
+	if err != nil {
+		return string(data)
+	}
+	if obj, ok := v.Value.(*hujson.Object); ok && len(obj.Members) == 0 && len(bytes.TrimSpace(obj.AfterExtra)) == 0 {
+		obj.AfterExtra = nil
+	}
+	return string(v.Pack())
 }

@@ -184,8 +184,8 @@ func TestInstallFresh(t *testing.T) {
 	}
 }
 
-// TestInstallKeepsOthersHookwire: uninstall takes only what install
-// wrote, not a hand-written bridge command.
+// TestUninstallOnlyInstalled: uninstall takes only what install wrote,
+// not a hand-written bridge command.
 func TestUninstallOnlyInstalled(t *testing.T) {
 	a := Agents["claude-code"]
 	file := filepath.Join(t.TempDir(), "settings.json")
@@ -206,6 +206,31 @@ func TestUninstallOnlyInstalled(t *testing.T) {
 	}
 	if string(out.After) != hand {
 		t.Fatalf("uninstall left\n%s\nwant\n%s", out.After, hand)
+	}
+}
+
+// TestUninstallGivesBackAnEmptyFileWithAComment: a file that is "{}" and
+// a comment is kept by uninstall, as it was, not as "{\n}".
+func TestUninstallGivesBackAnEmptyFileWithAComment(t *testing.T) {
+	a := Agents["gemini-cli"]
+	file := filepath.Join(t.TempDir(), "settings.json")
+	hand := "// my settings\n{}\n"
+	if err := os.WriteFile(file, []byte(hand), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := Install(a, file, testHook("gemini-cli"), []string{"BeforeTool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Write(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Uninstall(a, file, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out.After) != hand {
+		t.Fatalf("uninstall left\n%q\nwant\n%q", out.After, hand)
 	}
 }
 

@@ -199,19 +199,17 @@ func (d *document) add(path []string, name string, value any) error {
 	own := d.lineIndent(container.StartOffset)
 	indent := own + d.unit()
 	var last *hujson.Value
-	var closing *hujson.Extra
 	switch c := container.Value.(type) {
 	case *hujson.Object:
 		if n := len(c.Members); n > 0 {
 			last = &c.Members[n-1].Name
 		}
-		closing = &c.AfterExtra
 	case *hujson.Array:
 		if n := len(c.Elements); n > 0 {
 			last = &c.Elements[n-1]
 		}
-		closing = &c.AfterExtra
 	}
+	closing := closingExtra(container)
 	if last != nil && strings.Contains(string(last.BeforeExtra), "\n") {
 		indent = d.lineIndent(last.StartOffset)
 	}
@@ -273,7 +271,24 @@ func (d *document) remove(path []string, name string, index int) {
 			}
 		}
 	}
+	// An emptied container closes where it opens, as "{}" or "[]": add put
+	// its closing bracket on a line of its own only to follow a member.
+	if closing := closingExtra(container); closing != nil && emptyContainer(container) && len(bytes.TrimSpace(*closing)) == 0 {
+		*closing = nil
+	}
 	d.reparse()
+}
+
+// closingExtra is what stands between an object's or array's last value
+// and its closing bracket.
+func closingExtra(v *hujson.Value) *hujson.Extra {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		return &c.AfterExtra
+	case *hujson.Array:
+		return &c.AfterExtra
+	}
+	return nil
 }
 
 // trailingComma says whether the object or array has a comma after its
@@ -291,7 +306,11 @@ func trailingComma(v *hujson.Value) bool {
 // empty says whether the value at path is an empty object or array,
 // comments aside.
 func (d *document) empty(path ...string) bool {
-	v := d.find(path...)
+	return emptyContainer(d.find(path...))
+}
+
+// emptyContainer says whether v is an empty object or array.
+func emptyContainer(v *hujson.Value) bool {
 	if v == nil {
 		return false
 	}

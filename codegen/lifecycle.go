@@ -243,8 +243,8 @@ func (t *lifecycleTable) python(m *Model, header string) string {
 	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Any, Callable, Final, Literal, TypedDict, Union\n\nfrom ._errors import ToolError\n")
 	var rows strings.Builder
 	t.pyTranslation(&rows, m)
-	fmt.Fprintf(&b, "from ._lifecycle_support import %s\n", strings.Join(used(rows.String(), "READ", "answer", "get", "last_user_message", "set_last_user_message"), ", "))
-	b.WriteString("from ._protocol import JSON, ToolKind, ToolResult\n\n")
+	fmt.Fprintf(&b, "from ._lifecycle_support import %s\n", strings.Join(used(rows.String(), "ARGUMENTS", "READ", "answer", "as_json", "as_result", "get", "last_user_message", "set_last_user_message"), ", "))
+	b.WriteString("from ._protocol import JSON, ToolKind, ToolResult\nfrom ._results import modify\n\n")
 	public := []string{"CanUseTool", "CanUseToolOptions", "HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "PermissionResult", "ToolInput"}
 	for _, behavior := range t.Vocabulary.Behavior.Values {
 		public = append(public, "Permission"+pascal(behavior.Name))
@@ -280,12 +280,12 @@ func (t *lifecycleTable) python(m *Model, header string) string {
 	return b.String()
 }
 
-// used are the names, of those given, that code calls, indexes or reads a
-// member of.
+// used are the names, of those given, that code calls, indexes, reads a
+// member of or passes.
 func used(code string, names ...string) []string {
 	var out []string
 	for _, name := range names {
-		if regexp.MustCompile(`(^|[^.\w])` + name + `[(\[.]`).MatchString(code) {
+		if regexp.MustCompile(`(^|[^.\w])` + name + `[(\[.,)]`).MatchString(code) {
 			out = append(out, name)
 		}
 	}
@@ -335,11 +335,11 @@ func pyLinesIndent(items []string, indent string) string {
 
 func (t *lifecycleTable) typescript(m *Model, header string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "// %s\n\n%s//\n%s\nimport type { Awaitable, Context } from \"./handlers.js\";\n", header, comment("// ", wrap(t.Vocabulary.Doc.text("typescript"), 77), ""), comment("//   ", t.Vocabulary.Example["typescript"], ""))
+	fmt.Fprintf(&b, "// %s\n\n%s//\n%s\nimport { isDeepStrictEqual } from \"node:util\";\n\nimport type { Awaitable, Context } from \"./handlers.js\";\n", header, comment("// ", wrap(t.Vocabulary.Doc.text("typescript"), 77), ""), comment("//   ", t.Vocabulary.Example["typescript"], ""))
 	var rows strings.Builder
 	t.tsTranslation(&rows, m)
-	fmt.Fprintf(&b, "import { %s, type Params, type Runner } from \"./lifecycle-support.js\";\n", strings.Join(used(rows.String(), "answer", "get", "input", "lastUserMessage", "read", "setLastUserMessage"), ", "))
-	b.WriteString("import type { JsonValue, ToolKind, ToolResult } from \"./protocol.gen.js\";\n\n")
+	fmt.Fprintf(&b, "import { %s, type Params, type Runner, type Stop } from \"./lifecycle-support.js\";\n", strings.Join(used(rows.String(), "answer", "get", "input", "lastUserMessage", "read", "setLastUserMessage"), ", "))
+	b.WriteString("import { continue_, type JsonValue, type ToolKind, type ToolResult } from \"./protocol.gen.js\";\nimport { modify } from \"./results.js\";\n\n")
 	b.WriteString("/** A tool's arguments. */\nexport type ToolInput = { [key: string]: JsonValue };\n\n/** The lifecycle events. */\nexport const HookEvent = {\n")
 	for _, e := range t.Events {
 		fmt.Fprintf(&b, "  /** %s. */\n  %s: %q,\n", e.Doc, e.Name, e.Name)

@@ -18,6 +18,18 @@ func (t *lifecycleTable) pyRead(e lifecycleEvent, x string) string {
 	return e.Name + "Input(" + strings.Join(args, ", ") + ")"
 }
 
+// pyCoerce is the Python expression of a callback's modified value (value)
+// as what it replaces, whose current value is current.
+func (t *lifecycleTable) pyCoerce(e lifecycleEvent, current string) string {
+	switch t.fieldType(e.Modify.Field) {
+	case "string":
+		return fmt.Sprintf("as_json(value, str, %q, \"the %s's new text (a str)\")", e.Modify.With, strings.ReplaceAll(e.Modify.Field, "_", " "))
+	case "arguments":
+		return fmt.Sprintf("as_json(value, dict, %q, ARGUMENTS)", e.Modify.With)
+	}
+	return fmt.Sprintf("as_result(value, %s, %q)", current, e.Modify.With)
+}
+
 // pyReason is the Python expression of an outcome's default reason, its
 // {member}s read from params.
 func pyReason(o *outcome) string {
@@ -27,10 +39,12 @@ func pyReason(o *outcome) string {
 	return "f" + strconv.Quote(placeholder.ReplaceAllString(o.Reason, `{get(params, '$1')}`))
 }
 
-// pyTranslation renders, for each request method that events come from, a
-// function that runs its rows on a call's params (which the callbacks'
-// changes go into) and returns the result an outcome maps to, or None;
-// and one that runs the rows of a runtime event. run is the runner.
+// pyTranslation renders, for each request method that events come from, its
+// handler: it starts the call's session, runs its rows on a copy of the
+// params (which the callbacks' changes go into) and answers what an outcome
+// maps to, or the call as the callbacks left it (can_use_tool decides an
+// approval); and a function that runs the rows of a runtime event. run is
+// the runner.
 func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 	var methods []string
 	for _, r := range t.byMethod(m) {
@@ -45,11 +59,11 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 				cond = " and (" + pyMember("params", path) + " is " + map[bool]string{true: "not True)", false: "True)"}[negated]
 			}
 			name := snake(e.Name)
-			fmt.Fprintf(&body, "    if run.has(%q)%s:\n\n        def read_%s() -> %sInput:\n            return %s\n\n", e.Name, cond, name, e.Name, t.pyRead(e, "params"))
+			fmt.Fprintf(&body, "    if stop is None and run.has(%q)%s:\n\n        def read_%s() -> %sInput:\n            return %s\n\n", e.Name, cond, name, e.Name, t.pyRead(e, "params"))
 			apply, with := "None", `""`
 			if e.Modify != nil {
 				from := e.modifiedFrom()
-				coerce := fmt.Sprintf("run.coerce(%q, %q, %q, value, %s)", t.fieldType(e.Modify.Field), e.Modify.Field, e.Modify.With, pyMember("params", from))
+				coerce := t.pyCoerce(e, pyMember("params", from))
 				set := fmt.Sprintf("params[%q] = %s", from, coerce)
 				if from == "last_user_message" {
 					set = "set_last_user_message(params, " + coerce + ")"
@@ -57,22 +71,27 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 				fmt.Fprintf(&body, "        def apply_%s(value: object) -> None:\n            %s\n\n", name, set)
 				apply, with = "apply_"+name, quote(e.Modify.With)
 			}
-			fmt.Fprintf(&body, "        stop = await run.chain(%q, read_%s, %s, %s)\n        if stop is not None:\n", e.Name, name, with, apply)
+			fmt.Fprintf(&body, "        stop = await run.chain(%q, read_%s, %s, %s)\n", e.Name, name, with, apply)
 			for _, o := range []struct {
 				action string
 				o      *outcome
 			}{{"skip", e.Skip}, {"abort", e.Abort}} {
 				if o.o != nil && o.o.Action != "none" {
-					fmt.Fprintf(&body, "            if stop[\"action\"] == %q:\n                return answer(%q, stop, %s)\n", o.action, o.o.Action, pyReason(o.o))
+					fmt.Fprintf(&body, "        if stop is not None and stop[\"action\"] == %q:\n            return answer(%q, stop, %s)\n", o.action, o.o.Action, pyReason(o.o))
 				}
 			}
-			body.WriteString("            return None\n")
+		}
+		tail := "None if params == received else modify(params)"
+		if meth.Result.Kind != Union {
+			tail = "await run.approve(params)"
 		}
 		fn := "_" + snake(methodName(meth.Name))
-		fmt.Fprintf(b, "\n\nasync def %s(run: Any, key: str, params: dict[str, Any]) -> Any:\n    \"\"\"Run the rows of %s.\"\"\"\n%s    return None\n", fn, meth.Name, body.String())
+		fmt.Fprintf(b, "\n\nasync def %s(run: Any, received: dict[str, Any]) -> Any:\n    \"\"\"Run the rows of %s on a call; answer what their outcomes map to.\"\"\"\n"+
+			"    key = get(received, \"meta\", \"SessionKey\") or \"\"\n    await run.start(key)\n"+
+			"    params = dict(received)  # the callbacks' changes replace its members\n    stop: Any = None\n%s    return %s\n", fn, meth.Name, body.String(), tail)
 		methods = append(methods, fmt.Sprintf("%q: ((%s,), %s)", meth.Name, strings.Join(eventNames(r.events, quote), ", "), fn))
 	}
-	fmt.Fprintf(b, "\n\n# The request methods that events come from: their events, and the function\n# that runs their rows.\nMETHODS: Final = {\n%s}\n", pyLines(methods))
+	fmt.Fprintf(b, "\n\n# The request methods that events come from: their events, and their handler.\nMETHODS: Final = {\n%s}\n", pyLines(methods))
 	var observed, start, end, endKinds, kinds []string
 	for _, e := range t.Events {
 		if e.Method != "" {

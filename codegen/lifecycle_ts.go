@@ -18,10 +18,11 @@ func (t *lifecycleTable) tsRead(e lifecycleEvent, x string) string {
 	return fmt.Sprintf("(): HookInputs[%q] => input({ %s })", e.Name, strings.Join(fields, ", "))
 }
 
-// tsTranslation renders, for each request method that events come from, a
-// function that runs its rows on a call's params (which the callbacks'
-// changes go into) and returns the result an outcome maps to, or
-// undefined; and one that runs the rows of a runtime event.
+// tsTranslation renders, for each request method that events come from, its
+// handler: it starts the call's session, runs its rows on a copy of the
+// params (which the callbacks' changes go into) and answers what an outcome
+// maps to, or the call as the callbacks left it (canUseTool decides an
+// approval); and a function that runs the rows of a runtime event.
 func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 	var methods []string
 	for _, r := range t.byMethod(m) {
@@ -35,7 +36,7 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 			case e.When != "":
 				cond = " && " + tsMember("params", path) + map[bool]string{true: " !== true", false: " === true"}[negated]
 			}
-			fmt.Fprintf(&body, "  if (run.has(%q)%s) {\n", e.Name, cond)
+			fmt.Fprintf(&body, "  if (stop === undefined && run.has(%q)%s) {\n", e.Name, cond)
 			apply, with := "", `""`
 			if e.Modify != nil {
 				from := e.modifiedFrom()
@@ -46,7 +47,7 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 				}
 				apply, with = ", (value) => {\n      "+set+";\n    }", strconv.Quote(tsCamel(e.Modify.With))
 			}
-			fmt.Fprintf(&body, "    const stop = await run.chain(%q, ctx, %s, %s%s);\n", e.Name, t.tsRead(e, "params"), with, apply)
+			fmt.Fprintf(&body, "    stop = await run.chain(%q, ctx, %s, %s%s);\n", e.Name, t.tsRead(e, "params"), with, apply)
 			for _, o := range []struct {
 				action string
 				o      *outcome
@@ -59,13 +60,19 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 					fmt.Fprintf(&body, "    if (stop?.action === %q) return answer(%q, stop, %s);\n", o.action, o.o.Action, reason)
 				}
 			}
-			body.WriteString("    if (stop !== undefined) return undefined;\n  }\n")
+			body.WriteString("  }\n")
+		}
+		tail := "isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params)"
+		if meth.Result.Kind != Union {
+			tail = "run.approve(params, ctx)"
 		}
 		fn := tsCamel(methodName(meth.Name))
-		fmt.Fprintf(b, "\n/** Runs the rows of %s. */\nasync function %s(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {\n%s  return undefined;\n}\n", meth.Name, fn, body.String())
-		methods = append(methods, fmt.Sprintf("  %q: { events: [%s], run: %s },\n", meth.Name, strings.Join(eventNames(r.events, strconv.Quote), ", "), fn))
+		fmt.Fprintf(b, "\n/** Runs the rows of %s on a call, and answers what their outcomes map to. */\nasync function %s(run: Runner, received: Params, ctx: Context): Promise<unknown> {\n"+
+			"  const key = get(received, \"meta\", \"SessionKey\");\n  const sessionId = typeof key === \"string\" ? key : \"\";\n  await run.start(sessionId, ctx);\n"+
+			"  const params = { ...received }; // the callbacks' changes replace its members\n  let stop: Stop | undefined;\n%s  return %s;\n}\n", meth.Name, fn, body.String(), tail)
+		methods = append(methods, fmt.Sprintf("  %q: { events: [%s], handle: %s },\n", meth.Name, strings.Join(eventNames(r.events, strconv.Quote), ", "), fn))
 	}
-	fmt.Fprintf(b, "\n/** The request methods that events come from: their events, and the function that runs their rows. */\nexport const methods: {\n  [method: string]: { events: readonly HookEvent[]; run: (run: Runner, ctx: Context, sessionId: string, params: Params) => Promise<unknown> };\n} = {\n%s};\n", strings.Join(methods, ""))
+	fmt.Fprintf(b, "\n/** The request methods that events come from: their events, and their handler. */\nexport const methods: {\n  [method: string]: { events: readonly HookEvent[]; handle: (run: Runner, params: Params, ctx: Context) => Promise<unknown> };\n} = {\n%s};\n", strings.Join(methods, ""))
 	var observed, start, end, endKinds, kinds []string
 	for _, e := range t.Events {
 		if e.Method != "" {

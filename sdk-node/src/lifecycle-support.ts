@@ -17,6 +17,8 @@ export interface Stop {
 /** What the rows need of the runner. */
 export interface Runner {
   has(event: string): boolean;
+  start(sessionId: string, ctx: Context): Promise<void>;
+  approve(params: Params, ctx: Context): Promise<unknown>;
   firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean;
   chain(
     event: string,

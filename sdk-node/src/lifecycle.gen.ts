@@ -23,9 +23,12 @@
 //   });
 //   await hook.run();
 
+import { isDeepStrictEqual } from "node:util";
+
 import type { Awaitable, Context } from "./handlers.js";
-import { answer, get, input, lastUserMessage, read, setLastUserMessage, type Params, type Runner } from "./lifecycle-support.js";
-import type { JsonValue, ToolKind, ToolResult } from "./protocol.gen.js";
+import { answer, get, input, lastUserMessage, read, setLastUserMessage, type Params, type Runner, type Stop } from "./lifecycle-support.js";
+import { continue_, type JsonValue, type ToolKind, type ToolResult } from "./protocol.gen.js";
+import { modify } from "./results.js";
 
 /** A tool's arguments. */
 export type ToolInput = { [key: string]: JsonValue };
@@ -221,69 +224,84 @@ export interface LifecycleOptions {
 }
 
 
-/** Runs the rows of hook.before_llm. */
-async function beforeLLM(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
-  if (run.has("UserPromptSubmit") && run.firstOfTurn(sessionId, get(params, "meta", "TurnID"), params["messages"])) {
-    const stop = await run.chain("UserPromptSubmit", ctx, (): HookInputs["UserPromptSubmit"] => input({ event: "UserPromptSubmit", sessionId, message: read.string(lastUserMessage(params)) }), "modifiedInput", (value) => {
+/** Runs the rows of hook.before_llm on a call, and answers what their outcomes map to. */
+async function beforeLLM(run: Runner, received: Params, ctx: Context): Promise<unknown> {
+  const key = get(received, "meta", "SessionKey");
+  const sessionId = typeof key === "string" ? key : "";
+  await run.start(sessionId, ctx);
+  const params = { ...received }; // the callbacks' changes replace its members
+  let stop: Stop | undefined;
+  if (stop === undefined && run.has("UserPromptSubmit") && run.firstOfTurn(sessionId, get(params, "meta", "TurnID"), params["messages"])) {
+    stop = await run.chain("UserPromptSubmit", ctx, (): HookInputs["UserPromptSubmit"] => input({ event: "UserPromptSubmit", sessionId, message: read.string(lastUserMessage(params)) }), "modifiedInput", (value) => {
       setLastUserMessage(params, run.coerce("string", "message", "modifiedInput", value, lastUserMessage(params)));
     });
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
-    if (stop !== undefined) return undefined;
   }
-  return undefined;
+  return isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params);
 }
 
-/** Runs the rows of hook.before_tool. */
-async function beforeTool(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
-  if (run.has("PreToolUse")) {
-    const stop = await run.chain("PreToolUse", ctx, (): HookInputs["PreToolUse"] => input({ event: "PreToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")) }), "modifiedInput", (value) => {
+/** Runs the rows of hook.before_tool on a call, and answers what their outcomes map to. */
+async function beforeTool(run: Runner, received: Params, ctx: Context): Promise<unknown> {
+  const key = get(received, "meta", "SessionKey");
+  const sessionId = typeof key === "string" ? key : "";
+  await run.start(sessionId, ctx);
+  const params = { ...received }; // the callbacks' changes replace its members
+  let stop: Stop | undefined;
+  if (stop === undefined && run.has("PreToolUse")) {
+    stop = await run.chain("PreToolUse", ctx, (): HookInputs["PreToolUse"] => input({ event: "PreToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")) }), "modifiedInput", (value) => {
       params["arguments"] = run.coerce("arguments", "toolInput", "modifiedInput", value, get(params, "arguments"));
     });
     if (stop?.action === "skip") return answer("deny_tool", stop, `${String(params["tool"])} skipped by a PreToolUse callback`);
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
-    if (stop !== undefined) return undefined;
   }
-  return undefined;
+  return isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params);
 }
 
-/** Runs the rows of hook.after_tool. */
-async function afterTool(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
-  if (run.has("PostToolUse") && get(params, "result", "is_error") !== true) {
-    const stop = await run.chain("PostToolUse", ctx, (): HookInputs["PostToolUse"] => input({ event: "PostToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), toolOutput: read.tool_result(get(params, "result")) }), "modifiedOutput", (value) => {
+/** Runs the rows of hook.after_tool on a call, and answers what their outcomes map to. */
+async function afterTool(run: Runner, received: Params, ctx: Context): Promise<unknown> {
+  const key = get(received, "meta", "SessionKey");
+  const sessionId = typeof key === "string" ? key : "";
+  await run.start(sessionId, ctx);
+  const params = { ...received }; // the callbacks' changes replace its members
+  let stop: Stop | undefined;
+  if (stop === undefined && run.has("PostToolUse") && get(params, "result", "is_error") !== true) {
+    stop = await run.chain("PostToolUse", ctx, (): HookInputs["PostToolUse"] => input({ event: "PostToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), toolOutput: read.tool_result(get(params, "result")) }), "modifiedOutput", (value) => {
       params["result"] = run.coerce("tool_result", "toolOutput", "modifiedOutput", value, get(params, "result"));
     });
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
-    if (stop !== undefined) return undefined;
   }
-  if (run.has("PostToolUseFailure") && get(params, "result", "is_error") === true) {
-    const stop = await run.chain("PostToolUseFailure", ctx, (): HookInputs["PostToolUseFailure"] => input({ event: "PostToolUseFailure", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), error: read.tool_error(get(params, "result")) }), "modifiedOutput", (value) => {
+  if (stop === undefined && run.has("PostToolUseFailure") && get(params, "result", "is_error") === true) {
+    stop = await run.chain("PostToolUseFailure", ctx, (): HookInputs["PostToolUseFailure"] => input({ event: "PostToolUseFailure", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), error: read.tool_error(get(params, "result")) }), "modifiedOutput", (value) => {
       params["result"] = run.coerce("tool_error", "error", "modifiedOutput", value, get(params, "result"));
     });
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
-    if (stop !== undefined) return undefined;
   }
-  return undefined;
+  return isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params);
 }
 
-/** Runs the rows of hook.approve_tool. */
-async function approveTool(run: Runner, ctx: Context, sessionId: string, params: Params): Promise<unknown> {
-  if (run.has("PermissionRequest")) {
-    const stop = await run.chain("PermissionRequest", ctx, (): HookInputs["PermissionRequest"] => input({ event: "PermissionRequest", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), toolKind: read.tool_kind(get(params, "tool_kind")), affectedPaths: read.paths(get(params, "affected_paths")) }), "");
+/** Runs the rows of hook.approve_tool on a call, and answers what their outcomes map to. */
+async function approveTool(run: Runner, received: Params, ctx: Context): Promise<unknown> {
+  const key = get(received, "meta", "SessionKey");
+  const sessionId = typeof key === "string" ? key : "";
+  await run.start(sessionId, ctx);
+  const params = { ...received }; // the callbacks' changes replace its members
+  let stop: Stop | undefined;
+  if (stop === undefined && run.has("PermissionRequest")) {
+    stop = await run.chain("PermissionRequest", ctx, (): HookInputs["PermissionRequest"] => input({ event: "PermissionRequest", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), toolKind: read.tool_kind(get(params, "tool_kind")), affectedPaths: read.paths(get(params, "affected_paths")) }), "");
     if (stop?.action === "skip") return answer("refuse", stop, `${String(params["tool"])} refused by a PermissionRequest callback`);
     if (stop?.action === "abort") return answer("refuse", stop, `${String(params["tool"])} refused by a PermissionRequest callback`);
-    if (stop !== undefined) return undefined;
   }
-  return undefined;
+  return run.approve(params, ctx);
 }
 
-/** The request methods that events come from: their events, and the function that runs their rows. */
+/** The request methods that events come from: their events, and their handler. */
 export const methods: {
-  [method: string]: { events: readonly HookEvent[]; run: (run: Runner, ctx: Context, sessionId: string, params: Params) => Promise<unknown> };
+  [method: string]: { events: readonly HookEvent[]; handle: (run: Runner, params: Params, ctx: Context) => Promise<unknown> };
 } = {
-  "hook.before_llm": { events: ["UserPromptSubmit"], run: beforeLLM },
-  "hook.before_tool": { events: ["PreToolUse"], run: beforeTool },
-  "hook.after_tool": { events: ["PostToolUse", "PostToolUseFailure"], run: afterTool },
-  "hook.approve_tool": { events: ["PermissionRequest"], run: approveTool },
+  "hook.before_llm": { events: ["UserPromptSubmit"], handle: beforeLLM },
+  "hook.before_tool": { events: ["PreToolUse"], handle: beforeTool },
+  "hook.after_tool": { events: ["PostToolUse", "PostToolUseFailure"], handle: afterTool },
+  "hook.approve_tool": { events: ["PermissionRequest"], handle: approveTool },
 };
 
 /** The events of runtime events and session steps. */

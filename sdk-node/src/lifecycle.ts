@@ -1,8 +1,6 @@
 // The lifecycle layer's runner: it runs the rows of the lifecycle table
 // (lifecycle.gen.ts, which has the vocabulary and its docs).
 
-import { isDeepStrictEqual } from "node:util";
-
 import type { Intercepted } from "./exports.gen.js";
 import type { Context, Handler } from "./handlers.js";
 import { Hook } from "./hook.js";
@@ -21,8 +19,7 @@ import {
   type ToolInput,
 } from "./lifecycle.gen.js";
 import { isObject, type Params, type Runner, read } from "./lifecycle-support.js";
-import { continue_, HostExtensions, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
-import { modify } from "./results.js";
+import { HostExtensions, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
 
 export * from "./lifecycle.gen.js";
 
@@ -56,9 +53,9 @@ class Lifecycle implements Runner {
   ) {
     this.hooks = options.hooks ?? {};
     this.log = options.log ?? ((message) => void process.stderr.write(message + "\n"));
-    for (const [method, { events }] of Object.entries(methods)) {
+    for (const [method, { events, handle }] of Object.entries(methods)) {
       if (!events.some((e) => this.has(e)) && !(method === "hook.approve_tool" && options.canUseTool)) continue;
-      const handler = (params: Params, ctx: Context) => this.call(method, params, ctx);
+      const handler = (params: Params, ctx: Context) => handle(this, params, ctx);
       hook.handle(method as Intercepted, handler as unknown as Handler<Intercepted>);
     }
     if (observed.some((e) => this.has(e))) {
@@ -140,7 +137,7 @@ class Lifecycle implements Runner {
   }
 
   /** Runs the session's start the first time a session is seen; resolves once it has run. */
-  private start(key: string, ctx: Context): Promise<void> {
+  start(key: string, ctx: Context): Promise<void> {
     let started = this.open.get(key);
     if (started === undefined) {
       started = this.sessionRows(sessionStart, key, ctx);
@@ -185,20 +182,8 @@ class Lifecycle implements Runner {
     return true;
   }
 
-  /** Runs the rows of a method on a call, and answers what their outcomes map to. */
-  private async call(method: string, received: Params, ctx: Context): Promise<unknown> {
-    const meta = received["meta"];
-    const sessionId = isObject(meta) && typeof meta["SessionKey"] === "string" ? meta["SessionKey"] : "";
-    await this.start(sessionId, ctx);
-    const params = { ...received };
-    const result = await methods[method]!.run(this, ctx, sessionId, params);
-    if (result !== undefined) return result;
-    if (method === "hook.approve_tool") return this.approve(params, ctx);
-    return isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params);
-  }
-
   /** Asks canUseTool about a call the rows let through. */
-  private async approve(req: Params, ctx: Context): Promise<unknown> {
+  async approve(req: Params, ctx: Context): Promise<unknown> {
     const canUseTool = this.options.canUseTool;
     if (canUseTool === undefined) return { approved: true };
     const tool = req["tool"] as string;

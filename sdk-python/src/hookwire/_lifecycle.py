@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Final, Literal, TypedDict, Union
 
 from ._errors import ToolError
-from ._lifecycle_support import READ, answer, get, last_user_message, set_last_user_message
+from ._lifecycle_support import ARGUMENTS, READ, answer, as_json, as_result, get, last_user_message, set_last_user_message
 from ._protocol import JSON, ToolKind, ToolResult
+from ._results import modify
 
 __all__ = [
     "CanUseTool",
@@ -306,94 +307,99 @@ PermissionRequest callbacks let through. A failure is logged and counts as ask, 
 broken check approves nothing. Plain or async."""
 
 
-async def _before_llm(run: Any, key: str, params: dict[str, Any]) -> Any:
-    """Run the rows of hook.before_llm."""
-    if run.has("UserPromptSubmit") and run.first_of_turn(key, get(params, "meta", "TurnID"), params.get("messages")):
+async def _before_llm(run: Any, received: dict[str, Any]) -> Any:
+    """Run the rows of hook.before_llm on a call; answer what their outcomes map to."""
+    key = get(received, "meta", "SessionKey") or ""
+    await run.start(key)
+    params = dict(received)  # the callbacks' changes replace its members
+    stop: Any = None
+    if stop is None and run.has("UserPromptSubmit") and run.first_of_turn(key, get(params, "meta", "TurnID"), params.get("messages")):
 
         def read_user_prompt_submit() -> UserPromptSubmitInput:
             return UserPromptSubmitInput(key, message=READ["string"](last_user_message(params)))
 
         def apply_user_prompt_submit(value: object) -> None:
-            set_last_user_message(params, run.coerce("string", "message", "modified_input", value, last_user_message(params)))
+            set_last_user_message(params, as_json(value, str, "modified_input", "the message's new text (a str)"))
 
         stop = await run.chain("UserPromptSubmit", read_user_prompt_submit, "modified_input", apply_user_prompt_submit)
-        if stop is not None:
-            if stop["action"] == "abort":
-                return answer("abort_turn", stop, "")
-            return None
-    return None
+        if stop is not None and stop["action"] == "abort":
+            return answer("abort_turn", stop, "")
+    return None if params == received else modify(params)
 
 
-async def _before_tool(run: Any, key: str, params: dict[str, Any]) -> Any:
-    """Run the rows of hook.before_tool."""
-    if run.has("PreToolUse"):
+async def _before_tool(run: Any, received: dict[str, Any]) -> Any:
+    """Run the rows of hook.before_tool on a call; answer what their outcomes map to."""
+    key = get(received, "meta", "SessionKey") or ""
+    await run.start(key)
+    params = dict(received)  # the callbacks' changes replace its members
+    stop: Any = None
+    if stop is None and run.has("PreToolUse"):
 
         def read_pre_tool_use() -> PreToolUseInput:
             return PreToolUseInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")))
 
         def apply_pre_tool_use(value: object) -> None:
-            params["arguments"] = run.coerce("arguments", "tool_input", "modified_input", value, get(params, "arguments"))
+            params["arguments"] = as_json(value, dict, "modified_input", ARGUMENTS)
 
         stop = await run.chain("PreToolUse", read_pre_tool_use, "modified_input", apply_pre_tool_use)
-        if stop is not None:
-            if stop["action"] == "skip":
-                return answer("deny_tool", stop, f"{get(params, 'tool')} skipped by a PreToolUse callback")
-            if stop["action"] == "abort":
-                return answer("abort_turn", stop, "")
-            return None
-    return None
+        if stop is not None and stop["action"] == "skip":
+            return answer("deny_tool", stop, f"{get(params, 'tool')} skipped by a PreToolUse callback")
+        if stop is not None and stop["action"] == "abort":
+            return answer("abort_turn", stop, "")
+    return None if params == received else modify(params)
 
 
-async def _after_tool(run: Any, key: str, params: dict[str, Any]) -> Any:
-    """Run the rows of hook.after_tool."""
-    if run.has("PostToolUse") and (get(params, "result", "is_error") is not True):
+async def _after_tool(run: Any, received: dict[str, Any]) -> Any:
+    """Run the rows of hook.after_tool on a call; answer what their outcomes map to."""
+    key = get(received, "meta", "SessionKey") or ""
+    await run.start(key)
+    params = dict(received)  # the callbacks' changes replace its members
+    stop: Any = None
+    if stop is None and run.has("PostToolUse") and (get(params, "result", "is_error") is not True):
 
         def read_post_tool_use() -> PostToolUseInput:
             return PostToolUseInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), tool_output=READ["tool_result"](get(params, "result")))
 
         def apply_post_tool_use(value: object) -> None:
-            params["result"] = run.coerce("tool_result", "tool_output", "modified_output", value, get(params, "result"))
+            params["result"] = as_result(value, get(params, "result"), "modified_output")
 
         stop = await run.chain("PostToolUse", read_post_tool_use, "modified_output", apply_post_tool_use)
-        if stop is not None:
-            if stop["action"] == "abort":
-                return answer("abort_turn", stop, "")
-            return None
-    if run.has("PostToolUseFailure") and (get(params, "result", "is_error") is True):
+        if stop is not None and stop["action"] == "abort":
+            return answer("abort_turn", stop, "")
+    if stop is None and run.has("PostToolUseFailure") and (get(params, "result", "is_error") is True):
 
         def read_post_tool_use_failure() -> PostToolUseFailureInput:
             return PostToolUseFailureInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), error=READ["tool_error"](get(params, "result")))
 
         def apply_post_tool_use_failure(value: object) -> None:
-            params["result"] = run.coerce("tool_error", "error", "modified_output", value, get(params, "result"))
+            params["result"] = as_result(value, get(params, "result"), "modified_output")
 
         stop = await run.chain("PostToolUseFailure", read_post_tool_use_failure, "modified_output", apply_post_tool_use_failure)
-        if stop is not None:
-            if stop["action"] == "abort":
-                return answer("abort_turn", stop, "")
-            return None
-    return None
+        if stop is not None and stop["action"] == "abort":
+            return answer("abort_turn", stop, "")
+    return None if params == received else modify(params)
 
 
-async def _approve_tool(run: Any, key: str, params: dict[str, Any]) -> Any:
-    """Run the rows of hook.approve_tool."""
-    if run.has("PermissionRequest"):
+async def _approve_tool(run: Any, received: dict[str, Any]) -> Any:
+    """Run the rows of hook.approve_tool on a call; answer what their outcomes map to."""
+    key = get(received, "meta", "SessionKey") or ""
+    await run.start(key)
+    params = dict(received)  # the callbacks' changes replace its members
+    stop: Any = None
+    if stop is None and run.has("PermissionRequest"):
 
         def read_permission_request() -> PermissionRequestInput:
             return PermissionRequestInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), tool_kind=READ["tool_kind"](get(params, "tool_kind")), affected_paths=READ["paths"](get(params, "affected_paths")))
 
         stop = await run.chain("PermissionRequest", read_permission_request, "", None)
-        if stop is not None:
-            if stop["action"] == "skip":
-                return answer("refuse", stop, f"{get(params, 'tool')} refused by a PermissionRequest callback")
-            if stop["action"] == "abort":
-                return answer("refuse", stop, f"{get(params, 'tool')} refused by a PermissionRequest callback")
-            return None
-    return None
+        if stop is not None and stop["action"] == "skip":
+            return answer("refuse", stop, f"{get(params, 'tool')} refused by a PermissionRequest callback")
+        if stop is not None and stop["action"] == "abort":
+            return answer("refuse", stop, f"{get(params, 'tool')} refused by a PermissionRequest callback")
+    return await run.approve(params)
 
 
-# The request methods that events come from: their events, and the function
-# that runs their rows.
+# The request methods that events come from: their events, and their handler.
 METHODS: Final = {
     "hook.before_llm": (("UserPromptSubmit",), _before_llm),
     "hook.before_tool": (("PreToolUse",), _before_tool),

@@ -1,13 +1,15 @@
-"""What the generated rows (_lifecycle) read a call with: its members, the
-last user message, an input field of each type, and the result an outcome
-maps to."""
+"""What the generated rows (_lifecycle) read a call with (its members, the
+last user message, an input field of each type), take a callback's modified
+value in with, and answer an outcome with."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Callable, Final
 
 from ._errors import ToolError
+from ._protocol import DecodeError, decode_tool_result
 
 
 def get(value: Any, *path: str) -> Any:
@@ -47,6 +49,35 @@ READ: Final[dict[str, Callable[[Any], Any]]] = {
     "paths": lambda v: list(v or []),
     "json": lambda v: v,
 }
+
+
+# What a tool's arguments are, said to a callback that answers something else.
+ARGUMENTS: Final = "the tool's arguments (a dict)"
+
+
+def as_json(value: object, kind: type, what: str, want: str) -> Any:
+    """A callback's modified value (what) as JSON carries it, when it is a kind;
+    a ValueError, saying what it should be (want), when it is not."""
+    if not isinstance(value, kind):
+        raise ValueError(f"{what} is a {type(value).__name__}, not {want}")
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what} is not JSON: {e}") from None
+
+
+def as_result(value: object, current: Any, what: str) -> Any:
+    """A callback's modified output as the tool's result: a whole ToolResult, or
+    a str that replaces the for_llm of the current one."""
+    if isinstance(value, str):
+        return {**READ["tool_result"](current), "for_llm": value}
+    if not isinstance(value, dict):
+        kind = type(value).__name__
+        raise ValueError(f"{what} is a {kind}, neither a ToolResult nor a str (the new for_llm)")
+    try:
+        return decode_tool_result(as_json(value, dict, what, "a ToolResult"))
+    except DecodeError as e:
+        raise ValueError(f"{what} is not a ToolResult: {e}") from None
 
 
 def answer(action: str, stop: Mapping[str, Any], default: str) -> Any:

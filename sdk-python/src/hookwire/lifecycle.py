@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import json
 import logging
 from collections.abc import Awaitable, Sequence
 from typing import Any, Callable
@@ -16,16 +15,13 @@ from ._async import is_async
 from ._errors import ToolError
 from ._hook import Hook
 from ._lifecycle import *  # noqa: F403 (the events, their inputs, the vocabulary)
-from ._lifecycle_support import READ, get
+from ._lifecycle_support import ARGUMENTS, as_json, get
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
     METHOD_APPROVE_TOOL,
     ApproveToolResult,
-    DecodeError,
     RuntimeEvent,
-    decode_tool_result,
 )
-from ._results import modify
 from ._workers import Workers
 
 __all__ = [*table.__all__, "LifecycleHook", "ToolError"]
@@ -73,9 +69,9 @@ class _Layer:
         self.open: dict[str, asyncio.Future[None]] = {}
         self.turns: dict[str, set[str]] = {}  # by session, those whose first LLM call was seen
         self.events: asyncio.Lock | None = None  # taken by each notification, in turn
-        for method, (events, _) in table.METHODS.items():
+        for method, (events, handler) in table.METHODS.items():
             if any(map(self.has, events)) or (method == METHOD_APPROVE_TOOL and can_use_tool):
-                hook._register(method, functools.partial(self.handle, method))
+                hook._register(method, functools.partial(handler, self))
         if any(map(self.has, table.OBSERVED)):
             hook.observe(self.observe)
             hook.on_close(self.close)
@@ -124,29 +120,6 @@ class _Layer:
                 except ValueError as e:
                     log.error("%s: %s; taken as continue", which, e)
         return None
-
-    @staticmethod
-    def coerce(field_type: str, field: str, what: str, value: object, current: Any = None) -> Any:
-        """A callback's modified value as what it replaces, a field of a type: a
-        str; a tool's arguments, a dict; a whole ToolResult, or a str that
-        replaces the for_llm of the current one. A ValueError when it is none."""
-        kind = type(value).__name__
-        if field_type == "string" and not isinstance(value, str):
-            raise ValueError(f"{what} is a {kind}, not the {field}'s new text (a str)")
-        if field_type == "arguments" and not isinstance(value, dict):
-            raise ValueError(f"{what} is a {kind}, not the tool's arguments (a dict)")
-        if field_type in ("string", "arguments"):
-            return _json_copy(value, what)
-        if isinstance(value, str):  # a tool result's for_llm
-            return {**READ["tool_result"](current), "for_llm": value}
-        if not isinstance(value, dict):
-            raise ValueError(
-                f"{what} is a {kind}, neither a ToolResult nor a str (the new for_llm)"
-            )
-        try:
-            return decode_tool_result(_json_copy(value, what))
-        except DecodeError as e:
-            raise ValueError(f"{what} is not a ToolResult: {e}") from None
 
     async def start(self, key: str) -> None:
         """Run the session's start the first time a session is seen; return once it has run."""
@@ -201,18 +174,6 @@ class _Layer:
         seen.add(turn)
         return first
 
-    async def handle(self, method: str, received: dict[str, Any]) -> Any:
-        """Run the rows of a method on a call; answer what their outcomes map to."""
-        key = received.get("meta", {}).get("SessionKey") or ""
-        await self.start(key)
-        params = dict(received)
-        result = await table.METHODS[method][1](self, key, params)
-        if result is not None:
-            return result
-        if method == METHOD_APPROVE_TOOL:
-            return await self.approve(params)
-        return None if params == received else modify(params)
-
     async def approve(self, req: dict[str, Any]) -> ApproveToolResult | bool:
         """Ask can_use_tool about a call the rows let through."""
         if self.can_use_tool is None:
@@ -228,9 +189,7 @@ class _Layer:
         behavior = verdict.get("behavior") if isinstance(verdict, dict) else None
         if behavior == "allow" and "updated_input" in verdict:
             try:
-                updated = self.coerce(
-                    "arguments", "", "updated_input", verdict["updated_input"], None
-                )
+                updated = as_json(verdict["updated_input"], dict, "updated_input", ARGUMENTS)
             except ValueError as e:
                 log.error("can_use_tool answered allow with %s: taken as ask", e)
                 return _ABSTAIN
@@ -257,14 +216,6 @@ _ABSTAIN: ApproveToolResult = {"approved": False, "abstain": True}
 
 def _refuse(reason: str) -> ApproveToolResult:
     return {"approved": False, "reason": reason}
-
-
-def _json_copy(value: Any, what: str) -> Any:
-    """value as JSON carries it; a ValueError when it is not JSON."""
-    try:
-        return json.loads(json.dumps(value))
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{what} is not JSON: {e}") from None
 
 
 def _describe(e: BaseException) -> str:

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,6 +56,9 @@ func run(root string) error {
 	outs = append(outs, lifecycle...)
 	for _, o := range outs {
 		path := filepath.Join(root, filepath.FromSlash(o.Path))
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, o.Data) {
+			continue // as it was: its time stays, and with it what was built from it (bytecode, tsc -b)
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}

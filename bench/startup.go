@@ -14,7 +14,8 @@ import (
 )
 
 // startup times, per language, the bare interpreter (or an empty Go
-// program) from start to exit, and the hand-written loop and the SDK hook
+// program) from start to exit (for Python also with the standard library
+// the SDK cannot do without), and the hand-written loop and the SDK hook
 // from spawn to the end of the handshake.
 func (b *bench) startup() error {
 	var cs []*contender
@@ -23,6 +24,13 @@ func (b *bench) startup() error {
 		cs = append(cs, &contender{id: lang + "-bare", label: bareLabel(lang), do: func() error {
 			return exec.Command(bare[0], bare[1:]...).Run()
 		}})
+		if lang == "python" {
+			// The floor under the SDK: the standard library it needs, with
+			// typing, which its message types are made with at run time.
+			cs = append(cs, &contender{id: "python-stdlib", label: "python -c 'import json, typing'", do: func() error {
+				return exec.Command(bare[0], "-c", "import json, typing").Run()
+			}})
+		}
 		for _, kind := range []string{raw, sdk} {
 			argv := b.env.argv(lang, kind, modeContinue)
 			cs = append(cs, &contender{id: lang + "-" + kind, label: lang + " " + kind + " hook, to handshake done", timed: func() (time.Duration, error) {
@@ -45,11 +53,13 @@ func (b *bench) startup() error {
 			bare[lang] = summarize(c.samples).Median
 		}
 	}
-	for i, c := range cs {
-		lang := langs[i/3]
+	for _, c := range cs {
+		lang, kind, _ := strings.Cut(c.id, "-")
 		r := row{ID: c.id, Label: c.label, summary: summarize(c.samples)}
-		if c.id != lang+"-bare" {
+		if kind != "bare" {
 			r.VsBare = ratio(r.Median, bare[lang])
+		}
+		if kind == raw || kind == sdk {
 			r.Limit = startupLimit(lang, bare[lang])
 		}
 		b.res.Startup = append(b.res.Startup, r)

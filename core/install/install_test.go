@@ -184,53 +184,33 @@ func TestInstallFresh(t *testing.T) {
 	}
 }
 
-// TestUninstallOnlyInstalled: uninstall takes only what install wrote,
-// not a hand-written bridge command.
-func TestUninstallOnlyInstalled(t *testing.T) {
-	a := Agents["claude-code"]
-	file := filepath.Join(t.TempDir(), "settings.json")
-	hand := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "hookwire-bridge claude-code -- python3 \"$CLAUDE_PROJECT_DIR/guard.py\""}]}]}}`
-	if err := os.WriteFile(file, []byte(hand), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ch, err := Install(a, file, testHook("claude-code"), []string{"PreToolUse"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ch.Write(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := Uninstall(a, file, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(out.After) != hand {
-		t.Fatalf("uninstall left\n%s\nwant\n%s", out.After, hand)
-	}
-}
-
-// TestUninstallGivesBackAnEmptyFileWithAComment: a file that is "{}" and
-// a comment is kept by uninstall, as it was, not as "{\n}".
-func TestUninstallGivesBackAnEmptyFileWithAComment(t *testing.T) {
-	a := Agents["gemini-cli"]
-	file := filepath.Join(t.TempDir(), "settings.json")
-	hand := "// my settings\n{}\n"
-	if err := os.WriteFile(file, []byte(hand), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ch, err := Install(a, file, testHook("gemini-cli"), []string{"BeforeTool"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ch.Write(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := Uninstall(a, file, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(out.After) != hand {
-		t.Fatalf("uninstall left\n%q\nwant\n%q", out.After, hand)
+// TestUninstallGivesTheFileBack: uninstall takes only what install wrote,
+// not a hand-written bridge command, and gives back a file that was "{}"
+// and a comment as it was, not as "{\n}".
+func TestUninstallGivesTheFileBack(t *testing.T) {
+	for _, c := range []struct{ agent, event, file string }{
+		{"claude-code", "PreToolUse", `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "hookwire-bridge claude-code -- python3 \"$CLAUDE_PROJECT_DIR/guard.py\""}]}]}}`},
+		{"gemini-cli", "BeforeTool", "// my settings\n{}\n"},
+	} {
+		a := Agents[c.agent]
+		file := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(file, []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ch, err := Install(a, file, testHook(c.agent), []string{c.event})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ch.Write(); err != nil {
+			t.Fatal(err)
+		}
+		out, err := Uninstall(a, file, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out.After) != c.file {
+			t.Errorf("%s: uninstall left\n%q\nwant\n%q", c.agent, out.After, c.file)
+		}
 	}
 }
 

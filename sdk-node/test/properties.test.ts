@@ -2,7 +2,9 @@
 // the dispatch of a line. Inputs come from fast-check, seeded from the
 // shared vectors of schema/testdata and the malformed lines a hostile host
 // writes. Properties: never throw, never hang, answer only what JSON.parse
-// reads (as UTF-8) with a result, and hand a handler what JSON.parse reads.
+// reads (as UTF-8) with a result, and hand a handler what JSON.parse reads;
+// a lifecycle hook answers every call its params decode for, and approves
+// nothing when canUseTool fails.
 
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -10,7 +12,7 @@ import { test } from "node:test";
 
 import fc from "fast-check";
 
-import { continue_, Hook } from "../src/index.js";
+import { continue_, Hook, lifecycle, testHook } from "../src/index.js";
 import { type Line, LineReader } from "../src/lines.js";
 import { routes } from "../src/methods.gen.js";
 import { Session } from "../src/session.js";
@@ -190,6 +192,63 @@ test("a handler's result is written as JSON.stringify writes it when the method 
             replies[0]!,
             /^\{"jsonrpc":"2\.0","id":.*,"error":\{"code":-32000,"message":"the handler returned an invalid result: /,
           );
+      },
+    ),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+/** Params as the SDK's decoder lets them through: members a host may leave out left out, any JSON in a tool's arguments. */
+const short = fc.string({ maxLength: 6 });
+const lifecycleParams = fc.record(
+  {
+    meta: fc.record({ SessionKey: short, TurnID: short, Iteration: fc.nat(3) }, { requiredKeys: [] }),
+    tool: short,
+    arguments: fc.dictionary(short, fc.jsonValue(), { maxKeys: 3 }),
+    result: fc.record({ for_llm: short, is_error: fc.boolean(), for_user: short }, { requiredKeys: ["for_llm"] }),
+    messages: fc.array(
+      fc.record(
+        { role: fc.constantFrom("system", "user", "assistant", "tool"), content: short },
+        { requiredKeys: ["role"] },
+      ),
+      { maxLength: 3 },
+    ),
+    model: short,
+    tool_kind: fc.constantFrom("read", "write", "execute", "network", "other"),
+    affected_paths: fc.array(short, { maxLength: 2 }),
+    duration: fc.nat(10),
+  },
+  { requiredKeys: [] },
+);
+
+test("a lifecycle hook answers every call its params decode for, and approves nothing when canUseTool fails", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom("hook.before_llm", "hook.before_tool", "hook.after_tool", "hook.approve_tool"),
+      lifecycleParams,
+      fc.constantFrom("continue", "skip", "abort"),
+      fc.jsonValue(),
+      async (method, params, action, modified) => {
+        const callback = () => ({ action, modifiedInput: modified, modifiedOutput: modified }) as never;
+        const hook = lifecycle("props", {
+          hooks: {
+            UserPromptSubmit: [callback],
+            PreToolUse: [callback],
+            PermissionRequest: [callback],
+            PostToolUse: [callback],
+            PostToolUseFailure: [callback],
+          },
+          canUseTool: () => {
+            throw new Error("broken");
+          },
+          log: () => {},
+        });
+        const reply = await testHook(hook, { log: () => {} }).request(method, params);
+        if (reply.error !== undefined) {
+          assert.equal(reply.error.code, -32602, reply.error.message);
+          return;
+        }
+        if (method === "hook.approve_tool") assert.notEqual((reply.result as { approved?: unknown }).approved, true);
       },
     ),
     { numRuns: NUM_RUNS },

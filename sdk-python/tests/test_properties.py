@@ -3,7 +3,9 @@
 The reader accepts exactly what strict JSON is, decodes it to what the
 json module decodes (at any depth), and the dispatch answers every request
 that has an id, once, with a JSON-RPC reply, whatever else comes with it;
-and stdin splits into the lines written, wherever its reads end.
+and stdin splits into the lines written, wherever its reads end. A
+lifecycle hook answers every call that its params decode for, and approves
+nothing when can_use_tool fails.
 """
 
 from __future__ import annotations
@@ -14,7 +16,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwire import Hook, deny_tool
+from hookwire import (
+    CODE_INVALID_PARAMS,
+    Hook,
+    HookError,
+    LifecycleHook,
+    LifecycleHooks,
+    TestClient,
+    deny_tool,
+)
 from hookwire._json import Undecodable, _decode_deep, decode
 from hookwire._stdio import _Wire
 
@@ -185,3 +195,71 @@ def test_a_result_line_is_the_json_of_its_message_whatever_the_id_and_result(
     wire.result(request_id, "hook.before_tool", result)
     message = {"jsonrpc": "2.0", "id": request_id, "result": result}
     assert wire.lines == [json.dumps(message, separators=(",", ":"), allow_nan=False)]
+
+
+# A lifecycle hook's handlers (generated, one per method) take params as the
+# SDK's decoder lets them through: any member a host may leave out left out,
+# any text where text goes, any JSON in a tool's arguments. Whatever the
+# callbacks answer, every call gets a result (or the decoder's refusal of
+# a member a method needs), never a failure of the layer; and with a
+# can_use_tool that fails, no approval comes out.
+def members(**values: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries({}, optional=values)
+
+
+short = st.text(max_size=6)
+lifecycle_params = members(
+    meta=members(SessionKey=short, TurnID=short, Iteration=st.integers(0, 3)),
+    tool=short,
+    arguments=st.dictionaries(short, json_values, max_size=3),
+    result=st.fixed_dictionaries(
+        {"for_llm": short}, optional={"is_error": st.booleans(), "for_user": short}
+    ),
+    messages=st.lists(
+        st.fixed_dictionaries(
+            {"role": st.sampled_from(["system", "user", "assistant", "tool"])},
+            optional={"content": short},
+        ),
+        max_size=3,
+    ),
+    model=short,
+    tool_kind=st.sampled_from(["read", "write", "execute", "network", "other"]),
+    affected_paths=st.lists(short, max_size=2),
+    duration=st.integers(0, 10),
+)
+
+
+@settings(max_examples=300)
+@given(
+    st.sampled_from(
+        ["hook.before_llm", "hook.before_tool", "hook.after_tool", "hook.approve_tool"]
+    ),
+    lifecycle_params,
+    st.sampled_from(["continue", "skip", "abort"]),
+    json_values,
+)
+def test_a_lifecycle_hook_answers_every_call_and_approves_nothing_when_can_use_tool_fails(
+    method: str, params: dict[str, Any], action: str, modified: Any
+) -> None:
+    def callback(input: Any) -> Any:
+        return {"action": action, "modified_input": modified, "modified_output": modified}
+
+    def can_use_tool(tool: str, arguments: Any, options: Any) -> Any:
+        raise RuntimeError("broken")
+
+    hooks: LifecycleHooks = {
+        "UserPromptSubmit": [callback],
+        "PreToolUse": [callback],
+        "PermissionRequest": [callback],
+        "PostToolUse": [callback],
+        "PostToolUseFailure": [callback],
+    }
+    hook = LifecycleHook("property", hooks=hooks, can_use_tool=can_use_tool)
+    try:
+        result = TestClient(hook).call(method, params)
+    except HookError as e:
+        assert e.code == CODE_INVALID_PARAMS, (e.code, e.message)
+        return
+    json.dumps(result)
+    if method == "hook.approve_tool":
+        assert result is not True and result.get("approved") is not True

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +18,12 @@ const lifecycleFile = "schema/lifecycle.json"
 // receive, and the events, each with where it comes from, its input, what
 // its modified input or output replaces and what skip and abort become.
 type lifecycleTable struct {
+	// SessionKey is where the session key is read: a member path of a
+	// call's params, and those of a runtime event's, the first not empty.
+	SessionKey struct {
+		Call  string   `json:"call"`
+		Event []string `json:"event"`
+	} `json:"session_key"`
 	Fields map[string]struct {
 		Type string `json:"type"`
 		Doc  string `json:"doc"`
@@ -53,15 +60,17 @@ type outcome struct {
 	Reason string `json:"reason"`
 }
 
-// fieldTypes are the types an input field may have, in each language.
-var fieldTypes = map[string]struct{ goType, py, ts string }{
-	"string":      {"string", "str", "string"},
-	"arguments":   {"map[string]any", "ToolInput", "ToolInput"},
-	"tool_result": {"hookwire.ToolResult", "ToolResult", "ToolResult"},
-	"tool_error":  {"error", "ToolError", "Error"},
-	"tool_kind":   {"hookwire.ToolKind", "ToolKind | None", "ToolKind | undefined"},
-	"paths":       {"[]string", "list[str]", "string[]"},
-	"json":        {"json.RawMessage", "JSON", "JsonValue"},
+// fieldTypes are the types an input field may have: in each language, and,
+// in Python and TypeScript, how a field is read from its member v, which
+// may be absent (Go's are typed).
+var fieldTypes = map[string]struct{ goType, py, ts, pyRead, tsRead string }{
+	"string":      {"string", "str", "string", `v if isinstance(v, str) else ""`, `typeof v === "string" ? v : ""`},
+	"arguments":   {"map[string]any", "ToolInput", "ToolInput", `v if isinstance(v, dict) else {}`, `isObject(v) ? (v as ToolInput) : {}`},
+	"tool_result": {"hookwire.ToolResult", "ToolResult", "ToolResult", `v if isinstance(v, dict) else {"for_llm": ""}`, `isObject(v) ? (v as unknown as ToolResult) : { for_llm: "" }`},
+	"tool_error":  {"error", "ToolError", "Error", `ToolError(v if isinstance(v, dict) else {"for_llm": ""})`, `new Error(isObject(v) ? String(v["for_llm"]) : "")`},
+	"tool_kind":   {"hookwire.ToolKind", "ToolKind | None", "ToolKind | undefined", `v`, `v as ToolKind | undefined`},
+	"paths":       {"[]string", "list[str]", "string[]", `list(v or [])`, `Array.isArray(v) ? v : []`},
+	"json":        {"json.RawMessage", "JSON", "JsonValue", `v`, `(v ?? null) as JsonValue`},
 }
 
 var outcomeActions = []string{"none", "deny_tool", "abort_turn", "refuse"}
@@ -74,6 +83,9 @@ func loadLifecycle(m *Model, raw []byte) (*lifecycleTable, error) {
 	}
 	fail := func(e lifecycleEvent, format string, args ...any) error {
 		return fmt.Errorf("%s: event %s: %s", lifecycleFile, e.Name, fmt.Sprintf(format, args...))
+	}
+	if t.SessionKey.Call == "" || len(t.SessionKey.Event) == 0 || slices.Contains(t.SessionKey.Event, "") {
+		return nil, fmt.Errorf("%s: session_key needs the member path of a call's, and of a runtime event's", lifecycleFile)
 	}
 	for name, f := range t.Fields {
 		if _, ok := fieldTypes[f.Type]; !ok {
@@ -230,6 +242,16 @@ func memberCall(x, path, lastUser string) string {
 	return "get(" + x + ", " + quoteAll(strings.Split(path, "."), ", ") + ")"
 }
 
+// firstOf is the Python or TypeScript expression of the first of the members
+// of x at paths that is not empty, joined by or (or ||).
+func firstOf(x string, paths []string, member func(x, path string) string, or string) string {
+	var exprs []string
+	for _, path := range paths {
+		exprs = append(exprs, member(x, path))
+	}
+	return strings.Join(exprs, " "+or+" ")
+}
+
 func lowerFirst(s string) string {
 	if s == "" {
 		return s
@@ -243,7 +265,7 @@ func (t *lifecycleTable) python(m *Model, header string) string {
 	b.WriteString("from collections.abc import Awaitable, Sequence\nfrom dataclasses import dataclass, field\nfrom typing import Any, Callable, Final, Literal, TypedDict, Union\n\nfrom ._errors import ToolError\n")
 	var rows strings.Builder
 	t.pyTranslation(&rows, m)
-	fmt.Fprintf(&b, "from ._lifecycle_support import %s\n", strings.Join(used(rows.String(), "ARGUMENTS", "READ", "answer", "as_json", "as_result", "get", "last_user_message", "set_last_user_message"), ", "))
+	fmt.Fprintf(&b, "from ._lifecycle_support import %s\n", strings.Join(used(rows.String(), "ARGUMENTS", "answer", "as_json", "as_result", "get", "last_user_message", "set_last_user_message"), ", "))
 	b.WriteString("from ._protocol import JSON, ToolKind, ToolResult\nfrom ._results import modify\n\n")
 	public := []string{"CanUseTool", "CanUseToolOptions", "HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "PermissionResult", "ToolInput"}
 	for _, behavior := range t.Vocabulary.Behavior.Values {
@@ -276,6 +298,11 @@ func (t *lifecycleTable) python(m *Model, header string) string {
 	}
 	fmt.Fprintf(&b, "\n\nHookInput = Union[\n%s]\n\"\"\"What a lifecycle callback receives; input.event tells which.\"\"\"\n", pyLines(inputs))
 	t.pyVocabulary(&b)
+	var readers []string
+	for _, name := range slices.Sorted(maps.Keys(fieldTypes)) {
+		readers = append(readers, quote(name)+": lambda v: "+fieldTypes[name].pyRead)
+	}
+	fmt.Fprintf(&b, "\n\n# How an input field of each type is read from its member, absent or not.\nREAD: Final[dict[str, Callable[[Any], Any]]] = {\n%s}\n", pyLines(readers))
 	b.WriteString(rows.String())
 	return b.String()
 }
@@ -338,7 +365,7 @@ func (t *lifecycleTable) typescript(m *Model, header string) string {
 	fmt.Fprintf(&b, "// %s\n\n%s//\n%s\nimport { isDeepStrictEqual } from \"node:util\";\n\nimport type { Awaitable, Context } from \"./handlers.js\";\n", header, comment("// ", wrap(t.Vocabulary.Doc.text("typescript"), 77), ""), comment("//   ", t.Vocabulary.Example["typescript"], ""))
 	var rows strings.Builder
 	t.tsTranslation(&rows, m)
-	fmt.Fprintf(&b, "import { %s, type Params, type Runner, type Stop } from \"./lifecycle-support.js\";\n", strings.Join(used(rows.String(), "answer", "get", "input", "lastUserMessage", "read", "setLastUserMessage"), ", "))
+	fmt.Fprintf(&b, "import { %s, type Params, type Runner, type Stop } from \"./lifecycle-support.js\";\n", strings.Join(used(rows.String(), "answer", "get", "input", "isObject", "lastUserMessage", "setLastUserMessage"), ", "))
 	b.WriteString("import { continue_, type JsonValue, type ToolKind, type ToolResult } from \"./protocol.gen.js\";\nimport { modify } from \"./results.js\";\n\n")
 	b.WriteString("/** A tool's arguments. */\nexport type ToolInput = { [key: string]: JsonValue };\n\n/** The lifecycle events. */\nexport const HookEvent = {\n")
 	for _, e := range t.Events {
@@ -359,6 +386,11 @@ func (t *lifecycleTable) typescript(m *Model, header string) string {
 	}
 	b.WriteString("}\n\n/** What a lifecycle callback receives, told apart by `event`. */\nexport type HookInput = HookInputs[HookEvent];\n\n")
 	t.tsVocabulary(&b)
+	var readers []string
+	for _, name := range slices.Sorted(maps.Keys(fieldTypes)) {
+		readers = append(readers, fmt.Sprintf("%s: (v: unknown): %s => %s", name, fieldTypes[name].ts, fieldTypes[name].tsRead))
+	}
+	fmt.Fprintf(&b, "\n/** How an input field of each type is read from its member, absent or not. */\nconst read = {\n%s};\n", pyLinesIndent(readers, "  "))
 	b.WriteString(rows.String())
 	return b.String()
 }
@@ -367,6 +399,7 @@ func (t *lifecycleTable) docs(header string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!-- %s -->\n\n# Lifecycle events\n\n", header)
 	b.WriteString("The lifecycle layer of each SDK (`sdk-go/lifecycle`, Python's `LifecycleHook`,\nTypeScript's `lifecycle()`) runs callbacks written for in-process agent SDKs'\nlifecycle hooks on the protocol's calls and events. This table is\n`schema/lifecycle.json`, from which each SDK's events, inputs, vocabulary and\ntranslation are generated. Field names are snake_case here and in Python, PascalCase in Go\nand camelCase in TypeScript; every input also has the event and the session\nid (the host's session key, empty when it sends none).\n\n")
+	fmt.Fprintf(&b, "The session key of a call is its `%s`; that of a runtime event, the first\nof %s that is not empty. A runtime event without one is in no session.\n\n", t.SessionKey.Call, "`"+strings.Join(t.SessionKey.Event, "`, `")+"`")
 	b.WriteString("| event | fires on | input | modified input or output | skip | abort |\n| --- | --- | --- | --- | --- | --- |\n")
 	outcomeText := func(o *outcome) string {
 		if o == nil {
@@ -406,6 +439,6 @@ func (t *lifecycleTable) docs(header string) string {
 	for _, f := range t.fieldOrder() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f, t.fieldType(f), t.Fields[f].Doc)
 	}
-	b.WriteString("\nTo add an event, add its row to `schema/lifecycle.json` and run `go tool mage\ngen`: each SDK gets the code that reads an event's input and maps its\noutcomes, and its runner registers the handler or observer an event needs\nonce it has callbacks. A new field type, source condition or outcome action\nneeds the generator taught it (and a new modified field type, each runner's\ncoercion).\n")
+	b.WriteString("\nTo add an event, add its row to `schema/lifecycle.json` and run `go tool mage\ngen`: each SDK gets the code that reads an event's input and maps its\noutcomes, and its runner registers the handler or observer an event needs\nonce it has callbacks. A new field type, source condition or outcome action\nneeds the generator taught it.\n")
 	return b.String()
 }

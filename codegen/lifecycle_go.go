@@ -103,6 +103,35 @@ func (t *lifecycleTable) goModify(typ *Type, e lifecycleEvent) (coerce, assign s
 	return coerce, "p." + name + " = x", nil
 }
 
+// goEventKey are the Go statements that set key to the first of the members
+// of a runtime event ev at paths that is not empty: a string member, or one
+// of a member that is raw JSON (the payload), decoded.
+func goEventKey(event *Type, paths []string) (string, error) {
+	var b strings.Builder
+	for i, path := range paths {
+		set := ":="
+		if i > 0 {
+			set = "="
+			b.WriteString("\tif key == \"\" {\n")
+		}
+		expr, typ, err := goMember(event, "ev", path)
+		raw, member, _ := strings.Cut(path, ".")
+		rawExpr, rawTyp, _ := goMember(event, "ev", raw)
+		switch {
+		case err == nil && typ == "string":
+			fmt.Fprintf(&b, "\tkey %s %s\n", set, expr)
+		case rawTyp == "json.RawMessage" && member != "" && !strings.Contains(member, "."):
+			fmt.Fprintf(&b, "\tvar %s struct {\n\t\tKey string `json:%q`\n\t}\n\t_ = json.Unmarshal(%s, &%s)\n\tkey %s %s.Key\n", raw, member, rawExpr, raw, set, raw)
+		default:
+			return "", fmt.Errorf("session_key: %s is no string member of a runtime event", path)
+		}
+		if i > 0 {
+			b.WriteString("\t}\n")
+		}
+	}
+	return b.String(), nil
+}
+
 var placeholder = regexp.MustCompile(`\{(\w+)\}`)
 
 // goReason is the Go expression of an outcome's reason: the callback's, or
@@ -164,7 +193,11 @@ func (t *lifecycleTable) goMethod(b *strings.Builder, meth *Method, events []lif
 	if slices.ContainsFunc(events, func(e lifecycleEvent) bool { return e.When == "first_of_turn" }) {
 		start = "s := " + start // the session keeps its turns
 	}
-	fmt.Fprintf(b, "\tkey := deref(deref(p.Meta).SessionKey)\n\t%s\n\tvar stop *Output\n", start)
+	key, typ, err := goMember(meth.Params, "p", t.SessionKey.Call)
+	if err != nil || typ != "string" {
+		return fmt.Errorf("session_key: %s is no string member of %s", t.SessionKey.Call, meth.Params.Name)
+	}
+	fmt.Fprintf(b, "\tkey := %s\n\t%s\n\tvar stop *Output\n", key, start)
 	modifies := slices.Contains(meth.Actions, "modify")
 	if modifies {
 		b.WriteString("\treceived := p // the callbacks' changes replace members of p, never change them\n")
@@ -279,7 +312,13 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 			return "", err
 		}
 	}
-	b.WriteString("// onEvent runs the rows of a runtime event.\nfunc (l *layer) onEvent(ctx context.Context, key string, ev hookwire.RuntimeEvent) {\n\tswitch ev.Kind {\n")
+	event := m.Type("RuntimeEvent")
+	key, err := goEventKey(event, t.SessionKey.Event)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "// observe runs a runtime event in its session: it ends the session, or\n// starts it and runs the event's rows.\nfunc (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {\n%s"+
+		"\tif key == \"\" {\n\t\treturn // in no session\n\t}\n\tif slices.Contains(endKinds, ev.Kind) {\n\t\tl.end(ctx, key)\n\t\treturn\n\t}\n\tl.start(ctx, key)\n\tswitch ev.Kind {\n", key)
 	kinds := map[string][]lifecycleEvent{}
 	var order []string
 	for _, e := range t.Events {
@@ -290,7 +329,6 @@ func (t *lifecycleTable) goCode(m *Model, header string) (string, error) {
 			kinds[e.EventKind] = append(kinds[e.EventKind], e)
 		}
 	}
-	event := m.Type("RuntimeEvent")
 	for _, kind := range order {
 		fmt.Fprintf(&b, "\tcase %q:\n", kind)
 		for _, e := range kinds[kind] {

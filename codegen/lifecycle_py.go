@@ -27,7 +27,7 @@ func (t *lifecycleTable) pyCoerce(e lifecycleEvent, current string) string {
 	case "arguments":
 		return fmt.Sprintf("as_json(value, dict, %q, ARGUMENTS)", e.Modify.With)
 	}
-	return fmt.Sprintf("as_result(value, %s, %q)", current, e.Modify.With)
+	return fmt.Sprintf("as_result(value, READ[\"tool_result\"](%s), %q)", current, e.Modify.With)
 }
 
 // pyReason is the Python expression of an outcome's default reason, its
@@ -87,8 +87,8 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 		}
 		fn := "_" + snake(methodName(meth.Name))
 		fmt.Fprintf(b, "\n\nasync def %s(run: Any, received: dict[str, Any]) -> Any:\n    \"\"\"Run the rows of %s on a call; answer what their outcomes map to.\"\"\"\n"+
-			"    key = get(received, \"meta\", \"SessionKey\") or \"\"\n    await run.start(key)\n"+
-			"    params = dict(received)  # the callbacks' changes replace its members\n    stop: Any = None\n%s    return %s\n", fn, meth.Name, body.String(), tail)
+			"    key = %s or \"\"\n    await run.start(key)\n"+
+			"    params = dict(received)  # the callbacks' changes replace its members\n    stop: Any = None\n%s    return %s\n", fn, meth.Name, pyMember("received", t.SessionKey.Call), body.String(), tail)
 		methods = append(methods, fmt.Sprintf("%q: ((%s,), %s)", meth.Name, strings.Join(eventNames(r.events, quote), ", "), fn))
 	}
 	fmt.Fprintf(b, "\n\n# The request methods that events come from: their events, and their handler.\nMETHODS: Final = {\n%s}\n", pyLines(methods))
@@ -112,7 +112,10 @@ func (t *lifecycleTable) pyTranslation(b *strings.Builder, m *Model) {
 		}
 	}
 	fmt.Fprintf(b, "\n# The events of runtime events and session steps; the events of a session's\n# start and end, with their inputs; the runtime event kinds that end a session.\nOBSERVED: Final = %s\nSTART: Final = %s\nEND: Final = %s\nEND_KINDS: Final = %s\n", pyTupleOf(observed), pyTupleOf(start), pyTupleOf(end), pyTupleOf(endKinds))
-	fmt.Fprintf(b, "\n\nasync def on_event(run: Any, key: str, event: dict[str, Any]) -> None:\n    \"\"\"Run the rows of a runtime event.\"\"\"\n    kind = event.get(\"kind\")\n%s", strings.Join(kinds, ""))
+	fmt.Fprintf(b, "\n\nasync def on_event(run: Any, event: dict[str, Any]) -> None:\n    \"\"\"Run a runtime event in its session: end the session, or start it and run\n    the event's rows.\"\"\"\n"+
+		"    key = %s\n    if not key or not isinstance(key, str):\n        return  # in no session\n"+
+		"    kind = event.get(\"kind\")\n    if kind in END_KINDS:\n        await run.end(key)\n        return\n    await run.start(key)\n%s",
+		firstOf("event", t.SessionKey.Event, pyMember, "or"), strings.Join(kinds, ""))
 }
 
 // pyTupleOf is a Python tuple of items.

@@ -339,7 +339,8 @@ func TestLoadLifecycleRefusesAnUnknownSourceTypeOrOutcome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fields := `"fields": {"x": {"type": "string"}, "y": {"type": "color"}}`
+	key := `"session_key": {"call": "meta.SessionKey", "event": ["scope.session_key"]}, `
+	fields := key + `"fields": {"x": {"type": "string"}, "y": {"type": "color"}}`
 	for row, want := range map[string]string{
 		`{"name": "A", "method": "hook.nope"}`:          "method hook.nope is no request a hook handles",
 		`{"name": "A", "method": "hook.hello"}`:         "method hook.hello is no request a hook handles",
@@ -360,7 +361,10 @@ func TestLoadLifecycleRefusesAnUnknownSourceTypeOrOutcome(t *testing.T) {
 	if _, err := loadLifecycle(m, []byte(`{`+fields+`, "events": []}`)); err == nil || !strings.Contains(err.Error(), `field y has type "color"`) {
 		t.Errorf("an unknown field type: got %v", err)
 	}
-	if _, err := loadLifecycle(m, []byte(`{"fields": {}, "events": [{"name": "A", "session": "start"}, {"name": "A", "session": "end"}]}`)); err == nil || !strings.Contains(err.Error(), "a name is needed, once") {
+	if _, err := loadLifecycle(m, []byte(`{`+key+`"fields": {}, "events": [{"name": "A", "session": "start"}, {"name": "A", "session": "end"}]}`)); err == nil || !strings.Contains(err.Error(), "a name is needed, once") {
 		t.Errorf("a name twice: got %v", err)
+	}
+	if _, err := loadLifecycle(m, []byte(`{"fields": {}, "events": []}`)); err == nil || !strings.Contains(err.Error(), "session_key needs") {
+		t.Errorf("no session key: got %v", err)
 	}
 }

@@ -18,6 +18,21 @@ func (t *lifecycleTable) tsRead(e lifecycleEvent, x string) string {
 	return fmt.Sprintf("(): HookInputs[%q] => input({ %s })", e.Name, strings.Join(fields, ", "))
 }
 
+// tsCoerce is the TypeScript statement that throws when a callback's
+// modified value (value) cannot replace the field it modifies, and the
+// expression of what replaces it, whose current value is current.
+func (t *lifecycleTable) tsCoerce(e lifecycleEvent, current string) (check, value string) {
+	what := tsCamel(e.Modify.With)
+	switch t.fieldType(e.Modify.Field) {
+	case "string":
+		return fmt.Sprintf(`if (typeof value !== "string") throw new Error("%s is not a string, ignored");`, what), "value"
+	case "arguments":
+		return fmt.Sprintf(`if (!isObject(value)) throw new Error("%s is not an object of arguments, ignored");`, what), "value"
+	}
+	return fmt.Sprintf(`if (typeof value !== "string" && typeof get(value, "for_llm") !== "string")`+"\n        "+`throw new Error("%s is neither a string nor a ToolResult, ignored");`, what),
+		fmt.Sprintf(`typeof value === "string" ? { ...read.tool_result(%s), for_llm: value } : value`, current)
+}
+
 // tsTranslation renders, for each request method that events come from, its
 // handler: it starts the call's session, runs its rows on a copy of the
 // params (which the callbacks' changes go into) and answers what an outcome
@@ -40,12 +55,12 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 			apply, with := "", `""`
 			if e.Modify != nil {
 				from := e.modifiedFrom()
-				coerce := fmt.Sprintf("run.coerce(%q, %q, %q, value, %s)", t.fieldType(e.Modify.Field), tsCamel(e.Modify.Field), tsCamel(e.Modify.With), tsMember("params", from))
-				set := fmt.Sprintf("params[%q] = %s", from, coerce)
+				check, value := t.tsCoerce(e, tsMember("params", from))
+				set := fmt.Sprintf("params[%q] = %s", from, value)
 				if from == "last_user_message" {
-					set = "setLastUserMessage(params, " + coerce + ")"
+					set = "setLastUserMessage(params, " + value + ")"
 				}
-				apply, with = ", (value) => {\n      "+set+";\n    }", strconv.Quote(tsCamel(e.Modify.With))
+				apply, with = ", (value) => {\n      "+check+"\n      "+set+";\n    }", strconv.Quote(tsCamel(e.Modify.With))
 			}
 			fmt.Fprintf(&body, "    stop = await run.chain(%q, ctx, %s, %s%s);\n", e.Name, t.tsRead(e, "params"), with, apply)
 			for _, o := range []struct {
@@ -68,8 +83,8 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 		}
 		fn := tsCamel(methodName(meth.Name))
 		fmt.Fprintf(b, "\n/** Runs the rows of %s on a call, and answers what their outcomes map to. */\nasync function %s(run: Runner, received: Params, ctx: Context): Promise<unknown> {\n"+
-			"  const key = get(received, \"meta\", \"SessionKey\");\n  const sessionId = typeof key === \"string\" ? key : \"\";\n  await run.start(sessionId, ctx);\n"+
-			"  const params = { ...received }; // the callbacks' changes replace its members\n  let stop: Stop | undefined;\n%s  return %s;\n}\n", meth.Name, fn, body.String(), tail)
+			"  const key = %s;\n  const sessionId = typeof key === \"string\" ? key : \"\";\n  await run.start(sessionId, ctx);\n"+
+			"  const params = { ...received }; // the callbacks' changes replace its members\n  let stop: Stop | undefined;\n%s  return %s;\n}\n", meth.Name, fn, tsMember("received", t.SessionKey.Call), body.String(), tail)
 		methods = append(methods, fmt.Sprintf("  %q: { events: [%s], handle: %s },\n", meth.Name, strings.Join(eventNames(r.events, strconv.Quote), ", "), fn))
 	}
 	fmt.Fprintf(b, "\n/** The request methods that events come from: their events, and their handler. */\nexport const methods: {\n  [method: string]: { events: readonly HookEvent[]; handle: (run: Runner, params: Params, ctx: Context) => Promise<unknown> };\n} = {\n%s};\n", strings.Join(methods, ""))
@@ -91,6 +106,10 @@ func (t *lifecycleTable) tsTranslation(b *strings.Builder, m *Model) {
 			kinds = append(kinds, fmt.Sprintf("  if (event[\"kind\"] === %q && run.has(%q)) await run.chain(%q, ctx, %s, \"\");\n", e.EventKind, e.Name, e.Name, t.tsRead(e, "event")))
 		}
 	}
-	fmt.Fprintf(b, "\n/** The events of runtime events and session steps. */\nexport const observed: readonly HookEvent[] = [%s];\n/** The events of a session's start and end; the runtime event kinds that end a session. */\nexport const sessionStart: readonly HookEvent[] = [%s];\nexport const sessionEnd: readonly HookEvent[] = [%s];\nexport const endKinds: readonly string[] = [%s];\n", strings.Join(observed, ", "), strings.Join(start, ", "), strings.Join(end, ", "), strings.Join(endKinds, ", "))
-	fmt.Fprintf(b, "\n/** Runs the rows of a runtime event. */\nexport async function onEvent(run: Runner, ctx: Context, sessionId: string, event: Params): Promise<void> {\n%s}\n", strings.Join(kinds, ""))
+	fmt.Fprintf(b, "\n/** The events of runtime events and session steps. */\nexport const observed: readonly HookEvent[] = [%s];\n/** The events of a session's start and end; the runtime event kinds that end a session. */\nexport const sessionStart: readonly HookEvent[] = [%s];\nexport const sessionEnd: readonly HookEvent[] = [%s];\nconst endKinds: readonly string[] = [%s];\n", strings.Join(observed, ", "), strings.Join(start, ", "), strings.Join(end, ", "), strings.Join(endKinds, ", "))
+	fmt.Fprintf(b, "\n/** Runs a runtime event in its session: ends the session, or starts it and runs the event's rows. */\n"+
+		"export async function onEvent(run: Runner, ctx: Context, event: Params): Promise<void> {\n  const sessionId = %s;\n"+
+		"  if (typeof sessionId !== \"string\" || sessionId === \"\") return; // in no session\n"+
+		"  if (endKinds.includes(event[\"kind\"] as string)) return run.end(sessionId, ctx);\n  await run.start(sessionId, ctx);\n%s}\n",
+		firstOf("event", t.SessionKey.Event, tsMember, "||"), strings.Join(kinds, ""))
 }

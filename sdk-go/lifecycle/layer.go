@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"sync"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
@@ -197,24 +196,6 @@ func (l *layer) endAll(ctx context.Context) {
 	for _, key := range keys {
 		l.end(ctx, key)
 	}
-}
-
-func (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {
-	key := deref(ev.Scope.SessionKey)
-	if key == "" && strings.HasPrefix(ev.Kind, "agent.session.") {
-		var p struct{ SessionKey string }
-		_ = json.Unmarshal(ev.Payload, &p)
-		key = p.SessionKey
-	}
-	if key == "" {
-		return
-	}
-	if slices.Contains(endKinds, ev.Kind) {
-		l.end(ctx, key)
-		return
-	}
-	l.start(ctx, key)
-	l.onEvent(ctx, key, ev)
 }
 
 // firstOfTurn tells whether a before_llm call is the first of its turn: of

@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
@@ -125,7 +126,7 @@ type Event string
 
 // The events, and the protocol calls and events they come from.
 const (
-	// SessionStart: the first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session.
+	// SessionStart: the first call or event of a session key, once per session.
 	SessionStart Event = "SessionStart"
 	// UserPromptSubmit: the first hook.before_llm of a turn: a meta.TurnID new to the session or, from a host that sends none, a request whose last message is the user's.
 	UserPromptSubmit Event = "UserPromptSubmit"
@@ -316,8 +317,25 @@ func (l *layer) onApproveTool(ctx context.Context, p hookwire.ApproveToolParams)
 	return l.approve(ctx, p), nil
 }
 
-// onEvent runs the rows of a runtime event.
-func (l *layer) onEvent(ctx context.Context, key string, ev hookwire.RuntimeEvent) {
+// observe runs a runtime event in its session: it ends the session, or
+// starts it and runs the event's rows.
+func (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {
+	key := deref(ev.Scope.SessionKey)
+	if key == "" {
+		var payload struct {
+			Key string `json:"SessionKey"`
+		}
+		_ = json.Unmarshal(ev.Payload, &payload)
+		key = payload.Key
+	}
+	if key == "" {
+		return // in no session
+	}
+	if slices.Contains(endKinds, ev.Kind) {
+		l.end(ctx, key)
+		return
+	}
+	l.start(ctx, key)
 	switch ev.Kind {
 	case "agent.turn.end":
 		if l.has(TaskCompleted) {

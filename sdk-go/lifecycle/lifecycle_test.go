@@ -192,14 +192,15 @@ func TestSessionStartFiresOnceForEachSessionKeyWhereverItIsFirstSeen(t *testing.
 	call(t, h, hookwire.MethodBeforeTool, toolCall)                                          // a call's meta.SessionKey
 	call(t, h, hookwire.MethodBeforeTool, toolCall)                                          // the same session
 	event(t, h, "agent.turn.start", "s2", `{}`)                                              // an event's scope.session_key
-	event(t, h, "agent.session.start", "", `{"SessionKey":"s3"}`)                            // the session event's payload
+	event(t, h, "agent.session.start", "", `{"SessionKey":"s3"}`)                            // an event's payload, with no scope
+	event(t, h, "agent.turn.start", "", `{"SessionKey":"s4"}`)                               // of any kind
 	event(t, h, "agent.session.start", "s1", `{"SessionKey":"s1"}`)                          // already started
 	call(t, h, hookwire.MethodBeforeTool, `{"tool":"echo_text","arguments":{"text":"hi"}}`)  // no key: the session ""
 	event(t, h, "agent.session.end", "s1", `{"SessionKey":"s1","Turns":1,"Reason":"ended"}`) // ends it
 	call(t, h, hookwire.MethodBeforeTool, toolCall)                                          // a new session of the same key
 	equal(t, "callbacks", r.lines(), []string{
 		"start s1", `pre s1 shell {"command":"ls"}`, `pre s1 shell {"command":"ls"}`,
-		"start s2", "start s3",
+		"start s2", "start s3", "start s4",
 		"start ", `pre  echo_text {"text":"hi"}`,
 		"end s1",
 		"start s1", `pre s1 shell {"command":"ls"}`,

@@ -1,9 +1,7 @@
-// What the generated rows (lifecycle.gen.ts) read a call with: its members,
-// the last user message, an input field of each type, and the result an
-// outcome maps to.
+// What the generated rows (lifecycle.gen.ts) read a call with: its members
+// and the last user message; and the result an outcome maps to.
 
 import type { Context } from "./handlers.js";
-import type { JsonValue, ToolKind, ToolResult } from "./protocol.gen.js";
 
 /** A call's params or a runtime event, member by member. */
 export type Params = { [key: string]: unknown };
@@ -18,6 +16,7 @@ export interface Stop {
 export interface Runner {
   has(event: string): boolean;
   start(sessionId: string, ctx: Context): Promise<void>;
+  end(sessionId: string, ctx: Context): Promise<void>;
   approve(params: Params, ctx: Context): Promise<unknown>;
   firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean;
   chain(
@@ -27,7 +26,6 @@ export interface Runner {
     used: string,
     apply?: (value: unknown) => void,
   ): Promise<Stop | undefined>;
-  coerce(type: string, field: string, what: string, value: unknown, current: unknown): unknown;
 }
 
 export const isObject = (v: unknown): v is Params => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -53,17 +51,6 @@ export function setLastUserMessage(params: Params, value: unknown): void {
   messages[at] = { ...messages[at], content: value };
   params["messages"] = messages;
 }
-
-/** How an input field of each type is read from its member, absent or not. */
-export const read = {
-  string: (v: unknown): string => (typeof v === "string" ? v : ""),
-  arguments: (v: unknown): { [key: string]: JsonValue } => (isObject(v) ? (v as { [key: string]: JsonValue }) : {}),
-  tool_result: (v: unknown): ToolResult => (isObject(v) ? (v as unknown as ToolResult) : { for_llm: "" }),
-  tool_error: (v: unknown): Error => new Error(isObject(v) ? String(v["for_llm"]) : ""),
-  tool_kind: (v: unknown): ToolKind | undefined => v as ToolKind | undefined,
-  paths: (v: unknown): string[] => (Array.isArray(v) ? v : []),
-  json: (v: unknown): JsonValue => (v ?? null) as JsonValue,
-};
 
 /** An input, without the fields the call does not have. */
 export const input = <T extends object>(fields: T): T =>

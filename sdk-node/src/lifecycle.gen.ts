@@ -26,7 +26,7 @@
 import { isDeepStrictEqual } from "node:util";
 
 import type { Awaitable, Context } from "./handlers.js";
-import { answer, get, input, lastUserMessage, read, setLastUserMessage, type Params, type Runner, type Stop } from "./lifecycle-support.js";
+import { answer, get, input, isObject, lastUserMessage, setLastUserMessage, type Params, type Runner, type Stop } from "./lifecycle-support.js";
 import { continue_, type JsonValue, type ToolKind, type ToolResult } from "./protocol.gen.js";
 import { modify } from "./results.js";
 
@@ -35,7 +35,7 @@ export type ToolInput = { [key: string]: JsonValue };
 
 /** The lifecycle events. */
 export const HookEvent = {
-  /** the first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session. */
+  /** the first call or event of a session key, once per session. */
   SessionStart: "SessionStart",
   /** the first hook.before_llm of a turn: a meta.TurnID new to the session or, from a host that sends none, a request whose last message is the user's. */
   UserPromptSubmit: "UserPromptSubmit",
@@ -57,7 +57,7 @@ export type HookEvent = (typeof HookEvent)[keyof typeof HookEvent];
 
 /** What a callback of each event receives. */
 export interface HookInputs {
-  /** SessionStart: the first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session. */
+  /** SessionStart: the first call or event of a session key, once per session. */
   SessionStart: {
     event: "SessionStart";
     sessionId: string;
@@ -224,6 +224,17 @@ export interface LifecycleOptions {
 }
 
 
+/** How an input field of each type is read from its member, absent or not. */
+const read = {
+  arguments: (v: unknown): ToolInput => isObject(v) ? (v as ToolInput) : {},
+  json: (v: unknown): JsonValue => (v ?? null) as JsonValue,
+  paths: (v: unknown): string[] => Array.isArray(v) ? v : [],
+  string: (v: unknown): string => typeof v === "string" ? v : "",
+  tool_error: (v: unknown): Error => new Error(isObject(v) ? String(v["for_llm"]) : ""),
+  tool_kind: (v: unknown): ToolKind | undefined => v as ToolKind | undefined,
+  tool_result: (v: unknown): ToolResult => isObject(v) ? (v as unknown as ToolResult) : { for_llm: "" },
+};
+
 /** Runs the rows of hook.before_llm on a call, and answers what their outcomes map to. */
 async function beforeLLM(run: Runner, received: Params, ctx: Context): Promise<unknown> {
   const key = get(received, "meta", "SessionKey");
@@ -233,7 +244,8 @@ async function beforeLLM(run: Runner, received: Params, ctx: Context): Promise<u
   let stop: Stop | undefined;
   if (stop === undefined && run.has("UserPromptSubmit") && run.firstOfTurn(sessionId, get(params, "meta", "TurnID"), params["messages"])) {
     stop = await run.chain("UserPromptSubmit", ctx, (): HookInputs["UserPromptSubmit"] => input({ event: "UserPromptSubmit", sessionId, message: read.string(lastUserMessage(params)) }), "modifiedInput", (value) => {
-      setLastUserMessage(params, run.coerce("string", "message", "modifiedInput", value, lastUserMessage(params)));
+      if (typeof value !== "string") throw new Error("modifiedInput is not a string, ignored");
+      setLastUserMessage(params, value);
     });
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
   }
@@ -249,7 +261,8 @@ async function beforeTool(run: Runner, received: Params, ctx: Context): Promise<
   let stop: Stop | undefined;
   if (stop === undefined && run.has("PreToolUse")) {
     stop = await run.chain("PreToolUse", ctx, (): HookInputs["PreToolUse"] => input({ event: "PreToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")) }), "modifiedInput", (value) => {
-      params["arguments"] = run.coerce("arguments", "toolInput", "modifiedInput", value, get(params, "arguments"));
+      if (!isObject(value)) throw new Error("modifiedInput is not an object of arguments, ignored");
+      params["arguments"] = value;
     });
     if (stop?.action === "skip") return answer("deny_tool", stop, `${String(params["tool"])} skipped by a PreToolUse callback`);
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
@@ -266,13 +279,17 @@ async function afterTool(run: Runner, received: Params, ctx: Context): Promise<u
   let stop: Stop | undefined;
   if (stop === undefined && run.has("PostToolUse") && get(params, "result", "is_error") !== true) {
     stop = await run.chain("PostToolUse", ctx, (): HookInputs["PostToolUse"] => input({ event: "PostToolUse", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), toolOutput: read.tool_result(get(params, "result")) }), "modifiedOutput", (value) => {
-      params["result"] = run.coerce("tool_result", "toolOutput", "modifiedOutput", value, get(params, "result"));
+      if (typeof value !== "string" && typeof get(value, "for_llm") !== "string")
+        throw new Error("modifiedOutput is neither a string nor a ToolResult, ignored");
+      params["result"] = typeof value === "string" ? { ...read.tool_result(get(params, "result")), for_llm: value } : value;
     });
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
   }
   if (stop === undefined && run.has("PostToolUseFailure") && get(params, "result", "is_error") === true) {
     stop = await run.chain("PostToolUseFailure", ctx, (): HookInputs["PostToolUseFailure"] => input({ event: "PostToolUseFailure", sessionId, toolName: read.string(get(params, "tool")), toolInput: read.arguments(get(params, "arguments")), error: read.tool_error(get(params, "result")) }), "modifiedOutput", (value) => {
-      params["result"] = run.coerce("tool_error", "error", "modifiedOutput", value, get(params, "result"));
+      if (typeof value !== "string" && typeof get(value, "for_llm") !== "string")
+        throw new Error("modifiedOutput is neither a string nor a ToolResult, ignored");
+      params["result"] = typeof value === "string" ? { ...read.tool_result(get(params, "result")), for_llm: value } : value;
     });
     if (stop?.action === "abort") return answer("abort_turn", stop, "");
   }
@@ -309,9 +326,13 @@ export const observed: readonly HookEvent[] = ["SessionStart", "TaskCompleted", 
 /** The events of a session's start and end; the runtime event kinds that end a session. */
 export const sessionStart: readonly HookEvent[] = ["SessionStart"];
 export const sessionEnd: readonly HookEvent[] = ["SessionEnd"];
-export const endKinds: readonly string[] = ["agent.session.end"];
+const endKinds: readonly string[] = ["agent.session.end"];
 
-/** Runs the rows of a runtime event. */
-export async function onEvent(run: Runner, ctx: Context, sessionId: string, event: Params): Promise<void> {
+/** Runs a runtime event in its session: ends the session, or starts it and runs the event's rows. */
+export async function onEvent(run: Runner, ctx: Context, event: Params): Promise<void> {
+  const sessionId = get(event, "scope", "session_key") || get(event, "payload", "SessionKey");
+  if (typeof sessionId !== "string" || sessionId === "") return; // in no session
+  if (endKinds.includes(event["kind"] as string)) return run.end(sessionId, ctx);
+  await run.start(sessionId, ctx);
   if (event["kind"] === "agent.turn.end" && run.has("TaskCompleted")) await run.chain("TaskCompleted", ctx, (): HookInputs["TaskCompleted"] => input({ event: "TaskCompleted", sessionId, payload: read.json(get(event, "payload")) }), "");
 }

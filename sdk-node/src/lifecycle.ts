@@ -5,7 +5,6 @@ import type { Intercepted } from "./exports.gen.js";
 import type { Context, Handler } from "./handlers.js";
 import { Hook } from "./hook.js";
 import {
-  endKinds,
   type HookAbort,
   type HookEvent,
   type HookSkip,
@@ -18,8 +17,8 @@ import {
   sessionStart,
   type ToolInput,
 } from "./lifecycle.gen.js";
-import { isObject, type Params, type Runner, read } from "./lifecycle-support.js";
-import { HostExtensions, type RuntimeEvent, type ToolKind } from "./protocol.gen.js";
+import { isObject, type Params, type Runner } from "./lifecycle-support.js";
+import { HostExtensions, type ToolKind } from "./protocol.gen.js";
 
 export * from "./lifecycle.gen.js";
 
@@ -60,7 +59,7 @@ class Lifecycle implements Runner {
     }
     if (observed.some((e) => this.has(e))) {
       hook.on("*", (event, ctx) => {
-        const handled = this.events.then(() => this.observe(event, ctx));
+        const handled = this.events.then(() => onEvent(this, ctx, { ...event }));
         // The SDK logs a failure; the next notification is handled all the same.
         this.events = handled.catch(() => {});
         return handled;
@@ -121,17 +120,6 @@ class Lifecycle implements Runner {
     return undefined;
   }
 
-  /** A callback's modified value as what it replaces, a field of a type. */
-  coerce(type: string, _field: string, what: string, value: unknown, current: unknown): unknown {
-    if (type === "string" && typeof value !== "string") throw new Error(`${what} is not a string, ignored`);
-    if (type === "arguments" && !isObject(value)) throw new Error(`${what} is not an object of arguments, ignored`);
-    if (type !== "tool_result" && type !== "tool_error") return value;
-    if (typeof value === "string") return { ...read.tool_result(current), for_llm: value };
-    if (!isObject(value) || typeof value["for_llm"] !== "string")
-      throw new Error(`${what} is neither a string nor a ToolResult, ignored`);
-    return value;
-  }
-
   private async sessionRows(events: readonly HookEvent[], sessionId: string, ctx: Context): Promise<void> {
     for (const event of events) await this.chain(event, ctx, () => ({ event, sessionId }), "");
   }
@@ -147,25 +135,13 @@ class Lifecycle implements Runner {
   }
 
   /** Runs the session's end for a session started and not ended. */
-  private async end(key: string, ctx: Context): Promise<void> {
+  async end(key: string, ctx: Context): Promise<void> {
     const started = this.open.get(key);
     if (started === undefined) return;
     this.open.delete(key);
     this.turns.delete(key);
     await started;
     await this.sessionRows(sessionEnd, key, ctx);
-  }
-
-  private async observe(event: RuntimeEvent, ctx: Context): Promise<void> {
-    let key = event.scope.session_key ?? "";
-    if (key === "" && event.kind.startsWith("agent.session.") && isObject(event.payload)) {
-      const k = event.payload["SessionKey"];
-      if (typeof k === "string") key = k;
-    }
-    if (key === "") return;
-    if (endKinds.includes(event.kind)) return this.end(key, ctx);
-    await this.start(key, ctx);
-    await onEvent(this, ctx, key, { ...event });
   }
 
   /**

@@ -127,9 +127,16 @@ describe("SessionStart", () => {
     await t.event(event("agent.session.start", "s1", { SessionKey: "s1" }));
     await t.event(event("agent.turn.start", "s2"));
     await t.event({ kind: "agent.session.start", source: {}, scope: {}, payload: { SessionKey: "s3" } });
+    await t.event({ kind: "agent.turn.start", source: {}, scope: {}, payload: { SessionKey: "s4" } });
     await t.event(event("agent.turn.start", "s1"));
     await t.beforeTool(call("echo_text", {}, "s2"));
-    assert.deepEqual(seen, ["SessionStart s1", "SessionStart s2", "SessionStart s3", "PreToolUse echo_text {}"]);
+    assert.deepEqual(seen, [
+      "SessionStart s1",
+      "SessionStart s2",
+      "SessionStart s3",
+      "SessionStart s4",
+      "PreToolUse echo_text {}",
+    ]);
   });
 
   it("fires again for a key seen after its session ended: a new session", async () => {

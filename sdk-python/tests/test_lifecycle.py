@@ -160,12 +160,16 @@ def test_session_start_fires_from_events_and_not_again_for_calls() -> None:
         {"kind": "agent.session.start", "source": {}, "scope": {}, "payload": {"SessionKey": "s3"}}
     )
     t.runtime_event({"kind": "agent.turn.start", "source": {}, "scope": {}, "payload": {}})
+    t.runtime_event(
+        {"kind": "agent.turn.start", "source": {}, "scope": {}, "payload": {"SessionKey": "s4"}}
+    )
     t.runtime_event(event("agent.turn.start", "s1"))
     t.before_tool(call("echo_text", {}, "s2"))
     assert seen == [
         "SessionStart s1",
         "SessionStart s2",
         "SessionStart s3",
+        "SessionStart s4",
         "PreToolUse echo_text {}",
     ]
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Final, Literal, TypedDict, Union
 
 from ._errors import ToolError
-from ._lifecycle_support import ARGUMENTS, READ, answer, as_json, as_result, get, last_user_message, set_last_user_message
+from ._lifecycle_support import ARGUMENTS, answer, as_json, as_result, get, last_user_message, set_last_user_message
 from ._protocol import JSON, ToolKind, ToolResult
 from ._results import modify
 
@@ -64,7 +64,7 @@ class HookEvent:
     """The lifecycle events: the keys of LifecycleHook's hooks."""
 
     SessionStart: Final = "SessionStart"
-    """the first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session."""
+    """the first call or event of a session key, once per session."""
     UserPromptSubmit: Final = "UserPromptSubmit"
     """the first hook.before_llm of a turn: a meta.TurnID new to the session or, from a host that sends none, a request whose last message is the user's."""
     PreToolUse: Final = "PreToolUse"
@@ -99,7 +99,7 @@ EVENTS: Final = (
 
 @dataclass(frozen=True)
 class SessionStartInput:
-    """SessionStart: the first call or event of a session key (a call's meta.SessionKey, an event's scope.session_key, agent.session.start), once per session."""
+    """SessionStart: the first call or event of a session key, once per session."""
 
     session_id: str
     event: Literal["SessionStart"] = field(default="SessionStart", init=False)
@@ -307,6 +307,18 @@ PermissionRequest callbacks let through. A failure is logged and counts as ask, 
 broken check approves nothing. Plain or async."""
 
 
+# How an input field of each type is read from its member, absent or not.
+READ: Final[dict[str, Callable[[Any], Any]]] = {
+    "arguments": lambda v: v if isinstance(v, dict) else {},
+    "json": lambda v: v,
+    "paths": lambda v: list(v or []),
+    "string": lambda v: v if isinstance(v, str) else "",
+    "tool_error": lambda v: ToolError(v if isinstance(v, dict) else {"for_llm": ""}),
+    "tool_kind": lambda v: v,
+    "tool_result": lambda v: v if isinstance(v, dict) else {"for_llm": ""},
+}
+
+
 async def _before_llm(run: Any, received: dict[str, Any]) -> Any:
     """Run the rows of hook.before_llm on a call; answer what their outcomes map to."""
     key = get(received, "meta", "SessionKey") or ""
@@ -361,7 +373,7 @@ async def _after_tool(run: Any, received: dict[str, Any]) -> Any:
             return PostToolUseInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), tool_output=READ["tool_result"](get(params, "result")))
 
         def apply_post_tool_use(value: object) -> None:
-            params["result"] = as_result(value, get(params, "result"), "modified_output")
+            params["result"] = as_result(value, READ["tool_result"](get(params, "result")), "modified_output")
 
         stop = await run.chain("PostToolUse", read_post_tool_use, "modified_output", apply_post_tool_use)
         if stop is not None and stop["action"] == "abort":
@@ -372,7 +384,7 @@ async def _after_tool(run: Any, received: dict[str, Any]) -> Any:
             return PostToolUseFailureInput(key, tool_name=READ["string"](get(params, "tool")), tool_input=READ["arguments"](get(params, "arguments")), error=READ["tool_error"](get(params, "result")))
 
         def apply_post_tool_use_failure(value: object) -> None:
-            params["result"] = as_result(value, get(params, "result"), "modified_output")
+            params["result"] = as_result(value, READ["tool_result"](get(params, "result")), "modified_output")
 
         stop = await run.chain("PostToolUseFailure", read_post_tool_use_failure, "modified_output", apply_post_tool_use_failure)
         if stop is not None and stop["action"] == "abort":
@@ -415,8 +427,16 @@ END: Final = (("SessionEnd", SessionEndInput),)
 END_KINDS: Final = ("agent.session.end",)
 
 
-async def on_event(run: Any, key: str, event: dict[str, Any]) -> None:
-    """Run the rows of a runtime event."""
+async def on_event(run: Any, event: dict[str, Any]) -> None:
+    """Run a runtime event in its session: end the session, or start it and run
+    the event's rows."""
+    key = get(event, "scope", "session_key") or get(event, "payload", "SessionKey")
+    if not key or not isinstance(key, str):
+        return  # in no session
     kind = event.get("kind")
+    if kind in END_KINDS:
+        await run.end(key)
+        return
+    await run.start(key)
     if kind == "agent.turn.end" and run.has("TaskCompleted"):
         await run.chain("TaskCompleted", lambda: TaskCompletedInput(key, payload=READ["json"](get(event, "payload"))), "", None)

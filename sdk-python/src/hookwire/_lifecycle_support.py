@@ -1,14 +1,13 @@
 """What the generated rows (_lifecycle) read a call with (its members, the
-last user message, an input field of each type), take a callback's modified
+last user message), take a callback's modified
 value in with, and answer an outcome with."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Callable, Final
+from typing import Any, Final
 
-from ._errors import ToolError
 from ._protocol import DecodeError, decode_tool_result
 
 
@@ -39,18 +38,6 @@ def set_last_user_message(params: dict[str, Any], value: Any) -> None:
     params["messages"] = messages
 
 
-# How an input field of each type is read from its member, absent or not.
-READ: Final[dict[str, Callable[[Any], Any]]] = {
-    "string": lambda v: v if isinstance(v, str) else "",
-    "arguments": lambda v: v if isinstance(v, dict) else {},
-    "tool_result": lambda v: v if isinstance(v, dict) else {"for_llm": ""},
-    "tool_error": lambda v: ToolError(v if isinstance(v, dict) else {"for_llm": ""}),
-    "tool_kind": lambda v: v,
-    "paths": lambda v: list(v or []),
-    "json": lambda v: v,
-}
-
-
 # What a tool's arguments are, said to a callback that answers something else.
 ARGUMENTS: Final = "the tool's arguments (a dict)"
 
@@ -66,11 +53,11 @@ def as_json(value: object, kind: type, what: str, want: str) -> Any:
         raise ValueError(f"{what} is not JSON: {e}") from None
 
 
-def as_result(value: object, current: Any, what: str) -> Any:
+def as_result(value: object, current: dict[str, Any], what: str) -> Any:
     """A callback's modified output as the tool's result: a whole ToolResult, or
     a str that replaces the for_llm of the current one."""
     if isinstance(value, str):
-        return {**READ["tool_result"](current), "for_llm": value}
+        return {**current, "for_llm": value}
     if not isinstance(value, dict):
         kind = type(value).__name__
         raise ValueError(f"{what} is a {kind}, neither a ToolResult nor a str (the new for_llm)")

@@ -15,7 +15,7 @@ from ._async import is_async
 from ._errors import ToolError
 from ._hook import Hook
 from ._lifecycle import *  # noqa: F403 (the events, their inputs, the vocabulary)
-from ._lifecycle_support import ARGUMENTS, as_json, get
+from ._lifecycle_support import ARGUMENTS, as_json
 from ._protocol import (
     EXT_APPROVE_TOOL_ARGUMENTS,
     METHOD_APPROVE_TOOL,
@@ -144,17 +144,7 @@ class _Layer:
         # in turn): a session's last TaskCompleted runs before its SessionEnd.
         self.events = self.events or asyncio.Lock()
         async with self.events:
-            kind = event["kind"]
-            key = event["scope"].get("session_key") or ""
-            if not key and kind.startswith("agent.session."):
-                key = get(event, "payload", "SessionKey")
-            if not key or not isinstance(key, str):
-                return  # not in a session
-            if kind in table.END_KINDS:
-                await self.end(key)
-            else:
-                await self.start(key)
-                await table.on_event(self, key, dict(event))
+            await table.on_event(self, dict(event))
 
     async def close(self) -> None:
         """At the hook's stop: end every session still open, in the order they started."""

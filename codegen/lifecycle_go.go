@@ -104,8 +104,8 @@ func (t *lifecycleTable) goModify(typ *Type, e lifecycleEvent) (coerce, assign s
 }
 
 // goEventKey are the Go statements that set key to the first of the members
-// of a runtime event ev at paths that is not empty: a string member, or one
-// of a member that is raw JSON (the payload), decoded.
+// of a runtime event ev at paths that is not empty: a string member, or a
+// string in a member that is raw JSON (the payload).
 func goEventKey(event *Type, paths []string) (string, error) {
 	var b strings.Builder
 	for i, path := range paths {
@@ -121,7 +121,8 @@ func goEventKey(event *Type, paths []string) (string, error) {
 		case err == nil && typ == "string":
 			fmt.Fprintf(&b, "\tkey %s %s\n", set, expr)
 		case rawTyp == "json.RawMessage" && member != "" && !strings.Contains(member, "."):
-			fmt.Fprintf(&b, "\tvar %s struct {\n\t\tKey string `json:%q`\n\t}\n\t_ = json.Unmarshal(%s, &%s)\n\tkey %s %s.Key\n", raw, member, rawExpr, raw, set, raw)
+			// A map: its keys match exactly, as in Python and TypeScript.
+			fmt.Fprintf(&b, "\tvar %s map[string]any\n\t_ = json.Unmarshal(%s, &%s)\n\tkey, _ %s %s[%q].(string)\n", raw, rawExpr, raw, set, raw, member)
 		default:
 			return "", fmt.Errorf("session_key: %s is no string member of a runtime event", path)
 		}

@@ -322,11 +322,9 @@ func (l *layer) onApproveTool(ctx context.Context, p hookwire.ApproveToolParams)
 func (l *layer) observe(ctx context.Context, ev hookwire.RuntimeEvent) {
 	key := deref(ev.Scope.SessionKey)
 	if key == "" {
-		var payload struct {
-			Key string `json:"SessionKey"`
-		}
+		var payload map[string]any
 		_ = json.Unmarshal(ev.Payload, &payload)
-		key = payload.Key
+		key, _ = payload["SessionKey"].(string)
 	}
 	if key == "" {
 		return // in no session

@@ -12,7 +12,7 @@ import { test } from "node:test";
 
 import fc from "fast-check";
 
-import { continue_, Hook, lifecycle, testHook } from "../src/index.js";
+import { continue_, Hook, type HookInput, lifecycle, type RuntimeEvent, testHook } from "../src/index.js";
 import { type Line, LineReader } from "../src/lines.js";
 import { routes } from "../src/methods.gen.js";
 import { Session } from "../src/session.js";
@@ -249,6 +249,42 @@ test("a lifecycle hook answers every call its params decode for, and approves no
           return;
         }
         if (method === "hook.approve_tool") assert.notEqual((reply.result as { approved?: unknown }).approved, true);
+      },
+    ),
+    { numRuns: NUM_RUNS },
+  );
+});
+
+/**
+ * A runtime event's session is the first of its scope's session_key and its
+ * payload's SessionKey that is not empty, whatever else the event carries
+ * (its payload is any JSON): the lifecycle layer runs the session's
+ * callbacks with that key, or none when it is not a string, and never fails.
+ */
+test("a lifecycle hook runs a runtime event in the session it names", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom("agent.session.end", "agent.turn.end", "agent.turn.start"),
+      fc.record({ session_key: short }, { requiredKeys: [] }),
+      fc.option(fc.oneof(fc.jsonValue(), fc.record({ SessionKey: fc.oneof(short, fc.jsonValue()) })), {
+        nil: undefined,
+      }),
+      async (kind, scope, payload) => {
+        const seen: string[] = [];
+        const record = (input: HookInput) => (
+          seen.push(`${input.event} ${input.sessionId}`), { action: "continue" as const }
+        );
+        const hook = lifecycle("props", {
+          hooks: { SessionStart: [record], TaskCompleted: [record], SessionEnd: [record] },
+          log: () => {},
+        });
+        const event = { kind, source: {}, scope, ...(payload === undefined ? {} : { payload }) };
+        await testHook(hook, { log: () => {} }).event(event as RuntimeEvent);
+        const fromPayload = typeof payload === "object" && payload !== null && !Array.isArray(payload);
+        const key = scope.session_key || (fromPayload ? (payload as { SessionKey?: unknown }).SessionKey : undefined);
+        if (typeof key !== "string" || key === "" || kind === "agent.session.end") assert.deepEqual(seen, []);
+        else if (kind === "agent.turn.end") assert.deepEqual(seen, [`SessionStart ${key}`, `TaskCompleted ${key}`]);
+        else assert.deepEqual(seen, [`SessionStart ${key}`]);
       },
     ),
     { numRuns: NUM_RUNS },

@@ -263,3 +263,41 @@ def test_a_lifecycle_hook_answers_every_call_and_approves_nothing_when_can_use_t
     json.dumps(result)
     if method == "hook.approve_tool":
         assert result is not True and result.get("approved") is not True
+
+
+# A runtime event's session is the first of its scope's session_key and its
+# payload's SessionKey that is not empty, whatever else the event carries
+# (its payload is any JSON): the lifecycle layer runs the session's
+# callbacks with that key, or none when it is not a str, and never fails.
+runtime_events = st.fixed_dictionaries(
+    {
+        "kind": st.sampled_from(["agent.session.end", "agent.turn.end", "agent.turn.start"]),
+        "source": st.just({}),
+        "scope": members(session_key=short),
+    },
+    optional={"payload": json_values | members(SessionKey=short | json_values)},
+)
+
+
+@settings(max_examples=300)
+@given(runtime_events)
+def test_a_lifecycle_hook_runs_a_runtime_event_in_the_session_it_names(event: Any) -> None:
+    seen: list[str] = []
+
+    def record(input: Any) -> Any:
+        seen.append(f"{input.event} {input.session_id}")
+        return {"action": "continue"}
+
+    hooks: LifecycleHooks = {"SessionStart": [record], "TaskCompleted": [record]}
+    hook = LifecycleHook("property", hooks={**hooks, "SessionEnd": [record]})
+    TestClient(hook).runtime_event(event)
+    payload = event.get("payload")
+    key = event["scope"].get("session_key") or (
+        payload.get("SessionKey") if isinstance(payload, dict) else None
+    )
+    if not isinstance(key, str) or not key or event["kind"] == "agent.session.end":
+        assert seen == []  # in no session, or ending one that never started
+    elif event["kind"] == "agent.turn.end":
+        assert seen == [f"SessionStart {key}", f"TaskCompleted {key}"]
+    else:
+        assert seen == [f"SessionStart {key}"]

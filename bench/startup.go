@@ -25,10 +25,12 @@ func (b *bench) startup() error {
 			return exec.Command(bare[0], bare[1:]...).Run()
 		}})
 		if lang == "python" {
-			// The floor under the SDK: the standard library it needs, with
-			// typing, which its message types are made with at run time.
-			cs = append(cs, &contender{id: "python-stdlib", label: "python -c 'import json, typing'", do: func() error {
-				return exec.Command(bare[0], "-c", "import json, typing").Run()
+			// The floor under the SDK: the standard library it cannot do
+			// without. json; typing, which its message types are made with
+			// at run time; threading, which runs handlers concurrently; and
+			// signal, which stops it cleanly.
+			cs = append(cs, &contender{id: "python-stdlib", label: "python -c 'import json, signal, threading, typing'", do: func() error {
+				return exec.Command(bare[0], "-c", "import json, signal, threading, typing").Run()
 			}})
 		}
 		for _, kind := range []string{raw, sdk} {

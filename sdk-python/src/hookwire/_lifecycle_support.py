@@ -1,6 +1,6 @@
-"""What the generated rows (_lifecycle) read a call with (its members, the
-last user message), take a callback's modified
-value in with, and answer an outcome with."""
+"""What the generated rows (_lifecycle) read a call with (its members and the
+last user message), take a callback's modified value in with, and answer an
+outcome with."""
 
 from __future__ import annotations
 

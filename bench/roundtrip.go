@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -90,9 +91,9 @@ func (b *bench) concurrency() error {
 	call := toolCall()
 	type load struct {
 		h     *hook
-		wall  time.Duration
 		cpu   time.Duration // the hook process's
 		calls int
+		rates []float64 // calls a second, of each round
 		c     *contender
 	}
 	var loads []*load
@@ -125,19 +126,25 @@ func (b *bench) concurrency() error {
 			})
 		}
 		wg.Wait()
-		l.wall += time.Since(start)
+		wall := time.Since(start)
 		l.cpu += cpuTime(l.h.pid) - cpu
+		calls := 0
 		for g := range callers {
 			l.c.samples = append(l.c.samples, samples[g]...)
-			l.calls += len(samples[g])
+			calls += len(samples[g])
 			for _, err := range errs[g] {
 				l.c.fail(err)
 			}
 		}
+		l.calls += calls
+		l.rates = append(l.rates, float64(calls)/wall.Seconds())
 	})
 	perSec, cpuPerCall := map[string]float64{}, map[string]int64{}
 	for _, l := range loads {
-		perSec[l.h.id] = float64(l.calls) / l.wall.Seconds()
+		// The median round's: a round that a neighbour on the machine
+		// slowed moves it no more than a call's time moves a median.
+		slices.Sort(l.rates)
+		perSec[l.h.id] = l.rates[len(l.rates)/2]
 		cpuPerCall[l.h.id] = int64(l.cpu) / int64(max(l.calls, 1))
 	}
 	for _, l := range loads {

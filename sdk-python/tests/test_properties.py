@@ -269,13 +269,13 @@ def test_a_lifecycle_hook_answers_every_call_and_approves_nothing_when_can_use_t
 # payload's SessionKey that is not empty, whatever else the event carries
 # (its payload is any JSON): the lifecycle layer runs the session's
 # callbacks with that key, or none when it is not a str, and never fails.
+event_members: dict[str, st.SearchStrategy[Any]] = {
+    "kind": st.sampled_from(["agent.session.end", "agent.turn.end", "agent.turn.start"]),
+    "source": st.just({}),
+    "scope": members(session_key=short),
+}
 runtime_events = st.fixed_dictionaries(
-    {
-        "kind": st.sampled_from(["agent.session.end", "agent.turn.end", "agent.turn.start"]),
-        "source": st.just({}),
-        "scope": members(session_key=short),
-    },
-    optional={"payload": json_values | members(SessionKey=short | json_values)},
+    event_members, optional={"payload": json_values | members(SessionKey=short | json_values)}
 )
 
 

@@ -80,7 +80,7 @@ func TestInitWithoutSDKDependsOnThePublishedVersion(t *testing.T) {
 	for lang, want := range map[string][2]string{
 		"go":         {"go.mod", "require github.com/hookwire/hookwire/sdk-go v" + version + "\n"},
 		"typescript": {"package.json", `"hookwire": "^` + version + `"`},
-		"python":     {"README.md", "pip install hookwire==" + version},
+		"python":     {"README.md", "pip install /path/to/hookwire-" + version + "-py3-none-any.whl"},
 	} {
 		dir := filepath.Join(t.TempDir(), "hook")
 		if code, out, errOut := hookwire(t, "", "init", "--lang", lang, dir); code != exitOK {
@@ -93,6 +93,33 @@ func TestInitWithoutSDKDependsOnThePublishedVersion(t *testing.T) {
 		hooks, _ := os.ReadFile(filepath.Join(dir, "hooks.json"))
 		if strings.Contains(string(hooks), "PYTHONPATH") {
 			t.Errorf("%s: hooks.json points at a checkout:\n%s", lang, hooks)
+		}
+		// Nothing is published yet: the README says where the package
+		// comes from, never a registry install that fails (or fetches
+		// someone else's package of the same name).
+		readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		for _, bad := range []string{"pip install hookwire==", "npm install hookwire"} {
+			if strings.Contains(string(readme), bad) {
+				t.Errorf("%s: README.md says %q, which installs nothing of ours:\n%s", lang, bad, readme)
+			}
+		}
+		if !strings.Contains(string(readme), "--sdk CHECKOUT") {
+			t.Errorf("%s: README.md does not say how to use a checkout's SDK:\n%s", lang, readme)
+		}
+	}
+}
+
+// TestInitHooksUseTheCurrentNames: the hook a new user starts from uses
+// the helpers' current names, not the deprecated deny.
+func TestInitHooksUseTheCurrentNames(t *testing.T) {
+	for lang, file := range map[string]string{"python": "hook.py", "typescript": "hook.ts"} {
+		dir := filepath.Join(t.TempDir(), "hook")
+		if code, out, errOut := hookwire(t, "", "init", "--lang", lang, dir); code != exitOK {
+			t.Fatalf("%s: exit %d\n%s%s", lang, code, out, errOut)
+		}
+		src, _ := os.ReadFile(filepath.Join(dir, file))
+		if regexp.MustCompile(`\bdeny\b`).Match(src) {
+			t.Errorf("%s: %s uses deny, the old name of deny_tool:\n%s", lang, file, src)
 		}
 	}
 }

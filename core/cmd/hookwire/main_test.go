@@ -251,3 +251,27 @@ func TestAHookThatCannotStartIsNamedWithItsLastWords(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
 	}
 }
+
+// TestCoreREADMEDocumentsEveryCommand: core/README.md says it documents
+// every command; each has a section of its own there.
+func TestCoreREADMEDocumentsEveryCommand(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var headings []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "### `hookwire ") {
+			headings = append(headings, line)
+		}
+	}
+	for _, c := range commands {
+		documented := false
+		for _, h := range headings {
+			documented = documented || strings.Contains(h, "`hookwire "+c.name+"`") || strings.Contains(h, "`"+c.name+"`")
+		}
+		if !documented {
+			t.Errorf("core/README.md has no section for hookwire %s", c.name)
+		}
+	}
+}

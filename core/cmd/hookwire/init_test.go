@@ -212,3 +212,32 @@ func TestTheAgentCommandOfANewPythonProjectRunsItsHookFromTheVenvFromAnyFolder(t
 	}
 	event("SessionEnd", "")
 }
+
+// TestTheREADMEsTypeScriptInstallPinsWhatInitPins: a user who follows the
+// README and one who runs init compile with the same TypeScript and Node.js
+// types.
+func TestTheREADMEsTypeScriptInstallPinsWhatInitPins(t *testing.T) {
+	tmpl, err := initData.ReadFile("initdata/typescript/package.json.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var install string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "npm install ") && strings.Contains(line, "hookwire-") {
+			install = line
+		}
+	}
+	for _, pkg := range []string{"typescript", "@types/node"} {
+		pin := regexp.MustCompile(`"` + regexp.QuoteMeta(pkg) + `": "([^"]+)"`).FindSubmatch(tmpl)
+		if pin == nil {
+			t.Fatalf("init's package.json pins no %s", pkg)
+		}
+		if want := pkg + "@" + string(pin[1]); !strings.Contains(install, want) {
+			t.Errorf("the README's TypeScript install line %q does not install %s, as init does", install, want)
+		}
+	}
+}

@@ -83,7 +83,7 @@ func callArgs(args []string, e env) (argv []string, m protocol.MethodInfo, param
 		for _, m := range protocol.Methods {
 			names = append(names, m.Name)
 		}
-		return nil, m, nil, fmt.Errorf("unknown method %q (known: %s)", args[n-1], strings.Join(names, ", "))
+		return nil, m, nil, fmt.Errorf("unknown method %q%s (known: %s)", args[n-1], cli.DidYouMean(args[n-1], names), strings.Join(names, ", "))
 	}
 	if string(params) == "-" {
 		var v json.RawMessage

@@ -82,7 +82,7 @@ func TestCallUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"call", "--", "hook"}, "hookwire call: need the hook's command and a method, after --"},
-		{[]string{"call", "--", "hook", "hook.befor_tool"}, `hookwire call: unknown method "hook.befor_tool" (known: hook.hello, hook.before_llm,`},
+		{[]string{"call", "--", "hook", "hook.befor_tool"}, `hookwire call: unknown method "hook.befor_tool" (did you mean "hook.before_tool"?) (known: hook.hello, hook.before_llm,`},
 		{[]string{"call", "--", "hook", "hook.before_tool", "{nope"}, "hookwire call: params are not JSON: {nope"},
 		{[]string{"call", "--host", "claw", "--", "hook", "hook.before_tool"}, `hookwire call: --host: unknown host "claw" (known: picoclaw)`},
 	} {

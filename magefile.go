@@ -305,8 +305,27 @@ func envDuration(name string, def time.Duration) time.Duration {
 
 // Deps installs the pinned dev tools and what the SDKs build with: a Python
 // virtual environment in .venv with sdk-python installed in it (editable, so
-// it sees regenerated code), and sdk-node's node_modules.
+// it sees regenerated code), and sdk-node's node_modules; and what the tests
+// run: Debian's Chromium and the pinned real agents.
 func Deps() error {
+	if err := buildDeps(); err != nil {
+		return err
+	}
+	if err := installBrowser(); err != nil {
+		return err
+	}
+	for _, dir := range append([]string{"examples/realagents"}, glob("examples/*/typescript")...) {
+		if err := npmInstall(dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildDeps are what the packages build with, and all dist needs: the
+// virtual environment with the Python build backend, and sdk-node's
+// node_modules.
+func buildDeps() error {
 	if _, err := os.Stat(venvBin("pip")); err != nil {
 		if err := run(".", "python3", "-m", "venv", ".venv"); err != nil {
 			return err
@@ -331,25 +350,23 @@ func Deps() error {
 	if err := run(".", venvBin("python"), "-m", "compileall", "-q", "sdk-python/src"); err != nil {
 		return err
 	}
-	if err := installBrowser(); err != nil {
-		return err
+	return npmInstall("sdk-node")
+}
+
+// npmInstall installs the npm project in dir from its lock, when the lock
+// is newer than what is installed.
+func npmInstall(dir string) error {
+	if !olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
+		return nil
 	}
-	for _, dir := range nodeProjects() {
-		if olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
-			install := "ci"
-			if dir == "examples/realagents" {
-				// Qwen Code names optional platform packages that the
-				// registry does not have, which npm ci takes for a lock out
-				// of sync; npm install installs from the same lock and
-				// leaves it as it is.
-				install = "install"
-			}
-			if err := run(dir, "npm", install, "--no-audit", "--no-fund"); err != nil {
-				return err
-			}
-		}
+	install := "ci"
+	if dir == "examples/realagents" {
+		// Qwen Code names optional platform packages that the registry
+		// does not have, which npm ci takes for a lock out of sync; npm
+		// install installs from the same lock and leaves it as it is.
+		install = "install"
 	}
-	return nil
+	return run(dir, "npm", install, "--no-audit", "--no-fund")
 }
 
 // installBrowser installs Debian's Chromium, which the browser tests of

@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/magefile/mage/mg"
 )
 
 func init() {
@@ -50,7 +49,11 @@ var platforms = []struct{ goos, goarch string }{
 // with it (examples/install_test.go). Not part of ci, which tests the same
 // install with this machine's artifacts only.
 func Dist() error {
-	mg.Deps(Deps)
+	// Only what the packages are built with: the agents and the browser
+	// the tests run are no part of a release.
+	if err := buildDeps(); err != nil {
+		return err
+	}
 	raw, err := os.ReadFile("VERSION")
 	if err != nil {
 		return err

@@ -108,13 +108,8 @@ func Check() error {
 		if err := run(m, "go", "vet", "./..."); err != nil {
 			problems = append(problems, err.Error())
 		}
-		// Users run hooks on macOS as much as on Linux; a Go hook runs on
-		// Windows too (the bridge, with its socket and lock, does not yet).
-		systems := []string{"darwin"}
-		if m == "sdk-go" {
-			systems = append(systems, "windows")
-		}
-		for _, goos := range systems {
+		// Users run hooks on macOS as much as on Linux, and on Windows.
+		for _, goos := range []string{"darwin", "windows"} {
 			vet := exec.Command("go", "vet", "./...") // type-checks that system's files, writes nothing
 			vet.Dir, vet.Env = m, append(os.Environ(), "GOOS="+goos)
 			if out, err := vet.CombinedOutput(); err != nil {
@@ -122,12 +117,27 @@ func Check() error {
 			}
 		}
 	}
+	problems = append(problems, crossBuildProblems()...)
 	problems = append(problems, pythonFormatProblems()...)
 	problems = append(problems, nodeLintProblems()...)
 	if len(problems) > 0 {
 		return errors.New("check failed:\n  " + strings.Join(problems, "\n  "))
 	}
 	return nil
+}
+
+// crossBuildProblems builds the commands for every platform of a release,
+// so that none breaks unseen until dist.
+func crossBuildProblems() []string {
+	var problems []string
+	for _, p := range platforms {
+		build := exec.Command("go", "build", "./cmd/...") // several packages: built, then thrown away
+		build.Dir, build.Env = "core", append(os.Environ(), "GOOS="+p.goos, "GOARCH="+p.goarch, "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			problems = append(problems, fmt.Sprintf("core/cmd does not build for %s/%s: %s", p.goos, p.goarch, out))
+		}
+	}
+	return problems
 }
 
 // nodeLintProblems runs the pinned Biome over sdk-node: its formatter, its

@@ -66,12 +66,8 @@ func Dist() error {
 	}
 	dist, _ := filepath.Abs("dist")
 	for _, p := range platforms {
-		// hookwire-bridge is `hookwire bridge` alone, which starts faster;
-		// Windows has no bridge.
+		// hookwire-bridge is `hookwire bridge` alone, which starts faster.
 		for _, command := range []string{"hookwire", "hookwire-bridge"} {
-			if command == "hookwire-bridge" && p.goos == "windows" {
-				continue
-			}
 			name := fmt.Sprintf("%s-%s-%s-%s", command, version, p.goos, p.goarch)
 			if p.goos == "windows" {
 				name += ".exe"

@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hookwire/hookwire/core/inspect/feed"
@@ -76,16 +75,10 @@ func privateDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	switch {
-	case !info.IsDir():
+	if !info.IsDir() {
 		return fmt.Errorf("%s is not a folder", dir)
-	case ok && int(st.Uid) != os.Getuid():
-		return fmt.Errorf("%s belongs to another user", dir)
-	case info.Mode().Perm()&0o077 != 0:
-		return fmt.Errorf("%s may be entered by other users (mode %v): it must be 0700", dir, info.Mode().Perm())
 	}
-	return nil
+	return checkPrivate(dir, info)
 }
 
 // Invoke answers one event of the agent: it reads the event from stdin,
@@ -234,14 +227,14 @@ func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, star
 	}
 	defer lock.Close()
 	// Polled, not waited for: the wait must end with ctx.
-	for syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	for tryLock(lock) != nil {
 		select {
 		case <-ctx.Done():
 			return nil, false, fmt.Errorf("waiting for another event to start the session's server: %w", ctx.Err())
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer unlock(lock)
 	if conn, err := dialer.DialContext(ctx, "unix", s.Socket); err == nil {
 		return conn, false, nil // another event started it meanwhile
 	}
@@ -261,7 +254,7 @@ func (s Session) start(ctx context.Context, opts Options) (net.Conn, error) {
 	argv := opts.Server(s.Socket)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // it outlives this invocation
+	detach(cmd) // it outlives this invocation
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the session's server: %w", err)
 	}

@@ -1,5 +1,3 @@
-//go:build !windows
-
 // Command hookwire-bridge is `hookwire bridge` alone: it runs a hookwire
 // hook as a command hook of Claude Code or Gemini CLI. Agents start it for
 // every event, so it links the bridge and the runtime and nothing else of

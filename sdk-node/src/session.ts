@@ -45,6 +45,18 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> =>
 
 /** The message of a thrown value. */
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/**
+ * What the host reads of a handler that threw: the error's class with its
+ * message, as a stack's first line says it ("TypeError: Cannot read properties
+ * of undefined"), so that a guard's failure says what kind it was; a plain
+ * Error says its message alone.
+ */
+export const failureMessage = (err: unknown): string => {
+  if (!(err instanceof Error) || err.name === "Error") {
+    return messageOf(err);
+  }
+  return err.message === "" ? err.name : `${err.name}: ${err.message}`;
+};
 const detailsOf = (err: unknown): string => (err instanceof Error && err.stack !== undefined ? err.stack : String(err));
 
 const resultLine = (id: unknown, result: unknown): string => JSON.stringify({ jsonrpc: "2.0", id, result }) + "\n";
@@ -399,7 +411,7 @@ export class Session {
     const call = `${method} (id ${JSON.stringify(id)})`;
     if (!isHookError(err)) {
       this.log(`hookwire: ${call} failed: ${detailsOf(err)}`);
-      return errorLine(id, ErrorCodes.HandlerError, messageOf(err));
+      return errorLine(id, ErrorCodes.HandlerError, failureMessage(err));
     }
     // The handler chose this answer: a line of log, not a stack, says so.
     this.log(`hookwire: ${call} answered error ${err.code}: ${err.message}`);

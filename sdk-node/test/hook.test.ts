@@ -192,7 +192,23 @@ describe("typed handlers", () => {
     const hook = new Hook("h").afterLLM(() => {
       throw new TypeError("bad");
     });
-    await assert.rejects(testHook(hook, { log }).afterLLM({ model: "m", response: {} }), new RpcError(-32000, "bad"));
+    await assert.rejects(
+      testHook(hook, { log }).afterLLM({ model: "m", response: {} }),
+      new RpcError(-32000, "TypeError: bad"),
+    );
+  });
+
+  it("names the class of what a handler threw, so the host reads more than a property's name", async () => {
+    const { log } = capture();
+    const hook = new Hook("h").beforeTool((params) => {
+      const args = params.arguments as unknown as { nothing: { path: string } };
+      return denyTool(args.nothing.path);
+    });
+    const response = await testHook(hook, { log }).request("hook.before_tool", call("read_file", {}));
+    assert.match(
+      String(response.error?.message),
+      /^TypeError: Cannot read properties of undefined \(reading 'path'\)$/,
+    );
   });
 
   it("answers continue for a handler that returns nothing, and adds the plugin tools to the request it lets through", async () => {

@@ -216,7 +216,7 @@ def test_a_handler_that_raises_is_a_32000_error_with_its_message() -> None:
 
     with pytest.raises(HookError) as e:
         hook.test_client().before_tool(CALL)
-    assert (e.value.code, e.value.message) == (-32000, "'no such thing'")
+    assert (e.value.code, e.value.message) == (-32000, "KeyError: 'no such thing'")
     assert isinstance(e.value.__cause__, KeyError)
 
 

@@ -77,12 +77,12 @@ def test_a_handler_that_raises_gets_a_32000_error_and_the_loop_goes_on(
     assert reply == {
         "jsonrpc": "2.0",
         "id": 2,
-        "error": {"code": -32000, "message": "the handler broke"},
+        "error": {"code": -32000, "message": "RuntimeError: the handler broke"},
     }
     # One that raises after it has waited for something.
     assert wire_hook.call(3, "hook.before_tool", before_tool("fail_later"))["error"] == {
         "code": -32000,
-        "message": "the handler broke later",
+        "message": "RuntimeError: the handler broke later",
     }
     assert wire_hook.call(4, "hook.before_tool", before_tool("echo", text="ok"))["result"] == {
         "action": "deny_tool",
@@ -92,6 +92,13 @@ def test_a_handler_that_raises_gets_a_32000_error_and_the_loop_goes_on(
     wire_hook.wait()
     assert "Traceback" in wire_hook.stderr
     assert "RuntimeError: the handler broke" in wire_hook.stderr
+
+
+def test_the_host_reads_the_class_of_what_a_handler_raised(wire_hook: HookProcess) -> None:
+    # A KeyError's text alone is the key: "'path'" tells the host nothing.
+    wire_hook.hello()
+    reply = wire_hook.call(2, "hook.before_tool", before_tool("key_error"))
+    assert reply["error"] == {"code": -32000, "message": "KeyError: 'path'"}
 
 
 def test_a_handler_chooses_its_error_with_hook_error_and_the_loop_goes_on(

@@ -65,3 +65,11 @@ class ToolError(HookwireError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def failure_message(e: BaseException) -> str:
+    """The message the host reads for a handler that raised: the
+    exception's class with its text, as a traceback's last line says it
+    (``KeyError: 'path'``, where the text alone would be ``'path'``)."""
+    text = str(e)
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__

@@ -29,7 +29,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from ._errors import HookError
+from ._errors import HookError, failure_message
 from ._json import ID_TYPES, Undecodable, decode
 from ._log import log
 from ._methods import NEEDS_HANDLER
@@ -274,7 +274,7 @@ class _Wire:
             self.error(request_id, e.code, e.message, e.data)
             return
         log.error("%s handler failed", method, exc_info=e)
-        self.error(request_id, CODE_HANDLER_ERROR, str(e) or type(e).__name__)
+        self.error(request_id, CODE_HANDLER_ERROR, failure_message(e))
 
     def error(self, request_id: Any, code: int, message: str, data: Any = None) -> None:
         error: dict[str, Any] = {"code": code, "message": message}

@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from ._errors import HookError
+from ._errors import HookError, failure_message
 from ._methods import _TestCalls
 from ._protocol import (
     CODE_HANDLER_ERROR,
@@ -116,7 +116,7 @@ class TestClient(_TestCalls):
                 raise HookError(CODE_HANDLER_ERROR, message) from e
             raise HookError(e.code, e.message, data) from e
         except Exception as e:
-            raise HookError(CODE_HANDLER_ERROR, str(e) or type(e).__name__) from e
+            raise HookError(CODE_HANDLER_ERROR, failure_message(e)) from e
 
     async def notify_async(self, method: str, params: Any) -> None:
         """notify(), for tests that run in an event loop of their own."""

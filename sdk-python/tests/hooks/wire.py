@@ -44,6 +44,8 @@ def behave(call: BeforeToolParams) -> BeforeToolReply:
         return deny_tool(f"a child read {len(child.stdout)} bytes of stdin")
     if tool == "fail":
         raise RuntimeError("the handler broke")
+    if tool == "key_error":
+        return deny_tool({}["path"])
     if tool == "hook_error":
         raise HookError(int(str(args["code"])), str(args["message"]), args.get("data"))
     if tool == "hook_error_set":

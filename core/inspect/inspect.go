@@ -142,17 +142,17 @@ func (s *Server) closeListeners() {
 }
 
 // listenSocket listens on the producers' socket, in a folder of this
-// user's that no one else may enter. A socket left by an inspector that
-// is gone is replaced; one that answers is another inspector's.
+// user's that no one else may enter: a folder another user made first, or
+// may write, or a link to one, is refused (feed.CheckDir), as producers
+// refuse to send there. A socket left by an inspector that is gone is
+// replaced; one that answers is another inspector's.
 func listenSocket(path string) (net.Listener, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(dir); err != nil {
-		return nil, err
-	} else if fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("%s may be entered by other users (mode %v): it must be 0700", dir, fi.Mode().Perm())
+	if err := feed.CheckDir(dir); err != nil {
+		return nil, fmt.Errorf("not listening for sessions: %w", err)
 	}
 	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
 		c.Close()

@@ -28,6 +28,16 @@ func start(t *testing.T) *Server {
 	return srv
 }
 
+// privateDir is a folder of this user's alone, where producers send to a
+// listener (feed refuses a folder others may enter).
+func privateDir(tb testing.TB) string {
+	dir := tb.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
 // request sends a request to the server, with the changes of edit.
 func request(t *testing.T, srv *Server, method, path string, edit func(*http.Request)) (int, string) {
 	t.Helper()
@@ -132,6 +142,26 @@ func TestTheSocketsFolderIsThisUsersAlone(t *testing.T) {
 	os.Mkdir(open, 0o755)
 	if _, err := Start(Options{Socket: filepath.Join(open, "inspect.sock")}); err == nil || !strings.Contains(err.Error(), "0700") {
 		t.Errorf("an inspector in a folder others may enter: %v", err)
+	}
+	// A link to a folder of this user's: another user could have made it
+	// point anywhere.
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(filepath.Dir(srv.opts.Socket), link)
+	if _, err := Start(Options{Socket: filepath.Join(link, "inspect.sock")}); err == nil || !strings.Contains(err.Error(), "is a symbolic link") {
+		t.Errorf("an inspector in a linked folder: %v", err)
+	}
+	// A folder another user made first, mode 0700 as this user's would be.
+	if os.Getuid() == 0 {
+		theirs := filepath.Join(t.TempDir(), "theirs")
+		os.Mkdir(theirs, 0o700)
+		if err := os.Chown(theirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Start(Options{Socket: filepath.Join(theirs, "inspect.sock")}); err == nil || !strings.Contains(err.Error(), "belongs to user 65534") {
+			t.Errorf("an inspector in another user's folder: %v", err)
+		}
+	} else {
+		t.Log("not root: no folder can be given to another user; package feed checks the owner on Lstat's word")
 	}
 	if _, err := Start(Options{Socket: srv.opts.Socket}); err == nil || !strings.Contains(err.Error(), "already listens") {
 		t.Errorf("a second inspector on the same socket: %v", err)
@@ -312,7 +342,7 @@ func TestACallOnTheWireOpensOnItsBodiesAsSent(t *testing.T) {
 // An inspector that reads nothing never holds the host: publishing only
 // queues, and the session's end waits two seconds at most.
 func TestAStuckInspectorNeverHoldsTheHost(t *testing.T) {
-	sock := filepath.Join(t.TempDir(), "inspect.sock")
+	sock := filepath.Join(privateDir(t), "inspect.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
@@ -326,6 +356,9 @@ func TestAStuckInspectorNeverHoldsTheHost(t *testing.T) {
 		}
 	}()
 	pub := feed.OpenAt(sock, feed.Info{Kind: "run"})
+	if !pub.Active() {
+		t.Fatal("the session does not see the stuck inspector")
+	}
 	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"hook.before_tool","params":{"tool":"` + strings.Repeat("x", 64<<10) + `"}}`)
 	done := make(chan struct{})
 	go func() {

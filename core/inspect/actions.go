@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -83,9 +84,45 @@ func readBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// allowed reports whether the page may run argv: only a command the user
+// named when starting the inspector (Options.Allow), word for word.
+func (s *Server) allowed(argv []string) bool {
+	for _, a := range s.opts.Allow {
+		if slices.Equal(a, argv) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowedLines are the commands the page may run, as the page writes them.
+func (s *Server) allowedLines() []string {
+	out := []string{}
+	for _, a := range s.opts.Allow {
+		out = append(out, strings.Join(a, " "))
+	}
+	return out
+}
+
+// refuseCommand answers a command the page may not run, naming the flag
+// that allows it.
+func (s *Server) refuseCommand(w http.ResponseWriter, argv []string) {
+	msg := fmt.Sprintf("refused: hookwire inspect runs only the hook commands it was started with; to run this one, start it with --allow %q", strings.Join(argv, " "))
+	if lines := s.allowedLines(); len(lines) > 0 {
+		msg += fmt.Sprintf(" (it may run: %s)", strings.Join(lines, "; "))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
 func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	var req CallRequest
 	if !readBody(w, r, &req) {
+		return
+	}
+	if len(req.Command) > 0 && !s.allowed(req.Command) {
+		s.refuseCommand(w, req.Command)
 		return
 	}
 	reply, err := Call(r.Context(), req)
@@ -220,6 +257,10 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(req.Command) == 0 || req.Command[0] == "" {
 		http.Error(w, "no hook command", http.StatusBadRequest)
+		return
+	}
+	if !s.allowed(req.Command) {
+		s.refuseCommand(w, req.Command)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Minute)

@@ -34,7 +34,7 @@ func BenchmarkIngest(b *testing.B) {
 // published is what a session of n calls to a process hook writes to the
 // inspector.
 func published(tb testing.TB, n int) []byte {
-	sock := filepath.Join(tb.TempDir(), "inspect.sock")
+	sock := filepath.Join(privateDir(tb), "inspect.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		tb.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -51,6 +52,11 @@ type Options struct {
 	Logs string
 	// Token is the URL's token; empty means a random one.
 	Token string
+	// Allow are the hook commands the page may run, each an argv as
+	// given: the composer's call and a replay run one of these, never a
+	// command that comes from the page alone (whoever holds the token
+	// would run anything as this user).
+	Allow [][]string
 	// Logger receives what goes wrong with a producer's stream.
 	Logger *slog.Logger
 }
@@ -67,6 +73,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	waiters map[chan struct{}]bool
+	launch  []string // the launch files not removed yet (LaunchFile)
 	prodWG  sync.WaitGroup
 }
 
@@ -117,6 +124,60 @@ func (s *Server) URL() string {
 	return fmt.Sprintf("http://127.0.0.1:%d/?token=%s", s.port, s.token)
 }
 
+// launchTTL is how long a launch file waits for a browser that never
+// loads the page: long enough for one to start cold.
+const launchTTL = 2 * time.Minute
+
+// LaunchFile writes a page that sends the browser on to URL, and returns
+// its path, for a browser opener (xdg-open, open): every user of the
+// machine may read a process's command line, so the opener is given this
+// path, never the URL with its token. The file is readable by this user
+// alone (0600, created new, never through a link) in the socket's folder,
+// which is this user's alone; it is removed once the page is served, after
+// two minutes, or at Close, whichever comes first.
+func (s *Server) LaunchFile() (string, error) {
+	b := make([]byte, 12)
+	rand.Read(b)
+	path := filepath.Join(filepath.Dir(s.opts.Socket), "open-"+hex.EncodeToString(b)+".html")
+	// O_EXCL already refuses a name that is there, a link included;
+	// O_NOFOLLOW says so where the system has it.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("writing the page that opens the inspector: %w", err)
+	}
+	url := html.EscapeString(s.URL())
+	_, err = fmt.Fprintf(f, `<!doctype html>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<meta http-equiv="refresh" content="0; url=%s">
+<title>hookwire inspect</title>
+<p><a href="%s">Open hookwire inspect</a></p>
+`, url, url)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return "", fmt.Errorf("writing the page that opens the inspector: %w", err)
+	}
+	s.mu.Lock()
+	s.launch = append(s.launch, path)
+	s.mu.Unlock()
+	time.AfterFunc(launchTTL, s.removeLaunch)
+	return path, nil
+}
+
+// removeLaunch removes the launch files: the browser has loaded the page,
+// or will not.
+func (s *Server) removeLaunch() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, path := range s.launch {
+		os.Remove(path)
+	}
+	s.launch = nil
+}
+
 // Port is the TCP port the page is served on.
 func (s *Server) Port() int { return s.port }
 
@@ -126,6 +187,7 @@ func (s *Server) Close() error {
 	defer cancel()
 	s.sock.Close()
 	os.Remove(s.opts.Socket)
+	s.removeLaunch()
 	s.mu.Lock()
 	for c := range s.waiters {
 		close(c)
@@ -142,17 +204,17 @@ func (s *Server) closeListeners() {
 }
 
 // listenSocket listens on the producers' socket, in a folder of this
-// user's that no one else may enter. A socket left by an inspector that
-// is gone is replaced; one that answers is another inspector's.
+// user's that no one else may enter: a folder another user made first, or
+// may write, or a link to one, is refused (feed.CheckDir), as producers
+// refuse to send there. A socket left by an inspector that is gone is
+// replaced; one that answers is another inspector's.
 func listenSocket(path string) (net.Listener, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(dir); err != nil {
-		return nil, err
-	} else if fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("%s may be entered by other users (mode %v): it must be 0700", dir, fi.Mode().Perm())
+	if err := feed.CheckDir(dir); err != nil {
+		return nil, fmt.Errorf("not listening for sessions: %w", err)
 	}
 	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
 		c.Close()
@@ -252,6 +314,8 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(page, "page")
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		// The page is served with its token: a launch file has done its work.
+		s.removeLaunch()
 		b, _ := fs.ReadFile(static, "index.html")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(strings.ReplaceAll(string(b), "TOKEN", s.token)))
@@ -289,6 +353,9 @@ func (s *Server) routes() http.Handler {
 			return
 		}
 		writeJSON(w, m)
+	})
+	mux.HandleFunc("GET /api/allowed", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, map[string][]string{"commands": s.allowedLines()})
 	})
 	mux.HandleFunc("POST /api/call", s.call)
 	mux.HandleFunc("POST /api/recordings", s.openUploaded)

@@ -17,15 +17,26 @@ import (
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
-func start(t *testing.T) *Server {
+// start serves an inspector that may run the commands of allow.
+func start(t *testing.T, allow ...[]string) *Server {
 	t.Helper()
 	sock := filepath.Join(t.TempDir(), "hookwire", "inspect.sock")
-	srv, err := Start(Options{Socket: sock})
+	srv, err := Start(Options{Socket: sock, Allow: allow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
 	return srv
+}
+
+// privateDir is a folder of this user's alone, where producers send to a
+// listener (feed refuses a folder others may enter).
+func privateDir(tb testing.TB) string {
+	dir := tb.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
 
 // request sends a request to the server, with the changes of edit.
@@ -56,7 +67,7 @@ func request(t *testing.T, srv *Server, method, path string, edit func(*http.Req
 }
 
 func TestOnlyThisUsersBrowserOnThisMachineIsServed(t *testing.T) {
-	srv := start(t)
+	srv := start(t, []string{"true"})
 	token := "?token=" + srv.token
 	cases := []struct {
 		name, method, path string
@@ -132,6 +143,26 @@ func TestTheSocketsFolderIsThisUsersAlone(t *testing.T) {
 	os.Mkdir(open, 0o755)
 	if _, err := Start(Options{Socket: filepath.Join(open, "inspect.sock")}); err == nil || !strings.Contains(err.Error(), "0700") {
 		t.Errorf("an inspector in a folder others may enter: %v", err)
+	}
+	// A link to a folder of this user's: another user could have made it
+	// point anywhere.
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(filepath.Dir(srv.opts.Socket), link)
+	if _, err := Start(Options{Socket: filepath.Join(link, "inspect.sock")}); err == nil || !strings.Contains(err.Error(), "is a symbolic link") {
+		t.Errorf("an inspector in a linked folder: %v", err)
+	}
+	// A folder another user made first, mode 0700 as this user's would be.
+	if os.Getuid() == 0 {
+		theirs := filepath.Join(t.TempDir(), "theirs")
+		os.Mkdir(theirs, 0o700)
+		if err := os.Chown(theirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Start(Options{Socket: filepath.Join(theirs, "inspect.sock")}); err == nil || !strings.Contains(err.Error(), "belongs to user 65534") {
+			t.Errorf("an inspector in another user's folder: %v", err)
+		}
+	} else {
+		t.Log("not root: no folder can be given to another user; package feed checks the owner on Lstat's word")
 	}
 	if _, err := Start(Options{Socket: srv.opts.Socket}); err == nil || !strings.Contains(err.Error(), "already listens") {
 		t.Errorf("a second inspector on the same socket: %v", err)
@@ -312,7 +343,7 @@ func TestACallOnTheWireOpensOnItsBodiesAsSent(t *testing.T) {
 // An inspector that reads nothing never holds the host: publishing only
 // queues, and the session's end waits two seconds at most.
 func TestAStuckInspectorNeverHoldsTheHost(t *testing.T) {
-	sock := filepath.Join(t.TempDir(), "inspect.sock")
+	sock := filepath.Join(privateDir(t), "inspect.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
@@ -326,6 +357,9 @@ func TestAStuckInspectorNeverHoldsTheHost(t *testing.T) {
 		}
 	}()
 	pub := feed.OpenAt(sock, feed.Info{Kind: "run"})
+	if !pub.Active() {
+		t.Fatal("the session does not see the stuck inspector")
+	}
 	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"hook.before_tool","params":{"tool":"` + strings.Repeat("x", 64<<10) + `"}}`)
 	done := make(chan struct{})
 	go func() {
@@ -369,5 +403,82 @@ func TestARecordingSentByThePageIsASessionAndABadOneIsRefusedByLine(t *testing.T
 	body, _ = json.Marshal(map[string]string{"name": "bad.jsonl", "recording": recording + `{"hook":"w","dir":"up","text":"x"}` + "\n"})
 	if code, out := post(string(body)); code != http.StatusBadRequest || !strings.Contains(out, "line 3") {
 		t.Errorf("a bad recording: status %d: %s", code, out)
+	}
+}
+
+// post sends body to the API at path, as the page does.
+func post(t *testing.T, srv *Server, path, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:"+strconv.Itoa(srv.Port())+path+"?token="+srv.token, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// Whoever holds the token (another local user who read it) may ask the
+// composer or a replay to run a command: only one the user named when
+// starting the inspector runs; any other is refused, saying which flag
+// allows it, and never starts.
+func TestThePageRunsOnlyTheCommandsTheInspectorWasStartedWith(t *testing.T) {
+	dir := t.TempDir()
+	listed, unlisted := filepath.Join(dir, "listed"), filepath.Join(dir, "unlisted")
+	touch := func(marker string) []string { return []string{"sh", "-c", "touch " + marker + "; exit 1"} }
+	srv := start(t, touch(listed))
+	trace := filepath.Join(dir, "w.jsonl")
+	os.WriteFile(trace, []byte(`{"hook":"w","dir":"send","message":{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"w","version":1,"modes":["tool"]}}}
+{"hook":"w","dir":"send","time":"2026-11-26T10:00:00Z","message":{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"get_weather"}}}
+{"hook":"w","dir":"recv","time":"2026-11-26T10:00:00.001Z","message":{"jsonrpc":"2.0","id":2,"result":{"action":"continue"}}}
+`), 0o600)
+	rec, err := srv.OpenRecording(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := map[string]func(argv []string) string{
+		"/api/call": func(argv []string) string {
+			b, _ := json.Marshal(CallRequest{Command: argv, Method: "hook.before_tool", Params: json.RawMessage(`{}`)})
+			return string(b)
+		},
+		"/api/replay": func(argv []string) string {
+			b, _ := json.Marshal(ReplayRequest{Session: rec, Command: argv})
+			return string(b)
+		},
+	}
+	for path, body := range bodies {
+		for _, argv := range [][]string{touch(unlisted), {"sh", "-c", "touch " + listed + "; exit 1", "extra"}, {"sh"}} {
+			code, out := post(t, srv, path, body(argv))
+			var refusal struct{ Error string }
+			json.Unmarshal([]byte(out), &refusal)
+			if code != http.StatusForbidden || !strings.Contains(refusal.Error, "start it with --allow") || !strings.Contains(refusal.Error, strings.Join(touch(listed), " ")) {
+				t.Errorf("%s %q: status %d, %s; want 403, a JSON error naming --allow and what may run", path, argv, code, out)
+			}
+		}
+		if _, err := os.Stat(unlisted); err == nil {
+			t.Fatalf("%s ran a command the inspector was not started with", path)
+		}
+		if _, err := os.Stat(listed); err == nil {
+			t.Fatalf("%s ran a command with more words than the one allowed", path)
+		}
+		code, out := post(t, srv, path, body(touch(listed)))
+		if _, err := os.Stat(listed); code == http.StatusForbidden || err != nil {
+			t.Errorf("%s did not run the command the inspector was started with: status %d, %s", path, code, out)
+		}
+		os.Remove(listed)
+	}
+	// The page is told what it may run.
+	req, _ := http.NewRequest("GET", "http://127.0.0.1:"+strconv.Itoa(srv.Port())+"/api/allowed?token="+srv.token, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var allowed struct{ Commands []string }
+	json.NewDecoder(resp.Body).Decode(&allowed)
+	if len(allowed.Commands) != 1 || allowed.Commands[0] != strings.Join(touch(listed), " ") {
+		t.Errorf("the page is told it may run %q", allowed.Commands)
 	}
 }

@@ -27,7 +27,7 @@ import (
 
 var inspectCommand = command{
 	name: "inspect",
-	args: "[--port N] [--open] [RECORDING...]",
+	args: "[--port N] [--open] [--allow COMMAND]... [RECORDING...]",
 	summary: `Serves a web page, on 127.0.0.1 to this user alone, that shows every session
 of hookwire run, tap, mcp and hookwire-bridge on this machine live while they
 run: each call's request, reply, latency and what the host did with it, a
@@ -35,13 +35,20 @@ modify as a diff, the hook's stderr beside the call that wrote it, filters
 and a search. Sessions that began before it are shown from the bridge's logs;
 RECORDING files (hookwire tap --out, hookwire run --trace FILE) are opened as
 sessions, and can be replayed against a hook from the page. A composer sends
-one call to a hook, as hookwire call does. Prints the page's URL, with the
-token every request must carry, and serves until Ctrl-C.`,
+one call to a hook, as hookwire call does. The composer and a replay run only
+the hook commands named with --allow (repeat it for each; the command's words
+split on spaces, as the page splits them): a command sent from the page alone
+is refused. Prints the page's URL, with the token every request must carry,
+and serves until Ctrl-C. --open gives the browser a file readable by this user
+alone that leads to the page, not the URL: other users may read the opener's
+command line, and the token in it.`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		port := fs.Int("port", 0, "the TCP `port` on 127.0.0.1 (default: a free one)")
 		open := fs.Bool("open", false, "open the page in the browser")
+		var allow allowFlag
+		fs.Var(&allow, "allow", "a hook `command` the composer and a replay may run, as the page writes it (repeatable)")
 		return func(args []string, e env) int {
-			srv, err := inspect.Start(inspect.Options{Port: *port, Logger: slog.New(cli.NewLogHandler(e.stderr))})
+			srv, err := inspect.Start(inspect.Options{Port: *port, Allow: allow, Logger: slog.New(cli.NewLogHandler(e.stderr))})
 			if err != nil {
 				return e.fail(exitFail, "inspect", err)
 			}
@@ -53,7 +60,13 @@ token every request must carry, and serves until Ctrl-C.`,
 			}
 			fmt.Fprintf(e.stdout, "hookwire inspect: %s\n", srv.URL())
 			if *open {
-				if err := openBrowser(srv.URL()); err != nil {
+				// The opener is given a file that leads to the URL, not the
+				// URL: its command line is anyone's to read.
+				path, err := srv.LaunchFile()
+				if err == nil {
+					err = openBrowser(path)
+				}
+				if err != nil {
 					fmt.Fprintf(e.stderr, "hookwire inspect: could not open a browser (%v): open the URL above\n", err)
 				}
 			}
@@ -65,16 +78,30 @@ token every request must carry, and serves until Ctrl-C.`,
 	},
 }
 
-// openBrowser opens url in the user's browser.
-func openBrowser(url string) error {
+// allowFlag is --allow, repeated: each a command as the page writes it.
+type allowFlag [][]string
+
+func (a *allowFlag) String() string { return "" }
+
+func (a *allowFlag) Set(command string) error {
+	argv := strings.Fields(command)
+	if len(argv) == 0 {
+		return errors.New("an empty command")
+	}
+	*a = append(*a, argv)
+	return nil
+}
+
+// openBrowser opens a page, given by its path, in the user's browser.
+func openBrowser(path string) error {
 	var cmd *exec.Cmd
 	switch goruntime.GOOS {
 	case "darwin":
-		cmd = exec.Command("open", url)
+		cmd = exec.Command("open", path)
 	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", path)
 	default:
-		cmd = exec.Command("xdg-open", url)
+		cmd = exec.Command("xdg-open", path)
 	}
 	if err := cmd.Start(); err != nil {
 		return errors.New(cmd.Path + ": " + err.Error())

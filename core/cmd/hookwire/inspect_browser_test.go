@@ -58,13 +58,18 @@ func browser(t *testing.T) context.Context {
 }
 
 // startInspector serves an inspector whose socket the producers of this
-// test (hookwire run in-process) find through HOOKWIRE_INSPECT_SOCKET.
-func startInspector(t *testing.T) *inspect.Server {
+// test (hookwire run in-process) find through HOOKWIRE_INSPECT_SOCKET, and
+// whose page may run the hook commands of allow, as --allow gives them.
+func startInspector(t *testing.T, allow ...string) *inspect.Server {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "hookwire")
 	sock := filepath.Join(dir, "inspect.sock")
 	t.Setenv("HOOKWIRE_INSPECT_SOCKET", sock)
-	srv, err := inspect.Start(inspect.Options{Socket: sock})
+	var commands [][]string
+	for _, a := range allow {
+		commands = append(commands, strings.Fields(a))
+	}
+	srv, err := inspect.Start(inspect.Options{Socket: sock, Allow: commands})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,12 +204,18 @@ func TestInspectShowsAFailingHooksStderrBesideItsCall(t *testing.T) {
 	}
 }
 
+const weatherHook = "python3 ../../../examples/weather/script/weather_plugin.py"
+
 func TestInspectComposerSendsBeforeToolAndShowsRespond(t *testing.T) {
-	srv := startInspector(t)
+	srv := startInspector(t, weatherHook)
 	ctx := browser(t)
-	// The inspector runs the hook in its own folder, as the test's.
+	// The inspector runs the hook in its own folder, as the test's; a
+	// command it was not started with is refused, and the page says how.
 	do(t, ctx, chromedp.Navigate(srv.URL()), chromedp.Click(css("#tab-composer")), waitText("#c-method", "hook.before_tool"),
-		chromedp.SendKeys(css("#c-command"), "python3 ../../../examples/weather/script/weather_plugin.py"),
+		waitText(".allowed-hint", weatherHook),
+		chromedp.SendKeys(css("#c-command"), "python3 testdata/inspect/broken_weather.py"),
+		chromedp.Click(css("#c-send")), waitText("#c-outcome", `start it with --allow "python3 testdata/inspect/broken_weather.py"`),
+		chromedp.SetValue(css("#c-command"), weatherHook),
 		chromedp.SetValue(css("#c-field-tool"), "get_weather"),
 		chromedp.SetValue(css("#c-field-arguments"), `{"city": "Beijing"}`),
 		chromedp.Click(css("#c-send")), waitText("#c-outcome", "respond"), screenshot("composer.png"))
@@ -218,13 +229,13 @@ func TestInspectReplaysARecordingAndShowsEachDifference(t *testing.T) {
 	if code, out, errOut := hookwire(t, "", "run", "--trace", trace, "--hooks", weatherHooks, weatherScenario); code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	srv := startInspector(t)
+	srv := startInspector(t, weatherHook, "python3 testdata/inspect/broken_weather.py")
 	if _, err := srv.OpenRecording(trace); err != nil {
 		t.Fatal(err)
 	}
 	ctx := browser(t)
 	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#session-title", "weather.jsonl"),
-		chromedp.SendKeys(css("#replay-command"), "python3 ../../../examples/weather/script/weather_plugin.py"), chromedp.Click(css("#replay-run")),
+		chromedp.SendKeys(css("#replay-command"), weatherHook), chromedp.Click(css("#replay-run")),
 		waitText("#replay-summary", "all 3 calls match"),
 		// Another hook, which fails the tool call: the difference is shown where it is.
 		chromedp.SetValue(css("#replay-command"), "python3 testdata/inspect/broken_weather.py"), chromedp.Click(css("#replay-run")),
@@ -270,4 +281,25 @@ func TestInspectStaysResponsiveWithTenThousandCallsAndA10MBMessage(t *testing.T)
 	start = time.Now()
 	do(t, ctx, chromedp.Focus(css("#timeline")), chromedp.KeyEvent(kb.End), waitText("#detail h2", "h hook.before_tool big"), waitText("#detail pre.request", "aaaa"), waitText("#detail button.more", "show all 10.0 MB"))
 	t.Logf("10,000 calls listed in %v; the 10 MB message opened in %v", loaded.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+}
+
+// --open gives the browser a file, not the URL with its token: the file
+// leads the browser to the page, which then works as it does from the URL.
+func TestInspectOpensThePageFromItsLaunchFile(t *testing.T) {
+	srv := startInspector(t)
+	launch, err := srv.LaunchFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(launch); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the launch file: %v, %v; want mode 0600", fi, err)
+	}
+	ctx := browser(t)
+	do(t, ctx, chromedp.Navigate("file://"+launch), waitText("#status", "live"))
+	if loc := eval[string](t, ctx, `location.href`); loc != srv.URL() {
+		t.Errorf("the browser is at %s, want %s", loc, srv.URL())
+	}
+	if _, err := os.Lstat(launch); !os.IsNotExist(err) {
+		t.Errorf("the launch file is still there once the page is served: %v", err)
+	}
 }

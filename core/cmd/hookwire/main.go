@@ -28,7 +28,7 @@ Usage:
                                       stand in for a hook command and record its wire
   hookwire replay [flags] RECORDING -- COMMAND [ARGS...]
                                       replay a recording to a hook and compare its replies
-  hookwire inspect [--port N] [--open] [RECORDING...]
+  hookwire inspect [--port N] [--open] [--allow COMMAND]... [RECORDING...]
                                       see every session's calls live on a local web page
   hookwire mcp [flags] -- COMMAND [ARGS...]
                                       serve a hook's plugin tools as an MCP server on stdio

@@ -24,6 +24,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -109,6 +110,7 @@ type Item struct {
 type Session struct {
 	info   Info
 	socket string
+	log    *slog.Logger // where a refused inspector is said, once
 
 	mu      sync.Mutex
 	conn    net.Conn
@@ -117,6 +119,7 @@ type Session struct {
 	retryAt time.Time     // when to dial again while no inspector listens
 	dialed  bool          // a dial was tried: a later connection joined late
 	closed  bool
+	refused bool            // an inspector that is not this user's was said
 	done    chan struct{}   // closed when the writer of conn has returned
 	wired   map[string]bool // the hooks whose wire has been seen
 	stamp   []byte          // the time of the last wire line, to the second
@@ -144,13 +147,17 @@ func Listening(info Info) *Session {
 	return nil
 }
 
-// OpenAt is Open with the inspector's socket named.
-func OpenAt(socket string, info Info) *Session {
+// OpenAt is Open with the inspector's socket named. An inspector that is
+// not this user's (checkSocket, peerIsUser) is sent nothing, and why is
+// logged once, on the default logger.
+func OpenAt(socket string, info Info) *Session { return openAt(socket, info, slog.Default()) }
+
+func openAt(socket string, info Info, log *slog.Logger) *Session {
 	if info.Start.IsZero() {
 		info.Start = time.Now()
 	}
 	info.PID = os.Getpid()
-	s := &Session{info: info, socket: socket}
+	s := &Session{info: info, socket: socket, log: log}
 	s.mu.Lock()
 	s.connect()
 	s.mu.Unlock()
@@ -170,8 +177,21 @@ func (s *Session) connect() bool {
 	s.retryAt = now.Add(retry)
 	joined := s.dialed
 	s.dialed = true
+	// Checked at each dial: another user may make the folder, or plant a
+	// socket, at any time while no inspector runs.
+	if err := checkSocket(s.socket); err != nil {
+		if err != errNoInspector {
+			s.refuse(err)
+		}
+		return false
+	}
 	conn, err := net.DialTimeout("unix", s.socket, 100*time.Millisecond)
 	if err != nil {
+		return false
+	}
+	if err := peerIsUser(conn); err != nil {
+		conn.Close()
+		s.refuse(fmt.Errorf("%s: %w; stop it, remove the socket, and start hookwire inspect again", s.socket, err))
 		return false
 	}
 	info := s.info
@@ -181,6 +201,17 @@ func (s *Session) connect() bool {
 	s.closing, s.done = make(chan struct{}), make(chan struct{})
 	go s.write(conn, s.closing, s.done)
 	return true
+}
+
+// refuse says once, with s.mu held, why this session sends nothing to the
+// inspector at its socket: a bridge dials again every second, and one line
+// is enough.
+func (s *Session) refuse(why error) {
+	if s.refused {
+		return
+	}
+	s.refused = true
+	s.log.Warn("hookwire inspect: this session is not sent to the inspector at " + s.socket + ", which may not be this user's: " + why.Error())
 }
 
 // write sends the queue to the inspector until the session closes or the

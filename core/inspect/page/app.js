@@ -21,7 +21,13 @@ const state = {
 function api(path, opts = {}) {
   const sep = path.includes("?") ? "&" : "?";
   return fetch(path + sep + "token=" + encodeURIComponent(token), opts).then(async (r) => {
-    if (!r.ok) throw new Error((await r.text()) || r.statusText);
+    if (!r.ok) {
+      // A refusal of the API is JSON with its reason in error; others are text.
+      const text = await r.text();
+      let msg = text;
+      try { msg = JSON.parse(text).error || text; } catch { /* text */ }
+      throw new Error(msg || r.statusText);
+    }
     return r.json();
   });
 }
@@ -267,6 +273,15 @@ async function replay() {
 
 // ---- composer: a form made from the schema of the method's params
 
+// The commands the inspector was started with (--allow), the only ones the
+// composer and a replay may run, offered as the inputs' choices.
+async function loadAllowed() {
+  const { commands } = await api("/api/allowed");
+  $("#allowed").replaceChildren(...commands.map((c) => el("option", { value: c })));
+  const hint = commands.length ? "It runs only the commands hookwire inspect was started with: " + commands.join("; ") + "." : "It runs no command: start hookwire inspect with --allow COMMAND to let the page run one.";
+  for (const h of document.querySelectorAll(".allowed-hint")) h.textContent = hint;
+}
+
 async function loadMethods() {
   state.methods = await api("/api/methods");
   const sel = $("#c-method");
@@ -336,7 +351,7 @@ async function send() {
       r.reply ? el("pre", { class: "reply" }, pretty(r.reply)) : null,
       r.stderr && r.stderr.length ? el("pre", { class: "stderr" }, r.stderr.join("\n")) : null].filter(Boolean));
   } catch (e) {
-    out.replaceChildren(el("p", { class: "mismatch" }, e.message));
+    out.replaceChildren(el("p", { class: "mismatch", id: "c-outcome" }, e.message));
   }
 }
 
@@ -387,5 +402,6 @@ document.addEventListener("DOMContentLoaded", () => {
     } catch (err) { status(err.message); }
   };
   serial(loadSessions);
+  loadAllowed().catch((e) => status(e.message));
   live();
 });

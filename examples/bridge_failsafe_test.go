@@ -304,6 +304,33 @@ func TestFailurePolicyOpenLetsACrashedGuardsCallGoOnAndSaysSo(t *testing.T) {
 	}
 }
 
+// A settings file may name one hook in two entries with other flags: each
+// entry's events must reach a server that runs with its own flags, not
+// with those of whichever entry came first.
+func TestAnEntryOfTheSameHookWithOtherFlagsGetsAServerOfItsOwn(t *testing.T) {
+	t.Run("failure policy", func(t *testing.T) {
+		open := newBridgeRun(t, "claude-code", guardScript(t, "crash"), "--failure-policy", "open", "--timeout", "1ms")
+		open.call(t, sample(t, "claude-code", "SessionStart", nil))
+		closed := open.withFlags()
+		stdout, stderr, exit := closed.call(t, rmEvent(t, "claude-code"))
+		if !blocked("claude-code", stdout, exit) {
+			t.Errorf("the closed entry's call: exit %d, stdout %q, stderr %q; want it blocked, as its own policy says", exit, stdout, stderr)
+		}
+	})
+	t.Run("env-clear", func(t *testing.T) {
+		script := filepath.Join(t.TempDir(), "env.py")
+		os.WriteFile(script, []byte(envHook), 0o644)
+		t.Setenv("HOOKWIRE_TEST_SECRET", "hunter2")
+		plain := newBridgeRun(t, "claude-code", bridgeHook{argv: []string{"python3", script}})
+		plain.call(t, sample(t, "claude-code", "SessionStart", nil))
+		cleared := plain.withFlags("--env-clear")
+		stdout, stderr, _ := cleared.call(t, rmEvent(t, "claude-code"))
+		if strings.Contains(stdout, "hunter2") || !strings.Contains(stdout, "secret=absent") {
+			t.Errorf("the --env-clear entry's hook: stdout %q, stderr %q; want secret=absent", stdout, stderr)
+		}
+	})
+}
+
 // envHook answers a tool call, under the bridge or `hookwire mcp`, with
 // the value of HOOKWIRE_TEST_SECRET as it sees it.
 const envHook = `import json, os, sys

@@ -24,12 +24,11 @@ import (
 // Options say how an invocation reaches its session's server.
 type Options struct {
 	Agent *Agent
-	// Argv is the hook's command.
-	Argv []string
 	// Dir is the folder of the sockets and logs; empty means DefaultDir.
 	Dir string
 	// Server is the command that runs a session's server on a socket
-	// (this program, with its bridge flags and --serve).
+	// (this program, with its bridge flags and --serve, then the agent and
+	// the hook's command). With no socket, it is the session's key.
 	Server func(socket string) []string
 	// StartTimeout bounds the wait for a new server to listen.
 	StartTimeout time.Duration
@@ -58,10 +57,15 @@ type Session struct {
 func DefaultDir() string { return feed.Dir() }
 
 // SessionOf is the server of an event's session for a hook: one per agent,
-// session, working folder and hook command.
-func SessionOf(dir string, agent *Agent, ev Event, argv []string) Session {
+// session, working folder and server, the command that starts it but for
+// its socket. That command holds every flag the server runs with and the
+// hook's command, so that an event never reaches a server started with
+// other flags: a settings file may name one hook twice, once with
+// --failure-policy open or without --env-clear, and each entry must get
+// the server its own flags ask for.
+func SessionOf(dir string, agent *Agent, ev Event, server []string) Session {
 	cwd, _ := os.Getwd()
-	sum := sha256.Sum256([]byte(strings.Join(append([]string{agent.Name, ev.Session, cwd}, argv...), "\x00")))
+	sum := sha256.Sum256([]byte(strings.Join(append([]string{agent.Name, ev.Session, cwd}, server...), "\x00")))
 	base := filepath.Join(dir, agent.Name+"-"+hex.EncodeToString(sum[:8]))
 	return Session{Socket: base + ".sock", Log: base + ".log", lock: filepath.Join(dir, "start.lock")}
 }
@@ -127,7 +131,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 	if err := privateDir(dir); err != nil {
 		return fail(fmt.Errorf("%w; name a folder of your own with --dir, or set XDG_RUNTIME_DIR", err))
 	}
-	s := SessionOf(dir, opts.Agent, ev, opts.Argv)
+	s := SessionOf(dir, opts.Agent, ev, opts.Server(""))
 	conn, started, err := s.connect(ctx, opts)
 	if err != nil {
 		return fail(fmt.Errorf("%w (its log: %s)", cause(ctx, err), s.Log))

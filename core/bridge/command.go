@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -109,12 +108,27 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			return fail(cli.ExitFail, err)
 		}
 		server := func(socket string) []string {
-			log := strings.TrimSuffix(socket, ".sock") + ".log"
-			return slices.Concat([]string{exe}, self, []string{"--serve", socket, "--log", log, "--idle", idle.String(), "--timeout", timeout.String(),
-				"--intercept", *intercept, "--deadline", deadline.String(), "--failure-policy", *policy,
-				"--env-clear=" + strconv.FormatBool(*envClear), "--env-passthrough", *envPass, "--name", *name, agent.Name, "--"}, argv)
+			return serverArgv(fs, slices.Concat([]string{exe}, self), socket, agent.Name, argv)
 		}
-		opts := Options{Agent: agent, Argv: argv, Dir: *dir, Server: server, StartTimeout: 10 * time.Second, Deadline: *deadline, FailOpen: *policy == "open"}
+		opts := Options{Agent: agent, Dir: *dir, Server: server, StartTimeout: 10 * time.Second, Deadline: *deadline, FailOpen: *policy == "open"}
 		return Invoke(ctx, opts, stdin, stdout, stderr)
 	}
+}
+
+// serverArgv is the command that runs a session's server on socket: the
+// program (exe and self), --serve and --log, then every other flag of fs
+// with its value, set or not, then the agent and the hook's command. The
+// flags are read from fs, not listed here: a flag added later reaches the
+// server, and the session's key (SessionOf), without a line of its own.
+// --dir is left out: the sockets' folder is in the socket's path already.
+func serverArgv(fs *flag.FlagSet, program []string, socket, agent string, argv []string) []string {
+	out := slices.Concat(program, []string{"--serve", socket, "--log", strings.TrimSuffix(socket, ".sock") + ".log"})
+	fs.VisitAll(func(f *flag.Flag) {
+		switch f.Name {
+		case "dir", "serve", "log":
+		default:
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	return slices.Concat(out, []string{agent, "--"}, argv)
 }

@@ -63,10 +63,12 @@ type server struct {
 	end     chan struct{}
 	endOnce sync.Once
 
-	mu    sync.Mutex
-	modes []protocol.Mode // as the hook last declared them
-	told  map[string]bool // what the user has been told this session
-	later []string        // context that waits for the end of the turn (Step.ContextLater)
+	mu       sync.Mutex
+	closing  bool            // the server stops: it takes no more connections
+	inflight sync.WaitGroup  // the connections being answered
+	modes    []protocol.Mode // as the hook last declared them
+	told     map[string]bool // what the user has been told this session
+	later    []string        // context that waits for the end of the turn (Step.ContextLater)
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -120,8 +122,17 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	go s.start(ctx)
 	go s.accept(ln)
 	defer func() {
+		s.mu.Lock()
+		s.closing = true // no connection is taken from here on
+		s.mu.Unlock()
 		ln.Close()
 		os.Remove(opts.Socket)
+		if ctx.Err() == nil {
+			// The events being answered get their answers, the hook's
+			// failure named, rather than a connection cut by our exit:
+			// each ends within the invocations' deadline.
+			s.finish(deadline)
+		}
 		rt.Close()
 	}()
 	idle := time.NewTimer(opts.Idle)
@@ -187,7 +198,33 @@ func (s *server) accept(ln net.Listener) {
 			conn.Close()
 			continue
 		}
-		go s.serve(conn)
+		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			conn.Close()
+			return
+		}
+		s.inflight.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.inflight.Done()
+			s.serve(conn)
+		}()
+	}
+}
+
+// finish waits, at most for bound, until every connection taken has been
+// answered.
+func (s *server) finish(bound time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		s.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(bound):
+		s.log.Warn("events still unanswered as the server stops", "waited", bound)
 	}
 }
 

@@ -38,8 +38,9 @@ type Options struct {
 	// answer, never its own timeout (which lets a tool run). Zero means
 	// the agent's Deadline.
 	Deadline time.Duration
-	// FailOpen lets the events that guard a tool go on when the hook cannot
-	// be asked, instead of blocking them.
+	// FailOpen gives the events that guard a tool no decision when the hook
+	// cannot be asked, instead of blocking them: the agent's own permission
+	// rules decide, as without a hook.
 	FailOpen bool
 }
 
@@ -96,7 +97,8 @@ func privateDir(dir string) error {
 // hands it to its session's server (starting one for the session's first
 // event), and writes the reply. It returns the exit code the agent reads.
 // Whatever goes wrong, within opts.Deadline or when ctx ends (SIGTERM,
-// Ctrl-C), an event that guards a tool is blocked unless opts.FailOpen.
+// Ctrl-C), an event that guards a tool is blocked; under opts.FailOpen it
+// gets no decision, and the agent's own permission rules decide.
 func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	deadline := opts.Deadline
 	if deadline <= 0 {
@@ -143,7 +145,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 			fmt.Fprintf(stderr, "hookwire bridge: %s: %s\n", opts.Agent.Name, line)
 		}
 		if opts.FailOpen {
-			fmt.Fprintf(stderr, "hookwire bridge: --failure-policy open: tool calls go on when the hook cannot be asked\n")
+			fmt.Fprintf(stderr, "hookwire bridge: --failure-policy open: when the hook cannot be asked, a tool call gets no decision, and %s's own permission rules decide\n", opts.Agent.Title)
 		}
 	}
 	reply, err := exchange(ctx, conn, data)

@@ -42,8 +42,9 @@ type ServeOptions struct {
 	Idle time.Duration
 	// Logger receives the server's log and the hook's stderr.
 	Logger *slog.Logger
-	// FailOpen lets the events that guard a tool go on when a call to the
-	// hook fails; by default they are blocked.
+	// FailOpen gives the events that guard a tool no decision when a call
+	// to the hook fails (the agent's own permission rules decide); by
+	// default they are blocked.
 	FailOpen bool
 	// Deadline is the invocations' deadline: no approval waits longer.
 	// Zero means the agent's Deadline.

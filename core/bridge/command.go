@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -46,7 +47,7 @@ lines of its stderr and the log. Every event ends within --deadline.`
 // hookwire-bridge).
 func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "`folder` of the sessions' sockets and logs (default "+DefaultDir()+")")
-	idle := fs.Duration("idle", DefaultIdle, "stop a session's server after this long with no event")
+	idle := fs.Duration("idle", 0, "stop a session's server after this long with no event (default "+DefaultIdle.String()+"; "+shortIdles()+")")
 	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
 	intercept := fs.String("intercept", "", "stages to ask a hook that declares no modes in hook.hello, comma-separated")
 	serve := fs.String("serve", "", "run a session's server on this `socket` (the bridge starts it itself)")
@@ -131,4 +132,16 @@ func serverArgv(fs *flag.FlagSet, program []string, socket, agent string, argv [
 		}
 	})
 	return slices.Concat(out, []string{agent, "--"}, argv)
+}
+
+// shortIdles names the agents whose sessions' servers stop sooner than
+// DefaultIdle by default, and when: "5m0s for qwen-code".
+func shortIdles() string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(Agents)) {
+		if a := Agents[name]; a.idle() != DefaultIdle {
+			out = append(out, a.idle().String()+" for "+name)
+		}
+	}
+	return strings.Join(out, ", ")
 }

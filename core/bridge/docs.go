@@ -25,8 +25,12 @@ func EventTable() []byte {
 	b.WriteString("[tools.md](tools.md).\n")
 	for _, name := range slices.Sorted(maps.Keys(Agents)) {
 		a := Agents[name]
-		fmt.Fprintf(&b, "\n## %s\n\n`hookwire-bridge %s -- COMMAND`, from %s. Each event ends within %v (`--deadline`).\n\n| event | what the bridge does |\n| --- | --- |\n",
-			a.Title, name, a.Document, a.deadline())
+		idle := fmt.Sprintf("a session's server stops after %v with no event (`--idle`)", a.idle())
+		if a.idleWhy != "" {
+			idle += ", sooner than the other agents' " + DefaultIdle.String() + ": " + a.idleWhy
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n`hookwire-bridge %s -- COMMAND`, from %s. Each event ends within %v (`--deadline`); %s.\n\n| event | what the bridge does |\n| --- | --- |\n",
+			a.Title, name, a.Document, a.deadline(), idle)
 		for _, event := range slices.Sorted(maps.Keys(a.Events)) {
 			fmt.Fprintf(&b, "| `%s` | %s |\n", event, a.Events[event].does())
 		}

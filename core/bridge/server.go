@@ -21,7 +21,8 @@ import (
 )
 
 // DefaultIdle is how long a session's server waits for the next event
-// before it stops, with its hook.
+// before it stops, with its hook, for an agent that sends an event at the
+// end of every session (Agent.Idle).
 const DefaultIdle = 30 * time.Minute
 
 // ServeOptions say how a session's server runs.
@@ -38,7 +39,8 @@ type ServeOptions struct {
 	// no modes in hook.hello; a hook that declares modes is asked the stages
 	// of those modes.
 	Intercept []Stage
-	// Idle is how long the server waits for an event; zero means DefaultIdle.
+	// Idle is how long the server waits for an event; zero means the
+	// agent's (Agent.Idle, else DefaultIdle).
 	Idle time.Duration
 	// Logger receives the server's log and the hook's stderr.
 	Logger *slog.Logger
@@ -77,7 +79,7 @@ type server struct {
 // the hook before it returns.
 func Serve(ctx context.Context, opts ServeOptions) error {
 	if opts.Idle <= 0 {
-		opts.Idle = DefaultIdle
+		opts.Idle = opts.Agent.idle()
 	}
 	log := opts.Logger
 	if log == nil {

@@ -416,6 +416,40 @@ func TestFailurePolicyOpenGivesAFailedGuardNoDecisionInEveryAgent(t *testing.T) 
 	}
 }
 
+// Under the real Claude Code, --failure-policy open leaves the call of a
+// guard that crashes (before_tool and its approval alike) to Claude Code's
+// own permission rules: where they ask, which a run with -p cannot, Bash
+// does not run; where they allow it (--allowedTools Bash), it runs. An
+// allow from the bridge would skip the question and run it in both.
+func TestUnderTheRealClaudeCodeAnOpenPolicyLeavesACrashedGuardsCallToItsOwnRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ask  bool // the user's settings ask before Bash runs
+	}{{"its rules ask", true}, {"its rules allow", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.bridgeFlags = []string{"--failure-policy", "open"}
+			if tc.ask {
+				// Claude Code reads ask rules before allow rules: --allowedTools
+				// Bash does not answer the question, and -p has no one to ask.
+				os.MkdirAll(filepath.Join(a.home, ".claude"), 0o755)
+				os.WriteFile(filepath.Join(a.home, ".claude", "settings.json"), []byte(`{"permissions": {"ask": ["Bash"]}}`), 0o644)
+			}
+			out, _ := a.claudeCode(t, crashingGuard(t, "tool,approve").argv)
+			if !strings.Contains(out, "hookwire: hook guard.py failed") {
+				t.Errorf("Claude Code did not show its user the hook's failure\n%s", out)
+			}
+			if tc.ask && !a.survived() {
+				t.Errorf("Claude Code's rules ask before Bash runs, and Bash ran: the bridge approved the call for them\n%s", out)
+			}
+			if !tc.ask && a.survived() {
+				t.Errorf("Claude Code's rules allow Bash, and it did not run: the bridge blocked the call\n%s", out)
+			}
+		})
+	}
+}
+
 // A settings file may name one hook in two entries with other flags: each
 // entry's events must reach a server that runs with its own flags, not
 // with those of whichever entry came first.

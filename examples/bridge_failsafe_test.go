@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwire/hookwire/core/bridge"
 )
 
 // A guard whose decision lives in before_tool alone (no approve mode) must
@@ -302,6 +305,176 @@ func TestFailurePolicyOpenLetsACrashedGuardsCallGoOnAndSaysSo(t *testing.T) {
 	if blocked("claude-code", stdout, exit) || !strings.Contains(stderr, "--failure-policy open") {
 		t.Errorf("exit %d, stdout %q, stderr %q: want the call to go on, and the policy said", exit, stdout, stderr)
 	}
+}
+
+// crashingGuard is a Python hook that declares modes (comma-separated) in
+// hook.hello and crashes at every call; with modes "never-start" it exits
+// before its hello.
+func crashingGuard(t *testing.T, modes string) bridgeHook {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "guard.py")
+	os.WriteFile(script, []byte(`import json, os, sys
+modes = sys.argv[1]
+if modes == "never-start":
+    print("the guard cannot find its rules", file=sys.stderr, flush=True)
+    sys.exit(3)
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg.get("method") != "hook.hello":
+        print("Traceback: the guard fell over", file=sys.stderr, flush=True)
+        os._exit(1)
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"ok": True, "modes": modes.split(",")}}), flush=True)
+`), 0o644)
+	return bridgeHook{argv: []string{"python3", script, modes}}
+}
+
+// guardEvents are the events of an agent that guard a tool, from the
+// bridge's own table.
+func guardEvents(agent string) []string {
+	var events []string
+	for name, step := range bridge.Agents[agent].Events {
+		if step.Guard {
+			events = append(events, name)
+		}
+	}
+	slices.Sort(events)
+	return events
+}
+
+// asks says whether an event of the agent asks a hook that declares modes
+// (comma-separated) anything; a hook that never starts is asked all.
+func asks(agent, event, modes string) bool {
+	stages := map[string][]bridge.Stage{"tool": {bridge.BeforeTool, bridge.AfterTool}, "approve": {bridge.Approval}}
+	for _, mode := range strings.Split(modes, ",") {
+		for _, st := range stages[mode] {
+			if modes == "never-start" || slices.Contains(bridge.Agents[agent].Events[event].Calls, st) {
+				return true
+			}
+		}
+	}
+	return modes == "never-start"
+}
+
+// decides says what of a reply is a decision on the tool call, in any
+// agent's form: an exit code other than 0, or any member of the JSON on
+// stdout but the message to the user (systemMessage, Cursor's
+// user_message). Empty when the reply leaves the call to the agent.
+func decides(stdout string, exit int) string {
+	if exit != 0 {
+		return fmt.Sprintf("exit code %d", exit)
+	}
+	if stdout == "" {
+		return ""
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		return "stdout that is not a JSON object"
+	}
+	var members []string
+	for k := range out {
+		if k != "systemMessage" && k != "user_message" {
+			members = append(members, k)
+		}
+	}
+	slices.Sort(members)
+	return strings.Join(members, ", ")
+}
+
+// Under --failure-policy open, a guard whose hook cannot be asked gets no
+// decision in each agent's own terms: no allow (which would skip the
+// agent's permission prompt), no input echoed back, no deny, no ask; the
+// agent's own permission rules decide, as without a hook. The user is
+// still told which hook failed and why.
+func TestFailurePolicyOpenGivesAFailedGuardNoDecisionInEveryAgent(t *testing.T) {
+	for _, agent := range allAgents {
+		// A hook that crashes at each call, by the modes it declares (the
+		// tool's stages, the approver, both), and one that never starts.
+		for _, modes := range []string{"tool", "approve", "tool,approve", "never-start"} {
+			t.Run(agent+"/"+modes, func(t *testing.T) {
+				t.Parallel()
+				b := newBridgeRun(t, agent, crashingGuard(t, modes), "--failure-policy", "open", "--timeout", "2s")
+				for _, event := range guardEvents(agent) {
+					ev := rmEvent(t, agent)
+					if event != ev["hook_event_name"] {
+						ev = sample(t, agent, event, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}})
+					}
+					stdout, stderr, exit := b.call(t, ev)
+					if d := decides(stdout, exit); d != "" {
+						t.Errorf("%s: the reply decides (%s): stdout %q, stderr %q; want no decision", event, d, stdout, stderr)
+					}
+					if !asks(agent, event, modes) {
+						continue // the hook has no stage here: it was not asked, and did not fail
+					}
+					if message := toUser(stdout, stderr); !strings.Contains(message, "hookwire: hook guard.py ") || !strings.Contains(message, "own permission rules decide") {
+						t.Errorf("%s: the message to the user, %q, does not name the hook's failure and what became of the call", event, message)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Under the real Claude Code, --failure-policy open leaves the call of a
+// guard that crashes (before_tool and its approval alike) to Claude Code's
+// own permission rules: where they ask, which a run with -p cannot, Bash
+// does not run; where they allow it (--allowedTools Bash), it runs. An
+// allow from the bridge would skip the question and run it in both.
+func TestUnderTheRealClaudeCodeAnOpenPolicyLeavesACrashedGuardsCallToItsOwnRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ask  bool // the user's settings ask before Bash runs
+	}{{"its rules ask", true}, {"its rules allow", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.bridgeFlags = []string{"--failure-policy", "open"}
+			if tc.ask {
+				// Claude Code reads ask rules before allow rules: --allowedTools
+				// Bash does not answer the question, and -p has no one to ask.
+				os.MkdirAll(filepath.Join(a.home, ".claude"), 0o755)
+				os.WriteFile(filepath.Join(a.home, ".claude", "settings.json"), []byte(`{"permissions": {"ask": ["Bash"]}}`), 0o644)
+			}
+			out, _ := a.claudeCode(t, crashingGuard(t, "tool,approve").argv)
+			if !strings.Contains(out, "hookwire: hook guard.py failed") {
+				t.Errorf("Claude Code did not show its user the hook's failure\n%s", out)
+			}
+			if tc.ask && !a.survived() {
+				t.Errorf("Claude Code's rules ask before Bash runs, and Bash ran: the bridge approved the call for them\n%s", out)
+			}
+			if !tc.ask && a.survived() {
+				t.Errorf("Claude Code's rules allow Bash, and it did not run: the bridge blocked the call\n%s", out)
+			}
+		})
+	}
+}
+
+// A settings file may name one hook in two entries with other flags: each
+// entry's events must reach a server that runs with its own flags, not
+// with those of whichever entry came first.
+func TestAnEntryOfTheSameHookWithOtherFlagsGetsAServerOfItsOwn(t *testing.T) {
+	t.Run("failure policy", func(t *testing.T) {
+		open := newBridgeRun(t, "claude-code", guardScript(t, "crash"), "--failure-policy", "open", "--timeout", "1ms")
+		open.call(t, sample(t, "claude-code", "SessionStart", nil))
+		closed := open.withFlags()
+		stdout, stderr, exit := closed.call(t, rmEvent(t, "claude-code"))
+		if !blocked("claude-code", stdout, exit) {
+			t.Errorf("the closed entry's call: exit %d, stdout %q, stderr %q; want it blocked, as its own policy says", exit, stdout, stderr)
+		}
+	})
+	t.Run("env-clear", func(t *testing.T) {
+		script := filepath.Join(t.TempDir(), "env.py")
+		os.WriteFile(script, []byte(envHook), 0o644)
+		t.Setenv("HOOKWIRE_TEST_SECRET", "hunter2")
+		plain := newBridgeRun(t, "claude-code", bridgeHook{argv: []string{"python3", script}})
+		plain.call(t, sample(t, "claude-code", "SessionStart", nil))
+		cleared := plain.withFlags("--env-clear")
+		stdout, stderr, _ := cleared.call(t, rmEvent(t, "claude-code"))
+		if strings.Contains(stdout, "hunter2") || !strings.Contains(stdout, "secret=absent") {
+			t.Errorf("the --env-clear entry's hook: stdout %q, stderr %q; want secret=absent", stdout, stderr)
+		}
+	})
 }
 
 // envHook answers a tool call, under the bridge or `hookwire mcp`, with

@@ -74,6 +74,14 @@ func newBridgeRun(t *testing.T, agent string, hook bridgeHook, flags ...string) 
 	return b
 }
 
+// withFlags is the run with other flags: another entry of the same hook,
+// in the same folder and session, whose processes the run's cleanup ends.
+func (b *bridgeRun) withFlags(flags ...string) *bridgeRun {
+	other := *b
+	other.flags = flags
+	return &other
+}
+
 func (b *bridgeRun) call(t *testing.T, event map[string]any) (stdout, stderr string, exit int) {
 	t.Helper()
 	var data bytes.Buffer

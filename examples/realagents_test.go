@@ -156,6 +156,8 @@ type agentRun struct {
 	// stop adds the end of a turn: Claude Code's Stop, Gemini CLI's
 	// AfterModel and AfterAgent.
 	stop bool
+	// bridgeFlags are more flags of the bridge (Claude Code's runs).
+	bridgeFlags []string
 }
 
 func newAgentRun(t *testing.T) *agentRun {
@@ -194,7 +196,7 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(bridgeDir) })
-	for _, arg := range append([]string{bridgeCLI, "--dir", bridgeDir, "--timeout", "2s", "claude-code", "--"}, hook...) {
+	for _, arg := range slices.Concat([]string{bridgeCLI, "--dir", bridgeDir, "--timeout", "2s"}, a.bridgeFlags, []string{"claude-code", "--"}, hook) {
 		quoted = append(quoted, shellQuote(arg))
 	}
 	command := strings.Join(quoted, " ")

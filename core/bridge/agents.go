@@ -76,6 +76,13 @@ type Agent struct {
 	// agent's own default hook timeout, so that the agent reads our answer,
 	// never its timeout. Zero: DefaultDeadline.
 	Deadline time.Duration
+	// Idle is how long a session's server waits for the next event unless
+	// --idle says: short for an agent that, in some of its runs, sends no
+	// event at the end of a session, whose server and hook would otherwise
+	// outlive each such run by the whole of DefaultIdle. Zero: DefaultIdle.
+	Idle time.Duration
+	// idleWhy says, in docs/agent-events.md, why Idle is set.
+	idleWhy string
 	// parse reads an event as the agent writes it; nil: ParseEvent.
 	parse func(data []byte) (Event, error)
 	// decide turns the outcome of an event into what the agent reads.
@@ -106,6 +113,10 @@ func (a *Agent) messageKey() string { return cmp.Or(a.message, "systemMessage") 
 // deadline is the bridge's deadline for an event of the agent, unless the
 // command line sets one.
 func (a *Agent) deadline() time.Duration { return cmp.Or(a.Deadline, DefaultDeadline) }
+
+// idle is how long a session's server of the agent waits for an event,
+// unless the command line sets it.
+func (a *Agent) idle() time.Duration { return cmp.Or(a.Idle, DefaultIdle) }
 
 // calls says whether any event of the agent asks stage.
 func (a *Agent) calls(stage Stage) bool {
@@ -280,6 +291,12 @@ var qwenCode = &Agent{
 	Name:     "qwen-code",
 	Title:    "Qwen Code",
 	Document: "the 22 hook events of Qwen Code 0.24.4 (docs/features/hooks.md as its npm package ships it, and its hook runner)",
+	// Its headless runs (-p) end without SessionEnd: with the 30 minutes of
+	// DefaultIdle, 20 runs left 17 servers and their hooks running (about
+	// 130 MiB). An interactive session quiet for longer starts its hook
+	// again at its next event, with the hook's state anew.
+	Idle:    5 * time.Minute,
+	idleWhy: "its headless runs (`-p`) end without `SessionEnd`, and each would leave its session's server and hook running for 30 minutes; an interactive session quiet for longer starts its hook again at its next event, and the hook's state starts anew",
 	Events: map[string]Step{
 		"PreToolUse":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"PermissionRequest":   {Calls: []Stage{Approval}, Guard: true},

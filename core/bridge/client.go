@@ -23,12 +23,11 @@ import (
 // Options say how an invocation reaches its session's server.
 type Options struct {
 	Agent *Agent
-	// Argv is the hook's command.
-	Argv []string
 	// Dir is the folder of the sockets and logs; empty means DefaultDir.
 	Dir string
 	// Server is the command that runs a session's server on a socket
-	// (this program, with its bridge flags and --serve).
+	// (this program, with its bridge flags and --serve, then the agent and
+	// the hook's command). With no socket, it is the session's key.
 	Server func(socket string) []string
 	// StartTimeout bounds the wait for a new server to listen.
 	StartTimeout time.Duration
@@ -38,8 +37,9 @@ type Options struct {
 	// answer, never its own timeout (which lets a tool run). Zero means
 	// the agent's Deadline.
 	Deadline time.Duration
-	// FailOpen lets the events that guard a tool go on when the hook cannot
-	// be asked, instead of blocking them.
+	// FailOpen gives the events that guard a tool no decision when the hook
+	// cannot be asked, instead of blocking them: the agent's own permission
+	// rules decide, as without a hook.
 	FailOpen bool
 }
 
@@ -57,10 +57,15 @@ type Session struct {
 func DefaultDir() string { return feed.Dir() }
 
 // SessionOf is the server of an event's session for a hook: one per agent,
-// session, working folder and hook command.
-func SessionOf(dir string, agent *Agent, ev Event, argv []string) Session {
+// session, working folder and server, the command that starts it but for
+// its socket. That command holds every flag the server runs with and the
+// hook's command, so that an event never reaches a server started with
+// other flags: a settings file may name one hook twice, once with
+// --failure-policy open or without --env-clear, and each entry must get
+// the server its own flags ask for.
+func SessionOf(dir string, agent *Agent, ev Event, server []string) Session {
 	cwd, _ := os.Getwd()
-	sum := sha256.Sum256([]byte(strings.Join(append([]string{agent.Name, ev.Session, cwd}, argv...), "\x00")))
+	sum := sha256.Sum256([]byte(strings.Join(append([]string{agent.Name, ev.Session, cwd}, server...), "\x00")))
 	base := filepath.Join(dir, agent.Name+"-"+hex.EncodeToString(sum[:8]))
 	return Session{Socket: base + ".sock", Log: base + ".log", lock: filepath.Join(dir, "start.lock")}
 }
@@ -85,7 +90,8 @@ func privateDir(dir string) error {
 // hands it to its session's server (starting one for the session's first
 // event), and writes the reply. It returns the exit code the agent reads.
 // Whatever goes wrong, within opts.Deadline or when ctx ends (SIGTERM,
-// Ctrl-C), an event that guards a tool is blocked unless opts.FailOpen.
+// Ctrl-C), an event that guards a tool is blocked; under opts.FailOpen it
+// gets no decision, and the agent's own permission rules decide.
 func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	deadline := opts.Deadline
 	if deadline <= 0 {
@@ -120,7 +126,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 	if err := privateDir(dir); err != nil {
 		return fail(fmt.Errorf("%w; name a folder of your own with --dir, or set XDG_RUNTIME_DIR", err))
 	}
-	s := SessionOf(dir, opts.Agent, ev, opts.Argv)
+	s := SessionOf(dir, opts.Agent, ev, opts.Server(""))
 	conn, started, err := s.connect(ctx, opts)
 	if err != nil {
 		return fail(fmt.Errorf("%w (its log: %s)", cause(ctx, err), s.Log))
@@ -132,7 +138,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 			fmt.Fprintf(stderr, "hookwire bridge: %s: %s\n", opts.Agent.Name, line)
 		}
 		if opts.FailOpen {
-			fmt.Fprintf(stderr, "hookwire bridge: --failure-policy open: tool calls go on when the hook cannot be asked\n")
+			fmt.Fprintf(stderr, "hookwire bridge: --failure-policy open: when the hook cannot be asked, a tool call gets no decision, and %s's own permission rules decide\n", opts.Agent.Title)
 		}
 	}
 	reply, err := exchange(ctx, conn, data)

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -28,14 +28,19 @@ comes on stdin; the decision goes to stdout with the exit code the agent
 reads. The first event of a session starts the hook once, behind a server of
 that session; later events reach it over a Unix socket in a folder only you
 may enter, so the hook keeps its state and answers without starting again.
-The server stops at the session's end, after --idle with no event, or when
+A session is one agent, session, folder, hook command and set of these
+flags: an entry of the same hook with other flags gets a server of its own.
+The server stops at the session's end, after --idle with no event (shorter
+by default for an agent whose runs may end without a session end), or when
 the hook is down for good. The hook's stderr goes to the session's log, in
 --dir. A hook that cannot answer (it does not start, crashes, raises, misses
 its deadline, is overloaded, the event cannot be read, the server is gone,
 the bridge is sent SIGTERM or SIGINT) blocks the events that guard a tool
-(--failure-policy open lets them go on) and lets the others go on; either
-way the agent shows you a message naming the hook, the error, the last
-lines of its stderr and the log. Every event ends within --deadline.`
+and lets the others go on. With --failure-policy open, a guard it cannot
+answer gets no decision: neither allow nor deny, so the agent's own
+permission rules decide, as if no hook were installed. Either way the agent
+shows you a message naming the hook, the error, the last lines of its stderr
+and the log. Every event ends within --deadline.`
 	agentNames = "claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid or qwen-code"
 )
 
@@ -45,13 +50,13 @@ lines of its stderr and the log. Every event ends within --deadline.`
 // hookwire-bridge).
 func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "`folder` of the sessions' sockets and logs (default "+DefaultDir()+")")
-	idle := fs.Duration("idle", DefaultIdle, "stop a session's server after this long with no event")
+	idle := fs.Duration("idle", 0, "stop a session's server after this long with no event (default "+DefaultIdle.String()+"; "+shortIdles()+")")
 	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
 	intercept := fs.String("intercept", "", "stages to ask a hook that declares no modes in hook.hello, comma-separated")
 	serve := fs.String("serve", "", "run a session's server on this `socket` (the bridge starts it itself)")
 	logPath := fs.String("log", "", "with --serve: the session's log `file`, capped at 10 MiB (the one before kept as FILE.1)")
-	deadline := fs.Duration("deadline", 0, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked (default 50s; 25s for copilot-cli and cursor)")
-	policy := fs.String("failure-policy", "closed", "`closed` blocks a tool call when the hook cannot be asked (crash, deadline, overload, bad event); open lets it run")
+	deadline := fs.Duration("deadline", 0, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked, or gets no decision under --failure-policy open (default 50s; 25s for copilot-cli and cursor)")
+	policy := fs.String("failure-policy", "closed", "`closed` blocks a tool call when the hook cannot be asked (crash, deadline, overload, bad event); open gives it no decision, and the agent's own permission rules decide")
 	envClear := fs.Bool("env-clear", false, "pass the hook none of the agent's environment variables but those --env-passthrough names (API keys stay out)")
 	name := fs.String("name", "", "the hook's `name` in messages and the log (default: its script's file name, such as guard.py)")
 	envPass := fs.String("env-passthrough", "", "comma-separated `variables` (globs such as LC_*) the hook receives with --env-clear; without it, the only ones it receives")
@@ -107,12 +112,39 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			return fail(cli.ExitFail, err)
 		}
 		server := func(socket string) []string {
-			log := strings.TrimSuffix(socket, ".sock") + ".log"
-			return slices.Concat([]string{exe}, self, []string{"--serve", socket, "--log", log, "--idle", idle.String(), "--timeout", timeout.String(),
-				"--intercept", *intercept, "--deadline", deadline.String(), "--failure-policy", *policy,
-				"--env-clear=" + strconv.FormatBool(*envClear), "--env-passthrough", *envPass, "--name", *name, agent.Name, "--"}, argv)
+			return serverArgv(fs, slices.Concat([]string{exe}, self), socket, agent.Name, argv)
 		}
-		opts := Options{Agent: agent, Argv: argv, Dir: *dir, Server: server, StartTimeout: 10 * time.Second, Deadline: *deadline, FailOpen: *policy == "open"}
+		opts := Options{Agent: agent, Dir: *dir, Server: server, StartTimeout: 10 * time.Second, Deadline: *deadline, FailOpen: *policy == "open"}
 		return Invoke(ctx, opts, stdin, stdout, stderr)
 	}
+}
+
+// serverArgv is the command that runs a session's server on socket: the
+// program (exe and self), --serve and --log, then every other flag of fs
+// with its value, set or not, then the agent and the hook's command. The
+// flags are read from fs, not listed here: a flag added later reaches the
+// server, and the session's key (SessionOf), without a line of its own.
+// --dir is left out: the sockets' folder is in the socket's path already.
+func serverArgv(fs *flag.FlagSet, program []string, socket, agent string, argv []string) []string {
+	out := slices.Concat(program, []string{"--serve", socket, "--log", strings.TrimSuffix(socket, ".sock") + ".log"})
+	fs.VisitAll(func(f *flag.Flag) {
+		switch f.Name {
+		case "dir", "serve", "log":
+		default:
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	return slices.Concat(out, []string{agent, "--"}, argv)
+}
+
+// shortIdles names the agents whose sessions' servers stop sooner than
+// DefaultIdle by default, and when: "5m0s for qwen-code".
+func shortIdles() string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(Agents)) {
+		if a := Agents[name]; a.idle() != DefaultIdle {
+			out = append(out, a.idle().String()+" for "+name)
+		}
+	}
+	return strings.Join(out, ", ")
 }

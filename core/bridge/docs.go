@@ -15,7 +15,9 @@ func EventTable() []byte {
 	b.WriteString("# Every event of the agents, through the bridge\n\n")
 	b.WriteString("What `hookwire-bridge AGENT -- COMMAND` does with each event of an agent's\n")
 	b.WriteString("hooks: the protocol calls it makes (a guard fails closed: when the hook\n")
-	b.WriteString("cannot answer, the call is blocked), the runtime event observers get, or\n")
+	b.WriteString("cannot answer, the call is blocked; under `--failure-policy open` it gets\n")
+	b.WriteString("no decision, and the agent's own permission rules decide, as without a\n")
+	b.WriteString("hook), the runtime event observers get, or\n")
 	b.WriteString("why the event is not mapped (the bridge then answers nothing, and the\n")
 	b.WriteString("agent goes on as without a hook). `core/README.md` says how each reply\n")
 	b.WriteString("becomes the agent's decision. At every event a result's `message` is\n")
@@ -25,8 +27,12 @@ func EventTable() []byte {
 	b.WriteString("[tools.md](tools.md).\n")
 	for _, name := range slices.Sorted(maps.Keys(Agents)) {
 		a := Agents[name]
-		fmt.Fprintf(&b, "\n## %s\n\n`hookwire-bridge %s -- COMMAND`, from %s. Each event ends within %v (`--deadline`).\n\n| event | what the bridge does |\n| --- | --- |\n",
-			a.Title, name, a.Document, a.deadline())
+		idle := fmt.Sprintf("a session's server stops after %v with no event (`--idle`)", a.idle())
+		if a.idleWhy != "" {
+			idle += ", sooner than the other agents' " + DefaultIdle.String() + ": " + a.idleWhy
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n`hookwire-bridge %s -- COMMAND`, from %s. Each event ends within %v (`--deadline`); %s.\n\n| event | what the bridge does |\n| --- | --- |\n",
+			a.Title, name, a.Document, a.deadline(), idle)
 		for _, event := range slices.Sorted(maps.Keys(a.Events)) {
 			fmt.Fprintf(&b, "| `%s` | %s |\n", event, a.Events[event].does())
 		}
@@ -67,7 +73,7 @@ func (s Step) does() string {
 		parts = append(parts, "`context` on the last answer keeps the turn going (`decision: \""+s.KeepGoing+"\"`, once a turn)")
 	}
 	if s.Guard {
-		parts = append(parts, "a guard: blocked when the hook cannot answer")
+		parts = append(parts, "a guard: blocked when the hook cannot answer (no decision under `--failure-policy open`)")
 	}
 	if s.EndsSession {
 		parts = append(parts, "the session's server stops")

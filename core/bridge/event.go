@@ -106,7 +106,8 @@ type outcome struct {
 	step Step
 	// failure, when set, says why the hook could not be asked.
 	failure string
-	// failOpen lets a guard event go on all the same (--failure-policy open).
+	// failOpen gives a guard event no decision (--failure-policy open): the
+	// agent's own permission rules decide, as without a hook.
 	failOpen bool
 	// skipped says which calls failed under an open policy: the event went
 	// on without them.

@@ -38,13 +38,17 @@ func (o outcome) problem() string {
 		b.WriteString(o.failure)
 		switch {
 		case o.step.Guard && o.failOpen:
-			b.WriteString("; the tool call went on (--failure-policy open)")
+			b.WriteString(leftToTheAgent)
 		case o.step.Guard:
 			b.WriteString("; the tool call was blocked")
 		}
 	} else {
 		b.WriteString(strings.Join(o.skipped, "; "))
-		b.WriteString("; the agent went on without it")
+		if o.step.Guard {
+			b.WriteString(leftToTheAgent)
+		} else {
+			b.WriteString("; the agent went on without it")
+		}
 	}
 	if len(o.stderr) > 0 {
 		b.WriteString("\nits stderr ended with:")
@@ -57,6 +61,11 @@ func (o outcome) problem() string {
 	}
 	return b.String()
 }
+
+// leftToTheAgent ends the message about a guard the hook could not answer
+// under --failure-policy open: the bridge gave no decision, neither allow
+// nor deny, so the call is the agent's to decide as without a hook.
+const leftToTheAgent = "; the bridge gave no decision on the tool call: the agent's own permission rules decide, as without a hook (--failure-policy open)"
 
 // withMessage adds a message for the user to a reply the agent reads as
 // JSON on stdout, as the member key the agent shows (systemMessage).
@@ -105,7 +114,9 @@ func edited(r Reply, change func(map[string]any)) Reply {
 // block names the agent's own form of a blocked tool call for the event,
 // nil when the event has none (then exit code 2, which blocks whatever
 // the event is, with the reason on stderr). Events that guard nothing, and
-// guards under --failure-policy open, go on with the message.
+// guards under --failure-policy open, get the message alone: no decision,
+// so that a guard goes to the agent's own permission rules, never an
+// allow that would skip them.
 func blockedOrWarned(o outcome, block map[string]any) Reply {
 	message := o.problem()
 	switch {

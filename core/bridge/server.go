@@ -21,7 +21,8 @@ import (
 )
 
 // DefaultIdle is how long a session's server waits for the next event
-// before it stops, with its hook.
+// before it stops, with its hook, for an agent that sends an event at the
+// end of every session (Agent.Idle).
 const DefaultIdle = 30 * time.Minute
 
 // ServeOptions say how a session's server runs.
@@ -38,12 +39,14 @@ type ServeOptions struct {
 	// no modes in hook.hello; a hook that declares modes is asked the stages
 	// of those modes.
 	Intercept []Stage
-	// Idle is how long the server waits for an event; zero means DefaultIdle.
+	// Idle is how long the server waits for an event; zero means the
+	// agent's (Agent.Idle, else DefaultIdle).
 	Idle time.Duration
 	// Logger receives the server's log and the hook's stderr.
 	Logger *slog.Logger
-	// FailOpen lets the events that guard a tool go on when a call to the
-	// hook fails; by default they are blocked.
+	// FailOpen gives the events that guard a tool no decision when a call
+	// to the hook fails (the agent's own permission rules decide); by
+	// default they are blocked.
 	FailOpen bool
 	// Deadline is the invocations' deadline: no approval waits longer.
 	// Zero means the agent's Deadline.
@@ -63,10 +66,12 @@ type server struct {
 	end     chan struct{}
 	endOnce sync.Once
 
-	mu    sync.Mutex
-	modes []protocol.Mode // as the hook last declared them
-	told  map[string]bool // what the user has been told this session
-	later []string        // context that waits for the end of the turn (Step.ContextLater)
+	mu       sync.Mutex
+	closing  bool            // the server stops: it takes no more connections
+	inflight sync.WaitGroup  // the connections being answered
+	modes    []protocol.Mode // as the hook last declared them
+	told     map[string]bool // what the user has been told this session
+	later    []string        // context that waits for the end of the turn (Step.ContextLater)
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -74,7 +79,7 @@ type server struct {
 // the hook before it returns.
 func Serve(ctx context.Context, opts ServeOptions) error {
 	if opts.Idle <= 0 {
-		opts.Idle = DefaultIdle
+		opts.Idle = opts.Agent.idle()
 	}
 	log := opts.Logger
 	if log == nil {
@@ -120,8 +125,17 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	go s.start(ctx)
 	go s.accept(ln)
 	defer func() {
+		s.mu.Lock()
+		s.closing = true // no connection is taken from here on
+		s.mu.Unlock()
 		ln.Close()
 		os.Remove(opts.Socket)
+		if ctx.Err() == nil {
+			// The events being answered get their answers, the hook's
+			// failure named, rather than a connection cut by our exit:
+			// each ends within the invocations' deadline.
+			s.finish(deadline)
+		}
 		rt.Close()
 	}()
 	idle := time.NewTimer(opts.Idle)
@@ -187,7 +201,33 @@ func (s *server) accept(ln net.Listener) {
 			conn.Close()
 			continue
 		}
-		go s.serve(conn)
+		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			conn.Close()
+			return
+		}
+		s.inflight.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.inflight.Done()
+			s.serve(conn)
+		}()
+	}
+}
+
+// finish waits, at most for bound, until every connection taken has been
+// answered.
+func (s *server) finish(bound time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		s.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(bound):
+		s.log.Warn("events still unanswered as the server stops", "waited", bound)
 	}
 }
 

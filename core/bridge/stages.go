@@ -91,6 +91,12 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 		d := s.rt.ApproveTool(ctx, protocol.ApproveToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, ToolCallID: callID, Canonical: what})
 		o.skipped = append(o.skipped, d.Skipped...)
 		o.heard(d)
+		if len(d.Skipped) > 0 {
+			// The session has one hook: skipped, it approved nothing. The
+			// runtime lets such a call run; here it gets no decision, and
+			// the agent's own permission rules decide, as without a hook.
+			return
+		}
 		o.approval = fromDecision(d)
 		if d.Arguments != nil {
 			o.args = d.Arguments

@@ -76,14 +76,7 @@ func privateDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	info, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("%s is not a folder", dir)
-	}
-	return checkPrivate(dir, info)
+	return feed.CheckDir(dir)
 }
 
 // Invoke answers one event of the agent: it reads the event from stdin,

@@ -1,9 +1,6 @@
 package bridge
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"syscall"
@@ -27,27 +24,4 @@ func unlock(f *os.File) error {
 // does not reach it.
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.DETACHED_PROCESS}
-}
-
-// checkPrivate says why the folder dir is not this user's: Windows has no
-// mode bits to read, so the folder's owner must be this user (the default
-// folder is in the user's own temporary folder, whose access list lets no
-// other user in).
-func checkPrivate(dir string, info fs.FileInfo) error {
-	sd, err := windows.GetNamedSecurityInfo(dir, windows.SE_FILE_OBJECT, windows.OWNER_SECURITY_INFORMATION)
-	if err != nil {
-		return fmt.Errorf("%s: reading its owner: %w", dir, err)
-	}
-	owner, _, err := sd.Owner()
-	if err != nil {
-		return fmt.Errorf("%s: reading its owner: %w", dir, err)
-	}
-	user, err := windows.GetCurrentProcessToken().GetTokenUser()
-	if err != nil {
-		return fmt.Errorf("who this user is: %w", err)
-	}
-	if owner == nil || !owner.Equals(user.User.Sid) {
-		return errors.New(dir + " belongs to another user")
-	}
-	return nil
 }

@@ -196,7 +196,7 @@ func (s *server) accept(ln net.Listener) {
 		if err != nil {
 			return
 		}
-		if err := samePeer(conn); err != nil {
+		if err := feed.PeerIsUser(conn); err != nil {
 			s.log.Warn("refused a connection", "error", err)
 			conn.Close()
 			continue

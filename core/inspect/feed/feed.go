@@ -148,7 +148,7 @@ func Listening(info Info) *Session {
 }
 
 // OpenAt is Open with the inspector's socket named. An inspector that is
-// not this user's (checkSocket, peerIsUser) is sent nothing, and why is
+// not this user's (checkSocket, PeerIsUser) is sent nothing, and why is
 // logged once, on the default logger.
 func OpenAt(socket string, info Info) *Session { return openAt(socket, info, slog.Default()) }
 
@@ -189,7 +189,7 @@ func (s *Session) connect() bool {
 	if err != nil {
 		return false
 	}
-	if err := peerIsUser(conn); err != nil {
+	if err := PeerIsUser(conn); err != nil {
 		conn.Close()
 		s.refuse(fmt.Errorf("%s: %w; stop it, remove the socket, and start hookwire inspect again", s.socket, err))
 		return false

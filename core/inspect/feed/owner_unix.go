@@ -7,6 +7,12 @@ import (
 	"syscall"
 )
 
+// modeBitsGuard: a folder's mode says who may enter it.
+const modeBitsGuard = true
+
+// ownedByUser adds nothing to dirProblem, which read the folder's owner.
+func ownedByUser(string) error { return nil }
+
 // ownerOf is the user a file belongs to.
 func ownerOf(fi fs.FileInfo) (int, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)

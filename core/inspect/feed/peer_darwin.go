@@ -7,10 +7,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerIsUser says why the process listening at the other end of conn is
+// PeerIsUser says why the process at the other end of conn (the inspector
+// a producer dialed, or a client of the bridge's server) is
 // not this user's, from the credentials the kernel recorded
 // (LOCAL_PEERCRED).
-func peerIsUser(conn net.Conn) error {
+func PeerIsUser(conn net.Conn) error {
 	uc, ok := conn.(*net.UnixConn)
 	if !ok {
 		return fmt.Errorf("not a Unix socket")

@@ -6,10 +6,11 @@ import (
 	"syscall"
 )
 
-// peerIsUser says why the process listening at the other end of conn is
-// not this user's, from the credentials the kernel recorded when it
+// PeerIsUser says why the process at the other end of conn (the inspector
+// a producer dialed, or a client of the bridge's server) is not this
+// user's, from the credentials the kernel recorded when it connected or
 // listened (SO_PEERCRED).
-func peerIsUser(conn net.Conn) error {
+func PeerIsUser(conn net.Conn) error {
 	uc, ok := conn.(*net.UnixConn)
 	if !ok {
 		return fmt.Errorf("not a Unix socket")

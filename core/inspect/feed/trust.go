@@ -13,7 +13,7 @@ import (
 // that the inspector it dialed is this user's: the socket's folder is a
 // folder (not a link) of this user's that no one else may enter, the
 // socket is this user's, and the process that listens on it runs as this
-// user (peerIsUser). Another user who made the folder first, or planted a
+// user (PeerIsUser). Another user who made the folder first, or planted a
 // socket or a listener, gets nothing.
 
 // CheckDir says why dir may not hold the inspector's socket: it must be a
@@ -25,7 +25,10 @@ func CheckDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	return dirProblem(dir, fi, os.Getuid())
+	if err := dirProblem(dir, fi, os.Getuid()); err != nil {
+		return err
+	}
+	return ownedByUser(dir)
 }
 
 // dirProblem is CheckDir on what Lstat says of dir, for the user uid.
@@ -39,7 +42,7 @@ func dirProblem(dir string, fi fs.FileInfo, uid int) error {
 	if owner, ok := ownerOf(fi); ok && owner != uid {
 		return fmt.Errorf("%s belongs to user %d, not to this user (%d): another user may have made it to read your sessions; remove it, or set XDG_RUNTIME_DIR or HOOKWIRE_INSPECT_SOCKET to a folder of yours", dir, owner, uid)
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+	if perm := fi.Mode().Perm(); modeBitsGuard && perm&0o077 != 0 {
 		return fmt.Errorf("%s may be entered by other users (mode %#o): it must be 0700 (chmod 700 %s)", dir, perm, dir)
 	}
 	return nil

@@ -79,6 +79,9 @@ type Trust struct {
 	// a config.toml whose [projects."DIR"] trust_level says (Codex CLI).
 	File     string
 	Projects bool
+	// Env is a variable that, set to "true", makes the agent trust the
+	// folder it runs in (and load its hooks); empty where there is none.
+	Env string
 }
 
 // Agent is what install and doctor know of an agent's configuration.
@@ -141,8 +144,9 @@ var Agents = map[string]*Agent{
 		Switches:   []Switch{{Path: []string{"disableAllHooks"}, Off: true}},
 	},
 	"gemini-cli": {
-		Name:       "gemini-cli",
-		Document:   "Gemini CLI 0.61.0: docs/hooks/reference.md (timeout in milliseconds, default 60000), docs/reference/configuration.md (hooksConfig.enabled, hooksConfig.disabled, security.folderTrust.enabled, default true) and docs/cli/trusted-folders.md (~/.gemini/trustedFolders.json), as its npm package ships them",
+		Name: "gemini-cli",
+		Document: "Gemini CLI 0.61.0: docs/hooks/reference.md (timeout in milliseconds, default 60000), docs/reference/configuration.md (hooksConfig.enabled, hooksConfig.disabled, security.folderTrust.enabled, default true) and docs/cli/trusted-folders.md (~/.gemini/trustedFolders.json), as its npm package ships them. " +
+			"Checked with Gemini CLI 0.61.0 run with -p (offline): in a folder it does not trust it runs nothing and says so; with GEMINI_CLI_TRUST_WORKSPACE=true (or --skip-trust) it runs and loads the project's hooks",
 		Files:      map[Scope]string{User: ".gemini/settings.json", Project: ".gemini/settings.json"},
 		Comments:   true,
 		Layout:     Grouped,
@@ -154,7 +158,7 @@ var Agents = map[string]*Agent{
 		ProjectDir: "GEMINI_PROJECT_DIR",
 		Switches:   []Switch{{Path: []string{"hooksConfig", "enabled"}, Off: false, Default: true}},
 		Disabled:   []string{"hooksConfig", "disabled"},
-		Trust:      &Trust{Setting: Switch{Path: []string{"security", "folderTrust", "enabled"}, Off: true, Default: true}, File: ".gemini/trustedFolders.json"},
+		Trust:      &Trust{Setting: Switch{Path: []string{"security", "folderTrust", "enabled"}, Off: true, Default: true}, File: ".gemini/trustedFolders.json", Env: "GEMINI_CLI_TRUST_WORKSPACE"},
 	},
 	"codex-cli": {
 		Name: "codex-cli",
@@ -206,8 +210,9 @@ var Agents = map[string]*Agent{
 		ProjectDir: "FACTORY_PROJECT_DIR",
 	},
 	"qwen-code": {
-		Name:       "qwen-code",
-		Document:   "Qwen Code 0.24.4's docs/features/hooks.md, as its npm package ships it: .qwen/settings.json, a command hook's timeout in seconds (default 60; 1000 or more read as milliseconds), disableAllHooks, project hooks only in a trusted folder",
+		Name: "qwen-code",
+		Document: "Qwen Code 0.24.4's docs/features/hooks.md, as its npm package ships it: .qwen/settings.json, a command hook's timeout in seconds (default 60; 1000 or more read as milliseconds), disableAllHooks, project hooks only in a trusted folder. " +
+			"Checked with Qwen Code 0.24.4 run with -p (offline): with folder trust on, in a folder it does not trust, it loads no project hooks and runs no tool without asking",
 		Files:      map[Scope]string{User: ".qwen/settings.json", Project: ".qwen/settings.json"},
 		Comments:   true,
 		Layout:     Grouped,

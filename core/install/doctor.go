@@ -438,8 +438,14 @@ func (a *Agent) checkTrust(user *document, home, dir string) Finding {
 	if !on {
 		return ok("folder trust is off: project hooks load")
 	}
+	if a.Trust.Env != "" && os.Getenv(a.Trust.Env) == "true" {
+		return ok("the folder is trusted: %s=true, as %s will have it when run from here", a.Trust.Env, a.Name)
+	}
 	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
 	fix := fmt.Sprintf("trust the folder when %s asks, or add \"%s\": \"TRUST_FOLDER\" to %s", a.Name, dir, file)
+	if a.Trust.Env != "" {
+		fix += fmt.Sprintf(" (%s=true trusts it for a run, and is then checked here)", a.Trust.Env)
+	}
 	data, err := read(file)
 	if err != nil {
 		return problem(fix, "%s cannot be read: %v", file, err)

@@ -310,3 +310,19 @@ for line in sys.stdin:
 		t.Errorf("doctor:\n%s", out)
 	}
 }
+
+// Gemini CLI trusts the folder it runs in when GEMINI_CLI_TRUST_WORKSPACE
+// is true, and then loads the project's hooks: doctor, run with it, says
+// so.
+func TestDoctorGeminiTrustFromTheEnvironment(t *testing.T) {
+	c := newClone(t)
+	r := Doctor(context.Background(), Agents["gemini-cli"], c.home, c.dir, DoctorOptions{})
+	if out := texts(r); r.OK() || !strings.Contains(out, "GEMINI_CLI_TRUST_WORKSPACE=true trusts it for a run") {
+		t.Errorf("doctor without the variable:\n%s", out)
+	}
+	t.Setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+	r = Doctor(context.Background(), Agents["gemini-cli"], c.home, c.dir, DoctorOptions{})
+	if out := texts(r); !r.OK() || !strings.Contains(out, "the folder is trusted: GEMINI_CLI_TRUST_WORKSPACE=true") {
+		t.Errorf("doctor with the variable:\n%s", out)
+	}
+}

@@ -72,7 +72,7 @@ func (s *suite) fail(check, format string, args ...any) {
 }
 
 func (s *suite) start() (*proc, error) {
-	p, err := start(s.cmd, s.opts.Timeout, s.opts.Stderr)
+	p, err := start(s.cmd, s.opts.Timeout, s.opts.Stderr, s.opts.MaxOutput)
 	if err == nil {
 		s.procs = append(s.procs, p)
 	}

@@ -71,6 +71,9 @@ const (
 	DefaultTimeout = 5 * time.Second
 	// ExitTimeout is how long a hook may take to exit once its stdin is closed.
 	ExitTimeout = 2 * time.Second
+	// DefaultMaxOutput bounds what a hook may write on stdout in one run,
+	// as wire.DefaultMaxLineSize bounds one line: the suite keeps it all.
+	DefaultMaxOutput = 64 << 20
 )
 
 // Options tune a run. The zero value is ready to use.
@@ -84,6 +87,9 @@ type Options struct {
 	// adds warnings for what that
 	// host would discard of the hook's replies (Report.Warnings).
 	Host *host.Host
+	// MaxOutput bounds the bytes read from the hook's stdout in each of
+	// its runs; past it the run's checks fail. Zero means DefaultMaxOutput.
+	MaxOutput int64
 }
 
 // Status is the outcome of one check.

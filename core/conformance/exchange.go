@@ -91,7 +91,7 @@ func (x Exchange) Run(ctx context.Context, cmd wire.Command, opts Options) error
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	p, err := start(cmd, opts.Timeout, opts.Stderr)
+	p, err := start(cmd, opts.Timeout, opts.Stderr, opts.MaxOutput)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package conformance
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,10 @@ type proc struct {
 	*wire.Child
 	timeout  time.Duration
 	readDone chan struct{} // closed when stdout has ended
+	// limit bounds the bytes read from stdout; overflow says that the
+	// hook wrote more, once read has stopped for it.
+	limit    int64
+	overflow error
 
 	stopOnce sync.Once
 
@@ -36,7 +41,7 @@ type proc struct {
 
 // start runs the hook with its own pipes, in a process group of its own so
 // that stop can end whatever it started; its stderr goes on to stderr.
-func start(cmd wire.Command, timeout time.Duration, stderr io.Writer) (*proc, error) {
+func start(cmd wire.Command, timeout time.Duration, stderr io.Writer, limit int64) (*proc, error) {
 	var onStderr func(string)
 	if stderr != nil {
 		onStderr = func(line string) { io.WriteString(stderr, line+"\n") }
@@ -48,6 +53,7 @@ func start(cmd wire.Command, timeout time.Duration, stderr io.Writer) (*proc, er
 	p := &proc{
 		Child:    c,
 		timeout:  timeout,
+		limit:    cmp.Or(limit, DefaultMaxOutput),
 		readDone: make(chan struct{}),
 		sent:     map[uint64]string{},
 		arrived:  make(chan struct{}),
@@ -59,14 +65,39 @@ func start(cmd wire.Command, timeout time.Duration, stderr io.Writer) (*proc, er
 func (p *proc) read(r io.ReadCloser) {
 	defer close(p.readDone)
 	defer r.Close()
+	// Every line is kept, so what the hook may write is bounded, each line
+	// counted with what keeping it costs besides its bytes: past the
+	// limit, reading stops (the hook's next write fails) and each wait
+	// ends with the overflow as its error.
+	const lineCost = 64
 	br := bufio.NewReaderSize(r, 64<<10)
+	var read int64
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, p.limit-read)
+		if read += int64(len(line)) + lineCost; read > p.limit {
+			p.mu.Lock()
+			p.overflow = fmt.Errorf("the hook wrote more than %d bytes on stdout: a host stops reading such a hook", p.limit)
+			p.mu.Unlock()
+			return
+		}
 		if line = bytes.TrimRight(line, "\r\n"); len(bytes.TrimSpace(line)) > 0 {
 			p.take(line)
 		}
 		if err != nil {
 			return
+		}
+	}
+}
+
+// readLine reads up to a newline, or max bytes and one more when there is
+// none within them.
+func readLine(br *bufio.Reader, max int64) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull || int64(len(line)) > max {
+			return line, err
 		}
 	}
 }
@@ -145,6 +176,12 @@ func (p *proc) await(ctx context.Context, mark int, deadline time.Time, match fu
 
 // gone explains a broken pipe by the hook's exit, when it has exited.
 func (p *proc) gone(err error) error {
+	p.mu.Lock()
+	overflow := p.overflow
+	p.mu.Unlock()
+	if overflow != nil {
+		return overflow
+	}
 	select {
 	case <-p.Exited():
 		return errors.New(p.describeExit())

@@ -5,7 +5,12 @@
 package install
 
 import (
+	"encoding/json"
 	"time"
+
+	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/host"
+	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // Scope is which of an agent's configuration files: the user's, the
@@ -66,10 +71,17 @@ type Switch struct {
 // Trust is an agent's folder trust: project hooks load only in a trusted
 // folder.
 type Trust struct {
-	// Setting is the switch that turns folder trust on, and its default.
+	// Setting is the switch that turns folder trust on, and its default;
+	// a zero Setting (no Path) is trust that is always on.
 	Setting Switch
-	// File is the trust rules' file, under the home folder.
-	File string
+	// File is the trust rules' file, under the home folder: JSON rules of
+	// folder to level (Gemini CLI, Qwen Code), or, where Projects is true,
+	// a config.toml whose [projects."DIR"] trust_level says (Codex CLI).
+	File     string
+	Projects bool
+	// Env is a variable that, set to "true", makes the agent trust the
+	// folder it runs in (and load its hooks); empty where there is none.
+	Env string
 }
 
 // Agent is what install and doctor know of an agent's configuration.
@@ -108,6 +120,13 @@ type Agent struct {
 	Disabled []string
 	// Trust is nil for an agent without folder trust.
 	Trust *Trust
+	// NotLoaded says, for a scope, the ways of running the agent in which
+	// it does not load that scope's hooks; a hook there is a problem,
+	// since a guard that runs only sometimes lets the other runs through.
+	NotLoaded map[Scope]string
+	// Review says how the agent runs only the hooks its user has reviewed,
+	// where it does: doctor cannot see that review, so it is a note.
+	Review string
 }
 
 // Agents are the agents hookwire installs into, by the bridge's name.
@@ -125,8 +144,9 @@ var Agents = map[string]*Agent{
 		Switches:   []Switch{{Path: []string{"disableAllHooks"}, Off: true}},
 	},
 	"gemini-cli": {
-		Name:       "gemini-cli",
-		Document:   "Gemini CLI 0.61.0: docs/hooks/reference.md (timeout in milliseconds, default 60000), docs/reference/configuration.md (hooksConfig.enabled, hooksConfig.disabled, security.folderTrust.enabled, default true) and docs/cli/trusted-folders.md (~/.gemini/trustedFolders.json), as its npm package ships them",
+		Name: "gemini-cli",
+		Document: "Gemini CLI 0.61.0: docs/hooks/reference.md (timeout in milliseconds, default 60000), docs/reference/configuration.md (hooksConfig.enabled, hooksConfig.disabled, security.folderTrust.enabled, default true) and docs/cli/trusted-folders.md (~/.gemini/trustedFolders.json), as its npm package ships them. " +
+			"Checked with Gemini CLI 0.61.0 run with -p (offline): in a folder it does not trust it runs nothing and says so; with GEMINI_CLI_TRUST_WORKSPACE=true (or --skip-trust) it runs and loads the project's hooks",
 		Files:      map[Scope]string{User: ".gemini/settings.json", Project: ".gemini/settings.json"},
 		Comments:   true,
 		Layout:     Grouped,
@@ -138,30 +158,38 @@ var Agents = map[string]*Agent{
 		ProjectDir: "GEMINI_PROJECT_DIR",
 		Switches:   []Switch{{Path: []string{"hooksConfig", "enabled"}, Off: false, Default: true}},
 		Disabled:   []string{"hooksConfig", "disabled"},
-		Trust:      &Trust{Setting: Switch{Path: []string{"security", "folderTrust", "enabled"}, Off: true, Default: true}, File: ".gemini/trustedFolders.json"},
+		Trust:      &Trust{Setting: Switch{Path: []string{"security", "folderTrust", "enabled"}, Off: true, Default: true}, File: ".gemini/trustedFolders.json", Env: "GEMINI_CLI_TRUST_WORKSPACE"},
 	},
 	"codex-cli": {
-		Name:     "codex-cli",
-		Document: "developers.openai.com/codex/hooks (2026, Codex CLI 0.171.0): hooks.json beside each config layer, Claude Code's shape, timeout in seconds, default 600; [features] hooks = false in config.toml turns hooks off (codex_hooks, its former name, too)",
-		Files:    map[Scope]string{User: ".codex/hooks.json", Project: ".codex/hooks.json"},
-		Layout:   Grouped,
-		Matcher:  "*",
-		Command:  "command",
-		Typed:    true,
-		Timeout:  Timeout{Field: "timeout", Unit: time.Second, Default: 600 * time.Second},
+		Name: "codex-cli",
+		Document: "developers.openai.com/codex/hooks (2026, Codex CLI 0.171.0): hooks.json beside each config layer, Claude Code's shape, timeout in seconds, default 600; [features] hooks = false in config.toml turns hooks off (codex_hooks, its former name, too). " +
+			"Checked with Codex CLI 0.171.0 (codex exec, offline): a config.toml that does not parse stops it; the project's .codex/hooks.json loads only where ~/.codex/config.toml has [projects.\"DIR\"] trust_level = \"trusted\" for the project's folder or for its git repository's root (either works; --dangerously-bypass-hook-trust does not lift it); " +
+			"and a hook of any scope runs only once its user has reviewed it (the TUI's /hooks, kept in config.toml) or under --dangerously-bypass-hook-trust",
+		Files:   map[Scope]string{User: ".codex/hooks.json", Project: ".codex/hooks.json"},
+		Layout:  Grouped,
+		Matcher: "*",
+		Command: "command",
+		Typed:   true,
+		Timeout: Timeout{Field: "timeout", Unit: time.Second, Default: 600 * time.Second},
 		Switches: []Switch{
 			{Files: codexConfig, Path: []string{"features", "hooks"}, Off: false, Default: true},
 			{Files: codexConfig, Path: []string{"features", "codex_hooks"}, Off: false, Default: true},
 		},
+		Trust:  &Trust{File: ".codex/config.toml", Projects: true},
+		Review: "Codex CLI 0.171.0 runs a hook only once its user has reviewed it (/hooks in its TUI, which asks at start while one is new or changed), or under codex exec --dangerously-bypass-hook-trust: doctor cannot see that review",
 	},
 	"copilot-cli": {
-		Name:     "copilot-cli",
-		Document: "GitHub Copilot's hooks reference (docs.github.com, copilot/reference/hooks-reference, 2026; @github/copilot 1.0.102): *.json in ~/.copilot/hooks and .github/hooks, version 1, an entry's bash command and timeoutSec, default 30",
-		Files:    map[Scope]string{User: ".copilot/hooks/hookwire.json", Project: ".github/hooks/hookwire.json"},
-		Layout:   Flat,
-		Command:  "bash",
-		Typed:    true,
-		Timeout:  Timeout{Field: "timeoutSec", Unit: time.Second, Default: 30 * time.Second},
+		Name: "copilot-cli",
+		Document: "GitHub Copilot's hooks reference (docs.github.com, copilot/reference/hooks-reference, 2026; @github/copilot 1.0.102): *.json in ~/.copilot/hooks and .github/hooks, version 1, an entry's bash command and timeoutSec, default 30. " +
+			"Checked with Copilot CLI 1.0.102 run with -p (COPILOT_OFFLINE, a provider on loopback): ~/.copilot/hooks/*.json and settings.json's hooks load; .github/hooks/*.json does not, in a git repository or not, with the folder in trustedFolders or not (interactive runs not checked)",
+		Files:   map[Scope]string{User: ".copilot/hooks/hookwire.json", Project: ".github/hooks/hookwire.json"},
+		Layout:  Flat,
+		Command: "bash",
+		Typed:   true,
+		Timeout: Timeout{Field: "timeoutSec", Unit: time.Second, Default: 30 * time.Second},
+		NotLoaded: map[Scope]string{
+			Project: "Copilot CLI 1.0.102 run with -p (scripts, CI) loads no .github/hooks: there the hook does not run",
+		},
 	},
 	"cursor": {
 		Name:     "cursor",
@@ -182,8 +210,9 @@ var Agents = map[string]*Agent{
 		ProjectDir: "FACTORY_PROJECT_DIR",
 	},
 	"qwen-code": {
-		Name:       "qwen-code",
-		Document:   "Qwen Code 0.24.4's docs/features/hooks.md, as its npm package ships it: .qwen/settings.json, a command hook's timeout in seconds (default 60; 1000 or more read as milliseconds), disableAllHooks, project hooks only in a trusted folder",
+		Name: "qwen-code",
+		Document: "Qwen Code 0.24.4's docs/features/hooks.md, as its npm package ships it: .qwen/settings.json, a command hook's timeout in seconds (default 60; 1000 or more read as milliseconds), disableAllHooks, project hooks only in a trusted folder. " +
+			"Checked with Qwen Code 0.24.4 run with -p (offline): with folder trust on, in a folder it does not trust, it loads no project hooks and runs no tool without asking",
 		Files:      map[Scope]string{User: ".qwen/settings.json", Project: ".qwen/settings.json"},
 		Comments:   true,
 		Layout:     Grouped,
@@ -199,3 +228,49 @@ var Agents = map[string]*Agent{
 
 // codexConfig are Codex CLI's config.toml files, which hold its switches.
 var codexConfig = map[Scope]string{User: ".codex/config.toml", Project: ".codex/config.toml"}
+
+// Caveats are what a user should know of a hook installed into the
+// agent's file of scope for events: the ways of running in which the
+// agent does not load that file, the review it asks first, and the plugin
+// tools it cannot honour. The last are the host's own rule, as hookwire
+// run --host AGENT applies it: a plugin tool a before_llm modify adds, and
+// a before_tool that answers with respond, are put to the host, and what
+// it drops is said.
+func Caveats(a *Agent, scope Scope, events []string) []string {
+	var out []string
+	if why, ok := a.NotLoaded[scope]; ok {
+		out = append(out, why+": install it with --scope user")
+	}
+	if a.Review != "" {
+		out = append(out, a.Review)
+	}
+	h, err := host.Parse(a.Name)
+	if err != nil {
+		return out
+	}
+	stages := map[string]bool{}
+	for _, ev := range events {
+		for _, st := range bridge.Agents[a.Name].Events[ev].Calls {
+			stages[string(st)] = true
+		}
+	}
+	asked := []struct {
+		stage, method string
+		params        any
+		answer        string
+	}{
+		{"before_llm", protocol.MethodBeforeLLM, protocol.BeforeLLMParams{Model: "m"},
+			`{"action": "modify", "request": {"model": "m", "tools": [{"type": "function", "function": {"name": "a_plugin_tool"}}]}}`},
+		{"before_tool", protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "a_plugin_tool"},
+			`{"action": "respond", "result": {"for_llm": "the plugin tool's result"}}`},
+	}
+	for _, q := range asked {
+		if !stages[q.stage] {
+			continue
+		}
+		for _, n := range h.Discards(q.method, q.params, json.RawMessage(q.answer)) {
+			out = append(out, "if the hook serves plugin tools: "+n)
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package install
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,18 +17,25 @@ import (
 
 	"github.com/hookwire/hookwire/core/bridge"
 	"github.com/hookwire/hookwire/core/conformance"
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/wire"
 )
 
 // Finding is one thing doctor checked: a problem (with its fix) when the
-// hook would not run as installed, or else what it found.
+// hook would not run as installed, a note of what doctor did not check or
+// what the agent does not honour (never a problem), or else what it found.
 type Finding struct {
 	Problem bool
+	Note    bool
 	Text    string
 	Fix     string
 }
 
 func ok(format string, args ...any) Finding { return Finding{Text: fmt.Sprintf(format, args...)} }
+
+func note(format string, args ...any) Finding {
+	return Finding{Note: true, Text: fmt.Sprintf(format, args...)}
+}
 
 func problem(fix, format string, args ...any) Finding {
 	return Finding{Problem: true, Text: fmt.Sprintf(format, args...), Fix: fix}
@@ -41,6 +49,8 @@ type Installed struct {
 	Command  string
 	Events   []string
 	Findings []Finding
+	// Started is true when doctor started the hook to check it.
+	Started bool
 }
 
 // Report is what doctor found of one agent.
@@ -71,15 +81,38 @@ func (r *Report) OK() bool {
 	return true
 }
 
+// DoctorOptions say what Doctor may do beyond reading files.
+type DoctorOptions struct {
+	// StartHooks lets doctor start each hook, as the bridge would, to run
+	// the conformance suite on it; only where the agent itself would run
+	// it. Without it doctor runs nothing a configuration file names: the
+	// files may be a cloned repository's.
+	StartHooks bool
+	// Checked holds what checking each hook found, by its command and
+	// variables, so that a hook installed into several agents starts
+	// once; nil checks each anew.
+	Checked map[string][]Finding
+}
+
+// HookTimeout bounds one hook's check: the conformance suite's steps are
+// bounded each, and this bounds them together, so that doctor never hangs
+// on a hook.
+const HookTimeout = 60 * time.Second
+
+// MaxHookOutput bounds what a started hook may write on stdout during its
+// check: the suite's replies are a few kilobytes, and a hook that writes
+// without end must not fill the memory.
+const MaxHookOutput = 16 << 20
+
 // Doctor reads each configuration file of the agent (the user's under
 // home, the project's and the local one under dir), finds the hooks run
 // through the bridge and checks each: that its bridge resolves, that the
-// hook starts and passes conformance, that its timeouts are in the
-// agent's unit and leave the bridge its deadline; and the agent's own
-// switches that turn hooks off. checked holds what checking each hook
-// found, by its command and variables, so that a hook installed into
-// several agents starts once; nil checks each anew.
-func Doctor(ctx context.Context, a *Agent, home, dir string, checked map[string][]Finding) *Report {
+// agent loads the hook's file (folder and project trust, the ways of
+// running that read the scope), that its timeouts are in the agent's unit
+// and leave the bridge its deadline; and the agent's own switches that
+// turn hooks off. With opts.StartHooks, it also starts each hook the agent
+// would run and runs the conformance suite on it.
+func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions) *Report {
 	r := &Report{Agent: a, Files: map[Scope]string{}}
 	env := map[string]string{"HOME": home}
 	if a.ProjectDir != "" {
@@ -110,21 +143,41 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, checked map[string]
 		r.Hooks = append(r.Hooks, a.installed(doc, scope, file, env)...)
 	}
 	r.Findings = append(r.Findings, a.switches(docs, r.Files, home, dir)...)
+	checked := opts.Checked
 	if checked == nil {
 		checked = map[string][]Finding{}
 	}
+	loads := map[Scope][]Finding{} // whether the agent loads a scope's hooks, once per scope
 	for i := range r.Hooks {
 		h := &r.Hooks[i]
 		b, _ := ParseCommand(h.Command, env)
-		h.Findings = append(h.Findings, checkBridge(a, b))
-		key := strings.Join(b.Hook, "\x00") + fmt.Sprint(b.Env)
-		if _, done := checked[key]; !done {
-			checked[key] = checkHook(ctx, b, dir)
+		bf, bridgeThere := checkBridge(a, b, dir)
+		h.Findings = append(h.Findings, bf)
+		if _, done := loads[h.Scope]; !done {
+			loads[h.Scope] = a.loads(h.Scope, docs[User], home, dir)
 		}
-		h.Findings = append(h.Findings, checked[key]...)
+		h.Findings = append(h.Findings, loads[h.Scope]...)
 		h.Findings = append(h.Findings, a.checkTimeouts(docs[h.Scope], h, b)...)
-		if a.Trust != nil && h.Scope != User {
-			h.Findings = append(h.Findings, a.checkTrust(docs[User], home, dir))
+		line := shellLine(b.Hook)
+		skipped := func(why string) {
+			h.Findings = append(h.Findings, note("the hook was not started: %s", why))
+		}
+		switch {
+		case !opts.StartHooks:
+			// A configuration file under dir may be a cloned repository's:
+			// starting what it names would run its code.
+			h.Findings = append(h.Findings, note("the hook was not started (doctor runs no command a configuration names unless asked): check it with hookwire doctor --start-hooks %s, or hookwire conformance -- %s", a.Name, line))
+		case !bridgeThere:
+			skipped("its bridge is not there, so " + a.Name + " would not run it either")
+		case slices.ContainsFunc(loads[h.Scope], func(f Finding) bool { return f.Problem }):
+			skipped(a.Name + " does not load this file's hooks here (see above)")
+		default:
+			key := strings.Join(b.Hook, "\x00") + fmt.Sprint(b.Env)
+			if _, done := checked[key]; !done {
+				checked[key] = checkHook(ctx, a, b, dir)
+			}
+			h.Findings = append(h.Findings, checked[key]...)
+			h.Started = true
 		}
 	}
 	return r
@@ -149,39 +202,68 @@ func (a *Agent) installed(doc *document, scope Scope, file string, env map[strin
 	return out
 }
 
-func checkBridge(a *Agent, b Bridged) Finding {
+// checkBridge finds the bridge the command names, as the agent's shell
+// would from the project's folder, and says whether it is there.
+func checkBridge(a *Agent, b Bridged, dir string) (Finding, bool) {
 	if b.Agent != a.Name {
-		return problem(fmt.Sprintf("name %s in the command, or move the entry to %s's file", a.Name, b.Agent), "the command runs the bridge for %s, in a file of %s", b.Agent, a.Name)
+		return problem(fmt.Sprintf("name %s in the command, or move the entry to %s's file", a.Name, b.Agent), "the command runs the bridge for %s, in a file of %s", b.Agent, a.Name), false
 	}
-	path, err := exec.LookPath(b.Bridge)
+	name := b.Bridge
+	if strings.Contains(name, "/") && !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name) // the agent runs the command in the project's folder
+	}
+	path, err := exec.LookPath(name)
 	if err != nil {
 		return problem("install hookwire-bridge there (it comes with hookwire), or run hookwire install again to write where it is now",
-			"the bridge %s is not there: %v", b.Bridge, err)
+			"the bridge %s is not there: %v", b.Bridge, err), false
 	}
-	return ok("the bridge is %s", path)
+	return ok("the bridge is %s", path), true
 }
 
 // checkHook starts the hook as the bridge would and runs the conformance
-// suite on it.
-func checkHook(ctx context.Context, b Bridged, dir string) []Finding {
-	line := strings.Join(b.Hook, " ")
+// suite on it, as the agent's host: what the agent would not honour of
+// its replies (tools added in before_llm, respond, ...) is a note. The
+// run is bounded in time (HookTimeout) and in what the hook may write.
+func checkHook(ctx context.Context, a *Agent, b Bridged, dir string) []Finding {
+	line := shellLine(b.Hook)
+	ctx, cancel := context.WithTimeout(ctx, HookTimeout)
+	defer cancel()
+	h, _ := host.Parse(a.Name)
 	cmd := wire.Command{Name: filepath.Base(b.Hook[0]), Argv: b.Hook, Dir: dir, Env: b.Env}
-	report, err := conformance.Run(ctx, cmd, conformance.Options{})
+	report, err := conformance.Run(ctx, cmd, conformance.Options{Host: h, MaxOutput: MaxHookOutput})
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("its checks took more than %s", HookTimeout)
+		}
 		return []Finding{problem("run it by hand to see why: "+line, "the hook %s could not be checked: %v", line, err)}
 	}
 	if hs := report.Result("handshake"); hs.Status != conformance.Pass {
 		return []Finding{problem("run it by hand to see why ("+line+"): check the program's path, its interpreter (a virtual environment's python by its path) and that it has the SDK",
 			"the hook does not start: %s", hs.Reason)}
 	}
+	var out []Finding
 	if failed := report.Failed(); len(failed) > 0 {
-		return []Finding{problem("hookwire conformance -- "+line+" shows each failure", "the hook fails the conformance checks %s", strings.Join(failed, ", "))}
+		out = append(out, problem("hookwire conformance -- "+line+" shows each failure", "the hook fails the conformance checks %s", strings.Join(failed, ", ")))
+	} else {
+		modes := make([]string, len(report.Modes))
+		for i, m := range report.Modes {
+			modes[i] = string(m)
+		}
+		out = append(out, ok("the hook %s starts and passes conformance (modes %s)", cmp.Or(report.Name, line), strings.Join(modes, ", ")))
 	}
-	modes := make([]string, len(report.Modes))
-	for i, m := range report.Modes {
-		modes[i] = string(m)
+	for _, w := range report.Warnings {
+		out = append(out, note("%s does not honour this: %s", a.Name, w))
 	}
-	return []Finding{ok("the hook %s starts and passes conformance (modes %s)", cmp.Or(report.Name, line), strings.Join(modes, ", "))}
+	return out
+}
+
+// shellLine is a command's words quoted for sh, to be run by hand.
+func shellLine(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = quote(w)
+	}
+	return strings.Join(words, " ")
 }
 
 // checkTimeouts reads the timeout of each of the hook's entries: in the
@@ -263,8 +345,9 @@ func (a *Agent) setting(doc *document, path []string) *hujsonValue {
 // files set them: the last scope that sets one wins.
 func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home, dir string) []Finding {
 	var out []Finding
+	reported := map[string]bool{} // a file that holds two switches is one problem
 	for _, s := range a.Switches {
-		value, from := s.Default, ""
+		value, from, unparsed := s.Default, "", false
 		for _, scope := range Scopes {
 			v, set, file := false, false, files[scope]
 			if s.Files == nil {
@@ -273,10 +356,19 @@ func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home,
 				base := map[bool]string{true: home, false: dir}[scope == User]
 				file = filepath.Join(base, filepath.FromSlash(rel))
 				data, err := read(file)
-				if err != nil {
+				if err != nil && !reported[file] {
+					reported[file] = true
 					out = append(out, problem("check its permissions", "%s cannot be read: %v", file, err))
 				}
-				v, set = tomlSetting(data, s.Path)
+				if v, set, err = tomlSetting(data, s.Path); err != nil {
+					// The agent refuses a file it cannot parse: whatever
+					// it says of hooks, the agent does not start.
+					unparsed = true
+					if !reported[file] {
+						reported[file] = true
+						out = append(out, problem("correct it: "+a.Name+" refuses to start until it parses", "%s does not parse: %v", file, err))
+					}
+				}
 			}
 			if set {
 				value, from = v, file
@@ -284,6 +376,7 @@ func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home,
 		}
 		name := strings.Join(s.Path, ".")
 		switch {
+		case unparsed: // the problem above says it: what the file sets is unknown
 		case value != s.Off:
 			out = append(out, ok("hooks are on (%s is %v)", name, value))
 		case from == "":
@@ -295,24 +388,44 @@ func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home,
 	return out
 }
 
-// tomlSetting is the boolean at path in a TOML file, if it sets one.
-func tomlSetting(data []byte, path []string) (value, set bool) {
+// tomlSetting is the boolean at path in a TOML file, if it sets one. A
+// file that does not parse is an error, with its line and column.
+func tomlSetting(data []byte, path []string) (value, set bool, err error) {
 	if data == nil {
-		return false, false
+		return false, false, nil
 	}
-	var v any = map[string]any{}
-	if toml.Unmarshal(data, &v) != nil {
-		return false, false
+	v, err := decodeTOML(data)
+	if err != nil {
+		return false, false, err
 	}
 	for _, name := range path {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return false, false
+			return false, false, nil
 		}
 		v = m[name]
 	}
 	value, set = v.(bool)
-	return value, set
+	return value, set, nil
+}
+
+// decodeTOML reads a TOML file as Codex CLI does: one that does not parse
+// (a syntax error, a byte-order mark, a table or key given twice) is an
+// error, with where it is.
+func decodeTOML(data []byte) (any, error) {
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%d bytes, more than a settings file has (at most %d)", len(data), MaxFileSize)
+	}
+	var v any = map[string]any{}
+	if err := toml.Unmarshal(data, &v); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, fmt.Errorf("line %d, column %d: %v", row, col, err)
+		}
+		return nil, err
+	}
+	return v, nil
 }
 
 // checkTrust says whether dir is a trusted folder, where the agent loads
@@ -325,8 +438,14 @@ func (a *Agent) checkTrust(user *document, home, dir string) Finding {
 	if !on {
 		return ok("folder trust is off: project hooks load")
 	}
+	if a.Trust.Env != "" && os.Getenv(a.Trust.Env) == "true" {
+		return ok("the folder is trusted: %s=true, as %s will have it when run from here", a.Trust.Env, a.Name)
+	}
 	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
 	fix := fmt.Sprintf("trust the folder when %s asks, or add \"%s\": \"TRUST_FOLDER\" to %s", a.Name, dir, file)
+	if a.Trust.Env != "" {
+		fix += fmt.Sprintf(" (%s=true trusts it for a run, and is then checked here)", a.Trust.Env)
+	}
 	data, err := read(file)
 	if err != nil {
 		return problem(fix, "%s cannot be read: %v", file, err)
@@ -359,11 +478,14 @@ func (a *Agent) checkTrust(user *document, home, dir string) Finding {
 // would run.
 func (r *Report) Write(w io.Writer) {
 	line := func(indent string, f Finding) {
-		if f.Problem {
+		switch {
+		case f.Problem:
 			fmt.Fprintf(w, "%sPROBLEM %s\n%s        fix: %s\n", indent, f.Text, indent, f.Fix)
-			return
+		case f.Note:
+			fmt.Fprintf(w, "%snote    %s\n", indent, f.Text)
+		default:
+			fmt.Fprintf(w, "%sok      %s\n", indent, f.Text)
 		}
-		fmt.Fprintf(w, "%sok      %s\n", indent, f.Text)
 	}
 	fmt.Fprintf(w, "%s\n", r.Agent.Name)
 	for _, scope := range Scopes {
@@ -383,8 +505,11 @@ func (r *Report) Write(w io.Writer) {
 	switch {
 	case len(r.Hooks) == 0:
 		fmt.Fprintf(w, "  no hookwire hook installed: hookwire install %s -- COMMAND\n", r.Agent.Name)
-	case r.OK():
+	case r.OK() && !slices.ContainsFunc(r.Hooks, func(h Installed) bool { return !h.Started }):
 		fmt.Fprintf(w, "  ready: %d hook(s) would run\n", len(r.Hooks))
+	case r.OK():
+		// What the files say holds; the hooks themselves are unchecked.
+		fmt.Fprintf(w, "  ready: %d hook(s) would run, as the files say (not started: --start-hooks checks them)\n", len(r.Hooks))
 	default:
 		fmt.Fprintf(w, "  NOT READY: fix each problem above\n")
 	}
@@ -397,4 +522,71 @@ func Home() (string, error) {
 		return h, nil
 	}
 	return os.UserHomeDir()
+}
+
+// loads says whether the agent loads the hooks of scope's file here: a
+// project's (and local) hooks load only in a folder or project the agent
+// trusts, and some agents read a scope only in some ways of running.
+func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
+	var out []Finding
+	if why, ok := a.NotLoaded[scope]; ok {
+		out = append(out, problem("install it with --scope user, whose file "+a.Name+" loads however it runs", "%s", why))
+	}
+	if a.Review != "" {
+		out = append(out, note("%s", a.Review))
+	}
+	switch {
+	case scope == User || a.Trust == nil:
+	case a.Trust.Projects:
+		out = append(out, a.checkProjectTrust(home, dir))
+	default:
+		out = append(out, a.checkTrust(user, home, dir))
+	}
+	return out
+}
+
+// checkProjectTrust says whether Codex CLI trusts the project: the user's
+// config.toml has [projects."DIR"] trust_level = "trusted" for dir or for
+// the root of its git repository; an entry for dir comes first.
+func (a *Agent) checkProjectTrust(home, dir string) Finding {
+	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
+	fix := fmt.Sprintf("run %s in the folder and trust it when it asks (codex exec --trust), or add [projects.%q] trust_level = \"trusted\" to %s", a.Name, dir, file)
+	data, err := read(file)
+	if err != nil {
+		return problem(fix, "%s cannot be read: %v", file, err)
+	}
+	var projects map[string]any
+	if data != nil {
+		v, err := decodeTOML(data)
+		if err != nil {
+			return problem(fix, "%s does not parse: %v", file, err)
+		}
+		projects, _ = v.(map[string]any)["projects"].(map[string]any)
+	}
+	for _, folder := range []string{dir, gitRoot(dir)} {
+		if folder == "" {
+			continue
+		}
+		entry, _ := projects[folder].(map[string]any)
+		switch level, _ := entry["trust_level"].(string); level {
+		case "trusted":
+			return ok("the project is trusted (%s: [projects.%q])", file, folder)
+		case "":
+		default:
+			return problem(fix, "the project is not trusted (%s sets trust_level = %q for %s): %s loads none of its project hooks", file, level, folder, a.Name)
+		}
+	}
+	return problem(fix, "the project is not trusted: %s loads no project hooks (.codex/hooks.json) until it is", a.Name)
+}
+
+// gitRoot is the folder of the git repository dir is in, or "".
+func gitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

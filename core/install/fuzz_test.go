@@ -2,8 +2,11 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tailscale/hujson"
@@ -28,6 +31,9 @@ func FuzzConfigFile(f *testing.F) {
 	hook := testHook("gemini-cli")
 	events := []string{"BeforeTool", "SessionEnd"}
 	f.Add([]byte("[features]\nhooks = false # off\n"))
+	f.Add([]byte(`{"hooks": {}, "hooks": {"Stop": []}}`))
+	f.Add([]byte(`{"a": [{"x": 1, "\u0078": 2}], "s": "[[{{", /* [[ */ "b": [[[]]]}`))
+	f.Add([]byte(strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tomlSetting(data, []string{"features", "hooks"})                 // Codex CLI's config.toml
 		ParseCommand(string(data), map[string]string{"HOME": "/home/u"}) // an entry's command
@@ -35,6 +41,9 @@ func FuzzConfigFile(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// What decodes is read by the agent as by us: no object names a
+		// member twice, and nothing nests deeper than MaxDepth.
+		checkAsTheAgentReads(t, doc.bytes())
 		hadHooks := doc.find("hooks") != nil
 		file := filepath.Join(t.TempDir(), "settings.json")
 		if err := os.WriteFile(file, data, 0o644); err != nil {
@@ -74,6 +83,63 @@ func FuzzConfigFile(f *testing.F) {
 			t.Fatalf("uninstall gave\n%q\nfor\n%q", out.After, data)
 		}
 	})
+}
+
+// checkAsTheAgentReads reads a decoded file again, token by token, as
+// JSON.parse would: no member name twice in an object, no nesting deeper
+// than MaxDepth.
+func checkAsTheAgentReads(t *testing.T, data []byte) {
+	t.Helper()
+	std, err := hujson.Standardize(bytes.Clone(data))
+	if err != nil {
+		t.Fatalf("decoded bytes that do not standardize: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(std))
+	type level struct {
+		object bool
+		names  map[string]bool
+		key    bool // the next string is a member name
+	}
+	var stack []*level
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("decoded bytes that JSON does not read: %v", err)
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		isKey := top != nil && top.object && top.key
+		if top != nil && top.object {
+			top.key = !top.key
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				stack = append(stack, &level{object: v == '{', names: map[string]bool{}, key: true})
+				if len(stack) > MaxDepth {
+					t.Fatalf("decode took bytes nested %d levels deep", len(stack))
+				}
+			default:
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1].object {
+					stack[len(stack)-1].key = true
+				}
+			}
+		case string:
+			if isKey {
+				if top.names[v] {
+					t.Fatalf("decode took an object that names %q twice", v)
+				}
+				top.names[v] = true
+			}
+		}
+	}
 }
 
 // closeEmpty is a file's text with the white space inside an empty root

@@ -15,20 +15,34 @@ import (
 
 var doctorCommand = command{
 	name: "doctor",
-	args: "[--dir DIR] [AGENT]",
+	args: "[--dir DIR] [--start-hooks] [AGENT]",
 	summary: `Finds each configuration file of AGENT, or of every agent hookwire installs
 into (` + agentNames() + `): the user's under $HOME,
 the project's and the local one under --dir. Lists the hooks run through
-hookwire-bridge, and checks each: the bridge resolves; the hook starts and
-passes conformance; each timeout is in the agent's unit and above the
-bridge's deadline (else the agent stops the bridge first, and a guarded call
-runs); the agent's own switches that turn hooks off (Claude Code's
-disableAllHooks, Gemini CLI's hooksConfig.enabled and hooksConfig.disabled,
-and folder trust for project hooks) as its files set them. Prints each
-problem with its fix, and exits 1 when a hook would not run (for AGENT: also
-when none is installed).`,
+hookwire-bridge, and checks each: the bridge resolves; the agent loads the
+hook's file here (folder trust of Gemini CLI and Qwen Code, Codex CLI's
+project trust, Copilot CLI's -p that loads no .github/hooks); each timeout
+is in the agent's unit and above the bridge's deadline (else the agent stops
+the bridge first, and a guarded call runs); the agent's own switches that
+turn hooks off (Claude Code's disableAllHooks, Gemini CLI's
+hooksConfig.enabled and hooksConfig.disabled, Codex CLI's features.hooks) as
+its files set them. Files are read within bounds (size, nesting); a file the
+agent would read otherwise than hookwire (a key given twice, a config.toml
+that does not parse) is a problem.
+
+doctor runs nothing a configuration file names: a project's files may come
+from a cloned repository. Each hook says it was not started, and how to
+check it. --start-hooks starts each hook the agent itself would run (never
+one whose bridge is missing, nor a project's hook in a folder the agent does
+not trust), bounded in time and output, and runs the conformance suite on it
+as the agent's host: a failure is a problem, and what the agent does not
+honour of its replies (tools added in before_llm, respond) is a note.
+
+Prints each problem with its fix, and exits 1 when a hook would not run (for
+AGENT: also when none is installed).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		dir := fs.String("dir", "", "the project's `folder` (default: the working folder)")
+		startHooks := fs.Bool("start-hooks", false, "start each hook the agent would run, and run the conformance suite on it (it runs the hook's code)")
 		return func(args []string, e env) int {
 			names := slices.Sorted(maps.Keys(install.Agents))
 			switch {
@@ -56,7 +70,7 @@ when none is installed).`,
 			code := exitOK
 			checked := map[string][]install.Finding{} // a hook in several agents starts once
 			for _, name := range names {
-				r := install.Doctor(ctx, install.Agents[name], home, *dir, checked)
+				r := install.Doctor(ctx, install.Agents[name], home, *dir, install.DoctorOptions{StartHooks: *startHooks, Checked: checked})
 				if len(args) == 0 && len(r.Files) == 0 {
 					continue // an agent this user does not have
 				}

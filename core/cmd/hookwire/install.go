@@ -94,6 +94,9 @@ absolute (a virtual environment's python stays that environment's).`,
 					fmt.Fprintf(e.stdout, "already there for %s\n", strings.Join(ch.Kept, ", "))
 				}
 				fmt.Fprintf(e.stdout, "check it with: hookwire doctor %s\n", a.Name)
+				for _, c := range install.Caveats(a, install.Scope(*o.scope), list) { // where it does not run, what does not reach the agent
+					fmt.Fprintf(e.stdout, "note: %s\n", c)
+				}
 			})
 		}
 	},

@@ -93,7 +93,7 @@ func TestInstallThenDoctorReady(t *testing.T) {
 			if code, out = installed(t, home, dir, "install", "--scope", scope, name, "--", "./guard"); code != exitOK || !strings.Contains(out, "nothing to change") {
 				t.Fatalf("a second install: exit %d\n%s", code, out)
 			}
-			code, out = installed(t, home, dir, "doctor", name)
+			code, out = installed(t, home, dir, "doctor", "--start-hooks", name)
 			if code != exitOK || !strings.Contains(out, "ready: 1 hook(s) would run") || !strings.Contains(out, "passes conformance") {
 				t.Fatalf("doctor: exit %d\n%s", code, out)
 			}
@@ -178,7 +178,7 @@ func TestDoctorFindsEachProblem(t *testing.T) {
 			}
 			file, _ := install.Agents[c.agent].Path(install.User, home, dir)
 			c.breaks(t, file, hook, bridge)
-			code, out := installed(t, home, dir, "doctor", c.agent)
+			code, out := installed(t, home, dir, "doctor", "--start-hooks", c.agent)
 			if code != exitFail || !strings.Contains(out, "NOT READY") {
 				t.Fatalf("doctor: exit %d, want %d\n%s", code, exitFail, out)
 			}

@@ -24,8 +24,8 @@ func newState(t *testing.T) *State {
 	return s
 }
 
-// writeFile writes data at path, making its folder.
-func writeFile(t *testing.T, path, data string, mode os.FileMode) {
+// putFile writes data at path, making its folder.
+func putFile(t *testing.T, path, data string, mode os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -142,9 +142,9 @@ func TestStateFolderPlantedLink(t *testing.T) {
 		t.Run(suffix, func(t *testing.T) {
 			s := newState(t)
 			victim := filepath.Join(t.TempDir(), "victim")
-			writeFile(t, victim, "precious\n", 0o600)
+			putFile(t, victim, "precious\n", 0o600)
 			tg := projectTarget(t, "claude-code")
-			writeFile(t, tg.File, "{}\n", 0o644)
+			putFile(t, tg.File, "{}\n", 0o644)
 			abs, _ := filepath.Abs(tg.File)
 			link := filepath.Join(s.Dir, key(abs)+suffix)
 			if err := os.Symlink(victim, link); err != nil {
@@ -171,9 +171,9 @@ func TestInstallIgnoresPlantedSideNames(t *testing.T) {
 	s := newState(t)
 	home := t.TempDir()
 	victim := filepath.Join(home, ".bashrc")
-	writeFile(t, victim, "export PATH=$HOME/bin:$PATH\n", 0o644)
+	putFile(t, victim, "export PATH=$HOME/bin:$PATH\n", 0o644)
 	tg := projectTarget(t, "claude-code")
-	writeFile(t, tg.File, "{}\n", 0o644)
+	putFile(t, tg.File, "{}\n", 0o644)
 	for _, side := range []string{".hookwire-backup", ".hookwire-tmp"} {
 		if err := os.Symlink(victim, tg.File+side); err != nil {
 			t.Fatal(err)
@@ -275,7 +275,7 @@ func TestInstallUserLinkWritesThrough(t *testing.T) {
 	tg := userTarget(t, "claude-code", home)
 	dotfile := filepath.Join(home, "dotfiles", "claude.json")
 	original := `{"model": "opus"}` + "\n"
-	writeFile(t, dotfile, original, 0o600)
+	putFile(t, dotfile, original, 0o600)
 	os.MkdirAll(filepath.Dir(tg.File), 0o755)
 	if err := os.Symlink("../dotfiles/claude.json", tg.File); err != nil {
 		t.Fatal(err)
@@ -320,7 +320,7 @@ func TestInstallProjectLinkOutRefused(t *testing.T) {
 	s := newState(t)
 	home := t.TempDir()
 	victim := filepath.Join(home, ".claude", "settings.json")
-	writeFile(t, victim, "{}\n", 0o600)
+	putFile(t, victim, "{}\n", 0o600)
 
 	tg := projectTarget(t, "claude-code")
 	os.MkdirAll(filepath.Dir(tg.File), 0o755)
@@ -348,7 +348,7 @@ func TestInstallProjectLinkOutRefused(t *testing.T) {
 
 	tg = projectTarget(t, "claude-code")
 	shared := filepath.Join(tg.Project, "config", "claude.json")
-	writeFile(t, shared, "{}\n", 0o644)
+	putFile(t, shared, "{}\n", 0o644)
 	os.MkdirAll(filepath.Dir(tg.File), 0o755)
 	os.Symlink("../config/claude.json", tg.File)
 	if _, err := s.Install(tg, testHook("claude-code"), []string{"PreToolUse"}, false); err != nil {
@@ -366,7 +366,7 @@ func TestBackupKeptOnce(t *testing.T) {
 	home := t.TempDir()
 	tg := userTarget(t, "claude-code", home)
 	original := `{"env": {"API_KEY": "secret"}}` + "\n"
-	writeFile(t, tg.File, original, 0o600)
+	putFile(t, tg.File, original, 0o600)
 	first, err := s.Install(tg, hookN("claude-code", 1), []string{"PreToolUse"}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -394,7 +394,7 @@ func TestBackupKeptOnce(t *testing.T) {
 	}
 	// Each file's own mode.
 	other := userTarget(t, "gemini-cli", home)
-	writeFile(t, other.File, "{}\n", 0o640)
+	putFile(t, other.File, "{}\n", 0o640)
 	ch, err := s.Install(other, testHook("gemini-cli"), []string{"BeforeTool"}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -430,7 +430,7 @@ func TestUninstallKeepsFilesThatExisted(t *testing.T) {
 		t.Run(c.agent+"/"+c.file, func(t *testing.T) {
 			s := newState(t)
 			tg := projectTarget(t, c.agent)
-			writeFile(t, tg.File, c.file, 0o644)
+			putFile(t, tg.File, c.file, 0o644)
 			if _, err := s.Install(tg, testHook(c.agent), []string{c.event}, false); err != nil {
 				t.Fatal(err)
 			}
@@ -457,11 +457,11 @@ func TestUninstallAfterTheUserEdits(t *testing.T) {
 		if !strings.Contains(data, old) {
 			t.Fatalf("no %q in\n%s", old, data)
 		}
-		writeFile(t, file, strings.Replace(data, old, new, 1), 0o644)
+		putFile(t, file, strings.Replace(data, old, new, 1), 0o644)
 	}
 	t.Run("cursor", func(t *testing.T) {
 		tg := projectTarget(t, "cursor")
-		writeFile(t, tg.File, `{"x": 1}`+"\n", 0o644)
+		putFile(t, tg.File, `{"x": 1}`+"\n", 0o644)
 		if _, err := s.Install(tg, testHook("cursor"), []string{"preToolUse"}, false); err != nil {
 			t.Fatal(err)
 		}
@@ -476,7 +476,7 @@ func TestUninstallAfterTheUserEdits(t *testing.T) {
 	})
 	t.Run("existed", func(t *testing.T) {
 		tg := projectTarget(t, "claude-code")
-		writeFile(t, tg.File, "{}", 0o644)
+		putFile(t, tg.File, "{}", 0o644)
 		if _, err := s.Install(tg, testHook("claude-code"), []string{"PreToolUse"}, false); err != nil {
 			t.Fatal(err)
 		}
@@ -504,7 +504,7 @@ func TestUninstallAfterTheUserEdits(t *testing.T) {
 	t.Run("user's hooks", func(t *testing.T) {
 		tg := projectTarget(t, "claude-code")
 		original := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}`
-		writeFile(t, tg.File, original, 0o644)
+		putFile(t, tg.File, original, 0o644)
 		if _, err := s.Install(tg, hookN("claude-code", 1), []string{"PreToolUse", "Stop"}, false); err != nil {
 			t.Fatal(err)
 		}
@@ -533,7 +533,7 @@ func TestUninstallWithoutRecordKeepsTheFile(t *testing.T) {
 			for _, existed := range []bool{true, false} {
 				tg := projectTarget(t, "claude-code")
 				if existed {
-					writeFile(t, tg.File, "{}", 0o644)
+					putFile(t, tg.File, "{}", 0o644)
 				}
 				if _, err := s.Install(tg, testHook("claude-code"), []string{"PreToolUse"}, false); err != nil {
 					t.Fatal(err)
@@ -543,7 +543,7 @@ func TestUninstallWithoutRecordKeepsTheFile(t *testing.T) {
 				if damage == "" {
 					os.Remove(rec)
 				} else {
-					writeFile(t, rec, damage, 0o600)
+					putFile(t, rec, damage, 0o600)
 				}
 				ch, err := s.Uninstall(tg, "", false)
 				if err != nil {
@@ -571,7 +571,7 @@ func TestCRLFStays(t *testing.T) {
 	original := "{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {\r\n    \"Stop\": []\r\n  }\r\n}\r\n"
 	for _, edited := range []bool{false, true} {
 		tg := projectTarget(t, "claude-code")
-		writeFile(t, tg.File, original, 0o644)
+		putFile(t, tg.File, original, 0o644)
 		if _, err := s.Install(tg, testHook("claude-code"), []string{"PreToolUse", "Stop"}, false); err != nil {
 			t.Fatal(err)
 		}
@@ -580,7 +580,7 @@ func TestCRLFStays(t *testing.T) {
 			t.Fatalf("install wrote lines of LF alone:\n%q", data)
 		}
 		if edited {
-			writeFile(t, tg.File, strings.Replace(data, `"opus"`, `"sonnet"`, 1), 0o644)
+			putFile(t, tg.File, strings.Replace(data, `"opus"`, `"sonnet"`, 1), 0o644)
 		}
 		if _, err := s.Uninstall(tg, "", false); err != nil {
 			t.Fatal(err)
@@ -599,7 +599,7 @@ func TestCRLFStays(t *testing.T) {
 func TestReadOnlyFileRefused(t *testing.T) {
 	s := newState(t)
 	tg := projectTarget(t, "claude-code")
-	writeFile(t, tg.File, "{}\n", 0o444)
+	putFile(t, tg.File, "{}\n", 0o444)
 	before, _ := os.Stat(tg.File)
 	_, err := s.Install(tg, testHook("claude-code"), []string{"PreToolUse"}, false)
 	if err == nil || !strings.Contains(err.Error(), tg.File+" is read-only") || !strings.Contains(err.Error(), "chmod u+w "+tg.File) {
@@ -654,7 +654,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg := projectTarget(t, "claude-code")
-	writeFile(t, tg.File, "{}", 0o644)
+	putFile(t, tg.File, "{}", 0o644)
 	ch, err := s.Install(tg, testHook("claude-code"), []string{"PreToolUse"}, true)
 	if err != nil || !ch.Changed() {
 		t.Fatalf("%v %v", ch, err)

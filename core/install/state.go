@@ -507,7 +507,7 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 		if r == nil {
 			r = &record{Format: recordFormat, File: loc.file, Pristine: true}
 		} else {
-			r = clone(r)
+			r = cloneRecord(r)
 			r.Pristine = r.Pristine && continuing
 		}
 		r.Created = ch.Before == nil || (r.Created && continuing)
@@ -560,7 +560,7 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 	if err != nil || r == nil {
 		return err
 	}
-	r = clone(r)
+	r = cloneRecord(r)
 	r.Commands = slices.DeleteFunc(r.Commands, func(c string) bool { return slices.Contains(ch.removed, c) })
 	if len(r.Commands) > 0 {
 		r.Pristine = r.Pristine && continuing
@@ -576,7 +576,7 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 	return s.forget(loc.file)
 }
 
-func clone(r *record) *record {
+func cloneRecord(r *record) *record {
 	c := *r
 	c.AddedEvents = slices.Clone(r.AddedEvents)
 	c.Commands = slices.Clone(r.Commands)

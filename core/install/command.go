@@ -109,7 +109,8 @@ type Bridged struct {
 
 // ParseCommand reads a command line as sh would, with the variables of env
 // (and none else) expanded, and says whether it runs hookwire-bridge (or
-// "hookwire bridge").
+// "hookwire bridge", or a bridge of any name in a line install recorded,
+// of a file doctor has read).
 func ParseCommand(line string, env map[string]string) (Bridged, bool) {
 	var b Bridged
 	file, err := syntax.NewParser().Parse(strings.NewReader(line), "")
@@ -150,7 +151,9 @@ func ParseCommand(line string, env map[string]string) (Bridged, bool) {
 	}
 	b.Bridge = words[0]
 	switch {
-	case filepath.Base(words[0]) == BridgeName:
+	case filepath.Base(words[0]) == BridgeName, isRecorded(line):
+		// A line install recorded runs the bridge whatever its name:
+		// --bridge hookwire-bridge-0.1.0-linux-amd64 wrote it.
 		words = words[1:]
 		b.Installed = filepath.IsAbs(b.Bridge)
 	case filepath.Base(words[0]) == "hookwire" && len(words) > 1 && words[1] == "bridge":

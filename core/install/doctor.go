@@ -186,6 +186,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 // installed are the bridge commands of a file, each with its events.
 func (a *Agent) installed(doc *document, scope Scope, file string, env map[string]string) []Installed {
 	var out []Installed
+	noteRecorded(file) // a bridge of any name install wrote, by its record
 	events, _ := hooksObject(doc.find("hooks"))
 	for _, event := range events {
 		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok }) {

@@ -18,10 +18,6 @@ import (
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// BackupSuffix is added to a file's name for the copy kept of it before
-// install or uninstall changes it.
-const BackupSuffix = ".hookwire-backup"
-
 // Events are the events of agent a hook of these modes needs: those whose
 // calls ask a stage of its modes, with the event where their context waits
 // (Gemini CLI's AfterAgent) lest it be lost, every event observers get when
@@ -97,6 +93,40 @@ type Change struct {
 	// Events are the events written (install) or cleared (uninstall);
 	// Kept are those that had the hook already.
 	Events, Kept []string
+	// Target is the file written: File, or the file File's links lead to
+	// (State's methods set it); Linked says that File itself is a link.
+	Target string
+	Linked bool
+	// Backup is where hookwire's state folder keeps the file as it was
+	// before hookwire's first change, "" when it keeps none; NewBackup
+	// says that this change made it.
+	Backup    string
+	NewBackup bool
+	// Restored says that uninstall gives the file back as it was before
+	// install: its bytes, or no file where install made it.
+	Restored bool
+	// Notes are what the user should know of how the change was made.
+	Notes []string
+
+	op      op
+	command string   // install: the hook's command
+	added   added    // install: what it adds besides the entries
+	removed []string // uninstall: the commands taken out
+	rest    []byte   // uninstall: what is left, where After is nil
+}
+
+// op is which change.
+type op int
+
+const (
+	opInstall op = iota + 1
+	opUninstall
+)
+
+// added is what an install adds to a file besides its entries.
+type added struct {
+	version, hooks bool
+	events         []string
 }
 
 // Changed says whether the file changes.
@@ -120,33 +150,6 @@ func (c Change) Diff() string {
 	return d
 }
 
-// Write makes the change: it keeps the file as it was in FILE.hookwire-backup
-// first, and returns that backup's path ("" when there was no file).
-func (c Change) Write() (backup string, err error) {
-	mode := fs.FileMode(0o644)
-	if c.Before != nil {
-		if info, err := os.Stat(c.File); err == nil {
-			mode = info.Mode().Perm()
-		}
-		backup = c.File + BackupSuffix
-		if err := os.WriteFile(backup, c.Before, mode); err != nil {
-			return "", err
-		}
-	}
-	if c.After == nil {
-		return backup, os.Remove(c.File)
-	}
-	if err := os.MkdirAll(filepath.Dir(c.File), 0o755); err != nil {
-		return backup, err
-	}
-	// Through a temporary file, so that the agent never reads half of it.
-	tmp := c.File + ".hookwire-tmp"
-	if err := os.WriteFile(tmp, c.After, mode); err != nil {
-		return backup, err
-	}
-	return backup, os.Rename(tmp, c.File)
-}
-
 // read is the file's bytes, nil when it does not exist.
 func read(file string) ([]byte, error) {
 	info, err := os.Stat(file)
@@ -164,27 +167,36 @@ func read(file string) ([]byte, error) {
 
 // Install merges the hook into the agent's file for each event: other
 // hooks and settings keep their bytes, and an event that has the command
-// already is left as it is.
+// already is left as it is. In a file whose every line ends with CR LF,
+// the lines install adds end so too. It reads the file at its path, links
+// followed, and writes nothing: State's Install is the one that writes.
 func Install(a *Agent, file string, hook Hook, events []string) (Change, error) {
 	before, err := read(file)
 	if err != nil {
 		return Change{}, err
 	}
+	return install(a, file, before, hook, events)
+}
+
+// install is Install on the file's bytes.
+func install(a *Agent, file string, before []byte, hook Hook, events []string) (Change, error) {
 	doc, err := decode(before, a.Comments)
 	if err != nil {
-		return Change{}, fmt.Errorf("%s: %v", file, err)
+		return Change{File: file, Before: before}, fmt.Errorf("%s: %v", file, err)
 	}
-	ch := Change{File: file, Before: before}
+	ch := Change{File: file, Before: before, op: opInstall, command: hook.Command}
 	bridgeAgent := bridge.Agents[a.Name]
 	if a.Layout == Flat && doc.find("version") == nil {
 		if err := doc.add(nil, "version", 1); err != nil {
 			return ch, err
 		}
+		ch.added.version = true
 	}
 	if doc.find("hooks") == nil {
 		if err := doc.add(nil, "hooks", object{}); err != nil {
 			return ch, err
 		}
+		ch.added.hooks = true
 	}
 	for _, event := range events {
 		if len(a.entries(doc, event, func(cmd string) bool { return cmd == hook.Command })) > 0 {
@@ -195,6 +207,7 @@ func Install(a *Agent, file string, hook Hook, events []string) (Change, error) 
 			if err := doc.add([]string{"hooks"}, event, []any{}); err != nil {
 				return ch, fmt.Errorf("%s: %v", file, err)
 			}
+			ch.added.events = append(ch.added.events, event)
 		}
 		var value any = a.entry(hook)
 		if a.Layout == Grouped {
@@ -212,6 +225,9 @@ func Install(a *Agent, file string, hook Hook, events []string) (Change, error) 
 	ch.After = doc.bytes()
 	if before == nil && !bytes.HasSuffix(ch.After, []byte("\n")) {
 		ch.After = append(ch.After, '\n')
+	}
+	if crlf(before) {
+		ch.After = toCRLF(ch.After)
 	}
 	return ch, nil
 }
@@ -276,26 +292,42 @@ func (a *Agent) entries(doc *document, event string, match func(command string) 
 // Uninstall takes out of the agent's file the entries install wrote (those
 // whose command runs hookwire-bridge by its absolute path for this agent),
 // of every event, or only those of command when it is not empty. A group,
-// an event or a hooks section left empty goes too, and a file left with
-// nothing but what install adds is removed, so that the file is as it was
-// before install.
+// an event or a hooks section left empty goes too. After is nil when the
+// file is left with nothing but what install adds to a new file; the
+// bytes left are then kept for a file install did not make (State's
+// Uninstall and Write decide, by hookwire's record of the file).
 func Uninstall(a *Agent, file, command string) (Change, error) {
 	before, err := read(file)
 	if err != nil || before == nil {
-		return Change{File: file, Before: before, After: before}, err
+		return Change{File: file, Before: before, After: before, op: opUninstall}, err
+	}
+	return uninstall(a, file, before, command, nil)
+}
+
+// uninstall is Uninstall on the file's bytes, with hookwire's record of
+// the file where there is one: then the commands it holds go too, whatever
+// the bridge's name, and of the sections and events left empty only those
+// install added, and Flat's "version" where install added it.
+func uninstall(a *Agent, file string, before []byte, command string, r *record) (Change, error) {
+	ch := Change{File: file, Before: before, After: before, op: opUninstall}
+	if before == nil {
+		return ch, nil
 	}
 	doc, err := decode(before, a.Comments)
 	if err != nil {
-		return Change{}, fmt.Errorf("%s: %v", file, err)
+		return ch, fmt.Errorf("%s: %v", file, err)
 	}
-	ch := Change{File: file, Before: before}
 	match := func(cmd string) bool {
 		if command != "" {
 			return cmd == command
 		}
+		if r != nil && slices.Contains(r.Commands, cmd) {
+			return true
+		}
 		b, ok := ParseCommand(cmd, nil)
 		return ok && b.Installed && b.Agent == a.Name
 	}
+	addedByInstall := func(event string) bool { return r == nil || slices.Contains(r.AddedEvents, event) }
 	events, _ := hooksObject(doc.find("hooks"))
 	for _, event := range events {
 		found := a.entries(doc, event, match)
@@ -305,6 +337,9 @@ func Uninstall(a *Agent, file, command string) (Change, error) {
 		ch.Events = append(ch.Events, event)
 		for i := len(found) - 1; i >= 0; i-- { // from the end, so that indexes hold
 			p := found[i]
+			if !slices.Contains(ch.removed, p.command) {
+				ch.removed = append(ch.removed, p.command)
+			}
 			if a.Layout == Flat {
 				doc.remove([]string{"hooks", event}, "", p.index)
 				continue
@@ -315,20 +350,22 @@ func Uninstall(a *Agent, file, command string) (Change, error) {
 				doc.remove([]string{"hooks", event}, "", p.group)
 			}
 		}
-		if doc.empty("hooks", event) {
+		if doc.empty("hooks", event) && addedByInstall(event) {
 			doc.remove([]string{"hooks"}, event, -1)
 		}
 	}
 	if len(ch.Events) == 0 {
-		ch.After = before
 		return ch, nil
 	}
-	if doc.empty("hooks") {
+	if doc.empty("hooks") && (r == nil || r.AddedHooks) {
 		doc.remove(nil, "hooks", -1)
+	}
+	if r != nil && r.AddedVersion && a.Layout == Flat && (doc.find("hooks") == nil || doc.empty("hooks")) {
+		doc.remove(nil, "version", -1)
 	}
 	ch.After = doc.bytes()
 	if leftover(doc, a) {
-		ch.After = nil
+		ch.After, ch.rest = nil, ch.After
 	}
 	return ch, nil
 }

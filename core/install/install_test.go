@@ -127,7 +127,8 @@ func TestInstallExisting(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if kept, _ := os.ReadFile(backup); backup != file+BackupSuffix || string(kept) != string(original) {
+				state, _ := StateDir() // the backup is hookwire's, never beside the file
+				if kept, _ := os.ReadFile(backup); filepath.Dir(backup) != state || string(kept) != string(original) {
 					t.Fatalf("backup %s (file %s) holds:\n%q", backup, file, kept)
 				}
 				if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
@@ -168,11 +169,12 @@ func TestInstallFresh(t *testing.T) {
 		if ch.Before != nil || !json.Valid(ch.After) || !strings.HasSuffix(string(ch.After), "}\n") {
 			t.Fatalf("%s: a new file of\n%s", name, ch.After)
 		}
-		if _, err := ch.Write(); err != nil {
+		backup, err := ch.Write()
+		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := os.Stat(file + BackupSuffix); !os.IsNotExist(err) {
-			t.Errorf("%s: a backup of a file that did not exist: %v", name, err)
+		if backup != "" {
+			t.Errorf("%s: a backup of a file that did not exist: %s", name, backup)
 		}
 		out, err := Uninstall(a, file, hook.Command)
 		if err != nil {

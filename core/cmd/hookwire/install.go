@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -32,27 +33,43 @@ hook through hookwire-bridge (AGENT: ` + agentNames() + `).
 The file of --scope: user (under $HOME), project (under --dir, shared with
 the team) or local (the project's file that is not committed, where the
 agent has one). The hook is merged with what is there: other hooks, settings,
-their order and comments stay as they are; an event that has the hook
-already is left alone, so a second run changes nothing. The file as it was
-is kept in FILE.hookwire-backup. --dry-run prints the change as a diff and
-writes nothing.
+their order, comments and line ends stay as they are; an event that has the
+hook already is left alone, so a second run changes nothing. --dry-run
+prints the change as a diff and writes nothing.
+
+The file is written safely: under a lock of its own (a second hookwire
+waits, 10 s at most), through a new file made beside it and renamed over it.
+A file that is a link stays one: in the user's scope its target is written;
+in a project's scope a link (of the file or of a folder on its way) that
+leads out of the project is refused, since a repository could aim it at
+your own files. A read-only file is refused. hookwire keeps what it knows of
+the file in its state folder, $XDG_STATE_HOME/hookwire (else
+~/.local/state/hookwire, made 0700): the file as it was before the first
+install (once: a later install keeps that copy; with the file's mode;
+install says where), the commands written and what else install added, for
+uninstall.
 
 The events are those the hook's modes need, from the bridge's table of the
 agent: hookwire starts COMMAND once and reads the modes of its hook.hello
 (--events names them instead), plus the event that ends the session. A tool
 event gets the agent's match-all matcher; each entry gets a timeout in the
 agent's own unit, above the bridge's deadline. The command written works from
-any folder: the bridge by its absolute path (next to hookwire, or on PATH),
-then AGENT, --, and COMMAND with its program and the files it names made
-absolute (a virtual environment's python stays that environment's).`,
+any folder: the bridge by its absolute path (next to hookwire, or on PATH,
+or --bridge's, whatever its name), then AGENT, --, and COMMAND with its
+program and the files it names made absolute (a virtual environment's
+python stays that environment's).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
-		o := installFlags(fs)
+		o := installFlags(fs, "user", "which configuration file: user (under $HOME), project or local (under --dir)")
 		events := fs.String("events", "", "the agent's `events` to install the hook for, comma-separated (default: those its modes need)")
 		dryRun := fs.Bool("dry-run", false, "print the change as a unified diff, and write nothing")
-		bridgePath := fs.String("bridge", "", "the hookwire-bridge `program` to write (default: next to hookwire, or on PATH)")
+		bridgePath := fs.String("bridge", "", "the hookwire-bridge `program` to write, of any name (default: next to hookwire, or on PATH)")
 		name := fs.String("name", "", "the hook's `name`, where the agent's entries have one (default: its script's)")
 		return func(args []string, e env) int {
-			a, file, hook, err := o.target(args, true)
+			a, hook, err := o.agent(args, true)
+			if err != nil {
+				return e.fail(exitUsage, "install", err)
+			}
+			t, err := o.target(a, install.Scope(*o.scope))
 			if err != nil {
 				return e.fail(exitUsage, "install", err)
 			}
@@ -65,6 +82,8 @@ absolute (a virtual environment's python stays that environment's).`,
 				if *bridgePath, err = install.FindBridge(self); err != nil {
 					return e.fail(exitFail, "install", err)
 				}
+			} else if *bridgePath, err = filepath.Abs(*bridgePath); err != nil {
+				return e.fail(exitUsage, "install", err)
 			}
 			list := cliList(*events)
 			if len(list) == 0 {
@@ -84,14 +103,25 @@ absolute (a virtual environment's python stays that environment's).`,
 				Name:    cmp.Or(*name, hookName(resolved)),
 				Timeout: deadline + 10*time.Second,
 			}
-			ch, err := install.Install(a, file, h, list)
+			st, err := install.OpenState(!*dryRun)
 			if err != nil {
 				return e.fail(exitFail, "install", err)
 			}
-			return writeChange(e, "install", ch, *dryRun, func() {
-				fmt.Fprintf(e.stdout, "installed %s into %s for %s: %s\n", h.Name, file, strings.Join(ch.Events, ", "), h.Command)
+			ch, err := st.Install(t, h, list, *dryRun)
+			printNotes(e, ch)
+			if err != nil {
+				return e.fail(exitFail, "install", err)
+			}
+			return reportChange(e, "install", ch, *dryRun, func() {
+				fmt.Fprintf(e.stdout, "installed %s into %s for %s: %s\n", h.Name, t.File, strings.Join(ch.Events, ", "), h.Command)
 				if len(ch.Kept) > 0 {
 					fmt.Fprintf(e.stdout, "already there for %s\n", strings.Join(ch.Kept, ", "))
+				}
+				switch {
+				case ch.NewBackup:
+					fmt.Fprintf(e.stdout, "kept %s as it was in %s\n", t.File, ch.Backup)
+				case ch.Backup != "":
+					fmt.Fprintf(e.stdout, "%s as it was before hookwire's first install is kept in %s\n", t.File, ch.Backup)
 				}
 				fmt.Fprintf(e.stdout, "check it with: hookwire doctor %s\n", a.Name)
 				for _, c := range install.Caveats(a, install.Scope(*o.scope), list) { // where it does not run, what does not reach the agent
@@ -105,21 +135,49 @@ absolute (a virtual environment's python stays that environment's).`,
 var uninstallCommand = command{
 	name: "uninstall",
 	args: "[--scope user|project|local] [--dir DIR] [--dry-run] AGENT [-- COMMAND [ARGS...]]",
-	summary: `Takes out of AGENT's configuration file of --scope the hooks that
-hookwire install wrote (their command runs hookwire-bridge by its absolute
-path for AGENT), or only those of COMMAND when it is given, as install
-resolved it. Everything else stays as it is; a section install created and
-left empty goes, so the file is as it was before install (a file left empty
-is removed). The file as it was is kept in FILE.hookwire-backup. --dry-run
-prints the change as a unified diff and writes nothing.`,
+	summary: `Takes out of AGENT's configuration file the hooks that hookwire install
+wrote (the commands its record holds, whatever the bridge's name, and those
+that run hookwire-bridge by its absolute path for AGENT), or only those of
+COMMAND when it is given, as install resolved it. Without --scope it looks in
+each of AGENT's files (user, project, local): where exactly one has such
+hooks, it uninstalls there; where several have, it changes nothing and
+names them, to pick one with --scope.
+
+Where the file holds exactly what hookwire's last install wrote, it gets
+back the bytes it had before install (a file install made is removed);
+else the entries go, with what install added (an event's list or the hooks
+section it made and left empty, Cursor's and Copilot CLI's "version": 1), and
+everything else stays as it is: a file that existed before install is never
+removed. It is written as install writes (lock, new file renamed over it,
+a link stays one, a read-only file is refused). --dry-run prints the change
+as a unified diff and writes nothing.`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
-		o := installFlags(fs)
+		o := installFlags(fs, "", "which configuration file: user (under $HOME), project or local (under --dir) (default: the one of AGENT's files that has hookwire's hooks)")
 		dryRun := fs.Bool("dry-run", false, "print the change as a unified diff, and write nothing")
 		bridgePath := fs.String("bridge", "", "with COMMAND: the hookwire-bridge `program` install wrote (default: next to hookwire, or on PATH)")
 		return func(args []string, e env) int {
-			a, file, hook, err := o.target(args, false)
+			a, hook, err := o.agent(args, false)
 			if err != nil {
 				return e.fail(exitUsage, "uninstall", err)
+			}
+			scopes := []install.Scope{install.Scope(*o.scope)}
+			if *o.scope == "" {
+				scopes = nil
+				for _, s := range install.Scopes {
+					if _, ok := a.Files[s]; ok {
+						scopes = append(scopes, s)
+					}
+				}
+			}
+			var targets []install.Target
+			for _, s := range scopes {
+				t, err := o.target(a, s)
+				if err != nil {
+					return e.fail(exitUsage, "uninstall", err)
+				}
+				if !slices.ContainsFunc(targets, func(u install.Target) bool { return u.File == t.File }) { // the user's file is the project's in $HOME
+					targets = append(targets, t)
+				}
 			}
 			command := ""
 			if len(hook) > 0 {
@@ -132,15 +190,60 @@ prints the change as a unified diff and writes nothing.`,
 					if *bridgePath, err = install.FindBridge(self); err != nil {
 						return e.fail(exitFail, "uninstall", err)
 					}
+				} else if *bridgePath, err = filepath.Abs(*bridgePath); err != nil {
+					return e.fail(exitUsage, "uninstall", err)
 				}
 				command = install.Command(*bridgePath, a.Name, resolved)
 			}
-			ch, err := install.Uninstall(a, file, command)
+			st, err := install.OpenState(!*dryRun)
 			if err != nil {
 				return e.fail(exitFail, "uninstall", err)
 			}
-			return writeChange(e, "uninstall", ch, *dryRun, func() {
-				fmt.Fprintf(e.stdout, "uninstalled from %s: %s\n", file, strings.Join(ch.Events, ", "))
+			if *o.scope == "" {
+				var found []install.Target
+				var files []string
+				for _, t := range targets {
+					ch, err := st.Uninstall(t, command, true)
+					if err != nil {
+						return e.fail(exitFail, "uninstall", fmt.Errorf("%v (name the file to change with --scope)", err))
+					}
+					files = append(files, t.File)
+					if len(ch.Events) > 0 {
+						found = append(found, t)
+					}
+				}
+				switch len(found) {
+				case 0:
+					fmt.Fprintf(e.stdout, "uninstall: nothing to change: no hook of hookwire's for %s in %s\n", a.Name, strings.Join(files, ", "))
+					return exitOK
+				case 1:
+					targets = found
+				default:
+					var list strings.Builder
+					for _, t := range found {
+						fmt.Fprintf(&list, "\n  --scope %-8s %s", t.Scope, t.File)
+					}
+					return e.fail(exitUsage, "uninstall", fmt.Errorf("hooks of hookwire's for %s are in %d files; nothing changed: name the one with --scope (hookwire uninstall --scope %s %s):%s", a.Name, len(found), found[0].Scope, a.Name, list.String()))
+				}
+			}
+			t := targets[0]
+			ch, err := st.Uninstall(t, command, *dryRun)
+			printNotes(e, ch)
+			if err != nil {
+				return e.fail(exitFail, "uninstall", err)
+			}
+			return reportChange(e, "uninstall", ch, *dryRun, func() {
+				fmt.Fprintf(e.stdout, "uninstalled from %s (%s scope): %s\n", t.File, t.Scope, strings.Join(ch.Events, ", "))
+				switch {
+				case ch.Restored && ch.After == nil:
+					fmt.Fprintf(e.stdout, "removed %s, which install had made\n", t.File)
+				case ch.Restored:
+					fmt.Fprintf(e.stdout, "%s is as it was before install\n", t.File)
+				case ch.After == nil:
+					fmt.Fprintf(e.stdout, "removed %s, which install had made and which is left with nothing\n", t.File)
+				case ch.Backup != "":
+					fmt.Fprintf(e.stdout, "%s as it was before hookwire changed it is kept in %s\n", t.File, ch.Backup)
+				}
 			})
 		}
 	},
@@ -152,44 +255,49 @@ type installOptions struct {
 	dir   string
 }
 
-func installFlags(fs *flag.FlagSet) *installOptions {
-	o := &installOptions{scope: fs.String("scope", "user", "which configuration file: user (under $HOME), project or local (under --dir)")}
+func installFlags(fs *flag.FlagSet, scope, usage string) *installOptions {
+	o := &installOptions{scope: fs.String("scope", scope, usage)}
 	fs.StringVar(&o.dir, "dir", "", "the project's `folder` (default: the working folder)")
 	return o
 }
 
-// target reads AGENT [-- COMMAND...] and finds the file of the scope.
-func (o *installOptions) target(args []string, needHook bool) (*install.Agent, string, []string, error) {
+// agent reads AGENT [-- COMMAND...].
+func (o *installOptions) agent(args []string, needHook bool) (*install.Agent, []string, error) {
 	if len(args) == 0 {
-		return nil, "", nil, fmt.Errorf("need the agent (one of %s)", agentNames())
+		return nil, nil, fmt.Errorf("need the agent (one of %s)", agentNames())
 	}
 	a, ok := install.Agents[args[0]]
 	if !ok {
-		return nil, "", nil, fmt.Errorf("unknown agent %q (known: %s)", args[0], agentNames())
+		return nil, nil, fmt.Errorf("unknown agent %q (known: %s)", args[0], agentNames())
 	}
 	hook := args[1:]
 	if len(hook) > 0 && hook[0] == "--" {
 		hook = hook[1:]
 	}
 	if needHook && len(hook) == 0 {
-		return nil, "", nil, errors.New("need the hook's command, after -- (hookwire install AGENT -- COMMAND [ARGS...])")
+		return nil, nil, errors.New("need the hook's command, after -- (hookwire install AGENT -- COMMAND [ARGS...])")
 	}
 	if o.dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return nil, "", nil, err
+			return nil, nil, err
 		}
 		o.dir = wd
 	}
+	return a, hook, nil
+}
+
+// target is the agent's file of scope.
+func (o *installOptions) target(a *install.Agent, scope install.Scope) (install.Target, error) {
 	home, err := install.Home()
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("no home folder: set HOME (%v)", err)
+		return install.Target{}, fmt.Errorf("no home folder: set HOME (%v)", err)
 	}
-	file, err := a.Path(install.Scope(*o.scope), home, o.dir)
+	file, err := a.Path(scope, home, o.dir)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("--scope: %v", err)
+		return install.Target{}, fmt.Errorf("--scope: %v", err)
 	}
-	return a, file, hook, nil
+	return install.Target{Agent: a, Scope: scope, File: file, Project: o.dir}, nil
 }
 
 // eventsOf starts the hook once, reads the modes of its hello and names
@@ -211,8 +319,9 @@ func eventsOf(agent string, hook []string, dir string) ([]string, error) {
 	return install.Events(bridge.Agents[agent], modes), nil
 }
 
-// writeChange prints a change: its diff for a dry run, else writes it.
-func writeChange(e env, cmd string, ch install.Change, dryRun bool, done func()) int {
+// reportChange prints a change State has made: its diff for a dry run, else
+// what done says.
+func reportChange(e env, cmd string, ch install.Change, dryRun bool, done func()) int {
 	if !ch.Changed() {
 		fmt.Fprintf(e.stdout, "%s: nothing to change in %s\n", cmd, ch.File)
 		return exitOK
@@ -221,18 +330,18 @@ func writeChange(e env, cmd string, ch install.Change, dryRun bool, done func())
 		fmt.Fprint(e.stdout, ch.Diff())
 		return exitOK
 	}
-	backup, err := ch.Write()
-	if err != nil {
-		return e.fail(exitFail, cmd, err)
-	}
-	if backup != "" {
-		fmt.Fprintf(e.stdout, "kept the file as it was in %s\n", backup)
-	}
-	if ch.After == nil {
-		fmt.Fprintf(e.stdout, "removed %s, left with nothing\n", ch.File)
+	if ch.Linked {
+		fmt.Fprintf(e.stdout, "%s is a link: wrote its target %s\n", ch.File, ch.Target)
 	}
 	done()
 	return exitOK
+}
+
+// printNotes prints what the user should know of how a change was made.
+func printNotes(e env, ch install.Change) {
+	for _, n := range ch.Notes {
+		fmt.Fprintf(e.stderr, "note: %s\n", n)
+	}
 }
 
 // cliList splits a comma-separated list, leaving out empty items.

@@ -1,34 +1,15 @@
 package feed
 
-import (
-	"fmt"
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
+// peerCredentials names what the kernel recorded of a Unix socket's peer.
+const peerCredentials = "LOCAL_PEERCRED"
 
-// PeerIsUser says why the process at the other end of conn (the inspector
-// a producer dialed, or a client of the bridge's server) is
-// not this user's, from the credentials the kernel recorded
-// (LOCAL_PEERCRED).
-func PeerIsUser(conn net.Conn) error {
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return fmt.Errorf("not a Unix socket")
-	}
-	raw, err := uc.SyscallConn()
+// peerUID is the user of the process at the other end of the socket fd.
+func peerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	var cred *unix.Xucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
-		return err
-	}
-	if credErr != nil {
-		return fmt.Errorf("cannot read who listens (LOCAL_PEERCRED): %w", credErr)
-	}
-	return sameUser(int(cred.Uid))
+	return int(cred.Uid), nil
 }

@@ -1,33 +1,15 @@
 package feed
 
-import (
-	"fmt"
-	"net"
-	"syscall"
-)
+import "golang.org/x/sys/unix"
 
-// PeerIsUser says why the process at the other end of conn (the inspector
-// a producer dialed, or a client of the bridge's server) is not this
-// user's, from the credentials the kernel recorded when it connected or
-// listened (SO_PEERCRED).
-func PeerIsUser(conn net.Conn) error {
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return fmt.Errorf("not a Unix socket")
-	}
-	raw, err := uc.SyscallConn()
+// peerCredentials names what the kernel recorded of a Unix socket's peer.
+const peerCredentials = "SO_PEERCRED"
+
+// peerUID is the user of the process at the other end of the socket fd.
+func peerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	var cred *syscall.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil {
-		return err
-	}
-	if credErr != nil {
-		return fmt.Errorf("cannot read who listens (SO_PEERCRED): %w", credErr)
-	}
-	return sameUser(int(cred.Uid))
+	return int(cred.Uid), nil
 }

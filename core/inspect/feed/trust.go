@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 )
@@ -82,4 +83,31 @@ func sameUser(uid int) error {
 		return fmt.Errorf("the process that listens runs as user %d, not as this user (%d)", uid, os.Getuid())
 	}
 	return nil
+}
+
+// PeerIsUser says why the process at the other end of conn (the inspector
+// a producer dialed, or a client of the bridge's server) is not this
+// user's, from the credentials the kernel recorded when it connected or
+// listened.
+func PeerIsUser(conn net.Conn) error {
+	if peerCredentials == "" {
+		return nil
+	}
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return errors.New("not a Unix socket")
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var uid int
+	var uidErr error
+	if err := raw.Control(func(fd uintptr) { uid, uidErr = peerUID(int(fd)) }); err != nil {
+		return err
+	}
+	if uidErr != nil {
+		return fmt.Errorf("cannot read who is at the other end (%s): %w", peerCredentials, uidErr)
+	}
+	return sameUser(uid)
 }

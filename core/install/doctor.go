@@ -58,7 +58,10 @@ type Report struct {
 	Agent *Agent
 	// Files are the agent's configuration files that exist, by scope.
 	Files map[Scope]string
-	Hooks []Installed
+	// Looked are the hooks files read or looked for, in the order of
+	// Scopes, whether they exist or not.
+	Looked []string
+	Hooks  []Installed
 	// Findings are about the agent as a whole: its switches, folder trust,
 	// files it cannot read.
 	Findings []Finding
@@ -126,6 +129,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 			continue
 		}
 		seen[file] = true
+		r.Looked = append(r.Looked, file)
 		data, err := read(file)
 		if err != nil || data == nil {
 			if err != nil {
@@ -505,7 +509,7 @@ func (r *Report) Write(w io.Writer) {
 	}
 	switch {
 	case len(r.Hooks) == 0:
-		fmt.Fprintf(w, "  no hookwire hook installed: hookwire install %s -- COMMAND\n", r.Agent.Name)
+		fmt.Fprintf(w, "  no hookwire hook installed (looked in %s): hookwire install %s -- COMMAND\n", strings.Join(r.Looked, ", "), r.Agent.Name)
 	case r.OK() && !slices.ContainsFunc(r.Hooks, func(h Installed) bool { return !h.Started }):
 		fmt.Fprintf(w, "  ready: %d hook(s) would run\n", len(r.Hooks))
 	case r.OK():

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hookwire/hookwire/core/install"
@@ -69,15 +70,22 @@ AGENT: also when none is installed).`,
 			defer stop()
 			code := exitOK
 			checked := map[string][]install.Finding{} // a hook in several agents starts once
+			var looked []string                       // the files of agents with none, said when no agent has one
+			printed := 0
 			for _, name := range names {
 				r := install.Doctor(ctx, install.Agents[name], home, *dir, install.DoctorOptions{StartHooks: *startHooks, Checked: checked})
 				if len(args) == 0 && len(r.Files) == 0 {
+					looked = append(looked, r.Looked...)
 					continue // an agent this user does not have
 				}
+				printed++
 				r.Write(e.stdout)
 				if !r.OK() || (len(args) == 1 && len(r.Hooks) == 0) {
 					code = exitFail
 				}
+			}
+			if printed == 0 {
+				fmt.Fprintf(e.stdout, "no agent's hooks file here; looked for:\n  %s\n", strings.Join(looked, "\n  "))
 			}
 			return code
 		}

@@ -111,3 +111,22 @@ func TestDoctorStartHooksChecksAnInstalledHook(t *testing.T) {
 		t.Errorf("doctor --start-hooks: exit %d\n%s", code, out)
 	}
 }
+
+// Run from a folder where no agent has a hooks file, doctor says which
+// files it looked for, rather than nothing at all.
+func TestDoctorNamesTheFilesItLookedFor(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	code, out := installed(t, home, dir, "doctor")
+	want := []string{"no agent's hooks file here; looked for:",
+		filepath.Join(home, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.json"),
+		filepath.Join(dir, ".github", "hooks", "hookwire.json"), filepath.Join(home, ".qwen", "settings.json")}
+	for _, w := range want {
+		if code != exitOK || !strings.Contains(out, w) {
+			t.Errorf("doctor with no hooks file: exit %d, want %q in:\n%s", code, w, out)
+		}
+	}
+	code, out = installed(t, home, dir, "doctor", "cursor")
+	if code != exitFail || !strings.Contains(out, "no hookwire hook installed (looked in "+filepath.Join(home, ".cursor", "hooks.json")+", "+filepath.Join(dir, ".cursor", "hooks.json")+")") {
+		t.Errorf("doctor cursor with no hooks file: exit %d\n%s", code, out)
+	}
+}

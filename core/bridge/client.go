@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/inspect/feed"
+	"github.com/hookwire/hookwire/core/internal/filelock"
 )
 
 // Options say how an invocation reaches its session's server.
@@ -226,14 +227,21 @@ func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, star
 	}
 	defer lock.Close()
 	// Polled, not waited for: the wait must end with ctx.
-	for tryLock(lock) != nil {
+	for {
+		taken, err := filelock.TryLock(lock)
+		if err != nil {
+			return nil, false, fmt.Errorf("the lock of the sessions' folder, %s: %w", s.lock, err)
+		}
+		if taken {
+			break
+		}
 		select {
 		case <-ctx.Done():
 			return nil, false, fmt.Errorf("waiting for another event to start the session's server: %w", ctx.Err())
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	defer unlock(lock)
+	defer filelock.Unlock(lock)
 	if conn, err := dialer.DialContext(ctx, "unix", s.Socket); err == nil {
 		return conn, false, nil // another event started it meanwhile
 	}

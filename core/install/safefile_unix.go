@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -79,23 +78,4 @@ func syncDir(dir string) error {
 		return err
 	}
 	return nil
-}
-
-// lockFile takes the exclusive lock of the open lock file f, waiting at
-// most wait; false when another holds it still. Closing f releases it.
-func lockFile(f *os.File, _ string, wait time.Duration) (release func(), ok bool, err error) {
-	deadline := time.Now().Add(wait)
-	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			return func() {}, true, nil
-		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
-			return nil, false, err
-		}
-		if time.Now().After(deadline) {
-			return nil, false, nil
-		}
-		time.Sleep(lockPoll)
-	}
 }

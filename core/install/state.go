@@ -15,6 +15,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/filelock"
 )
 
 // State is hookwire's own folder, per user, where it keeps for each
@@ -144,15 +146,15 @@ func (s *State) lock(file string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("the lock of %s: %w", file, err)
 	}
-	release, ok, err := lockFile(f, path, lockWait)
-	if err != nil || !ok {
+	taken, err := filelock.Wait(f, lockWait, lockPoll)
+	if err != nil || !taken {
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("the lock of %s (%s): %w", file, path, err)
 		}
 		return nil, fmt.Errorf("another hookwire has been changing %s for %s (it holds %s): wait for it to end and run again", file, lockWait, path)
 	}
-	return func() { release(); f.Close() }, nil
+	return func() { f.Close() }, nil // closing it gives the lock back
 }
 
 // record is what the state folder keeps of one settings file: what

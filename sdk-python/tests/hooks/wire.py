@@ -45,7 +45,7 @@ def behave(call: BeforeToolParams) -> BeforeToolReply:
     if tool == "fail":
         raise RuntimeError("the handler broke")
     if tool == "key_error":
-        return deny_tool({}["path"])
+        return deny_tool(str(args["path"]))  # the call names no path
     if tool == "hook_error":
         raise HookError(int(str(args["code"])), str(args["message"]), args.get("data"))
     if tool == "hook_error_set":

@@ -94,7 +94,7 @@ func (v *Validator) Faults(message []byte, method string) []*ValidationError {
 		if method == "" {
 			return []*ValidationError{{Rule: "method", Message: "a response names no method: say which method it answers"}}
 		}
-		return within("/result", v.resultFaults(method, msg["result"]))
+		return within("/result", v.ResultFaults(method, msg["result"]))
 	}
 	id, hasID := msg["id"]
 	notification := !hasID || string(bytes.TrimSpace(id)) == "0"
@@ -138,21 +138,29 @@ func unknownMethod(path, name string) *ValidationError {
 
 // ValidateParams checks the params of a call to method.
 func (v *Validator) ValidateParams(method string, params []byte) error {
+	return first(v.ParamsFaults(method, params))
+}
+
+// ParamsFaults is ValidateParams that gives every rule the params break,
+// each once.
+func (v *Validator) ParamsFaults(method string, params []byte) []*ValidationError {
 	m, ok := protocol.Lookup(method)
 	if !ok {
-		return unknownMethod("", method)
+		return []*ValidationError{unknownMethod("", method)}
 	}
-	return v.ValidateDef(m.Params.Name(), params)
+	return v.DefFaults(m.Params.Name(), params)
 }
 
 // ValidateResult checks the result of a call to method. A result that is a
 // union on action is checked against the variant its action selects, so the
 // error names that variant's rule and not every branch of the union.
 func (v *Validator) ValidateResult(method string, result []byte) error {
-	return first(v.resultFaults(method, result))
+	return first(v.ResultFaults(method, result))
 }
 
-func (v *Validator) resultFaults(method string, result []byte) []*ValidationError {
+// ResultFaults is ValidateResult that gives every rule the result breaks,
+// each once.
+func (v *Validator) ResultFaults(method string, result []byte) []*ValidationError {
 	m, ok := protocol.Lookup(method)
 	if !ok {
 		return []*ValidationError{unknownMethod("", method)}
@@ -196,7 +204,8 @@ func (v *Validator) ValidateDef(name string, value []byte) error {
 }
 
 // DefFaults is ValidateDef that gives every rule the value breaks, each
-// once; the first is what ValidateDef says.
+// once, by path: the library's tree lists the members of an object in no
+// fixed order. The first is what ValidateDef says.
 func (v *Validator) DefFaults(name string, value []byte) []*ValidationError {
 	s, ok := v.defs[name]
 	if !ok {
@@ -216,6 +225,7 @@ func (v *Validator) DefFaults(name string, value []byte) []*ValidationError {
 				out = append(out, f)
 			}
 		}
+		slices.SortStableFunc(out, func(a, b *ValidationError) int { return strings.Compare(a.Path, b.Path) })
 		return out
 	}
 	if err != nil {

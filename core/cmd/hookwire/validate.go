@@ -611,7 +611,9 @@ func guessAgent(obj *hujson.Object) *install.Agent {
 		layout = install.Flat
 	}
 	var events []string
-	if section, ok := member(obj, "hooks").Value.(*hujson.Object); ok {
+	if hooks := member(obj, "hooks"); hooks == nil {
+		return install.Agents["claude-code"] // nothing to tell it by
+	} else if section, ok := hooks.Value.(*hujson.Object); ok {
 		for i := range section.Members {
 			events = append(events, strValue(&section.Members[i].Name))
 		}
@@ -649,7 +651,7 @@ type vector struct {
 func (c *checker) vector(data []byte, root *hujson.Value) []fault {
 	var vec vector
 	if err := json.Unmarshal(data, &vec); err != nil {
-		return []fault{syntaxFault(data, 0)}
+		return []fault{{root.StartOffset, "not a test vector: " + err.Error()}}
 	}
 	var faults []*schema.ValidationError
 	var at string
@@ -746,10 +748,10 @@ func unwrapTrace(line []byte) (hook string, msg []byte, ptr string, err error) {
 		return "", line, "", nil
 	}
 	if rec.Text != nil && rec.Dir == "send" {
-		return "", nil, "", fmt.Errorf("the host sent hook %s a line that is not JSON: %s", *rec.Hook, clip(*rec.Text))
+		return "", nil, "", fmt.Errorf("the host sent hook %s a line that is not JSON: %q", *rec.Hook, clip(*rec.Text))
 	}
 	if rec.Text != nil {
-		return "", nil, "", fmt.Errorf("hook %s wrote a line that is not JSON: %s", *rec.Hook, clip(*rec.Text))
+		return "", nil, "", fmt.Errorf("hook %s wrote a line that is not JSON: %q", *rec.Hook, clip(*rec.Text))
 	}
 	return *rec.Hook, rec.Message, "/message", nil
 }

@@ -41,7 +41,8 @@ var validateCommand = command{
 	args: "[--kind KIND] [--agent NAME] [--method METHOD] [--host picoclaw] FILE...",
 	summary: `Checks each FILE as the program that reads it would, and prints every
 mistake in it in one pass, one line each, as FILE:LINE:COL: what is wrong,
-LINE:COL being where the member or value at fault starts. A key, stage,
+LINE:COL being where the member at fault starts (its name), or the item of
+a list, or the object that lacks a member. A key, stage,
 event, method or agent that names nothing gets the nearest known name
 ("did you mean"); a file that is not JSON gets one line, where it breaks.
 "-" reads stdin. Prints nothing and exits 0 when every FILE is right;
@@ -71,9 +72,11 @@ earlier in the file (per hook in a trace), or against --method.
 With --host picoclaw, a hooks file too is checked as PicoClaw loads it:
 each key of its hooks section that PicoClaw refuses.
 
-Example:
+Example, a hooks.json with three mistakes:
   $ hookwire validate hooks.json
-  hooks.json:6:23: hooks.processes.audit.intercept[0]: unknown stage "befor_tool" (did you mean "before_tool"?)`,
+  hooks.json:7:23: hooks.processes.audit.intercept[0]: unknown stage "befor_tool" (did you mean "before_tool"?)
+  hooks.json:8:9: hooks.processes.audit.timeout_ms: want an integer, got string
+  hooks.json:9:9: hooks.processes.audit.priorty: unknown key (did you mean "priority"?)`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		kind := fs.String("kind", "", "what each FILE is: "+strings.Join(validateKinds, ", ")+" (default: told by its content)")
 		agent := fs.String("agent", "", "with a settings file, the `agent` whose file it is: "+agentNames())
@@ -350,6 +353,17 @@ func member(obj *hujson.Object, name string) *hujson.Value {
 	return nil
 }
 
+// nameOffset is where the object's member name starts (the last, as
+// member finds it); asked only of a member the object has.
+func nameOffset(obj *hujson.Object, name string) int {
+	for i := len(obj.Members) - 1; i >= 0; i-- {
+		if strValue(&obj.Members[i].Name) == name {
+			return obj.Members[i].Name.StartOffset
+		}
+	}
+	return 0
+}
+
 // strValue is a string's value, or "" for any other value.
 func strValue(v *hujson.Value) string {
 	if lit, ok := v.Value.(hujson.Literal); ok && lit.Kind() == '"' {
@@ -501,7 +515,7 @@ func (c *checker) settings(data []byte, root *hujson.Value) []fault {
 	}
 	section, ok := hooks.Value.(*hujson.Object)
 	if !ok {
-		return []fault{{hooks.StartOffset, "hooks: want an object of " + bridge.Agents[a.Name].Title + "'s events"}}
+		return []fault{{nameOffset(obj, "hooks"), "hooks: want an object of " + bridge.Agents[a.Name].Title + "'s events"}}
 	}
 	var faults []fault
 	add := func(v *hujson.Value, format string, args ...any) {
@@ -517,7 +531,7 @@ func (c *checker) settings(data []byte, root *hujson.Value) []fault {
 		}
 		list, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
-			add(&m.Value, "%s: want a list", at)
+			add(&m.Name, "%s: want a list", at)
 			continue
 		}
 		for j := range list.Elements {
@@ -539,8 +553,8 @@ func (c *checker) settings(data []byte, root *hujson.Value) []fault {
 					add(&g.Name, "%s.%s: unknown key%s", at, name, cli.DidYouMean(name, known))
 				}
 			}
-			if v := member(group, "matcher"); v != nil && strValue(v) == "" && v.Value.Kind() != '"' {
-				add(v, "%s.matcher: want a string", at)
+			if v := member(group, "matcher"); v != nil && v.Value.Kind() != '"' {
+				faults = append(faults, fault{nameOffset(group, "matcher"), at + ".matcher: want a string"})
 			}
 			entries := member(group, "hooks")
 			if entries == nil {
@@ -549,7 +563,7 @@ func (c *checker) settings(data []byte, root *hujson.Value) []fault {
 			}
 			inner, ok := entries.Value.(*hujson.Array)
 			if !ok {
-				add(entries, "%s.hooks: want a list", at)
+				faults = append(faults, fault{nameOffset(group, "hooks"), at + ".hooks: want a list"})
 				continue
 			}
 			for k := range inner.Elements {
@@ -570,7 +584,7 @@ func entryFaults(a *install.Agent, v *hujson.Value, at string) []fault {
 	var faults []fault
 	typ := member(obj, "type")
 	if typ != nil && typ.Value.Kind() != '"' {
-		faults = append(faults, fault{typ.StartOffset, at + `.type: want a string, such as "command"`})
+		faults = append(faults, fault{nameOffset(obj, "type"), at + `.type: want a string, such as "command"`})
 	}
 	if typ == nil && a.Typed {
 		faults = append(faults, fault{v.StartOffset, at + `.type: required: "command" for a command hook`})
@@ -581,13 +595,13 @@ func entryFaults(a *install.Agent, v *hujson.Value, at string) []fault {
 		case cmd == nil:
 			faults = append(faults, fault{v.StartOffset, fmt.Sprintf("%s.%s: required: the command to run", at, a.Command)})
 		case strValue(cmd) == "":
-			faults = append(faults, fault{cmd.StartOffset, fmt.Sprintf("%s.%s: want the command to run, a string", at, a.Command)})
+			faults = append(faults, fault{nameOffset(obj, a.Command), fmt.Sprintf("%s.%s: want the command to run, a string", at, a.Command)})
 		}
 	}
 	if a.Timeout.Field != "" {
 		if t := member(obj, a.Timeout.Field); t != nil {
 			if lit, ok := t.Value.(hujson.Literal); !ok || lit.Kind() != '0' || lit.Float() < 0 {
-				faults = append(faults, fault{t.StartOffset, fmt.Sprintf("%s.%s: want a number of %s, not negative", at, a.Timeout.Field, unitName(a.Timeout.Unit))})
+				faults = append(faults, fault{nameOffset(obj, a.Timeout.Field), fmt.Sprintf("%s.%s: want a number of %s, not negative", at, a.Timeout.Field, unitName(a.Timeout.Unit))})
 			}
 		}
 	}

@@ -247,8 +247,9 @@ func syntaxFault(data []byte, base int) fault {
 		return fault{base, "not JSON: " + fmt.Sprint(err)}
 	}
 	off := int(se.Offset) - 1 // the offset counts the byte at fault
-	if off >= len(data) || off < 0 {
-		return fault{base + len(data), "not JSON: the file ends before a quote, bracket or brace closes what it opened"}
+	if off >= len(data) || off < 0 || se.Error() == "unexpected end of JSON input" {
+		end := len(bytes.TrimRight(data, " \t\r\n")) // after its last character, not on a line of its own
+		return fault{base + end, "not JSON: the file ends before a quote, bracket or brace closes what it opened"}
 	}
 	switch c := data[off]; {
 	case c == '}' || c == ']':
@@ -257,11 +258,29 @@ func syntaxFault(data []byte, base int) fault {
 			return fault{base + prev, "not JSON: a comma after the last item, which JSON does not allow: take it out"}
 		}
 	case c == '\n' && strings.Contains(se.Error(), "string literal"):
-		return fault{base + off, `not JSON: the string is not closed on its line: a " is missing`}
+		return fault{base + stringStart(data, off), `not JSON: the string is not closed on its line: a " is missing`}
 	case c == '/':
 		return fault{base + off, "not JSON: a comment, which this file cannot have: it is read as plain JSON"}
 	}
 	return fault{base + off, "not JSON: " + se.Error()}
+}
+
+// stringStart is where the string that a line break at off cuts short
+// opens: a string cannot hold a line break, so it opened on that line.
+func stringStart(data []byte, off int) int {
+	open := off
+	inString := false
+	for i := bytes.LastIndexByte(data[:off], '\n') + 1; i < off; i++ {
+		switch {
+		case inString && data[i] == '\\':
+			i++
+		case data[i] == '"':
+			if inString = !inString; inString {
+				open = i
+			}
+		}
+	}
+	return open
 }
 
 func orList(words []string) string {

@@ -26,6 +26,12 @@ testdata/validate/hooks.json:9:9: hooks.processes.audit.priorty: unknown key (di
 	{"a trailing comma", []string{"testdata/validate/trailing-comma.json"},
 		`testdata/validate/trailing-comma.json:6:43: not JSON: a comma after the last item, which JSON does not allow: take it out
 `},
+	{"a missing quote", []string{"testdata/validate/missing-quote.json"},
+		`testdata/validate/missing-quote.json:5:9: not JSON: the string is not closed on its line: a " is missing
+`},
+	{"a missing brace", []string{"testdata/validate/missing-brace.json"},
+		`testdata/validate/missing-brace.json:8:2: not JSON: the file ends before a quote, bracket or brace closes what it opened
+`},
 	{"an unknown event in Claude Code's settings", []string{"testdata/validate/settings.json"},
 		`testdata/validate/settings.json:7:5: hooks.PostToolUze: unknown event of Claude Code (did you mean "PostToolUse"?)
 `},
@@ -54,7 +60,7 @@ func TestValidateSaysEveryMistakeOnceAtItsPosition(t *testing.T) {
 // is not needed to check it as PicoClaw does.
 func TestValidateTellsPicoClawsFileByItsContent(t *testing.T) {
 	code, out, _ := hookwire(t, "", "validate", "testdata/validate/config.json")
-	if code != exitFail || out != validateFiles[4].want {
+	if code != exitFail || out != validateFiles[6].want {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }

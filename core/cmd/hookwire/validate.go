@@ -177,10 +177,12 @@ func (c *checker) check(data []byte) ([]fault, string) {
 		case !parsed && jsonLines(data):
 			kind = kindTrace
 		case !parsed:
-			return []fault{syntaxFault(data, 0)}, ""
+			return []fault{syntaxFault(data)}, ""
 		default:
 			var could []string
-			if kind, could = detect(root); kind == "" {
+			if kind, could = detect(root); kind == "" && could == nil {
+				return []fault{{-1, "not a kind of file told by its content (" + strings.Join(validateKinds, ", ") + "): say which it is with --kind"}}, ""
+			} else if kind == "" {
 				return []fault{{-1, "could be " + orList(could) + ": say which with --kind"}}, ""
 			}
 		}
@@ -189,7 +191,7 @@ func (c *checker) check(data []byte) ([]fault, string) {
 		return c.trace(data, root, parsed), ""
 	}
 	if !parsed {
-		return []fault{syntaxFault(data, 0)}, ""
+		return []fault{syntaxFault(data)}, ""
 	}
 	var faults []fault
 	var note string
@@ -200,7 +202,7 @@ func (c *checker) check(data []byte) ([]fault, string) {
 		faults = c.settings(data, root)
 	case kindMessage:
 		if !root.IsStandard() {
-			return []fault{syntaxFault(data, 0)}, ""
+			return []fault{syntaxFault(data)}, ""
 		}
 		faults = c.message(data, root)
 	case kindVector:
@@ -237,32 +239,31 @@ func jsonLines(data []byte) bool {
 	return false
 }
 
-// syntaxFault is the first place data stops being JSON, as one fault:
-// base is data's offset in the file.
-func syntaxFault(data []byte, base int) fault {
+// syntaxFault is the first place data stops being JSON, as one fault.
+func syntaxFault(data []byte) fault {
 	var x any
 	err := json.Unmarshal(data, &x)
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		return fault{base, "not JSON: " + fmt.Sprint(err)}
+		return fault{0, "not JSON: " + fmt.Sprint(err)}
 	}
 	off := int(se.Offset) - 1 // the offset counts the byte at fault
 	if off >= len(data) || off < 0 || se.Error() == "unexpected end of JSON input" {
 		end := len(bytes.TrimRight(data, " \t\r\n")) // after its last character, not on a line of its own
-		return fault{base + end, "not JSON: the file ends before a quote, bracket or brace closes what it opened"}
+		return fault{end, "not JSON: the file ends before a quote, bracket or brace closes what it opened"}
 	}
 	switch c := data[off]; {
 	case c == '}' || c == ']':
 		prev := len(bytes.TrimRight(data[:off], " \t\r\n")) - 1
 		if prev >= 0 && data[prev] == ',' {
-			return fault{base + prev, "not JSON: a comma after the last item, which JSON does not allow: take it out"}
+			return fault{prev, "not JSON: a comma after the last item, which JSON does not allow: take it out"}
 		}
 	case c == '\n' && strings.Contains(se.Error(), "string literal"):
-		return fault{base + stringStart(data, off), `not JSON: the string is not closed on its line: a " is missing`}
+		return fault{stringStart(data, off), `not JSON: the string is not closed on its line: a " is missing`}
 	case c == '/':
-		return fault{base + off, "not JSON: a comment, which this file cannot have: it is read as plain JSON"}
+		return fault{off, "not JSON: a comment, which this file cannot have: it is read as plain JSON"}
 	}
-	return fault{base + off, "not JSON: " + se.Error()}
+	return fault{off, "not JSON: " + se.Error()}
 }
 
 // stringStart is where the string that a line break at off cuts short
@@ -295,7 +296,7 @@ func orList(words []string) string {
 var hooksKeys = []string{"enabled", "defaults", "builtins", "processes"}
 
 // detect tells the kind of a file by its content (as --help says), or
-// gives the kinds it could be.
+// gives the kinds it could be; neither when it looks like none.
 func detect(root *hujson.Value) (kind string, could []string) {
 	obj, ok := root.Value.(*hujson.Object)
 	if !ok {
@@ -316,7 +317,7 @@ func detect(root *hujson.Value) (kind string, could []string) {
 	case has("method", "id", "result", "error"):
 		return kindMessage, nil
 	}
-	return "", validateKinds
+	return "", nil
 }
 
 // detectHooks tells a hooks configuration from an agent's settings by the
@@ -328,7 +329,9 @@ func detectHooks(obj *hujson.Object) (string, []string) {
 		config = kindPicoClaw
 	}
 	section, ok := member(obj, "hooks").Value.(*hujson.Object)
-	if !ok {
+	if _, list := member(obj, "hooks").Value.(*hujson.Array); list {
+		return "", nil // such as a skill's hooks file, which skill-hooks --check reads
+	} else if !ok {
 		return config, nil
 	}
 	var ours, events bool
@@ -480,7 +483,7 @@ func problem(p config.Problem, prefix string) string {
 // --host picoclaw, the hooks section as PicoClaw loads it.
 func (c *checker) hooks(data []byte, root *hujson.Value, kind string) ([]fault, string) {
 	if !root.IsStandard() {
-		return []fault{syntaxFault(data, 0)}, ""
+		return []fault{syntaxFault(data)}, ""
 	}
 	var faults []fault
 	h := c.host
@@ -526,7 +529,7 @@ func (c *checker) settings(data []byte, root *hujson.Value) []fault {
 		a = guessAgent(obj)
 	}
 	if !a.Comments && !root.IsStandard() {
-		return []fault{syntaxFault(data, 0)}
+		return []fault{syntaxFault(data)}
 	}
 	hooks := member(obj, "hooks")
 	if hooks == nil {
@@ -734,8 +737,8 @@ func (c *checker) trace(data []byte, root *hujson.Value, parsed bool) []fault {
 	var faults []fault
 	requests := map[string]string{} // hook + id -> method
 	for _, r := range records {
-		tree, err := hujson.Parse(r.text)
-		if err != nil || !tree.IsStandard() {
+		tree, parsed := parseTree(r.text)
+		if !parsed || !tree.IsStandard() {
 			for _, f := range c.v.Faults(r.text, c.method) { // not a JSON object
 				faults = append(faults, fault{r.off, f.Error()})
 			}
@@ -757,7 +760,7 @@ func (c *checker) trace(data []byte, root *hujson.Value, parsed bool) []fault {
 		} else if head.Method == nil && answers == "" {
 			answers = requests[hook+" "+string(head.ID)]
 		}
-		at := &tree
+		at := tree
 		if found := tree.Find(ptr); ptr != "" && found != nil {
 			at = found
 		}

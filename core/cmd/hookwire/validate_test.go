@@ -95,6 +95,10 @@ func TestValidateSaysWhichKindsAFileCouldBe(t *testing.T) {
 	if want := file + ": could be hooks or settings: say which with --kind\n"; code != exitFail || out != want {
 		t.Errorf("exit %d, stdout %q, want %q", code, out, want)
 	}
+	code, out, _ = hookwire(t, "", "validate", weatherScenario)
+	if want := weatherScenario + ": not a kind of file told by its content (hooks, picoclaw, settings, message, vector, trace): say which it is with --kind\n"; code != exitFail || out != want {
+		t.Errorf("a scenario: exit %d, stdout %q, want %q", code, out, want)
+	}
 	if code, out, errOut := hookwire(t, "", "validate", "--kind", "hooks", file); code != exitOK || out+errOut != "" {
 		t.Errorf("--kind hooks: exit %d, %q %q", code, out, errOut)
 	}

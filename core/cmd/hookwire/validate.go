@@ -472,7 +472,7 @@ func keyOffset(root *hujson.Value, key string) int {
 // a name that means nothing there.
 func problem(p config.Problem, prefix string) string {
 	if p.Word != "" {
-		if s := cli.DidYouMean(p.Word, append(p.Known, p.Near...)); s != "" {
+		if s := cli.DidYouMean(p.Word, slices.Concat(p.Known, p.Near)); s != "" {
 			return prefix + p.Key + ": " + p.Reason + s
 		}
 	}

@@ -5,6 +5,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -193,9 +194,49 @@ func ParseConfig(data []byte) (Config, error) {
 	return cfg, cfg.Check()
 }
 
+// HooksProblems lists every key of a hooks configuration that ParseConfig
+// would refuse, each once, in the order of the file's keys (sorted within
+// an object): what a person fixes in one pass, where ParseConfig stops at
+// the first. Data that is not JSON is one problem, at no key.
+func HooksProblems(data []byte) []Problem {
+	cfg := Config{Hooks: HooksConfig{Enabled: true}}
+	var probs []Problem
+	for _, err := range strict.DecodeAll(data, &cfg) {
+		var se *strict.Error
+		if !errors.As(err, &se) {
+			return []Problem{{Reason: err.Error()}}
+		}
+		probs = append(probs, Problem{Key: se.Path, Reason: se.Reason, Word: se.Unknown, Known: se.Known})
+	}
+	// A value that did not decode was left as it was: what Check says of
+	// it, or of what holds it, is the same fault again.
+	for _, p := range cfg.Problems() {
+		if !slices.ContainsFunc(probs, func(q Problem) bool { return within(p.Key, q.Key) || within(q.Key, p.Key) }) {
+			probs = append(probs, p)
+		}
+	}
+	return probs
+}
+
+// within reports whether key is inner or a key or element under it.
+func within(key, inner string) bool {
+	rest, ok := strings.CutPrefix(key, inner)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+}
+
 // Check says what is wrong with a configuration, naming the key; nil when
-// nothing is.
+// nothing is. It says the first of Problems.
 func (c Config) Check() error {
+	if probs := c.Problems(); len(probs) > 0 {
+		return probs[0]
+	}
+	return nil
+}
+
+// Problems lists everything wrong with a configuration, key by key.
+func (c Config) Problems() []Problem {
+	var probs []Problem
+	add := func(p Problem) { probs = append(probs, p) }
 	h := c.Hooks
 	for _, d := range []struct {
 		key string
@@ -205,70 +246,74 @@ func (c Config) Check() error {
 		{"interceptor_timeout_ms", h.Defaults.InterceptorTimeoutMS},
 		{"approval_timeout_ms", h.Defaults.ApprovalTimeoutMS},
 	} {
-		if err := checkMS("hooks.defaults."+d.key, d.ms); err != nil {
-			return err
-		}
+		checkMSInto("hooks.defaults."+d.key, d.ms, add)
 	}
 	if a := h.Defaults.Approval; a != "" && a != ApprovalDeny && a != ApprovalAllow {
-		return fmt.Errorf(`hooks.defaults.approval: %q is not "deny" or "allow"`, a)
+		add(Problem{Key: "hooks.defaults.approval", Reason: fmt.Sprintf(`%q is not "deny" or "allow"`, a)})
 	}
 	if v := h.Defaults.Respond; v != "" && v != RespondAny && v != RespondOwnTools {
-		return fmt.Errorf(`hooks.defaults.respond: %q is not "any" or "own_tools"`, v)
+		add(Problem{Key: "hooks.defaults.respond", Reason: fmt.Sprintf(`%q is not "any" or "own_tools"`, v)})
 	}
 	for _, name := range slices.Sorted(maps.Keys(h.Processes)) {
-		if err := h.Processes[name].check("hooks.processes." + name); err != nil {
-			return err
-		}
+		h.Processes[name].check("hooks.processes."+name, add)
 	}
-	return nil
+	return probs
 }
 
-func (p ProcessConfig) check(at string) error {
+func (p ProcessConfig) check(at string, add func(Problem)) {
 	if p.Transport != "" && p.Transport != "stdio" {
-		return fmt.Errorf(`%s.transport: %q is not supported (only "stdio")`, at, p.Transport)
+		add(Problem{Key: at + ".transport", Reason: fmt.Sprintf(`%q is not supported (only "stdio")`, p.Transport)})
 	}
 	if p.Enabled && len(p.Command) == 0 {
-		return fmt.Errorf("%s.command: required: the program to run and its arguments", at)
+		add(Problem{Key: at + ".command", Reason: "required: the program to run and its arguments"})
 	}
 	if len(p.Command) > 0 && p.Command[0] == "" {
-		return fmt.Errorf("%s.command[0]: must name a program", at)
+		add(Problem{Key: at + ".command[0]", Reason: "must name a program"})
 	}
 	for i, s := range p.Intercept {
 		if !ValidStage(s) {
-			return fmt.Errorf("%s.intercept[%d]: unknown stage %q (known: %s)", at, i, s, stageList())
+			add(Problem{Key: fmt.Sprintf("%s.intercept[%d]", at, i), Reason: fmt.Sprintf("unknown stage %q", s), Word: s, Known: Stages})
 		}
 	}
 	for i, s := range p.Observe {
 		if _, err := CompilePattern(s); err != nil {
-			return fmt.Errorf("%s.observe[%d]: %w", at, i, err)
+			add(Problem{Key: fmt.Sprintf("%s.observe[%d]", at, i), Reason: err.Error(), Word: s, Near: EventNames()})
 		}
 	}
 	for i, glob := range p.EnvPassthrough {
 		if _, err := path.Match(glob, ""); err != nil || glob == "" {
-			return fmt.Errorf("%s.env_passthrough[%d]: %q is not a variable name or glob", at, i, glob)
+			add(Problem{Key: fmt.Sprintf("%s.env_passthrough[%d]", at, i), Reason: fmt.Sprintf("%q is not a variable name or glob", glob)})
 		}
 	}
-	if err := checkMS(at+".timeout_ms", p.TimeoutMS); err != nil {
-		return err
-	}
+	checkMSInto(at+".timeout_ms", p.TimeoutMS, add)
 	if !p.ObserveOverflow.Valid() {
-		return fmt.Errorf(`%s.observe_overflow: %q is not "drop" or "wait"`, at, p.ObserveOverflow)
+		add(Problem{Key: at + ".observe_overflow", Reason: fmt.Sprintf(`%q is not "drop" or "wait"`, p.ObserveOverflow)})
 	}
 	for _, s := range slices.Sorted(maps.Keys(p.FailurePolicy)) {
 		if !ValidStage(s) {
-			return fmt.Errorf("%s.failure_policy.%s: unknown stage (known: %s)", at, s, stageList())
+			add(Problem{Key: at + ".failure_policy." + s, Reason: "unknown stage", Word: s, Known: Stages})
+			continue
 		}
 		if v := Policy(p.FailurePolicy[s]); v != FailOpen && v != FailClosed {
-			return fmt.Errorf(`%s.failure_policy.%s: %q is not "open" or "closed"`, at, s, v)
+			add(Problem{Key: at + ".failure_policy." + s, Reason: fmt.Sprintf(`%q is not "open" or "closed"`, v)})
 		}
 	}
 	if p.Restart.MaxRestarts < 0 {
-		return fmt.Errorf("%s.restart.max_restarts: must not be negative", at)
+		add(Problem{Key: at + ".restart.max_restarts", Reason: "must not be negative"})
 	}
-	if err := checkMS(at+".restart.backoff_ms", p.Restart.BackoffMS); err != nil {
-		return err
+	checkMSInto(at+".restart.backoff_ms", p.Restart.BackoffMS, add)
+	checkMSInto(at+".restart.max_backoff_ms", p.Restart.MaxBackoffMS, add)
+}
+
+// EventNames are the names an observe list may give an event by: the
+// runtime's kinds and the legacy names, sorted.
+func EventNames() []string {
+	names := slices.Clone(protocol.EventKinds)
+	for legacy := range protocol.LegacyKinds {
+		names = append(names, legacy)
 	}
-	return checkMS(at+".restart.max_backoff_ms", p.Restart.MaxBackoffMS)
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // MaxDurationMS is the longest duration a configuration may set, in
@@ -277,15 +322,22 @@ func (p ProcessConfig) check(at string) error {
 // number of milliseconds past 2^63 nanoseconds would turn negative.
 const MaxDurationMS = 24 * 60 * 60 * 1000
 
-// checkMS checks a duration in milliseconds: 0 means the default.
-func checkMS(key string, v int) error {
+// checkMS says what is wrong with a duration in milliseconds, or "": 0
+// means the default.
+func checkMS(v int) string {
 	switch {
 	case v < 0:
-		return fmt.Errorf("%s: must not be negative (0 or absent means the default)", key)
+		return "must not be negative (0 or absent means the default)"
 	case v > MaxDurationMS:
-		return fmt.Errorf("%s: %d is more than the maximum, %d (one day)", key, v, MaxDurationMS)
+		return fmt.Sprintf("%d is more than the maximum, %d (one day)", v, MaxDurationMS)
 	}
-	return nil
+	return ""
+}
+
+func checkMSInto(key string, v int, add func(Problem)) {
+	if why := checkMS(v); why != "" {
+		add(Problem{Key: key, Reason: why})
+	}
 }
 
 // Stages are the stages an intercept list may name, in the order an agent

@@ -126,3 +126,27 @@ func TestStagesAreTheMethodsAHookAnswersUnderAMode(t *testing.T) {
 		t.Errorf("Stages %q, the method table %q", Stages, want)
 	}
 }
+
+// Every key at fault is listed once, where ParseConfig stops at the
+// first: a value that did not decode is not checked again.
+func TestHooksProblemsListsEveryKeyAtFaultOnce(t *testing.T) {
+	probs := HooksProblems([]byte(`{"hooks": {"processes": {"a": {"enabled": true, "command": ["x"],
+		"intercept": ["befor_tool", 3], "timeout_ms": "5s", "colour": "red"}}, "defaults": {"approval": "maybe"}}}`))
+	var got []string
+	for _, p := range probs {
+		got = append(got, p.Error())
+	}
+	want := []string{
+		"hooks.processes.a.colour: unknown key (known: command, dir, enabled, env, env_clear, env_passthrough, failure_policy, intercept, observe, observe_overflow, priority, restart, timeout_ms, transport)",
+		"hooks.processes.a.intercept[1]: want a string, got number",
+		"hooks.processes.a.timeout_ms: want an integer, got string",
+		`hooks.defaults.approval: "maybe" is not "deny" or "allow"`,
+		`hooks.processes.a.intercept[0]: unknown stage "befor_tool" (known: before_llm, after_llm, before_tool, approve_tool, after_tool)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p := probs[4]; p.Word != "befor_tool" || !slices.Equal(p.Known, Stages) {
+		t.Errorf("the unknown stage and the stages it could be: %+v", p)
+	}
+}

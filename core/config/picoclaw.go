@@ -23,15 +23,33 @@ import (
 // PicoClaw never reads. The sections other than hooks are PicoClaw's
 // business: they are not checked here (NotChecked names them).
 
-// Problem is a key of a hooks section that PicoClaw refuses.
+// Problem is a key of a hooks section that is refused: by hookwire
+// (HooksProblems) or by PicoClaw (PicoClawProblems).
 type Problem struct {
-	// Key is the key's path, such as "hooks.processes.audit.timeout_ms".
+	// Key is the key's path, such as "hooks.processes.audit.timeout_ms";
+	// "" is the whole file.
 	Key string
-	// Reason says why PicoClaw refuses it.
+	// Reason says why it is refused.
 	Reason string
+	// Word, for a name that means nothing there (a key, a stage, an
+	// event), is that name, and Known the names it could be, which the
+	// error lists; Near, when they are too many to list, is what a
+	// suggestion is made from all the same.
+	Word  string
+	Known []string
+	Near  []string
 }
 
-func (p Problem) Error() string { return p.Key + ": " + p.Reason }
+func (p Problem) Error() string {
+	s := p.Reason
+	if p.Key != "" {
+		s = p.Key + ": " + s
+	}
+	if len(p.Known) > 0 {
+		s += " (known: " + strings.Join(p.Known, ", ") + ")"
+	}
+	return s
+}
 
 // picoClawKeys are the keys PicoClaw knows in each object of its hooks section.
 var picoClawKeys = map[string][]string{
@@ -50,21 +68,22 @@ var hookwireKeys = []string{"timeout_ms", "failure_policy", "restart", "approval
 func PicoClawProblems(hooks json.RawMessage) []Problem {
 	var probs []Problem
 	add := func(key, format string, a ...any) {
-		probs = append(probs, Problem{key, fmt.Sprintf(format, a...)})
+		probs = append(probs, Problem{Key: key, Reason: fmt.Sprintf(format, a...)})
 	}
 	top, ok := object(hooks, "hooks", add)
 	if !ok {
 		return probs
 	}
-	unknownKeys("hooks", top, picoClawKeys["hooks"], add)
+	put := func(p Problem) { probs = append(probs, p) }
+	unknownKeys("hooks", top, picoClawKeys["hooks"], put, add)
 	want(top, "hooks.enabled", new(bool), add)
 	if defaults, ok := object(top["defaults"], "hooks.defaults", add); ok {
-		unknownKeys("hooks.defaults", defaults, picoClawKeys["defaults"], add)
+		unknownKeys("hooks.defaults", defaults, picoClawKeys["defaults"], put, add)
 		for _, k := range picoClawKeys["defaults"] {
 			var ms int
 			want(defaults, "hooks.defaults."+k, &ms, add)
-			if err := checkMS("hooks.defaults."+k, ms); err != nil {
-				add("hooks.defaults."+k, "%s", strings.TrimPrefix(err.Error(), "hooks.defaults."+k+": "))
+			if why := checkMS(ms); why != "" {
+				add("hooks.defaults."+k, "%s", why)
 			}
 		}
 	}
@@ -79,25 +98,30 @@ func PicoClawProblems(hooks json.RawMessage) []Problem {
 			if !ok {
 				continue
 			}
-			unknownKeys(at, e, picoClawKeys[section], add)
-			want(e, at+".enabled", new(bool), add)
+			unknownKeys(at, e, picoClawKeys[section], put, add)
 			want(e, at+".priority", new(int), add)
 			if section == "processes" {
-				processProblems(at, e, add)
+				processProblems(at, e, add, put)
+			} else {
+				want(e, at+".enabled", new(bool), add)
 			}
 		}
 	}
 	return probs
 }
 
-func processProblems(at string, e map[string]json.RawMessage, add func(key, format string, a ...any)) {
+func processProblems(at string, e map[string]json.RawMessage, add func(key, format string, a ...any), put func(Problem)) {
 	var enabled bool
 	var transport, dir string
 	var command, observe, intercept []string
 	var env map[string]string
-	want(e, at+".enabled", &enabled, add)
+	// An enabled that is not true or false is refused already; the rest
+	// is checked as if it were true, so that one pass finds every fault.
+	if !want(e, at+".enabled", &enabled, add) {
+		enabled = true
+	}
 	want(e, at+".transport", &transport, add)
-	want(e, at+".command", &command, add)
+	commandRead := want(e, at+".command", &command, add)
 	want(e, at+".dir", &dir, add)
 	want(e, at+".env", &env, add)
 	want(e, at+".observe", &observe, add)
@@ -105,7 +129,7 @@ func processProblems(at string, e map[string]json.RawMessage, add func(key, form
 	if transport != "" && transport != "stdio" {
 		add(at+".transport", `%q is not supported (only "stdio")`, transport)
 	}
-	if enabled && (len(command) == 0 || command[0] == "") {
+	if enabled && commandRead && (len(command) == 0 || command[0] == "") {
 		add(at+".command", "required: the program to run and its arguments")
 	}
 	for i, s := range observe {
@@ -116,7 +140,7 @@ func processProblems(at string, e map[string]json.RawMessage, add func(key, form
 	// PicoClaw checks the stages of an enabled process only.
 	for i, s := range intercept {
 		if enabled && s != "" && !ValidStage(s) {
-			add(fmt.Sprintf("%s.intercept[%d]", at, i), "unknown stage %q (known: %s)", s, stageList())
+			put(Problem{Key: fmt.Sprintf("%s.intercept[%d]", at, i), Reason: fmt.Sprintf("unknown stage %q", s), Word: s, Known: Stages})
 		}
 	}
 }
@@ -148,27 +172,30 @@ func object(raw json.RawMessage, at string, add func(key, format string, a ...an
 	return m, true
 }
 
-func unknownKeys(at string, m map[string]json.RawMessage, known []string, add func(key, format string, a ...any)) {
+func unknownKeys(at string, m map[string]json.RawMessage, known []string, put func(Problem), add func(key, format string, a ...any)) {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		switch {
 		case slices.Contains(known, k):
 		case slices.Contains(hookwireKeys, k):
 			add(at+"."+k, "unknown key to PicoClaw: a hookwire extension (keep it in a hookwire hooks.json, given with --hooks beside --config; PicoClaw never reads that file)")
 		default:
-			add(at+"."+k, "unknown key")
+			put(Problem{Key: at + "." + k, Reason: "unknown key", Word: k, Known: known})
 		}
 	}
 }
 
-// want decodes m[key] into v when present, and reports a value of the wrong type.
-func want[T any](m map[string]json.RawMessage, key string, v *T, add func(key, format string, a ...any)) {
+// want decodes m[key] into v when present, and reports a value of the
+// wrong type; false when it did.
+func want[T any](m map[string]json.RawMessage, key string, v *T, add func(key, format string, a ...any)) bool {
 	raw, ok := m[key[strings.LastIndexByte(key, '.')+1:]]
 	if !ok {
-		return
+		return true
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		add(key, "want %s", typeName[T]())
+		return false
 	}
+	return true
 }
 
 func typeName[T any]() string {

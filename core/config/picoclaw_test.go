@@ -46,3 +46,17 @@ func TestPicoClawGrantsStagesInPairs(t *testing.T) {
 		}
 	}
 }
+
+// An enabled that is not true or false is one problem, and the stages of
+// that process are checked all the same: one pass finds both.
+func TestPicoClawProblemsSaysEachKeyOnceAndGoesOnPastABadEnabled(t *testing.T) {
+	probs := PicoClawProblems([]byte(`{"processes": {"a": {"enabled": "yes", "command": ["x"], "intercept": ["befor_tool"]}}}`))
+	var got []string
+	for _, p := range probs {
+		got = append(got, p.Key+": "+p.Reason)
+	}
+	want := []string{"hooks.processes.a.enabled: want true or false", `hooks.processes.a.intercept[0]: unknown stage "befor_tool"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -67,23 +69,32 @@ func NewValidator() (*Validator, error) {
 
 // Validate checks one whole JSON-RPC message. A request or notification
 // names its method; a response does not, so method must say what it answers.
+// It gives the first of Faults.
 func (v *Validator) Validate(message []byte, method string) error {
+	return first(v.Faults(message, method))
+}
+
+// Faults checks one whole JSON-RPC message as Validate does, but goes on
+// past a fault: every rule the message breaks, each once, in the order
+// Validate meets them (the envelope, the method, then the params or the
+// result). None means the message is valid.
+func (v *Validator) Faults(message []byte, method string) []*ValidationError {
 	var msg map[string]json.RawMessage
 	if err := json.Unmarshal(message, &msg); err != nil {
-		return &ValidationError{Rule: "json", Message: "not a JSON object: " + err.Error()}
+		return []*ValidationError{{Rule: "json", Message: "not a JSON object: " + err.Error()}}
 	}
 	rawMethod, isCall := msg["method"]
 	if !isCall {
-		if err := v.ValidateDef("Response", message); err != nil {
-			return err
+		if faults := v.DefFaults("Response", message); len(faults) > 0 {
+			return faults
 		}
 		if _, failed := msg["error"]; failed {
 			return nil
 		}
 		if method == "" {
-			return &ValidationError{Rule: "method", Message: "a response names no method: say which method it answers"}
+			return []*ValidationError{{Rule: "method", Message: "a response names no method: say which method it answers"}}
 		}
-		return within("/result", v.ValidateResult(method, msg["result"]))
+		return within("/result", v.ResultFaults(method, msg["result"]))
 	}
 	id, hasID := msg["id"]
 	notification := !hasID || string(bytes.TrimSpace(id)) == "0"
@@ -91,64 +102,84 @@ func (v *Validator) Validate(message []byte, method string) error {
 	if notification {
 		envelope = "Notification"
 	}
-	if err := v.ValidateDef(envelope, message); err != nil {
-		return err
-	}
+	faults := v.DefFaults(envelope, message)
 	var name string
 	if err := json.Unmarshal(rawMethod, &name); err != nil {
-		return &ValidationError{Path: "/method", Rule: "type", Message: "method is not a string"}
+		return append(faults, &ValidationError{Path: "/method", Rule: "type", Message: "method is not a string"})
 	}
 	if method != "" && method != name {
-		return &ValidationError{Path: "/method", Rule: "method", Message: fmt.Sprintf("method is %q, expected %q", name, method)}
+		return append(faults, &ValidationError{Path: "/method", Rule: "method", Message: fmt.Sprintf("method is %q, expected %q", name, method)})
 	}
 	m, ok := protocol.Lookup(name)
 	switch {
 	case !ok:
-		return &ValidationError{Path: "/method", Rule: "method", Message: fmt.Sprintf("unknown method %q", name)}
+		return append(faults, unknownMethod("/method", name))
 	case m.Notification && !notification:
-		return &ValidationError{Path: "/id", Rule: "method", Message: name + " is a notification and must not carry an id"}
+		faults = append(faults, &ValidationError{Path: "/id", Rule: "method", Message: name + " is a notification and must not carry an id"})
 	case !m.Notification && notification:
-		return &ValidationError{Path: "/id", Rule: "method", Message: name + " is a request and needs an id"}
+		faults = append(faults, &ValidationError{Path: "/id", Rule: "method", Message: name + " is a request and needs an id"})
 	}
 	params, ok := msg["params"]
 	if !ok {
-		return &ValidationError{Path: "/params", Rule: "required", Message: "params are missing"}
+		return append(faults, &ValidationError{Path: "/params", Rule: "required", Message: "params are missing"})
 	}
-	return within("/params", v.ValidateParams(name, params))
+	return append(faults, within("/params", v.DefFaults(m.Params.Name(), params))...)
+}
+
+// unknownMethod is the fault of a method name the protocol does not have,
+// with the nearest that it has.
+func unknownMethod(path, name string) *ValidationError {
+	names := make([]string, len(protocol.Methods))
+	for i, m := range protocol.Methods {
+		names[i] = m.Name
+	}
+	return &ValidationError{Path: path, Rule: "method", Message: fmt.Sprintf("unknown method %q%s", name, cli.DidYouMean(name, names))}
 }
 
 // ValidateParams checks the params of a call to method.
 func (v *Validator) ValidateParams(method string, params []byte) error {
+	return first(v.ParamsFaults(method, params))
+}
+
+// ParamsFaults is ValidateParams that gives every rule the params break,
+// each once.
+func (v *Validator) ParamsFaults(method string, params []byte) []*ValidationError {
 	m, ok := protocol.Lookup(method)
 	if !ok {
-		return &ValidationError{Rule: "method", Message: fmt.Sprintf("unknown method %q", method)}
+		return []*ValidationError{unknownMethod("", method)}
 	}
-	return v.ValidateDef(m.Params.Name(), params)
+	return v.DefFaults(m.Params.Name(), params)
 }
 
 // ValidateResult checks the result of a call to method. A result that is a
 // union on action is checked against the variant its action selects, so the
 // error names that variant's rule and not every branch of the union.
 func (v *Validator) ValidateResult(method string, result []byte) error {
+	return first(v.ResultFaults(method, result))
+}
+
+// ResultFaults is ValidateResult that gives every rule the result breaks,
+// each once.
+func (v *Validator) ResultFaults(method string, result []byte) []*ValidationError {
 	m, ok := protocol.Lookup(method)
 	if !ok {
-		return &ValidationError{Rule: "method", Message: fmt.Sprintf("unknown method %q", method)}
+		return []*ValidationError{unknownMethod("", method)}
 	}
 	if m.Notification {
-		return &ValidationError{Rule: "method", Message: method + " is a notification and has no result"}
+		return []*ValidationError{{Rule: "method", Message: method + " is a notification and has no result"}}
 	}
 	if m.Variants == nil {
-		return v.ValidateDef(m.Result.Name(), result)
+		return v.DefFaults(m.Result.Name(), result)
 	}
 	var head map[string]json.RawMessage
 	if err := json.Unmarshal(result, &head); err != nil || head == nil {
-		return &ValidationError{Rule: "type", Message: "result is not a JSON object"}
+		return []*ValidationError{{Rule: "type", Message: "result is not a JSON object"}}
 	}
 	action := protocol.ActionContinue
 	if raw, ok := head["action"]; ok {
 		var a string
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return &ValidationError{Path: "/action", Rule: "type", Message: "action is not a string"}
+			return []*ValidationError{{Path: "/action", Rule: "type", Message: "action is not a string"}}
 		}
 		if a != "" {
 			action = protocol.Action(a)
@@ -156,34 +187,73 @@ func (v *Validator) ValidateResult(method string, result []byte) error {
 	}
 	for _, variant := range m.Variants {
 		if variant.ResultAction() == action {
-			return v.ValidateDef(reflect.TypeOf(variant).Name(), result)
+			return v.DefFaults(reflect.TypeOf(variant).Name(), result)
 		}
 	}
 	allowed := make([]string, 0, len(m.Variants))
 	for _, a := range m.Actions() {
 		allowed = append(allowed, string(a))
 	}
-	return &ValidationError{Path: "/action", Rule: "action",
-		Message: fmt.Sprintf("action %q is not allowed in %s (allowed: %s)", action, method, strings.Join(allowed, ", "))}
+	return []*ValidationError{{Path: "/action", Rule: "action",
+		Message: fmt.Sprintf("action %q is not allowed in %s (allowed: %s)", action, method, strings.Join(allowed, ", "))}}
 }
 
 // ValidateDef checks a value against one type of the schema's $defs.
 func (v *Validator) ValidateDef(name string, value []byte) error {
+	return first(v.DefFaults(name, value))
+}
+
+// DefFaults is ValidateDef that gives every rule the value breaks, each
+// once, by path: the library's tree lists the members of an object in no
+// fixed order. The first is what ValidateDef says.
+func (v *Validator) DefFaults(name string, value []byte) []*ValidationError {
 	s, ok := v.defs[name]
 	if !ok {
-		return &ValidationError{Rule: "def", Message: fmt.Sprintf("no type %q in the schema", name)}
+		return []*ValidationError{{Rule: "def", Message: fmt.Sprintf("no type %q in the schema", name)}}
 	}
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(value))
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil {
-		return &ValidationError{Rule: "json", Message: "not JSON: " + err.Error()}
+		return []*ValidationError{{Rule: "json", Message: "not JSON: " + err.Error()}}
 	}
 	err := s.Validate(doc)
 	if ve, ok := err.(*jsonschema.ValidationError); ok {
-		return simplify(ve)
+		var out []*ValidationError
+		for _, f := range leaves(ve) {
+			if !slices.ContainsFunc(out, func(g *ValidationError) bool { return *g == *f }) {
+				out = append(out, f)
+			}
+		}
+		slices.SortStableFunc(out, func(a, b *ValidationError) int { return strings.Compare(a.Path, b.Path) })
+		return out
 	}
-	return err
+	if err != nil {
+		return []*ValidationError{{Rule: "schema", Message: err.Error()}}
+	}
+	return nil
+}
+
+// leaves are the rules broken under ve: each branch where the library's
+// tree forks, down to its leaf, except where one of several alternatives
+// had to match, which is one fault (simplify).
+func leaves(ve *jsonschema.ValidationError) []*ValidationError {
+	if len(ve.Causes) == 0 || len(ve.Causes) > 1 && isCombinator(ve.KeywordLocation) {
+		return []*ValidationError{simplify(ve)}
+	}
+	var out []*ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
+}
+
+// first is the first fault as an error, or nil.
+func first(faults []*ValidationError) error {
+	if len(faults) == 0 {
+		return nil
+	}
+	return faults[0]
 }
 
 var missing = regexp.MustCompile(`missing propert(?:y|ies): '([^']+)'`)
@@ -217,10 +287,11 @@ func isCombinator(keywordLocation string) bool {
 	return strings.HasSuffix(keywordLocation, "/oneOf") || strings.HasSuffix(keywordLocation, "/anyOf")
 }
 
-// within moves a validation error's path under prefix.
-func within(prefix string, err error) error {
-	if ve, ok := err.(*ValidationError); ok {
-		return &ValidationError{Path: prefix + ve.Path, Rule: ve.Rule, Message: ve.Message}
+// within moves each fault's path under prefix.
+func within(prefix string, faults []*ValidationError) []*ValidationError {
+	out := make([]*ValidationError, len(faults))
+	for i, f := range faults {
+		out[i] = &ValidationError{Path: prefix + f.Path, Rule: f.Rule, Message: f.Message}
 	}
-	return err
+	return out
 }

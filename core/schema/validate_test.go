@@ -121,3 +121,23 @@ func TestBuildIsDeterministic(t *testing.T) {
 		require.Equal(t, string(a), string(b))
 	}
 }
+
+// Faults goes on where Validate stops: every rule broken, each once, the
+// first being Validate's, by path, whatever order the schema library
+// finds them in.
+func TestFaultsGivesEveryRuleBrokenOnce(t *testing.T) {
+	v := validator(t)
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"hook.before_tool","params":{"tool":3,"arguments":"x"}}`)
+	var got []string
+	for _, f := range v.Faults(msg, "") {
+		got = append(got, f.Path+" "+f.Rule)
+	}
+	assert.Equal(t, []string{"/params/arguments type", "/params/tool type"}, got)
+	assert.Equal(t, v.Faults(msg, "")[0], v.Validate(msg, ""))
+	assert.Empty(t, v.Faults([]byte(`{"jsonrpc":"2.0","id":1,"method":"hook.before_tool","params":{"tool":"t","arguments":{}}}`), ""))
+}
+
+func TestAnUnknownMethodNamesTheNearestKnownOne(t *testing.T) {
+	err := validator(t).Validate([]byte(`{"jsonrpc":"2.0","id":1,"method":"hook.befor_tool","params":{}}`), "")
+	assert.EqualError(t, err, `/method: unknown method "hook.befor_tool" (did you mean "hook.before_tool"?) (rule method)`)
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -137,8 +138,14 @@ func TestValidateAcceptsEveryValidVectorAndRejectsEveryInvalidOne(t *testing.T) 
 		t.Errorf("invalid vectors: exit %d", code)
 	}
 	faults := map[string]string{}
+	at := regexp.MustCompile(`^(.*):\d+:\d+: (.*)$`) // FILE:LINE:COL: fault
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		file, fault, _ := strings.Cut(line, ": ")
+		m := at.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("not FILE:LINE:COL: fault: %s", line)
+			continue
+		}
+		file, fault := m[1], m[2]
 		if _, dup := faults[file]; dup {
 			t.Errorf("%s: more than one fault reported", file)
 		}
@@ -170,14 +177,14 @@ func TestValidateJSONLines(t *testing.T) {
 not json
 `), 0o644)
 	code, out, _ := hookwire(t, "", "validate", lines)
-	want := lines + ":5: /result/reason: required member reason is missing (rule required)\n" +
-		lines + ":6: (message): a response names no method: say which method it answers (rule method)\n" +
-		lines + ":7: (message): not a JSON object"
+	want := lines + ":5:34: /result/reason: required member reason is missing (rule required)\n" +
+		lines + ":6:1: (message): a response names no method: say which method it answers (rule method)\n" +
+		lines + ":7:1: (message): not a JSON object"
 	if code != exitFail || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 3 {
 		t.Errorf("exit %d, output\n%s\nwant\n%s...", code, out, want)
 	}
 	code, out, _ = hookwire(t, `{"jsonrpc":"2.0","id":7,"result":{"action":"respond","result":{"for_llm":"x"}}}`, "validate", "--method", "hook.after_tool", "-")
-	if code != exitFail || !strings.HasPrefix(out, "stdin:1: /result/action: action \"respond\" is not allowed in hook.after_tool") {
+	if code != exitFail || !strings.HasPrefix(out, "stdin:1:35: /result/action: action \"respond\" is not allowed in hook.after_tool") {
 		t.Errorf("exit %d, output %q", code, out)
 	}
 	code, out, _ = hookwire(t, `{"jsonrpc":"2.0","id":7,"result":{"action":"respond","result":{"for_llm":"x"}}}`, "validate", "-", "--method", "hook.before_tool")

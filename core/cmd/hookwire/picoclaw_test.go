@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -102,7 +103,7 @@ func TestValidateHostPicoClawSaysKeyByKeyWhatPicoClawRefuses(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	for _, key := range []string{"hooks.defaults.approval: unknown key", "hooks.processes.audit.timeout_ms: unknown key", "hooks.processes.audit.observe[1]: \"agent.tool.*\" is a glob"} {
-		if !strings.Contains(out+errOut, config+": PicoClaw refuses "+key) {
+		if !regexp.MustCompile(regexp.QuoteMeta(config) + `:1:\d+: PicoClaw refuses ` + regexp.QuoteMeta(key)).MatchString(out) {
 			t.Errorf("no line for %s in:\n%s%s", key, out, errOut)
 		}
 	}

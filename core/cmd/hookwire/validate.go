@@ -1,44 +1,97 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
+	"time"
 
+	"github.com/tailscale/hujson"
+
+	"github.com/hookwire/hookwire/core/bridge"
 	"github.com/hookwire/hookwire/core/config"
 	"github.com/hookwire/hookwire/core/host"
+	"github.com/hookwire/hookwire/core/install"
+	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/schema"
 )
 
+// The kinds of file validate reads.
+const (
+	kindHooks    = "hooks"
+	kindPicoClaw = "picoclaw"
+	kindSettings = "settings"
+	kindMessage  = "message"
+	kindVector   = "vector"
+	kindTrace    = "trace"
+)
+
+var validateKinds = []string{kindHooks, kindPicoClaw, kindSettings, kindMessage, kindVector, kindTrace}
+
 var validateCommand = command{
 	name: "validate",
-	args: "[--method METHOD] [--host picoclaw] FILE...",
-	summary: `Checks each FILE against the protocol's schema; "-" reads stdin. A FILE may
-hold one JSON-RPC message, a test vector of schema/testdata (message, params,
-result or def form), or JSON Lines: raw messages as on the wire, or the
-records of "hookwire run --trace". A response is checked against the method
-of the request with its id earlier in the file (per hook in a trace), or
-against --method. Prints one line per fault, naming the file, the line and
-the JSON Pointer of the fault; exits 1 if there is any.
+	args: "[--kind KIND] [--agent NAME] [--method METHOD] [--host picoclaw] FILE...",
+	summary: `Checks each FILE as the program that reads it would, and prints every
+mistake in it in one pass, one line each, as FILE:LINE:COL: what is wrong,
+LINE:COL being where the member at fault starts (its name), or the item of
+a list, or the object that lacks a member. A key, stage,
+event, method or agent that names nothing gets the nearest known name
+("did you mean"); a file that is not JSON gets one line, where it breaks.
+"-" reads stdin. Prints nothing and exits 0 when every FILE is right;
+exits 1 when anything is wrong.
 
-With --host picoclaw, a FILE that is a configuration (a PicoClaw config.json,
-or a hooks configuration: an object with a "hooks" key) is checked as
-PicoClaw loads it instead: one line per key of its hooks section PicoClaw
-would refuse, and one note naming the other sections, which are PicoClaw's
-business and not checked.`,
+What a FILE is, --kind says, or else its content:
+  hooks     hookwire's hooks.json (run --hooks): an object with "hooks"
+            alone, whose keys are enabled, defaults, builtins, processes
+  picoclaw  PicoClaw's config.json (run --config): such a "hooks" section
+            beside other sections, which are PicoClaw's: a note names them,
+            unchecked
+  settings  an agent's settings file with hooks: "hooks" maps the agent's
+            event names (PreToolUse...) to lists; --agent says whose file
+            it is, or else the agent that knows most of its events (and
+            that of a "version" file: Cursor, Copilot CLI)
+  message   one JSON-RPC message: an object with "jsonrpc"
+  vector    a test vector of schema/testdata: "description" with
+            "message", "params", "result" or "def"
+  trace     JSON Lines: messages as on the wire, or the records of
+            "hookwire run --trace" ("hook" and "dir")
+A file that could be several kinds (as {"hooks": {}}) or none says which it
+could be: pass --kind.
+
+A response is checked against the method of the request with its id
+earlier in the file (per hook in a trace), or against --method.
+
+With --host picoclaw, a hooks file too is checked as PicoClaw loads it:
+each key of its hooks section that PicoClaw refuses.
+
+Example, a hooks.json with three mistakes:
+  $ hookwire validate hooks.json
+  hooks.json:7:23: hooks.processes.audit.intercept[0]: unknown stage "befor_tool" (did you mean "before_tool"?)
+  hooks.json:8:9: hooks.processes.audit.timeout_ms: want an integer, got string
+  hooks.json:9:9: hooks.processes.audit.priorty: unknown key (did you mean "priority"?)`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
+		kind := fs.String("kind", "", "what each FILE is: "+strings.Join(validateKinds, ", ")+" (default: told by its content)")
+		agent := fs.String("agent", "", "with a settings file, the `agent` whose file it is: "+agentNames())
 		method := fs.String("method", "", "`method` a response answers, when the file does not show its request")
-		hostName := fs.String("host", "reference", "with picoclaw, check configuration files as PicoClaw loads them")
+		hostName := fs.String("host", "reference", "with picoclaw, check hooks files as PicoClaw loads them")
 		return func(files []string, e env) int {
 			h, err := host.Parse(*hostName)
 			if err != nil {
 				return e.fail(exitUsage, "validate", err)
+			}
+			if *kind != "" && !slices.Contains(validateKinds, *kind) {
+				return e.fail(exitUsage, "validate", fmt.Errorf("unknown kind %q%s (known: %s)", *kind, cli.DidYouMean(*kind, validateKinds), strings.Join(validateKinds, ", ")))
+			}
+			if *agent != "" && install.Agents[*agent] == nil {
+				return e.fail(exitUsage, "validate", fmt.Errorf("unknown agent %q%s (known: %s)", *agent, cli.DidYouMean(*agent, slices.Sorted(maps.Keys(install.Agents))), agentNames()))
 			}
 			if len(files) == 0 {
 				return e.fail(exitUsage, "validate", errors.New("need at least one file (see hookwire validate --help)"))
@@ -47,10 +100,25 @@ business and not checked.`,
 			if err != nil {
 				return e.fail(exitFail, "validate", err)
 			}
+			c := &checker{v: v, kind: *kind, method: *method, host: h}
+			if *agent != "" {
+				c.agent = install.Agents[*agent]
+			}
 			code := exitOK
 			for _, f := range files {
-				if c := validateFile(v, f, *method, h, e); c != exitOK {
-					code = c
+				data, name, err := readInput(f, e)
+				if err != nil {
+					return e.fail(exitFail, "validate", err)
+				}
+				faults, note := c.check(data)
+				for _, f := range faults {
+					fmt.Fprintf(e.stdout, "%s%s: %s\n", name, f.where(data), f.msg)
+				}
+				if note != "" {
+					fmt.Fprintf(e.stdout, "%s: note: %s\n", name, note)
+				}
+				if len(faults) > 0 {
+					code = exitFail
 				}
 			}
 			return code
@@ -58,50 +126,552 @@ business and not checked.`,
 	},
 }
 
-func validateFile(v *schema.Validator, path, method string, h *host.Host, e env) int {
-	var data []byte
-	var err error
-	name := path
+func readInput(path string, e env) (data []byte, name string, err error) {
 	if path == "-" {
 		data, err = io.ReadAll(e.stdin)
-		name = "stdin"
-	} else {
-		data, err = os.ReadFile(path)
+		return data, "stdin", err
 	}
-	if err != nil {
-		return e.fail(exitFail, "validate", err)
-	}
-	var whole map[string]json.RawMessage
-	if json.Unmarshal(data, &whole) == nil && whole != nil {
-		if hooks, ok := whole["hooks"]; ok && h.CheckHooks != nil {
-			code := exitOK
-			for _, p := range h.CheckHooks(hooks) {
-				code = report(e, name, 0, fmt.Errorf("%s refuses %w", h.Title, p))
-			}
-			if note := config.NotCheckedNote(config.NotChecked(whole)); note != "" {
-				fmt.Fprintf(e.stdout, "%s: note: %s\n", name, note)
-			}
-			return code
-		}
-		if vec, ok := asVector(whole); ok {
-			return report(e, name, 0, vec.check(v))
-		}
-		return validateLines(v, name, []byte(compact(data)), method, e)
-	}
-	return validateLines(v, name, data, method, e)
+	data, err = os.ReadFile(path)
+	return data, path, err
 }
 
-// report prints a fault, if any, as "file[:line]: fault".
-func report(e env, name string, line int, err error) int {
-	if err == nil {
-		return exitOK
+// fault is one mistake in a file, at a byte of it.
+type fault struct {
+	// off is the offset of the member or value at fault; -1 is the file
+	// as a whole.
+	off int
+	msg string
+}
+
+// where is ":LINE:COL" of the fault in data (a column counts bytes, from
+// 1), or "" for the file as a whole.
+func (f fault) where(data []byte) string {
+	if f.off < 0 {
+		return ""
 	}
-	where := name
-	if line > 0 {
-		where += ":" + strconv.Itoa(line)
+	before := data[:min(f.off, len(data))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)
+}
+
+// checker checks files as the flags say.
+type checker struct {
+	v      *schema.Validator
+	kind   string         // "": told by the content
+	agent  *install.Agent // nil: told by the content
+	method string
+	host   *host.Host
+}
+
+// check gives every mistake in data, in the order of the file, and a note
+// to print after them ("" for none).
+func (c *checker) check(data []byte) ([]fault, string) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return []fault{{-1, "the file is empty"}}, ""
 	}
-	fmt.Fprintf(e.stdout, "%s: %v\n", where, err)
-	return exitFail
+	root, parsed := parseTree(data)
+	kind := c.kind
+	if kind == "" {
+		switch {
+		case !parsed && jsonLines(data):
+			kind = kindTrace
+		case !parsed:
+			return []fault{syntaxFault(data)}, ""
+		default:
+			var could []string
+			if kind, could = detect(root); kind == "" && could == nil {
+				return []fault{{-1, "not a kind of file told by its content (" + strings.Join(validateKinds, ", ") + "): say which it is with --kind"}}, ""
+			} else if kind == "" {
+				return []fault{{-1, "could be " + orList(could) + ": say which with --kind"}}, ""
+			}
+		}
+	}
+	if kind == kindTrace {
+		return c.trace(data, root, parsed), ""
+	}
+	if !parsed {
+		return []fault{syntaxFault(data)}, ""
+	}
+	var faults []fault
+	var note string
+	switch kind {
+	case kindHooks, kindPicoClaw:
+		faults, note = c.hooks(data, root, kind)
+	case kindSettings:
+		faults = c.settings(data, root)
+	case kindMessage:
+		if !root.IsStandard() {
+			return []fault{syntaxFault(data)}, ""
+		}
+		faults = c.message(data, root)
+	case kindVector:
+		faults = c.vector(data, root)
+	}
+	slices.SortStableFunc(faults, func(a, b fault) int { return a.off - b.off })
+	return faults, note
+}
+
+// parseTree reads data as JSON with its positions, comments and trailing
+// commas allowed (kinds that read plain JSON refuse them later, with
+// their positions). The parser recurses once per level: data with more
+// opening brackets than encoding/json's limit of nesting is left to
+// encoding/json, which needs no stack for it, to refuse.
+func parseTree(data []byte) (*hujson.Value, bool) {
+	if bytes.Count(data, []byte("{"))+bytes.Count(data, []byte("[")) > 10000 && !json.Valid(data) {
+		return nil, false
+	}
+	root, err := hujson.Parse(data)
+	if err != nil {
+		return nil, false
+	}
+	return &root, true
+}
+
+// jsonLines reports whether data is JSON Lines rather than one value that
+// does not parse: its first line is a JSON value of its own.
+func jsonLines(data []byte) bool {
+	for line := range bytes.Lines(data) {
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return json.Valid(line)
+		}
+	}
+	return false
+}
+
+// syntaxFault is the first place data stops being JSON, as one fault.
+func syntaxFault(data []byte) fault {
+	var x any
+	err := json.Unmarshal(data, &x)
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return fault{0, "not JSON: " + fmt.Sprint(err)}
+	}
+	off := int(se.Offset) - 1 // the offset counts the byte at fault
+	if off >= len(data) || off < 0 || se.Error() == "unexpected end of JSON input" {
+		end := len(bytes.TrimRight(data, " \t\r\n")) // after its last character, not on a line of its own
+		return fault{end, "not JSON: the file ends before a quote, bracket or brace closes what it opened"}
+	}
+	switch c := data[off]; {
+	case c == '}' || c == ']':
+		prev := len(bytes.TrimRight(data[:off], " \t\r\n")) - 1
+		if prev >= 0 && data[prev] == ',' {
+			return fault{prev, "not JSON: a comma after the last item, which JSON does not allow: take it out"}
+		}
+	case c == '\n' && strings.Contains(se.Error(), "string literal"):
+		return fault{stringStart(data, off), `not JSON: the string is not closed on its line: a " is missing`}
+	case c == '/':
+		return fault{off, "not JSON: a comment, which this file cannot have: it is read as plain JSON"}
+	}
+	return fault{off, "not JSON: " + se.Error()}
+}
+
+// stringStart is where the string that a line break at off cuts short
+// opens: a string cannot hold a line break, so it opened on that line.
+func stringStart(data []byte, off int) int {
+	open := off
+	inString := false
+	for i := bytes.LastIndexByte(data[:off], '\n') + 1; i < off; i++ {
+		switch {
+		case inString && data[i] == '\\':
+			i++
+		case data[i] == '"':
+			if inString = !inString; inString {
+				open = i
+			}
+		}
+	}
+	return open
+}
+
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// hooksKeys are the keys of a hooks section, in hookwire's format and
+// PicoClaw's.
+var hooksKeys = []string{"enabled", "defaults", "builtins", "processes"}
+
+// detect tells the kind of a file by its content (as --help says), or
+// gives the kinds it could be; neither when it looks like none.
+func detect(root *hujson.Value) (kind string, could []string) {
+	obj, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return kindMessage, nil // which says it is not an object
+	}
+	has := func(names ...string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return member(obj, n) != nil })
+	}
+	switch {
+	case has("jsonrpc"):
+		return kindMessage, nil
+	case has("description") && has("message", "params", "result", "def"):
+		return kindVector, nil
+	case has("hook") && has("dir"):
+		return kindTrace, nil
+	case has("hooks"):
+		return detectHooks(obj)
+	case has("method", "id", "result", "error"):
+		return kindMessage, nil
+	}
+	return "", nil
+}
+
+// detectHooks tells a hooks configuration from an agent's settings by the
+// keys of its hooks section: hookwire's and PicoClaw's (or near them), or
+// events of an agent (or near them, or lists).
+func detectHooks(obj *hujson.Object) (string, []string) {
+	config := kindHooks
+	if len(obj.Members) > 1 || member(obj, "hooks") == nil {
+		config = kindPicoClaw
+	}
+	section, ok := member(obj, "hooks").Value.(*hujson.Object)
+	if _, list := member(obj, "hooks").Value.(*hujson.Array); list {
+		return "", nil // such as a skill's hooks file, which skill-hooks --check reads
+	} else if !ok {
+		return config, nil
+	}
+	var ours, events bool
+	for _, m := range section.Members {
+		name := strValue(&m.Name)
+		_, list := m.Value.Value.(*hujson.Array)
+		switch {
+		case slices.Contains(hooksKeys, name) || cli.DidYouMean(name, hooksKeys) != "":
+			ours = true
+		case list || slices.Contains(allEvents(), name) || cli.DidYouMean(name, allEvents()) != "":
+			events = true
+		}
+	}
+	switch {
+	case ours && !events:
+		return config, nil
+	case events && !ours:
+		return kindSettings, nil
+	}
+	return "", []string{config, kindSettings}
+}
+
+// allEvents are the event names of every agent.
+func allEvents() []string {
+	var out []string
+	for _, a := range bridge.Agents {
+		out = append(out, slices.Collect(maps.Keys(a.Events))...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// member is the value of the object's member name: the last, when the name
+// repeats, as encoding/json reads it; nil when there is none.
+func member(obj *hujson.Object, name string) *hujson.Value {
+	for i := len(obj.Members) - 1; i >= 0; i-- {
+		if strValue(&obj.Members[i].Name) == name {
+			return &obj.Members[i].Value
+		}
+	}
+	return nil
+}
+
+// nameOffset is where the object's member name starts (the last, as
+// member finds it); asked only of a member the object has.
+func nameOffset(obj *hujson.Object, name string) int {
+	for i := len(obj.Members) - 1; i >= 0; i-- {
+		if strValue(&obj.Members[i].Name) == name {
+			return obj.Members[i].Name.StartOffset
+		}
+	}
+	return 0
+}
+
+// strValue is a string's value, or "" for any other value.
+func strValue(v *hujson.Value) string {
+	if lit, ok := v.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+		return lit.String()
+	}
+	return ""
+}
+
+// pointerOffset is where the value a JSON Pointer names starts in the
+// file: a member's name, an array's element. A pointer that goes past what
+// is there (a member that is missing) stops at the value that lacks it.
+func pointerOffset(root *hujson.Value, ptr string) int {
+	v, off := root, root.StartOffset
+	if ptr == "" {
+		return off
+	}
+	for tok := range strings.SplitSeq(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		name, next := step(v, tok)
+		if next == nil {
+			return v.StartOffset
+		}
+		v, off = next, name
+	}
+	return off
+}
+
+// step goes from v to its member or element tok; name is the offset of the
+// member's name (or the element's).
+func step(v *hujson.Value, tok string) (name int, next *hujson.Value) {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		for i := len(c.Members) - 1; i >= 0; i-- {
+			if m := &c.Members[i]; strValue(&m.Name) == tok {
+				return m.Name.StartOffset, &m.Value
+			}
+		}
+	case *hujson.Array:
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(c.Elements) {
+			return c.Elements[i].StartOffset, &c.Elements[i]
+		}
+	}
+	return 0, nil
+}
+
+// keyOffset is pointerOffset for the dotted keys of config's problems,
+// such as "hooks.processes.a.b.intercept[1]": a name may hold dots, so the
+// members the file has tell where each ends.
+func keyOffset(root *hujson.Value, key string) int {
+	v, off := root, root.StartOffset
+	for key != "" {
+		var tok string
+		switch c := v.Value.(type) {
+		case *hujson.Object:
+			for _, m := range c.Members {
+				n := strValue(&m.Name)
+				if rest, ok := strings.CutPrefix(key, n); ok && len(n) > len(tok) && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+					tok = n
+				}
+			}
+			if tok == "" {
+				return v.StartOffset
+			}
+			key = strings.TrimPrefix(key[len(tok):], ".")
+		case *hujson.Array:
+			end := strings.IndexByte(key, ']')
+			if !strings.HasPrefix(key, "[") || end < 0 {
+				return v.StartOffset
+			}
+			tok, key = key[1:end], strings.TrimPrefix(key[end+1:], ".")
+		default:
+			return v.StartOffset
+		}
+		name, next := step(v, tok)
+		if next == nil {
+			return v.StartOffset
+		}
+		v, off = next, name
+	}
+	return off
+}
+
+// problem says a configuration's problem, with the nearest known name for
+// a name that means nothing there.
+func problem(p config.Problem, prefix string) string {
+	if p.Word != "" {
+		if s := cli.DidYouMean(p.Word, slices.Concat(p.Known, p.Near)); s != "" {
+			return prefix + p.Key + ": " + p.Reason + s
+		}
+	}
+	return prefix + p.Error()
+}
+
+// hooks checks hookwire's hooks.json, or, for PicoClaw's file or under
+// --host picoclaw, the hooks section as PicoClaw loads it.
+func (c *checker) hooks(data []byte, root *hujson.Value, kind string) ([]fault, string) {
+	if !root.IsStandard() {
+		return []fault{syntaxFault(data)}, ""
+	}
+	var faults []fault
+	h := c.host
+	if kind == kindPicoClaw && h.CheckHooks == nil {
+		h = host.PicoClaw
+	}
+	if h.CheckHooks == nil {
+		for _, p := range config.HooksProblems(data) {
+			faults = append(faults, fault{keyOffset(root, p.Key), problem(p, "")})
+		}
+		return faults, ""
+	}
+	var whole map[string]json.RawMessage
+	if json.Unmarshal(data, &whole) != nil {
+		return []fault{{root.StartOffset, "want a JSON object"}}, ""
+	}
+	for _, p := range h.CheckHooks(whole["hooks"]) {
+		faults = append(faults, fault{keyOffset(root, p.Key), problem(p, h.Title+" refuses ")})
+	}
+	return faults, config.NotCheckedNote(config.NotChecked(whole))
+}
+
+// message checks a file that is one JSON-RPC message.
+func (c *checker) message(data []byte, root *hujson.Value) []fault {
+	var faults []fault
+	for _, f := range c.v.Faults(data, c.method) {
+		faults = append(faults, fault{pointerOffset(root, f.Path), f.Error()})
+	}
+	return faults
+}
+
+// settings checks the hooks section of an agent's settings file: its
+// events, and the shape of each (Claude Code's groups of entries, or the
+// flat lists of a "version" file), each entry's command and timeout. The
+// rest of the file is the agent's business.
+func (c *checker) settings(data []byte, root *hujson.Value) []fault {
+	obj, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return []fault{{root.StartOffset, "want a JSON object"}}
+	}
+	a := c.agent
+	if a == nil {
+		a = guessAgent(obj)
+	}
+	if !a.Comments && !root.IsStandard() {
+		return []fault{syntaxFault(data)}
+	}
+	hooks := member(obj, "hooks")
+	if hooks == nil {
+		return nil
+	}
+	section, ok := hooks.Value.(*hujson.Object)
+	if !ok {
+		return []fault{{nameOffset(obj, "hooks"), "hooks: want an object of " + bridge.Agents[a.Name].Title + "'s events"}}
+	}
+	var faults []fault
+	add := func(v *hujson.Value, format string, args ...any) {
+		faults = append(faults, fault{v.StartOffset, fmt.Sprintf(format, args...)})
+	}
+	events := slices.Sorted(maps.Keys(bridge.Agents[a.Name].Events))
+	for i := range section.Members {
+		m := &section.Members[i]
+		ev := strValue(&m.Name)
+		at := "hooks." + ev
+		if !slices.Contains(events, ev) {
+			add(&m.Name, "%s: unknown event of %s%s", at, bridge.Agents[a.Name].Title, cli.DidYouMean(ev, events))
+		}
+		list, ok := m.Value.Value.(*hujson.Array)
+		if !ok {
+			add(&m.Name, "%s: want a list", at)
+			continue
+		}
+		for j := range list.Elements {
+			el := &list.Elements[j]
+			at := fmt.Sprintf("%s[%d]", at, j)
+			if a.Layout == install.Flat {
+				faults = append(faults, entryFaults(a, el, at)...)
+				continue
+			}
+			group, ok := el.Value.(*hujson.Object)
+			if !ok {
+				add(el, `%s: want an object: {"matcher": ..., "hooks": [...]}`, at)
+				continue
+			}
+			known := []string{"matcher", "hooks"}
+			for k := range group.Members {
+				g := &group.Members[k]
+				if name := strValue(&g.Name); !slices.Contains(known, name) {
+					add(&g.Name, "%s.%s: unknown key%s", at, name, cli.DidYouMean(name, known))
+				}
+			}
+			if v := member(group, "matcher"); v != nil && v.Value.Kind() != '"' {
+				faults = append(faults, fault{nameOffset(group, "matcher"), at + ".matcher: want a string"})
+			}
+			entries := member(group, "hooks")
+			if entries == nil {
+				add(el, "%s.hooks: required: the list of the group's hooks", at)
+				continue
+			}
+			inner, ok := entries.Value.(*hujson.Array)
+			if !ok {
+				faults = append(faults, fault{nameOffset(group, "hooks"), at + ".hooks: want a list"})
+				continue
+			}
+			for k := range inner.Elements {
+				faults = append(faults, entryFaults(a, &inner.Elements[k], fmt.Sprintf("%s.hooks[%d]", at, k))...)
+			}
+		}
+	}
+	return faults
+}
+
+// entryFaults checks one hook entry of an agent's settings: a command
+// hook names its command, and its timeout is a number.
+func entryFaults(a *install.Agent, v *hujson.Value, at string) []fault {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return []fault{{v.StartOffset, at + ": want an object"}}
+	}
+	var faults []fault
+	typ := member(obj, "type")
+	if typ != nil && typ.Value.Kind() != '"' {
+		faults = append(faults, fault{nameOffset(obj, "type"), at + `.type: want a string, such as "command"`})
+	}
+	if typ == nil && a.Typed {
+		faults = append(faults, fault{v.StartOffset, at + `.type: required: "command" for a command hook`})
+	}
+	if typ == nil || strValue(typ) == "command" {
+		cmd := member(obj, a.Command)
+		switch {
+		case cmd == nil:
+			faults = append(faults, fault{v.StartOffset, fmt.Sprintf("%s.%s: required: the command to run", at, a.Command)})
+		case strValue(cmd) == "":
+			faults = append(faults, fault{nameOffset(obj, a.Command), fmt.Sprintf("%s.%s: want the command to run, a string", at, a.Command)})
+		}
+	}
+	if a.Timeout.Field != "" {
+		if t := member(obj, a.Timeout.Field); t != nil {
+			if lit, ok := t.Value.(hujson.Literal); !ok || lit.Kind() != '0' || lit.Float() < 0 {
+				faults = append(faults, fault{nameOffset(obj, a.Timeout.Field), fmt.Sprintf("%s.%s: want a number of %s, not negative", at, a.Timeout.Field, unitName(a.Timeout.Unit))})
+			}
+		}
+	}
+	return faults
+}
+
+func unitName(d time.Duration) string {
+	if d == time.Millisecond {
+		return "milliseconds"
+	}
+	return "seconds"
+}
+
+// guessAgent is the agent whose settings file this seems to be: of those
+// with the file's layout (a "version" member: the flat lists of Cursor and
+// Copilot CLI), the one that knows most of its events; the first by name
+// on a tie.
+func guessAgent(obj *hujson.Object) *install.Agent {
+	layout := install.Grouped
+	if member(obj, "version") != nil {
+		layout = install.Flat
+	}
+	var events []string
+	if hooks := member(obj, "hooks"); hooks == nil {
+		return install.Agents["claude-code"] // nothing to tell it by
+	} else if section, ok := hooks.Value.(*hujson.Object); ok {
+		for i := range section.Members {
+			events = append(events, strValue(&section.Members[i].Name))
+		}
+	}
+	var best *install.Agent
+	bestKnown := -1
+	for _, name := range slices.Sorted(maps.Keys(install.Agents)) {
+		a := install.Agents[name]
+		if a.Layout != layout {
+			continue
+		}
+		known := 0
+		for _, ev := range events {
+			if _, ok := bridge.Agents[name].Events[ev]; ok {
+				known++
+			}
+		}
+		if known > bestKnown {
+			best, bestKnown = a, known
+		}
+	}
+	return best
 }
 
 // vector is a file of schema/testdata.
@@ -114,47 +684,69 @@ type vector struct {
 	Value   json.RawMessage `json:"value"`
 }
 
-func asVector(obj map[string]json.RawMessage) (vector, bool) {
-	if _, ok := obj["description"]; !ok {
-		return vector{}, false
-	}
+func (c *checker) vector(data []byte, root *hujson.Value) []fault {
 	var vec vector
-	b, _ := json.Marshal(obj)
-	if json.Unmarshal(b, &vec) != nil {
-		return vector{}, false
+	if err := json.Unmarshal(data, &vec); err != nil {
+		return []fault{{root.StartOffset, "not a test vector: " + err.Error()}}
 	}
-	return vec, vec.Message != nil || vec.Params != nil || vec.Result != nil || vec.Def != ""
-}
-
-func (vec vector) check(v *schema.Validator) error {
+	var faults []*schema.ValidationError
+	var at string
 	switch {
 	case vec.Message != nil:
-		return v.Validate(vec.Message, vec.Method)
+		faults, at = c.v.Faults(vec.Message, vec.Method), "/message"
 	case vec.Params != nil:
-		return v.ValidateParams(vec.Method, vec.Params)
+		faults, at = c.v.ParamsFaults(vec.Method, vec.Params), "/params"
 	case vec.Result != nil:
-		return v.ValidateResult(vec.Method, vec.Result)
+		faults, at = c.v.ResultFaults(vec.Method, vec.Result), "/result"
+	case vec.Def != "":
+		faults, at = c.v.DefFaults(vec.Def, vec.Value), "/value"
+	default:
+		return []fault{{root.StartOffset, `a vector needs "message", "params", "result" or "def"`}}
 	}
-	return v.ValidateDef(vec.Def, vec.Value)
+	var out []fault
+	for _, f := range faults {
+		out = append(out, fault{pointerOffset(root, at+f.Path), f.Error()})
+	}
+	return out
 }
 
-// validateLines checks JSON Lines: messages, or trace records.
-func validateLines(v *schema.Validator, name string, data []byte, method string, e env) int {
-	code := exitOK
+// trace checks JSON Lines: messages, or trace records of hookwire run. A
+// file that is one JSON value (parsed) is one record, however it is laid
+// out.
+func (c *checker) trace(data []byte, root *hujson.Value, parsed bool) []fault {
+	type record struct {
+		off  int
+		text []byte
+	}
+	var records []record
+	if parsed {
+		records = []record{{root.StartOffset, data[root.StartOffset:root.EndOffset]}}
+	} else {
+		off := 0
+		for line := range bytes.Lines(data) {
+			lead := len(line) - len(bytes.TrimLeft(line, " \t\r\n"))
+			if t := bytes.TrimSpace(line); len(t) > 0 {
+				records = append(records, record{off + lead, t})
+			}
+			off += len(line)
+		}
+	}
+	if len(records) == 0 {
+		return []fault{{-1, "no message in the file"}}
+	}
+	var faults []fault
 	requests := map[string]string{} // hook + id -> method
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 256<<20)
-	n, count := 0, 0
-	for sc.Scan() {
-		n++
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
+	for _, r := range records {
+		tree, parsed := parseTree(r.text)
+		if !parsed || !tree.IsStandard() {
+			for _, f := range c.v.Faults(r.text, c.method) { // not a JSON object
+				faults = append(faults, fault{r.off, f.Error()})
+			}
 			continue
 		}
-		count++
-		hook, msg, err := unwrapTrace(line)
+		hook, msg, ptr, err := unwrapTrace(r.text)
 		if err != nil {
-			code = max(code, report(e, name, n, err))
+			faults = append(faults, fault{r.off, err.Error()})
 			continue
 		}
 		var head struct {
@@ -162,26 +754,26 @@ func validateLines(v *schema.Validator, name string, data []byte, method string,
 			Method *string         `json:"method"`
 		}
 		_ = json.Unmarshal(msg, &head)
-		answers := method
+		answers := c.method
 		if head.Method != nil && len(head.ID) > 0 {
 			requests[hook+" "+string(head.ID)] = *head.Method
 		} else if head.Method == nil && answers == "" {
 			answers = requests[hook+" "+string(head.ID)]
 		}
-		code = max(code, report(e, name, n, v.Validate(msg, answers)))
+		at := tree
+		if found := tree.Find(ptr); ptr != "" && found != nil {
+			at = found
+		}
+		for _, f := range c.v.Faults(msg, answers) {
+			faults = append(faults, fault{r.off + pointerOffset(at, f.Path), f.Error()})
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return e.fail(exitFail, "validate", fmt.Errorf("%s: %w", name, err))
-	}
-	if count == 0 {
-		return report(e, name, 0, errors.New("no message in the file"))
-	}
-	return code
+	return faults
 }
 
 // unwrapTrace takes the message out of a trace record of hookwire run; any
-// other line is a message itself.
-func unwrapTrace(line []byte) (hook string, msg []byte, err error) {
+// other line is a message itself. ptr is where the message is in the line.
+func unwrapTrace(line []byte) (hook string, msg []byte, ptr string, err error) {
 	var rec struct {
 		Hook    *string         `json:"hook"`
 		Dir     string          `json:"dir"`
@@ -189,23 +781,15 @@ func unwrapTrace(line []byte) (hook string, msg []byte, err error) {
 		Text    *string         `json:"text"`
 	}
 	if json.Unmarshal(line, &rec) != nil || rec.Hook == nil {
-		return "", line, nil
+		return "", line, "", nil
 	}
 	if rec.Text != nil && rec.Dir == "send" {
-		return "", nil, fmt.Errorf("the host sent hook %s a line that is not JSON: %s", *rec.Hook, clip(*rec.Text))
+		return "", nil, "", fmt.Errorf("the host sent hook %s a line that is not JSON: %q", *rec.Hook, clip(*rec.Text))
 	}
 	if rec.Text != nil {
-		return "", nil, fmt.Errorf("hook %s wrote a line that is not JSON: %s", *rec.Hook, clip(*rec.Text))
+		return "", nil, "", fmt.Errorf("hook %s wrote a line that is not JSON: %q", *rec.Hook, clip(*rec.Text))
 	}
-	return *rec.Hook, rec.Message, nil
-}
-
-func compact(data []byte) string {
-	var b bytes.Buffer
-	if json.Compact(&b, data) != nil {
-		return string(data)
-	}
-	return b.String()
+	return *rec.Hook, rec.Message, "/message", nil
 }
 
 func jsonValid(b []byte) bool { return json.Valid(b) }

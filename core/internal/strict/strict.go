@@ -16,9 +16,65 @@ import (
 	"strings"
 )
 
+// Error is a key at fault, by its path, such as "hooks.processes.a.intercpt".
+type Error struct {
+	// Path is the key's path; "" is the whole document.
+	Path string
+	// Reason says what is wrong with it.
+	Reason string
+	// Unknown, for a key that names no field, is the key, and Known the
+	// keys the object has: what a suggestion is made from.
+	Unknown string
+	Known   []string
+}
+
+func (e *Error) Error() string {
+	s := e.Reason
+	if e.Path != "" {
+		s = e.Path + ": " + s
+	}
+	if len(e.Known) > 0 {
+		s += " (known: " + strings.Join(e.Known, ", ") + ")"
+	}
+	return s
+}
+
 // Decode decodes data into the value v points to. Struct fields are matched
 // by their json tag names, exactly.
 func Decode(data []byte, v any) error {
+	return (&decoder{}).run(data, v)
+}
+
+// DecodeAll is Decode that goes on past a key at fault: it decodes what it
+// can and gives every key at fault, each once, in the order of the keys
+// (sorted within an object), so that a person fixes a file in one pass. A
+// value at fault is left as it was. Data that is not JSON is one error.
+func DecodeAll(data []byte, v any) []error {
+	d := &decoder{all: true}
+	if err := d.run(data, v); err != nil {
+		return []error{err}
+	}
+	return d.errs
+}
+
+// decoder stops at the first key at fault, or, when all is set, keeps
+// each in errs and goes on.
+type decoder struct {
+	all  bool
+	errs []error
+}
+
+// fail records err when the decoder goes on (then nil: the caller goes
+// on), or gives it back.
+func (d *decoder) fail(err error) error {
+	if !d.all {
+		return err
+	}
+	d.errs = append(d.errs, err)
+	return nil
+}
+
+func (d *decoder) run(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errors.New("strict: Decode needs a non-nil pointer")
@@ -33,10 +89,10 @@ func Decode(data []byte, v any) error {
 		}
 		return fmt.Errorf("not JSON: %w", err)
 	}
-	if err := duplicates("", data); err != nil {
+	if err := d.duplicates("", data); err != nil {
 		return err
 	}
-	return decode("", data, rv.Elem())
+	return d.decode("", data, rv.Elem())
 }
 
 // position is the line and column (in bytes, from 1) of the byte at offset.
@@ -48,7 +104,7 @@ func position(data []byte, offset int64) (line, col int) {
 
 // duplicates finds a key given twice in one object: encoding/json keeps the
 // last silently, and a person who wrote both meant one of them.
-func duplicates(at string, data []byte) error {
+func (d *decoder) duplicates(at string, data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
 		return nil
@@ -63,7 +119,9 @@ func duplicates(at string, data []byte) error {
 			key, _ := tok.(string)
 			where = join(at, key)
 			if seen[key] {
-				return fmt.Errorf("%s: the key is given twice", where)
+				if err := d.fail(&Error{Path: where, Reason: "the key is given twice"}); err != nil {
+					return err
+				}
 			}
 			seen[key] = true
 		} else {
@@ -73,7 +131,7 @@ func duplicates(at string, data []byte) error {
 		if err := dec.Decode(&v); err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}
-		if err := duplicates(where, v); err != nil {
+		if err := d.duplicates(where, v); err != nil {
 			return err
 		}
 	}
@@ -82,7 +140,7 @@ func duplicates(at string, data []byte) error {
 
 var rawType = reflect.TypeFor[json.RawMessage]()
 
-func decode(at string, data []byte, v reflect.Value) error {
+func (d *decoder) decode(at string, data []byte, v reflect.Value) error {
 	t := v.Type()
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		// null is "absent" for a value, but not for an object of known keys:
@@ -91,9 +149,9 @@ func decode(at string, data []byte, v reflect.Value) error {
 			return nil
 		}
 		if at == "" {
-			return errors.New("null: want a JSON object")
+			return d.fail(&Error{Reason: "null: want a JSON object"})
 		}
-		return fmt.Errorf("%s: null: want an object", at)
+		return d.fail(&Error{Path: at, Reason: "null: want an object"})
 	}
 	switch {
 	case t == rawType:
@@ -103,11 +161,11 @@ func decode(at string, data []byte, v reflect.Value) error {
 		if v.IsNil() {
 			v.Set(reflect.New(t.Elem()))
 		}
-		return decode(at, data, v.Elem())
+		return d.decode(at, data, v.Elem())
 	case t.Kind() == reflect.Struct:
 		members, err := object(at, data)
 		if err != nil {
-			return err
+			return d.fail(err)
 		}
 		fields := map[string]int{}
 		for i := range t.NumField() {
@@ -119,9 +177,12 @@ func decode(at string, data []byte, v reflect.Value) error {
 		for _, key := range slices.Sorted(maps.Keys(members)) {
 			i, ok := fields[key]
 			if !ok {
-				return fmt.Errorf("%s: unknown key (known: %s)", join(at, key), strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+				if err := d.fail(&Error{Path: join(at, key), Reason: "unknown key", Unknown: key, Known: slices.Sorted(maps.Keys(fields))}); err != nil {
+					return err
+				}
+				continue
 			}
-			if err := decode(join(at, key), members[key], v.Field(i)); err != nil {
+			if err := d.decode(join(at, key), members[key], v.Field(i)); err != nil {
 				return err
 			}
 		}
@@ -129,14 +190,14 @@ func decode(at string, data []byte, v reflect.Value) error {
 	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && typed(t.Elem()):
 		members, err := object(at, data)
 		if err != nil {
-			return err
+			return d.fail(err)
 		}
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(t))
 		}
 		for _, key := range slices.Sorted(maps.Keys(members)) {
 			e := reflect.New(t.Elem()).Elem()
-			if err := decode(join(at, key), members[key], e); err != nil {
+			if err := d.decode(join(at, key), members[key], e); err != nil {
 				return err
 			}
 			v.SetMapIndex(reflect.ValueOf(key), e)
@@ -145,11 +206,11 @@ func decode(at string, data []byte, v reflect.Value) error {
 	case t.Kind() == reflect.Slice && typed(t.Elem()):
 		var items []json.RawMessage
 		if err := json.Unmarshal(data, &items); err != nil {
-			return fmt.Errorf("%s: want %s, got %s", at, describe(t), kind(data))
+			return d.fail(&Error{Path: at, Reason: fmt.Sprintf("want %s, got %s", describe(t), kind(data))})
 		}
 		s := reflect.MakeSlice(t, len(items), len(items))
 		for i, item := range items {
-			if err := decode(fmt.Sprintf("%s[%d]", at, i), item, s.Index(i)); err != nil {
+			if err := d.decode(fmt.Sprintf("%s[%d]", at, i), item, s.Index(i)); err != nil {
 				return err
 			}
 		}
@@ -159,9 +220,9 @@ func decode(at string, data []byte, v reflect.Value) error {
 	if err := json.Unmarshal(data, v.Addr().Interface()); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return fmt.Errorf("%s: want %s, got %s", at, describe(t), typeErr.Value)
+			return d.fail(&Error{Path: at, Reason: fmt.Sprintf("want %s, got %s", describe(t), typeErr.Value)})
 		}
-		return fmt.Errorf("%s: %w", at, err)
+		return d.fail(&Error{Path: at, Reason: err.Error()})
 	}
 	return nil
 }
@@ -185,9 +246,9 @@ func object(at string, data []byte) (map[string]json.RawMessage, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(data, &members); err != nil {
 		if at == "" {
-			return nil, errors.New("want a JSON object")
+			return nil, &Error{Reason: "want a JSON object"}
 		}
-		return nil, fmt.Errorf("%s: want an object", at)
+		return nil, &Error{Path: at, Reason: "want an object"}
 	}
 	return members, nil
 }

@@ -1,6 +1,7 @@
 package strict
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,30 @@ func TestAWrongTypeInsideAMapOrListNamesTheMember(t *testing.T) {
 		if err := Decode([]byte(in), &e); err == nil || err.Error() != want {
 			t.Errorf("%s: err %v, want %q", in, err, want)
 		}
+	}
+}
+
+func TestDecodeAllGivesEveryKeyAtFaultOnce(t *testing.T) {
+	var d doc
+	errs := DecodeAll([]byte(`{"count":"2","items":[{"nme":"a"},{"name":3}],"titel":"t","tags":["x"]}`), &d)
+	var got []string
+	for _, err := range errs {
+		got = append(got, err.Error())
+	}
+	want := []string{
+		"count: want an integer, got string",
+		"items[0].nme: unknown key (known: args, name)",
+		"items[1].name: want a string, got number",
+		"titel: unknown key (known: by_key, count, items, opt, tags, title)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(d.Tags) != 1 || d.Tags[0] != "x" {
+		t.Errorf("the keys not at fault are decoded all the same: %+v", d)
+	}
+	var e *Error
+	if !errors.As(errs[1], &e) || e.Unknown != "nme" || strings.Join(e.Known, ",") != "args,name" {
+		t.Errorf("the unknown key and its object's keys: %+v", e)
 	}
 }

@@ -4,12 +4,13 @@ import "strings"
 
 // DidYouMean is ` (did you mean "X"?)` for the known word nearest to word,
 // or "" when none is near enough to be a slip: a word within a third of
-// its length in edits (one at least), or the known word with a prefix the
-// user left out (before_tool for hook.before_tool).
+// its length in edits (one at least), or the known word with a prefix or a
+// suffix the user left out (before_tool for hook.before_tool, claude for
+// claude-code).
 func DidYouMean(word string, known []string) string {
 	best, bestDist := "", len(word)/3+1
 	for _, k := range known {
-		if strings.HasSuffix(k, "."+word) || strings.HasSuffix(k, "_"+word) {
+		if strings.HasSuffix(k, "."+word) || strings.HasSuffix(k, "_"+word) || strings.HasPrefix(k, word+"-") {
 			return ` (did you mean "` + k + `"?)`
 		}
 		if d := editDistance(word, k); d > 0 && d <= bestDist && (best == "" || d < bestDist) {

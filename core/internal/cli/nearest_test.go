@@ -3,12 +3,13 @@ package cli
 import "testing"
 
 func TestDidYouMeanNamesTheNearestKnownWordOrNone(t *testing.T) {
-	known := []string{"hook.hello", "hook.before_llm", "hook.before_tool", "hook.after_tool", "hook.approve_tool"}
+	known := []string{"claude-code", "hook.hello", "hook.before_llm", "hook.before_tool", "hook.after_tool", "hook.approve_tool"}
 	for word, want := range map[string]string{
 		"hook.befor_tool":  ` (did you mean "hook.before_tool"?)`,
 		"hook.aprove_tool": ` (did you mean "hook.approve_tool"?)`,
 		"before_tool":      ` (did you mean "hook.before_tool"?)`,
 		"hook.helo":        ` (did you mean "hook.hello"?)`,
+		"claude":           ` (did you mean "claude-code"?)`,
 		"shutdown":         "",
 		"x":                "",
 	} {

@@ -203,6 +203,19 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 		tool.value = "get_weather"; tool.dispatchEvent(new Event("change"));
 		return true })()`)
 	do(t, ctx, waitText("#count", "1 of 13"))
+	// The call again, from its row: the command line runs the hook as the
+	// turn did, and gets its reply.
+	do(t, ctx, chromedp.Click(css("#timeline .row")), waitText("#detail h2", "get_weather"), waitText("#detail button.copy", "copy as hookwire call"))
+	line := text(t, ctx, "#detail pre.call-command")
+	if !strings.HasPrefix(line, "hookwire call --name weather_plugin -- python3 weather_plugin.py hook.before_tool '{") {
+		t.Fatalf("the call as a command line: %s", line)
+	}
+	sh := exec.Command("sh", "-c", line)
+	sh.Dir = "../../../examples/weather/script"
+	sh.Env = append(os.Environ(), "PATH="+filepath.Dir(hookwireBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := sh.CombinedOutput(); err != nil || !strings.Contains(string(out), `"action": "respond"`) || !strings.Contains(string(out), "Beijing weather: Sunny") {
+		t.Errorf("%s: %v\n%s", line, err, out)
+	}
 }
 
 func TestInspectShowsAFailingHooksStderrBesideItsCall(t *testing.T) {
@@ -367,6 +380,11 @@ func TestInspectShowsEachDenialWithItsCommandAndReason(t *testing.T) {
 	if c := colour(t, ctx, "#sessions li .n-deny"); c == colour(t, ctx, "#sessions li .calls") {
 		t.Errorf("the session's denials look as its calls: %s", c)
 	}
+	// Until a row is opened, the session's tools at a glance.
+	if shell := eval[string](t, ctx, `(document.querySelector('#detail table.tools tr[data-tool="shell"]') || {}).innerText || ""`); !strings.HasPrefix(strings.Join(strings.Fields(shell), " "), "shell 5 4 0 0 ") {
+		t.Errorf("the tools' summary shows shell as %q, want 5 calls, 4 denied", shell)
+	}
+	do(t, ctx, screenshot("tools.png"))
 	do(t, ctx, chromedp.Click(css(`#timeline .row.v-deny`)), waitText("#detail p.reason", "a recursive forced delete"), screenshot("deny.png"))
 }
 

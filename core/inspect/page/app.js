@@ -119,6 +119,7 @@ function pick(id) {
 
 async function openSession(id) {
   state.session = id;
+  delete $("#detail").dataset.seq;
   state.rows = [];
   state.changes = -1;
   state.selected = -1;
@@ -129,8 +130,33 @@ async function openSession(id) {
   state.hits = null;
   $("#replay-bar").hidden = !(s && s.source === "recording");
   $("#replay-summary").textContent = "";
-  $("#detail").replaceChildren(el("p", { class: "hint" }, "Pick a row: ↑ ↓ move, / searches."));
   await loadRows();
+}
+
+// The session's tools at a glance, until a row is opened: for each, its
+// calls, what came of them, and their latency.
+function showSummary() {
+  const tools = new Map();
+  for (const r of state.rows) {
+    if (!r || r.type !== "call" || !r.tool) continue;
+    const t = tools.get(r.tool) || { calls: 0, deny: 0, abort: 0, failed: 0, lat: [] };
+    t.calls++;
+    if (r.verdict && r.verdict in t) t[r.verdict]++;
+    if (r.latency_ns) t.lat.push(r.latency_ns);
+    tools.set(r.tool, t);
+  }
+  const out = [el("p", { class: "hint" }, "Pick a row: ↑ ↓ move, / searches.")];
+  if (tools.size) {
+    const mid = (l) => l.slice().sort((a, b) => a - b)[Math.floor((l.length - 1) / 2)];
+    out.unshift(el("h2", {}, "Tools"), el("table", { class: "tools" },
+      el("thead", {}, el("tr", {}, ...["tool", "calls", "denied", "aborted", "failed", "median", "slowest"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, ...[...tools].sort((a, b) => b[1].calls - a[1].calls).map(([name, t]) => el("tr", { "data-tool": name },
+        el("td", {}, name), el("td", {}, String(t.calls)),
+        el("td", { class: t.deny ? "n-deny" : "" }, String(t.deny)), el("td", { class: t.abort ? "n-abort" : "" }, String(t.abort)),
+        el("td", { class: t.failed ? "failures" : "" }, String(t.failed)),
+        el("td", {}, t.lat.length ? ms(mid(t.lat)) : ""), el("td", {}, t.lat.length ? ms(Math.max(...t.lat)) : ""))))));
+  }
+  $("#detail").replaceChildren(...out);
 }
 
 async function loadRows() {
@@ -144,6 +170,7 @@ async function loadRows() {
   fillFilters();
   if ($("#f-search").value) await searchBodies();
   applyFilters(atEnd);
+  if (state.selected < 0 && !$("#detail").dataset.seq) showSummary();
 }
 
 // ---- filters
@@ -316,13 +343,42 @@ function showDetail(d) {
         el("td", { class: c.before ? "before" : "" }, c.before ? pretty(c.before) : "(absent)"),
         el("td", { class: c.after ? "after" : "" }, c.after ? pretty(c.after) : "(removed)"))))));
   }
+  if (d.type === "call" && d.params !== undefined && d.method !== "hook.hello") out.push(callCommand(d));
   if (d.params !== undefined) out.push(el("h3", {}, "Request"), body(d.params, "request"));
   if (d.result !== undefined) out.push(el("h3", {}, "Reply"), body(d.result, "reply"));
   if (d.data !== undefined) out.push(el("h3", {}, "Data"), body(d.data, "data"));
   if (d.type !== "call" && d.text) out.push(el("pre", {}, d.text));
   $("#detail").replaceChildren(...out);
+  $("#detail").dataset.seq = d.seq;
   // A traceback ends on what went wrong: its last line is shown.
   if (stderr) stderr.scrollTop = stderr.scrollHeight;
+}
+
+// The call again, as a command line: hookwire call with the hook's
+// command (a run names each hook's, "NAME: COMMAND; ..."), the method and
+// the params as they were sent, quoted for a POSIX shell.
+const quote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'");
+function callCommand(d) {
+  const s = state.sessions.find((x) => x.id === state.session) || {};
+  let command = s.command || "";
+  if (s.kind === "run") {
+    const mine = command.split("; ").find((c) => c.startsWith(d.hook + ": "));
+    command = mine ? mine.slice(d.hook.length + 2) : "";
+  }
+  const params = JSON.stringify(d.params);
+  const line = ["hookwire", "call", "--name", quote(d.hook), "--", command || "COMMAND", quote(d.method), params.length > SHOWN ? "- < params.json" : quote(params)].join(" ");
+  const pre = el("pre", { class: "call-command" }, line);
+  const copy = el("button", { class: "copy" }, "copy as hookwire call");
+  copy.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(line);
+      copy.textContent = "copied";
+    } catch {
+      getSelection().selectAllChildren(pre);
+      copy.textContent = "selected: copy it";
+    }
+  };
+  return el("div", { class: "again" }, copy, pre);
 }
 
 // ---- replay

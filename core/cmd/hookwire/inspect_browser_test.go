@@ -185,6 +185,15 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 	if diff := text(t, ctx, "#detail table.diff"); !strings.Contains(diff, "/tools/2") || !strings.Contains(diff, `"name": "get_weather"`) || !strings.Contains(diff, "(absent)") {
 		t.Errorf("the diff does not show get_weather added at /tools/2:\n%s", diff)
 	}
+	// The turn opens on its calls in time: where each began, how long it took.
+	do(t, ctx, chromedp.Click(css("#timeline .row.turn .prompt")), waitText("#detail h2", "turn 1"), waitText("#detail h3", "Calls in time"), screenshot("turn.png"))
+	spans := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#detail .spans .span")).map(s => s.innerText.replace(/\s+/g, " "))`)
+	if len(spans) != 3 || !strings.HasPrefix(spans[0], "before_llm ") || !strings.HasPrefix(spans[1], "before_tool get_weather ") || !strings.HasPrefix(spans[2], "before_llm ") || !strings.HasSuffix(spans[1], " ms") {
+		t.Errorf("the turn's spans: %q", spans)
+	}
+	if !eval[bool](t, ctx, `(() => { const l = Array.from(document.querySelectorAll("#detail .spans .bar")).map(b => b.getBoundingClientRect()); return l.every((r, i) => r.width >= 2 && (i === 0 || r.left > l[i-1].left)) })()`) {
+		t.Error("the turn's spans do not follow each other in time")
+	}
 	// The turn unfolds on its steps, each shown once: the agent's
 	// llm_request, not the runtime's agent.llm.request besides.
 	do(t, ctx, chromedp.Click(css("#timeline .row.turn .fold")), waitText("#count", "12 of 13"), waitText("#timeline .row.turn .fold", "▾ 7 steps"))

@@ -343,15 +343,43 @@ function showDetail(d) {
         el("td", { class: c.before ? "before" : "" }, c.before ? pretty(c.before) : "(absent)"),
         el("td", { class: c.after ? "after" : "" }, c.after ? pretty(c.after) : "(removed)"))))));
   }
+  if (d.type === "turn") out.push(...spans(d));
   if (d.type === "call" && d.params !== undefined && d.method !== "hook.hello") out.push(callCommand(d));
   if (d.params !== undefined) out.push(el("h3", {}, "Request"), body(d.params, "request"));
   if (d.result !== undefined) out.push(el("h3", {}, "Reply"), body(d.result, "reply"));
   if (d.data !== undefined) out.push(el("h3", {}, "Data"), body(d.data, "data"));
-  if (d.type !== "call" && d.text) out.push(el("pre", {}, d.text));
+  if (d.type !== "call" && d.type !== "turn" && d.text) out.push(el("pre", {}, d.text));
   $("#detail").replaceChildren(...out);
   $("#detail").dataset.seq = d.seq;
   // A traceback ends on what went wrong: its last line is shown.
   if (stderr) stderr.scrollTop = stderr.scrollHeight;
+}
+
+// A turn's calls as spans on one time line, from the prompt to the
+// turn's end: where each began, and how long the hook took.
+function spans(turn) {
+  // In ns from the turn's second: a date has ms alone, the row's time has ns.
+  const at = (r) => {
+    if (!r.time || r.time.startsWith("0001")) return null;
+    const frac = (r.time.match(/\.(\d+)/) || ["", ""])[1];
+    return (Math.floor(Date.parse(r.time) / 1000) - base) * 1e9 + Number(frac.padEnd(9, "0").slice(0, 9));
+  };
+  const base = Math.floor(Date.parse(turn.time) / 1000) || 0;
+  const start = at(turn);
+  const mine = state.rows.filter((r) => r && r.turn === turn.turn && r.seq > turn.seq);
+  const calls = mine.filter((r) => r.type === "call" && at(r) !== null);
+  if (start === null || !calls.length) return [];
+  const end = Math.max(...mine.filter((r) => at(r) !== null).map((r) => at(r) + (r.latency_ns || 0)));
+  const total = Math.max(end - start, 1);
+  const pct = (ns) => Math.min(100, Math.max(0, (ns / total) * 100)).toFixed(2) + "%";
+  return [el("h3", {}, `Calls in time (${ms(total)} in all)`), el("div", { class: "spans" }, ...calls.map((r) => {
+    const bar = el("div", { class: "bar" + (r.verdict ? " v-" + r.verdict : "") });
+    bar.style.marginLeft = pct(at(r) - start);
+    bar.style.width = pct(r.latency_ns || 0);
+    return el("div", { class: "span", title: `${r.hook} ${r.method}${r.tool ? " " + r.tool : ""}: ${ms(r.latency_ns) || "no reply"}`, "data-seq": r.seq },
+      el("span", { class: "name" }, `${r.method.replace(/^hook\./, "")}${r.tool ? " " + r.tool : ""}`),
+      el("span", { class: "track" }, bar), el("span", { class: "lat" }, ms(r.latency_ns)));
+  }))];
 }
 
 // The call again, as a command line: hookwire call with the hook's

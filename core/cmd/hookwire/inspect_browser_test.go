@@ -194,6 +194,9 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 	if !eval[bool](t, ctx, `(() => { const l = Array.from(document.querySelectorAll("#detail .spans .bar")).map(b => b.getBoundingClientRect()); return l.every((r, i) => r.width >= 2 && (i === 0 || r.left > l[i-1].left)) })()`) {
 		t.Error("the turn's spans do not follow each other in time")
 	}
+	// From the keyboard, → unfolds the turn's row and ← folds it.
+	do(t, ctx, chromedp.Focus(css("#timeline")), chromedp.KeyEvent(kb.ArrowRight), waitText("#count", "12 of 13"),
+		chromedp.KeyEvent(kb.ArrowLeft), waitText("#count", "5 of 13"))
 	// The turn unfolds on its steps, each shown once: the agent's
 	// llm_request, not the runtime's agent.llm.request besides.
 	do(t, ctx, chromedp.Click(css("#timeline .row.turn .fold")), waitText("#count", "12 of 13"), waitText("#timeline .row.turn .fold", "▾ 7 steps"))

@@ -171,7 +171,7 @@ func Call(ctx context.Context, req CallRequest) (CallReply, error) {
 		out.Error = callErr.Error()
 		return out, nil
 	}
-	out.Action = actionOf(result)
+	out.Action = resultOf(result).verb()
 	v, err := schema.NewValidator()
 	if err != nil {
 		return out, err

@@ -345,6 +345,15 @@ func (s *Server) routes() http.Handler {
 		}
 		writeJSON(w, d)
 	})
+	mux.HandleFunc("GET /api/sessions/{id}/search", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.Atoi(r.PathValue("id"))
+		seqs, ok := s.store.search(id, r.URL.Query().Get("q"))
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		writeJSON(w, map[string][]int{"seqs": seqs})
+	})
 	mux.HandleFunc("GET /api/live", s.live)
 	mux.HandleFunc("GET /api/methods", func(w http.ResponseWriter, r *http.Request) {
 		m, err := methods()

@@ -482,3 +482,113 @@ func TestThePageRunsOnlyTheCommandsTheInspectorWasStartedWith(t *testing.T) {
 		t.Errorf("the page is told it may run %q", allowed.Commands)
 	}
 }
+
+// A session reads like a trace: each call says what came of it (a deny,
+// an abort, a failure), with its key argument and the hook's reason; the
+// session counts each; a turn opens on its prompt and ends with its
+// outcome; the runtime's events that only repeat a step are left out.
+func TestASessionCountsDenialsAbortsFailuresAndJunkAndSaysHowEachTurnEnded(t *testing.T) {
+	stream := `{"kind":"run","host":"reference"}
+{"type":"event","name":"event","data":{"type":"event","kind":"agent.session.start"}}
+{"type":"event","name":"user","data":{"type":"user","content":"Clean the whole disk."}}
+{"type":"event","name":"event","data":{"type":"event","kind":"agent.turn.start"}}
+{"type":"event","name":"llm_request","data":{"type":"llm_request","iteration":1,"tools":["shell"]}}
+{"type":"event","name":"event","data":{"type":"event","kind":"agent.llm.request"}}
+{"type":"wire","hook":"g","dir":"send","message":{"id":1,"method":"hook.before_tool","params":{"tool":"shell","arguments":{"command":"rm -rf /"},"canonical":{"kind":"shell","command":"rm -rf /"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":1,"result":{"action":"deny_tool","reason":"dangerous command blocked"}}}
+{"type":"wire","hook":"g","dir":"recv","text":"debug: looked at rm -rf /"}
+{"type":"wire","hook":"g","dir":"send","message":{"id":2,"method":"hook.approve_tool","params":{"tool":"write_file","arguments":{"content":"x","file_path":"/etc/passwd"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":2,"result":{"approved":false,"reason":"not there"}}}
+{"type":"wire","hook":"g","dir":"send","message":{"id":3,"method":"hook.before_tool","params":{"tool":"get_weather","arguments":{"days":3,"city":"Beijing"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":3,"result":{"action":"abort_turn","reason":"enough"}}}
+{"type":"wire","hook":"g","dir":"send","message":{"id":4,"method":"hook.before_tool","params":{"tool":"shell","arguments":{"command":"ls"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":4,"error":{"code":-32000,"message":"no"}}}
+{"type":"wire","hook":"g","dir":"send","message":{"id":5,"method":"hook.approve_tool","params":{"tool":"shell","arguments":{"command":"ls"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":5,"result":{"approved":true}}}
+{"type":"event","name":"event","data":{"type":"event","kind":"agent.turn.end"}}
+{"type":"event","name":"turn_end","data":{"type":"turn_end","status":"aborted","by":"g","reason":"enough"}}
+{"type":"event","name":"event","data":{"type":"event","kind":"agent.session.end"}}
+`
+	var st store
+	if err := st.ingest(strings.NewReader(stream)); err != nil {
+		t.Fatal(err)
+	}
+	s := st.list()[0]
+	if s.Calls != 5 || s.Denials != 2 || s.Aborts != 1 || s.Failures != 1 || s.Junk != 1 {
+		t.Errorf("calls %d, denials %d, aborts %d, failures %d, junk %d; want 5, 2, 1, 1, 1", s.Calls, s.Denials, s.Aborts, s.Failures, s.Junk)
+	}
+	if s.Prompt != "Clean the whole disk." || s.Turns != 1 || s.Outcome != "aborted" {
+		t.Errorf("prompt %q, turns %d, outcome %q", s.Prompt, s.Turns, s.Outcome)
+	}
+	got, _ := st.rows(1, 0, 0)
+	var calls, events []Row
+	var turn, junk Row
+	for _, r := range got.Rows {
+		switch {
+		case r.Type == "call":
+			calls = append(calls, r)
+		case r.Type == "turn":
+			turn = r
+		case r.Verdict == "junk":
+			junk = r
+		default:
+			events = append(events, r)
+		}
+	}
+	want := []struct{ action, arg, reason, verdict string }{
+		{"deny_tool", "rm -rf /", "dangerous command blocked", "deny"},
+		{"denied", "/etc/passwd", "not there", "deny"},
+		{"abort_turn", "city=Beijing", "enough", "abort"},
+		{"", "ls", "", "failed"},
+		{"approved", "ls", "", ""},
+	}
+	if len(calls) != len(want) {
+		t.Fatalf("calls %+v", calls)
+	}
+	for i, w := range want {
+		if c := calls[i]; c.Action != w.action && w.verdict != "failed" || c.Arg != w.arg || c.Reason != w.reason || c.Verdict != w.verdict || c.Turn != 1 {
+			t.Errorf("call %d: action %q, arg %q, reason %q, verdict %q, turn %d; want %+v in turn 1", i, c.Action, c.Arg, c.Reason, c.Verdict, c.Turn, w)
+		}
+	}
+	if turn.Text != "Clean the whole disk." || turn.Turn != 1 || turn.Outcome != "aborted" || turn.Reason != "by hook g: enough" || turn.Fold {
+		t.Errorf("the turn's row: %+v", turn)
+	}
+	if junk.Type != "log" || junk.Text != "recv debug: looked at rm -rf /" || junk.Turn != 1 {
+		t.Errorf("the junk line's row: %+v", junk)
+	}
+	// Shown once: llm_request, not agent.llm.request; the session's start
+	// and end, which have no twin, folded with the steps.
+	var texts []string
+	for _, e := range events {
+		texts = append(texts, e.Text)
+		if !e.Fold {
+			t.Errorf("an event not folded: %+v", e)
+		}
+	}
+	if got := strings.Join(texts, "|"); got != `agent.session.start|llm_request {"iteration":1,"tools":["shell"]}|turn_end {"by":"g","reason":"enough","status":"aborted"}|agent.session.end` {
+		t.Errorf("the events: %s", got)
+	}
+}
+
+// The search looks inside the bodies the rows do not show.
+func TestTheSearchLooksInsideRequestsAndReplies(t *testing.T) {
+	stream := `{"kind":"run"}
+{"type":"wire","hook":"g","dir":"send","message":{"id":1,"method":"hook.before_tool","params":{"tool":"read_file","arguments":{"file_path":"\/etc\/PASSWD"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":1,"result":{"action":"continue"}}}
+{"type":"wire","hook":"g","dir":"send","message":{"id":2,"method":"hook.before_tool","params":{"tool":"read_file","arguments":{"file_path":"notes.txt"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":2,"result":{"action":"modify","call":{"tool":"read_file","arguments":{"file_path":"/etc/passwd"}}}}}
+{"type":"wire","hook":"g","dir":"send","message":{"id":3,"method":"hook.before_tool","params":{"tool":"read_file","arguments":{"file_path":"other"}}}}
+{"type":"wire","hook":"g","dir":"recv","message":{"id":3,"result":{"action":"continue"}}}
+`
+	var st store
+	if err := st.ingest(strings.NewReader(stream)); err != nil {
+		t.Fatal(err)
+	}
+	seqs, ok := st.search(1, "/etc/passwd")
+	if !ok || len(seqs) != 2 || seqs[0] != 0 || seqs[1] != 1 {
+		t.Errorf("a search of /etc/passwd finds rows %v, want 0 (its request) and 1 (its reply)", seqs)
+	}
+	if seqs, _ := st.search(1, "passwd"); len(seqs) != 2 {
+		t.Errorf("a search of passwd finds rows %v", seqs)
+	}
+}

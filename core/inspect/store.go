@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,10 +41,28 @@ type Row struct {
 	// Host is what the host did with the reply besides taking it:
 	// reverted, dropped, one phrase each.
 	Host []string `json:"host,omitempty"`
-	// Text is an event's name and gist, a log or stderr line, a failure.
+	// Arg is a call's key argument: the command of a shell call, the
+	// path of a file call (the member of params.canonical the runtime
+	// fills where it can), or else the argument that says most.
+	Arg string `json:"arg,omitempty"`
+	// Reason is why a hook denied the tool or aborted, or why a turn ended.
+	Reason string `json:"reason,omitempty"`
+	// Verdict sorts a row for its colour and the session's counts: deny
+	// (deny_tool, a refused approval), abort (abort_turn, hard_abort),
+	// failed, or junk (a line of the wire that is not JSON-RPC).
+	Verdict string `json:"verdict,omitempty"`
+	// Text is an event's name and gist, a log or stderr line, a failure,
+	// a turn's prompt.
 	Text string `json:"text,omitempty"`
 	// Stderr counts the hook's stderr lines that came with the call.
 	Stderr int `json:"stderr,omitempty"`
+	// Turn is the turn a row belongs to, from 1: a row of type turn (the
+	// user's prompt) opens it, with the turn's Outcome once it ends.
+	Turn    int    `json:"turn,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	// Fold marks the agent's steps and the runtime's events, which the
+	// page folds under their turn.
+	Fold bool `json:"fold,omitempty"`
 }
 
 // entry is a row and what the page fetches when it is opened.
@@ -84,7 +103,17 @@ type Summary struct {
 	Name     string `json:"name,omitempty"`
 	Calls    int    `json:"calls"`
 	Failures int    `json:"failures"`
-	Rows     int    `json:"rows"`
+	Denials  int    `json:"denials"`
+	Aborts   int    `json:"aborts"`
+	// Junk counts the lines of the wire that are not JSON-RPC: a hook's
+	// prints on its stdout.
+	Junk int `json:"junk"`
+	// Prompt is the first turn's prompt; Turns counts them, and Outcome
+	// is how the last one ended (done, aborted, failed, ...).
+	Prompt  string `json:"prompt,omitempty"`
+	Turns   int    `json:"turns,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	Rows    int    `json:"rows"`
 	// Changes counts the items taken: the page fetches rows when it grows.
 	Changes int  `json:"changes"`
 	Ended   bool `json:"ended"`
@@ -105,6 +134,8 @@ type session struct {
 	// changes counts the items taken: a page that saw n of them asks for
 	// the rows that changed since.
 	changes int
+	// turn is the row of the turn under way.
+	turn *entry
 }
 
 // store holds every session the inspector knows. Its methods are safe for
@@ -199,6 +230,59 @@ func (st *store) detail(id, seq int) (Detail, bool) {
 	return d, true
 }
 
+// maxMatches is how many rows a search names at most.
+const maxMatches = 100_000
+
+// search returns the rows of a session whose bodies (request, reply,
+// data, stderr) hold q, in any case: what a row shows, the page searches
+// itself.
+func (st *store) search(id int, q string) ([]int, bool) {
+	s := st.get(id)
+	if s == nil {
+		return nil, false
+	}
+	st.mu.Lock()
+	entries := slices.Clone(s.rows)
+	st.mu.Unlock()
+	want := []byte(strings.ToLower(q))
+	out := []int{}
+	if len(want) == 0 {
+		return out, true
+	}
+	// The bodies of a row are never changed once set, only replaced.
+	for _, e := range entries {
+		st.mu.Lock()
+		bodies := [][]byte{e.params, e.result, e.data}
+		for _, l := range e.stderr {
+			bodies = append(bodies, []byte(l))
+		}
+		st.mu.Unlock()
+		for _, b := range bodies {
+			if containsFold(b, want) {
+				out = append(out, e.Seq)
+				break
+			}
+		}
+		if len(out) == maxMatches {
+			break
+		}
+	}
+	return out, true
+}
+
+// containsFold says whether b holds want (lower case) in any case,
+// ASCII's, or as JSON escapes it ("\/" for "/").
+func containsFold(b, want []byte) bool {
+	if len(b) < len(want) {
+		return false
+	}
+	lower := bytes.ToLower(b)
+	if bytes.Contains(lower, want) {
+		return true
+	}
+	return bytes.IndexByte(want, '/') >= 0 && bytes.Contains(lower, bytes.ReplaceAll(want, []byte("/"), []byte(`\/`)))
+}
+
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 // modified is what a modify changed: the reply's object (request,
@@ -256,7 +340,7 @@ func (st *store) take(s *session, it item) {
 		}
 		s.pending[it.Hook] = append(s.pending[it.Hook], it.Text)
 	case "event":
-		s.append(&entry{Row: Row{Type: "event", Time: it.Time, Text: eventText(it.Name, it.Data)}, data: it.Data})
+		s.event(it)
 	case "end":
 		s.Ended = true
 		s.flush()
@@ -266,10 +350,40 @@ func (st *store) take(s *session, it item) {
 // call appends a call.
 func (s *session) call(e *entry) {
 	s.Calls++
-	if e.Failed {
-		s.Failures++
+	if s.turn != nil {
+		e.Turn = s.turn.Turn
 	}
 	s.append(e)
+	s.judge(e)
+}
+
+// judge sorts a call by what came of it, and counts it in its session.
+func (s *session) judge(e *entry) {
+	v := ""
+	switch {
+	case e.Failed:
+		v = "failed"
+	case e.Action == "deny_tool" || e.Action == "denied":
+		v = "deny"
+	case e.Action == "abort_turn" || e.Action == "hard_abort":
+		v = "abort"
+	}
+	s.count(e.Verdict, -1)
+	e.Verdict = v
+	s.count(v, 1)
+}
+
+func (s *session) count(verdict string, n int) {
+	switch verdict {
+	case "failed":
+		s.Failures += n
+	case "deny":
+		s.Denials += n
+	case "abort":
+		s.Aborts += n
+	case "junk":
+		s.Junk += n
+	}
 }
 
 // done gives a call that is over the stderr lines its hook wrote since the
@@ -295,13 +409,14 @@ func (s *session) ran(it item) {
 		}
 	}
 	if e == nil {
-		e = &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: it.Method, Tool: toolOf(it.Params), Action: actionOf(it.Result)}, params: it.Params, result: it.Result}
+		p, r := paramsOf(it.Params), resultOf(it.Result)
+		e = &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: it.Method, Tool: p.tool, Arg: p.arg, Action: r.verb(), Reason: r.reason}, params: it.Params, result: it.Result}
 		s.call(e)
 	}
 	e.LatencyNS, e.Host, e.Policy = it.DurationNS, it.Host, it.Policy
 	if it.Error != "" && !e.Failed {
 		e.Failed, e.Text = true, it.Error
-		s.Failures++
+		s.judge(e)
 	}
 	s.done(e)
 }
@@ -334,14 +449,14 @@ func (s *session) flush() {
 // reply fills it in.
 func (s *session) wire(it item) {
 	if it.Message == nil {
-		s.append(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + it.Text}})
+		s.junk(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + it.Text}}, it.Dir)
 		return
 	}
 	m := it.message
 	key := it.Hook + "\x00" + m.id
 	switch {
 	case it.Dir == wiretap.Send && m.method != "" && m.id != "":
-		e := &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: m.method, Tool: m.tool}, params: m.params}
+		e := &entry{Row: Row{Type: "call", Time: it.Time, Hook: it.Hook, Method: m.method, Tool: m.tool, Arg: m.arg}, params: m.params}
 		s.open[key] = e
 		if m.method != "hook.hello" && s.Source == "live" {
 			s.unclaimed = append(s.unclaimed, e)
@@ -360,33 +475,101 @@ func (s *session) wire(it item) {
 			e.LatencyNS = int64(it.Time.Sub(e.Time))
 		}
 		e.result = m.result
-		e.Action = cmp.Or(m.action, "answered") // hook.hello's result has no action
+		e.Action = cmp.Or(m.callReply.verb(), "answered") // hook.hello's result has no action
+		e.Reason = m.reason
 		if m.error != nil {
 			e.result, e.Failed, e.Text = m.error, true, "error reply: "+string(m.error)
-			s.Failures++
 		}
+		s.judge(e)
 		s.done(e)
 	default:
-		s.append(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + clip(string(it.Message), 200)}, data: it.Message})
+		s.junk(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + clip(string(it.Message), 200)}, data: it.Message}, it.Dir)
 	}
 }
 
-// toolOf is the tool of a tool method's params.
-func toolOf(params json.RawMessage) string {
-	var p struct {
-		Tool string `json:"tool"`
+// junk appends a line of the wire that is not JSON-RPC: a problem, since
+// the protocol's stdout is for its messages alone (a print of a hook's).
+func (s *session) junk(e *entry, dir string) {
+	if dir == wiretap.Send || dir == wiretap.Recv {
+		e.Verdict = "junk"
+		s.Junk++
 	}
-	_ = protocol.Unmarshal(params, &p)
-	return p.Tool
+	if s.turn != nil {
+		e.Turn = s.turn.Turn
+	}
+	s.append(e)
 }
 
-func actionOf(result json.RawMessage) string {
-	var r struct {
-		Action string `json:"action"`
-	}
-	_ = protocol.Unmarshal(result, &r)
-	return r.Action
+// twins are the runtime's events that say what a step of the agent says
+// too, once: the step is shown, not its twin.
+var twins = map[string]bool{
+	protocol.KindTurnStart: true, protocol.KindTurnEnd: true,
+	protocol.KindLLMRequest: true, protocol.KindLLMResponse: true,
+	protocol.KindToolExecStart: true, protocol.KindToolExecEnd: true, protocol.KindToolExecSkipped: true,
 }
+
+// steps are the agent's steps (hookwire run --json's records) that the
+// page folds under their turn.
+var steps = map[string]bool{"event": true, "llm_request": true, "llm_response": true, "tool": true, "turn_end": true,
+	"context": true, "message": true, "hook": true, "host": true, "hook_down": true, "observe": true, "hooks": true}
+
+// event takes an event: a user's prompt opens a turn, the turn's end
+// says how it went on the turn's row, and the runtime's twin of a step
+// is left out.
+func (s *session) event(it item) {
+	var ev struct {
+		Kind    string `json:"kind"`
+		Content string `json:"content"`
+		Status  string `json:"status"`
+		Reason  string `json:"reason"`
+		By      string `json:"by"`
+	}
+	_ = json.Unmarshal(it.Data, &ev)
+	if it.Name == "event" && twins[ev.Kind] {
+		return
+	}
+	e := &entry{Row: Row{Type: "event", Time: it.Time, Text: eventText(it.Name, it.Data), Fold: steps[it.Name]}, data: it.Data}
+	switch it.Name {
+	case "user":
+		s.Turns++
+		if s.Prompt == "" {
+			s.Prompt = clip(ev.Content, 200)
+		}
+		e.Type, e.Text, e.Fold = "turn", ev.Content, false
+		e.Turn = s.Turns
+		s.turn = e
+	case "turn_end":
+		s.Outcome = ev.Status
+		if t := s.turn; t != nil {
+			t.Outcome, t.Reason, t.changed = ev.Status, ev.Reason, s.changes
+			if ev.By != "" {
+				t.Reason = strings.TrimSuffix("by hook "+ev.By+": "+ev.Reason, ": ")
+			}
+		}
+	}
+	if s.turn != nil {
+		e.Turn = s.turn.Turn
+	}
+	s.append(e)
+}
+
+// paramsOf is what a row shows of a call's params.
+func paramsOf(params json.RawMessage) (p callArgs) {
+	read := bodyReader(p.read)
+	_ = protocol.Unmarshal(params, &read)
+	return p
+}
+
+// resultOf is what a row shows of a call's result.
+func resultOf(result json.RawMessage) (r callReply) {
+	read := bodyReader(r.read)
+	_ = protocol.Unmarshal(result, &read)
+	return r
+}
+
+type bodyReader func(*jsontext.Decoder) error
+
+func (f bodyReader) UnmarshalJSONFrom(dec *jsontext.Decoder) error { return f(dec) }
 
 // eventText is an event's row: its name, or the kind of a runtime event,
 // and the gist of the rest.
@@ -484,7 +667,141 @@ type message struct {
 	method         string
 	params, result json.RawMessage
 	error          json.RawMessage // nil for none or null
-	tool, action   string          // params.tool, result.action
+	callArgs                       // what a row shows of params
+	callReply                      // and of result
+}
+
+// callArgs is what a row shows of a call's params: the tool and its key
+// argument.
+type callArgs struct {
+	tool, arg string
+}
+
+// argNames are the arguments that say most of a call, when the runtime
+// gave no canonical member: the first a call has is its key argument.
+var argNames = []string{"command", "cmd", "file_path", "path", "url", "pattern", "query"}
+
+func (p *callArgs) read(dec *jsontext.Decoder) error {
+	var canonical, named, first string
+	err := readObject(dec, func(name []byte) (err error) {
+		switch string(name) {
+		case "tool":
+			if dec.PeekKind() != '"' {
+				return dec.SkipValue()
+			}
+			p.tool, err = readString(dec)
+		case "canonical":
+			if dec.PeekKind() != '{' {
+				return dec.SkipValue()
+			}
+			// The first of command, path, url, pattern, server.
+			rank := len(canonicalNames)
+			return readObject(dec, func(name []byte) error {
+				i := indexOf(canonicalNames, string(name))
+				if i < 0 || i >= rank || dec.PeekKind() != '"' {
+					return dec.SkipValue()
+				}
+				v, err := readString(dec)
+				if v != "" {
+					canonical, rank = v, i
+				}
+				return err
+			})
+		case "arguments":
+			if dec.PeekKind() != '{' {
+				return dec.SkipValue()
+			}
+			rank := len(argNames)
+			return readObject(dec, func(name []byte) error {
+				if dec.PeekKind() != '"' {
+					return dec.SkipValue()
+				}
+				key := string(name)
+				v, err := readString(dec)
+				if i := indexOf(argNames, key); i >= 0 && i < rank && v != "" {
+					named, rank = v, i
+				} else if first == "" && v != "" {
+					first = key + "=" + v
+				}
+				return err
+			})
+		default:
+			return dec.SkipValue()
+		}
+		return err
+	})
+	switch {
+	case canonical != "":
+		p.arg = canonical
+	case named != "":
+		p.arg = named
+	default:
+		p.arg = first
+	}
+	p.arg = clip(p.arg, 300)
+	return err
+}
+
+var canonicalNames = []string{"command", "path", "url", "pattern", "server"}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// callReply is what a row shows of a call's result: its action, or an
+// approver's answer, and the reason.
+type callReply struct {
+	action, reason    string
+	approved, abstain bool
+	approval          bool // the result has "approved"
+}
+
+// verb is the action of a result, or an approver's answer: approved,
+// denied, abstained.
+func (r callReply) verb() string {
+	switch {
+	case r.action != "" || !r.approval:
+		return r.action
+	case r.approved:
+		return "approved"
+	case r.abstain:
+		return "abstained"
+	}
+	return "denied"
+}
+
+func (r *callReply) read(dec *jsontext.Decoder) error {
+	return readObject(dec, func(name []byte) (err error) {
+		k := dec.PeekKind()
+		switch string(name) {
+		case "action":
+			if k != '"' {
+				return dec.SkipValue()
+			}
+			r.action, err = readString(dec)
+		case "reason":
+			if k != '"' {
+				return dec.SkipValue()
+			}
+			r.reason, err = readString(dec)
+			r.reason = clip(r.reason, 300)
+		case "approved":
+			r.approval = true
+			r.approved = k == 't'
+			err = dec.SkipValue()
+		case "abstain":
+			r.abstain = k == 't'
+			err = dec.SkipValue()
+		default:
+			err = dec.SkipValue()
+		}
+		return err
+	})
 }
 
 // decodeItem reads one item of a producer's stream, in one pass: a wire
@@ -610,9 +927,9 @@ func readMessage(dec *jsontext.Decoder, line []byte) (m message, err error) {
 			}
 			m.method, err = readString(dec)
 		case "params":
-			m.params, m.tool, err = readValue(dec, line, "tool")
+			m.params, err = readMember(dec, line, m.callArgs.read)
 		case "result":
-			m.result, m.action, err = readValue(dec, line, "action")
+			m.result, err = readMember(dec, line, m.callReply.read)
 		case "error":
 			if m.error, _, err = readValue(dec, line, ""); string(m.error) == "null" {
 				m.error = nil
@@ -670,22 +987,23 @@ func readString(dec *jsontext.Decoder) (string, error) {
 	return "", fmt.Errorf("a string was expected, not %v", tok)
 }
 
-// readValue reads a value and returns it as it is in line, with, when it
-// is an object, its member named member if that is a string.
-func readValue(dec *jsontext.Decoder, line []byte, member string) (body json.RawMessage, value string, err error) {
+// readValue reads a value and returns it as it is in line.
+func readValue(dec *jsontext.Decoder, line []byte, _ string) (body json.RawMessage, value string, err error) {
+	body, err = readMember(dec, line, nil)
+	return body, "", err
+}
+
+// readMember reads a value and returns it as it is in line, having read it,
+// when it is an object, with read.
+func readMember(dec *jsontext.Decoder, line []byte, read func(*jsontext.Decoder) error) (json.RawMessage, error) {
 	start := dec.InputOffset()
-	if member != "" && dec.PeekKind() == '{' {
-		err = readObject(dec, func(name []byte) (err error) {
-			if string(name) == member && dec.PeekKind() == '"' {
-				value, err = readString(dec)
-				return err
-			}
-			return dec.SkipValue()
-		})
+	var err error
+	if read != nil && dec.PeekKind() == '{' {
+		err = read(dec)
 	} else {
 		err = dec.SkipValue()
 	}
-	return valueAt(line, start, dec.InputOffset()), value, err
+	return valueAt(line, start, dec.InputOffset()), err
 }
 
 // valueAt is the value between two offsets of the decoder: from after a

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -150,9 +151,11 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 	if code, out, errOut := hookwire(t, "", "run", "--hooks", weatherHooks, weatherScenario); code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	do(t, ctx, waitText("#sessions", "reference"), waitText("#count", "21 of 21"))
+	// By default the calls, and the turn's row: its steps and the
+	// runtime's events are folded under it.
+	do(t, ctx, waitText("#sessions", "reference"), waitText("#count", "5 of 13"))
 	calls := eval[[]string](t, ctx, callRows)
-	want := []string{"hook.hello answered", "hook.before_llm modify", "hook.before_tool get_weather respond", "hook.before_llm modify"}
+	want := []string{"hello answered", "before_llm modify", "before_tool get_weather city=Beijing respond", "before_llm modify"}
 	if len(calls) != len(want) {
 		t.Fatalf("the timeline shows %d calls, want %d: %q", len(calls), len(want), calls)
 	}
@@ -163,28 +166,68 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 	}
 	// At each change the page fetches the list, then the rows: the list may
 	// be a change behind the timeline until the next change's fetch.
-	do(t, ctx, waitText("#sessions li", "4 calls · 0 failures")) // hello and the turn's 3
+	do(t, ctx, waitText("#sessions li", "4 calls · 0 denials · 0 aborts · 0 failures")) // hello and the turn's 3
 	if row := text(t, ctx, "#sessions li"); !strings.Contains(row, "weather_plugin: python3 weather_plugin.py") {
 		t.Errorf("the session list shows %q, want the scenario's hook", row)
 	}
+	// The session is named by its prompt, and says how its turn ended.
+	do(t, ctx, waitText("#sessions li .label", "“What's the weather in Beijing today?”"), waitText("#sessions li .turns", "1 turn, the last done"),
+		waitText("#session-title", "reference · “What's the weather in Beijing today?”"))
+	if turn := text(t, ctx, "#timeline .row.turn"); !strings.Contains(turn, "turn 1") || !strings.Contains(turn, "What's the weather in Beijing today?") || !strings.Contains(turn, "done") || !strings.Contains(turn, "7 steps") {
+		t.Errorf("the turn's row shows %q", turn)
+	}
 	// The first call, opened from the keyboard: the diff shows the tool the modify added.
 	do(t, ctx, chromedp.Focus(css("#timeline")))
-	for range 5 { // the hello, three events, then the first before_llm
+	for range 3 { // the hello, the turn, then the first before_llm
 		do(t, ctx, chromedp.KeyEvent(kb.ArrowDown))
 	}
 	do(t, ctx, waitText("#detail h2", "weather_plugin hook.before_llm"), waitText("#detail", "What the modify changed"), screenshot("weather.png"))
 	if diff := text(t, ctx, "#detail table.diff"); !strings.Contains(diff, "/tools/2") || !strings.Contains(diff, `"name": "get_weather"`) || !strings.Contains(diff, "(absent)") {
 		t.Errorf("the diff does not show get_weather added at /tools/2:\n%s", diff)
 	}
+	// The turn opens on its calls in time: where each began, how long it took.
+	do(t, ctx, chromedp.Click(css("#timeline .row.turn .prompt")), waitText("#detail h2", "turn 1"), waitText("#detail h3", "Calls in time"), screenshot("turn.png"))
+	spans := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#detail .spans .span")).map(s => s.innerText.replace(/\s+/g, " "))`)
+	if len(spans) != 3 || !strings.HasPrefix(spans[0], "before_llm ") || !strings.HasPrefix(spans[1], "before_tool get_weather ") || !strings.HasPrefix(spans[2], "before_llm ") || !strings.HasSuffix(spans[1], " ms") {
+		t.Errorf("the turn's spans: %q", spans)
+	}
+	if !eval[bool](t, ctx, `(() => { const l = Array.from(document.querySelectorAll("#detail .spans .bar")).map(b => b.getBoundingClientRect()); return l.every((r, i) => r.width >= 2 && (i === 0 || r.left > l[i-1].left)) })()`) {
+		t.Error("the turn's spans do not follow each other in time")
+	}
+	// From the keyboard, → unfolds the turn's row and ← folds it.
+	do(t, ctx, chromedp.Focus(css("#timeline")), chromedp.KeyEvent(kb.ArrowRight), waitText("#count", "12 of 13"),
+		chromedp.KeyEvent(kb.ArrowLeft), waitText("#count", "5 of 13"))
+	// The turn unfolds on its steps, each shown once: the agent's
+	// llm_request, not the runtime's agent.llm.request besides.
+	do(t, ctx, chromedp.Click(css("#timeline .row.turn .fold")), waitText("#count", "12 of 13"), waitText("#timeline .row.turn .fold", "▾ 7 steps"))
+	shown := eval[string](t, ctx, `Array.from(document.querySelectorAll("#timeline .row")).map(r => r.innerText).join("\n")`)
+	if strings.Count(shown, "llm_request") != 2 || strings.Contains(shown, "agent.llm.request") || strings.Contains(shown, "agent.tool.exec") {
+		t.Errorf("the unfolded turn shows:\n%s", shown)
+	}
+	do(t, ctx, chromedp.Click(css("#timeline .row.turn .fold")), waitText("#count", "5 of 13"),
+		chromedp.Click(css("#f-events")), waitText("#count", "13 of 13"), chromedp.Click(css("#f-events")), waitText("#count", "5 of 13"))
 	// Filters and the search.
-	do(t, ctx, chromedp.Click(css("#f-failed")), waitText("#count", "0 of 21"), chromedp.Click(css("#f-failed")), waitText("#count", "21 of 21"),
-		chromedp.SendKeys(css("#f-search"), "respond"), waitText("#count", "1 of 21"))
+	do(t, ctx, chromedp.Click(css("#f-failed")), waitText("#count", "0 of 13"), chromedp.Click(css("#f-failed")), waitText("#count", "5 of 13"),
+		chromedp.SendKeys(css("#f-search"), "respond"), waitText("#count", "1 of 13"))
 	eval[bool](t, ctx, `(() => {
 		const search = document.querySelector("#f-search"), tool = document.querySelector("#f-tool");
 		search.value = ""; search.dispatchEvent(new Event("input"));
 		tool.value = "get_weather"; tool.dispatchEvent(new Event("change"));
 		return true })()`)
-	do(t, ctx, waitText("#count", "1 of 21"))
+	do(t, ctx, waitText("#count", "1 of 13"))
+	// The call again, from its row: the command line runs the hook as the
+	// turn did, and gets its reply.
+	do(t, ctx, chromedp.Click(css("#timeline .row")), waitText("#detail h2", "get_weather"), waitText("#detail button.copy", "copy as hookwire call"))
+	line := text(t, ctx, "#detail pre.call-command")
+	if !strings.HasPrefix(line, "hookwire call --name weather_plugin -- python3 weather_plugin.py hook.before_tool '{") {
+		t.Fatalf("the call as a command line: %s", line)
+	}
+	sh := exec.Command("sh", "-c", line)
+	sh.Dir = "../../../examples/weather/script"
+	sh.Env = append(os.Environ(), "PATH="+filepath.Dir(hookwireBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := sh.CombinedOutput(); err != nil || !strings.Contains(string(out), `"action": "respond"`) || !strings.Contains(string(out), "Beijing weather: Sunny") {
+		t.Errorf("%s: %v\n%s", line, err, out)
+	}
 }
 
 func TestInspectShowsAFailingHooksStderrBesideItsCall(t *testing.T) {
@@ -196,7 +239,7 @@ func TestInspectShowsAFailingHooksStderrBesideItsCall(t *testing.T) {
 	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#sessions .failures", "1 failure"),
 		chromedp.Click(css("#f-failed")), waitText("#count", "1 of"),
 		chromedp.Click(css("#timeline .row.failed")), waitText("#detail", "stderr"), screenshot("failure.png"))
-	if row := text(t, ctx, "#timeline .row.failed"); !strings.Contains(row, "hook.before_tool") || !strings.Contains(row, "failed open") || !strings.Contains(row, "stderr 3") {
+	if row := text(t, ctx, "#timeline .row.failed"); !strings.Contains(row, "before_tool") || !strings.Contains(row, "failed open") || !strings.Contains(row, "stderr 3") {
 		t.Errorf("the failed call's row shows %q", row)
 	}
 	if stderr := text(t, ctx, "#detail pre.stderr"); !strings.Contains(stderr, "Traceback (most recent call last):") || !strings.Contains(stderr, "KeyError: 'forecast service is down'") {
@@ -251,8 +294,8 @@ func TestInspectIsReadableInANarrowWindow(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	ctx := browser(t)
-	do(t, ctx, chromedp.EmulateViewport(420, 800), chromedp.Navigate(srv.URL()), waitText("#count", "21 of 21"),
-		chromedp.Click(css(`#timeline .row[data-seq="4"]`)), waitText("#detail", "Request"), screenshot("narrow.png"))
+	do(t, ctx, chromedp.EmulateViewport(420, 800), chromedp.Navigate(srv.URL()), waitText("#count", "5 of 13"),
+		chromedp.Click(css(`#timeline .row[data-seq="3"]`)), waitText("#detail", "Request"), screenshot("narrow.png"))
 	if eval[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`) {
 		t.Error("the page is wider than a 420 px window")
 	}
@@ -301,5 +344,158 @@ func TestInspectOpensThePageFromItsLaunchFile(t *testing.T) {
 	}
 	if _, err := os.Lstat(launch); !os.IsNotExist(err) {
 		t.Errorf("the launch file is still there once the page is served: %v", err)
+	}
+}
+
+// colour is the computed colour and background of the element of sel.
+func colour(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	return eval[string](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return "none"; const c = getComputedStyle(e); return c.color + " on " + c.backgroundColor })()`, sel))
+}
+
+// The approval gate of examples/approval-gate refuses four of the five
+// commands of its scenario: each refusal is a deny, coloured as one, with
+// the command and the gate's reason on its row, and the session counts them.
+func TestInspectShowsEachDenialWithItsCommandAndReason(t *testing.T) {
+	srv := startInspector(t)
+	if code, out, errOut := hookwire(t, "", "run", "--hooks", "../../../examples/approval-gate/python/hooks.json", "../../../examples/approval-gate/scenario.json"); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	ctx := browser(t)
+	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#sessions li", "6 calls · 4 denials · 0 aborts · 0 failures"),
+		waitText("#sessions li .label", "“Free some disk space: clear out the build folder and wipe the spare disk.”"),
+		waitText("#count", "7 of"))
+	calls := eval[[]string](t, ctx, callRows)
+	want := []string{
+		"approval_gate hello answered",
+		"approval_gate approve_tool shell ls -la build 2>/dev/null approved",
+		"approval_gate approve_tool shell rm -rf build denied a recursive forced delete (rm -rf) is not allowed: rm -rf build",
+		"approval_gate approve_tool shell mkfs.ext4 /dev/sdb1 denied formatting a file system (mkfs) is not allowed",
+		"approval_gate approve_tool shell dd if=/dev/zero of=/dev/sdb bs=1M denied a raw copy with dd",
+		"approval_gate approve_tool shell echo wiped > /dev/sdb denied a write to a device",
+	}
+	if len(calls) != len(want) {
+		t.Fatalf("the timeline shows %d calls, want %d: %q", len(calls), len(want), calls)
+	}
+	for i, w := range want {
+		if !strings.Contains(calls[i], w) {
+			t.Errorf("call %d shows %q, want %q", i, calls[i], w)
+		}
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#timeline .row.v-deny .action.badge.v-deny").length`); n != 4 {
+		t.Errorf("%d rows have a deny's badge, want 4", n)
+	}
+	approved, denied := colour(t, ctx, `#timeline .row[data-seq="3"] .action`), colour(t, ctx, "#timeline .row.v-deny .action")
+	if approved == denied {
+		t.Errorf("a denial's badge looks as an approval's: %s", denied)
+	}
+	if c := colour(t, ctx, "#sessions li .n-deny"); c == colour(t, ctx, "#sessions li .calls") {
+		t.Errorf("the session's denials look as its calls: %s", c)
+	}
+	// Until a row is opened, the session's tools at a glance.
+	if shell := eval[string](t, ctx, `(document.querySelector('#detail table.tools tr[data-tool="shell"]') || {}).innerText || ""`); !strings.HasPrefix(strings.Join(strings.Fields(shell), " "), "shell 5 4 0 0 ") {
+		t.Errorf("the tools' summary shows shell as %q, want 5 calls, 4 denied", shell)
+	}
+	do(t, ctx, screenshot("tools.png"))
+	do(t, ctx, chromedp.Click(css(`#timeline .row.v-deny`)), waitText("#detail p.reason", "a recursive forced delete"), screenshot("deny.png"))
+}
+
+// A session with everything that can go wrong: an abort, a failure with a
+// long traceback, a hook's prints on its stdout; each is its own colour,
+// counted apart, and the search finds what only a request's body holds.
+func TestInspectShowsAbortsFailuresAndJunkApartAndSearchesTheBodies(t *testing.T) {
+	srv := startInspector(t)
+	pub := feed.Open(feed.Info{Kind: "run", Host: "reference", Command: "guard: python3 guard.py"})
+	step := func(name, data string) {
+		pub.Publish(feed.Item{Type: "event", Name: name, Data: json.RawMessage(data)})
+	}
+	call := func(id, method, params, result string) {
+		pub.Wire("guard", true, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"`+method+`","params":`+params+`}`))
+		pub.Wire("guard", false, []byte(`{"jsonrpc":"2.0","id":`+id+`,"result":`+result+`}`))
+		pub.Call(runtime.CallRecord{Hook: "guard", Method: method, Duration: time.Millisecond})
+	}
+	step("user", `{"type":"user","content":"Tidy my notes."}`)
+	call("1", "hook.before_tool", `{"tool":"write_file","arguments":{"file_path":"notes.txt","content":"root:x:0:0 copied from /etc/passwd"},"canonical":{"kind":"write","path":"notes.txt"}}`, `{"action":"continue"}`)
+	pub.Wire("guard", false, []byte("debug: looking at notes.txt"))
+	call("2", "hook.before_tool", `{"tool":"shell","arguments":{"command":"rm notes.txt"}}`, `{"action":"deny_tool","reason":"no deletes"}`)
+	call("3", "hook.before_tool", `{"tool":"shell","arguments":{"command":"shred notes.txt"}}`, `{"action":"abort_turn","reason":"the user asked for no deletes"}`)
+	step("turn_end", `{"type":"turn_end","status":"aborted","by":"guard","reason":"the user asked for no deletes"}`)
+	step("user", `{"type":"user","content":"Then read them."}`)
+	pub.Wire("guard", true, []byte(`{"jsonrpc":"2.0","id":4,"method":"hook.before_tool","params":{"tool":"read_file","arguments":{"file_path":"notes.txt"}}}`))
+	var traceback []string
+	traceback = append(traceback, "Traceback (most recent call last):")
+	for i := range 60 {
+		traceback = append(traceback, fmt.Sprintf("  File \"guard.py\", line %d, in frame_%d", i+1, i))
+	}
+	traceback = append(traceback, "KeyError: 'the last line says what went wrong'")
+	for _, l := range traceback {
+		pub.Publish(feed.Item{Type: "stderr", Hook: "guard", Text: l})
+	}
+	pub.Call(runtime.CallRecord{Hook: "guard", Method: "hook.before_tool", Err: errors.New("hook exited with status 1"), Policy: "open"})
+	step("turn_end", `{"type":"turn_end","status":"done","answer":"Read."}`)
+	pub.Close()
+
+	ctx := browser(t)
+	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#sessions li", "4 calls · 1 denial · 1 abort · 1 failure · 1 junk line"),
+		waitText("#sessions li .label", "“Tidy my notes.”"), waitText("#sessions li .turns", "2 turns, the last done"))
+	if row := text(t, ctx, "#timeline .row.v-abort"); !strings.Contains(row, "shred notes.txt") || !strings.Contains(row, "abort_turn") || !strings.Contains(row, "the user asked for no deletes") {
+		t.Errorf("the abort's row shows %q", row)
+	}
+	if row := text(t, ctx, "#timeline .row.v-junk"); !strings.Contains(row, "not JSON-RPC") || !strings.Contains(row, "debug: looking at notes.txt") {
+		t.Errorf("the junk line's row shows %q", row)
+	}
+	if turn := text(t, ctx, "#timeline .row.turn"); !strings.Contains(turn, "aborted") || !strings.Contains(turn, "by hook guard: the user asked for no deletes") {
+		t.Errorf("the first turn's row shows %q", turn)
+	}
+	// Four colours, one for each verdict and one for the rest.
+	looks := map[string]string{}
+	for _, sel := range []string{`#timeline .row[data-seq="2"] .action`, "#timeline .row.v-deny .action", "#timeline .row.v-abort .action", "#timeline .row.v-failed .action", "#timeline .row.v-junk .badge"} {
+		c := colour(t, ctx, sel)
+		if other, ok := looks[c]; ok {
+			t.Errorf("%s looks as %s: %s", sel, other, c)
+		}
+		looks[c] = sel
+	}
+	for _, sel := range []string{"#sessions li .n-deny", "#sessions li .n-abort", "#sessions li .failures", "#sessions li .n-junk"} {
+		if c := colour(t, ctx, sel); c == colour(t, ctx, "#sessions li .calls") {
+			t.Errorf("%s looks as the calls' count: %s", sel, c)
+		}
+	}
+	// The failed call's traceback shows its last line.
+	do(t, ctx, chromedp.Click(css("#timeline .row.v-failed")), waitText("#detail pre.stderr", "KeyError"), screenshot("trouble.png"))
+	if !eval[bool](t, ctx, `(() => {
+		const pre = document.querySelector("#detail pre.stderr"), r = document.createRange(), text = pre.firstChild;
+		r.setStart(text, text.length - 10); r.setEnd(text, text.length);
+		const last = r.getBoundingClientRect(), box = pre.getBoundingClientRect();
+		return last.top >= box.top && last.bottom <= box.bottom && last.bottom <= window.innerHeight })()`) {
+		t.Error("the traceback's last line is out of view")
+	}
+	// The search finds the call whose request holds /etc/passwd, which its row does not show.
+	do(t, ctx, chromedp.SendKeys(css("#f-search"), "passwd"), waitText("#count", "1 of"))
+	if row := text(t, ctx, "#timeline .row"); !strings.Contains(row, "write_file") || !strings.Contains(row, "notes.txt") {
+		t.Errorf("the search of passwd shows %q", row)
+	}
+	// The problems: the failure and the junk line.
+	eval[bool](t, ctx, `(() => { const q = document.querySelector("#f-search"); q.value = ""; return q.dispatchEvent(new Event("input")) })()`)
+	do(t, ctx, chromedp.Click(css("#f-failed")), waitText("#count", "2 of"))
+}
+
+// A page with no session says how to get one onto it.
+func TestInspectSaysHowToGetSessionsOntoAnEmptyPage(t *testing.T) {
+	srv := startInspector(t)
+	ctx := browser(t)
+	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#status", "live"), waitText("#empty", "No session yet"), screenshot("empty.png"))
+	empty := text(t, ctx, "#empty")
+	for _, want := range []string{"hookwire run --hooks hooks.json scenario.json", "hookwire-bridge claude-code -- python3 guard.py", "hookwire tap -- python3 guard.py", "Open recording…", "hookwire run --trace FILE"} {
+		if !strings.Contains(empty, want) {
+			t.Errorf("the empty page does not say %q:\n%s", want, empty)
+		}
+	}
+	// A session takes its place.
+	pub := feed.Open(feed.Info{Kind: "run", Host: "reference"})
+	pub.Close()
+	do(t, ctx, waitText("#sessions li", "0 calls"))
+	if eval[bool](t, ctx, `!document.querySelector("#empty").hidden`) {
+		t.Error("the help is still shown beside a session")
 	}
 }

@@ -16,6 +16,8 @@ const state = {
   selected: -1, // index in shown
   picked: false, // a session was picked; until then the newest is followed
   methods: null,
+  open: new Set(), // the turns whose steps are unfolded
+  hits: null, // the rows whose bodies hold the search: { q, seqs }
 };
 
 function api(path, opts = {}) {
@@ -78,20 +80,35 @@ const serial = (fn) => (chain = chain.then(fn).catch((e) => status(e.message)));
 
 function status(text) { $("#status").textContent = text; }
 
+// A session's label: its first prompt, else its recording's or log's
+// name, else its command.
+const label = (s) => (s.prompt ? `“${s.prompt}”` : s.name || s.command || s.host || s.kind);
+
+const title = (s) => `${s.host || s.kind} · ${label(s)}`;
+
+// A count that is a problem when there is one: coloured by its verdict.
+const tally = (n, word, verdict) => el("span", { class: n ? "n-" + verdict : "" }, count(n, word));
+
 async function loadSessions() {
   state.sessions = await api("/api/sessions");
+  $("#empty").hidden = state.sessions.length > 0;
   $("#sessions").replaceChildren(...state.sessions.slice().reverse().map((s) =>
     el("li", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
       onmousedown: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
+      el("div", { class: "label", title: s.prompt || s.name || s.command || "" }, label(s)),
       el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, (s.host ? s.kind : "") + (s.source === "live" || s.source === s.kind ? "" : " · " + s.source)),
         s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
-      el("div", { class: "command", title: s.command || s.name || "" }, s.name || s.command || ""),
+      s.prompt || s.name ? el("div", { class: "command", title: s.command || "" }, s.command || "") : null,
       el("div", { class: "counts" }, el("span", { class: "calls" }, count(s.calls, "call")), " · ",
-        el("span", { class: s.failures ? "failures" : "" }, count(s.failures, "failure")), s.joined ? " · joined late" : ""))));
+        tally(s.denials, "denial", "deny"), " · ", tally(s.aborts, "abort", "abort"), " · ",
+        el("span", { class: s.failures ? "failures" : "" }, count(s.failures, "failure")),
+        s.junk ? " · " : null, s.junk ? tally(s.junk, "junk line", "junk") : null, s.joined ? " · joined late" : ""),
+      s.outcome ? el("div", { class: "turns" }, count(s.turns, "turn") + ", the last ", el("span", { class: "outcome o-" + s.outcome }, s.outcome)) : null)));
   // Until a session is picked, the newest one is followed.
   const newest = state.sessions[state.sessions.length - 1];
   if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
   const cur = state.sessions.find((s) => s.id === state.session);
+  if (cur) $("#session-title").textContent = title(cur);
   if (cur && cur.changes > state.changes) await loadRows();
 }
 
@@ -102,16 +119,44 @@ function pick(id) {
 
 async function openSession(id) {
   state.session = id;
+  delete $("#detail").dataset.seq;
   state.rows = [];
   state.changes = -1;
   state.selected = -1;
   for (const li of document.querySelectorAll("#sessions li")) li.setAttribute("aria-selected", String(Number(li.dataset.id) === id));
   const s = state.sessions.find((x) => x.id === id);
-  $("#session-title").textContent = s ? `${s.host || s.kind} · ${s.name || s.command || ""}` : "";
+  $("#session-title").textContent = s ? title(s) : "";
+  state.open = new Set();
+  state.hits = null;
   $("#replay-bar").hidden = !(s && s.source === "recording");
   $("#replay-summary").textContent = "";
-  $("#detail").replaceChildren(el("p", { class: "hint" }, "Pick a row: ↑ ↓ move, / searches."));
   await loadRows();
+}
+
+// The session's tools at a glance, until a row is opened: for each, its
+// calls, what came of them, and their latency.
+function showSummary() {
+  const tools = new Map();
+  for (const r of state.rows) {
+    if (!r || r.type !== "call" || !r.tool) continue;
+    const t = tools.get(r.tool) || { calls: 0, deny: 0, abort: 0, failed: 0, lat: [] };
+    t.calls++;
+    if (r.verdict && r.verdict in t) t[r.verdict]++;
+    if (r.latency_ns) t.lat.push(r.latency_ns);
+    tools.set(r.tool, t);
+  }
+  const out = [el("p", { class: "hint" }, "Pick a row: ↑ ↓ move, / searches.")];
+  if (tools.size) {
+    const mid = (l) => l.slice().sort((a, b) => a - b)[Math.floor((l.length - 1) / 2)];
+    out.unshift(el("h2", {}, "Tools"), el("table", { class: "tools" },
+      el("thead", {}, el("tr", {}, ...["tool", "calls", "denied", "aborted", "failed", "median", "slowest"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, ...[...tools].sort((a, b) => b[1].calls - a[1].calls).map(([name, t]) => el("tr", { "data-tool": name },
+        el("td", {}, name), el("td", {}, String(t.calls)),
+        el("td", { class: t.deny ? "n-deny" : "" }, String(t.deny)), el("td", { class: t.abort ? "n-abort" : "" }, String(t.abort)),
+        el("td", { class: t.failed ? "failures" : "" }, String(t.failed)),
+        el("td", {}, t.lat.length ? ms(mid(t.lat)) : ""), el("td", {}, t.lat.length ? ms(Math.max(...t.lat)) : ""))))));
+  }
+  $("#detail").replaceChildren(...out);
 }
 
 async function loadRows() {
@@ -123,12 +168,14 @@ async function loadRows() {
   for (const r of got.rows) state.rows[r.seq] = r;
   state.changes = got.changes;
   fillFilters();
+  if ($("#f-search").value) await searchBodies();
   applyFilters(atEnd);
+  if (state.selected < 0 && !$("#detail").dataset.seq) showSummary();
 }
 
 // ---- filters
 
-const filters = ["hook", "method", "action", "tool"];
+const filters = ["hook", "method", "action", "tool", "verdict"];
 
 function fillFilters() {
   for (const f of filters) {
@@ -139,15 +186,48 @@ function fillFilters() {
   }
 }
 
+// The search looks at what a row shows here, and asks the inspector for
+// the rows whose request, reply or stderr hold it.
+async function searchBodies() {
+  const q = $("#f-search").value;
+  const { seqs } = await api(`/api/sessions/${state.session}/search?q=${encodeURIComponent(q)}`);
+  if ($("#f-search").value === q) state.hits = { q, seqs: new Set(seqs) };
+}
+
+let searching = 0;
+function onSearch() {
+  clearTimeout(searching);
+  applyFilters(false);
+  if (!$("#f-search").value) return;
+  searching = setTimeout(() => serial(async () => { await searchBodies(); applyFilters(false); }), 120);
+}
+
+// A turn's steps and the runtime's events are folded under the turn's
+// row, unless the turn is open, every event is asked for, or a search
+// finds them.
+function folded(r, q) {
+  return r.fold && !$("#f-events").checked && !state.open.has(r.turn) && !q;
+}
+
+function toggleTurn(turn) {
+  if (state.open.has(turn)) state.open.delete(turn);
+  else state.open.add(turn);
+  applyFilters(false);
+}
+
 function applyFilters(follow) {
   const want = Object.fromEntries(filters.map((f) => [f, $("#f-" + f).value]));
   const failed = $("#f-failed").checked;
   const q = $("#f-search").value.toLowerCase();
+  const hits = state.hits && state.hits.q.toLowerCase() === q ? state.hits.seqs : new Set();
   const sel = (state.shown[state.selected] || {}).seq;
-  state.shown = state.rows.filter((r) =>
+  state.steps = new Map();
+  for (const r of state.rows) if (r && r.fold && r.turn) state.steps.set(r.turn, (state.steps.get(r.turn) || 0) + 1);
+  state.shown = state.rows.filter((r) => r &&
+    !folded(r, q) &&
     filters.every((f) => !want[f] || r[f] === want[f]) &&
-    (!failed || r.failed) &&
-    (!q || [r.hook, r.method, r.action, r.tool, r.text, ...(r.host || [])].some((v) => v && v.toLowerCase().includes(q))));
+    (!failed || r.failed || r.verdict === "junk") &&
+    (!q || hits.has(r.seq) || [r.hook, r.method, r.action, r.tool, r.arg, r.reason, r.text, r.outcome, ...(r.host || [])].some((v) => v && v.toLowerCase().includes(q))));
   state.selected = state.shown.findIndex((r) => r.seq === sel);
   $("#count").textContent = `${state.shown.length} of ${state.rows.length}`;
   $("#spacer").style.height = state.shown.length * ROW + "px";
@@ -177,7 +257,8 @@ function draw() {
   for (let i = first; i < last; i++) {
     const r = state.shown[i];
     const old = drawn.get(i);
-    next.set(i, old && old.row === r ? old : { row: r, node: rowNode(r, i) });
+    // A turn's row shows whether it is unfolded: it is drawn anew.
+    next.set(i, old && old.row === r && r.type !== "turn" ? old : { row: r, node: rowNode(r, i) });
   }
   for (const [i, d] of drawn) if (next.get(i) !== d) d.node.remove();
   for (const [i, d] of next) {
@@ -188,20 +269,33 @@ function draw() {
 }
 
 function rowNode(r, i) {
-  const parts = [el("span", { class: "type" }, r.type)];
+  const parts = [el("span", { class: "type" }, r.type === "turn" ? "turn " + r.turn : r.type)];
+  const v = r.verdict ? " v-" + r.verdict : "";
   if (r.type === "call") {
-    parts.push(el("span", { class: "hook" }, r.hook), el("span", { class: "method" }, r.method));
+    // Every method is hook.X: the row shows X, the room goes to the argument.
+    parts.push(el("span", { class: "hook" }, r.hook), el("span", { class: "method", title: r.method }, r.method.replace(/^hook\./, "")));
     if (r.tool) parts.push(el("span", { class: "tool" }, r.tool));
-    parts.push(el("span", { class: "action badge" }, r.failed ? `failed${r.policy ? " " + r.policy : ""}` : r.action || "…"));
+    if (r.arg) parts.push(el("code", { class: "arg", title: r.arg }, r.arg));
+    parts.push(el("span", { class: "action badge" + v }, r.failed ? `failed${r.policy ? " " + r.policy : ""}` : r.action || "…"));
+    if (r.reason) parts.push(el("span", { class: "reason", title: r.reason }, r.reason));
     for (const h of r.host || []) parts.push(el("span", { class: "badge host", title: h }, "host: " + h.split(" ").slice(0, 3).join(" ")));
     if (r.stderr) parts.push(el("span", { class: "badge stderr" }, `stderr ${r.stderr}`));
     if (r.failed && r.text) parts.push(el("span", { class: "text" }, r.text));
+  } else if (r.type === "turn") {
+    const n = (state.steps && state.steps.get(r.turn)) || 0;
+    const open = $("#f-events").checked || state.open.has(r.turn);
+    if (n) parts.push(el("button", { class: "fold", "aria-expanded": String(open), tabindex: "-1",
+      onmousedown: (e) => { e.stopPropagation(); toggleTurn(r.turn); } }, `${open ? "▾" : "▸"} ${count(n, "step")}`));
+    parts.push(el("span", { class: "text prompt", title: r.text }, r.text));
+    if (r.outcome) parts.push(el("span", { class: "badge outcome o-" + r.outcome }, r.outcome));
+    if (r.reason) parts.push(el("span", { class: "reason", title: r.reason }, r.reason));
   } else {
     if (r.hook) parts.push(el("span", { class: "hook" }, r.hook));
+    if (r.verdict === "junk") parts.push(el("span", { class: "badge v-junk", title: "a line on the hook's stdout that is not JSON-RPC: the protocol's stdout is for its messages alone (log on stderr)" }, "not JSON-RPC"));
     parts.push(el("span", { class: "text" }, r.text || r.method || ""));
   }
   parts.push(el("span", { class: "lat" }, ms(r.latency_ns)));
-  const node = el("div", { class: "row" + (r.failed ? " failed" : ""), role: "option", "data-seq": r.seq, onmousedown: () => select(i) }, ...parts);
+  const node = el("div", { class: "row" + (r.failed ? " failed" : "") + v + (r.type === "turn" ? " turn" : "") + (r.fold ? " step" : ""), role: "option", "data-seq": r.seq, onmousedown: () => select(i) }, ...parts);
   node.style.top = i * ROW + "px";
   return node;
 }
@@ -219,21 +313,26 @@ async function select(i) {
 }
 
 function showDetail(d) {
-  const out = [el("h2", {}, d.type === "call" ? `${d.hook} ${d.method}${d.tool ? " " + d.tool : ""}` : d.type)];
+  const out = [el("h2", {}, d.type === "call" ? `${d.hook} ${d.method}${d.tool ? " " + d.tool : ""}` : d.type === "turn" ? `turn ${d.turn}` : d.type)];
   const facts = [];
   const failure = { open: "failed open: the host went on without the hook", closed: "failed closed: the host stopped" }[d.policy] || "failed";
   if (d.type === "call") facts.push(d.failed ? failure : `answered ${d.action || "?"}`);
+  if (d.type === "turn") facts.push(d.outcome ? "ended " + d.outcome : "under way");
   if (d.latency_ns) facts.push(ms(d.latency_ns));
   if (d.time) facts.push(time(d.time));
   out.push(el("p", { class: "facts" }, facts.join(" · ")));
   if (d.failed && d.text) out.push(el("p", { class: "mismatch" }, d.text));
+  if (d.arg) out.push(el("p", { class: "arg" }, el("code", {}, d.arg)));
+  if (d.reason) out.push(el("p", { class: "reason" + (d.verdict ? " v-" + d.verdict : "") }, d.reason));
+  if (d.verdict === "junk") out.push(el("p", { class: "mismatch" }, "Not JSON-RPC: a hook's stdout is for its messages alone; a hook logs on stderr."));
   if (d.host && d.host.length) {
     out.push(el("h3", {}, "What the host did with the reply"));
     out.push(el("ul", { class: "host" }, ...d.host.map((h) => el("li", {}, h))));
   }
+  let stderr = null;
   if (d.stderr && d.stderr.length) {
     out.push(el("h3", {}, "stderr"));
-    out.push(el("pre", { class: "stderr" }, d.stderr.join("\n")));
+    out.push(stderr = el("pre", { class: "stderr" }, d.stderr.join("\n")));
   }
   if (d.diff && d.diff.length) {
     out.push(el("h3", {}, "What the modify changed"));
@@ -244,11 +343,70 @@ function showDetail(d) {
         el("td", { class: c.before ? "before" : "" }, c.before ? pretty(c.before) : "(absent)"),
         el("td", { class: c.after ? "after" : "" }, c.after ? pretty(c.after) : "(removed)"))))));
   }
+  if (d.type === "turn") out.push(...spans(d));
+  if (d.type === "call" && d.params !== undefined && d.method !== "hook.hello") out.push(callCommand(d));
   if (d.params !== undefined) out.push(el("h3", {}, "Request"), body(d.params, "request"));
   if (d.result !== undefined) out.push(el("h3", {}, "Reply"), body(d.result, "reply"));
   if (d.data !== undefined) out.push(el("h3", {}, "Data"), body(d.data, "data"));
-  if (d.type !== "call" && d.text) out.push(el("pre", {}, d.text));
+  if (d.type !== "call" && d.type !== "turn" && d.text) out.push(el("pre", {}, d.text));
   $("#detail").replaceChildren(...out);
+  $("#detail").dataset.seq = d.seq;
+  // A traceback ends on what went wrong: its last line is shown.
+  if (stderr) stderr.scrollTop = stderr.scrollHeight;
+}
+
+// A turn's calls as spans on one time line, from the prompt to the
+// turn's end: where each began, and how long the hook took.
+function spans(turn) {
+  // In ns from the turn's second: a date has ms alone, the row's time has ns.
+  const at = (r) => {
+    if (!r.time || r.time.startsWith("0001")) return null;
+    const frac = (r.time.match(/\.(\d+)/) || ["", ""])[1];
+    return (Math.floor(Date.parse(r.time) / 1000) - base) * 1e9 + Number(frac.padEnd(9, "0").slice(0, 9));
+  };
+  const base = Math.floor(Date.parse(turn.time) / 1000) || 0;
+  const start = at(turn);
+  const mine = state.rows.filter((r) => r && r.turn === turn.turn && r.seq > turn.seq);
+  const calls = mine.filter((r) => r.type === "call" && at(r) !== null);
+  if (start === null || !calls.length) return [];
+  const end = Math.max(...mine.filter((r) => at(r) !== null).map((r) => at(r) + (r.latency_ns || 0)));
+  const total = Math.max(end - start, 1);
+  const pct = (ns) => Math.min(100, Math.max(0, (ns / total) * 100)).toFixed(2) + "%";
+  return [el("h3", {}, `Calls in time (${ms(total)} in all)`), el("div", { class: "spans" }, ...calls.map((r) => {
+    const bar = el("div", { class: "bar" + (r.verdict ? " v-" + r.verdict : "") });
+    bar.style.marginLeft = pct(at(r) - start);
+    bar.style.width = pct(r.latency_ns || 0);
+    return el("div", { class: "span", title: `${r.hook} ${r.method}${r.tool ? " " + r.tool : ""}: ${ms(r.latency_ns) || "no reply"}`, "data-seq": r.seq },
+      el("span", { class: "name" }, `${r.method.replace(/^hook\./, "")}${r.tool ? " " + r.tool : ""}`),
+      el("span", { class: "track" }, bar), el("span", { class: "lat" }, ms(r.latency_ns)));
+  }))];
+}
+
+// The call again, as a command line: hookwire call with the hook's
+// command (a run names each hook's, "NAME: COMMAND; ..."), the method and
+// the params as they were sent, quoted for a POSIX shell.
+const quote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'");
+function callCommand(d) {
+  const s = state.sessions.find((x) => x.id === state.session) || {};
+  let command = s.command || "";
+  if (s.kind === "run") {
+    const mine = command.split("; ").find((c) => c.startsWith(d.hook + ": "));
+    command = mine ? mine.slice(d.hook.length + 2) : "";
+  }
+  const params = JSON.stringify(d.params);
+  const line = ["hookwire", "call", "--name", quote(d.hook), "--", command || "COMMAND", quote(d.method), params.length > SHOWN ? "- < params.json" : quote(params)].join(" ");
+  const pre = el("pre", { class: "call-command" }, line);
+  const copy = el("button", { class: "copy" }, "copy as hookwire call");
+  copy.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(line);
+      copy.textContent = "copied";
+    } catch {
+      getSelection().selectAllChildren(pre);
+      copy.textContent = "selected: copy it";
+    }
+  };
+  return el("div", { class: "again" }, copy, pre);
 }
 
 // ---- replay
@@ -377,7 +535,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#tab-composer").onclick = () => tab("composer");
   for (const f of filters) $("#f-" + f).onchange = () => applyFilters(false);
   $("#f-failed").onchange = () => applyFilters(false);
-  $("#f-search").oninput = () => applyFilters(false);
+  $("#f-events").onchange = () => applyFilters(false);
+  $("#f-search").oninput = onSearch;
   $("#timeline").onscroll = draw;
   window.onresize = draw;
   $("#timeline").onkeydown = (e) => {
@@ -385,6 +544,11 @@ document.addEventListener("DOMContentLoaded", () => {
     if (step) { e.preventDefault(); select(Math.max(0, Math.min(state.shown.length - 1, state.selected + step))); }
     if (e.key === "Home") { e.preventDefault(); select(0); }
     if (e.key === "End") { e.preventDefault(); select(state.shown.length - 1); }
+    const r = state.shown[state.selected];
+    if (r && r.type === "turn" && (e.key === "ArrowRight" || e.key === "ArrowLeft" || e.key === "Enter") && (e.key === "Enter" || state.open.has(r.turn) === (e.key === "ArrowLeft"))) {
+      e.preventDefault();
+      toggleTurn(r.turn);
+    }
   };
   document.addEventListener("keydown", (e) => {
     if (e.key === "/" && !["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) { e.preventDefault(); $("#f-search").focus(); }

@@ -53,6 +53,7 @@ type suite struct {
 	opts Options
 
 	results    map[string]Result
+	stderr     map[string][]string // what the hook wrote on stderr during each failed check
 	skipReason string
 	name       string
 	modes      []protocol.Mode // the modes whose methods are asked
@@ -69,6 +70,20 @@ func (s *suite) pass(check, format string, args ...any) {
 
 func (s *suite) fail(check, format string, args ...any) {
 	s.results[check] = Result{Check: check, Status: Fail, Reason: fmt.Sprintf(format, args...)}
+}
+
+// during makes one check's exchange with p, and keeps for it what the
+// hook wrote on stderr from mark on, should it fail: a handler's traceback
+// says why, where the check's reason can only say what.
+func (s *suite) during(p *proc, mark int, check string, exchange func()) {
+	exchange()
+	if s.results[check].Status != Fail {
+		return
+	}
+	p.stderrSettles(100*time.Millisecond, time.Second)
+	if lines := p.stderrSince(mark); len(lines) > 0 {
+		s.stderr[check] = lines
+	}
 }
 
 func (s *suite) start() (*proc, error) {
@@ -91,16 +106,20 @@ func (s *suite) run(ctx context.Context) {
 		return
 	}
 	defer p.stop()
-	if !s.handshake(ctx, p) {
+	ok := false
+	// The handshake's lines are all those since the start: a hook that
+	// fails it has most often died starting, its traceback written then.
+	s.during(p, 0, Handshake, func() { ok = s.handshake(ctx, p) })
+	if !ok {
 		s.skipReason = "the handshake failed"
 		return
 	}
-	s.actions(ctx, p)
-	s.missingMembers(ctx, p)
-	s.notifications(ctx, p)
-	s.unknownMethod(ctx, p)
-	s.concurrent(ctx, p)
-	s.exitOnEOF(p)
+	s.during(p, p.stderrMark(), ActionsAllowed, func() { s.actions(ctx, p) })
+	s.during(p, p.stderrMark(), MissingMembers, func() { s.missingMembers(ctx, p) })
+	s.during(p, p.stderrMark(), NotificationsSilent, func() { s.notifications(ctx, p) })
+	s.during(p, p.stderrMark(), UnknownMethod, func() { s.unknownMethod(ctx, p) })
+	s.during(p, p.stderrMark(), Concurrent50, func() { s.concurrent(ctx, p) })
+	s.during(p, p.stderrMark(), ExitOnEOF, func() { s.exitOnEOF(p) })
 	p.stop()
 	s.malformed(ctx)
 	// Both runs have ended: every line they wrote is in.
@@ -421,6 +440,10 @@ func (s *suite) malformed(ctx context.Context) {
 		return
 	}
 	defer p.stop()
+	s.during(p, 0, MalformedLine, func() { s.malformedLines(ctx, p) })
+}
+
+func (s *suite) malformedLines(ctx context.Context, p *proc) {
 	if _, err := p.call(ctx, protocol.MethodHello, s.hello()); err != nil {
 		s.fail(MalformedLine, "a second run of the hook did not answer hook.hello: %v", err)
 		return

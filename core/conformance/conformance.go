@@ -107,7 +107,16 @@ type Result struct {
 	Check  string `json:"check"`
 	Status Status `json:"status"`
 	Reason string `json:"reason"`
+	// Stderr, for a failed check, are the last lines the hook wrote on
+	// stderr while the check was made (at most StderrShown; StderrLeftOut
+	// counts those before them): a handler's traceback, most often.
+	Stderr        []string `json:"stderr,omitempty"`
+	StderrLeftOut int      `json:"stderr_left_out,omitempty"`
 }
+
+// StderrShown is how many of the hook's stderr lines a failed check keeps:
+// enough for a traceback through a few frames of an SDK.
+const StderrShown = 30
 
 // Report is the outcome of a run.
 type Report struct {
@@ -163,6 +172,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, c := range r.Checks {
 		count[c.Status]++
 		fmt.Fprintf(&b, "  %-4s  %-20s  %s\n", strings.ToUpper(string(c.Status)), c.Check, c.Reason)
+		if len(c.Stderr) > 0 {
+			more := ""
+			if c.StderrLeftOut > 0 {
+				more = fmt.Sprintf(" (its last %d lines; -v shows every one)", len(c.Stderr))
+			}
+			fmt.Fprintf(&b, "        the hook's stderr during this check%s:\n", more)
+			for _, line := range c.Stderr {
+				fmt.Fprintf(&b, "        | %s\n", line)
+			}
+		}
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "  WARN  %s\n", w)
@@ -194,7 +213,7 @@ func Run(ctx context.Context, cmd wire.Command, opts Options) (*Report, error) {
 	if len(cmd.Modes) == 0 {
 		cmd.Modes = []protocol.Mode{protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove}
 	}
-	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}, minimal: map[uint64]bool{}}
+	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}, stderr: map[string][]string{}, minimal: map[uint64]bool{}}
 	s.run(ctx)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -207,6 +226,10 @@ func Run(ctx context.Context, cmd wire.Command, opts Options) (*Report, error) {
 		r, ok := s.results[c.Name]
 		if !ok {
 			r = Result{Check: c.Name, Status: Skip, Reason: "not made: " + s.skipReason}
+		}
+		if lines := s.stderr[c.Name]; len(lines) > 0 {
+			r.StderrLeftOut = max(len(lines)-StderrShown, 0)
+			r.Stderr = lines[r.StderrLeftOut:]
 		}
 		report.Checks = append(report.Checks, r)
 	}

@@ -25,7 +25,8 @@ var conformanceCommand = command{
 protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
 requests, and the end of its stdin. Prints every check, pass or fail with the
-reason, and exits 1 when one fails. With --host picoclaw, it also warns of
+reason, and under a failed check what the hook wrote on stderr meanwhile (a
+handler's traceback), and exits 1 when one fails. With --host picoclaw, it also warns of
 each behaviour of PicoClaw's host this hook's replies would meet: tools
 changed in before_llm reverted, a changed system message restoring the
 whole message list, an after_llm modify erasing the names of id-only tool
@@ -43,7 +44,7 @@ what differs.`,
 		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
 		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
-		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
+		verbose := fs.Bool("v", false, "pass all of the hook's stderr on to stderr, each line as [NAME] line (without it, the report shows only the lines written during a failed check, under it)")
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
 		hostName := fs.String("host", "reference", "with picoclaw or an agent of hookwire-bridge (claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code), warn of each behaviour of that host the hook's replies would meet")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")

@@ -62,6 +62,9 @@ type suite struct {
 	// members only: what a host would make of their answers is not
 	// warned of, since the host's own warnings are about the sample calls.
 	minimal map[uint64]bool
+	// guardFaults are the first fault of each guard method the hook failed
+	// (before_tool, approve_tool), for policyWarnings.
+	guardFaults map[string]string
 }
 
 func (s *suite) pass(check, format string, args ...any) {
@@ -229,17 +232,24 @@ func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(me
 		if err == nil && m.id != nil && asked != nil {
 			asked(*m.id)
 		}
+		fault := ""
 		switch {
 		case err != nil:
-			faults = append(faults, fmt.Sprintf("%s got no answer: %v", method, err))
+			fault = fmt.Sprintf("%s got no answer: %v", method, err)
 		case m.err != nil:
-			faults = append(faults, fmt.Sprintf("%s was answered with error %d: %s", method, m.err.Code, m.err.Message))
+			fault = fmt.Sprintf("%s was answered with error %d: %s", method, m.err.Code, m.err.Message)
 		default:
 			decision, err := decide(method, m.result)
 			if err != nil {
-				faults = append(faults, err.Error())
+				fault = err.Error()
 			} else {
 				answers = append(answers, strings.TrimPrefix(method, "hook.")+": "+decision)
+			}
+		}
+		if fault != "" {
+			faults = append(faults, fault)
+			if _, seen := s.guardFaults[method]; !seen && guards[method] != "" {
+				s.guardFaults[method] = fault
 			}
 		}
 	}
@@ -248,6 +258,30 @@ func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(me
 		return
 	}
 	s.pass(check, "%s", strings.Join(answers, ", "))
+}
+
+// guards are the methods whose failure a host's failure policy decides
+// (--failure-policy), with what an open policy makes of it.
+var guards = map[string]string{
+	protocol.MethodBeforeTool:  "a host goes on without this hook's answer: the tool call it guards runs, unless another hook stops it",
+	protocol.MethodApproveTool: "a host passes this approver over: with no other approver to answer, the tool call runs",
+}
+
+// policyWarnings say, under Options.FailurePolicy, what a host does with
+// the tool call of each guard request the hook failed.
+func (s *suite) policyWarnings() []string {
+	var out []string
+	for _, method := range []string{protocol.MethodBeforeTool, protocol.MethodApproveTool} {
+		fault, failed := s.guardFaults[method]
+		switch {
+		case !failed:
+		case s.opts.FailurePolicy == "open":
+			out = append(out, fmt.Sprintf("%s failed (%s): under failure policy open, %s", method, fault, guards[method]))
+		case s.opts.FailurePolicy == "closed":
+			out = append(out, fmt.Sprintf("%s failed (%s): under failure policy closed, a host blocks the tool call it guards, each one while the hook fails so", method, fault))
+		}
+	}
+	return out
 }
 
 // decide reads a result the way a host does, action first, and names the decision.

@@ -87,6 +87,11 @@ type Options struct {
 	// adds warnings for what that
 	// host would discard of the hook's replies (Report.Warnings).
 	Host *host.Host
+	// FailurePolicy, "open" or "closed", is the failure policy of a host's
+	// guard stages (before_tool, approve_tool): when the hook fails one of
+	// those requests, a warning (Report.Warnings) says what a host under
+	// that policy does with the tool call it guards. Empty: no warning.
+	FailurePolicy string
 	// MaxOutput bounds the bytes read from the hook's stdout in each of
 	// its runs; past it the run's checks fail. Zero means DefaultMaxOutput.
 	MaxOutput int64
@@ -213,12 +218,12 @@ func Run(ctx context.Context, cmd wire.Command, opts Options) (*Report, error) {
 	if len(cmd.Modes) == 0 {
 		cmd.Modes = []protocol.Mode{protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove}
 	}
-	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}, stderr: map[string][]string{}, minimal: map[uint64]bool{}}
+	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}, stderr: map[string][]string{}, minimal: map[uint64]bool{}, guardFaults: map[string]string{}}
 	s.run(ctx)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	report := &Report{Command: cmd.Argv, Name: s.name, Modes: s.modes, Warnings: s.hostWarnings()}
+	report := &Report{Command: cmd.Argv, Name: s.name, Modes: s.modes, Warnings: append(s.hostWarnings(), s.policyWarnings()...)}
 	if report.Modes == nil {
 		report.Modes = []protocol.Mode{}
 	}

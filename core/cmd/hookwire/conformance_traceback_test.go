@@ -69,3 +69,33 @@ func TestConformanceShowsAFailingHandlersTracebackWithoutV(t *testing.T) {
 		}
 	}
 }
+
+// --failure-policy says what a host under it does with the tool call of a
+// guard request the hook failed; without it, nothing is said.
+func TestConformanceFailurePolicyWarnsOfWhatAFailedGuardDoesToTheCall(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "guard.py")
+	if err := os.WriteFile(script, []byte(guardPy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const failed = "  WARN  hook.before_tool failed (hook.before_tool was answered with error -32603: the handler failed): under failure policy "
+	for policy, want := range map[string]string{
+		"open":   failed + "open, a host goes on without this hook's answer: the tool call it guards runs, unless another hook stops it\n",
+		"closed": failed + "closed, a host blocks the tool call it guards, each one while the hook fails so\n",
+	} {
+		code, out, errOut := hookwire(t, "", "conformance", "--failure-policy", policy, "--modes", "tool", "--", "python3", script, "raise")
+		if code != exitFail || !strings.Contains(out, want) || strings.Count(out, "WARN") != 1 {
+			t.Errorf("--failure-policy %s: exit %d, want %q once:\n%s%s", policy, code, want, out, errOut)
+		}
+	}
+	if _, out, _ := hookwire(t, "", "conformance", "--modes", "tool", "--", "python3", script, "raise"); strings.Contains(out, "WARN") {
+		t.Errorf("without --failure-policy, want no warning:\n%s", out)
+	}
+	// A guard that answers gets no warning under either policy.
+	if _, out, _ := hookwire(t, "", "conformance", "--failure-policy", "closed", "--modes", "tool", "--", "python3", script); strings.Contains(out, "WARN") || !strings.Contains(out, "10 passed") {
+		t.Errorf("a correct guard: want every check passed and no warning:\n%s", out)
+	}
+	code, _, errOut := hookwire(t, "", "conformance", "--failure-policy", "shut", "--", "python3", script)
+	if code != exitUsage || errOut != "hookwire conformance: --failure-policy: \"shut\" is not open or closed\n" {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}

@@ -348,7 +348,11 @@ func (x Expectation) checkCall(calls []recordedCall) *Miss {
 		wrong = append(wrong, "about tool "+cmpOr(tool, "none"))
 	}
 	if len(wrong) > 0 {
-		return &Miss{Want: wanted, Got: strings.Join(wrong, ", ") + ", answered " + got, Where: where}
+		how := ", answered "
+		if action == "failed" {
+			how = ", " // "failed: why" says it
+		}
+		return &Miss{Want: wanted, Got: strings.Join(wrong, ", ") + how + got, Where: where}
 	}
 	if (x.Action != "" && x.Action != action) || (x.Reason != nil && !x.Reason.MatchString(reason)) {
 		if x.Reason != nil && reason == "" && x.Action == action {

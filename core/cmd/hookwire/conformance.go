@@ -51,7 +51,7 @@ what differs.`,
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
 		hostName := fs.String("host", "reference", "with picoclaw or an agent of hookwire-bridge (claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code), warn of each behaviour of that host the hook's replies would meet")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
-		policy := fs.String("failure-policy", "", "`open` or closed: warn, for each guard request (before_tool, approve_tool) the hook fails, of what a host under that policy does with the tool call: open runs it, closed blocks it (as run --failure-policy and the hooks configuration's failure_policy)")
+		policy := fs.String("failure-policy", "", "the failure `policy`, open or closed: warn, for each guard request (before_tool, approve_tool) the hook fails, of what a host under that policy does with the tool call: open runs it, closed blocks it (as run --failure-policy and the hooks configuration's failure_policy)")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
 				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))

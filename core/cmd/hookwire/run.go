@@ -42,13 +42,16 @@ With --check, the scenario is a test: its "expect" list says what the run
 must do, and run exits 1 when an expectation misses, printing for each what
 was expected, what happened and where, or 0 with a one-line summary when all
 hold. Its items:
-  {"call": 2, "action": "deny_tool", "reason": "rm .*"}  hook call 2 (every interceptor
-      and approver call counts, in order) answered deny_tool, its reason matching the
-      regular expression; hook, method and tool may name what the call must be;
-      action is continue, modify, respond, deny_tool, abort_turn, hard_abort,
-      approved, denied, abstained, or failed (an error, a crash, the deadline)
-  {"tool": "shell", "runs": false}   the tool shell never runs (true: runs at least once)
-  {"done": "sunny"}                  the last turn ends done, its answer matching
+  {"call": 2, "action": "deny_tool", "reason": "rm .*"}
+      hook call 2 (every interceptor and approver call counts, in order)
+      answered deny_tool, its reason matching the regular expression; hook,
+      method and tool may name what the call must be; action is continue,
+      modify, respond, deny_tool, abort_turn, hard_abort, approved, denied,
+      abstained, or failed (an error, a crash, the deadline)
+  {"tool": "shell", "runs": false}
+      the tool shell never runs (true: it runs at least once)
+  {"done": "sunny"}
+      the last turn ends done, its answer matching
 
 With --watch, run plays the scenario again each time a file it depends on
 changes (the hooks configuration, the scenario, and the files the hooks'
@@ -63,7 +66,7 @@ SIGTERM stops it. The check and its verdict go with every run.`,
 		fs.StringVar(&o.trace, "trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines; - writes them to stderr for people, > host to hook, < hook to host")
 		fs.BoolVar(&o.events, "events", false, "show runtime events in the text transcript")
 		fs.BoolVar(&o.messages, "messages", false, "show the messages of each LLM request, as hooks left them")
-		fs.StringVar(&o.failurePolicy, "failure-policy", "", "`open` or closed: the failure policy of before_tool and approve_tool for every hook process, in place of the configuration's failure_policy; closed blocks the tool call a failing guard (error, crash, deadline) was asked about, open lets it run (the default of before_tool)")
+		fs.StringVar(&o.failurePolicy, "failure-policy", "", "the failure `policy`, open or closed, of before_tool and approve_tool for every hook process, in place of the configuration's failure_policy: closed blocks the tool call a failing guard (error, crash, deadline) was asked about, open lets it run (the default of before_tool)")
 		fs.BoolVar(&o.check, "check", false, "hold the run to the scenario's \"expect\" list: exit 1, with what differs, when an expectation misses")
 		watch := fs.Bool("watch", false, "play the scenario again each time the hooks configuration, the scenario or a file the hooks' commands name changes, until Ctrl-C or SIGTERM")
 		return func(args []string, e env) int {

@@ -87,8 +87,7 @@ SIGTERM stops it. The check and its verdict go with every run.`,
 			if *watch {
 				return watchRuns(ctx, o, e)
 			}
-			code, _ := runOnce(ctx, o, e)
-			return code
+			return runOnce(ctx, o, e, nil)
 		}
 	},
 }
@@ -103,12 +102,17 @@ type runOptions struct {
 	check                       bool
 }
 
-// runOnce loads the hooks configuration and plays the scenario once. It
-// returns the configuration too, which names the files --watch watches.
-func runOnce(ctx context.Context, o runOptions, e env) (int, config.Config) {
+// runOnce loads the hooks configuration and plays the scenario once.
+// loaded, when set, is given the configuration before the scenario plays
+// (an empty one when it could not be read): --watch takes the state of the
+// files it names then, so that no edit made during the run goes unseen.
+func runOnce(ctx context.Context, o runOptions, e env, loaded func(config.Config)) int {
 	cfg, err := loadHooks(o.hooks, o.configFile, o.host)
+	if loaded != nil {
+		loaded(cfg)
+	}
 	if err != nil {
-		return e.fail(exitFail, "run", err), cfg
+		return e.fail(exitFail, "run", err)
 	}
 	if note := config.NotCheckedNote(cfg.NotChecked); note != "" {
 		fmt.Fprintf(e.stderr, "hookwire run: %s: %s\n", o.configFile, note)
@@ -116,7 +120,7 @@ func runOnce(ctx context.Context, o runOptions, e env) (int, config.Config) {
 	if o.failurePolicy != "" {
 		setFailurePolicy(&cfg, runtime.Policy(o.failurePolicy))
 	}
-	return play(ctx, cfg, o, e), cfg
+	return play(ctx, cfg, o, e)
 }
 
 // setFailurePolicy sets the policy of the guards' stages, before_tool and
@@ -271,10 +275,19 @@ const pollEvery = 300 * time.Millisecond
 // say) is reported and waited out like any other.
 func watchRuns(ctx context.Context, o runOptions, e env) int {
 	for n := 1; ; n++ {
-		code, cfg := runOnce(ctx, o, e)
-		files := watchedFiles(o, cfg)
+		// The files named on the command line as they were before they
+		// were read, those the configuration names as they were before
+		// the scenario played: what changes after is a change to run for.
+		before := snapshot(watchedFiles(o, config.Config{}))
+		var files []string
+		var base map[string]fileState
+		code := runOnce(ctx, o, e, func(cfg config.Config) {
+			files = watchedFiles(o, cfg)
+			base = snapshot(files)
+			maps.Copy(base, before)
+		})
 		fmt.Fprintf(o.verdicts(e), "watch: waiting for a change to %s (Ctrl-C stops)\n", strings.Join(files, ", "))
-		changed, ok := waitForChange(ctx, files)
+		changed, ok := waitForChange(ctx, files, base)
 		if !ok {
 			return code
 		}
@@ -325,12 +338,11 @@ func snapshot(files []string) map[string]fileState {
 	return s
 }
 
-// waitForChange polls the files until one changes, and returns those that
-// did; false when ctx ended first. Once a change is seen it waits for one
+// waitForChange polls the files until one differs from its state in base,
+// and returns those that do; false when ctx ended first. Once a change is seen it waits for one
 // poll without another, at most a few, so that an editor's save in several
 // writes makes one run, not a run of a half-written file.
-func waitForChange(ctx context.Context, files []string) ([]string, bool) {
-	base := snapshot(files)
+func waitForChange(ctx context.Context, files []string, base map[string]fileState) ([]string, bool) {
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	var last map[string]fileState

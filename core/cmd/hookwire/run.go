@@ -286,6 +286,9 @@ func watchRuns(ctx context.Context, o runOptions, e env) int {
 			base = snapshot(files)
 			maps.Copy(base, before)
 		})
+		if ctx.Err() != nil { // stopped during the run
+			return code
+		}
 		fmt.Fprintf(o.verdicts(e), "watch: waiting for a change to %s (Ctrl-C stops)\n", strings.Join(files, ", "))
 		changed, ok := waitForChange(ctx, files, base)
 		if !ok {

@@ -53,6 +53,11 @@ type Scenario struct {
 	// MCPServers are MCP servers, by name, whose tools the agent offers
 	// too (see ConnectMCP).
 	MCPServers map[string]MCPServer `json:"mcp_servers"`
+	// Expect lists what a run must do for the scenario to pass as a test
+	// (hookwire run --check); LoadScenario reads it into Expectations.
+	Expect json.RawMessage `json:"expect"`
+	// Expectations are the items of Expect, read (see Expectation).
+	Expectations []Expectation `json:"-"`
 }
 
 // Turn is one turn of a scenario.
@@ -96,6 +101,9 @@ func LoadScenario(path string) (Scenario, error) {
 		return Scenario{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := s.check(); err != nil {
+		return Scenario{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if s.Expectations, err = ParseExpect(s.Expect); err != nil {
 		return Scenario{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if !filepath.IsAbs(s.Root) {

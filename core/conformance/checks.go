@@ -53,6 +53,7 @@ type suite struct {
 	opts Options
 
 	results    map[string]Result
+	stderr     map[string][]string // what the hook wrote on stderr during each failed check
 	skipReason string
 	name       string
 	modes      []protocol.Mode // the modes whose methods are asked
@@ -61,6 +62,9 @@ type suite struct {
 	// members only: what a host would make of their answers is not
 	// warned of, since the host's own warnings are about the sample calls.
 	minimal map[uint64]bool
+	// guardFaults are the first fault of each guard method the hook failed
+	// (before_tool, approve_tool), for policyWarnings.
+	guardFaults map[string]string
 }
 
 func (s *suite) pass(check, format string, args ...any) {
@@ -69,6 +73,20 @@ func (s *suite) pass(check, format string, args ...any) {
 
 func (s *suite) fail(check, format string, args ...any) {
 	s.results[check] = Result{Check: check, Status: Fail, Reason: fmt.Sprintf(format, args...)}
+}
+
+// during makes one check's exchange with p, and keeps for it what the
+// hook wrote on stderr from mark on, should it fail: a handler's traceback
+// says why, where the check's reason can only say what.
+func (s *suite) during(p *proc, mark int, check string, exchange func()) {
+	exchange()
+	if s.results[check].Status != Fail {
+		return
+	}
+	p.stderrSettles(100*time.Millisecond, time.Second)
+	if lines := p.stderrSince(mark); len(lines) > 0 {
+		s.stderr[check] = lines
+	}
 }
 
 func (s *suite) start() (*proc, error) {
@@ -91,16 +109,20 @@ func (s *suite) run(ctx context.Context) {
 		return
 	}
 	defer p.stop()
-	if !s.handshake(ctx, p) {
+	ok := false
+	// The handshake's lines are all those since the start: a hook that
+	// fails it has most often died starting, its traceback written then.
+	s.during(p, 0, Handshake, func() { ok = s.handshake(ctx, p) })
+	if !ok {
 		s.skipReason = "the handshake failed"
 		return
 	}
-	s.actions(ctx, p)
-	s.missingMembers(ctx, p)
-	s.notifications(ctx, p)
-	s.unknownMethod(ctx, p)
-	s.concurrent(ctx, p)
-	s.exitOnEOF(p)
+	s.during(p, p.stderrMark(), ActionsAllowed, func() { s.actions(ctx, p) })
+	s.during(p, p.stderrMark(), MissingMembers, func() { s.missingMembers(ctx, p) })
+	s.during(p, p.stderrMark(), NotificationsSilent, func() { s.notifications(ctx, p) })
+	s.during(p, p.stderrMark(), UnknownMethod, func() { s.unknownMethod(ctx, p) })
+	s.during(p, p.stderrMark(), Concurrent50, func() { s.concurrent(ctx, p) })
+	s.during(p, p.stderrMark(), ExitOnEOF, func() { s.exitOnEOF(p) })
 	p.stop()
 	s.malformed(ctx)
 	// Both runs have ended: every line they wrote is in.
@@ -210,17 +232,24 @@ func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(me
 		if err == nil && m.id != nil && asked != nil {
 			asked(*m.id)
 		}
+		fault := ""
 		switch {
 		case err != nil:
-			faults = append(faults, fmt.Sprintf("%s got no answer: %v", method, err))
+			fault = fmt.Sprintf("%s got no answer: %v", method, err)
 		case m.err != nil:
-			faults = append(faults, fmt.Sprintf("%s was answered with error %d: %s", method, m.err.Code, m.err.Message))
+			fault = fmt.Sprintf("%s was answered with error %d: %s", method, m.err.Code, m.err.Message)
 		default:
 			decision, err := decide(method, m.result)
 			if err != nil {
-				faults = append(faults, err.Error())
+				fault = err.Error()
 			} else {
 				answers = append(answers, strings.TrimPrefix(method, "hook.")+": "+decision)
+			}
+		}
+		if fault != "" {
+			faults = append(faults, fault)
+			if _, seen := s.guardFaults[method]; !seen && guards[method] != "" {
+				s.guardFaults[method] = fault
 			}
 		}
 	}
@@ -229,6 +258,30 @@ func (s *suite) ask(ctx context.Context, p *proc, check string, paramsOf func(me
 		return
 	}
 	s.pass(check, "%s", strings.Join(answers, ", "))
+}
+
+// guards are the methods whose failure a host's failure policy decides
+// (--failure-policy), with what an open policy makes of it.
+var guards = map[string]string{
+	protocol.MethodBeforeTool:  "a host goes on without this hook's answer: the tool call it guards runs, unless another hook stops it",
+	protocol.MethodApproveTool: "a host passes this approver over: with no other approver to answer, the tool call runs",
+}
+
+// policyWarnings say, under Options.FailurePolicy, what a host does with
+// the tool call of each guard request the hook failed.
+func (s *suite) policyWarnings() []string {
+	var out []string
+	for _, method := range []string{protocol.MethodBeforeTool, protocol.MethodApproveTool} {
+		fault, failed := s.guardFaults[method]
+		switch {
+		case !failed:
+		case s.opts.FailurePolicy == "open":
+			out = append(out, fmt.Sprintf("%s failed (%s): under failure policy open, %s", method, fault, guards[method]))
+		case s.opts.FailurePolicy == "closed":
+			out = append(out, fmt.Sprintf("%s failed (%s): under failure policy closed, a host blocks the tool call it guards, each one while the hook fails so", method, fault))
+		}
+	}
+	return out
 }
 
 // decide reads a result the way a host does, action first, and names the decision.
@@ -421,6 +474,10 @@ func (s *suite) malformed(ctx context.Context) {
 		return
 	}
 	defer p.stop()
+	s.during(p, 0, MalformedLine, func() { s.malformedLines(ctx, p) })
+}
+
+func (s *suite) malformedLines(ctx context.Context, p *proc) {
 	if _, err := p.call(ctx, protocol.MethodHello, s.hello()); err != nil {
 		s.fail(MalformedLine, "a second run of the hook did not answer hook.hello: %v", err)
 		return

@@ -87,6 +87,11 @@ type Options struct {
 	// adds warnings for what that
 	// host would discard of the hook's replies (Report.Warnings).
 	Host *host.Host
+	// FailurePolicy, "open" or "closed", is the failure policy of a host's
+	// guard stages (before_tool, approve_tool): when the hook fails one of
+	// those requests, a warning (Report.Warnings) says what a host under
+	// that policy does with the tool call it guards. Empty: no warning.
+	FailurePolicy string
 	// MaxOutput bounds the bytes read from the hook's stdout in each of
 	// its runs; past it the run's checks fail. Zero means DefaultMaxOutput.
 	MaxOutput int64
@@ -107,7 +112,16 @@ type Result struct {
 	Check  string `json:"check"`
 	Status Status `json:"status"`
 	Reason string `json:"reason"`
+	// Stderr, for a failed check, are the last lines the hook wrote on
+	// stderr while the check was made (at most StderrShown; StderrLeftOut
+	// counts those before them): a handler's traceback, most often.
+	Stderr        []string `json:"stderr,omitempty"`
+	StderrLeftOut int      `json:"stderr_left_out,omitempty"`
 }
+
+// StderrShown is how many of the hook's stderr lines a failed check keeps:
+// enough for a traceback through a few frames of an SDK.
+const StderrShown = 30
 
 // Report is the outcome of a run.
 type Report struct {
@@ -163,6 +177,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, c := range r.Checks {
 		count[c.Status]++
 		fmt.Fprintf(&b, "  %-4s  %-20s  %s\n", strings.ToUpper(string(c.Status)), c.Check, c.Reason)
+		if len(c.Stderr) > 0 {
+			more := ""
+			if c.StderrLeftOut > 0 {
+				more = fmt.Sprintf(" (its last %d lines; -v shows every one)", len(c.Stderr))
+			}
+			fmt.Fprintf(&b, "        the hook's stderr during this check%s:\n", more)
+			for _, line := range c.Stderr {
+				fmt.Fprintf(&b, "        | %s\n", line)
+			}
+		}
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "  WARN  %s\n", w)
@@ -194,12 +218,12 @@ func Run(ctx context.Context, cmd wire.Command, opts Options) (*Report, error) {
 	if len(cmd.Modes) == 0 {
 		cmd.Modes = []protocol.Mode{protocol.ModeObserve, protocol.ModeLLM, protocol.ModeTool, protocol.ModeApprove}
 	}
-	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}, minimal: map[uint64]bool{}}
+	s := &suite{cmd: cmd, opts: opts, results: map[string]Result{}, stderr: map[string][]string{}, minimal: map[uint64]bool{}, guardFaults: map[string]string{}}
 	s.run(ctx)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	report := &Report{Command: cmd.Argv, Name: s.name, Modes: s.modes, Warnings: s.hostWarnings()}
+	report := &Report{Command: cmd.Argv, Name: s.name, Modes: s.modes, Warnings: append(s.hostWarnings(), s.policyWarnings()...)}
 	if report.Modes == nil {
 		report.Modes = []protocol.Mode{}
 	}
@@ -207,6 +231,10 @@ func Run(ctx context.Context, cmd wire.Command, opts Options) (*Report, error) {
 		r, ok := s.results[c.Name]
 		if !ok {
 			r = Result{Check: c.Name, Status: Skip, Reason: "not made: " + s.skipReason}
+		}
+		if lines := s.stderr[c.Name]; len(lines) > 0 {
+			r.StderrLeftOut = max(len(lines)-StderrShown, 0)
+			r.Stderr = lines[r.StderrLeftOut:]
 		}
 		report.Checks = append(report.Checks, r)
 	}

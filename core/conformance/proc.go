@@ -37,29 +37,81 @@ type proc struct {
 	junk    [][]byte          // lines of stdout that are not JSON-RPC messages
 	msgs    []message         // JSON-RPC messages from the hook, in order
 	arrived chan struct{}     // closed, and replaced, when a message arrives
+	// stderr are the last lines the hook wrote on stderr, at most
+	// maxStderrLines; stderrDropped counts those let go before them, so
+	// that a mark (stderrMark) stays a line's number from the start.
+	stderr        []string
+	stderrDropped int
 }
+
+// maxStderrLines bounds the stderr lines a run keeps, for the failing
+// checks' report: a hook may log without end.
+const maxStderrLines = 4096
 
 // start runs the hook with its own pipes, in a process group of its own so
 // that stop can end whatever it started; its stderr goes on to stderr.
 func start(cmd wire.Command, timeout time.Duration, stderr io.Writer, limit int64) (*proc, error) {
-	var onStderr func(string)
-	if stderr != nil {
-		onStderr = func(line string) { io.WriteString(stderr, line+"\n") }
-	}
-	c, err := cmd.StartChild(onStderr, nil)
-	if err != nil {
-		return nil, err
-	}
 	p := &proc{
-		Child:    c,
 		timeout:  timeout,
 		limit:    cmp.Or(limit, DefaultMaxOutput),
 		readDone: make(chan struct{}),
 		sent:     map[uint64]string{},
 		arrived:  make(chan struct{}),
 	}
+	// Every line is kept, so that a failing check can show what the hook
+	// said meanwhile (a handler's traceback), and passed on when asked.
+	c, err := cmd.StartChild(func(line string) {
+		p.mu.Lock()
+		p.stderr = append(p.stderr, line)
+		if len(p.stderr) > maxStderrLines {
+			p.stderrDropped += len(p.stderr) - maxStderrLines
+			p.stderr = slices.Delete(p.stderr, 0, len(p.stderr)-maxStderrLines)
+		}
+		p.mu.Unlock()
+		if stderr != nil {
+			io.WriteString(stderr, line+"\n")
+		}
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.Child = c
 	go p.read(c.Stdout)
 	return p, nil
+}
+
+// stderrMark is the number of the next line to come on stderr.
+func (p *proc) stderrMark() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderrDropped + len(p.stderr)
+}
+
+// stderrSince returns the lines of stderr from the mark on, those kept.
+func (p *proc) stderrSince(mark int) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.stderr[max(mark-p.stderrDropped, 0):])
+}
+
+// stderrSettles waits until the hook has written nothing on stderr for
+// idle, its stderr has ended, or max has passed. Stderr and stdout are two
+// pipes: a traceback written before a reply may be read after it.
+func (p *proc) stderrSettles(idle, max time.Duration) {
+	deadline := time.Now().Add(max)
+	last, quietSince := p.stderrMark(), time.Now()
+	for time.Now().Before(deadline) {
+		select {
+		case <-p.StderrDone():
+			return
+		case <-time.After(idle / 5):
+		}
+		if n := p.stderrMark(); n != last {
+			last, quietSince = n, time.Now()
+		} else if time.Since(quietSince) >= idle {
+			return
+		}
+	}
 }
 
 func (p *proc) read(r io.ReadCloser) {

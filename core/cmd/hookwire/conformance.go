@@ -20,19 +20,23 @@ import (
 
 var conformanceCommand = command{
 	name: "conformance",
-	args: "[--json] [--modes LIST] [--timeout DURATION] [--name NAME] [--host picoclaw] [-v] [--exchanges DIR] -- COMMAND [ARGS...]",
+	args: "[--json] [--modes LIST] [--timeout DURATION] [--name NAME] [--host picoclaw] [--failure-policy open|closed] [-v] [--exchanges DIR] -- COMMAND [ARGS...]",
 	summary: `Starts the hook COMMAND (directly, with no shell) and drives it through the
 protocol as a host does: the handshake, each method of the modes it declares,
 notifications, an unknown method, lines that are not JSON, 50 concurrent
 requests, and the end of its stdin. Prints every check, pass or fail with the
-reason, and exits 1 when one fails. With --host picoclaw, it also warns of
+reason, and under a failed check what the hook wrote on stderr meanwhile (a
+handler's traceback), and exits 1 when one fails. With --host picoclaw, it also warns of
 each behaviour of PicoClaw's host this hook's replies would meet: tools
 changed in before_llm reverted, a changed system message restoring the
 whole message list, an after_llm modify erasing the names of id-only tool
 calls, respond without a result and unknown actions taken as continue, the
 reasons of abort_turn and hard_abort dropped (hard_abort rolls the session
 back), ` + stageOf(protocol.ModeApprove) + `'s abstain and arguments ignored, reply lines over 1 MiB, and
-the stages sent in pairs, with what the hook answers at each. The checks:
+the stages sent in pairs, with what the hook answers at each. With
+--failure-policy open or closed, it also warns, for a guard request
+(before_tool, approve_tool) the hook fails, of what a host under that policy
+does with the tool call it guards: open runs it, closed blocks it. The checks:
 ` + checkList() + `
 
 With --exchanges DIR, plays instead each exchange vector of DIR (.txtar files
@@ -43,10 +47,11 @@ what differs.`,
 		jsonOut := fs.Bool("json", false, "print the report as one JSON object")
 		modes := fs.String("modes", "observe,llm,tool,approve", "the modes offered in hook.hello, comma-separated")
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
-		verbose := fs.Bool("v", false, "pass the hook's stderr on to stderr, each line as [NAME] line")
+		verbose := fs.Bool("v", false, "pass all of the hook's stderr on to stderr, each line as [NAME] line (without it, the report shows only the lines written during a failed check, under it)")
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
 		hostName := fs.String("host", "reference", "with picoclaw or an agent of hookwire-bridge (claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code), warn of each behaviour of that host the hook's replies would meet")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
+		policy := fs.String("failure-policy", "", "the failure `policy`, open or closed: warn, for each guard request (before_tool, approve_tool) the hook fails, of what a host under that policy does with the tool call: open runs it, closed blocks it (as run --failure-policy and the hooks configuration's failure_policy)")
 		return func(args []string, e env) int {
 			if len(args) == 0 {
 				return e.fail(exitUsage, "conformance", errors.New("need the hook's command, after -- (see hookwire conformance --help)"))
@@ -68,7 +73,10 @@ what differs.`,
 			if err != nil {
 				return e.fail(exitUsage, "conformance", err)
 			}
-			opts := conformance.Options{Timeout: *timeout, Host: h}
+			if *policy != "" && *policy != "open" && *policy != "closed" {
+				return e.fail(exitUsage, "conformance", fmt.Errorf("--failure-policy: %q is not open or closed", *policy))
+			}
+			opts := conformance.Options{Timeout: *timeout, Host: h, FailurePolicy: *policy}
 			if *verbose {
 				opts.Stderr = &prefixLines{w: e.stderr, prefix: "[" + *name + "] "}
 			}

@@ -92,19 +92,7 @@ var doctorAgents = map[string]doctorAgent{
 			return openAIResponses(strings.Replace(a.command, "rm -rf ", "rm -r ", 1), 1)
 		},
 		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
-			config := fmt.Sprintf(`model = "scripted"
-model_provider = "scripted"
-check_for_update_on_startup = false
-
-[features]
-hooks = true
-
-[model_providers.scripted]
-name = "scripted"
-base_url = "%s/v1"
-env_key = "SCRIPTED_API_KEY"
-wire_api = "responses"
-`, url)
+			config := codexConfig(url)
 			if trusted {
 				config += fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", a.project)
 			}

@@ -113,19 +113,7 @@ func (a *agentRun) codexCLI(t *testing.T, hook []string, env ...string) (string,
 	os.MkdirAll(codexHome, 0o755)
 	data, _ := json.Marshal(map[string]any{"hooks": events})
 	os.WriteFile(filepath.Join(codexHome, "hooks.json"), data, 0o644)
-	os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(fmt.Sprintf(`model = "scripted"
-model_provider = "scripted"
-check_for_update_on_startup = false
-
-[features]
-hooks = true
-
-[model_providers.scripted]
-name = "scripted"
-base_url = "%s/v1"
-env_key = "SCRIPTED_API_KEY"
-wire_api = "responses"
-`, model.url)), 0o644)
+	os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(codexConfig(model.url)), 0o644)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
@@ -138,6 +126,24 @@ wire_api = "responses"
 		t.Fatalf("Codex CLI did not end within 120 s:\n%s", out)
 	}
 	return string(out), model
+}
+
+// codexConfig is Codex CLI's config.toml with hooks on and its model the
+// scripted one at url.
+func codexConfig(url string) string {
+	return fmt.Sprintf(`model = "scripted"
+model_provider = "scripted"
+check_for_update_on_startup = false
+
+[features]
+hooks = true
+
+[model_providers.scripted]
+name = "scripted"
+base_url = "%s/v1"
+env_key = "SCRIPTED_API_KEY"
+wire_api = "responses"
+`, url)
 }
 
 // openAIChat answers chat completions as Qwen Code calls them, streamed

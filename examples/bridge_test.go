@@ -179,6 +179,17 @@ type contract struct {
 	exit    int
 }
 
+// aborts says whether the reference hook aborts the turn at the contract's
+// event: it decides by the tool's name, or the model's.
+func (c contract) aborts() bool {
+	for _, key := range []string{"tool_name", "toolName", "model"} {
+		if name, _ := c.changes[key].(string); name == "abort_turn" || name == "hard_abort" {
+			return true
+		}
+	}
+	return false
+}
+
 func tool(name string) map[string]any {
 	return map[string]any{"tool_name": name, "tool_input": map[string]any{"text": "hi"}}
 }
@@ -283,6 +294,12 @@ func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *tes
 					stdout, stderr, exit := b.call(t, sample(t, agent, c.event, c.changes))
 					if exit != c.exit || !sameJSON(t, c.stdout, stdout) {
 						t.Errorf("%s %v:\n got exit %d, stdout %s\nwant exit %d, stdout %s\nstderr: %s", c.event, c.changes, exit, stdout, c.exit, c.stdout, stderr)
+					}
+					if c.aborts() {
+						// The turn is over: the bridge blocks the rest of it
+						// (bridge_abort_test.go), and the next contract is
+						// asked of the hook in a turn of its own.
+						b.call(t, sample(t, agent, newTurnEvents[agent][0], nil))
 					}
 				}
 				b.noneLeft(t, "after the session's end")

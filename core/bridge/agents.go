@@ -49,6 +49,10 @@ type Step struct {
 	// NotMapped says why the event is not mapped: the bridge answers it
 	// with nothing, and the agent goes on as without a hook.
 	NotMapped string
+	// NewTurn is true for the user's prompt and for the end of the
+	// agent's turn: a turn a hook aborted is over, and the calls after it
+	// are asked of the hook again.
+	NewTurn bool
 }
 
 // Runtime event kinds the bridge raises that the protocol's agent loop has
@@ -151,12 +155,12 @@ var claudeCode = &Agent{
 		"PostToolBatch":      {Kind: "agent.tool.batch_end"},
 		// The prompt as a before_llm call: messages a modify appends reach
 		// Claude as context of the prompt, abort_turn blocks the prompt.
-		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
+		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}, NewTurn: true},
 		"UserPromptExpansion": {Kind: "agent.prompt.expansion"},
 		// Claude's last answer of a turn as an after_llm call: context on
 		// the answer keeps the turn going (once a turn: Claude says when it
 		// already goes on for a stop hook, stop_hook_active).
-		"Stop":               {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block"},
+		"Stop":               {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block", NewTurn: true},
 		"StopFailure":        {Kind: protocol.KindError},
 		"SubagentStart":      {Kind: "agent.subagent.start"},
 		"SubagentStop":       {Kind: protocol.KindTurnEnd},
@@ -207,8 +211,8 @@ var geminiCLI = &Agent{
 		// it waits for the end of the turn, where it keeps the turn going.
 		"AfterModel":          {Calls: []Stage{AfterLLM}, ContextLater: "AfterAgent"},
 		"BeforeToolSelection": {Kind: protocol.KindLLMRequest},
-		"BeforeAgent":         {Kind: protocol.KindTurnStart},
-		"AfterAgent":          {Kind: protocol.KindTurnEnd, KeepGoing: "deny"},
+		"BeforeAgent":         {Kind: protocol.KindTurnStart, NewTurn: true},
+		"AfterAgent":          {Kind: protocol.KindTurnEnd, KeepGoing: "deny", NewTurn: true},
 		"SessionStart":        {Kind: protocol.KindSessionStart},
 		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
 		"Notification":        {Kind: KindNotification},
@@ -237,9 +241,9 @@ var codexCLI = &Agent{
 		"PreToolUse":        {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"PermissionRequest": {Calls: []Stage{Approval}, Guard: true},
 		"PostToolUse":       {Calls: []Stage{AfterTool}, Context: true},
-		"UserPromptSubmit":  {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
+		"UserPromptSubmit":  {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}, NewTurn: true},
 		// The last answer of a turn as an after_llm call, as Claude Code's.
-		"Stop":         {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block"},
+		"Stop":         {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block", NewTurn: true},
 		"StopFailure":  {Kind: protocol.KindError},
 		"SessionStart": {Kind: protocol.KindSessionStart},
 		"SessionEnd":   {Kind: protocol.KindSessionEnd, EndsSession: true},
@@ -270,8 +274,8 @@ var factoryDroid = &Agent{
 	Events: map[string]Step{
 		"PreToolUse":       {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"PostToolUse":      {Calls: []Stage{AfterTool}},
-		"UserPromptSubmit": {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
-		"Stop":             {Kind: protocol.KindTurnEnd},
+		"UserPromptSubmit": {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}, NewTurn: true},
+		"Stop":             {Kind: protocol.KindTurnEnd, NewTurn: true},
 		"SubagentStop":     {Kind: protocol.KindTurnEnd},
 		"SessionStart":     {Kind: protocol.KindSessionStart},
 		"SessionEnd":       {Kind: protocol.KindSessionEnd, EndsSession: true},
@@ -303,14 +307,14 @@ var qwenCode = &Agent{
 		"PostToolUse":         {Calls: []Stage{AfterTool}, Context: true},
 		"PostToolUseFailure":  {Calls: []Stage{AfterTool}, Context: true},
 		"PostToolBatch":       {Kind: "agent.tool.batch_end"},
-		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}},
+		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}, NewTurn: true},
 		"UserPromptExpansion": {Kind: "agent.prompt.expansion"},
 		"SessionStart":        {Kind: protocol.KindSessionStart},
 		"SessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
 		"SessionDelete":       {Kind: "agent.session.deleted"},
 		"MessageDisplay":      {Kind: "agent.message.display"},
 		// The last answer of a turn as an after_llm call, as Claude Code's.
-		"Stop":               {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block"},
+		"Stop":               {Kind: protocol.KindTurnEnd, Calls: []Stage{AfterLLM}, KeepGoing: "block", NewTurn: true},
 		"StopFailure":        {Kind: protocol.KindError},
 		"SubagentStart":      {Kind: "agent.subagent.start"},
 		"SubagentStop":       {Kind: protocol.KindTurnEnd},

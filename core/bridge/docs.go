@@ -23,6 +23,14 @@ func EventTable() []byte {
 	b.WriteString("becomes the agent's decision. At every event a result's `message` is\n")
 	b.WriteString("shown to the user (`systemMessage`); its `context` reaches the model where\n")
 	b.WriteString("the table says so, and elsewhere the user is told once that it does not.\n")
+	b.WriteString("\nAn abort (`abort_turn`, `hard_abort`) ends the turn: the agent may still\n")
+	b.WriteString("run the other tool calls of the model's answer, so the session's server\n")
+	b.WriteString("blocks every later guarded call of that turn itself, in the agent's form\n")
+	b.WriteString("of a blocked call, with a reason that names the hook and the abort. The\n")
+	b.WriteString("turn is over at the agent's next prompt or at its end (the events the\n")
+	b.WriteString("tables say so of, where the agent's settings name them for the hook), or,\n")
+	b.WriteString("where the events name their turn (Codex CLI's `turn_id`, Cursor's\n")
+	b.WriteString("`generation_id`, Qwen Code's `prompt_id`), at a call of another turn.\n")
 	b.WriteString("\nEach agent's tool names, and the canonical kind of each, are in\n")
 	b.WriteString("[tools.md](tools.md).\n")
 	for _, name := range slices.Sorted(maps.Keys(Agents)) {
@@ -73,7 +81,10 @@ func (s Step) does() string {
 		parts = append(parts, "`context` on the last answer keeps the turn going (`decision: \""+s.KeepGoing+"\"`, once a turn)")
 	}
 	if s.Guard {
-		parts = append(parts, "a guard: blocked when the hook cannot answer (no decision under `--failure-policy open`)")
+		parts = append(parts, "a guard: blocked when the hook cannot answer (no decision under `--failure-policy open`), and, without asking the hook, after a hook aborted the turn (`abort_turn`, `hard_abort`), until the turn is over")
+	}
+	if s.NewTurn {
+		parts = append(parts, "a turn a hook aborted is over: the tool calls after it are asked of the hook again")
 	}
 	if s.EndsSession {
 		parts = append(parts, "the session's server stops")

@@ -72,6 +72,7 @@ type server struct {
 	modes    []protocol.Mode // as the hook last declared them
 	told     map[string]bool // what the user has been told this session
 	later    []string        // context that waits for the end of the turn (Step.ContextLater)
+	aborted  *abort          // the turn a hook aborted, until the next (abort.go)
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -286,11 +287,18 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		o.failure = "hook " + s.opts.Name + " did not start: " + s.err.Error()
 		return s.decide(ev, &o)
 	}
+	if step.NewTurn {
+		s.newTurn()
+	}
 	if step.Kind != "" {
 		s.rt.Emit(runtimeEvent(s.opts.Agent.Name, step.Kind, ev))
 		if len(step.Calls) == 0 {
 			return s.decide(ev, &o)
 		}
+	}
+	if a := s.abortOf(ev); a != nil && step.Guard {
+		o = blockAfter(a, o)
+		return s.decide(ev, &o)
 	}
 	stages, up := s.stages()
 	if !up && step.Guard {
@@ -307,6 +315,14 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		if s.ask(ctx, ev, stage, &o); o.ended != nil || o.failure != "" {
 			break
 		}
+	}
+	switch a := s.abortOf(ev); {
+	case o.aborts() && !step.NewTurn:
+		s.remember(ev, o.ended)
+	case a != nil && step.Guard && o.ended == nil && o.failure == "":
+		// A call the agent asked about at the same time as the one the
+		// hook aborted, and that the hook answered after it.
+		o = blockAfter(a, o)
 	}
 	return s.decide(ev, &o)
 }

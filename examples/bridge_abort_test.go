@@ -1,0 +1,145 @@
+package examples
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An abort ends the turn wherever the bridge runs: the agent may still run
+// the other tool calls of the model's answer, each an event of its own,
+// and the session's server blocks them, in the agent's form, until the
+// next prompt or the end of the turn.
+
+// abortingGuard is a Python hook of the tool mode that aborts the turn
+// (abort_turn, or hard_abort when the command says "hard") on a command
+// that says "abort me", and denies any other with a reason that names
+// the command, so that a test sees it was asked.
+func abortingGuard(t *testing.T) bridgeHook {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "guard.py")
+	os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "hook.hello":
+        result = {"ok": True, "modes": ["tool"]}
+    elif msg["method"] == "hook.before_tool":
+        command = str((msg["params"].get("arguments") or {}).get("command", ""))
+        if "abort me" in command:
+            action = "hard_abort" if "hard" in command else "abort_turn"
+            result = {"action": action, "reason": "the guard stops the turn"}
+        else:
+            result = {"action": "deny_tool", "reason": "the guard was asked about: " + command}
+    else:
+        result = {"action": "continue"}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+`), 0o644)
+	return bridgeHook{argv: []string{"python3", script}}
+}
+
+// shellEvent is the agent's event for command in its shell tool.
+func shellEvent(t *testing.T, agent, command string) map[string]any {
+	ev := rmEvent(t, agent)
+	switch agent {
+	case "copilot-cli":
+		ev["toolArgs"] = `{"command":` + quoteJSON(command) + `}`
+	case "cursor":
+		ev["command"] = command
+	default:
+		ev["tool_input"] = map[string]any{"command": command}
+	}
+	return ev
+}
+
+// turnMember is the member that names an event's turn, for the agents
+// whose events carry one.
+var turnMember = map[string]string{"codex-cli": "turn_id", "cursor": "generation_id", "qwen-code": "prompt_id"}
+
+// inTurn is the event in the turn named, where the agent's events name
+// their turn.
+func inTurn(agent string, ev map[string]any, turn string) map[string]any {
+	if key := turnMember[agent]; key != "" {
+		ev[key] = turn
+	}
+	return ev
+}
+
+// newTurnEvents are the events of each agent after which a turn is over:
+// the user's prompt, and the end of the turn.
+var newTurnEvents = map[string][]string{
+	"claude-code":   {"UserPromptSubmit", "Stop"},
+	"gemini-cli":    {"BeforeAgent", "AfterAgent"},
+	"codex-cli":     {"UserPromptSubmit", "Stop"},
+	"copilot-cli":   {"userPromptSubmitted", "agentStop"},
+	"cursor":        {"beforeSubmitPrompt", "stop"},
+	"factory-droid": {"UserPromptSubmit", "Stop"},
+	"qwen-code":     {"UserPromptSubmit", "Stop"},
+}
+
+const abortedReason = "hook guard.py aborted this turn (the guard stops the turn)"
+
+func TestAbortBlocksEveryLaterGuardedCallOfTheTurnInEveryAgentUntilTheNextPrompt(t *testing.T) {
+	for _, agent := range allAgents {
+		for _, next := range newTurnEvents[agent] {
+			t.Run(agent+"/"+next, func(t *testing.T) {
+				t.Parallel()
+				b := newBridgeRun(t, agent, abortingGuard(t))
+				turn := func(ev map[string]any) map[string]any { return inTurn(agent, ev, "turn-1") }
+				stdout, stderr, exit := b.call(t, turn(shellEvent(t, agent, "abort me")))
+				if !blocked(agent, stdout, exit) || !strings.Contains(stdout, "the guard stops the turn") {
+					t.Fatalf("the aborted call: exit %d, stdout %s, stderr %s: want it blocked with the guard's reason", exit, stdout, stderr)
+				}
+				stdout, stderr, exit = b.call(t, turn(shellEvent(t, agent, "echo after > after.txt")))
+				if !blocked(agent, stdout, exit) || !strings.Contains(stdout, abortedReason) || strings.Contains(stdout, "was asked about") {
+					t.Errorf("a later call of the aborted turn: exit %d, stdout %s, stderr %s: want it blocked by the bridge, naming the abort and the hook, without asking the hook", exit, stdout, stderr)
+				}
+				// Every event that guards a tool, in its own form of a block.
+				for _, event := range guardEvents(agent) {
+					ev := turn(sample(t, agent, event, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "echo after > after.txt"}}))
+					if stdout, _, exit := b.call(t, ev); decides(stdout, exit) == "" || !strings.Contains(stdout, abortedReason) {
+						t.Errorf("%s after the abort: exit %d, stdout %s: want a decision that blocks it, naming the abort", event, exit, stdout)
+					}
+				}
+				b.call(t, turn(sample(t, agent, next, nil)))
+				stdout, stderr, exit = b.call(t, turn(shellEvent(t, agent, "echo after > after.txt")))
+				if !strings.Contains(stdout, "the guard was asked about: echo after") {
+					t.Errorf("a call after %s: exit %d, stdout %s, stderr %s: want the hook asked again", next, exit, stdout, stderr)
+				}
+			})
+		}
+	}
+}
+
+// hard_abort ends the turn as abort_turn does.
+func TestAbortByHardAbortBlocksTheLaterCallsOfTheTurnToo(t *testing.T) {
+	b := newBridgeRun(t, "claude-code", abortingGuard(t))
+	b.call(t, shellEvent(t, "claude-code", "hard abort me"))
+	stdout, _, exit := b.call(t, shellEvent(t, "claude-code", "echo after > after.txt"))
+	if !blocked("claude-code", stdout, exit) || !strings.Contains(stdout, abortedReason) {
+		t.Errorf("a later call after hard_abort: exit %d, stdout %s: want it blocked, naming the abort", exit, stdout)
+	}
+}
+
+// Where the agent's events name their turn (Codex CLI, Cursor, Qwen Code),
+// a call of another turn is asked of the hook, though no prompt event
+// reached the bridge (the agent's settings may name none for the hook).
+func TestAbortHoldsForItsOwnTurnWhereTheEventsNameTheirTurn(t *testing.T) {
+	for agent := range turnMember {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			b := newBridgeRun(t, agent, abortingGuard(t))
+			b.call(t, inTurn(agent, shellEvent(t, agent, "abort me"), "turn-1"))
+			stdout, _, exit := b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-1"))
+			if !blocked(agent, stdout, exit) || !strings.Contains(stdout, abortedReason) {
+				t.Errorf("a later call of the same turn: exit %d, stdout %s: want it blocked, naming the abort", exit, stdout)
+			}
+			stdout, _, _ = b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-2"))
+			if !strings.Contains(stdout, "the guard was asked about: echo after") {
+				t.Errorf("a call of the next turn: stdout %s: want the hook asked again", stdout)
+			}
+		})
+	}
+}

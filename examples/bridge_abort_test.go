@@ -1,9 +1,11 @@
 package examples
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -14,12 +16,18 @@ import (
 
 // abortingGuard is a Python hook of the tool mode that aborts the turn
 // (abort_turn, or hard_abort when the command says "hard") on a command
-// that says "abort me", and denies any other with a reason that names
-// the command, so that a test sees it was asked.
-func abortingGuard(t *testing.T) bridgeHook {
+// that says "abort me". Any other it denies with a reason that names the
+// command, so that a test sees it was asked, or, when otherwise is
+// "continue", lets it run. With "together", it holds the first call until
+// a second comes, then answers the second, then the first: an agent that
+// asks about the calls of one answer at once, whose hook answers the call
+// it lets go before the one it aborts.
+func abortingGuard(t *testing.T, otherwise string) bridgeHook {
 	t.Helper()
 	script := filepath.Join(t.TempDir(), "guard.py")
 	os.WriteFile(script, []byte(`import json, sys
+otherwise = sys.argv[1]
+held = []
 for line in sys.stdin:
     msg = json.loads(line)
     if "id" not in msg:
@@ -28,16 +36,27 @@ for line in sys.stdin:
         result = {"ok": True, "modes": ["tool"]}
     elif msg["method"] == "hook.before_tool":
         command = str((msg["params"].get("arguments") or {}).get("command", ""))
+        if otherwise == "together":
+            held.append((msg, command))
+            if len(held) < 2:
+                continue
+            for m, c in sorted(held, key=lambda h: "abort me" in h[1]):
+                result = {"action": "abort_turn", "reason": "the guard stops the turn"} if "abort me" in c else {"action": "continue"}
+                print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}), flush=True)
+            held = []
+            continue
         if "abort me" in command:
             action = "hard_abort" if "hard" in command else "abort_turn"
             result = {"action": action, "reason": "the guard stops the turn"}
+        elif otherwise == "continue":
+            result = {"action": "continue"}
         else:
             result = {"action": "deny_tool", "reason": "the guard was asked about: " + command}
     else:
         result = {"action": "continue"}
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
 `), 0o644)
-	return bridgeHook{argv: []string{"python3", script}}
+	return bridgeHook{argv: []string{"python3", script, otherwise}}
 }
 
 // shellEvent is the agent's event for command in its shell tool.
@@ -86,7 +105,7 @@ func TestAbortBlocksEveryLaterGuardedCallOfTheTurnInEveryAgentUntilTheNextPrompt
 		for _, next := range newTurnEvents[agent] {
 			t.Run(agent+"/"+next, func(t *testing.T) {
 				t.Parallel()
-				b := newBridgeRun(t, agent, abortingGuard(t))
+				b := newBridgeRun(t, agent, abortingGuard(t, "deny"))
 				turn := func(ev map[string]any) map[string]any { return inTurn(agent, ev, "turn-1") }
 				stdout, stderr, exit := b.call(t, turn(shellEvent(t, agent, "abort me")))
 				if !blocked(agent, stdout, exit) || !strings.Contains(stdout, "the guard stops the turn") {
@@ -115,7 +134,7 @@ func TestAbortBlocksEveryLaterGuardedCallOfTheTurnInEveryAgentUntilTheNextPrompt
 
 // hard_abort ends the turn as abort_turn does.
 func TestAbortByHardAbortBlocksTheLaterCallsOfTheTurnToo(t *testing.T) {
-	b := newBridgeRun(t, "claude-code", abortingGuard(t))
+	b := newBridgeRun(t, "claude-code", abortingGuard(t, "deny"))
 	b.call(t, shellEvent(t, "claude-code", "hard abort me"))
 	stdout, _, exit := b.call(t, shellEvent(t, "claude-code", "echo after > after.txt"))
 	if !blocked("claude-code", stdout, exit) || !strings.Contains(stdout, abortedReason) {
@@ -130,7 +149,7 @@ func TestAbortHoldsForItsOwnTurnWhereTheEventsNameTheirTurn(t *testing.T) {
 	for agent := range turnMember {
 		t.Run(agent, func(t *testing.T) {
 			t.Parallel()
-			b := newBridgeRun(t, agent, abortingGuard(t))
+			b := newBridgeRun(t, agent, abortingGuard(t, "deny"))
 			b.call(t, inTurn(agent, shellEvent(t, agent, "abort me"), "turn-1"))
 			stdout, _, exit := b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-1"))
 			if !blocked(agent, stdout, exit) || !strings.Contains(stdout, abortedReason) {
@@ -139,6 +158,36 @@ func TestAbortHoldsForItsOwnTurnWhereTheEventsNameTheirTurn(t *testing.T) {
 			stdout, _, _ = b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-2"))
 			if !strings.Contains(stdout, "the guard was asked about: echo after") {
 				t.Errorf("a call of the next turn: stdout %s: want the hook asked again", stdout)
+			}
+		})
+	}
+}
+
+// An agent that asks about the calls of one answer at once (Gemini CLI)
+// sends their events together: a call the hook lets go, answered before
+// the one it aborts, waits for it, and is blocked.
+func TestAbortBlocksACallAskedAtTheSameTimeThatTheHookLetGoFirst(t *testing.T) {
+	for _, agent := range []string{"gemini-cli", "claude-code"} {
+		t.Run(agent, func(t *testing.T) {
+			t.Parallel()
+			b := newBridgeRun(t, agent, abortingGuard(t, "together"))
+			b.call(t, sample(t, agent, newTurnEvents[agent][0], nil)) // the hook starts
+			replies := make([]string, 2)
+			var wg sync.WaitGroup
+			for i, command := range []string{"abort me", "echo after > after.txt"} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					stdout, stderr, exit := b.call(t, shellEvent(t, agent, command))
+					replies[i] = fmt.Sprintf("exit %d, stdout %s, stderr %s", exit, stdout, stderr)
+				}()
+			}
+			wg.Wait()
+			if !strings.Contains(replies[0], "the guard stops the turn") {
+				t.Errorf("the aborted call: %s: want it blocked with the guard's reason", replies[0])
+			}
+			if !strings.Contains(replies[1], abortedReason) {
+				t.Errorf("the call asked with it: %s: want it blocked, naming the abort", replies[1])
 			}
 		})
 	}

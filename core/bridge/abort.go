@@ -1,6 +1,9 @@
 package bridge
 
 import (
+	"sync"
+	"time"
+
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -11,7 +14,11 @@ import (
 // guarded call of the turn itself, in the agent's own form, until the turn
 // is over: the user's next prompt or the end of the turn (Step.NewTurn),
 // or, where the agent's events name their turn (turnOf), a call of another
-// turn.
+// turn. An agent that asks about the calls of one answer at once (Gemini
+// CLI) sends them to the server together: a call the hook lets go waits
+// until those being asked with it are decided, and is blocked if one of
+// them aborted the turn. A call decided before the aborting one reached
+// the server is not: the agent runs it.
 
 // abort is a turn a hook aborted.
 type abort struct {
@@ -78,4 +85,49 @@ func blockAfter(a *abort, o outcome) outcome {
 	why += ", and every later tool call of the turn is blocked; the hook is asked again at the next prompt"
 	return outcome{step: o.step, failOpen: o.failOpen, firstTime: o.firstTime,
 		approval: &decision{action: protocol.ActionDenyTool, hook: a.hook, reason: why}}
+}
+
+// asked notes a guard event being asked of the hook; the function it
+// returns notes it decided, once, whenever it is called again.
+func (s *server) asked() func() {
+	done := make(chan struct{})
+	s.mu.Lock()
+	if s.asking == nil {
+		s.asking = map[chan struct{}]bool{}
+	}
+	s.asking[done] = true
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.asking, done)
+			s.mu.Unlock()
+			close(done)
+		})
+	}
+}
+
+// awaitOthers waits until the guard events being asked now are decided,
+// at most for the invocations' deadline: each of them is bounded by it.
+func (s *server) awaitOthers() {
+	s.mu.Lock()
+	var others []chan struct{}
+	for done := range s.asking {
+		others = append(others, done)
+	}
+	s.mu.Unlock()
+	if len(others) == 0 {
+		return
+	}
+	bound := time.NewTimer(s.deadline)
+	defer bound.Stop()
+	for _, done := range others {
+		select {
+		case <-done:
+		case <-bound.C:
+			s.log.Warn("guard events asked at the same time were not decided within the deadline", "deadline", s.deadline)
+			return
+		}
+	}
 }

@@ -67,12 +67,14 @@ type server struct {
 	endOnce sync.Once
 
 	mu       sync.Mutex
-	closing  bool            // the server stops: it takes no more connections
-	inflight sync.WaitGroup  // the connections being answered
-	modes    []protocol.Mode // as the hook last declared them
-	told     map[string]bool // what the user has been told this session
-	later    []string        // context that waits for the end of the turn (Step.ContextLater)
-	aborted  *abort          // the turn a hook aborted, until the next (abort.go)
+	closing  bool                   // the server stops: it takes no more connections
+	inflight sync.WaitGroup         // the connections being answered
+	modes    []protocol.Mode        // as the hook last declared them
+	told     map[string]bool        // what the user has been told this session
+	later    []string               // context that waits for the end of the turn (Step.ContextLater)
+	aborted  *abort                 // the turn a hook aborted, until the next (abort.go)
+	asking   map[chan struct{}]bool // the guard events being asked, each closed when decided
+	deadline time.Duration          // the invocations' deadline
 }
 
 // Serve runs a session's server until the session ends, the idle time
@@ -122,7 +124,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	s := &server{opts: opts, rt: rt, log: log, tail: tail, pub: pub, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{})}
+	s := &server{opts: opts, rt: rt, log: log, tail: tail, pub: pub, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{}), deadline: deadline}
 	go s.start(ctx)
 	go s.accept(ln)
 	defer func() {
@@ -300,6 +302,11 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		o = blockAfter(a, o)
 		return s.decide(ev, &o)
 	}
+	decided := func() {}
+	if step.Guard {
+		decided = s.asked()
+		defer decided()
+	}
 	stages, up := s.stages()
 	if !up && step.Guard {
 		o.failure = "hook " + s.opts.Name + " is down"
@@ -316,13 +323,18 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 			break
 		}
 	}
-	switch a := s.abortOf(ev); {
-	case o.aborts() && !step.NewTurn:
+	if o.aborts() && !step.NewTurn {
 		s.remember(ev, o.ended)
-	case a != nil && step.Guard && o.ended == nil && o.failure == "":
-		// A call the agent asked about at the same time as the one the
-		// hook aborted, and that the hook answered after it.
-		o = blockAfter(a, o)
+	}
+	decided()
+	if step.Guard && o.ended == nil && o.failure == "" {
+		// The agent may ask about the calls of one answer at once (Gemini
+		// CLI does): a call the hook let go waits for those asked with it,
+		// so that an abort of one of them blocks it too.
+		s.awaitOthers()
+		if a := s.abortOf(ev); a != nil {
+			o = blockAfter(a, o)
+		}
 	}
 	return s.decide(ev, &o)
 }

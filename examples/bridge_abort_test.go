@@ -192,3 +192,28 @@ func TestAbortBlocksACallAskedAtTheSameTimeThatTheHookLetGoFirst(t *testing.T) {
 		})
 	}
 }
+
+// Under the real agents, the model answers with two tool calls at once:
+// the first the guard aborts, the second writes after.txt. The turn ends
+// at the abort: the second call does not run. The agent's prompt and the
+// end of its turn reach the bridge too, where the run names them, and do
+// not end the abort early.
+func TestUnderTheRealAgentsAnAbortStopsTheOtherCallsOfTheSameAnswer(t *testing.T) {
+	for _, agent := range realAgents {
+		t.Run(agent.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.command, a.siblings = "echo abort me > aborted.txt", []string{"echo after > after.txt"}
+			a.prompt, a.stop = true, true
+			out, model := agent.run(a, t, abortingGuard(t, "continue").argv)
+			for _, file := range []string{"aborted.txt", "after.txt"} {
+				if _, err := os.Stat(filepath.Join(a.project, file)); err == nil {
+					t.Errorf("%s %s ran a call of the aborted turn: %s exists\n%s", agent.name, agent.version, file, out)
+				}
+			}
+			if !strings.Contains(model.sent()+out, "the guard stops the turn") {
+				t.Errorf("%s %s: neither the model nor the user was told of the abort\n%s", agent.name, agent.version, out)
+			}
+		})
+	}
+}

@@ -34,7 +34,7 @@ var doctorAgents = map[string]doctorAgent{
 	"claude-code": {
 		name: "Claude Code", version: claudeCodeVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
-			return anthropic(a.command, 1)
+			return anthropic([]string{a.command})
 		},
 		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {},
 		run: func(t *testing.T, a *agentRun, url string, env []string) string {
@@ -47,7 +47,7 @@ var doctorAgents = map[string]doctorAgent{
 	"gemini-cli": {
 		name: "Gemini CLI", version: geminiCLIVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
-			return gemini(a.command, 1)
+			return gemini([]string{a.command})
 		},
 		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
 			writeJSON(t, filepath.Join(a.home, ".gemini", "settings.json"), map[string]any{
@@ -68,7 +68,7 @@ var doctorAgents = map[string]doctorAgent{
 	"qwen-code": {
 		name: "Qwen Code", version: qwenCodeVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
-			return openAIChat("run_shell_command", a.command, 1)
+			return openAIChat("run_shell_command", []string{a.command})
 		},
 		// Qwen Code's folder trust is off unless the user turns it on: the
 		// untrusted case turns it on and trusts no folder.
@@ -89,7 +89,7 @@ var doctorAgents = map[string]doctorAgent{
 		name: "Codex CLI", version: codexCLIVersion,
 		// Codex CLI refuses an rm -rf itself: the model asks for rm -r.
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
-			return openAIResponses(strings.Replace(a.command, "rm -rf ", "rm -r ", 1), 1)
+			return openAIResponses([]string{strings.Replace(a.command, "rm -rf ", "rm -r ", 1)})
 		},
 		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
 			config := codexConfig(url)
@@ -109,7 +109,7 @@ var doctorAgents = map[string]doctorAgent{
 	"copilot-cli": {
 		name: "GitHub Copilot CLI", version: copilotCLIVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
-			return openAIChat("bash", a.command, 1)
+			return openAIChat("bash", []string{a.command})
 		},
 		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
 			writeJSON(t, filepath.Join(a.home, ".copilot", "settings.json"), map[string]any{"trustedFolders": []string{a.project}})

@@ -44,9 +44,9 @@ func bridgeCommand(t *testing.T, agent string, hook []string, flags ...string) s
 
 // openAIResponses answers the Responses API as Codex CLI calls it, a
 // stream of events: a request that offers exec_command and has no
-// function_call_output yet gets calls calls of it running command, at
-// once; any other, a short text.
-func openAIResponses(command string, calls int) func(w http.ResponseWriter, r *http.Request, body []byte) {
+// function_call_output yet gets a call of it for each of commands, in one
+// answer; any other, a short text.
+func openAIResponses(commands []string) func(w http.ResponseWriter, r *http.Request, body []byte) {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		var req struct {
 			Tools []struct {
@@ -68,8 +68,8 @@ func openAIResponses(command string, calls int) func(w http.ResponseWriter, r *h
 			"content": []any{map[string]any{"type": "output_text", "text": "Done.", "annotations": []any{}}}}}
 		if offers && !answered {
 			output = nil
-			args, _ := json.Marshal(map[string]any{"cmd": command})
-			for i := range calls {
+			for i, command := range commands {
+				args, _ := json.Marshal(map[string]any{"cmd": command})
 				output = append(output, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", i+1), "call_id": fmt.Sprintf("call_%d", i+1),
 					"name": "exec_command", "arguments": string(args), "status": "completed"})
 			}
@@ -100,7 +100,11 @@ func openAIResponses(command string, calls int) func(w http.ResponseWriter, r *h
 // asks for rm -r, which it runs.
 func (a *agentRun) codexCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, openAIResponses(strings.Replace(a.command, "rm -rf ", "rm -r ", 1), a.calls))
+	var commands []string
+	for _, command := range a.answer() {
+		commands = append(commands, strings.Replace(command, "rm -rf ", "rm -r ", 1))
+	}
+	model := serveModel(t, openAIResponses(commands))
 	entry := []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": bridgeCommand(t, "codex-cli", hook), "timeout": 60}}}}
 	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
 	if a.afterTool {
@@ -147,9 +151,9 @@ wire_api = "responses"
 }
 
 // openAIChat answers chat completions as Qwen Code calls them, streamed
-// or not: a request that offers tool and has no tool message yet gets
-// calls calls of it running command, at once; any other, a short text.
-func openAIChat(tool, command string, calls int) func(w http.ResponseWriter, r *http.Request, body []byte) {
+// or not: a request that offers tool and has no tool message yet gets a
+// call of it for each of commands, in one answer; any other, a short text.
+func openAIChat(tool string, commands []string) func(w http.ResponseWriter, r *http.Request, body []byte) {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		var req struct {
 			Stream bool `json:"stream"`
@@ -173,9 +177,9 @@ func openAIChat(tool, command string, calls int) func(w http.ResponseWriter, r *
 		message := map[string]any{"role": "assistant", "content": "Done."}
 		finish := "stop"
 		if offers && !answered {
-			args, _ := json.Marshal(map[string]any{"command": command, "description": "Remove the scratch folder"})
 			var toolCalls []any
-			for i := range calls {
+			for i, command := range commands {
+				args, _ := json.Marshal(map[string]any{"command": command, "description": "Remove the scratch folder"})
 				toolCalls = append(toolCalls, map[string]any{"index": i, "id": fmt.Sprintf("call_%d", i+1), "type": "function",
 					"function": map[string]any{"name": tool, "arguments": string(args)}})
 			}
@@ -205,7 +209,7 @@ func openAIChat(tool, command string, calls int) func(w http.ResponseWriter, r *
 // no SessionEnd: the session's server stops after a short --idle.
 func (a *agentRun) qwenCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, openAIChat("run_shell_command", a.command, a.calls))
+	model := serveModel(t, openAIChat("run_shell_command", a.answer()))
 	entry := []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": bridgeCommand(t, "qwen-code", hook, "--idle", "5s"), "timeout": 60}}}}
 	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
 	if a.afterTool {
@@ -246,7 +250,7 @@ func (a *agentRun) qwenCode(t *testing.T, hook []string, env ...string) (string,
 // 1.0.102 run this way loads no .github/hooks), and returns what it printed.
 func (a *agentRun) copilotCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, openAIChat("bash", a.command, a.calls))
+	model := serveModel(t, openAIChat("bash", a.answer()))
 	entry := []any{map[string]any{"type": "command", "bash": bridgeCommand(t, "copilot-cli", hook), "timeoutSec": 30}}
 	events := map[string]any{"preToolUse": entry, "permissionRequest": entry, "sessionEnd": entry}
 	if a.afterTool {

@@ -77,9 +77,9 @@ func serveModel(t *testing.T, answer func(w http.ResponseWriter, r *http.Request
 }
 
 // anthropic answers the Messages API as Claude Code calls it: a request
-// that offers the Bash tool and has no tool result yet gets calls tool_uses
-// of Bash running command, at once; any other, a short text.
-func anthropic(command string, calls int) func(w http.ResponseWriter, r *http.Request, body []byte) {
+// that offers the Bash tool and has no tool result yet gets a tool_use of
+// Bash for each of commands, in one answer; any other, a short text.
+func anthropic(commands []string) func(w http.ResponseWriter, r *http.Request, body []byte) {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		if !strings.HasPrefix(r.URL.Path, "/v1/messages") || strings.Contains(r.URL.Path, "count_tokens") {
 			w.Header().Set("Content-Type", "application/json")
@@ -105,9 +105,9 @@ func anthropic(command string, calls int) func(w http.ResponseWriter, r *http.Re
 		stop := "end_turn"
 		if useTool {
 			blocks, content, stop = nil, nil, "tool_use"
-			input := map[string]any{"command": command, "description": "Remove the scratch folder"}
-			partial, _ := json.Marshal(input)
-			for i := range calls {
+			for i, command := range commands {
+				input := map[string]any{"command": command, "description": "Remove the scratch folder"}
+				partial, _ := json.Marshal(input)
 				id := fmt.Sprintf("toolu_%02d", i+1)
 				blocks = append(blocks, block{map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": map[string]any{}},
 					map[string]any{"type": "input_json_delta", "partial_json": string(partial)}})
@@ -148,6 +148,9 @@ type agentRun struct {
 	command string
 	// calls is how many calls of the command the model makes at once.
 	calls int
+	// siblings are more commands the model asks for in the same answer,
+	// after the calls of command.
+	siblings []string
 	// afterTool adds the event after a tool ran (PostToolUse, AfterTool)
 	// to the events the hook is named for.
 	afterTool bool
@@ -175,6 +178,12 @@ func newAgentRun(t *testing.T) *agentRun {
 	return a
 }
 
+// answer is the commands of the model's one answer with tool calls:
+// calls calls of command, then the siblings.
+func (a *agentRun) answer() []string {
+	return append(slices.Repeat([]string{a.command}, a.calls), a.siblings...)
+}
+
 func (a *agentRun) survived() bool {
 	_, err := os.Stat(filepath.Join(a.victim, "data.txt"))
 	return err == nil
@@ -187,7 +196,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // the other events of a session) and returns what it printed.
 func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, anthropic(a.command, a.calls))
+	model := serveModel(t, anthropic(a.answer()))
 	var quoted []string
 	// A folder of its own, with a short name: a Unix socket's path is
 	// limited to about 100 bytes.
@@ -277,9 +286,9 @@ const geminiCLIVersion = "0.61.0"
 
 // gemini answers the Gemini API as Gemini CLI calls it: the model router's
 // question gets a JSON verdict, a request that declares run_shell_command
-// and has no function response yet gets calls calls of it running command,
-// at once, and any other a short text.
-func gemini(command string, calls int) func(w http.ResponseWriter, r *http.Request, body []byte) {
+// and has no function response yet gets a call of it for each of commands,
+// in one answer, and any other a short text.
+func gemini(commands []string) func(w http.ResponseWriter, r *http.Request, body []byte) {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		text := func(s string) map[string]any { return map[string]any{"text": s} }
 		parts := []any{text("Done.")}
@@ -288,7 +297,7 @@ func gemini(command string, calls int) func(w http.ResponseWriter, r *http.Reque
 			parts = []any{text(`{"reasoning": "a short task", "model_choice": "flash", "complexity_score": 1}`)}
 		case bytes.Contains(body, []byte(`"run_shell_command"`)) && !bytes.Contains(body, []byte(`"functionResponse"`)):
 			parts = nil
-			for range calls {
+			for _, command := range commands {
 				parts = append(parts, map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": command, "description": "Remove the scratch folder"}}})
 			}
 		}
@@ -312,7 +321,7 @@ func gemini(command string, calls int) func(w http.ResponseWriter, r *http.Reque
 // end of the session) and returns what it printed.
 func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, gemini(a.command, a.calls))
+	model := serveModel(t, gemini(a.answer()))
 	bridgeDir, err := os.MkdirTemp("", "hwa")
 	if err != nil {
 		t.Fatal(err)

@@ -217,3 +217,21 @@ func TestUnderTheRealAgentsAnAbortStopsTheOtherCallsOfTheSameAnswer(t *testing.T
 		})
 	}
 }
+
+// Where the agent's settings send the hook no prompt event, the bridge
+// never learns that the turn is over: the blocked call says so, and how
+// to tell it.
+func TestAbortWithoutThePromptEventSaysHowToEndTheTurn(t *testing.T) {
+	const hint = "Claude Code sends this hook no UserPromptSubmit, so its tool calls stay blocked until the session ends: name UserPromptSubmit for the hook in Claude Code's settings"
+	for _, prompt := range []bool{false, true} {
+		b := newBridgeRun(t, "claude-code", abortingGuard(t, "deny"))
+		if prompt {
+			b.call(t, sample(t, "claude-code", "UserPromptSubmit", nil))
+		}
+		b.call(t, shellEvent(t, "claude-code", "abort me"))
+		stdout, _, _ := b.call(t, shellEvent(t, "claude-code", "echo after > after.txt"))
+		if !strings.Contains(stdout, abortedReason) || strings.Contains(stdout, hint) == prompt {
+			t.Errorf("with the prompt event sent: %v; the blocked call: %s: want the abort named, and the way to end it only without the prompt event", prompt, stdout)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -50,7 +51,7 @@ func (o *outcome) aborts() bool {
 // newTurn forgets an abort: the turn it ended is over.
 func (s *server) newTurn() {
 	s.mu.Lock()
-	s.aborted = nil
+	s.aborted, s.turns = nil, true
 	s.mu.Unlock()
 }
 
@@ -77,12 +78,21 @@ func (s *server) abortOf(ev Event) *abort {
 // blockAfter is the outcome of a guarded call after an abort of its turn:
 // a denial, which every agent writes in its own form of a blocked call
 // (the agent's own form of an approver's refusal, at each guarding event).
-func blockAfter(a *abort, o outcome) outcome {
+func (s *server) blockAfter(a *abort, o outcome) outcome {
 	why := "hookwire blocked the call: hook " + a.hook + " aborted this turn"
 	if a.reason != "" {
 		why += " (" + a.reason + ")"
 	}
 	why += ", and every later tool call of the turn is blocked; the hook is asked again at the next prompt"
+	s.mu.Lock()
+	turns := s.turns
+	s.mu.Unlock()
+	if prompt := s.opts.Agent.promptEvent(); !turns && a.turn == "" && prompt != "" {
+		// Without the prompt, the bridge never learns that the turn is
+		// over: say so, and how to tell it.
+		why += fmt.Sprintf(" (%s sends this hook no %s, so its tool calls stay blocked until the session ends: name %s for the hook in %s's settings, as hookwire install does)",
+			s.opts.Agent.Title, prompt, prompt, s.opts.Agent.Title)
+	}
 	return outcome{step: o.step, failOpen: o.failOpen, firstTime: o.firstTime,
 		approval: &decision{action: protocol.ActionDenyTool, hook: a.hook, reason: why}}
 }

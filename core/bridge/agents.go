@@ -13,6 +13,7 @@ package bridge
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"time"
 
@@ -121,6 +122,17 @@ func (a *Agent) deadline() time.Duration { return cmp.Or(a.Deadline, DefaultDead
 // idle is how long a session's server of the agent waits for an event,
 // unless the command line sets it.
 func (a *Agent) idle() time.Duration { return cmp.Or(a.Idle, DefaultIdle) }
+
+// promptEvent is the agent's event for the user's prompt, the start of a
+// turn that ends an abort (Step.NewTurn).
+func (a *Agent) promptEvent() string {
+	for _, name := range slices.Sorted(maps.Keys(a.Events)) {
+		if step := a.Events[name]; step.NewTurn && step.Kind == protocol.KindTurnStart {
+			return name
+		}
+	}
+	return ""
+}
 
 // calls says whether any event of the agent asks stage.
 func (a *Agent) calls(stage Stage) bool {
@@ -259,7 +271,7 @@ var codexCLI = &Agent{
 		"after_llm is called once per turn, at Stop, with the last answer: a modify cannot change it, and context on it keeps the turn going once a turn",
 		"respond cannot answer a tool call in Codex CLI: it becomes a deny whose reason is the hook's result",
 		"Codex CLI fails closed on new arguments at PermissionRequest: an approval that rewrites the call there denies it, naming the new arguments",
-		"Codex CLI 0.171.0 takes some PreToolUse replies for a failed hook, and runs the tool: the bridge never asks there (a rewritten call no approver allowed goes on rewritten), sends the call's own input with an allow, and denies the call on abort_turn and hard_abort, whose turn goes on",
+		"Codex CLI 0.171.0 takes some PreToolUse replies for a failed hook, and runs the tool: the bridge never asks there (a rewritten call no approver allowed goes on rewritten), sends the call's own input with an allow, and denies the call on abort_turn and hard_abort, whose turn goes on: every later tool call of the turn (its turn_id) is denied too",
 		"Codex CLI 0.171.0 takes no updatedToolOutput: an after_tool modify blocks the output, and the model reads the new text in its place",
 		"Codex CLI runs a hook only once its user has reviewed it (/hooks in its TUI): until then it runs no hook at all, and says so only there",
 	},

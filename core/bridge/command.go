@@ -40,7 +40,10 @@ and lets the others go on. With --failure-policy open, a guard it cannot
 answer gets no decision: neither allow nor deny, so the agent's own
 permission rules decide, as if no hook were installed. Either way the agent
 shows you a message naming the hook, the error, the last lines of its stderr
-and the log. Every event ends within --deadline.`
+and the log. After a hook aborts the turn (abort_turn, hard_abort), every
+later tool call of that turn is blocked without asking it, naming the abort,
+until the agent's next prompt or the end of its turn (name that event for
+the hook too). Every event ends within --deadline.`
 	agentNames = "claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid or qwen-code"
 )
 

@@ -31,7 +31,7 @@ var copilotCLI = &Agent{
 	Cannot: []string{
 		"Copilot CLI lets a hook change nothing but a tool call's arguments: before_llm and after_llm are never called; after a tool (postToolUse) and at a prompt (userPromptSubmitted) observers get the event, and after_tool is never called",
 		"respond cannot answer a tool call in Copilot CLI: it becomes a deny whose reason is the hook's result",
-		"abort_turn and hard_abort cannot stop Copilot CLI's turn: the tool call is denied with the reason",
+		"abort_turn and hard_abort cannot stop Copilot CLI's turn: the tool call is denied with the reason, and so is every later tool call of the turn, until the next prompt (userPromptSubmitted) or agentStop",
 		"Copilot CLI runs the tool when a hook fails or times out: the bridge answers every guard event with a deny of its own (no decision under --failure-policy open), within 25 s (--deadline), below Copilot CLI's default timeoutSec of 30",
 	},
 	parse:  copilotParse,

@@ -42,7 +42,7 @@ var cursor = &Agent{
 		"Cursor reads nothing back after an action: after_tool is never called, and observers get the event instead",
 		"at beforeSubmitPrompt, before_llm can only block the prompt (abort_turn): Cursor takes no context or new prompt from a hook",
 		"respond cannot answer a tool call in Cursor: it becomes a deny whose reason the agent reads",
-		"abort_turn and hard_abort cannot stop Cursor's turn at a tool call: the call is denied with the reason",
+		"abort_turn and hard_abort cannot stop Cursor's turn at a tool call: the call is denied with the reason, and so is every later tool call of the turn (its generation_id), until the next prompt",
 		"the bridge never answers ask (Cursor does not ask in every mode): a call a hook rewrote that Cursor cannot take rewritten (a shell command, an MCP call, a file read) is denied, naming the new arguments",
 	},
 	parse:   cursorParse,

@@ -31,6 +31,10 @@ func EventTable() []byte {
 	b.WriteString("tables say so of, where the agent's settings name them for the hook), or,\n")
 	b.WriteString("where the events name their turn (Codex CLI's `turn_id`, Cursor's\n")
 	b.WriteString("`generation_id`, Qwen Code's `prompt_id`), at a call of another turn.\n")
+	b.WriteString("An agent that asks about the calls of one answer at once (Gemini CLI,\n")
+	b.WriteString("Codex CLI) sends their events together: a call the hook lets go waits,\n")
+	b.WriteString("within the deadline, for those asked with it, and is blocked if one of\n")
+	b.WriteString("them aborted.\n")
 	b.WriteString("\nEach agent's tool names, and the canonical kind of each, are in\n")
 	b.WriteString("[tools.md](tools.md).\n")
 	for _, name := range slices.Sorted(maps.Keys(Agents)) {

@@ -73,6 +73,7 @@ type server struct {
 	told     map[string]bool        // what the user has been told this session
 	later    []string               // context that waits for the end of the turn (Step.ContextLater)
 	aborted  *abort                 // the turn a hook aborted, until the next (abort.go)
+	turns    bool                   // an event that ends a turn (Step.NewTurn) came
 	asking   map[chan struct{}]bool // the guard events being asked, each closed when decided
 	deadline time.Duration          // the invocations' deadline
 }
@@ -299,7 +300,7 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		}
 	}
 	if a := s.abortOf(ev); a != nil && step.Guard {
-		o = blockAfter(a, o)
+		o = s.blockAfter(a, o)
 		return s.decide(ev, &o)
 	}
 	decided := func() {}
@@ -333,7 +334,7 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		// so that an abort of one of them blocks it too.
 		s.awaitOthers()
 		if a := s.abortOf(ev); a != nil {
-			o = blockAfter(a, o)
+			o = s.blockAfter(a, o)
 		}
 	}
 	return s.decide(ev, &o)

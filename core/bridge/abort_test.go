@@ -1,0 +1,50 @@
+package bridge
+
+import (
+	"testing"
+
+	"github.com/hookwire/hookwire/core/protocol"
+)
+
+// Every agent's prompt ends a turn a hook aborted, and so does the end of
+// its turn where it has one; a subagent's end does not: the turn that ran
+// it goes on.
+func TestEveryAgentsPromptAndTurnEndEndAnAbortedTurnAndASubagentsEndDoesNot(t *testing.T) {
+	for name, agent := range Agents {
+		prompt := agent.promptEvent()
+		if prompt == "" || agent.Events[prompt].Kind != protocol.KindTurnStart {
+			t.Errorf("%s: no prompt event ends an aborted turn (got %q)", name, prompt)
+		}
+		ends := 0
+		for event, step := range agent.Events {
+			switch {
+			case step.Kind == protocol.KindTurnEnd && step.NewTurn:
+				ends++
+			case step.NewTurn && step.Kind != protocol.KindTurnStart:
+				t.Errorf("%s: %s ends an aborted turn, but it is neither a prompt nor a turn's end", name, event)
+			}
+			if step.NewTurn && (step.Guard || step.Kind == protocol.KindTurnEnd && event != "Stop" && event != "AfterAgent" && event != "agentStop" && event != "stop") {
+				t.Errorf("%s: %s ends an aborted turn: a subagent's end, or a guard, never does", name, event)
+			}
+		}
+		if ends != 1 {
+			t.Errorf("%s: %d turn-end events end an aborted turn, want its one turn end", name, ends)
+		}
+	}
+}
+
+func TestTheTurnOfAnEventIsTheIDItsAgentGivesIt(t *testing.T) {
+	for _, tc := range []struct {
+		fields map[string]any
+		want   string
+	}{
+		{map[string]any{"turn_id": "t1"}, "t1"},                   // Codex CLI
+		{map[string]any{"generation_id": "g1"}, "g1"},             // Cursor
+		{map[string]any{"prompt_id": "s########1"}, "s########1"}, // Qwen Code
+		{map[string]any{"session_id": "s"}, ""},                   // Claude Code: none
+	} {
+		if got := turnOf(Event{Fields: tc.fields}); got != tc.want {
+			t.Errorf("turnOf(%v) = %q, want %q", tc.fields, got, tc.want)
+		}
+	}
+}

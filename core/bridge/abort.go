@@ -16,7 +16,7 @@ import (
 // is over: the user's next prompt or the end of the turn (Step.NewTurn),
 // or, where the agent's events name their turn (turnOf), a call of another
 // turn. An agent that asks about the calls of one answer at once (Gemini
-// CLI) sends them to the server together: a call the hook lets go waits
+// CLI, Codex CLI) sends them to the server together: a call the hook lets go waits
 // until those being asked with it are decided, and is blocked if one of
 // them aborted the turn. A call decided before the aborting one reached
 // the server is not: the agent runs it.
@@ -90,7 +90,7 @@ func (s *server) blockAfter(a *abort, o outcome) outcome {
 	if prompt := s.opts.Agent.promptEvent(); !turns && a.turn == "" && prompt != "" {
 		// Without the prompt, the bridge never learns that the turn is
 		// over: say so, and how to tell it.
-		why += fmt.Sprintf(" (%s sends this hook no %s, so its tool calls stay blocked until the session ends: name %s for the hook in %s's settings, as hookwire install does)",
+		why += fmt.Sprintf(" (%s sends this hook no %s, so its tool calls stay blocked until the session ends: name %s for the hook in %s's settings)",
 			s.opts.Agent.Title, prompt, prompt, s.opts.Agent.Title)
 	}
 	return outcome{step: o.step, failOpen: o.failOpen, firstTime: o.firstTime,

@@ -330,7 +330,7 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 	decided()
 	if step.Guard && o.ended == nil && o.failure == "" {
 		// The agent may ask about the calls of one answer at once (Gemini
-		// CLI does): a call the hook let go waits for those asked with it,
+		// CLI and Codex CLI do): a call the hook let go waits for those asked with it,
 		// so that an abort of one of them blocks it too.
 		s.awaitOthers()
 		if a := s.abortOf(ev); a != nil {

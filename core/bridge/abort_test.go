@@ -11,7 +11,7 @@ import (
 // it goes on.
 func TestEveryAgentsPromptAndTurnEndEndAnAbortedTurnAndASubagentsEndDoesNot(t *testing.T) {
 	for name, agent := range Agents {
-		prompt := agent.promptEvent()
+		prompt := agent.PromptEvent()
 		if prompt == "" || agent.Events[prompt].Kind != protocol.KindTurnStart {
 			t.Errorf("%s: no prompt event ends an aborted turn (got %q)", name, prompt)
 		}

@@ -123,9 +123,9 @@ func (a *Agent) deadline() time.Duration { return cmp.Or(a.Deadline, DefaultDead
 // unless the command line sets it.
 func (a *Agent) idle() time.Duration { return cmp.Or(a.Idle, DefaultIdle) }
 
-// promptEvent is the agent's event for the user's prompt, the start of a
+// PromptEvent is the agent's event for the user's prompt, the start of a
 // turn that ends an abort (Step.NewTurn).
-func (a *Agent) promptEvent() string {
+func (a *Agent) PromptEvent() string {
 	for _, name := range slices.Sorted(maps.Keys(a.Events)) {
 		if step := a.Events[name]; step.NewTurn && step.Kind == protocol.KindTurnStart {
 			return name

@@ -21,8 +21,9 @@ import (
 // Events are the events of agent a hook of these modes needs: those whose
 // calls ask a stage of its modes, with the event where their context waits
 // (Gemini CLI's AfterAgent) lest it be lost, every event observers get when
-// it observes, and the event that ends the session, so that the bridge's
-// server stops with it. They come from the bridge's table of the agent.
+// it observes, the user's prompt where an event guards a tool (it ends the
+// turn an abort blocks), and the event that ends the session, so that the
+// bridge's server stops with it. They come from the bridge's table of the agent.
 func Events(agent *bridge.Agent, modes []protocol.Mode) []string {
 	var out []string
 	for name, step := range agent.Events {
@@ -36,6 +37,12 @@ func Events(agent *bridge.Agent, modes []protocol.Mode) []string {
 			out = append(out, name)
 			if step.ContextLater != "" {
 				out = append(out, step.ContextLater)
+			}
+			// After an abort, the bridge blocks every guarded call until
+			// the user's next prompt: the agent must tell it of the prompt,
+			// or the session stays blocked to its end.
+			if step.Guard && agent.PromptEvent() != "" {
+				out = append(out, agent.PromptEvent())
 			}
 		}
 	}

@@ -218,7 +218,8 @@ func TestUninstallGivesTheFileBack(t *testing.T) {
 
 func TestEvents(t *testing.T) {
 	got := Events(bridge.Agents["claude-code"], guardModes)
-	want := []string{"PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse", "SessionEnd"}
+	// UserPromptSubmit: the bridge ends an aborted turn at the next prompt.
+	want := []string{"PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse", "SessionEnd", "UserPromptSubmit"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("a tool and approve hook of Claude Code: %v, want %v", got, want)
 	}

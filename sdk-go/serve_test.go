@@ -397,8 +397,9 @@ func TestARepliesLineIsKeptWithinWhatTheHostAnnouncesInHello(t *testing.T) {
 			}
 			continue
 		}
-		if string(llm.Result) != `{"action":"continue"}` || approve.Error == nil || approve.Error.Code != CodeHandlerError {
-			t.Errorf("%s: got %.100s and %.100s %v, want continue and an error", c.hello, llm.Result, approve.Result, approve.Error)
+		reason := `"reason":"the hook's answer is longer than the host reads in a line (1048576 bytes)"}`
+		if string(llm.Result) != `{"action":"abort_turn",`+reason || string(approve.Result) != `{"approved":false,`+reason {
+			t.Errorf("%s: got %.100s and %.100s %v, want abort_turn and a denial", c.hello, llm.Result, approve.Result, approve.Error)
 		}
 		if !strings.Contains(logs.String(), "method=hook.before_llm bytes=2097") || !strings.Contains(logs.String(), "limit=1048576") {
 			t.Errorf("the warning does not name the method, the size and the limit:\n%s", logs)

@@ -130,6 +130,26 @@ describe("a hook under a hostile host", () => {
     );
   });
 
+  it("cuts an after_tool modify to fit on a character boundary, with the bytes cut in the marker", async () => {
+    const text = `secret ${"é€😀<".repeat(100)}`; // 2, 3, 4 and 1 bytes: 1007 in all
+    const hook = new HookProcess(process.execPath, [fixture("reference-hook")], undefined, true);
+    started.push(hook);
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool"], max_line_bytes: 700 });
+    const ran = { tool: "redact", arguments: {}, result: { for_llm: text } };
+    const reply = await hook.request("hook.after_tool", ran);
+    await closeAndCheck(hook);
+    assert.ok(Buffer.byteLength(JSON.stringify(reply)) + 1 <= 700, JSON.stringify(reply));
+    const result = reply.result as { action: string; result: { result: { for_llm: string } } };
+    assert.equal(result.action, "modify");
+    const got = result.result.result.for_llm;
+    const at = got.indexOf("\n[hookwire: ");
+    const kept = got.slice(0, at);
+    const masked = text.replaceAll("secret", "***");
+    assert.ok(at > 50 && masked.startsWith(kept) && !/[\uD800-\uDBFF]$/.test(kept), got);
+    const cut = Buffer.byteLength(masked) - Buffer.byteLength(kept);
+    assert.equal(got.slice(at), `\n[hookwire: ${cut} bytes cut to fit the host's line]`);
+  });
+
   it("answers a HookError whose data is longer than the host reads with its code alone", async () => {
     const hook = start();
     await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool"], max_line_bytes: 200 });

@@ -193,3 +193,24 @@ def test_hello_warns_of_a_granted_mode_no_handler_serves(minimal: HookProcess) -
     assert "grants the approve mode, which no handler of this hook serves" in minimal.stderr
     assert "denial of every tool call" in minimal.stderr
     assert "grants the tool mode" not in minimal.stderr
+
+
+def test_an_after_tool_modify_is_cut_to_fit_on_a_character_boundary() -> None:
+    text = "secret " + "é€😀<" * 100  # 2, 3, 4 and 1 bytes: 1007 in all
+    hook = HookProcess(str(HOOKS / "reference.py"))
+    try:
+        hello = {"name": "r", "version": 1, "modes": ["tool"], "max_line_bytes": 700}
+        hook.call(1, "hook.hello", hello)
+        ran = {"tool": "redact", "arguments": {}, "result": {"for_llm": text}}
+        result = hook.call(2, "hook.after_tool", ran)["result"]
+    finally:
+        hook.kill()
+    assert result["action"] == "modify"
+    got = result["result"]["result"]["for_llm"]
+    kept, _, marker = got.partition("\n[hookwire: ")
+    masked = text.replace("secret", "***")
+    assert masked.startswith(kept) and len(kept) > 50, got
+    line = '{"jsonrpc":"2.0","id":2,"result":' + json.dumps(result, separators=(",", ":")) + "}\n"
+    assert len(line) <= 700  # ASCII: the SDK writes other characters escaped
+    cut = len(masked.encode()) - len(kept.encode())
+    assert marker == f"{cut} bytes cut to fit the host's line]"

@@ -170,8 +170,7 @@ func (h *Hook) decodes(method string) bool {
 }
 
 // mustDecide reports whether method is a request that has no answer that
-// lets the call through: without a handler, or with a reply longer than
-// the host reads, the hook answers it with an error.
+// lets the call through.
 func mustDecide(method string) bool {
 	return method == MethodApproveTool
 }

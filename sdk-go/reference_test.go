@@ -178,9 +178,9 @@ func TestAHookUnderTheReferenceRuntime(t *testing.T) {
 }
 
 // PicoClaw's host announces no line limit and stops reading a hook for good
-// at a reply line over 1 MiB: the hook answers continue instead, and the
-// next call of the turn still reaches it.
-func TestATwoMegabyteBeforeLLMModifyUnderPicoClawLeavesTheHookAnswering(t *testing.T) {
+// at a reply line over 1 MiB: the hook ends the turn instead of letting the
+// call through unchanged, and the next turn's calls still reach it.
+func TestATwoMegabyteBeforeLLMModifyUnderPicoClawAbortsTheTurnAndLeavesTheHookAnswering(t *testing.T) {
 	cli := hookwireCLI(t)
 	dir := t.TempDir()
 	writeJSON(t, filepath.Join(dir, "hooks.json"), map[string]any{"hooks": map[string]any{
@@ -192,23 +192,29 @@ func TestATwoMegabyteBeforeLLMModifyUnderPicoClawLeavesTheHookAnswering(t *testi
 			"intercept": []string{"before_llm", "before_tool"},
 		}},
 	}})
-	writeJSON(t, filepath.Join(dir, "scenario.json"), map[string]any{
-		"prompt": strings.Repeat("a long conversation ", 100_000), // 2 MB
-		"replies": []any{
-			map[string]any{"tool_calls": []any{map[string]any{"name": "echo_text", "arguments": map[string]any{"text": "rm -rf /"}}}},
-			map[string]any{"content": "done"},
+	writeJSON(t, filepath.Join(dir, "scenario.json"), map[string]any{"turns": []any{
+		map[string]any{
+			"prompt":  strings.Repeat("a long conversation ", 100_000), // 2 MB
+			"replies": []any{map[string]any{"content": "never read"}},
 		},
-	})
+		map[string]any{
+			"session": "another", // without the long conversation
+			"prompt":  "clean up",
+			"replies": []any{
+				map[string]any{"tool_calls": []any{map[string]any{"name": "echo_text", "arguments": map[string]any{"text": "rm -rf /"}}}},
+				map[string]any{"content": "done"},
+			},
+		},
+	}})
 	run := exec.Command(cli, "run", "--host", "picoclaw", "--json", "--hooks", filepath.Join(dir, "hooks.json"), filepath.Join(dir, "scenario.json"))
 	var stdout, stderr bytes.Buffer
 	run.Stdout, run.Stderr = &stdout, &stderr
-	if err := run.Run(); err != nil {
-		t.Fatalf("hookwire run: %v\n%s", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "a reply is longer than the host reads in a line; sending continue instead") {
+	_ = run.Run() // a turn ends aborted: the transcript says how
+	if !strings.Contains(stderr.String(), "a reply is longer than the host reads in a line; sending a refusal instead") {
 		t.Errorf("no warning from the hook; stderr:\n%.2000s", stderr.String())
 	}
 	var denied bool
+	var ends []any
 	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
@@ -217,6 +223,12 @@ func TestATwoMegabyteBeforeLLMModifyUnderPicoClawLeavesTheHookAnswering(t *testi
 		if rec["type"] == "tool" && rec["tool"] == "echo_text" {
 			denied = rec["outcome"] == "denied" && rec["by"] == "minimal"
 		}
+		if rec["type"] == "turn_end" {
+			ends = append(ends, rec["status"])
+		}
+	}
+	if len(ends) != 2 || ends[0] == "done" {
+		t.Errorf("the long modify's turn went on: turn ends %v\n%.3000s", ends, stdout.String())
 	}
 	if !denied {
 		t.Errorf("the guard did not answer the call after the long modify:\n%.3000s", stdout.String())

@@ -153,14 +153,15 @@ func TestAHandlerStillRunningDoesNotKeepTheHookAliveOnceStdinCloses(t *testing.T
 	}
 }
 
-func TestABeforeLLMModifyLongerThanAHostThatAnnouncesNothingReadsIsContinue(t *testing.T) {
+func TestABeforeLLMModifyLongerThanAHostThatAnnouncesNothingReadsAbortsTheTurn(t *testing.T) {
 	p := startHook(t, "minimal")
 	p.send(`{"jsonrpc":"2.0","id":0.5,"method":"hook.hello","params":{"name":"minimal","version":1,"modes":["llm","tool"]}}`)
 	p.replyTo("0.5")
 	conversation := strings.Repeat(`{"role":"user","content":"`+strings.Repeat("x", 1000)+`"},`, 2000)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"hook.before_llm","params":{"model":"m","messages":[` + strings.TrimSuffix(conversation, ",") + `]}}`)
-	if r, _ := p.replyTo("1"); string(r.Result) != `{"action":"continue"}` {
-		t.Errorf("a 2 MB modify got %.200s %+v, want continue", r.Result, r.Error)
+	want := `{"action":"abort_turn","reason":"the hook's answer is longer than the host reads in a line (1048576 bytes)"}`
+	if r, _ := p.replyTo("1"); string(r.Result) != want {
+		t.Errorf("a 2 MB modify got %.200s %+v, want %s", r.Result, r.Error, want)
 	}
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"hook.before_tool","params":{"tool":"ls","arguments":{}}}`)
 	if r, _ := p.replyTo("2"); string(r.Result) != `{"action":"continue"}` {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // wireReply is a reply line as a test reads it.
@@ -397,8 +398,9 @@ func TestARepliesLineIsKeptWithinWhatTheHostAnnouncesInHello(t *testing.T) {
 			}
 			continue
 		}
-		if string(llm.Result) != `{"action":"continue"}` || approve.Error == nil || approve.Error.Code != CodeHandlerError {
-			t.Errorf("%s: got %.100s and %.100s %v, want continue and an error", c.hello, llm.Result, approve.Result, approve.Error)
+		reason := `"reason":"the hook's answer is longer than the host reads in a line (1048576 bytes)"}`
+		if string(llm.Result) != `{"action":"abort_turn",`+reason || string(approve.Result) != `{"approved":false,`+reason {
+			t.Errorf("%s: got %.100s and %.100s %v, want abort_turn and a denial", c.hello, llm.Result, approve.Result, approve.Error)
 		}
 		if !strings.Contains(logs.String(), "method=hook.before_llm bytes=2097") || !strings.Contains(logs.String(), "limit=1048576") {
 			t.Errorf("the warning does not name the method, the size and the limit:\n%s", logs)
@@ -414,5 +416,43 @@ func TestHelloWarnsOfAGrantedModeWithoutAHandler(t *testing.T) {
 	}
 	if log := logs.String(); !strings.Contains(log, "mode=approve") || strings.Contains(log, "mode=tool") {
 		t.Errorf("want a warning about approve only:\n%s", log)
+	}
+}
+
+// An after_tool modify of text that is not ASCII is cut on a character
+// boundary, to a line that fits, and the marker counts the bytes cut.
+func TestAnAfterToolModifyIsCutToFitOnACharacterBoundary(t *testing.T) {
+	text := strings.Repeat("é€😀<", 100) // 2, 3, 4 and 1 bytes: 1000 in all
+	h, _ := newTestHook("h")
+	h.OnAfterTool(func(_ context.Context, ran AfterToolParams) (AfterToolResult, error) {
+		ran.Result.ForLLM = text
+		return ran.Modify(), nil
+	})
+	p := servePipe(t, ctx, h)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"hook.hello","params":{"name":"h","version":1,"modes":["tool"],"max_line_bytes":500}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"hook.after_tool","params":{"tool":"t","result":{"for_llm":"x"}}}`)
+	p.next()
+	line, r := p.next()
+	if len(line) > 500 {
+		t.Errorf("the line is %d bytes, over 500", len(line))
+	}
+	var res struct {
+		Action string `json:"action"`
+		Result struct {
+			Result struct {
+				ForLLM string `json:"for_llm"`
+			} `json:"result"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil || res.Action != "modify" {
+		t.Fatalf("got %s (%v), want a modify", r.Result, err)
+	}
+	got := res.Result.Result.ForLLM
+	kept, marker, ok := strings.Cut(got, "\n[hookwire: ")
+	if !ok || !strings.HasPrefix(text, kept) || len(kept) < 300 || !utf8.ValidString(kept) {
+		t.Fatalf("for_llm %q is not a start of the text with a marker", got)
+	}
+	if want := fmt.Sprintf("%d bytes cut to fit the host's line]", len(text)-len(kept)); marker != want {
+		t.Errorf("marker %q, want %q", marker, want)
 	}
 }

@@ -80,6 +80,57 @@ const continueLine = (id: unknown): string =>
 
 type Call = (params: unknown, ctx: Context) => unknown;
 
+const tooLong = (limit: number): string => `the hook's answer is longer than the host reads in a line (${limit} bytes)`;
+
+/** What ends a for_llm cut to fit the host's line, with the bytes cut. */
+const cutMarker = (n: number): string => `\n[hookwire: ${n} bytes cut to fit the host's line]`;
+
+/**
+ * What replaces a result whose reply line is longer than the host reads
+ * (limit); room is how long the result may be.
+ */
+function fit(method: string, result: unknown, room: number, limit: number): Obj {
+  const reason = tooLong(limit);
+  const action = isObject(result) ? result["action"] : undefined;
+  if (method === "hook.after_tool" && action === "modify") {
+    const cut = cutToFit(result as Obj, room);
+    if (cut !== undefined) return cut;
+  }
+  if (method === "hook.approve_tool") return { approved: false, reason };
+  if (action === "deny_tool" || action === "abort_turn" || action === "hard_abort") return { action, reason };
+  return { action: method === "hook.before_tool" ? "deny_tool" : "abort_turn", reason };
+}
+
+/**
+ * The after_tool modify with its for_llm cut from the end so that it takes
+ * at most room bytes, with a marker; undefined when even an empty for_llm
+ * does not fit, or there is none.
+ */
+function cutToFit(reply: Obj, room: number): Obj | undefined {
+  const params = reply["result"];
+  const ran = isObject(params) ? params["result"] : undefined;
+  const text = isObject(ran) ? ran["for_llm"] : undefined;
+  if (!isObject(params) || !isObject(ran) || typeof text !== "string") return undefined;
+  const size = Buffer.byteLength(text);
+  // A cut between the halves of a surrogate pair keeps neither.
+  const prefix = (keep: number): string =>
+    keep > 0 && /[\uD800-\uDBFF]/.test(text[keep - 1] ?? "") ? text.slice(0, keep - 1) : text.slice(0, keep);
+  const marked = (keep: number): string => prefix(keep) + cutMarker(size - Buffer.byteLength(prefix(keep)));
+  const cut = (forLLM: string): Obj => ({ ...reply, result: { ...params, result: { ...ran, for_llm: forLLM } } });
+  // The reply but for for_llm is the same whatever is kept: its size once.
+  // The longest prefix that fits: the size grows with the prefix, since the
+  // count in the marker loses a digit only as a whole character is kept.
+  const others = Buffer.byteLength(JSON.stringify(cut(""))) - 2;
+  let lo = -1; // marked(lo) fits, and nothing past hi does
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi + 1) / 2);
+    if (others + Buffer.byteLength(JSON.stringify(marked(mid))) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo < 0 ? undefined : cut(marked(lo));
+}
+
 /**
  * The longest reply line of a host that does not say (max_line_bytes in
  * hello): PicoClaw's host reads lines up to 1 MiB, and stops reading for
@@ -158,7 +209,13 @@ export class Session {
   /** Handles one request; its reply line goes to done. */
   call(id: unknown, method: string, params: unknown, done: Write): void {
     if (method === "hook.hello") {
-      done(resultLine(id, this.hello(params)));
+      const line = resultLine(id, this.hello(params));
+      // A hello the host cannot read is an error, which fails the hook's start.
+      done(
+        this.wire && Buffer.byteLength(line) > this.maxLine
+          ? errorLine(id, ErrorCodes.HandlerError, tooLong(this.maxLine))
+          : line,
+      );
       return;
     }
     const route: Route | undefined = Object.hasOwn(routes, method) ? routes[method as Intercepted] : undefined;
@@ -379,23 +436,17 @@ export class Session {
       this.failed(id, route.method, new Error(`the handler returned an invalid result: ${messageOf(err)}`), done);
       return;
     }
-    // A host stops reading a hook for good at a line longer than it reads:
-    // let the call through as if the hook were not there (a method that
-    // nothing lets through, an approval, fails).
+    // A host stops reading a hook for good at a line longer than it reads.
+    // What goes instead never lets through what the hook would have stopped
+    // or changed (docs/protocol.md, "Replies longer than the host reads").
     const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
     if (size > this.maxLine) {
-      const what = `the reply to ${route.method} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes)`;
-      if (route.unhandled === undefined) {
-        this.log(`hookwire: warning: ${what}; sending an error instead`);
-        line = errorLine(
-          id,
-          ErrorCodes.HandlerError,
-          `the reply (${size} bytes) is longer than the host reads (${this.maxLine} bytes)`,
-        );
-      } else {
-        this.log(`hookwire: warning: ${what}; sending continue instead`);
-        line = resultLine(id, route.unhandled);
-      }
+      const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+      const fitted = fit(route.method, result, this.maxLine - Buffer.byteLength(head) - 2, this.maxLine);
+      line = resultLine(id, fitted);
+      this.log(
+        `hookwire: warning: the reply to ${route.method} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes); sending ${JSON.stringify(fitted).slice(0, 200)} instead`,
+      );
     }
     done(line);
     this.settle();

@@ -93,38 +93,61 @@ describe("a hook under a hostile host", () => {
     assert.match(hook.stderr, /stdin is closed and handlers are still running/);
   });
 
-  it("answers a before_llm modify longer than a host that announces nothing reads with continue, and the next call", async () => {
+  it("answers a before_llm modify longer than a host that announces nothing reads with abort_turn, and the next call", async () => {
     const hook = start();
     await hook.request("hook.hello", { name: "wire", version: 1, modes: ["llm", "tool"] });
     const messages = Array.from({ length: 2000 }, () => ({ role: "user", content: "x".repeat(1000) }));
     const reply = await hook.request("hook.before_llm", { model: "m", messages });
-    assert.deepEqual(reply.result, { action: "continue" });
+    assert.deepEqual(reply.result, {
+      action: "abort_turn",
+      reason: "the hook's answer is longer than the host reads in a line (1048576 bytes)",
+    });
     assert.deepEqual((await hook.request("hook.before_tool", { tool: "ls", arguments: {} })).result, {
       action: "continue",
     });
     await closeAndCheck(hook);
     assert.match(
       hook.stderr,
-      /the reply to hook\.before_llm \(id 2\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/,
+      /the reply to hook\.before_llm \(id 2\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending {"action":"abort_turn"/,
     );
   });
 
-  it("answers an approval longer than the host reads with an error, and any other call with continue", async () => {
+  it("answers an approval longer than the host reads with a denial, and a deny_tool with its action", async () => {
     const hook = new HookProcess(process.execPath, [fixture("reference-hook")], undefined, true);
     started.push(hook);
     await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool", "approve"], max_line_bytes: 40 });
     const approval = await hook.request("hook.approve_tool", { tool: "approve", arguments: {} });
-    assert.equal(approval.result, undefined, JSON.stringify(approval));
-    assert.equal(approval.error?.code, -32000);
-    assert.match(approval.error?.message ?? "", /the reply \(\d+ bytes\) is longer than the host reads \(40 bytes\)/);
+    const reason = "the hook's answer is longer than the host reads in a line (40 bytes)";
+    assert.deepEqual(approval.result, { approved: false, reason }, JSON.stringify(approval));
     assert.deepEqual((await hook.request("hook.before_tool", { tool: "deny_tool", arguments: {} })).result, {
-      action: "continue",
+      action: "deny_tool",
+      reason,
     });
     await closeAndCheck(hook);
     assert.match(
       hook.stderr,
-      /the reply to hook\.approve_tool \(id 2\) is \d+ bytes, longer than the host reads in a line \(40 bytes\); sending an error instead/,
+      /the reply to hook\.approve_tool \(id 2\) is \d+ bytes, longer than the host reads in a line \(40 bytes\); sending {"approved":false,/,
     );
+  });
+
+  it("cuts an after_tool modify to fit on a character boundary, with the bytes cut in the marker", async () => {
+    const text = `secret ${"é€😀<".repeat(100)}`; // 2, 3, 4 and 1 bytes: 1007 in all
+    const hook = new HookProcess(process.execPath, [fixture("reference-hook")], undefined, true);
+    started.push(hook);
+    await hook.request("hook.hello", { name: "wire", version: 1, modes: ["tool"], max_line_bytes: 700 });
+    const ran = { tool: "redact", arguments: {}, result: { for_llm: text } };
+    const reply = await hook.request("hook.after_tool", ran);
+    await closeAndCheck(hook);
+    assert.ok(Buffer.byteLength(JSON.stringify(reply)) + 1 <= 700, JSON.stringify(reply));
+    const result = reply.result as { action: string; result: { result: { for_llm: string } } };
+    assert.equal(result.action, "modify");
+    const got = result.result.result.for_llm;
+    const at = got.indexOf("\n[hookwire: ");
+    const kept = got.slice(0, at);
+    const masked = text.replaceAll("secret", "***");
+    assert.ok(at > 50 && masked.startsWith(kept) && !/[\uD800-\uDBFF]$/.test(kept), got);
+    const cut = Buffer.byteLength(masked) - Buffer.byteLength(kept);
+    assert.equal(got.slice(at), `\n[hookwire: ${cut} bytes cut to fit the host's line]`);
   });
 
   it("answers a HookError whose data is longer than the host reads with its code alone", async () => {
@@ -171,7 +194,7 @@ describe("a hook under a hostile host", () => {
 });
 
 describe("a hook under hookwire run --host picoclaw", () => {
-  it("answers a 2 MB before_llm modify with continue, and the next call of the turn", () => {
+  it("answers a 2 MB before_llm modify with abort_turn, and the next turn's calls", () => {
     const cli = new HookwireCLI();
     try {
       cli.build();
@@ -186,13 +209,19 @@ describe("a hook under hookwire run --host picoclaw", () => {
       writeFileSync(hooks, JSON.stringify({ hooks: { enabled: true, processes } }));
       const scenario = join(cli.dir, "scenario.json");
       const replies = [{ tool_calls: [{ name: "echo_text", arguments: { text: "rm -rf /" } }] }, { content: "done" }];
-      writeFileSync(scenario, JSON.stringify({ prompt: "a long conversation ".repeat(100_000), replies }));
+      const turns = [
+        { prompt: "a long conversation ".repeat(100_000), replies: [{ content: "never read" }] },
+        { session: "another", prompt: "clean up", replies }, // without the long conversation
+      ];
+      writeFileSync(scenario, JSON.stringify({ turns }));
       const run = cli.run(hooks, scenario, "--host", "picoclaw");
-      assert.equal(run.status, 0, run.stderr);
       assert.match(
         run.stderr,
-        /the reply to hook\.before_llm \(id \d+\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending continue instead/,
+        /the reply to hook\.before_llm \(id \d+\) is 20\d{5} bytes, longer than the host reads in a line \(1048576 bytes\); sending {"action":"abort_turn"/,
       );
+      const ends = run.records.filter((r) => r["type"] === "turn_end").map((r) => r["status"]);
+      assert.equal(ends.length, 2, JSON.stringify(ends));
+      assert.notEqual(ends[0], "done", JSON.stringify(ends));
       const echo = run.records.find((r) => r["type"] === "tool" && r["tool"] === "echo_text");
       assert.equal(echo?.["outcome"], "denied", JSON.stringify(echo));
       assert.equal(echo?.["by"], "ts");

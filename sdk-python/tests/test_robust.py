@@ -159,20 +159,22 @@ def conversation(size: int) -> list[dict[str, str]]:
     return [{"role": "user", "content": "x" * 1000} for _ in range(size // 1000)]
 
 
-def test_a_before_llm_modify_longer_than_a_host_that_announces_nothing_reads_is_continue(
+def test_a_before_llm_modify_longer_than_a_host_that_announces_nothing_reads_aborts_the_turn(
     minimal: HookProcess,
 ) -> None:
     minimal.call(1, "hook.hello", {"name": "m", "version": 1, "modes": ["llm", "tool"]})
     request = {"model": "m", "messages": conversation(2_000_000)}
-    assert minimal.call(2, "hook.before_llm", request)["result"] == {"action": "continue"}
+    assert minimal.call(2, "hook.before_llm", request)["result"] == {
+        "action": "abort_turn",
+        "reason": "the hook's answer is longer than the host reads in a line (1048576 bytes)",
+    }
     assert minimal.call(3, "hook.before_tool", {"tool": "ls", "arguments": {}})["result"] == {
         "action": "continue"
     }
     minimal.close_stdin_and_wait()
     assert "the hook.before_llm reply is 20" in minimal.stderr
-    assert "longer than the host reads in a line (1048576 bytes): sending continue" in (
-        minimal.stderr
-    )
+    assert "longer than the host reads in a line (1048576 bytes): sending" in minimal.stderr
+    assert '{"action":"abort_turn"' in minimal.stderr
 
 
 def test_a_host_that_announces_max_line_bytes_gets_replies_up_to_it(minimal: HookProcess) -> None:
@@ -181,7 +183,7 @@ def test_a_host_that_announces_max_line_bytes_gets_replies_up_to_it(minimal: Hoo
     request = {"model": "m", "messages": conversation(2_000_000)}
     assert minimal.call(2, "hook.before_llm", request)["result"]["action"] == "modify"
     request = {"model": "m", "messages": conversation(5_000_000)}
-    assert minimal.call(3, "hook.before_llm", request)["result"] == {"action": "continue"}
+    assert minimal.call(3, "hook.before_llm", request)["result"]["action"] == "abort_turn"
 
 
 def test_hello_warns_of_a_granted_mode_no_handler_serves(minimal: HookProcess) -> None:
@@ -191,3 +193,24 @@ def test_hello_warns_of_a_granted_mode_no_handler_serves(minimal: HookProcess) -
     assert "grants the approve mode, which no handler of this hook serves" in minimal.stderr
     assert "denial of every tool call" in minimal.stderr
     assert "grants the tool mode" not in minimal.stderr
+
+
+def test_an_after_tool_modify_is_cut_to_fit_on_a_character_boundary() -> None:
+    text = "secret " + "é€😀<" * 100  # 2, 3, 4 and 1 bytes: 1007 in all
+    hook = HookProcess(str(HOOKS / "reference.py"))
+    try:
+        hello = {"name": "r", "version": 1, "modes": ["tool"], "max_line_bytes": 700}
+        hook.call(1, "hook.hello", hello)
+        ran = {"tool": "redact", "arguments": {}, "result": {"for_llm": text}}
+        result = hook.call(2, "hook.after_tool", ran)["result"]
+    finally:
+        hook.kill()
+    assert result["action"] == "modify"
+    got = result["result"]["result"]["for_llm"]
+    kept, _, marker = got.partition("\n[hookwire: ")
+    masked = text.replace("secret", "***")
+    assert masked.startswith(kept) and len(kept) > 50, got
+    line = '{"jsonrpc":"2.0","id":2,"result":' + json.dumps(result, separators=(",", ":")) + "}\n"
+    assert len(line) <= 700  # ASCII: the SDK writes other characters escaped
+    cut = len(masked.encode()) - len(kept.encode())
+    assert marker == f"{cut} bytes cut to fit the host's line]"

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
@@ -88,6 +89,10 @@ func main() {
 			res.Result.ForLLM = reason
 			return res.Modify(), nil
 		}
+		if res.Tool == "redact" && res.Result != nil {
+			res.Result.ForLLM = strings.ReplaceAll(res.Result.ForLLM, "secret", "***")
+			return res.Modify(), nil
+		}
 		out, err, _ := common(res.Tool)
 		if err != nil {
 			return nil, err
@@ -98,6 +103,8 @@ func main() {
 		switch req.Tool {
 		case "approve", "modify":
 			return hookwire.ApproveToolResult{Approved: true}, nil
+		case "echo":
+			return hookwire.ApproveToolResult{Approved: true, Arguments: req.Arguments}, nil
 		case "abstain":
 			return hookwire.ApproveToolResult{Abstain: hookwire.Ptr(true)}, nil
 		case "error":

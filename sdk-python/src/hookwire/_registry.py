@@ -204,8 +204,10 @@ class Registry(_Handlers):
 
         What the host announced in its last hook.hello (max_line_bytes), or
         1 MiB, what PicoClaw's host reads, when it announced nothing. A
-        longer reply is not sent: the call gets continue instead (an
-        approval, which has no continue, an error), with a warning.
+        longer reply is not sent: with a warning, an after_tool modify goes
+        cut to fit, and any other reply becomes a denial or an abort_turn,
+        never continue (docs/protocol.md, "Replies longer than the host
+        reads").
         """
         return self._max_line_bytes
 

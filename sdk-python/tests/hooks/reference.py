@@ -87,6 +87,9 @@ def before_tool(call: BeforeToolParams) -> BeforeToolReply:
 def after_tool(res: AfterToolParams) -> AfterToolReply:
     if res["tool"] == "modify":
         return modify(res, result={**res.get("result", {}), "for_llm": REASON})
+    if res["tool"] == "redact" and "result" in res:
+        masked = res["result"]["for_llm"].replace("secret", "***")
+        return modify(res, result={**res["result"], "for_llm": masked})
     result: AfterToolReply = common(res["tool"])
     return result
 
@@ -95,6 +98,8 @@ def after_tool(res: AfterToolParams) -> AfterToolReply:
 def approve_tool(req: ApproveToolParams) -> ApproveToolReply:
     if req["tool"] in ("approve", "modify"):
         return True
+    if req["tool"] == "echo":
+        return {"approved": True, "arguments": req.get("arguments", {})}
     if req["tool"] == "abstain":
         return {"approved": False, "abstain": True}
     if req["tool"] == "error":

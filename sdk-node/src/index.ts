@@ -73,7 +73,7 @@ export {
   Modes,
   PROTOCOL_VERSION,
 } from "./protocol.gen.js";
-export { deny, modify, pass, respond } from "./results.js";
+export { abstain, deny, modify, pass, respond } from "./results.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
 export { RpcError, TestClient, type TestOptions, testHook, type WireResponse } from "./testing.js";
 export { version } from "./version.gen.js";

@@ -7,6 +7,7 @@ import {
   type AfterLLMParams,
   type AfterToolModify,
   type AfterToolParams,
+  type ApproveToolResult,
   type BeforeLLMModify,
   type BeforeLLMParams,
   type BeforeToolModify,
@@ -88,6 +89,16 @@ export function placeModified(method: string, reply: unknown): unknown {
 export function respond(result: string | ToolResult, more?: Partial<ToolResult>): Respond {
   const whole: ToolResult = typeof result === "string" ? { for_llm: result, ...more } : { ...result, ...more };
   return { action: "respond", result: whole };
+}
+
+/**
+ * An approver's "no opinion" (`approveTool` only): the host asks its next
+ * approver, then applies its own default, as if this hook had not been
+ * asked. A host that does not announce the `approve_tool.abstain` extension
+ * reads it as a denial, so abstaining never approves by accident.
+ */
+export function abstain(): ApproveToolResult {
+  return { approved: false, abstain: true };
 }
 
 // The names of before every SDK named each helper after its action, kept

@@ -106,7 +106,7 @@ func main() {
 		case "echo":
 			return hookwire.ApproveToolResult{Approved: true, Arguments: req.Arguments}, nil
 		case "abstain":
-			return hookwire.ApproveToolResult{Abstain: hookwire.Ptr(true)}, nil
+			return hookwire.Abstain(), nil
 		case "error":
 			return hookwire.ApproveToolResult{}, errReference
 		}

@@ -36,7 +36,7 @@ from ._hook import Hook
 # method's handler returns: generated, with the lists of their names.
 from ._methods import *  # noqa: F403
 from ._protocol import *  # noqa: F403
-from ._results import Modify, deny, modify, respond, tool_result
+from ._results import Modify, abstain, deny, modify, respond, tool_result
 from ._version import __version__
 
 # For type checkers only: at run time these load on first use (see _LAZY).
@@ -134,6 +134,7 @@ __all__ = [
     "ToolInput",
     "UserPromptSubmitInput",
     "__version__",
+    "abstain",
     "canonical_tool",
     "deny",
     "modify",

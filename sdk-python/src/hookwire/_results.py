@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar, cast
 
-from ._protocol import BeforeToolParams, Respond, ToolResult, deny_tool
+from ._protocol import ApproveToolResult, BeforeToolParams, Respond, ToolResult, deny_tool
 
 T = TypeVar("T")
 
@@ -129,6 +129,17 @@ def respond(
     if reason is not None:
         reply["reason"] = reason
     return reply
+
+
+def abstain() -> ApproveToolResult:
+    """An approver's "no opinion" (approve_tool only).
+
+    The host asks its next approver, then applies its own default, as if
+    this hook had not been asked. A host that does not announce the
+    approve_tool.abstain extension reads it as a denial, so abstaining
+    never approves by accident.
+    """
+    return {"approved": False, "abstain": True}
 
 
 # deny_tool's name before every SDK named each helper after its action;

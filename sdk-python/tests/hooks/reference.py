@@ -24,6 +24,7 @@ from hookwire import (
     HookError,
     RuntimeEvent,
     abort_turn,
+    abstain,
     continue_,
     deny_tool,
     hard_abort,
@@ -101,7 +102,7 @@ def approve_tool(req: ApproveToolParams) -> ApproveToolReply:
     if req["tool"] == "echo":
         return {"approved": True, "arguments": req.get("arguments", {})}
     if req["tool"] == "abstain":
-        return {"approved": False, "abstain": True}
+        return abstain()
     if req["tool"] == "error":
         raise RuntimeError("the reference hook failed, as asked")
     return {"approved": False, "reason": REASON}

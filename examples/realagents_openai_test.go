@@ -262,7 +262,7 @@ func (a *agentRun) copilotCLI(t *testing.T, hook []string, env ...string) (strin
 
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, agentBin(t, "copilot"), "-p", "Remove the precious folder.", "--allow-all-tools")
+	cmd := exec.CommandContext(ctx, agentBin(t, "copilot"), append([]string{"-p", "Remove the precious folder.", "--allow-all-tools"}, a.agentFlags...)...)
 	cmd.Dir = a.project
 	cmd.Env = append([]string{
 		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "COPILOT_OFFLINE=true",

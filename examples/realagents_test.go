@@ -161,6 +161,8 @@ type agentRun struct {
 	stop bool
 	// bridgeFlags are more flags of the bridge (Claude Code's runs).
 	bridgeFlags []string
+	// agentFlags are more flags of the agent's own (its permission rules).
+	agentFlags []string
 }
 
 func newAgentRun(t *testing.T) *agentRun {
@@ -227,8 +229,8 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, agentBin(t, "claude"), "-p", "Remove the precious folder.", "--allowedTools", "Bash",
-		"--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5")
+	cmd := exec.CommandContext(ctx, agentBin(t, "claude"), slices.Concat([]string{"-p", "Remove the precious folder.", "--allowedTools", "Bash",
+		"--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5"}, a.agentFlags)...)
 	cmd.Dir = a.project
 	cmd.Env = append([]string{
 		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",

@@ -1,6 +1,10 @@
 package hookwire
 
-import "strings"
+import (
+	"fmt"
+	"maps"
+	"strings"
+)
 
 // knownTool is a tool of an agent hookwire knows (schema/tools.json): its
 // canonical kind, and the arguments that may hold each canonical member.
@@ -66,4 +70,66 @@ func (p ApproveToolParams) CanonicalTool() CanonicalTool {
 // BeforeToolParams.CanonicalTool).
 func (p AfterToolParams) CanonicalTool() CanonicalTool {
 	return canonicalTool(p.Tool, p.Arguments, p.Canonical)
+}
+
+// Rewrite is the one way to change what a call does, whatever the agent
+// names the tool: a modify of the call with the command, path, URL or
+// search pattern that change sets (its other members are ignored) written
+// in the argument that holds it for this tool (schema/tools.json): the
+// command of Claude Code's Bash, Gemini CLI's run_shell_command and
+// PicoClaw's exec alike. The call's canonical member, when the host sent
+// one, says the same. A tool with no known argument for a member, an MCP
+// tool say, cannot be rewritten so: the error says which.
+//
+//	modify, err := call.Rewrite(hookwire.CanonicalTool{Command: hookwire.Ptr("ls -la")})
+func (p BeforeToolParams) Rewrite(change CanonicalTool) (BeforeToolModify, error) {
+	args := maps.Clone(p.Arguments)
+	if args == nil {
+		args = map[string]any{}
+	}
+	var canonical CanonicalTool // what the call's canonical member becomes, if it has one
+	if p.Canonical != nil {
+		canonical = *p.Canonical
+	}
+	for _, c := range []struct {
+		member string
+		value  *string
+		slot   **string
+	}{
+		{"command", change.Command, &canonical.Command},
+		{"path", change.Path, &canonical.Path},
+		{"url", change.URL, &canonical.URL},
+		{"pattern", change.Pattern, &canonical.Pattern},
+	} {
+		if c.value == nil {
+			continue
+		}
+		name, ok := argumentOf(p.Tool, c.member, p.Arguments)
+		if !ok {
+			return BeforeToolModify{}, fmt.Errorf("hookwire: cannot rewrite the %s of tool %q: no argument of it is known to hold one (schema/tools.json)", c.member, p.Tool)
+		}
+		args[name] = *c.value
+		*c.slot = Ptr(*c.value)
+	}
+	p.Arguments = args
+	if p.Canonical != nil {
+		p.Canonical = &canonical
+	}
+	return p.Modify(), nil
+}
+
+// argumentOf is the argument of tool that holds a canonical member: of
+// the names the agents give it, the one the call has, else the first.
+func argumentOf(tool, member string, args map[string]any) (string, bool) {
+	known, ok := knownTools[tool]
+	if !ok || len(known.args[member]) == 0 {
+		return "", false
+	}
+	names := known.args[member]
+	for _, name := range names {
+		if _, ok := args[name].(string); ok {
+			return name, true
+		}
+	}
+	return names[0], true
 }

@@ -59,7 +59,7 @@ func malformedLines() []string {
 // seeds are the messages of schema/testdata, valid and invalid, each as the
 // bytes a decoder gets (params, result, value) and as a whole line.
 func seeds(f *testing.F) (values, lines [][]byte) {
-	files, err := filepath.Glob(filepath.Join("..", "schema", "testdata", "*", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "schema", "testdata", "*valid", "*.json"))
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no vectors in schema/testdata: %v", err)
 	}

@@ -1,6 +1,9 @@
 package bridge
 
 import (
+	"fmt"
+	"maps"
+	"reflect"
 	"strings"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -51,4 +54,42 @@ func nonEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// rewritten is the arguments of a call a hook modified: those it sent back,
+// with each canonical member it changed (a command, path, URL or pattern)
+// written in the argument that holds it for the agent's tool, so that a
+// hook may rewrite a call in words every agent shares. A member changed
+// two ways, or one the tool has no argument for, is an error: the call
+// would not do what the hook meant.
+func rewritten(agent, tool string, sent, got map[string]any, before, after *protocol.CanonicalTool) (map[string]any, error) {
+	if after == nil || before == nil || reflect.DeepEqual(before, after) {
+		return got, nil
+	}
+	shape := agentTools[agent].tools[tool]
+	out := maps.Clone(got)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for _, m := range []struct {
+		member, field string
+		was, is       *string
+	}{
+		{"command", shape.command, before.Command, after.Command},
+		{"path", shape.path, before.Path, after.Path},
+		{"url", shape.url, before.URL, after.URL},
+		{"pattern", shape.pattern, before.Pattern, after.Pattern},
+	} {
+		if m.is == nil || (m.was != nil && *m.was == *m.is) {
+			continue
+		}
+		if m.field == "" {
+			return nil, fmt.Errorf("a hook rewrote the %s of %s, which has no argument for one", m.member, tool)
+		}
+		if !reflect.DeepEqual(got[m.field], sent[m.field]) && got[m.field] != *m.is {
+			return nil, fmt.Errorf("a hook rewrote the %s of %s two ways: %q in canonical, %v in %s", m.member, tool, *m.is, got[m.field], m.field)
+		}
+		out[m.field] = *m.is
+	}
+	return out, nil
 }

@@ -100,12 +100,16 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 		case a != nil && !a.byDefault:
 			return f.allow(ev, a.reason, o.args)
 		case o.args != nil && f.noAsk:
+			// updatedInput alone is a failed hook to Codex CLI 0.171.0, which
+			// then runs the call as it came: the rewrite is allowed instead.
 			return f.allow(ev, "a hook rewrote the call", o.args)
 		case a != nil:
 			return claudePermission(ev, "ask", "every approver abstained", o.args)
 		case o.args != nil:
-			// New arguments that no approver looked at are shown to the user.
-			return claudePermission(ev, "ask", "a hook rewrote the call", o.args)
+			// New arguments that no approver looked at, and no decision:
+			// Claude Code runs the new call as its own permission rules
+			// decide for it (2.1.331), neither allowed nor denied by a hook.
+			return claudeOutput(ev, map[string]any{"updatedInput": o.args})
 		}
 	case "PermissionRequest":
 		switch a := o.approval; {

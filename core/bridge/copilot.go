@@ -148,19 +148,25 @@ func copilotDecide(ev Event, o outcome) Reply {
 	case a != nil && !a.byDefault:
 		return copilotPermission(ev, "allow", a.reason, o.args)
 	case o.args != nil && ev.Name == "preToolUse":
-		return copilotPermission(ev, "allow", "a hook rewrote the call", o.args)
+		// New arguments with no decision: Copilot CLI (1.0.102) runs the
+		// new call as its own rules decide for it, neither allowed nor
+		// denied by a hook.
+		return copilotPermission(ev, "", "", o.args)
 	case o.args != nil:
 		return deny("Copilot CLI cannot take a rewritten call at permissionRequest: a hook rewrote it to " + encode(o.args))
 	}
 	return Reply{} // no opinion: Copilot CLI's own rules decide
 }
 
-// copilotPermission is a decision on a tool call, in the form of the event:
+// copilotPermission is a decision on a tool call (or, with none, new
+// arguments alone), in the form of the event:
 // Copilot CLI's own members, and Claude Code's hookSpecificOutput as well
 // for an event that came in the PascalCase form.
 func copilotPermission(ev Event, decision, reason string, args map[string]any) Reply {
-	out := map[string]any{"permissionDecision": decision}
-	specific := map[string]any{"permissionDecision": decision}
+	out, specific := map[string]any{}, map[string]any{}
+	if decision != "" { // none: the agent's own rules decide
+		out["permissionDecision"], specific["permissionDecision"] = decision, decision
+	}
 	if ev.Name == "permissionRequest" {
 		out = map[string]any{"behavior": decision}
 		if decision == "deny" {

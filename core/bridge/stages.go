@@ -84,8 +84,13 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 			o.ended = fromDecision(d)
 			return
 		}
-		if !reflect.DeepEqual(call.Arguments, args) {
-			o.args = call.Arguments
+		newArgs, err := rewritten(s.opts.Agent.Name, tool, args, call.Arguments, what, call.Canonical)
+		if err != nil {
+			o.failure = err.Error()
+			return
+		}
+		if !reflect.DeepEqual(newArgs, args) {
+			o.args = newArgs
 		}
 	case Approval:
 		d := s.rt.ApproveTool(ctx, protocol.ApproveToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, ToolCallID: callID, Canonical: what})

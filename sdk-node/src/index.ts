@@ -1,6 +1,6 @@
 // hookwire: agent hooks in TypeScript, over JSON-RPC 2.0 on stdio.
 
-export { canonicalTool, type ToolCallLike } from "./canonical.js";
+export { canonicalTool, type RewriteChange, rewrite, type ToolCallLike } from "./canonical.js";
 export { HookError, HookwireError } from "./errors.js";
 // The types of each method's params and result, and Intercepted, come from the method table.
 export * from "./exports.gen.js";

@@ -2,9 +2,10 @@
 // agent's tool names.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { canonicalTool, type ToolCallLike } from "../src/index.js";
+import { type BeforeToolParams, canonicalTool, type RewriteChange, rewrite, type ToolCallLike } from "../src/index.js";
 
 test("canonicalTool under every agent's names", () => {
   const cases: [ToolCallLike, object][] = [
@@ -42,3 +43,29 @@ test("canonicalTool under every agent's names", () => {
   ];
   for (const [call, want] of cases) assert.deepEqual(canonicalTool(call), want, call.tool);
 });
+
+interface RewriteVector {
+  note: string;
+  call: BeforeToolParams;
+  change: RewriteChange;
+  want?: BeforeToolParams;
+  error?: string;
+}
+
+const rewrites: RewriteVector[] = JSON.parse(
+  readFileSync(new URL("../../../schema/testdata/rewrite/vectors.json", import.meta.url), "utf8"),
+);
+
+// The one way to rewrite a call, as the Go and Python SDKs do it with the same file.
+for (const v of rewrites) {
+  test(`rewrite: ${v.note}`, () => {
+    const received = structuredClone(v.call);
+    if (v.error !== undefined) {
+      assert.throws(() => rewrite(v.call, v.change), new RegExp(v.error));
+    } else {
+      const reply = rewrite(v.call, v.change);
+      assert.deepEqual(JSON.parse(JSON.stringify(reply)), { action: "modify", call: v.want });
+    }
+    assert.deepEqual(v.call, received, "rewrite changed the call it was given");
+  });
+}

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+import json
+from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
-from hookwire import canonical_tool
+from hookwire import BeforeToolParams, Modify, canonical_tool, rewrite
+
+REWRITES = Path(__file__).resolve().parents[2] / "schema" / "testdata" / "rewrite" / "vectors.json"
 
 
 @pytest.mark.parametrize(
@@ -39,3 +44,20 @@ def test_canonical_tool_under_every_agents_names(
     call: dict[str, Any], want: dict[str, str]
 ) -> None:
     assert canonical_tool(call) == want
+
+
+@pytest.mark.parametrize(
+    "vector", json.loads(REWRITES.read_text(encoding="utf-8")), ids=lambda v: str(v["note"])
+)
+def test_rewrite_vectors(vector: dict[str, Any]) -> None:
+    """The one way to rewrite a call, as the Go and TypeScript SDKs do it with the same file."""
+    call = cast("BeforeToolParams", vector["call"])
+    received = copy.deepcopy(call)
+    if "error" in vector:
+        with pytest.raises(ValueError, match=vector["error"]):
+            rewrite(call, **vector["change"])
+    else:
+        reply = rewrite(call, **vector["change"])
+        assert isinstance(reply, Modify)
+        assert reply.value == vector["want"]
+    assert call == received, "rewrite changed the call it was given"

@@ -41,7 +41,7 @@ from ._version import __version__
 
 # For type checkers only: at run time these load on first use (see _LAZY).
 if TYPE_CHECKING:
-    from ._canonical import canonical_tool
+    from ._canonical import canonical_tool, rewrite
     from ._testing import TestClient
     from ._tools import ArgumentError
     from .lifecycle import (
@@ -70,6 +70,7 @@ if TYPE_CHECKING:
 # module is only for a hook that declares tools.
 _LAZY = {
     "canonical_tool": "._canonical",
+    "rewrite": "._canonical",
     "ArgumentError": "._tools",
     "TestClient": "._testing",
     "CanUseTool": ".lifecycle",
@@ -139,6 +140,7 @@ __all__ = [
     "deny",
     "modify",
     "respond",
+    "rewrite",
     "tool_result",
 ]
 __all__ += _protocol.__all__ + _methods.__all__

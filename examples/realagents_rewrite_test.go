@@ -1,0 +1,95 @@
+package examples
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rewritingHook is a hook on the Python SDK that rewrites every shell
+// command, in words every agent shares (rewrite(call, command=...)), to one
+// that touches marker.
+func rewritingHook(t *testing.T, marker string) ([]string, []string) {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	script := filepath.Join(t.TempDir(), "rewriter.py")
+	os.WriteFile(script, []byte(`import sys
+from hookwire import Hook, canonical_tool, rewrite
+
+hook = Hook("rewriter")
+
+@hook.before_tool
+def safer(call):
+    if canonical_tool(call).get("kind") == "shell":
+        return rewrite(call, command="touch " + sys.argv[1])
+    return None
+
+hook.run()
+`), 0o644)
+	return []string{"python3", script, marker}, []string{"PYTHONPATH=" + sdk}
+}
+
+// One way to rewrite a call: the hook sets the canonical command, and each
+// agent runs the new command in its own field, with no approver, as its
+// own permission rules allow it (each run allows the shell tool), or,
+// where the agent cannot take a rewritten call, runs neither and says so.
+func TestUnderTheRealAgentsARewriteRunsTheNewCommand(t *testing.T) {
+	for _, agent := range realAgents {
+		t.Run(agent.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			marker := filepath.Join(a.project, "rewritten")
+			hook, env := rewritingHook(t, marker)
+			out, model := agent.run(a, t, hook, env...)
+			if !a.survived() {
+				t.Fatalf("%s ran the command the hook rewrote: the folder is gone\n%s", agent.name, out)
+			}
+			_, err := os.Stat(marker)
+			ran := err == nil
+			if cannot := rewriteUnsupported[agent.name]; cannot != "" {
+				if ran || !strings.Contains(model.sent()+out, cannot) {
+					t.Errorf("%s cannot take a rewritten call: it should run nothing and say %q (ran: %v)\n%s", agent.name, cannot, ran, out)
+				}
+				return
+			}
+			if !ran {
+				t.Errorf("%s %s did not run the rewritten command\n%s", agent.name, agent.version, out)
+			}
+		})
+	}
+}
+
+// rewriteUnsupported is what the model or the user reads under the agents
+// that cannot take a rewritten call.
+var rewriteUnsupported = map[string]string{
+	"Qwen Code": "cannot take a rewritten call",
+}
+
+// A rewrite is neither an approval nor a denial: where the agent can take
+// new arguments with no decision, its own rules decide the new call, and
+// here they refuse it.
+func TestUnderTheRealAgentsARewriteIsNoApproval(t *testing.T) {
+	for _, tc := range []struct {
+		agent string
+		run   func(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer)
+		rule  []string // the agent's own rule that refuses the new command
+	}{
+		{"Claude Code", (*agentRun).claudeCode, []string{"--disallowedTools", "Bash(touch:*)"}},
+		{"GitHub Copilot CLI", (*agentRun).copilotCLI, []string{"--deny-tool", "shell(touch)"}},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			a.agentFlags = tc.rule
+			marker := filepath.Join(a.project, "rewritten")
+			hook, env := rewritingHook(t, marker)
+			out, _ := tc.run(a, t, hook, env...)
+			if !a.survived() {
+				t.Fatalf("%s ran the command the hook rewrote: the folder is gone\n%s", tc.agent, out)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Errorf("%s ran the rewritten command that its own rules refuse: the hook approved it\n%s", tc.agent, out)
+			}
+		})
+	}
+}

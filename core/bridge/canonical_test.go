@@ -14,7 +14,9 @@ import (
 // ways, is an error, never a call that does something else.
 func TestARewrittenCanonicalMemberReachesTheAgentsArgument(t *testing.T) {
 	str := func(s string) *string { return &s }
-	shell := func(cmd string) *protocol.CanonicalTool { return &protocol.CanonicalTool{Kind: "shell", Command: str(cmd)} }
+	shell := func(cmd string) *protocol.CanonicalTool {
+		return &protocol.CanonicalTool{Kind: "shell", Command: str(cmd)}
+	}
 	for _, tc := range []struct {
 		name, agent, tool string
 		sent, got         map[string]any

@@ -124,6 +124,7 @@ func Check() error {
 		}
 	}
 	problems = append(problems, crossBuildProblems()...)
+	problems = append(problems, windowsTestProblems()...)
 	problems = append(problems, pythonFormatProblems()...)
 	problems = append(problems, nodeLintProblems()...)
 	if len(problems) > 0 {
@@ -144,6 +145,44 @@ func crossBuildProblems() []string {
 		}
 	}
 	return problems
+}
+
+// windowsTestProblems builds, for Windows, the tests of every core package
+// with files of its own for Windows: no machine of ours runs them (Debian's
+// Wine cannot start a program of this Go), so building them is what keeps
+// them from breaking unseen.
+func windowsTestProblems() []string {
+	list := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .GoFiles}} {{.}}{{end}}{{range .TestGoFiles}} {{.}}{{end}}", "./...")
+	list.Dir, list.Env = "core", append(os.Environ(), "GOOS=windows")
+	out, err := list.Output()
+	if err != nil {
+		return []string{fmt.Sprintf("core: go list for windows: %v", err)}
+	}
+	var pkgs []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, f := range fields[1:] {
+			if strings.Contains(f, "windows") {
+				pkgs = append(pkgs, fields[0])
+				break
+			}
+		}
+	}
+	if len(pkgs) == 0 {
+		return []string{"core: no package has files for Windows, which the bridge needs"}
+	}
+	dir, err := os.MkdirTemp("", "hookwire-windows-tests")
+	if err != nil {
+		return []string{err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	// Into a folder: with several packages, -c writes one binary each.
+	build := exec.Command("go", append([]string{"test", "-c", "-o", dir + string(filepath.Separator)}, pkgs...)...)
+	build.Dir, build.Env = "core", append(os.Environ(), "GOOS=windows", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		return []string{fmt.Sprintf("core: the tests of %s do not build for windows: %s", strings.Join(pkgs, " "), out)}
+	}
+	return nil
 }
 
 // nodeLintProblems runs the pinned Biome over sdk-node: its formatter, its

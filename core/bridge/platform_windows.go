@@ -13,3 +13,9 @@ import (
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.DETACHED_PROCESS}
 }
+
+// restrictSocket adds nothing on Windows, where a file's mode is only its
+// read-only flag: a socket file takes its folder's access list, and
+// connecting to it needs the right to write it, which the user's profile
+// (the default folder) gives no other user.
+func restrictSocket(string) error { return nil }

@@ -186,6 +186,7 @@ func (c *Child) Stop(grace time.Duration) {
 		}
 	}
 	stopDescendants(pgid, c.token, grace)
+	c.release()
 }
 
 // waitExit reports whether the command exits within d.

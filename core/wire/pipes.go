@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +15,10 @@ type Piped struct {
 	// its stdout; Stderr the read end of its stderr, nil when the caller
 	// gave one.
 	Stdin, Stdout, Stderr *os.File
+	// release ends what is left of the command's processes where they
+	// were tied to this process after the start (tieToParent); closing
+	// this process does too.
+	release func()
 }
 
 // StartPiped starts the command (see Exec) with pipes for its stdin and
@@ -59,5 +64,14 @@ func (cmd Command) StartPiped(stderr io.Writer) (Piped, error) {
 		closeAll(mine)
 		return Piped{}, err
 	}
-	return Piped{Cmd: c, Stdin: mine[0], Stdout: mine[1], Stderr: mine[2]}, nil
+	// A hook must not outlive this process: one that did would run on
+	// with no one to ask it anything or stop it.
+	release, err := tieToParent(c.Process)
+	if err != nil {
+		c.Process.Kill()
+		c.Wait()
+		closeAll(mine)
+		return Piped{}, fmt.Errorf("tying the command to this process: %w", err)
+	}
+	return Piped{Cmd: c, Stdin: mine[0], Stdout: mine[1], Stderr: mine[2], release: release}, nil
 }

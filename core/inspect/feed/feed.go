@@ -29,6 +29,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -38,12 +39,27 @@ import (
 )
 
 // Dir is the per-user folder of the bridge's sessions and the inspector's
-// socket: $XDG_RUNTIME_DIR/hookwire, or hookwire-UID in the temporary folder.
-func Dir() string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+// socket: $XDG_RUNTIME_DIR/hookwire; on Windows hookwire in %LOCALAPPDATA%;
+// otherwise hookwire-UID in the temporary folder.
+func Dir() string { return dirOf(goruntime.GOOS, os.Getenv, os.TempDir(), os.Getuid()) }
+
+// dirOf is Dir on the platform goos, with getenv, the temporary folder tmp
+// and the user id uid as given: a choice tests make for every platform.
+func dirOf(goos string, getenv func(string) string, tmp string, uid int) string {
+	if d := getenv("XDG_RUNTIME_DIR"); d != "" {
 		return filepath.Join(d, "hookwire")
 	}
-	return filepath.Join(os.TempDir(), "hookwire-"+strconv.Itoa(os.Getuid()))
+	if goos == "windows" {
+		// Windows has no user id (Getuid is -1), and the user's profile,
+		// where %LOCALAPPDATA% is, lets no other user in by its access
+		// list: one name is enough there. A short folder leaves room in
+		// the 108 bytes a Unix socket's path may have.
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return filepath.Join(d, "hookwire")
+		}
+		return filepath.Join(tmp, "hookwire")
+	}
+	return filepath.Join(tmp, "hookwire-"+strconv.Itoa(uid))
 }
 
 // SocketName is the inspector's socket in Dir.

@@ -434,10 +434,16 @@ async function replay() {
 // The commands the inspector was started with (--allow), the only ones the
 // composer and a replay may run, offered as the inputs' choices.
 async function loadAllowed() {
-  const { commands } = await api("/api/allowed");
+  const { commands, dirs, env } = await api("/api/allowed");
+  state.allowed = commands;
   $("#allowed").replaceChildren(...commands.map((c) => el("option", { value: c })));
+  $("#allowed-dirs").replaceChildren(...dirs.map((d) => el("option", { value: d })));
   const hint = commands.length ? "It runs only the commands hookwire inspect was started with: " + commands.join("; ") + "." : "It runs no command: start hookwire inspect with --allow COMMAND to let the page run one.";
   for (const h of document.querySelectorAll(".allowed-hint")) h.textContent = hint;
+  // The folder and the variables come from the page too: only those the
+  // inspector was started with, so that neither changes what runs.
+  $(".env-hint").textContent = `It runs the hook in the inspector's folder${dirs.length > 1 ? ", or another of those of --allow-dir (Folder offers them)" : " (--allow-dir DIR adds another)"}; ` +
+    (env.length ? `it sets only ${env.join(", ")} (--allow-env).` : "it sets no variable: start hookwire inspect with --allow-env NAME to set one.");
 }
 
 async function loadMethods() {
@@ -502,7 +508,8 @@ async function send() {
   const out = $("#c-reply");
   out.replaceChildren(el("p", { class: "hint" }, "sending…"));
   try {
-    const r = await post("/api/call", { command: argv($("#c-command").value), method: $("#c-method").value, params: formParams() });
+    const env = $("#c-env").value.split("\n").map((l) => l.trim()).filter(Boolean);
+    const r = await post("/api/call", { command: argv($("#c-command").value), method: $("#c-method").value, params: formParams(), dir: $("#c-dir").value.trim(), env });
     out.replaceChildren(...[
       el("p", { class: r.error || r.invalid ? "mismatch" : "match", id: "c-outcome" },
         r.error ? "failed: " + r.error : r.invalid ? `${r.action}: the reply does not match the schema: ${r.invalid}` : `${r.action} (${ms(r.latency_ns)})`),

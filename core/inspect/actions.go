@@ -279,11 +279,9 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such session", http.StatusNotFound)
 		return
 	}
-	s.store.mu.Lock()
-	recs := sess.records
-	s.store.mu.Unlock()
-	if recs == nil {
-		http.Error(w, "only an opened recording can be replayed", http.StatusBadRequest)
+	recs, _ := s.store.recording(req.Session)
+	if len(recs) == 0 {
+		http.Error(w, "this session has no line of a hook's wire to replay", http.StatusBadRequest)
 		return
 	}
 	if len(req.Command) == 0 || req.Command[0] == "" {

@@ -369,6 +369,7 @@ func (s *Server) routes() http.Handler {
 		}
 		writeJSON(w, map[string][]int{"seqs": seqs})
 	})
+	mux.HandleFunc("GET /api/sessions/{id}/recording", s.export)
 	mux.HandleFunc("GET /api/live", s.live)
 	mux.HandleFunc("GET /api/methods", func(w http.ResponseWriter, r *http.Request) {
 		m, err := methods()

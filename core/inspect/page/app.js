@@ -109,6 +109,7 @@ async function loadSessions() {
   if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
   const cur = state.sessions.find((s) => s.id === state.session);
   if (cur) $("#session-title").textContent = title(cur);
+  if (cur) wireBar(cur);
   if (cur && cur.changes > state.changes) await loadRows();
 }
 
@@ -128,9 +129,19 @@ async function openSession(id) {
   $("#session-title").textContent = s ? title(s) : "";
   state.open = new Set();
   state.hits = null;
-  $("#replay-bar").hidden = !(s && s.source === "recording");
   $("#replay-summary").textContent = "";
+  wireBar(s);
   await loadRows();
+}
+
+// A session with lines of a hook's wire (a recording, or a live session
+// of a process hook) is exported as a recording, and replayed.
+function wireBar(s) {
+  $("#replay-bar").hidden = !(s && s.wire);
+  if (s) {
+    $("#export").href = `/api/sessions/${s.id}/recording?token=${encodeURIComponent(token)}`;
+    $("#export").download = (s.source === "recording" && s.name ? s.name.replace(/\.jsonl?$/, "") + "-" : "") + `session-${s.id}.jsonl`;
+  }
 }
 
 // The session's tools at a glance, until a row is opened: for each, its

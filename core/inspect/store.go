@@ -534,6 +534,9 @@ func (s *session) event(it item) {
 		return
 	}
 	e := &entry{Row: Row{Type: "event", Time: it.Time, Text: eventText(it.Name, it.Data), Fold: steps[it.Name]}, data: it.Data}
+	if it.Name != "user" && s.Prompt == "" && bytes.Contains(it.Data, []byte(`"prompt"`)) {
+		s.Prompt = clip(agentPrompt(it.Data), 200)
+	}
 	switch it.Name {
 	case "user":
 		s.Turns++

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	goruntime "runtime"
 	"slices"
 	"strings"
@@ -163,6 +164,17 @@ func teeTrace(a, b func(hook string, out bool, line []byte)) func(hook string, o
 		a(hook, out, line)
 		b(hook, out, line)
 	}
+}
+
+// scenarioName is what the inspector calls a run's scenario: its file,
+// with the folder it is in (a scenario is often scenario.json beside its
+// hooks).
+func scenarioName(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Base(path)
+	}
+	return filepath.Base(filepath.Dir(abs)) + "/" + filepath.Base(abs)
 }
 
 // hookCommands names the hook processes of a configuration and their

@@ -80,11 +80,12 @@ const serial = (fn) => (chain = chain.then(fn).catch((e) => status(e.message)));
 
 function status(text) { $("#status").textContent = text; }
 
-// A session's label: its first prompt, else its recording's or log's
-// name, else its command.
-const label = (s) => (s.prompt ? `“${s.prompt}”` : s.name || s.command || s.host || s.kind);
+// A session's label: what it plays, its scenario, else its first prompt,
+// else its recording's or log's name, else its command.
+const quoted = (s) => (s.prompt ? `“${s.prompt}”` : "");
+const label = (s) => s.scenario || quoted(s) || s.name || s.command || s.host || s.kind;
 
-const title = (s) => `${s.host || s.kind} · ${label(s)}`;
+const title = (s) => `${s.host || s.kind} · ${s.scenario && s.prompt ? s.scenario + " · " + quoted(s) : label(s)}`;
 
 // A count that is a problem when there is one: coloured by its verdict.
 const tally = (n, word, verdict) => el("span", { class: n ? "n-" + verdict : "" }, count(n, word));
@@ -95,7 +96,8 @@ async function loadSessions() {
   $("#sessions").replaceChildren(...state.sessions.slice().reverse().map((s) =>
     el("li", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
       onmousedown: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
-      el("div", { class: "label", title: s.prompt || s.name || s.command || "" }, label(s)),
+      el("div", { class: "label", title: label(s) }, label(s)),
+      s.scenario && s.prompt ? el("div", { class: "prompt", title: s.prompt }, quoted(s)) : null,
       el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, (s.host ? s.kind : "") + (s.source === "live" || s.source === s.kind ? "" : " · " + s.source)),
         s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
       s.prompt || s.name ? el("div", { class: "command", title: s.command || "" }, s.command || "") : null,

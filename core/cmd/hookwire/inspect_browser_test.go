@@ -261,7 +261,9 @@ func TestInspectComposerSendsBeforeToolAndShowsRespond(t *testing.T) {
 		chromedp.SetValue(css("#c-command"), weatherHook),
 		chromedp.SetValue(css("#c-field-tool"), "get_weather"),
 		chromedp.SetValue(css("#c-field-arguments"), `{"city": "Beijing"}`),
-		chromedp.Click(css("#c-send")), waitText("#c-outcome", "respond"), screenshot("composer.png"))
+		chromedp.Click(css("#c-send")), waitText("#c-outcome", "respond"))
+	eval[bool](t, ctx, `(() => { document.querySelector(".composer").scrollTop = 0; return true })()`)
+	do(t, ctx, screenshot("composer.png"))
 	if reply := text(t, ctx, "#c-reply pre.reply"); !strings.Contains(reply, "Beijing weather: Sunny") {
 		t.Errorf("the composer shows the reply %q", reply)
 	}

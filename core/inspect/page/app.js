@@ -399,13 +399,32 @@ function spans(turn) {
 // command (a run names each hook's, "NAME: COMMAND; ..."), the method and
 // the params as they were sent, quoted for a POSIX shell.
 const quote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'");
-function callCommand(d) {
+function hookCommand(d) {
   const s = state.sessions.find((x) => x.id === state.session) || {};
-  let command = s.command || "";
+  let command = s.source === "recording" ? "" : s.command || "";
   if (s.kind === "run") {
     const mine = command.split("; ").find((c) => c.startsWith(d.hook + ": "));
     command = mine ? mine.slice(d.hook.length + 2) : "";
   }
+  return command;
+}
+
+// The call, opened in the composer: its method and params in the form,
+// its hook's command when the inspector may run it (else the one command
+// it may run, if there is one), to edit and send again.
+async function openInComposer(d) {
+  tab("composer");
+  if (!state.methods) await loadMethods();
+  if (![...$("#c-method").options].some((o) => o.value === d.method)) return status(`the composer does not send ${d.method}`);
+  $("#c-method").value = d.method;
+  buildForm(d.params);
+  const command = hookCommand(d), allowed = state.allowed || [];
+  $("#c-command").value = allowed.includes(command) ? command : allowed.length === 1 ? allowed[0] : command;
+  $("#c-reply").replaceChildren(el("p", { class: "hint" }, `${d.hook} ${d.method}${d.tool ? " " + d.tool : ""}, from the session's row ${d.seq}: edit it, then send.`));
+}
+
+function callCommand(d) {
+  const command = hookCommand(d);
   const params = JSON.stringify(d.params);
   const line = ["hookwire", "call", "--name", quote(d.hook), "--", command || "COMMAND", quote(d.method), params.length > SHOWN ? "- < params.json" : quote(params)].join(" ");
   const pre = el("pre", { class: "call-command" }, line);
@@ -419,7 +438,9 @@ function callCommand(d) {
       copy.textContent = "selected: copy it";
     }
   };
-  return el("div", { class: "again" }, copy, pre);
+  const compose = el("button", { class: "compose" }, "open in composer");
+  compose.onclick = () => openInComposer(d).catch((e) => status(e.message));
+  return el("div", { class: "again" }, copy, compose, pre);
 }
 
 // ---- replay
@@ -473,10 +494,12 @@ function resolve(s) {
   return s || {};
 }
 
-function buildForm() {
+// The form starts from params: a call's, opened in the composer, else the
+// method's realistic sample.
+function buildForm(params) {
   const m = state.methods.methods.find((x) => x.name === $("#c-method").value);
   const def = resolve({ $ref: "#/$defs/" + m.params });
-  const sample = m.sample || {};
+  const sample = (params && typeof params === "object" ? params : m.sample) || {};
   const required = new Set(def.required || []);
   const fields = [];
   for (const [name, prop] of Object.entries(def.properties || {})) {
@@ -574,7 +597,7 @@ document.addEventListener("DOMContentLoaded", () => {
     if (e.key === "/" && !["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) { e.preventDefault(); $("#f-search").focus(); }
   });
   $("#replay-run").onclick = replay;
-  $("#c-method").onchange = buildForm;
+  $("#c-method").onchange = () => buildForm();
   $("#c-send").onclick = (e) => { e.preventDefault(); send(); };
   $("#open-recording").onchange = async (e) => {
     const file = e.target.files[0];

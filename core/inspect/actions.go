@@ -53,6 +53,11 @@ type CallRequest struct {
 	Command []string        `json:"command"`
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params"`
+	// Dir is the folder the hook runs in: "" for the inspector's own.
+	Dir string `json:"dir,omitempty"`
+	// Env are variables set for the hook, NAME=value, on top of the
+	// inspector's environment.
+	Env []string `json:"env,omitempty"`
 	// TimeoutMS bounds the hello and the reply; 0 means five seconds.
 	TimeoutMS int `json:"timeout_ms,omitempty"`
 }
@@ -111,6 +116,11 @@ func (s *Server) refuseCommand(w http.ResponseWriter, argv []string) {
 	if lines := s.allowedLines(); len(lines) > 0 {
 		msg += fmt.Sprintf(" (it may run: %s)", strings.Join(lines, "; "))
 	}
+	refuse(w, msg)
+}
+
+// refuse answers a request the page may not make, with why in JSON.
+func refuse(w http.ResponseWriter, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusForbidden)
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
@@ -125,6 +135,17 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		s.refuseCommand(w, req.Command)
 		return
 	}
+	// The folder and the variables come from the page: checked here, so
+	// that they never make an allowed command run another program.
+	dir, err := s.callDir(req.Dir)
+	if err == nil {
+		_, err = s.callEnv(req.Env)
+	}
+	if err != nil {
+		refuse(w, err.Error())
+		return
+	}
+	req.Dir = dir
 	reply, err := Call(r.Context(), req)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -135,7 +156,9 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 
 // Call starts the hook, says hello with the mode the method needs, sends
 // one request and checks the reply against the schema, as `hookwire call`
-// does; the hook is stopped before it returns.
+// does; the hook is stopped before it returns. It runs what req says: the
+// server checks a request of the page (its command, folder and variables)
+// before.
 func Call(ctx context.Context, req CallRequest) (CallReply, error) {
 	m, ok := protocol.Lookup(req.Method)
 	if !ok || m.Name == protocol.MethodHello || m.Notification {
@@ -147,6 +170,14 @@ func Call(ctx context.Context, req CallRequest) (CallReply, error) {
 	if !json.Valid(req.Params) {
 		return CallReply{}, errors.New("params are not JSON")
 	}
+	env := map[string]string{}
+	for _, kv := range req.Env {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			return CallReply{}, fmt.Errorf("the variable %q is not NAME=value", kv)
+		}
+		env[name] = value
+	}
 	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
 	if timeout <= 0 {
 		timeout = 5 * time.Second
@@ -154,7 +185,7 @@ func Call(ctx context.Context, req CallRequest) (CallReply, error) {
 	var out CallReply
 	reply := wiretap.NewReply(m.Name)
 	stderr := &lines{}
-	cmd := wire.Command{Name: "composer", Argv: req.Command, Modes: []protocol.Mode{m.Mode}}
+	cmd := wire.Command{Name: "composer", Argv: req.Command, Dir: req.Dir, Env: env, Modes: []protocol.Mode{m.Mode}}
 	p, err := wire.Spawn(ctx, cmd, wire.ProcessOptions{HelloTimeout: timeout, Conn: wire.ConnOptions{Logger: slog.New(stderr), Trace: reply.See}})
 	if err != nil {
 		out.Error, out.Stderr = err.Error(), stderr.all()
@@ -248,11 +279,9 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such session", http.StatusNotFound)
 		return
 	}
-	s.store.mu.Lock()
-	recs := sess.records
-	s.store.mu.Unlock()
-	if recs == nil {
-		http.Error(w, "only an opened recording can be replayed", http.StatusBadRequest)
+	recs, _ := s.store.recording(req.Session)
+	if len(recs) == 0 {
+		http.Error(w, "this session has no line of a hook's wire to replay", http.StatusBadRequest)
 		return
 	}
 	if len(req.Command) == 0 || req.Command[0] == "" {

@@ -57,6 +57,13 @@ type Options struct {
 	// command that comes from the page alone (whoever holds the token
 	// would run anything as this user).
 	Allow [][]string
+	// AllowDirs are the folders, besides the inspector's own, the page may
+	// run an allowed command in (--allow-dir): a relative command is
+	// another program in another folder.
+	AllowDirs []string
+	// AllowEnv are the variables the page may set for a call (--allow-env);
+	// a name that chooses the program or its code is refused (codeVar).
+	AllowEnv []string
 	// Logger receives what goes wrong with a producer's stream.
 	Logger *slog.Logger
 }
@@ -70,6 +77,7 @@ type Server struct {
 	lns   []net.Listener
 	sock  net.Listener
 	port  int
+	dirs  []string // the folders a call may run in, resolved: the inspector's own first
 
 	mu      sync.Mutex
 	waiters map[chan struct{}]bool
@@ -89,7 +97,14 @@ func Start(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Server{opts: opts, token: opts.Token, waiters: map[chan struct{}]bool{}}
+	if err := checkAllowEnv(opts.AllowEnv); err != nil {
+		return nil, err
+	}
+	dirs, err := resolveDirs(opts.AllowDirs)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, token: opts.Token, dirs: dirs, waiters: map[chan struct{}]bool{}}
 	if s.token == "" {
 		b := make([]byte, 16)
 		rand.Read(b)
@@ -354,6 +369,7 @@ func (s *Server) routes() http.Handler {
 		}
 		writeJSON(w, map[string][]int{"seqs": seqs})
 	})
+	mux.HandleFunc("GET /api/sessions/{id}/recording", s.export)
 	mux.HandleFunc("GET /api/live", s.live)
 	mux.HandleFunc("GET /api/methods", func(w http.ResponseWriter, r *http.Request) {
 		m, err := methods()
@@ -364,7 +380,7 @@ func (s *Server) routes() http.Handler {
 		writeJSON(w, m)
 	})
 	mux.HandleFunc("GET /api/allowed", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string][]string{"commands": s.allowedLines()})
+		writeJSON(w, map[string][]string{"commands": s.allowedLines(), "dirs": s.dirs, "env": append([]string{}, s.opts.AllowEnv...)})
 	})
 	mux.HandleFunc("POST /api/call", s.call)
 	mux.HandleFunc("POST /api/recordings", s.openUploaded)

@@ -117,6 +117,9 @@ type Summary struct {
 	// Changes counts the items taken: the page fetches rows when it grows.
 	Changes int  `json:"changes"`
 	Ended   bool `json:"ended"`
+	// Wire counts the lines of the wire kept: a session with some is
+	// exported as a recording, and replayed.
+	Wire int `json:"wire"`
 }
 
 type session struct {
@@ -129,7 +132,8 @@ type session struct {
 	// unclaimed are the calls seen on the wire that no item of the
 	// runtime has spoken of yet, oldest first.
 	unclaimed []*entry
-	// records is an opened recording, for a replay.
+	// records are the lines of the wire, an opened recording's or a live
+	// session's (keep), for a replay and an export.
 	records []wiretap.Record
 	// changes counts the items taken: a page that saw n of them asks for
 	// the rows that changed since.
@@ -167,7 +171,7 @@ func (st *store) list() []Summary {
 	out := make([]Summary, len(st.sessions))
 	for i, s := range st.sessions {
 		out[i] = s.Summary
-		out[i].Rows, out[i].Changes = len(s.rows), s.changes
+		out[i].Rows, out[i].Changes, out[i].Wire = len(s.rows), s.changes, len(s.records)
 	}
 	return out
 }
@@ -448,6 +452,7 @@ func (s *session) flush() {
 // wire pairs the lines of the wire into calls: a request is a row, its
 // reply fills it in.
 func (s *session) wire(it item) {
+	s.keep(it)
 	if it.Message == nil {
 		s.junk(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + it.Text}}, it.Dir)
 		return
@@ -529,6 +534,9 @@ func (s *session) event(it item) {
 		return
 	}
 	e := &entry{Row: Row{Type: "event", Time: it.Time, Text: eventText(it.Name, it.Data), Fold: steps[it.Name]}, data: it.Data}
+	if it.Name != "user" && s.Prompt == "" && bytes.Contains(it.Data, []byte(`"prompt"`)) {
+		s.Prompt = clip(agentPrompt(it.Data), 200)
+	}
 	switch it.Name {
 	case "user":
 		s.Turns++

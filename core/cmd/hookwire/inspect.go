@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	goruntime "runtime"
 	"slices"
 	"strings"
@@ -27,7 +28,7 @@ import (
 
 var inspectCommand = command{
 	name: "inspect",
-	args: "[--port N] [--open] [--allow COMMAND]... [RECORDING...]",
+	args: "[--port N] [--open] [--allow COMMAND]... [--allow-dir DIR]... [--allow-env NAME]... [RECORDING...]",
 	summary: `Serves a web page, on 127.0.0.1 to this user alone, that shows every session
 of hookwire run, tap, mcp and hookwire-bridge on this machine live while they
 run: each call's request, reply, latency and what the host did with it, a
@@ -38,7 +39,10 @@ sessions, and can be replayed against a hook from the page. A composer sends
 one call to a hook, as hookwire call does. The composer and a replay run only
 the hook commands named with --allow (repeat it for each; the command's words
 split on spaces, as the page splits them): a command sent from the page alone
-is refused. Prints the page's URL, with the token every request must carry,
+is refused. The composer runs the hook in the inspector's folder, or in one
+named with --allow-dir, and sets for it only the variables named with
+--allow-env (never PATH, LD_*, PYTHON*, NODE_*, HOME and the like, which
+choose the program or the code it loads). Prints the page's URL, with the token every request must carry,
 and serves until Ctrl-C. --open gives the browser a file readable by this user
 alone that leads to the page, not the URL: other users may read the opener's
 command line, and the token in it.`,
@@ -47,8 +51,11 @@ command line, and the token in it.`,
 		open := fs.Bool("open", false, "open the page in the browser")
 		var allow allowFlag
 		fs.Var(&allow, "allow", "a hook `command` the composer and a replay may run, as the page writes it (repeatable)")
+		var dirs, envs listFlag
+		fs.Var(&dirs, "allow-dir", "a `folder` the composer may run a hook in, besides this one (repeatable)")
+		fs.Var(&envs, "allow-env", "the `name` of a variable the composer may set for a hook (repeatable)")
 		return func(args []string, e env) int {
-			srv, err := inspect.Start(inspect.Options{Port: *port, Allow: allow, Logger: slog.New(cli.NewLogHandler(e.stderr))})
+			srv, err := inspect.Start(inspect.Options{Port: *port, Allow: allow, AllowDirs: dirs, AllowEnv: envs, Logger: slog.New(cli.NewLogHandler(e.stderr))})
 			if err != nil {
 				return e.fail(exitFail, "inspect", err)
 			}
@@ -89,6 +96,19 @@ func (a *allowFlag) Set(command string) error {
 		return errors.New("an empty command")
 	}
 	*a = append(*a, argv)
+	return nil
+}
+
+// listFlag is a flag given once for each value.
+type listFlag []string
+
+func (l *listFlag) String() string { return "" }
+
+func (l *listFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("an empty value")
+	}
+	*l = append(*l, v)
 	return nil
 }
 
@@ -144,6 +164,17 @@ func teeTrace(a, b func(hook string, out bool, line []byte)) func(hook string, o
 		a(hook, out, line)
 		b(hook, out, line)
 	}
+}
+
+// scenarioName is what the inspector calls a run's scenario: its file,
+// with the folder it is in (a scenario is often scenario.json beside its
+// hooks).
+func scenarioName(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Base(path)
+	}
+	return filepath.Base(filepath.Dir(abs)) + "/" + filepath.Base(abs)
 }
 
 // hookCommands names the hook processes of a configuration and their

@@ -170,9 +170,9 @@ func TestInspectShowsAWeatherTurnLiveWithItsCallsAndTheModifyDiff(t *testing.T) 
 	if row := text(t, ctx, "#sessions li"); !strings.Contains(row, "weather_plugin: python3 weather_plugin.py") {
 		t.Errorf("the session list shows %q, want the scenario's hook", row)
 	}
-	// The session is named by its prompt, and says how its turn ended.
-	do(t, ctx, waitText("#sessions li .label", "“What's the weather in Beijing today?”"), waitText("#sessions li .turns", "1 turn, the last done"),
-		waitText("#session-title", "reference · “What's the weather in Beijing today?”"))
+	// The session is named by its scenario and its prompt, and says how its turn ended.
+	do(t, ctx, waitText("#sessions li .label", "weather/scenario.json"), waitText("#sessions li .prompt", "“What's the weather in Beijing today?”"), waitText("#sessions li .turns", "1 turn, the last done"),
+		waitText("#session-title", "reference · weather/scenario.json · “What's the weather in Beijing today?”"))
 	if turn := text(t, ctx, "#timeline .row.turn"); !strings.Contains(turn, "turn 1") || !strings.Contains(turn, "What's the weather in Beijing today?") || !strings.Contains(turn, "done") || !strings.Contains(turn, "7 steps") {
 		t.Errorf("the turn's row shows %q", turn)
 	}
@@ -261,7 +261,9 @@ func TestInspectComposerSendsBeforeToolAndShowsRespond(t *testing.T) {
 		chromedp.SetValue(css("#c-command"), weatherHook),
 		chromedp.SetValue(css("#c-field-tool"), "get_weather"),
 		chromedp.SetValue(css("#c-field-arguments"), `{"city": "Beijing"}`),
-		chromedp.Click(css("#c-send")), waitText("#c-outcome", "respond"), screenshot("composer.png"))
+		chromedp.Click(css("#c-send")), waitText("#c-outcome", "respond"))
+	eval[bool](t, ctx, `(() => { document.querySelector(".composer").scrollTop = 0; return true })()`)
+	do(t, ctx, screenshot("composer.png"))
 	if reply := text(t, ctx, "#c-reply pre.reply"); !strings.Contains(reply, "Beijing weather: Sunny") {
 		t.Errorf("the composer shows the reply %q", reply)
 	}
@@ -363,7 +365,7 @@ func TestInspectShowsEachDenialWithItsCommandAndReason(t *testing.T) {
 	}
 	ctx := browser(t)
 	do(t, ctx, chromedp.Navigate(srv.URL()), waitText("#sessions li", "6 calls · 4 denials · 0 aborts · 0 failures"),
-		waitText("#sessions li .label", "“Free some disk space: clear out the build folder and wipe the spare disk.”"),
+		waitText("#sessions li .prompt", "“Free some disk space: clear out the build folder and wipe the spare disk.”"),
 		waitText("#count", "7 of"))
 	calls := eval[[]string](t, ctx, callRows)
 	want := []string{

@@ -141,3 +141,16 @@ func TestInspectRunsOnlyTheCommandsOfAllow(t *testing.T) {
 		t.Errorf("an allowed command written with more spaces: status %d, %s", code, out)
 	}
 }
+
+// --allow-env and --allow-dir reach the inspector, which refuses to start
+// with a variable that would let the page choose the program, or a folder
+// that is not there.
+func TestInspectRefusesAnAllowEnvThatChoosesTheProgram(t *testing.T) {
+	t.Setenv("HOOKWIRE_INSPECT_SOCKET", filepath.Join(t.TempDir(), "hookwire", "inspect.sock"))
+	for _, args := range [][]string{{"--allow-env", "LD_PRELOAD"}, {"--allow-env", "PATH"}, {"--allow-dir", filepath.Join(t.TempDir(), "gone")}} {
+		code, _, errOut := hookwire(t, "", append([]string{"inspect"}, args...)...)
+		if code == exitOK || !strings.Contains(errOut, args[0]) {
+			t.Errorf("hookwire inspect %q: exit %d, %s; want a failure naming %s", args, code, errOut, args[0])
+		}
+	}
+}

@@ -169,7 +169,7 @@ func play(ctx context.Context, cfg config.Config, o runOptions, e env) int {
 	tr := transcript.New(e.stdout, o.jsonl)
 	tr.Events, tr.Messages = o.events, o.messages
 	var rec agent.Recorder
-	pub := feed.Listening(feed.Info{Kind: "run", Host: h.Name, Command: hookCommands(cfg)})
+	pub := feed.Listening(feed.Info{Kind: "run", Host: h.Name, Command: hookCommands(cfg), Scenario: scenarioName(o.scenario)})
 	defer pub.Close()
 	opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr)), OnHookDown: tr.HookDown, Host: h,
 		OnCall:   func(c runtime.CallRecord) { rec.Call(c); tr.Call(c) },

@@ -82,6 +82,10 @@ type Info struct {
 	Host string `json:"host,omitempty"`
 	// Command is the hook command, or the hooks configuration.
 	Command string `json:"command,omitempty"`
+	// Scenario names what a run plays: its scenario file, with the
+	// file's folder (weather/scenario.json), which the page shows as the
+	// session's name.
+	Scenario string `json:"scenario,omitempty"`
 	// Log names the file where the session's whole log is, if any.
 	Log   string    `json:"log,omitempty"`
 	Start time.Time `json:"start"`

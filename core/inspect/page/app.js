@@ -80,11 +80,12 @@ const serial = (fn) => (chain = chain.then(fn).catch((e) => status(e.message)));
 
 function status(text) { $("#status").textContent = text; }
 
-// A session's label: its first prompt, else its recording's or log's
-// name, else its command.
-const label = (s) => (s.prompt ? `“${s.prompt}”` : s.name || s.command || s.host || s.kind);
+// A session's label: what it plays, its scenario, else its first prompt,
+// else its recording's or log's name, else its command.
+const quoted = (s) => (s.prompt ? `“${s.prompt}”` : "");
+const label = (s) => s.scenario || quoted(s) || s.name || s.command || s.host || s.kind;
 
-const title = (s) => `${s.host || s.kind} · ${label(s)}`;
+const title = (s) => `${s.host || s.kind} · ${s.scenario && s.prompt ? s.scenario + " · " + quoted(s) : label(s)}`;
 
 // A count that is a problem when there is one: coloured by its verdict.
 const tally = (n, word, verdict) => el("span", { class: n ? "n-" + verdict : "" }, count(n, word));
@@ -95,7 +96,8 @@ async function loadSessions() {
   $("#sessions").replaceChildren(...state.sessions.slice().reverse().map((s) =>
     el("li", { tabindex: "0", "data-id": s.id, "aria-selected": String(s.id === state.session),
       onmousedown: () => serial(() => pick(s.id)), onkeydown: (e) => { if (e.key === "Enter") serial(() => pick(s.id)); } },
-      el("div", { class: "label", title: s.prompt || s.name || s.command || "" }, label(s)),
+      el("div", { class: "label", title: label(s) }, label(s)),
+      s.scenario && s.prompt ? el("div", { class: "prompt", title: s.prompt }, quoted(s)) : null,
       el("div", {}, el("b", { class: "host" }, s.host || s.kind), " ", el("span", { class: "kind" }, (s.host ? s.kind : "") + (s.source === "live" || s.source === s.kind ? "" : " · " + s.source)),
         s.ended ? null : el("span", { class: "running", title: "running" }, " ●"), " ", el("span", { class: "start" }, time(s.start))),
       s.prompt || s.name ? el("div", { class: "command", title: s.command || "" }, s.command || "") : null,
@@ -109,6 +111,7 @@ async function loadSessions() {
   if (!state.picked && newest && newest.id !== state.session) return openSession(newest.id);
   const cur = state.sessions.find((s) => s.id === state.session);
   if (cur) $("#session-title").textContent = title(cur);
+  if (cur) wireBar(cur);
   if (cur && cur.changes > state.changes) await loadRows();
 }
 
@@ -128,9 +131,19 @@ async function openSession(id) {
   $("#session-title").textContent = s ? title(s) : "";
   state.open = new Set();
   state.hits = null;
-  $("#replay-bar").hidden = !(s && s.source === "recording");
   $("#replay-summary").textContent = "";
+  wireBar(s);
   await loadRows();
+}
+
+// A session with lines of a hook's wire (a recording, or a live session
+// of a process hook) is exported as a recording, and replayed.
+function wireBar(s) {
+  $("#replay-bar").hidden = !(s && s.wire);
+  if (s) {
+    $("#export").href = `/api/sessions/${s.id}/recording?token=${encodeURIComponent(token)}`;
+    $("#export").download = (s.source === "recording" && s.name ? s.name.replace(/\.jsonl?$/, "") + "-" : "") + `session-${s.id}.jsonl`;
+  }
 }
 
 // The session's tools at a glance, until a row is opened: for each, its
@@ -386,13 +399,32 @@ function spans(turn) {
 // command (a run names each hook's, "NAME: COMMAND; ..."), the method and
 // the params as they were sent, quoted for a POSIX shell.
 const quote = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'");
-function callCommand(d) {
+function hookCommand(d) {
   const s = state.sessions.find((x) => x.id === state.session) || {};
-  let command = s.command || "";
+  let command = s.source === "recording" ? "" : s.command || "";
   if (s.kind === "run") {
     const mine = command.split("; ").find((c) => c.startsWith(d.hook + ": "));
     command = mine ? mine.slice(d.hook.length + 2) : "";
   }
+  return command;
+}
+
+// The call, opened in the composer: its method and params in the form,
+// its hook's command when the inspector may run it (else the one command
+// it may run, if there is one), to edit and send again.
+async function openInComposer(d) {
+  tab("composer");
+  if (!state.methods) await loadMethods();
+  if (![...$("#c-method").options].some((o) => o.value === d.method)) return status(`the composer does not send ${d.method}`);
+  $("#c-method").value = d.method;
+  buildForm(d.params);
+  const command = hookCommand(d), allowed = state.allowed || [];
+  $("#c-command").value = allowed.includes(command) ? command : allowed.length === 1 ? allowed[0] : command;
+  $("#c-reply").replaceChildren(el("p", { class: "hint" }, `${d.hook} ${d.method}${d.tool ? " " + d.tool : ""}, from the session's row ${d.seq}: edit it, then send.`));
+}
+
+function callCommand(d) {
+  const command = hookCommand(d);
   const params = JSON.stringify(d.params);
   const line = ["hookwire", "call", "--name", quote(d.hook), "--", command || "COMMAND", quote(d.method), params.length > SHOWN ? "- < params.json" : quote(params)].join(" ");
   const pre = el("pre", { class: "call-command" }, line);
@@ -406,7 +438,9 @@ function callCommand(d) {
       copy.textContent = "selected: copy it";
     }
   };
-  return el("div", { class: "again" }, copy, pre);
+  const compose = el("button", { class: "compose" }, "open in composer");
+  compose.onclick = () => openInComposer(d).catch((e) => status(e.message));
+  return el("div", { class: "again" }, copy, compose, pre);
 }
 
 // ---- replay
@@ -434,10 +468,16 @@ async function replay() {
 // The commands the inspector was started with (--allow), the only ones the
 // composer and a replay may run, offered as the inputs' choices.
 async function loadAllowed() {
-  const { commands } = await api("/api/allowed");
+  const { commands, dirs, env } = await api("/api/allowed");
+  state.allowed = commands;
   $("#allowed").replaceChildren(...commands.map((c) => el("option", { value: c })));
+  $("#allowed-dirs").replaceChildren(...dirs.map((d) => el("option", { value: d })));
   const hint = commands.length ? "It runs only the commands hookwire inspect was started with: " + commands.join("; ") + "." : "It runs no command: start hookwire inspect with --allow COMMAND to let the page run one.";
   for (const h of document.querySelectorAll(".allowed-hint")) h.textContent = hint;
+  // The folder and the variables come from the page too: only those the
+  // inspector was started with, so that neither changes what runs.
+  $(".env-hint").textContent = `It runs the hook in the inspector's folder${dirs.length > 1 ? ", or another of those of --allow-dir (Folder offers them)" : " (--allow-dir DIR adds another)"}; ` +
+    (env.length ? `it sets only ${env.join(", ")} (--allow-env).` : "it sets no variable: start hookwire inspect with --allow-env NAME to set one.");
 }
 
 async function loadMethods() {
@@ -454,10 +494,12 @@ function resolve(s) {
   return s || {};
 }
 
-function buildForm() {
+// The form starts from params: a call's, opened in the composer, else the
+// method's realistic sample.
+function buildForm(params) {
   const m = state.methods.methods.find((x) => x.name === $("#c-method").value);
   const def = resolve({ $ref: "#/$defs/" + m.params });
-  const sample = m.sample || {};
+  const sample = (params && typeof params === "object" ? params : m.sample) || {};
   const required = new Set(def.required || []);
   const fields = [];
   for (const [name, prop] of Object.entries(def.properties || {})) {
@@ -502,7 +544,8 @@ async function send() {
   const out = $("#c-reply");
   out.replaceChildren(el("p", { class: "hint" }, "sending…"));
   try {
-    const r = await post("/api/call", { command: argv($("#c-command").value), method: $("#c-method").value, params: formParams() });
+    const env = $("#c-env").value.split("\n").map((l) => l.trim()).filter(Boolean);
+    const r = await post("/api/call", { command: argv($("#c-command").value), method: $("#c-method").value, params: formParams(), dir: $("#c-dir").value.trim(), env });
     out.replaceChildren(...[
       el("p", { class: r.error || r.invalid ? "mismatch" : "match", id: "c-outcome" },
         r.error ? "failed: " + r.error : r.invalid ? `${r.action}: the reply does not match the schema: ${r.invalid}` : `${r.action} (${ms(r.latency_ns)})`),
@@ -554,7 +597,7 @@ document.addEventListener("DOMContentLoaded", () => {
     if (e.key === "/" && !["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName)) { e.preventDefault(); $("#f-search").focus(); }
   });
   $("#replay-run").onclick = replay;
-  $("#c-method").onchange = buildForm;
+  $("#c-method").onchange = () => buildForm();
   $("#c-send").onclick = (e) => { e.preventDefault(); send(); };
   $("#open-recording").onchange = async (e) => {
     const file = e.target.files[0];

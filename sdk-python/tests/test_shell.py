@@ -75,6 +75,89 @@ def test_a_vector_reads_as_written(vector: dict[str, Any]) -> None:
     assert sorted(as_vector(c) for c in reading.commands) == want
 
 
+# Readings the shared vectors do not pin down yet, each checked against
+# bash (set -- WORDS; printf '%s\\0' "$@") or the program's manual.
+MORE = [
+    # An agent's commit message: a here-doc inside $() inside "...".
+    (
+        'git commit -m "$(cat <<EOF\nfix $(rm -rf x)\nEOF\n)"',
+        [
+            {
+                "args": ["git", "commit", "-m", '"$(cat <<EOF\nfix $(rm -rf x)\nEOF\n)"'],
+                "dynamic": [3],
+            },
+            {"args": ["cat"], "via": "$()", "redirects": [["<<", "EOF"]]},
+            {"args": ["rm", "-rf", "x"], "via": "$()"},
+        ],
+        [],
+    ),
+    ("echo $'\\c?'", [{"args": ["echo", "\x7f"]}], []),
+    ("echo $'a\\0b'c", [{"args": ["echo", "ac"]}], []),  # bash's strings end at a NUL
+    # bash reads A=(...) as one argument of its declaring builtins.
+    (
+        "declare -a x=(1 $(rm y))",
+        [
+            {"args": ["declare", "-a", "x=(1 $(rm y))"], "dynamic": [2]},
+            {"args": ["rm", "y"], "via": "$()"},
+        ],
+        [],
+    ),
+    # trap with one operand resets that signal: it runs nothing.
+    ("trap 'rm -rf x'", [{"args": ["trap", "rm -rf x"]}], []),
+    # GNU env's options end at its first other word: -u is the program here.
+    (
+        "env A=1 -u B rm x",
+        [
+            {"args": ["env", "A=1", "-u", "B", "rm", "x"]},
+            {"args": ["-u", "B", "rm", "x"], "via": "env"},
+        ],
+        [],
+    ),
+    # getopt's prefixes of a long option that takes a value.
+    (
+        "timeout --sig KILL 5 rm x",
+        [
+            {"args": ["timeout", "--sig", "KILL", "5", "rm", "x"]},
+            {"args": ["rm", "x"], "via": "timeout"},
+        ],
+        [],
+    ),
+    (
+        "flock -c 'rm x' /tmp/l",
+        [{"args": ["flock", "-c", "rm x", "/tmp/l"]}, {"args": ["rm", "x"], "via": "flock"}],
+        [],
+    ),
+    ("command -pv rm", [{"args": ["command", "-pv", "rm"]}], []),
+    ("time", [], []),
+    (
+        "find . -exec echo + {} +",
+        [
+            {"args": ["find", ".", "-exec", "echo", "+", "{}", "+"]},
+            {"args": ["echo", "+", "{}"], "via": "find"},
+        ],
+        [],
+    ),
+    (
+        "bash -c '(rm x)'",
+        [{"args": ["bash", "-c", "(rm x)"]}, {"args": ["rm", "x"], "via": "bash"}],
+        [],
+    ),
+    ("sudo -s", [{"args": ["sudo", "-s"]}], []),
+    ("echo $(( $(rm x) ))", None, ["arithmetic"]),
+    ("f() ls", None, ["syntax"]),
+    ("sudo " * 40 + "ls", None, ["depth"]),
+]
+
+
+@pytest.mark.parametrize(("line", "commands", "unknown"), MORE, ids=lambda v: repr(v)[:30])
+def test_more_readings(line: str, commands: list[Any] | None, unknown: list[str]) -> None:
+    reading = read(line)
+    assert sorted({u.reason for u in reading.unknown}) == unknown
+    if commands is not None:
+        want = sorted(json.dumps(c, sort_keys=True) for c in commands)
+        assert sorted(as_vector(c) for c in reading.commands) == want
+
+
 def cmd(*args: str, dynamic: tuple[int, ...] = ()) -> Command:
     return Command(list(args), list(dynamic))
 

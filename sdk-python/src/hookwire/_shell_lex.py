@@ -495,7 +495,7 @@ class Lexer:
                     out.append(s[i - 2 : j])
                 i = j
             elif e == "c" and i < n:
-                out.append(chr(ord(s[i]) & 0x1F))
+                out.append("\x7f" if s[i] == "?" else chr(ord(s[i]) & 0x1F))
                 i += 1
             else:
                 out.append("\\" + e)

@@ -29,6 +29,8 @@ _NAME_THEN_BLANKS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[ \t]+")
 _CLOSERS = frozenset({"then", "elif", "else", "fi", "do", "done", "esac", "}"})
 _COMPOUND = frozenset({"{", "if", "while", "until", "for", "select", "case", "[["})
 _CASE_ENDS = (";;&", ";;", ";&")
+# bash's builtins that take A=(a b) as an argument.
+_DECLARING = frozenset({"declare", "typeset", "local", "export", "readonly"})
 
 
 class Parser(Lexer):
@@ -371,10 +373,15 @@ class Parser(Lexer):
             word = self.word()
             if word is None:
                 raise self.fail()
-            if not words and _ASSIGNMENT.match(word.raw):
+            is_assignment = _ASSIGNMENT.match(word.raw) is not None
+            if is_assignment and word.raw.endswith("=") and s.startswith("(", self.i):
+                if words and words[0].text not in _DECLARING:
+                    raise self.fail()
+                start = self.i - len(word.raw)
+                self.array()  # A=(a b): its elements expand, so the word is dynamic
+                word = Word(s[start : self.i], s[start : self.i], True, False)
+            if not words and is_assignment:
                 assigned = True
-                if word.raw.endswith("=") and s.startswith("(", self.i):
-                    self.array()
                 continue
             words.append(word)
         if not words:

@@ -145,6 +145,21 @@ MORE = [
     ("sudo -s", [{"args": ["sudo", "-s"]}], []),
     ("echo $(( $(rm x) ))", None, ["arithmetic"]),
     ("f() ls", None, ["syntax"]),
+    # bash: {name}> allocates a descriptor; it is the redirect's, not a word.
+    ("ls {fd}>f", [{"args": ["ls"], "redirects": [["{fd}>", "f"]]}], []),
+    # Where an assignment may be, bash reads a[...] to its ], blanks and all.
+    ("a[1 + 1]=3 rm x", [{"args": ["rm", "x"]}], []),
+    ("a[$(rm y)]=1", [{"args": ["rm", "y"], "via": "$()"}], []),
+    ("EOF[[x -exec rm y", None, ["syntax"]),
+    ("in", None, ["syntax"]),
+    ("ls; ]]", None, ["syntax"]),
+    # ${ ends at the first }; quotes inside it and inside $((...)) hide what they hold.
+    ("echo ${x:-{}", [{"args": ["echo", "${x:-{}"], "dynamic": [1]}], []),
+    ("echo \"${x:-'}'}\"", [{"args": ["echo", "\"${x:-'}'}\""], "dynamic": [1]}], []),
+    ("echo $(( ')' ))", [{"args": ["echo", "$(( ')' ))"], "dynamic": [1]}], ["arithmetic"]),
+    ("echo $(( ')' )", None, ["syntax"]),
+    # bash reads the inside of $((...)) only when it runs it.
+    ("echo $((${))", [{"args": ["echo", "$((${))"], "dynamic": [1]}], ["arithmetic"]),
     ("sudo " * 40 + "ls", None, ["depth"]),
 ]
 

@@ -313,7 +313,7 @@ def split_env_string(text: str) -> list[_Arg]:
             while i < n and text[i] != '"':
                 if text[i] == "\\" and i + 1 < n:
                     i += 1
-                dyn = dyn or text[i] == "$"
+                dyn = dyn or text.startswith("${", i)
                 current.append(text[i])
                 i += 1
             i += 1
@@ -324,7 +324,7 @@ def split_env_string(text: str) -> list[_Arg]:
             current.append(_ENV_ESCAPES.get(e, e))
             i += 2
         else:
-            dyn = dyn or c == "$"  # env -S expands ${NAME}
+            dyn = dyn or text.startswith("${", i)  # env -S expands ${NAME}
             current.append(c)
             i += 1
     if started:

@@ -16,9 +16,10 @@ _PLAIN = re.compile(r"[^ \t\n;&|()<>'\"\\$`]+")
 _DQ_PLAIN = re.compile(r'[^"\\$`]+')
 _DOC_PLAIN = re.compile(r"[^\\$`]+")
 _ANSI_PLAIN = re.compile(r"[^'\\]+")
-_PARAM_PLAIN = re.compile(r"[^{}\\'\"$`]+")
+_PARAM_PLAIN = re.compile(r"[^}\\'\"$`]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PARENS = re.compile(r"[()]")
+_ARITH_SCAN = re.compile(r"[()'\"\\]")
+_DQ_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 _TICK_OR_ESCAPE = re.compile(r"[`\\]")
 # What $((...)) may hold without bash evaluating a name: a name's value is
 # itself evaluated, and can run a command (a[$(cmd)]).
@@ -371,49 +372,67 @@ class Lexer:
         `$((a) )` is a command substitution of a subshell: the caller reads
         it as one.
         """
+        s = self.s
         level = 0
-        for m in _PARENS.finditer(self.s, start):
-            if m.group() == "(":
+        j = start
+        while True:
+            m = _ARITH_SCAN.search(s, j)
+            if not m:
+                return False
+            c, k = m.group(), m.start()
+            j = k + 1
+            if c == "\\":
+                j = k + 2
+            elif c == "'":  # quotes hide their parentheses, as bash reads them
+                end = s.find("'", j)
+                if end < 0:
+                    return False
+                j = end + 1
+            elif c == '"':
+                dq = _DQ_END.match(s, j)
+                if not dq:
+                    return False
+                j = dq.end()
+            elif c == "(":
                 level += 1
             elif level:
                 level -= 1
-            elif self.s.startswith("))", m.start()):
+            elif s.startswith("))", k):
                 self.enter()
-                self.check_arithmetic(self.s[start : m.start()])
+                self.check_arithmetic(s[start:k])
                 self.leave()
-                self.i = m.start() + 2
+                self.i = k + 2
                 return True
             else:
                 return False
-        return False
 
     def check_arithmetic(self, text: str) -> None:
         if not _ARITH_OK.match(text):
             self.state.add_unknown(ARITHMETIC, text)
-            # A substitution inside runs before the arithmetic does.
-            self.child(text, "$()").expand_doc()
+            # A substitution inside runs before the arithmetic does. bash
+            # reads the inside only when it runs: what does not parse there
+            # is an error then, not a syntax error of the line.
+            try:
+                self.child(text, "$()").expand_doc()
+            except Failure as failure:
+                if failure.reason != SYNTAX:
+                    raise
 
     def param(self, in_dq: bool) -> None:
         """Reads ${...} from after its opening brace."""
         self.enter()
         s, n = self.s, self.n
-        level = 0
         while True:
             i = self.i
             if i >= n:
                 raise self.fail()
             c = s[i]
-            if c == "}":
+            if c == "}":  # the first: bash does not pair the braces inside
                 self.i = i + 1
-                if not level:
-                    break
-                level -= 1
-            elif c == "{":
-                level += 1
-                self.i = i + 1
-            elif c == "\\":
+                break
+            if c == "\\":
                 self.i = i + 2
-            elif c == "'" and not in_dq:
+            elif c == "'":  # quoting even inside "...", as bash reads ${x:-'}'}
                 end = s.find("'", i + 1)
                 if end < 0:
                     raise self.fail()

@@ -24,9 +24,11 @@ _REDIRECT = re.compile(
     r"(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:&>>|&>|<<<|<<-|<<|<>|<&|>>|>&|>\||<|>)"
 )
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+_SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")
+_BRACKETS = re.compile(r"[\[\]]")
 _NAME_THEN_BLANKS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[ \t]+")
 # Reserved words that end a list, never start a command.
-_CLOSERS = frozenset({"then", "elif", "else", "fi", "do", "done", "esac", "}"})
+_CLOSERS = frozenset({"then", "elif", "else", "fi", "do", "done", "esac", "}", "in", "]]"})
 _COMPOUND = frozenset({"{", "if", "while", "until", "for", "select", "case", "[["})
 _CASE_ENDS = (";;&", ";;", ";&")
 # bash's builtins that take A=(a b) as an argument.
@@ -370,7 +372,8 @@ class Parser(Lexer):
                 self.parens_of_function()  # name() body: defines, runs nothing now
                 self.function_body()
                 return
-            word = self.word()
+            word = self.subscripted() if not words else None
+            word = word or self.word()
             if word is None:
                 raise self.fail()
             is_assignment = _ASSIGNMENT.match(word.raw) is not None
@@ -378,8 +381,8 @@ class Parser(Lexer):
                 if words and words[0].text not in _DECLARING:
                     raise self.fail()
                 start = self.i - len(word.raw)
-                self.array()  # A=(a b): its elements expand, so the word is dynamic
-                word = Word(s[start : self.i], s[start : self.i], True, False)
+                dynamic = self.array()
+                word = Word(s[start : self.i], s[start : self.i], dynamic, False)
             if not words and is_assignment:
                 assigned = True
                 continue
@@ -396,16 +399,44 @@ class Parser(Lexer):
         self.state.commands.insert(mark, command)
         follow(command, self)
 
-    def array(self) -> None:
-        """A=(a b c): the elements are words; their substitutions run."""
+    def subscripted(self) -> Word | None:
+        """a[i + 1]=x where an assignment may be: bash reads to the ], blanks and all."""
+        s = self.s
+        m = _SUBSCRIPTED.match(s, self.i)
+        if not m:
+            return None
+        level = 0
+        for b in _BRACKETS.finditer(s, m.end()):
+            if b.group() == "[":
+                level += 1
+            elif level:
+                level -= 1
+            else:
+                start, self.i = self.i, b.end()
+                break
+        else:
+            raise self.fail()
+        subscript = s[m.end() : b.start()]
+        self.child(subscript, self.via).expand_doc()  # a[$(cmd)]=1 runs cmd
+        rest = self.word() if self.i < self.n and s[self.i] not in " \t\n;&|()<>" else None
+        raw = s[start : self.i]
+        dynamic = "$" in subscript or "`" in subscript or bool(rest and rest.dynamic)
+        value = s[start : b.end()] + (rest.value if rest else "")
+        return Word(value, raw, dynamic, bool(rest and rest.quoted))
+
+    def array(self) -> bool:
+        """A=(a b c): the elements are words, their substitutions run; true if one expands."""
         self.i += 1
+        dynamic = False
         while True:
             self.skip_linebreaks()
             if self.s.startswith(")", self.i):
                 self.i += 1
-                return
-            if self.word() is None:
+                return dynamic
+            word = self.word()
+            if word is None:
                 raise self.fail()
+            dynamic = dynamic or word.dynamic
 
 
 def read_into(text: str, state: State) -> None:

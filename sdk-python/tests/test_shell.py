@@ -385,4 +385,4 @@ def test_read_never_raises_and_is_deterministic(line: str) -> None:
 @given(st.lists(st.sampled_from(ALPHABET), max_size=20).map("".join))
 def test_a_quoted_word_is_one_argument(text: str) -> None:
     quoted = "'" + text.replace("'", "'\\''") + "'"
-    assert read("echo " + quoted).commands[0].args == ["echo", text.replace("\x00", "\x00")]
+    assert read("echo " + quoted).commands[0].args == ["echo", text]

@@ -77,6 +77,9 @@ WRAPPERS = {
     "caffeinate": _Wrapper("tw"),
 }
 
+# The programs that run another, or a string, or say something of one.
+_FOLLOWED = SHELLS | set(WRAPPERS) | {"alias", "eval", "trap", "find"}
+
 # A word and whether it is dynamic.
 _Arg = tuple[str, bool]
 
@@ -90,6 +93,8 @@ class Sink(Protocol):
 
 def follow(command: Command, sink: Sink) -> None:
     """Reads what command runs, and what that runs, after the command itself."""
+    if command.name not in _FOLLOWED and command.dynamic[:1] != [0]:
+        return  # most commands: nothing to follow
     todo = [(command, 0)]
     while todo:
         current, level = todo.pop()

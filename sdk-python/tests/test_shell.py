@@ -150,6 +150,7 @@ MORE = [
     # Where an assignment may be, bash reads a[...] to its ], blanks and all.
     ("a[1 + 1]=3 rm x", [{"args": ["rm", "x"]}], []),
     ("a[$(rm y)]=1", [{"args": ["rm", "y"], "via": "$()"}], []),
+    ('a[x "y"]z w', [{"args": ["a[x y]z", "w"]}], []),  # bash: a[x y]z: command not found
     ("EOF[[x -exec rm y", None, ["syntax"]),
     ("in", None, ["syntax"]),
     ("ls; ]]", None, ["syntax"]),

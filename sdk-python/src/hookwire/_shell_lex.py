@@ -212,10 +212,11 @@ class Lexer:
 
     # -- words ----------------------------------------------------------
 
-    def word(self, regex: bool = False) -> Word | None:
+    def word(self, regex: bool = False, until: int = 0) -> Word | None:
         """Reads the word at i, or None when an operator or the end is there.
 
         regex: the right side of [[ =~ ]], where ( ) and | are the regex's.
+        until: blanks and operators before it are the word's (a[i + 1]=x).
         """
         s, n = self.s, self.n
         start = self.i
@@ -227,6 +228,11 @@ class Lexer:
             i = self.i
             c = s[i]
             if c in " \t\n;&|()<>":
+                if i < until:
+                    parts.append(c)
+                    shape.append(c)
+                    self.i = i + 1
+                    continue
                 if c in "<>" and s.startswith("(", i + 1):
                     self.i = i + 2
                     self.substitution(c + "()")

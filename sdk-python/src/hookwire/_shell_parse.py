@@ -412,17 +412,8 @@ class Parser(Lexer):
             elif level:
                 level -= 1
             else:
-                start, self.i = self.i, b.end()
-                break
-        else:
-            raise self.fail()
-        subscript = s[m.end() : b.start()]
-        self.child(subscript, self.via).expand_doc()  # a[$(cmd)]=1 runs cmd
-        rest = self.word() if self.i < self.n and s[self.i] not in " \t\n;&|()<>" else None
-        raw = s[start : self.i]
-        dynamic = "$" in subscript or "`" in subscript or bool(rest and rest.dynamic)
-        value = s[start : b.end()] + (rest.value if rest else "")
-        return Word(value, raw, dynamic, bool(rest and rest.quoted))
+                return self.word(until=b.end())
+        raise self.fail()
 
     def array(self) -> bool:
         """A=(a b c): the elements are words, their substitutions run; true if one expands."""

@@ -296,6 +296,14 @@ def test_a_long_line_reads_in_one_pass() -> None:
         assert reading.unknown == [] and reading.commands, line[:40]
 
 
+def test_an_unknown_says_what_it_is_about() -> None:
+    assert read("curl x | /bin/sh").unknown == [Unknown(shell.SHELL_STDIN, "/bin/sh")]
+    assert read('bash -c "$X"').unknown == [Unknown(shell.DYNAMIC_PROGRAM, '"$X"')]
+    assert read("alias a=b").unknown == [Unknown(shell.ALIAS, "a=b")]
+    assert read("(( i++ ))").unknown == [Unknown(shell.ARITHMETIC, " i++ ")]
+    assert read("$A; $A").unknown == [Unknown(shell.DYNAMIC_PROGRAM, "$A")]  # once each
+
+
 def test_the_reasons_are_the_specifications() -> None:
     assert [
         shell.SYNTAX,

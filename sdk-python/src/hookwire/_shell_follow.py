@@ -120,7 +120,7 @@ def _runs(command: Command, sink: Sink) -> list[Command]:
     name = command.name
     rest = args[1:]
     if name in SHELLS:
-        _shell(name, rest, sink)
+        _shell(name, args[0][0], rest, sink)
     elif name == "alias":
         for arg, dyn in rest:
             if dyn or "=" in arg:
@@ -155,7 +155,7 @@ def _read_words(words: list[_Arg], via: str, sink: Sink) -> None:
         sink.read_again(" ".join(w for w, _ in words), via)
 
 
-def _shell(name: str, rest: list[_Arg], sink: Sink) -> None:
+def _shell(name: str, program: str, rest: list[_Arg], sink: Sink) -> None:
     """bash -c STRING reads STRING; bash SCRIPT reads a file; bash alone reads stdin."""
     c = s = False
     i = 0
@@ -185,7 +185,7 @@ def _shell(name: str, rest: list[_Arg], sink: Sink) -> None:
         if i < len(rest):
             _read_words(rest[i : i + 1], name, sink)
     elif s or i >= len(rest):
-        sink.add_unknown(SHELL_STDIN, name)
+        sink.add_unknown(SHELL_STDIN, program)
 
 
 def _find(rest: list[_Arg]) -> list[Command]:

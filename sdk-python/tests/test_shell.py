@@ -272,6 +272,13 @@ def test_deep_nesting_stops_without_raising(line: str) -> None:
     assert reading.unknown[0].reason in STOPPED | {shell.DYNAMIC_PROGRAM, shell.SHELL_STDIN}
 
 
+def test_text_read_again_counts_toward_the_length() -> None:
+    # Each eval reads the rest of the line again: 20 levels of 300 kB.
+    line = "eval " * 20 + "x" * 300_000
+    assert [u.reason for u in read(line).unknown] == [shell.TOO_LONG]
+    assert read("eval " * 3 + "x" * 300_000).unknown == []
+
+
 def test_the_depth_limit_counts_each_kind_of_nesting() -> None:
     kinds = [("( ", " )"), ("{ ", "; }"), ("echo $(", ")"), ("if ", "; then :; fi")]
     for open_, close in kinds:

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import re
 
-from ._shell_types import ARITHMETIC, MAX_DEPTH, MAX_LENGTH, SYNTAX, Command, Unknown
+from ._shell_types import (
+    ARITHMETIC,
+    DEPTH,
+    MAX_DEPTH,
+    MAX_LENGTH,
+    SYNTAX,
+    TOO_LONG,
+    Command,
+    Unknown,
+)
 
 _PLAIN = re.compile(r"[^ \t\n;&|()<>'\"\\$`]+")
 _DQ_PLAIN = re.compile(r'[^"\\$`]+')
@@ -110,7 +119,7 @@ class Lexer:
 
     def __init__(self, text: str, state: State, depth: int, via: str) -> None:
         if len(text) > state.budget:
-            raise Failure("too-long", text)
+            raise Failure(TOO_LONG, text)  # read again past the budget
         state.budget -= len(text)
         self.s = text
         self.n = len(text)
@@ -137,7 +146,7 @@ class Lexer:
     def enter(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise Failure("depth", self.s)
+            raise Failure(DEPTH, self.s)
 
     def leave(self) -> None:
         self.depth -= 1

@@ -34,6 +34,11 @@ import (
 //	  }
 //	}}
 type Config struct {
+	// Version is PicoClaw's configuration version, which hookwire does not
+	// read: a hooks file that PicoClaw may load too says "version": 3
+	// (PicoClawVersion), or PicoClaw migrates the file and rewrites it.
+	Version int `json:"version,omitempty"`
+
 	Hooks HooksConfig `json:"hooks"`
 
 	// Warnings are what PicoClaw would do with its config.json that its

@@ -91,3 +91,18 @@ func TestRunConfigGivesPicoClawsVerdict(t *testing.T) {
 		}
 	}
 }
+
+// A hooks file may say PicoClaw's "version" beside "hooks": it is still
+// hookwire's format, with its extensions, and PicoClaw's verdict is the
+// same as without it, less the warning of a rewrite.
+func TestAHooksFileWithAVersionIsStillHookwiresFormat(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "hooks.json")
+	os.WriteFile(file, []byte(`{"version": 3, "hooks": {"processes": {"a": {"enabled": true, "command": ["x"], "intercept": ["before_tool"], "timeout_ms": 5}}}}`), 0o644)
+	if code, out, errOut := hookwire(t, "", "validate", file); code != exitOK || out+errOut != "" {
+		t.Errorf("validate: exit %d, want hookwire's format accepted:\n%s%s", code, out, errOut)
+	}
+	code, out, _ := hookwire(t, "", "validate", "--host", "picoclaw", file)
+	if code != exitFail || !strings.Contains(out, "hooks.processes.a.timeout_ms: unknown key to PicoClaw") || strings.Contains(out, "warning") {
+		t.Errorf("validate --host picoclaw: exit %d, want the extension refused and no warning:\n%s", code, out)
+	}
+}

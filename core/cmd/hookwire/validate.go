@@ -331,9 +331,11 @@ func detect(root *hujson.Value) (kind string, could []string) {
 // keys of its hooks section: hookwire's and PicoClaw's (or near them), or
 // events of an agent (or near them, or lists).
 func detectHooks(obj *hujson.Object) (string, []string) {
-	config := kindHooks
-	if len(obj.Members) > 1 || member(obj, "hooks") == nil {
-		config = kindPicoClaw
+	config := kindHooks // "hooks" alone, or with PicoClaw's "version"
+	for _, m := range obj.Members {
+		if n := strValue(&m.Name); n != "hooks" && n != "version" {
+			config = kindPicoClaw
+		}
 	}
 	section, ok := member(obj, "hooks").Value.(*hujson.Object)
 	if _, list := member(obj, "hooks").Value.(*hujson.Array); list {

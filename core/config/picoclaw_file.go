@@ -103,8 +103,8 @@ func PicoClawFileProblems(data []byte) []Problem {
 			key, what = "", `no "version"`
 		}
 		put(Problem{Key: key, Warning: true, Reason: fmt.Sprintf(
-			`%s: PicoClaw migrates the file and rewrites it in place with its whole default configuration, `+
-				`keeping the old one as a .bak and writing a .security.yml beside it; add "version": %d to keep the file as it is`,
+			`%s: PicoClaw migrates the file and rewrites it in place, as its whole configuration with every default filled in, `+
+				`keeping the old one as FILE.YYYYMMDD.bak and writing .security.yml in its folder; add "version": %d to keep the file as it is`,
 			what, picoClaw.CurrentVersion)})
 		root = legacyRoot
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/hookwire/hookwire/core/bridge"
-	"github.com/hookwire/hookwire/core/config"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/install"
 	"github.com/hookwire/hookwire/core/internal/cli"
@@ -438,74 +437,6 @@ func step(v *hujson.Value, tok string) (name int, next *hujson.Value) {
 		}
 	}
 	return 0, nil
-}
-
-// keyOffset is pointerOffset for the dotted keys of config's problems,
-// such as "hooks.processes.a.b.intercept[1]": a name may hold dots, so the
-// members the file has tell where each ends.
-func keyOffset(root *hujson.Value, key string) int {
-	v, off := root, root.StartOffset
-	for key != "" {
-		var tok string
-		switch c := v.Value.(type) {
-		case *hujson.Object:
-			for _, m := range c.Members {
-				n := strValue(&m.Name)
-				if rest, ok := strings.CutPrefix(key, n); ok && len(n) > len(tok) && (rest == "" || rest[0] == '.' || rest[0] == '[') {
-					tok = n
-				}
-			}
-			if tok == "" {
-				return v.StartOffset
-			}
-			key = strings.TrimPrefix(key[len(tok):], ".")
-		case *hujson.Array:
-			end := strings.IndexByte(key, ']')
-			if !strings.HasPrefix(key, "[") || end < 0 {
-				return v.StartOffset
-			}
-			tok, key = key[1:end], strings.TrimPrefix(key[end+1:], ".")
-		default:
-			return v.StartOffset
-		}
-		name, next := step(v, tok)
-		if next == nil {
-			return v.StartOffset
-		}
-		v, off = next, name
-	}
-	return off
-}
-
-// problem says a configuration's problem, with the nearest known name for
-// a name that means nothing there.
-func problem(p config.Problem, prefix string) string {
-	if p.Word != "" {
-		if s := cli.DidYouMean(p.Word, slices.Concat(p.Known, p.Near)); s != "" {
-			return prefix + p.Key + ": " + p.Reason + s
-		}
-	}
-	return prefix + p.Error()
-}
-
-// hooks checks hookwire's hooks.json, or, for PicoClaw's file or under
-// --host picoclaw, the whole file as PicoClaw loads it (hostConfig).
-func (c *checker) hooks(data []byte, root *hujson.Value, kind string) []fault {
-	if !root.IsStandard() {
-		return []fault{syntaxFault(data)}
-	}
-	h := c.host
-	if kind == kindPicoClaw && h.CheckConfig == nil {
-		h = host.PicoClaw
-	}
-	if h.CheckConfig != nil {
-		return hostConfig(h, data, root)
-	}
-	var faults []fault
-	for _, p := range config.HooksProblems(data) {
-		faults = append(faults, fault{keyOffset(root, p.Key), problem(p, "")})
-	}
-	return faults
 }
 
 // message checks a file that is one JSON-RPC message.

@@ -34,11 +34,16 @@ import (
 //	  }
 //	}}
 type Config struct {
+	// Version is PicoClaw's configuration version, which hookwire does not
+	// read: a hooks file that PicoClaw may load too says "version": 3
+	// (PicoClawVersion), or PicoClaw migrates the file and rewrites it.
+	Version int `json:"version,omitempty"`
+
 	Hooks HooksConfig `json:"hooks"`
 
-	// NotChecked names the sections of a PicoClaw config.json other than
-	// hooks, which were read past unchecked (see LoadPicoClaw).
-	NotChecked []string `json:"-"`
+	// Warnings are what PicoClaw would do with its config.json that its
+	// author should know of, though it loads it (see LoadPicoClaw).
+	Warnings []string `json:"-"`
 
 	// Dir is the configuration file's folder (PicoClaw's: the working
 	// directory): relative paths in built-ins' configs start there.

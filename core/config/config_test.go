@@ -63,7 +63,7 @@ func TestParseConfigNamesTheKeyAtFault(t *testing.T) {
 	for _, tc := range []struct{ config, want string }{
 		{`[]`, "want a JSON object"},
 		{`{"hooks": {"enabled": true,}}`, "not JSON"},
-		{`{"hook": {}}`, "hook: unknown key (known: hooks)"},
+		{`{"hook": {}}`, "hook: unknown key (known: hooks, version)"},
 		{`{"hooks": {"enable": true}}`, "hooks.enable: unknown key"},
 		{`{"hooks": {"enabled": "yes"}}`, "hooks.enabled: want true or false, got string"},
 		{`{"hooks": {"defaults": {"timeout_ms": 5}}}`, "hooks.defaults.timeout_ms: unknown key"},

@@ -2,7 +2,6 @@ package config
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -20,8 +19,8 @@ import (
 // PicoClaw checks the whole file for unknown keys, so a file that carries
 // an extension fails its load: hookwire's own settings live in hookwire's
 // hooks.json format instead (an overlay, see LoadPicoClaw), which
-// PicoClaw never reads. The sections other than hooks are PicoClaw's
-// business: they are not checked here (NotChecked names them).
+// PicoClaw never reads. The sections other than hooks are checked as
+// PicoClaw's loader checks them (PicoClawFileProblems), and not read.
 
 // Problem is a key of a hooks section that is refused: by hookwire
 // (HooksProblems) or by PicoClaw (PicoClawProblems).
@@ -38,6 +37,9 @@ type Problem struct {
 	Word  string
 	Known []string
 	Near  []string
+	// Warning: the file is accepted, but the host does something with it
+	// that its author should know of.
+	Warning bool
 }
 
 func (p Problem) Error() string {
@@ -76,15 +78,18 @@ func PicoClawProblems(hooks json.RawMessage) []Problem {
 	}
 	put := func(p Problem) { probs = append(probs, p) }
 	unknownKeys("hooks", top, picoClawKeys["hooks"], put, add)
-	want(top, "hooks.enabled", new(bool), add)
+	// With hooks off, PicoClaw mounts nothing and checks no hook
+	// (pkg/agent/hook_mount.go, loadConfiguredHooks); its loader still
+	// checks keys and types.
+	enabled := true
+	if !want(top, "hooks.enabled", &enabled, add) {
+		enabled = true
+	}
 	if defaults, ok := object(top["defaults"], "hooks.defaults", add); ok {
 		unknownKeys("hooks.defaults", defaults, picoClawKeys["defaults"], put, add)
 		for _, k := range picoClawKeys["defaults"] {
-			var ms int
-			want(defaults, "hooks.defaults."+k, &ms, add)
-			if why := checkMS(ms); why != "" {
-				add("hooks.defaults."+k, "%s", why)
-			}
+			// Any value up to 0 means the default (hookTimeoutFromMS).
+			want(defaults, "hooks.defaults."+k, new(int), add)
 		}
 	}
 	for _, section := range []string{"builtins", "processes"} {
@@ -101,16 +106,23 @@ func PicoClawProblems(hooks json.RawMessage) []Problem {
 			unknownKeys(at, e, picoClawKeys[section], put, add)
 			want(e, at+".priority", new(int), add)
 			if section == "processes" {
-				processProblems(at, e, add, put)
-			} else {
-				want(e, at+".enabled", new(bool), add)
+				processProblems(at, e, enabled, add, put)
+				continue
+			}
+			var on bool
+			if want(e, at+".enabled", &on, add) && on && enabled {
+				add(at, "builtin hook %q is not registered: PicoClaw registers none of its own (a program that embeds it may), so the agent fails to start", name)
 			}
 		}
 	}
 	return probs
 }
 
-func processProblems(at string, e map[string]json.RawMessage, add func(key, format string, a ...any), put func(Problem)) {
+// processProblems checks a process as PicoClaw's loader does (types), then,
+// when hooks and the process are enabled, as its start does
+// (pkg/agent/hook_mount.go, processHookOptionsFromConfig): where PicoClaw
+// stops at the first fault and fails the agent's start, this lists each.
+func processProblems(at string, e map[string]json.RawMessage, hooksOn bool, add func(key, format string, a ...any), put func(Problem)) {
 	var enabled bool
 	var transport, dir string
 	var command, observe, intercept []string
@@ -126,38 +138,53 @@ func processProblems(at string, e map[string]json.RawMessage, add func(key, form
 	want(e, at+".env", &env, add)
 	want(e, at+".observe", &observe, add)
 	want(e, at+".intercept", &intercept, add)
+	if !enabled || !hooksOn {
+		return
+	}
 	if transport != "" && transport != "stdio" {
 		add(at+".transport", `%q is not supported (only "stdio")`, transport)
 	}
-	if enabled && commandRead && (len(command) == 0 || command[0] == "") {
+	if commandRead && (len(command) == 0 || command[0] == "") {
 		add(at+".command", "required: the program to run and its arguments")
 	}
+	// The first of "", "*" and "all" observes everything, whatever follows.
 	for i, s := range observe {
+		if s == "" || s == "*" || s == "all" {
+			break
+		}
 		if why := picoClawObserve(s); why != "" {
-			add(fmt.Sprintf("%s.observe[%d]", at, i), "%s", why)
+			put(Problem{Key: fmt.Sprintf("%s.observe[%d]", at, i), Reason: why, Word: s, Near: PicoClawEvents()})
 		}
 	}
-	// PicoClaw checks the stages of an enabled process only.
+	stages := false
 	for i, s := range intercept {
-		if enabled && s != "" && !ValidStage(s) {
+		switch {
+		case ValidStage(s):
+			stages = true
+		case s != "":
 			put(Problem{Key: fmt.Sprintf("%s.intercept[%d]", at, i), Reason: fmt.Sprintf("unknown stage %q", s), Word: s, Known: Stages})
+			stages = true // refused already
 		}
+	}
+	if !stages && len(observe) == 0 {
+		add(at, `no hook modes enabled: PicoClaw fails to start the agent; give it "intercept" stages or an "observe" list`)
 	}
 }
 
-// picoClawObserve says why PicoClaw refuses an observe entry, or "".
+// picoClawObserve says why PicoClaw refuses an observe entry, or "": it
+// takes its event kinds and their older names, and "", "*" and "all" for
+// every event, and fails the agent's start on any other name.
 func picoClawObserve(s string) string {
+	const fails = "unsupported observe event %q, which fails the agent's start: "
 	switch {
-	case s == "" || s == "all" || protocol.LegacyKinds[s] != "":
+	case slices.Contains(picoClaw.Events, s) || picoClaw.LegacyEvents[s] != "":
 		return ""
 	case strings.ContainsAny(s, "*?["):
-		return fmt.Sprintf("%q is a glob; PicoClaw takes event kinds or \"all\" (globs are a hookwire extension)", s)
+		return fmt.Sprintf(fails+`PicoClaw takes event kinds, or "all", "*" or "" for every event (globs are a hookwire extension)`, s)
 	case s == protocol.KindSessionStart || s == protocol.KindSessionEnd:
-		return fmt.Sprintf("PicoClaw does not emit %q (a hookwire extension)", s)
-	case slices.Contains(protocol.EventKinds, s), !strings.HasPrefix(s, "agent."):
-		return "" // its agent kinds, and kinds of its other parts such as channel.lifecycle.started
+		return fmt.Sprintf(fails+"PicoClaw has no session events (a hookwire extension)", s)
 	}
-	return fmt.Sprintf("PicoClaw does not emit %q", s)
+	return fmt.Sprintf(fails+"not an event PicoClaw knows", s)
 }
 
 func object(raw json.RawMessage, at string, add func(key, format string, a ...any)) (map[string]json.RawMessage, bool) {
@@ -212,31 +239,10 @@ func typeName[T any]() string {
 	return "an object of strings"
 }
 
-// NotChecked names the sections of a whole PicoClaw config.json other than
-// hooks, sorted: PicoClaw checks them (for unknown keys too), hookwire does
-// not, and says so once.
-func NotChecked(whole map[string]json.RawMessage) []string {
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(whole)) {
-		if k != "hooks" {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// NotCheckedNote is the line that says once which sections of a PicoClaw
-// config.json were not checked; "" when there are none.
-func NotCheckedNote(sections []string) string {
-	if len(sections) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("sections other than hooks not checked (%s): they are PicoClaw's configuration, which hookwire does not read", strings.Join(sections, ", "))
-}
-
 // LoadPicoClaw reads PicoClaw's whole configuration file, as it is:
-// it takes the hooks section and ignores the rest. The section must be
-// one PicoClaw accepts (PicoClawProblems) and means what it means there:
+// the file must be one PicoClaw loads and starts with
+// (PicoClawFileProblems; its warnings are cfg.Warnings), and only its
+// hooks section is read, which means what it means there:
 // hooks.enabled is true when absent, as is every hooks.defaults timeout
 // left out (0, the default), a relative dir is taken from the working
 // directory, observe may say "all" and legacy names, intercept grants its
@@ -250,15 +256,24 @@ func LoadPicoClaw(path, overlay string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	var whole map[string]json.RawMessage
-	if err := json.Unmarshal(data, &whole); err != nil || whole == nil {
-		return Config{}, fmt.Errorf("%s: not a JSON object: %v", path, err)
+	var errs, warnings []string
+	for _, p := range PicoClawFileProblems(data) {
+		if p.Warning {
+			warnings = append(warnings, p.Error())
+		} else {
+			errs = append(errs, p.Error())
+		}
 	}
+	if len(errs) > 0 {
+		return Config{}, fmt.Errorf("%s: PicoClaw refuses it:\n%s", path, strings.Join(errs, "\n"))
+	}
+	var whole map[string]json.RawMessage
+	_ = json.Unmarshal(data, &whole) // an object, PicoClawFileProblems said
 	cfg, err := picoClawHooks(whole["hooks"])
 	if err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
-	cfg.NotChecked = NotChecked(whole)
+	cfg.Warnings = warnings
 	if overlay != "" {
 		ext, err := LoadConfig(overlay)
 		if err != nil {
@@ -296,20 +311,24 @@ func PairedStages(intercept []string) []string {
 	return out
 }
 
-// picoClawHooks reads a hooks section PicoClaw accepts into a Config.
+// picoClawHooks reads a hooks section PicoClaw accepts into a Config: the
+// hooks it would run, and nothing of those it would not look at (all of
+// them when hooks are off, and the disabled processes).
 func picoClawHooks(hooks json.RawMessage) (Config, error) {
-	if probs := PicoClawProblems(hooks); len(probs) > 0 {
-		errs := make([]error, len(probs))
-		for i, p := range probs {
-			errs[i] = p
-		}
-		return Config{}, errors.Join(errs...)
-	}
 	cfg := Config{Hooks: HooksConfig{Enabled: true}} // PicoClaw's default config enables hooks
 	if len(hooks) > 0 {
 		if err := json.Unmarshal(hooks, &cfg.Hooks); err != nil {
 			return Config{}, err
 		}
+	}
+	if !cfg.Hooks.Enabled {
+		cfg.Hooks.Builtins, cfg.Hooks.Processes = nil, nil
+	}
+	maps.DeleteFunc(cfg.Hooks.Processes, func(_ string, p ProcessConfig) bool { return !p.Enabled })
+	// A timeout up to 0 is PicoClaw's default; one past hookwire's longest
+	// is taken as the longest.
+	for _, ms := range []*int{&cfg.Hooks.Defaults.ObserverTimeoutMS, &cfg.Hooks.Defaults.InterceptorTimeoutMS, &cfg.Hooks.Defaults.ApprovalTimeoutMS} {
+		*ms = min(max(*ms, 0), MaxDurationMS)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -321,10 +340,8 @@ func picoClawHooks(hooks json.RawMessage) (Config, error) {
 		p.Intercept = PairedStages(p.Intercept)
 		if p.Dir != "" && !filepath.IsAbs(p.Dir) {
 			// PicoClaw takes a relative dir from its working directory.
-			if p.Enabled {
-				if err := checkDir(p.Dir, filepath.Join(wd, p.Dir), "the working directory "+wd); err != nil {
-					return Config{}, fmt.Errorf("hooks.processes.%s.dir: %w", name, err)
-				}
+			if err := checkDir(p.Dir, filepath.Join(wd, p.Dir), "the working directory "+wd); err != nil {
+				return Config{}, fmt.Errorf("hooks.processes.%s.dir: %w", name, err)
 			}
 			p.Dir = filepath.Join(wd, p.Dir)
 		}
@@ -334,14 +351,14 @@ func picoClawHooks(hooks json.RawMessage) (Config, error) {
 }
 
 // observedByPicoClaw turns PicoClaw's observe entries into the runtime's:
-// "all" is every kind; "" and kinds the runtime never raises (those of
-// PicoClaw's other parts) select nothing.
+// "all", "*" and "" are every kind; kinds the runtime never raises (those
+// of PicoClaw's other parts) select nothing.
 func observedByPicoClaw(list []string) []string {
 	var out []string
 	for _, s := range list {
 		switch {
-		case s == "all":
-			out = append(out, "*")
+		case s == "all" || s == "*" || s == "":
+			return []string{"*"} // PicoClaw reads no further
 		case slices.Contains(protocol.EventKinds, s) || protocol.LegacyKinds[s] != "":
 			out = append(out, s)
 		}

@@ -74,10 +74,11 @@ type Host struct {
 	// (overlay, when not empty, is a hooks file in hookwire's format that
 	// adds hookwire's settings); nil: hookwire's format, config.LoadConfig.
 	LoadConfig func(path, overlay string) (config.Config, error)
-	// CheckHooks lists, key by key, what the host refuses in a hooks
-	// section (the value of "hooks", as JSON); nil: the host takes
-	// hookwire's format, checked by config.ParseConfig.
-	CheckHooks func(hooks json.RawMessage) []config.Problem
+	// CheckConfig lists, key by key, what the host refuses in its whole
+	// configuration file (a hooks file is one whose other sections are
+	// left out), and warns of what it does to one it accepts; nil: the
+	// host takes hookwire's format, checked by config.ParseConfig.
+	CheckConfig func(file []byte) []config.Problem
 	// FailedStart words the error of a hook that failed to start, which
 	// fails the run; nil: as it is.
 	FailedStart func(name string, err error) error

@@ -49,9 +49,9 @@ var PicoClaw = &Host{
 	Emits: func(kind string) bool {
 		return kind != protocol.KindSessionStart && kind != protocol.KindSessionEnd
 	},
-	Writes:     func(method string) []string { return picoClawWrites[method] },
-	LoadConfig: config.LoadPicoClaw,
-	CheckHooks: config.PicoClawProblems,
+	Writes:      func(method string) []string { return picoClawWrites[method] },
+	LoadConfig:  config.LoadPicoClaw,
+	CheckConfig: config.PicoClawFileProblems,
 	FailedStart: func(name string, err error) error {
 		// PicoClaw unmounts every hook and fails the agent's run.
 		return fmt.Errorf("start process hook %q: %w", name, err)

@@ -241,3 +241,25 @@ func TestTheREADMEsTypeScriptInstallPinsWhatInitPins(t *testing.T) {
 		}
 	}
 }
+
+// A new project's hooks.json loads in PicoClaw as it is, without the
+// warning that PicoClaw would rewrite it, and its README says that
+// PicoClaw reverts the plugin tool and to serve it with hookwire mcp.
+func TestInitProjectsLoadInPicoClawAndSayItRevertsTheirTool(t *testing.T) {
+	for _, lang := range initLangs {
+		dir := filepath.Join(t.TempDir(), "my-"+lang+"-hook")
+		if code, out, errOut := hookwire(t, "", "init", "--lang", lang, dir); code != exitOK {
+			t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
+		}
+		if code, out, errOut := hookwire(t, "", "validate", "--host", "picoclaw", filepath.Join(dir, "hooks.json")); code != exitOK || out+errOut != "" {
+			t.Errorf("%s: exit %d, want nothing said:\n%s%s", lang, code, out, errOut)
+		}
+		readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		flat := strings.Join(strings.Fields(string(readme)), " ")
+		for _, want := range []string{"PicoClaw reverts a tool that a hook adds in `before_llm`", "`hookwire mcp`", `"args": ["mcp", "--dir"`} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%s: the README does not say %q", lang, want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -114,8 +115,8 @@ func runOnce(ctx context.Context, o runOptions, e env, loaded func(config.Config
 	if err != nil {
 		return e.fail(exitFail, "run", err)
 	}
-	if note := config.NotCheckedNote(cfg.NotChecked); note != "" {
-		fmt.Fprintf(e.stderr, "hookwire run: %s: %s\n", o.configFile, note)
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(e.stderr, "hookwire run: %s: warning: %s\n", cmp.Or(o.configFile, o.hooks), w)
 	}
 	if o.failurePolicy != "" {
 		setFailurePolicy(&cfg, runtime.Policy(o.failurePolicy))

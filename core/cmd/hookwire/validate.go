@@ -17,7 +17,6 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/hookwire/hookwire/core/bridge"
-	"github.com/hookwire/hookwire/core/config"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/install"
 	"github.com/hookwire/hookwire/core/internal/cli"
@@ -52,8 +51,8 @@ What a FILE is, --kind says, or else its content:
   hooks     hookwire's hooks.json (run --hooks): an object with "hooks"
             alone, whose keys are enabled, defaults, builtins, processes
   picoclaw  PicoClaw's config.json (run --config): such a "hooks" section
-            beside other sections, which are PicoClaw's: a note names them,
-            unchecked
+            beside other sections, which are PicoClaw's, all checked as
+            PicoClaw checks them
   settings  an agent's settings file with hooks: "hooks" maps the agent's
             event names (PreToolUse...) to lists; --agent says whose file
             it is, or else the agent that knows most of its events (and
@@ -69,8 +68,11 @@ could be: pass --kind.
 A response is checked against the method of the request with its id
 earlier in the file (per hook in a trace), or against --method.
 
-With --host picoclaw, a hooks file too is checked as PicoClaw loads it:
-each key of its hooks section that PicoClaw refuses.
+With --host picoclaw, a hooks file too is checked as PicoClaw loads it
+and starts its hooks: each key anywhere in the file that PicoClaw refuses
+(its other sections too), and a warning, which does not fail, of what
+PicoClaw does to a file it takes (such as rewriting one with no
+"version").
 
 Example, a hooks.json with three mistakes:
   $ hookwire validate hooks.json
@@ -110,15 +112,11 @@ Example, a hooks.json with three mistakes:
 				if err != nil {
 					return e.fail(exitFail, "validate", err)
 				}
-				faults, note := c.check(data)
-				for _, f := range faults {
+				for _, f := range c.check(data) {
 					fmt.Fprintf(e.stdout, "%s%s: %s\n", name, f.where(data), f.msg)
-				}
-				if note != "" {
-					fmt.Fprintf(e.stdout, "%s: note: %s\n", name, note)
-				}
-				if len(faults) > 0 {
-					code = exitFail
+					if !strings.HasPrefix(f.msg, warningPrefix) {
+						code = exitFail
+					}
 				}
 			}
 			return code
@@ -143,6 +141,11 @@ type fault struct {
 	msg string
 }
 
+// warningPrefix starts the message of a fault that is not one: the file
+// is right, but what reads it does something its author should know of.
+// It does not fail validate.
+const warningPrefix = "warning: "
+
 // where is ":LINE:COL" of the fault in data (a column counts bytes, from
 // 1), or "" for the file as a whole.
 func (f fault) where(data []byte) string {
@@ -164,11 +167,11 @@ type checker struct {
 	host   *host.Host
 }
 
-// check gives every mistake in data, in the order of the file, and a note
-// to print after them ("" for none).
-func (c *checker) check(data []byte) ([]fault, string) {
+// check gives every mistake in data, and every warning, in the order of
+// the file.
+func (c *checker) check(data []byte) []fault {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return []fault{{-1, "the file is empty"}}, ""
+		return []fault{{-1, "the file is empty"}}
 	}
 	root, parsed := parseTree(data)
 	kind := c.kind
@@ -177,39 +180,42 @@ func (c *checker) check(data []byte) ([]fault, string) {
 		case !parsed && jsonLines(data):
 			kind = kindTrace
 		case !parsed:
-			return []fault{syntaxFault(data)}, ""
+			return []fault{syntaxFault(data)}
 		default:
 			var could []string
-			if kind, could = detect(root); kind == "" && could == nil {
-				return []fault{{-1, "not a kind of file told by its content (" + strings.Join(validateKinds, ", ") + "): say which it is with --kind"}}, ""
+			kind, could = detect(root)
+			if _, obj := root.Value.(*hujson.Object); obj && c.host.CheckConfig != nil && (kind == "" || slices.Contains(could, kindPicoClaw)) {
+				kind, could = kindPicoClaw, nil // under --host picoclaw, an object is its config.json
+			}
+			if kind == "" && could == nil {
+				return []fault{{-1, "not a kind of file told by its content (" + strings.Join(validateKinds, ", ") + "): say which it is with --kind"}}
 			} else if kind == "" {
-				return []fault{{-1, "could be " + orList(could) + ": say which with --kind"}}, ""
+				return []fault{{-1, "could be " + orList(could) + ": say which with --kind"}}
 			}
 		}
 	}
 	if kind == kindTrace {
-		return c.trace(data, root, parsed), ""
+		return c.trace(data, root, parsed)
 	}
 	if !parsed {
-		return []fault{syntaxFault(data)}, ""
+		return []fault{syntaxFault(data)}
 	}
 	var faults []fault
-	var note string
 	switch kind {
 	case kindHooks, kindPicoClaw:
-		faults, note = c.hooks(data, root, kind)
+		faults = c.hooks(data, root, kind)
 	case kindSettings:
 		faults = c.settings(data, root)
 	case kindMessage:
 		if !root.IsStandard() {
-			return []fault{syntaxFault(data)}, ""
+			return []fault{syntaxFault(data)}
 		}
 		faults = c.message(data, root)
 	case kindVector:
 		faults = c.vector(data, root)
 	}
 	slices.SortStableFunc(faults, func(a, b fault) int { return a.off - b.off })
-	return faults, note
+	return faults
 }
 
 // parseTree reads data as JSON with its positions, comments and trailing
@@ -324,9 +330,11 @@ func detect(root *hujson.Value) (kind string, could []string) {
 // keys of its hooks section: hookwire's and PicoClaw's (or near them), or
 // events of an agent (or near them, or lists).
 func detectHooks(obj *hujson.Object) (string, []string) {
-	config := kindHooks
-	if len(obj.Members) > 1 || member(obj, "hooks") == nil {
-		config = kindPicoClaw
+	config := kindHooks // "hooks" alone, or with PicoClaw's "version"
+	for _, m := range obj.Members {
+		if n := strValue(&m.Name); n != "hooks" && n != "version" {
+			config = kindPicoClaw
+		}
 	}
 	section, ok := member(obj, "hooks").Value.(*hujson.Object)
 	if _, list := member(obj, "hooks").Value.(*hujson.Array); list {
@@ -429,81 +437,6 @@ func step(v *hujson.Value, tok string) (name int, next *hujson.Value) {
 		}
 	}
 	return 0, nil
-}
-
-// keyOffset is pointerOffset for the dotted keys of config's problems,
-// such as "hooks.processes.a.b.intercept[1]": a name may hold dots, so the
-// members the file has tell where each ends.
-func keyOffset(root *hujson.Value, key string) int {
-	v, off := root, root.StartOffset
-	for key != "" {
-		var tok string
-		switch c := v.Value.(type) {
-		case *hujson.Object:
-			for _, m := range c.Members {
-				n := strValue(&m.Name)
-				if rest, ok := strings.CutPrefix(key, n); ok && len(n) > len(tok) && (rest == "" || rest[0] == '.' || rest[0] == '[') {
-					tok = n
-				}
-			}
-			if tok == "" {
-				return v.StartOffset
-			}
-			key = strings.TrimPrefix(key[len(tok):], ".")
-		case *hujson.Array:
-			end := strings.IndexByte(key, ']')
-			if !strings.HasPrefix(key, "[") || end < 0 {
-				return v.StartOffset
-			}
-			tok, key = key[1:end], strings.TrimPrefix(key[end+1:], ".")
-		default:
-			return v.StartOffset
-		}
-		name, next := step(v, tok)
-		if next == nil {
-			return v.StartOffset
-		}
-		v, off = next, name
-	}
-	return off
-}
-
-// problem says a configuration's problem, with the nearest known name for
-// a name that means nothing there.
-func problem(p config.Problem, prefix string) string {
-	if p.Word != "" {
-		if s := cli.DidYouMean(p.Word, slices.Concat(p.Known, p.Near)); s != "" {
-			return prefix + p.Key + ": " + p.Reason + s
-		}
-	}
-	return prefix + p.Error()
-}
-
-// hooks checks hookwire's hooks.json, or, for PicoClaw's file or under
-// --host picoclaw, the hooks section as PicoClaw loads it.
-func (c *checker) hooks(data []byte, root *hujson.Value, kind string) ([]fault, string) {
-	if !root.IsStandard() {
-		return []fault{syntaxFault(data)}, ""
-	}
-	var faults []fault
-	h := c.host
-	if kind == kindPicoClaw && h.CheckHooks == nil {
-		h = host.PicoClaw
-	}
-	if h.CheckHooks == nil {
-		for _, p := range config.HooksProblems(data) {
-			faults = append(faults, fault{keyOffset(root, p.Key), problem(p, "")})
-		}
-		return faults, ""
-	}
-	var whole map[string]json.RawMessage
-	if json.Unmarshal(data, &whole) != nil {
-		return []fault{{root.StartOffset, "want a JSON object"}}, ""
-	}
-	for _, p := range h.CheckHooks(whole["hooks"]) {
-		faults = append(faults, fault{keyOffset(root, p.Key), problem(p, h.Title+" refuses ")})
-	}
-	return faults, config.NotCheckedNote(config.NotChecked(whole))
 }
 
 // message checks a file that is one JSON-RPC message.

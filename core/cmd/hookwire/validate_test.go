@@ -39,9 +39,8 @@ testdata/validate/hooks.json:9:9: hooks.processes.audit.priorty: unknown key (di
 		`testdata/validate/message.json:4:3: /method: unknown method "hook.befor_tool" (did you mean "hook.before_tool"?) (rule method)
 `},
 	{"two mistakes PicoClaw refuses", []string{"--host", "picoclaw", "testdata/validate/config.json"},
-		`testdata/validate/config.json:7:9: PicoClaw refuses hooks.processes.guard.enabled: want true or false
-testdata/validate/config.json:9:23: PicoClaw refuses hooks.processes.guard.intercept[0]: unknown stage "befor_tool" (did you mean "before_tool"?)
-testdata/validate/config.json: note: sections other than hooks not checked (agents): they are PicoClaw's configuration, which hookwire does not read
+		`testdata/validate/config.json:8:9: PicoClaw refuses hooks.processes.guard.enabled: want true or false
+testdata/validate/config.json:10:23: PicoClaw refuses hooks.processes.guard.intercept[0]: unknown stage "befor_tool" (did you mean "before_tool"?)
 `},
 }
 
@@ -148,6 +147,7 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Add([]byte(`{"hook":"h","dir":"send","text":"x\ny"}` + "\n" + `{"jsonrpc":"2.0","id":1,"result":{}}`))
 	f.Add([]byte(`{"description":"d","def":"Mode","value":"x"}`))
+	f.Add([]byte(`{"version": 3, "_comment": 1, "model_list": [{"api_keys": "k"}], "tools": {"web": {"brave": {"api_key": "x"}}}, "hooks": {"processes": {"a": {"enabled": true, "observe": ["*", "x"]}}}}`))
 	f.Add([]byte(`{"version": 1, "hooks": {"stop": [{"command": 3}]}}`))
 	v, err := schema.NewValidator()
 	if err != nil {
@@ -155,11 +155,12 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, kind := range append([]string{""}, validateKinds...) {
-			c := &checker{v: v, kind: kind, host: host.Reference}
-			faults, _ := c.check(data)
-			for _, ft := range faults {
-				if ft.off < -1 || ft.off > len(data) || strings.Contains(ft.msg, "\n") || ft.msg == "" {
-					t.Fatalf("kind %q: fault %+v of %q", kind, ft, data)
+			for _, h := range []*host.Host{host.Reference, host.PicoClaw} {
+				c := &checker{v: v, kind: kind, host: h}
+				for _, ft := range c.check(data) {
+					if ft.off < -1 || ft.off > len(data) || strings.Contains(ft.msg, "\n") || ft.msg == "" {
+						t.Fatalf("kind %q, host %s: fault %+v of %q", kind, h, ft, data)
+					}
 				}
 			}
 		}

@@ -335,10 +335,13 @@ func power(base, exponent float64) (float64, error) {
 	}
 	// The digits the result would have, from logarithms: 9 ** 9 ** 9 is
 	// refused here, and never computed.
-	if math.Abs(base) != 1 && math.Abs(exponent)*math.Abs(math.Log10(math.Abs(base))) > maxDigits {
+	if math.Abs(base) == 1 {
+		return math.Pow(base, exponent), nil // exact: 1, or -1 for an odd exponent
+	}
+	if math.Abs(exponent)*math.Abs(log10Abs(base)) > maxDigits {
 		return 0, refuse("exponent too large: %s", shown)
 	}
-	return finite(math.Pow(base, exponent))
+	return finite(accuratePow(base, exponent))
 }
 
 func operandText(x float64) string {

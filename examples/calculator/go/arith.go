@@ -338,7 +338,7 @@ func power(base, exponent float64) (float64, error) {
 	if math.Abs(base) == 1 {
 		return math.Pow(base, exponent), nil // exact: 1, or -1 for an odd exponent
 	}
-	if math.Abs(exponent)*math.Abs(log10Abs(base)) > maxDigits {
+	if tooLarge(base, exponent) {
 		return 0, refuse("exponent too large: %s", shown)
 	}
 	return finite(accuratePow(base, exponent))

@@ -1,15 +1,15 @@
 package main
 
-// Powers, computed with 160 bits and then rounded to a float64. Go's
-// math.Pow is a few units in the last place off for fractional exponents,
-// some millions of them off for large integer ones (1.0000001 ** 1e9 is
-// wrong from the 9th digit), and wrong for subnormal bases on amd64, where
-// the Python and TypeScript hooks get their C library's or V8's nearly
-// correctly rounded pow. Here every power is correct to far more than 53
-// bits before its one rounding, so the three agree on what they show.
+// Powers, computed exactly or with 160 bits and then rounded once to a
+// float64, as the Python and TypeScript hooks compute theirs (with decimal,
+// and with 200-bit integers in pow.ts), so that the three show the same
+// digits. Go's math.Pow would not: it is a few units in the last place off
+// for fractional exponents, wrong from the 9th digit for large integer ones
+// (1.0000001 ** 1e9), and from the 1st for a subnormal base on amd64
+// (1e-310 ** 0.1).
 //
-// power in arith.go has refused every power whose result would leave
-// 1e-300..1e300, so exponents here stay small: |y * ln x| <= 691.
+// power in arith.go has refused (tooLarge) every power whose result would
+// leave 1e-300..1e300, so exponents here stay small: |y * ln x| <= 691.
 
 import (
 	"math"
@@ -78,11 +78,10 @@ func accuratePow(base, exponent float64) float64 {
 	abs := math.Abs(base)
 	var r *big.Float
 	if exponent == math.Trunc(exponent) {
-		// By squaring, exactly while the result fits in 160 bits: an
-		// integer power that is exactly halfway between two float64s is
-		// rounded as the C library rounds it, to even. The bound keeps
-		// |exponent| below 2**63 (it is at most 300 / -log10(1 - 2**-53)),
-		// so the loop squares at most 63 times.
+		// By squaring, exactly while the result fits in 160 bits, so that an
+		// integer power exactly halfway between two float64s (3 ** 34) is
+		// rounded to even. The bound keeps |exponent| below 2**63 (it is at
+		// most 300 / -log10(1 - 2**-53)), so the loop squares at most 63 times.
 		n := uint64(math.Abs(exponent))
 		x, acc := newFloat().SetFloat64(abs), newFloat().SetInt64(1)
 		for {
@@ -109,14 +108,23 @@ func accuratePow(base, exponent float64) float64 {
 	return v
 }
 
-// log10Abs is log10 |x| for x != 0. A subnormal x is taken apart first,
-// since math.Log10 is wrong for those on amd64; a normal one is not, as
-// near 1, where the sum below would lose every digit.
-func log10Abs(x float64) float64 {
-	x = math.Abs(x)
-	if x >= 0x1p-1022 {
-		return math.Log10(x)
-	}
-	frac, exp := math.Frexp(x)
-	return math.Log10(frac) + float64(exp)*math.Log10(2)
+// powLimit is the natural logarithm of the largest power allowed,
+// 10**maxDigits, with a margin far below any rounding: so that 100 ** 150,
+// exactly at the bound, is allowed in each language, however the last bits
+// of its logarithm come out.
+var powLimit = func() *big.Float {
+	margin, _ := newFloat().SetString("1e-30")
+	limit := bigLn(10)
+	limit.Mul(limit, newFloat().SetInt64(maxDigits))
+	return limit.Add(limit, margin)
+}()
+
+// tooLarge says whether base ** exponent would have more than maxDigits
+// digits before or after the point, from |exponent * ln |base||, computed
+// with 160 bits, so that the three languages draw the line alike. base is
+// not 0, 1 or -1.
+func tooLarge(base, exponent float64) bool {
+	t := bigLn(math.Abs(base))
+	t.Mul(t, newFloat().SetFloat64(exponent))
+	return t.Abs(t).Cmp(powLimit) > 0
 }

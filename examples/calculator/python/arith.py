@@ -12,20 +12,31 @@ Grammar, with Python's precedence (-2 ** 2 is -4, 2 ** -1 is 0.5):
     power   = sign* atom (("**" | "^") sign* atom)*     right to left
     atom    = number | "(" sum ")"
 
-Numbers are IEEE-754 doubles in all three languages (Python's ints would
-grow without bound), and results are shown with at most 15 significant
-digits, as a pocket calculator shows them.
+Numbers are IEEE-754 doubles in all three languages (Python's ints, which
+grow without bound, appear only inside a power, and only up to 4096 bits).
+A power is rounded once, from its exact value or a 60-digit one, where
+math.pow does not always round an exact tie to even; the Go and TypeScript
+hooks round theirs the same way, so that the three agree. Results are shown
+with at most 15 significant digits, as a pocket calculator shows them.
 """
 
 from __future__ import annotations
 
 import math
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 MAX_LENGTH = 1000  # characters of an expression
 MAX_DEPTH = 64  # nested parentheses
 MAX_DIGITS = 300  # decimal digits a power's result may have, before or after the point
 SIGNIFICANT = 15  # digits a result is shown with
+_PREC = 60  # decimal digits a power is computed with, before its one rounding to a float
+
+# The natural logarithm of the largest power allowed, 10 ** MAX_DIGITS, with
+# a margin far below any rounding: so that 100 ** 150, exactly at the bound,
+# is allowed in each language, however its last bits of ln come out.
+with localcontext() as _ctx:
+    _ctx.prec = _PREC
+    _LIMIT = MAX_DIGITS * Decimal(10).ln() + Decimal("1e-30")
 
 OPERATORS = ("**", "+", "-", "*", "/", "%", "^", "(", ")")
 
@@ -234,14 +245,34 @@ def power(base: float, exponent: float) -> float:
     shown = f"{_operand(base)} ** {_operand(exponent)}"
     if base < 0 and not exponent.is_integer():
         raise CalcError(f"no real result: {shown}")
-    # The digits the result would have, from logarithms: 9 ** 9 ** 9 is
-    # refused here, and never computed.
-    if abs(base) != 1 and abs(exponent) * abs(math.log10(abs(base))) > MAX_DIGITS:
-        raise CalcError(f"exponent too large: {shown}")
-    try:
-        return finite(math.pow(base, exponent))
-    except OverflowError:
-        raise CalcError("result too large") from None
+    if abs(base) == 1:
+        return math.pow(base, exponent)  # exact: 1, or -1 for an odd exponent
+    negative = base < 0 and exponent % 2 == 1
+    with localcontext() as ctx:
+        ctx.prec = _PREC
+        # The digits the result would have, from its logarithm: 9 ** 9 ** 9
+        # is refused here, and never computed.
+        t = Decimal(exponent) * Decimal(abs(base)).ln()
+        if abs(t) > _LIMIT:
+            raise CalcError(f"exponent too large: {shown}")
+        value = _exact_power(abs(base), exponent)
+        if value is None:
+            value = float(t.exp())
+    return finite(-value if negative else value)
+
+
+def _exact_power(x: float, exponent: float) -> float | None:
+    """x ** exponent from integers, rounded once (to even on a tie), as
+    math.pow does not always do; None when the integers would be large."""
+    n = abs(exponent)
+    if not n.is_integer():
+        return None
+    num, den = x.as_integer_ratio()
+    if n * (num.bit_length() + den.bit_length()) > 4096:
+        return None
+    p: int = num ** int(n)
+    q: int = den ** int(n)
+    return p / q if exponent > 0 else q / p  # int / int rounds correctly
 
 
 def _operand(x: float) -> str:

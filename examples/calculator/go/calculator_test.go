@@ -36,7 +36,7 @@ func (c calcCase) expression(t *testing.T) string {
 	return b.String()
 }
 
-func cases(t *testing.T) []calcCase {
+func cases(t testing.TB) []calcCase {
 	t.Helper()
 	data, err := os.ReadFile("../cases.json")
 	if err != nil {
@@ -87,4 +87,30 @@ func TestOtherToolsPassThrough(t *testing.T) {
 	if string(got) != `{"action":"continue"}` {
 		t.Errorf("got %s", got)
 	}
+}
+
+// Whatever the LLM writes, evaluate answers without a panic, with a value
+// or a calcError; and a value reads back as itself, so that the LLM can
+// use an answer in its next expression.
+func FuzzEvaluate(f *testing.F) {
+	for _, c := range cases(f) {
+		if len(c.Expression) < 200 {
+			var s string
+			if json.Unmarshal(c.Expression, &s) == nil {
+				f.Add(s)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		v, err := evaluate(expr)
+		if err != nil {
+			if _, ok := err.(calcError); !ok {
+				t.Fatalf("%q: %T %v", expr, err, err)
+			}
+			return
+		}
+		if again, err := evaluate(v); err != nil || again != v {
+			t.Errorf("%q = %q, which reads back as %q, %v", expr, v, again, err)
+		}
+	})
 }

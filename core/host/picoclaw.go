@@ -26,12 +26,17 @@ import (
 // wait for forever); changed tools in before_llm are reverted and a changed
 // system message restores the whole message list; an after_llm modify
 // leaves id-only tool calls without names and arguments; respond without a
-// result and an unknown action are taken as continue; reply lines over
+// result and an unknown action are taken as continue; a continue that
+// carries an object is applied as a modify, and a modify without its
+// object, or whose object leaves out after_llm's answer or after_tool's
+// result, keeps PicoClaw's own; reply lines over
 // 1 MiB stop the hook's reader for good; reasons are dropped except on
 // deny_tool and approval denials, and hard_abort rolls the session back;
 // approvals are read as {approved, reason} only; a crashed hook is never
 // restarted; a partial modify leaves the next hook an empty meta; no
-// session events are sent; and hookwire's extensions are not announced.
+// session events are sent; hookwire's extensions are not announced; and
+// its agent loop's calls and events have the shape of PicoClaw's (Loop,
+// Writes).
 var PicoClaw = &Host{
 	Name:            "picoclaw",
 	Title:           "PicoClaw",
@@ -245,7 +250,7 @@ func readCarried(method string, action protocol.Action, raw json.RawMessage) (js
 	if err != nil {
 		return raw, nil
 	}
-	return out, []string{fmt.Sprintf("continue carrying a %s applied as a modify: PicoClaw replaces the object it sent with the one a continue carries, as it does a modify's", c.member)}
+	return out, []string{fmt.Sprintf("continue carrying a %s applied as a modify: PicoClaw replaces the object it sent with the one a continue carries, as it does a modify's (the protocol documents' continue changes nothing)", c.member)}
 }
 
 // absent reports whether a member is left out or null.

@@ -218,8 +218,8 @@ var carried = map[string]struct{ member, inner string }{
 // the object leaves that out (pipeline_llm.go, pipeline_execute.go).
 func readCarried(method string, action protocol.Action, raw json.RawMessage) (json.RawMessage, []string) {
 	c, ok := carried[method]
-	if !ok {
-		return raw, nil
+	if !ok || (action != protocol.ActionModify && !bytes.Contains(raw, []byte(`"`+c.member+`"`))) {
+		return raw, nil // the common continue, read once
 	}
 	var reply map[string]json.RawMessage
 	if json.Unmarshal(raw, &reply) != nil {

@@ -489,8 +489,12 @@ func (t *turn) approve(ctx context.Context, iter int, step *Step, call protocol.
 			by = ""
 		}
 		res := failure(fmt.Sprintf("tool %s was not approved%s: %s", call.Tool, by, d.Reason))
-		if t.a.Loop != nil {
-			res.ForLLM = t.a.Loop.Denied(d.Reason, true)
+		if l := t.a.Loop; l != nil {
+			reason := d.Reason
+			if d.Failed && l.ApprovalFailed != nil {
+				reason = l.ApprovalFailed(d.Hook)
+			}
+			res.ForLLM = l.Denied(reason, true)
 		}
 		t.emit(protocol.KindToolExecSkipped, toolSkipped(*step, d.Reason))
 		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason

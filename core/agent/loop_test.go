@@ -130,6 +130,8 @@ func TestUnderPicoClawsLoopDenialsAndAbortsAreInPicoClawsWords(t *testing.T) {
 		{"deny_tool", &sent{beforeDec: deny}, "Tool execution denied by hook: no", "completed"},
 		{"deny_tool without a reason", &sent{beforeDec: runtime.Decision{Action: protocol.ActionDenyTool, Hook: "h"}}, "Tool execution denied by hook", "completed"},
 		{"approval", &sent{approveOK: deny}, "Tool execution denied by approval hook: no", "completed"},
+		{"failed approval", &sent{approveOK: runtime.Decision{Action: protocol.ActionDenyTool, Hook: "h", Reason: "hook h failed: boom", Failed: true}},
+			`Tool execution denied by approval hook: tool approval hook "h" failed`, "completed"},
 		{"abort_turn", &sent{beforeDec: runtime.Decision{Action: protocol.ActionAbortTurn, Hook: "h"}}, "", "error"},
 		{"hard_abort", &sent{beforeDec: runtime.Decision{Action: protocol.ActionHardAbort, Hook: "h"}}, "", "aborted"},
 	} {

@@ -29,6 +29,9 @@ type Loop struct {
 	// hook denied, or an approver did not approve (approval), with the
 	// hook's reason.
 	Denied func(reason string, approval bool) string
+	// ApprovalFailed is the reason of a denial by an approver whose call
+	// failed; nil: why it failed.
+	ApprovalFailed func(hook string) string
 	// Payloads are the members of each event kind's payload the host
 	// writes, each with the value it has when the demo agent has none; the
 	// demo agent's other members are left out. A kind not listed is sent
@@ -112,6 +115,9 @@ var picoClawLoop = &Loop{
 		}
 		return text + ": " + reason
 	},
+	// hooks.go words a failed approver so, whatever went wrong (a
+	// deadline says "timed out", which the demo agent cannot tell apart).
+	ApprovalFailed: func(hook string) string { return fmt.Sprintf("tool approval hook %q failed", hook) },
 	// The members of PicoClaw's payload types, with their Go zero values
 	// (a nil slice is written null).
 	Payloads: map[string]map[string]any{

@@ -1,0 +1,181 @@
+package shell
+
+import "strings"
+
+// simple reads a simple command: assignments, words and redirects. Its
+// command is listed before the commands of its substitutions, then the
+// commands it runs follow.
+func (p *parser) simple() {
+	mark := len(p.st.cmds)
+	var args []word
+	var redirs []Redirect
+	for {
+		if r := p.redirect(); r != nil {
+			redirs = append(redirs, *r)
+			continue
+		}
+		if p.pos >= len(p.src) {
+			break
+		}
+		c := p.src[p.pos]
+		if isMeta(c) && !p.procsubstAt() {
+			if c != '(' {
+				break
+			}
+			// name() body: a function definition runs nothing yet.
+			if len(args) != 1 || len(redirs) != 0 || args[0].dyn {
+				p.syntax()
+			}
+			p.pos++
+			if p.op() != ")" {
+				p.syntax()
+			}
+			p.pos++
+			p.function()
+			return
+		}
+		start := p.pos
+		w := p.word(false)
+		assign := isAssignment(w.raw)
+		if assign && strings.HasSuffix(w.raw, "=") && p.pos < len(p.src) && p.src[p.pos] == '(' {
+			p.array()
+			w.raw = p.src[start:p.pos]
+			w.val = w.raw
+		}
+		if assign && len(args) == 0 {
+			continue // an assignment before the program is not an argument
+		}
+		args = append(args, w)
+	}
+	if len(args) == 0 {
+		return
+	}
+	cmd := Command{Via: p.via, Redirects: redirs}
+	for i, w := range args {
+		cmd.Args = append(cmd.Args, w.arg())
+		if w.dyn {
+			cmd.Dynamic = append(cmd.Dynamic, i)
+		}
+	}
+	p.st.cmds = append(p.st.cmds, Command{})
+	copy(p.st.cmds[mark+1:], p.st.cmds[mark:])
+	p.st.cmds[mark] = cmd
+	p.follow(cmd)
+}
+
+func (p *parser) procsubstAt() bool {
+	return p.pos+1 < len(p.src) && (p.src[p.pos] == '<' || p.src[p.pos] == '>') && p.src[p.pos+1] == '('
+}
+
+// isAssignment reports whether a word as written is NAME=..., NAME+=...
+// or NAME[...]=...
+func isAssignment(raw string) bool {
+	i := 0
+	for i < len(raw) && isNameByte(raw[i]) {
+		i++
+	}
+	if i == 0 || '0' <= raw[0] && raw[0] <= '9' || i == len(raw) {
+		return false
+	}
+	if raw[i] == '[' {
+		end := strings.IndexByte(raw[i:], ']')
+		if end < 0 {
+			return false
+		}
+		i += end + 1
+	}
+	if strings.HasPrefix(raw[i:], "+=") {
+		return true
+	}
+	return strings.HasPrefix(raw[i:], "=")
+}
+
+// array reads the ( ... ) of an array assignment.
+func (p *parser) array() {
+	p.pos++
+	for {
+		p.skipNewlines()
+		switch o := p.op(); {
+		case o == ")":
+			p.pos++
+			return
+		case o != "" || p.pos >= len(p.src):
+			p.syntax()
+		}
+		p.word(false)
+	}
+}
+
+var redirOps = []string{"&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">"}
+
+// redirect reads a redirect at p.pos after blanks, or returns nil.
+func (p *parser) redirect() *Redirect {
+	p.skipBlanks()
+	start := p.pos
+	i := p.pos
+	for i < len(p.src) && '0' <= p.src[i] && p.src[i] <= '9' {
+		i++
+	}
+	var op string
+	for _, o := range redirOps {
+		if strings.HasPrefix(p.src[i:], o) {
+			op = o
+			break
+		}
+	}
+	if op == "" || (i > start && op[0] == '&') {
+		return nil
+	}
+	if (op == "<" || op == ">") && strings.HasPrefix(p.src[i+1:], "(") {
+		return nil // a process substitution
+	}
+	p.pos = i + len(op)
+	text := p.src[start:p.pos]
+	p.skipBlanks()
+	if p.pos >= len(p.src) || isMeta(p.src[p.pos]) && !p.procsubstAt() {
+		p.syntax()
+	}
+	w := p.word(false)
+	if op == "<<" || op == "<<-" {
+		p.docs = append(p.docs, heredoc{delim: w.arg(), strip: op == "<<-", quoted: strings.ContainsAny(w.raw, "'\"\\")})
+	}
+	return &Redirect{Op: text, Target: w.arg()}
+}
+
+// heredocs reads the bodies of the pending here-documents, which start at
+// p.pos, just after a newline. An unquoted body's substitutions run.
+func (p *parser) heredocs() {
+	docs := p.docs
+	p.docs = nil
+	for _, d := range docs {
+		start, end := p.pos, -1
+		for p.pos < len(p.src) {
+			eol := strings.IndexByte(p.src[p.pos:], '\n')
+			next := len(p.src)
+			if eol < 0 {
+				eol = len(p.src)
+			} else {
+				eol += p.pos
+				next = eol + 1
+			}
+			line := p.src[p.pos:eol]
+			if d.strip {
+				line = strings.TrimLeft(line, "\t")
+			}
+			if line == d.delim {
+				end = p.pos
+				p.pos = next
+				break
+			}
+			p.pos = next
+		}
+		if end < 0 {
+			p.fail(ReasonSyntax, "unterminated here-document "+d.delim)
+		}
+		if !d.quoted {
+			c := &parser{src: p.src[start:end], st: p.st, depth: p.depth, via: p.via}
+			var sink strings.Builder
+			c.dquoted(&sink, false)
+		}
+	}
+}

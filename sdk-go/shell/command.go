@@ -35,7 +35,11 @@ func (p *parser) simple() {
 			return
 		}
 		start := p.pos
-		w := p.word(false)
+		mode := plainWord
+		if len(args) == 0 {
+			mode = assignWord
+		}
+		w := p.word(mode)
 		assign := isAssignment(w.raw)
 		if assign && strings.HasSuffix(w.raw, "=") && p.pos < len(p.src) && p.src[p.pos] == '(' {
 			p.array()
@@ -102,7 +106,7 @@ func (p *parser) array() {
 		case o != "" || p.pos >= len(p.src):
 			p.syntax()
 		}
-		p.word(false)
+		p.word(plainWord)
 	}
 }
 
@@ -135,7 +139,7 @@ func (p *parser) redirect() *Redirect {
 	if p.pos >= len(p.src) || isMeta(p.src[p.pos]) && !p.procsubstAt() {
 		p.syntax()
 	}
-	w := p.word(false)
+	w := p.word(plainWord)
 	if op == "<<" || op == "<<-" {
 		p.docs = append(p.docs, heredoc{delim: w.arg(), strip: op == "<<-", quoted: strings.ContainsAny(w.raw, "'\"\\")})
 	}

@@ -301,7 +301,7 @@ func (p *parser) command() {
 		if p.op() != "" || p.pos >= len(p.src) {
 			p.syntax()
 		}
-		p.word(false)
+		p.word(plainWord)
 		if p.op() == "(" {
 			p.pos++
 			if p.op() != ")" {
@@ -391,7 +391,7 @@ func (p *parser) forClause(kw string) {
 		if p.op() != "" || p.pos >= len(p.src) {
 			p.syntax()
 		}
-		if w := p.word(false); w.dyn || !validName(w.val) {
+		if w := p.word(plainWord); w.dyn || !validName(w.val) {
 			p.syntax()
 		}
 		p.skipNewlines()
@@ -405,7 +405,7 @@ func (p *parser) forClause(kw string) {
 				if o != "" {
 					p.syntax()
 				}
-				p.word(false)
+				p.word(plainWord)
 			}
 		}
 		if p.op() == ";" {
@@ -448,7 +448,7 @@ func (p *parser) caseClause() {
 	if p.op() != "" || p.pos >= len(p.src) {
 		p.syntax()
 	}
-	p.word(false)
+	p.word(plainWord)
 	p.skipNewlines()
 	p.expect("in")
 	for {
@@ -465,7 +465,7 @@ func (p *parser) caseClause() {
 			if p.op() != "" || p.pos >= len(p.src) {
 				p.syntax()
 			}
-			p.word(false)
+			p.word(plainWord)
 			o := p.op()
 			if o == ")" {
 				p.pos++
@@ -511,10 +511,10 @@ func (p *parser) test() {
 		default:
 			p.syntax()
 		}
-		if w := p.word(false); w.raw == "=~" {
+		if w := p.word(plainWord); w.raw == "=~" {
 			p.skipBlanks()
 			if p.pos < len(p.src) && (!isMeta(p.src[p.pos]) || p.src[p.pos] == '(') {
-				p.word(true)
+				p.word(regexWord)
 			}
 		}
 	}

@@ -129,6 +129,11 @@ func Read(command string) Reading {
 		return Reading{Commands: []Command{}, Unknown: []Unknown{{ReasonTooLong, clip(command)}}}
 	}
 	st := &state{cmds: []Command{}, seen: map[Unknown]bool{}}
+	if i := strings.IndexByte(command, 0); i >= 0 {
+		// No shell is given a NUL: an argument ends at it.
+		st.add(ReasonSyntax, command[i:])
+		return Reading{Commands: st.cmds, Unknown: st.unknown}
+	}
 	p := &parser{src: command, st: st}
 	func() {
 		defer func() {

@@ -30,10 +30,23 @@ func isMeta(c byte) bool {
 	return false
 }
 
+// How a word is read: plainWord anywhere; assignWord where an assignment
+// may be (NAME[ reads to its ], blanks and operators included, as bash
+// does); regexWord on the right of [[ =~ ]] (parentheses, | and blanks
+// inside parentheses belong to the word).
+type wordMode int
+
+const (
+	plainWord wordMode = iota
+	assignWord
+	regexWord
+)
+
 // word reads one word at p.pos, which must not be at a metacharacter
-// (except for a process substitution). In regex mode (the right side of
-// [[ =~ ]]) parentheses, | and blanks inside parentheses belong to the word.
-func (p *parser) word(regex bool) word {
+// (except for a process substitution).
+func (p *parser) word(mode wordMode) word {
+	regex := mode == regexWord
+	brackets := 0 // depth in an assignment's [subscript]
 	start := p.pos
 	var b strings.Builder
 	// shape holds the unquoted bytes of the word, and 0 for each quoted
@@ -82,6 +95,20 @@ func (p *parser) word(regex bool) word {
 		case (c == '<' || c == '>') && p.pos+1 < len(p.src) && p.src[p.pos+1] == '(':
 			p.procsubst(&b)
 			dyn = true
+		case mode == assignWord && c == '[' && (brackets > 0 || validName(p.src[start:p.pos])):
+			brackets++
+			b.WriteByte(c)
+			shape = append(shape, 0)
+			p.pos++
+		case brackets > 0 && c == ']':
+			brackets--
+			b.WriteByte(c)
+			shape = append(shape, 0)
+			p.pos++
+		case brackets > 0 && isMeta(c):
+			b.WriteByte(c)
+			shape = append(shape, 0)
+			p.pos++
 		case regex && c == '(':
 			parens++
 			b.WriteByte(c)
@@ -101,6 +128,9 @@ func (p *parser) word(regex bool) word {
 			shape = append(shape, c)
 			p.pos++
 		}
+	}
+	if brackets > 0 {
+		p.fail(ReasonSyntax, p.src[start:])
 	}
 	return p.done(start, &b, shape, dyn)
 }
@@ -381,6 +411,14 @@ func arithEnd(s string, i int) (int, bool) {
 	depth := 0
 	for ; i < len(s); i++ {
 		switch s[i] {
+		case '\\':
+			i++
+		case '\'', '"':
+			end := closingQuote(s, i)
+			if end < 0 {
+				return 0, false
+			}
+			i = end
 		case '(':
 			depth++
 		case ')':
@@ -395,6 +433,19 @@ func arithEnd(s string, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// closingQuote is the index of the quote that closes the one at i, or -1.
+func closingQuote(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch {
+		case s[j] == s[i]:
+			return j
+		case s[i] == '"' && s[j] == '\\':
+			j++
+		}
+	}
+	return -1
 }
 
 // arith notes arithmetic whose text names anything: bash evaluates a

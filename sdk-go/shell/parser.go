@@ -133,6 +133,7 @@ var keywords = map[string]bool{
 	"do": true, "done": true, "case": true, "esac": true, "while": true,
 	"until": true, "for": true, "select": true, "in": true, "function": true,
 	"time": true, "!": true, "{": true, "}": true, "[[": true, "]]": true,
+	"coproc": true,
 }
 
 // keyword is the reserved word at p.pos after blanks, or "": a reserved
@@ -312,9 +313,47 @@ func (p *parser) command() {
 		p.function()
 	case "[[":
 		p.test()
+	case "coproc":
+		p.coproc()
 	default:
 		p.simple()
 	}
+}
+
+// coproc runs its command, simple or compound, as the shell runs any:
+// coproc [NAME] compound, or coproc simple-command.
+func (p *parser) coproc() {
+	p.pos += len("coproc")
+	p.skipBlanks()
+	if !p.startsCommand() {
+		p.syntax()
+	}
+	if p.compoundStarts() {
+		p.command()
+		return
+	}
+	start, i := p.pos, p.pos
+	for i < len(p.src) && isNameByte(p.src[i]) {
+		i++
+	}
+	if i > start && (i == len(p.src) || p.src[i] == ' ' || p.src[i] == '\t') {
+		p.pos = i
+		if p.compoundStarts() {
+			p.command()
+			return
+		}
+		p.pos = start
+	}
+	p.simple()
+}
+
+// compoundStarts reports whether a compound command starts at p.pos.
+func (p *parser) compoundStarts() bool {
+	switch p.keyword() {
+	case "{", "if", "while", "until", "for", "select", "case", "[[":
+		return true
+	}
+	return p.op() == "("
 }
 
 // expect reads the reserved word kw or fails.
@@ -340,12 +379,8 @@ func (p *parser) tail() {
 // function reads a function's body, which must be a compound command.
 func (p *parser) function() {
 	p.skipNewlines()
-	switch p.keyword() {
-	case "{", "if", "while", "until", "for", "select", "case", "[[":
-	default:
-		if p.op() != "(" {
-			p.syntax()
-		}
+	if !p.compoundStarts() {
+		p.syntax()
 	}
 	p.enter()
 	p.command()
@@ -391,9 +426,8 @@ func (p *parser) forClause(kw string) {
 		if p.op() != "" || p.pos >= len(p.src) {
 			p.syntax()
 		}
-		if w := p.word(plainWord); w.dyn || !validName(w.val) {
-			p.syntax()
-		}
+		p.word(plainWord) // a name that is not valid fails when it runs
+
 		p.skipNewlines()
 		if p.keyword() == "in" {
 			p.pos += 2

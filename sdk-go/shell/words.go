@@ -452,7 +452,7 @@ func closingQuote(s string, i int) int {
 // name's value as arithmetic again, and that can run a command.
 func (p *parser) arith(text string) {
 	for i := 0; i < len(text); i++ {
-		if strings.IndexByte("0123456789 \t\n+-*/%<>=!&|^~?:(),", text[i]) < 0 {
+		if strings.IndexByte("0123456789 \t\n+-*/%<>=!&|^~?:(),;", text[i]) < 0 {
 			p.st.add(ReasonArithmetic, text)
 			return
 		}

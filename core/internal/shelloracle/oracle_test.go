@@ -133,14 +133,14 @@ func mvdanStricter(cmd string, err error) bool {
 // order: not those in substitutions. Each argument is its value after
 // quote removal, or nil when it is more than literal text. comparable is
 // false when the file holds what mvdan reads as something other than a
-// call and the reader as a command (let, declare, coproc).
+// call and the reader as a command (let, declare).
 func mvdanCalls(file *syntax.File) (calls [][]*string, comparable bool) {
 	comparable = true
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false
-		case *syntax.DeclClause, *syntax.LetClause, *syntax.CoprocClause, *syntax.TestDecl:
+		case *syntax.DeclClause, *syntax.LetClause, *syntax.TestDecl:
 			comparable = false
 		case *syntax.CallExpr:
 			if len(n.Args) == 0 {

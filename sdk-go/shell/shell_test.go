@@ -128,3 +128,22 @@ func hasReason(r Reading, reason string) bool {
 	}
 	return false
 }
+
+// A command of many words is followed in one pass too: finding whether a
+// word is dynamic, and the words of a command another runs, do not walk
+// the command's every word again. Quadratic, these inputs would read for
+// minutes.
+func TestManyWordsFollowLinearly(t *testing.T) {
+	many := strings.Repeat(" $a", 200000)
+	for _, cmd := range []string{
+		"find . -exec x" + many + " ;",
+		"find ." + strings.Repeat(" -exec a $a ;", 60000),
+		"sudo nice" + many,
+		"alias" + many,
+	} {
+		r := Read(cmd)
+		if len(r.Commands) < 2 && !strings.HasPrefix(cmd, "alias") {
+			t.Errorf("%.30q...: %d commands", cmd, len(r.Commands))
+		}
+	}
+}

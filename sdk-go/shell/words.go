@@ -228,7 +228,7 @@ func (p *parser) dollar(b *strings.Builder, inDquote bool) bool {
 		for p.pos < len(p.src) && isNameByte(p.src[p.pos]) {
 			p.pos++
 		}
-	case '0' <= n && n <= '9' || strings.IndexByte("@*#?-$!", n) >= 0 && n != 0:
+	case '0' <= n && n <= '9' || strings.IndexByte("@*#?-$!", n) >= 0:
 		p.pos += 2
 	default:
 		b.WriteByte('$') // a $ before anything else is itself
@@ -360,8 +360,13 @@ func (p *parser) ansiC(b *strings.Builder) {
 				p.pos++
 			}
 		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[n]
-			v, k := p.digits(16, max)
+			width := 2
+			if n == 'u' {
+				width = 4
+			} else if n == 'U' {
+				width = 8
+			}
+			v, k := p.digits(16, width)
 			switch {
 			case k == 0:
 				b.WriteByte('\\')

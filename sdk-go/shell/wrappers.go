@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A wrapper runs the command after its own options and operands.
 type wrapper struct {
@@ -54,7 +57,7 @@ func (p *parser) follow(c Command) {
 		}
 	case name == "eval":
 		if len(c.Args) > 1 {
-			p.readArgs(c, strings.Join(c.Args[1:], " "), len(c.Dynamic) > 0, "eval")
+			p.readAgain(strings.Join(c.Args[1:], " "), len(c.Dynamic) > 0, "eval")
 		}
 	case name == "trap":
 		p.trap(c)
@@ -69,22 +72,20 @@ func (p *parser) follow(c Command) {
 	}
 }
 
+// dynamic reports whether args[i] is dynamic; Dynamic is ascending, and a
+// search keeps a command of many words linear to follow.
 func (c Command) dynamic(i int) bool {
-	for _, d := range c.Dynamic {
-		if d == i {
-			return true
-		}
-	}
-	return false
+	_, found := slices.BinarySearch(c.Dynamic, i)
+	return found
 }
 
 // sub is the command of args[from:to], run by via.
 func (c Command) sub(from, to int, via string) Command {
 	s := Command{Args: c.Args[from:to:to], Via: via}
-	for _, d := range c.Dynamic {
-		if from <= d && d < to {
-			s.Dynamic = append(s.Dynamic, d-from)
-		}
+	lo, _ := slices.BinarySearch(c.Dynamic, from)
+	hi, _ := slices.BinarySearch(c.Dynamic, to)
+	for _, d := range c.Dynamic[lo:hi] {
+		s.Dynamic = append(s.Dynamic, d-from)
 	}
 	return s
 }
@@ -98,9 +99,9 @@ func (p *parser) run(c Command) {
 	p.leave()
 }
 
-// readArgs reads a string made of a command's words again, unless one of
+// readAgain reads a string made of a command's words again, unless one of
 // them is dynamic.
-func (p *parser) readArgs(c Command, s string, dyn bool, via string) {
+func (p *parser) readAgain(s string, dyn bool, via string) {
 	if dyn {
 		p.st.add(ReasonDynamicProgram, s)
 		return
@@ -121,7 +122,7 @@ func (p *parser) trap(c Command) {
 	if len(c.Args)-i < 2 || !c.dynamic(i) && (c.Args[i] == "-" || c.Args[i] == "") {
 		return
 	}
-	p.readArgs(c, c.Args[i], c.dynamic(i), "trap")
+	p.readAgain(c.Args[i], c.dynamic(i), "trap")
 }
 
 // shell reads a shell's -c string; a shell with neither -c nor a script
@@ -160,7 +161,7 @@ func (p *parser) shell(c Command, name string) {
 	switch {
 	case cflag:
 		if i < len(c.Args) {
-			p.readArgs(c, c.Args[i], c.dynamic(i), name)
+			p.readAgain(c.Args[i], c.dynamic(i), name)
 		}
 	case stdin || i >= len(c.Args):
 		p.st.add(ReasonShellStdin, strings.Join(c.Args, " "))

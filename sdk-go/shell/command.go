@@ -41,8 +41,11 @@ func (p *parser) simple() {
 		}
 		w := p.word(mode)
 		assign := isAssignment(w.raw)
-		if assign && strings.HasSuffix(w.raw, "=") && p.pos < len(p.src) && p.src[p.pos] == '(' {
-			p.array()
+		// NAME=(...) is an array where an assignment may be, and in the
+		// arguments of a builtin that declares.
+		arrayOK := len(args) == 0 || !args[0].dyn && declares[args[0].val]
+		if assign && arrayOK && strings.HasSuffix(w.raw, "=") && p.pos < len(p.src) && p.src[p.pos] == '(' {
+			w.dyn = p.array() || w.dyn
 			w.raw = p.src[start:p.pos]
 			w.val = w.raw
 		}
@@ -67,6 +70,8 @@ func (p *parser) simple() {
 	p.follow(cmd)
 }
 
+var declares = map[string]bool{"declare": true, "typeset": true, "local": true, "export": true, "readonly": true}
+
 func (p *parser) procsubstAt() bool {
 	return p.pos+1 < len(p.src) && (p.src[p.pos] == '<' || p.src[p.pos] == '>') && p.src[p.pos+1] == '('
 }
@@ -74,6 +79,7 @@ func (p *parser) procsubstAt() bool {
 // isAssignment reports whether a word as written is NAME=..., NAME+=...
 // or NAME[...]=...
 func isAssignment(raw string) bool {
+	raw = strings.ReplaceAll(raw, "\\\n", "") // joined lines
 	i := 0
 	for i < len(raw) && isNameByte(raw[i]) {
 		i++
@@ -94,19 +100,23 @@ func isAssignment(raw string) bool {
 	return strings.HasPrefix(raw[i:], "=")
 }
 
-// array reads the ( ... ) of an array assignment.
-func (p *parser) array() {
+// array reads the ( ... ) of an array assignment and reports whether
+// any of its words is dynamic.
+func (p *parser) array() bool {
 	p.pos++
+	dyn := false
 	for {
 		p.skipNewlines()
 		switch o := p.op(); {
 		case o == ")":
-			p.pos++
-			return
+			p.takeOp()
+			return dyn
 		case o != "" || p.pos >= len(p.src):
 			p.syntax()
 		}
-		p.word(plainWord)
+		if p.word(plainWord).dyn {
+			dyn = true
+		}
 	}
 }
 
@@ -117,8 +127,14 @@ func (p *parser) redirect() *Redirect {
 	p.skipBlanks()
 	start := p.pos
 	i := p.pos
-	for i < len(p.src) && '0' <= p.src[i] && p.src[i] <= '9' {
-		i++
+	for i < len(p.src) {
+		if '0' <= p.src[i] && p.src[i] <= '9' {
+			i++
+		} else if i > start && strings.HasPrefix(p.src[i:], "\\\n") {
+			i += 2 // a joined line inside the number
+		} else {
+			break
+		}
 	}
 	var op string
 	for _, o := range redirOps {
@@ -134,12 +150,15 @@ func (p *parser) redirect() *Redirect {
 		return nil // a process substitution
 	}
 	p.pos = i + len(op)
-	text := p.src[start:p.pos]
+	text := strings.ReplaceAll(p.src[start:p.pos], "\\\n", "")
 	p.skipBlanks()
 	if p.pos >= len(p.src) || isMeta(p.src[p.pos]) && !p.procsubstAt() {
 		p.syntax()
 	}
 	w := p.word(plainWord)
+	if w.raw != "" && strings.Trim(w.raw, "0123456789") == "" && p.pos < len(p.src) && (p.src[p.pos] == '<' || p.src[p.pos] == '>') {
+		p.syntax() // a target cannot be a file descriptor's number: > 2>f
+	}
 	if op == "<<" || op == "<<-" {
 		p.docs = append(p.docs, heredoc{delim: w.arg(), strip: op == "<<-", quoted: strings.ContainsAny(w.raw, "'\"\\")})
 	}

@@ -12,6 +12,9 @@ type parser struct {
 	depth int
 	via   string    // the Via of the commands this parser reads at its level
 	docs  []heredoc // here-documents whose bodies start after the next newline
+	// Where the operator and the reserved word last peeked at end: a
+	// joined line (backslash-newline) may split either.
+	opEnd, kwEnd int
 }
 
 type heredoc struct {
@@ -50,16 +53,15 @@ func (p *parser) again(src, via string) {
 
 // nested reads a command list in this source up to its closing ) (a
 // substitution), one level deeper, its commands run by via.
-func (p *parser) nested(via, close string) {
+func (p *parser) nested(via string) {
 	p.enter()
 	saved := p.via
 	p.via = via
 	p.list()
-	p.skipBlanks()
-	if !strings.HasPrefix(p.src[p.pos:], close) {
+	if p.op() != ")" {
 		p.syntax()
 	}
-	p.pos += len(close)
+	p.takeOp()
 	p.via = saved
 	p.leave()
 }
@@ -113,20 +115,36 @@ var operators = []string{
 	"(", ")", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">", "\n",
 }
 
-// op is the operator at p.pos after blanks, or "" at a word or the end.
+// op is the operator at p.pos after blanks, or "" at a word or the end;
+// takeOp moves past it.
 func (p *parser) op() string {
 	p.skipBlanks()
-	rest := p.src[p.pos:]
-	if rest == "" || !isMeta(rest[0]) {
+	var text [3]byte
+	var ends [3]int
+	n, i := 0, p.pos
+	for n < len(text) && i < len(p.src) {
+		if p.src[i] == '\\' && i+1 < len(p.src) && p.src[i+1] == '\n' {
+			i += 2
+			continue
+		}
+		text[n] = p.src[i]
+		i++
+		ends[n] = i
+		n++
+	}
+	if n == 0 || !isMeta(text[0]) {
 		return ""
 	}
 	for _, o := range operators {
-		if strings.HasPrefix(rest, o) {
+		if strings.HasPrefix(string(text[:n]), o) {
+			p.opEnd = ends[len(o)-1]
 			return o
 		}
 	}
 	return "" // a blank: not reached after skipBlanks
 }
+
+func (p *parser) takeOp() { p.pos = p.opEnd }
 
 var keywords = map[string]bool{
 	"if": true, "then": true, "else": true, "elif": true, "fi": true,
@@ -137,21 +155,37 @@ var keywords = map[string]bool{
 }
 
 // keyword is the reserved word at p.pos after blanks, or "": a reserved
-// word is a whole unquoted word where a command starts.
+// word is a whole unquoted word where a command starts. take moves past it.
 func (p *parser) keyword() string {
 	p.skipBlanks()
+	var w []byte
 	i := p.pos
-	for i < len(p.src) && i-p.pos <= 8 && !isMeta(p.src[i]) && strings.IndexByte("'\"\\$`", p.src[i]) < 0 {
+	for i < len(p.src) && len(w) <= 8 {
+		c := p.src[i]
+		if c == '\\' && i+1 < len(p.src) && p.src[i+1] == '\n' {
+			i += 2
+			continue
+		}
+		if isMeta(c) || strings.IndexByte("'\"\\$`", c) >= 0 {
+			break
+		}
+		w = append(w, c)
 		i++
 	}
-	if i < len(p.src) && !isMeta(p.src[i]) {
+	j := i
+	for strings.HasPrefix(p.src[j:], "\\\n") {
+		j += 2
+	}
+	// A process substitution continues the word: [[<(a)]] is a word.
+	cont := j+1 < len(p.src) && (p.src[j] == '<' || p.src[j] == '>') && p.src[j+1] == '('
+	if j < len(p.src) && !isMeta(p.src[j]) || cont || !keywords[string(w)] {
 		return ""
 	}
-	if w := p.src[p.pos:i]; keywords[w] {
-		return w
-	}
-	return ""
+	p.kwEnd = i
+	return string(w)
 }
+
+func (p *parser) take() { p.pos = p.kwEnd }
 
 // closers end a list where a command would start.
 var closers = map[string]bool{
@@ -183,7 +217,7 @@ func (p *parser) list() int {
 		n++
 		switch p.op() {
 		case ";", "&":
-			p.pos++
+			p.takeOp()
 			if o := p.op(); o == ";" || o == "&" {
 				p.syntax()
 			}
@@ -208,7 +242,7 @@ func (p *parser) andOr() {
 		if o != "&&" && o != "||" {
 			return
 		}
-		p.pos += 2
+		p.takeOp()
 		p.skipNewlines()
 		if !p.startsCommand() {
 			p.syntax()
@@ -224,7 +258,7 @@ func (p *parser) pipeline() {
 		if kw != "!" && kw != "time" {
 			break
 		}
-		p.pos += len(kw)
+		p.take()
 		bare = true
 		if kw == "time" {
 			p.skipBlanks()
@@ -234,6 +268,10 @@ func (p *parser) pipeline() {
 		}
 	}
 	if bare && !p.startsCommand() {
+		switch p.op() {
+		case "&", "&&", "||", "|", "|&":
+			p.syntax() // bash runs `time;` but refuses `time &`, `! || x`
+		}
 		return
 	}
 	p.command()
@@ -242,7 +280,7 @@ func (p *parser) pipeline() {
 		if o != "|" && o != "|&" {
 			return
 		}
-		p.pos += len(o)
+		p.takeOp()
 		p.skipNewlines()
 		if !p.startsCommand() || p.keyword() == "!" {
 			p.syntax()
@@ -262,20 +300,20 @@ func (p *parser) command() {
 		}
 	}
 	if p.op() == "(" {
-		p.pos++
+		p.takeOp()
 		p.enter()
 		p.body()
 		if p.op() != ")" {
 			p.syntax()
 		}
-		p.pos++
+		p.takeOp()
 		p.leave()
 		p.tail()
 		return
 	}
 	switch kw := p.keyword(); kw {
 	case "{":
-		p.pos++
+		p.take()
 		p.enter()
 		p.body()
 		p.expect("}")
@@ -284,7 +322,7 @@ func (p *parser) command() {
 	case "if":
 		p.ifClause()
 	case "while", "until":
-		p.pos += len(kw)
+		p.take()
 		p.enter()
 		p.body()
 		p.expect("do")
@@ -297,18 +335,18 @@ func (p *parser) command() {
 	case "case":
 		p.caseClause()
 	case "function":
-		p.pos += len(kw)
+		p.take()
 		p.skipBlanks()
 		if p.op() != "" || p.pos >= len(p.src) {
 			p.syntax()
 		}
 		p.word(plainWord)
 		if p.op() == "(" {
-			p.pos++
+			p.takeOp()
 			if p.op() != ")" {
 				p.syntax()
 			}
-			p.pos++
+			p.takeOp()
 		}
 		p.function()
 	case "[[":
@@ -321,29 +359,33 @@ func (p *parser) command() {
 }
 
 // coproc runs its command, simple or compound, as the shell runs any:
-// coproc [NAME] compound, or coproc simple-command.
+// coproc [NAME] compound, or coproc simple-command. Where a command
+// starts, and after coproc NAME, a reserved word that starts no compound
+// command is a syntax error.
 func (p *parser) coproc() {
-	p.pos += len("coproc")
-	p.skipBlanks()
-	if !p.startsCommand() {
+	p.take()
+	if !p.startsCommand() || p.keyword() != "" && !p.compoundStarts() {
 		p.syntax()
 	}
 	if p.compoundStarts() {
 		p.command()
 		return
 	}
-	start, i := p.pos, p.pos
-	for i < len(p.src) && isNameByte(p.src[i]) {
-		i++
-	}
-	if i > start && (i == len(p.src) || p.src[i] == ' ' || p.src[i] == '\t') {
-		p.pos = i
+	mark, start := len(p.st.cmds), p.pos
+	if p.op() == "" {
+		p.word(plainWord)
 		if p.compoundStarts() {
 			p.command()
 			return
 		}
-		p.pos = start
+		if p.keyword() != "" {
+			p.syntax()
+		}
 	}
+	// A simple command: read it again from its start, without the
+	// commands of its first word's substitutions read above.
+	p.st.cmds = p.st.cmds[:mark]
+	p.pos = start
 	p.simple()
 }
 
@@ -361,7 +403,7 @@ func (p *parser) expect(kw string) {
 	if p.keyword() != kw {
 		p.syntax()
 	}
-	p.pos += len(kw)
+	p.take()
 }
 
 // tail reads a compound command's redirects, which are on no command,
@@ -388,19 +430,19 @@ func (p *parser) function() {
 }
 
 func (p *parser) ifClause() {
-	p.pos += 2
+	p.take()
 	p.enter()
 	p.body()
 	p.expect("then")
 	p.body()
 	for p.keyword() == "elif" {
-		p.pos += 4
+		p.take()
 		p.body()
 		p.expect("then")
 		p.body()
 	}
 	if p.keyword() == "else" {
-		p.pos += 4
+		p.take()
 		p.body()
 	}
 	p.expect("fi")
@@ -409,7 +451,7 @@ func (p *parser) ifClause() {
 }
 
 func (p *parser) forClause(kw string) {
-	p.pos += len(kw)
+	p.take()
 	p.enter()
 	p.skipBlanks()
 	if strings.HasPrefix(p.src[p.pos:], "((") && kw == "for" {
@@ -420,7 +462,7 @@ func (p *parser) forClause(kw string) {
 		p.arith(p.src[p.pos+2 : end])
 		p.pos = end + 2
 		if p.op() == ";" {
-			p.pos++
+			p.takeOp()
 		}
 	} else {
 		if p.op() != "" || p.pos >= len(p.src) {
@@ -430,7 +472,7 @@ func (p *parser) forClause(kw string) {
 
 		p.skipNewlines()
 		if p.keyword() == "in" {
-			p.pos += 2
+			p.take()
 			for {
 				o := p.op()
 				if o == ";" || o == "\n" || p.pos >= len(p.src) {
@@ -443,17 +485,17 @@ func (p *parser) forClause(kw string) {
 			}
 		}
 		if p.op() == ";" {
-			p.pos++
+			p.takeOp()
 		}
 	}
 	p.skipNewlines()
 	switch p.keyword() {
 	case "do":
-		p.pos += 2
+		p.take()
 		p.body()
 		p.expect("done")
 	case "{":
-		p.pos++
+		p.take()
 		p.body()
 		p.expect("}")
 	default:
@@ -476,7 +518,7 @@ func validName(s string) bool {
 }
 
 func (p *parser) caseClause() {
-	p.pos += 4
+	p.take()
 	p.enter()
 	p.skipBlanks()
 	if p.op() != "" || p.pos >= len(p.src) {
@@ -488,11 +530,11 @@ func (p *parser) caseClause() {
 	for {
 		p.skipNewlines()
 		if p.keyword() == "esac" {
-			p.pos += 4
+			p.take()
 			break
 		}
 		if p.op() == "(" {
-			p.pos++
+			p.takeOp()
 		}
 		for {
 			p.skipBlanks()
@@ -502,18 +544,18 @@ func (p *parser) caseClause() {
 			p.word(plainWord)
 			o := p.op()
 			if o == ")" {
-				p.pos++
+				p.takeOp()
 				break
 			}
 			if o != "|" {
 				p.syntax()
 			}
-			p.pos++
+			p.takeOp()
 		}
 		p.list()
 		switch o := p.op(); o {
 		case ";;", ";&", ";;&":
-			p.pos += len(o)
+			p.takeOp()
 			continue
 		}
 		p.skipNewlines()
@@ -526,7 +568,7 @@ func (p *parser) caseClause() {
 
 // test reads [[ ... ]]: it runs no command, but its substitutions do.
 func (p *parser) test() {
-	p.pos += 2
+	p.take()
 	p.enter()
 	for {
 		p.skipNewlines()
@@ -534,12 +576,12 @@ func (p *parser) test() {
 			p.syntax()
 		}
 		if p.keyword() == "]]" {
-			p.pos += 2
+			p.take()
 			break
 		}
 		switch o := p.op(); o {
 		case "&&", "||", "(", ")", "<", ">":
-			p.pos += len(o)
+			p.takeOp()
 			continue
 		case "":
 		default:

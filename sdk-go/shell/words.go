@@ -95,7 +95,7 @@ func (p *parser) word(mode wordMode) word {
 		case (c == '<' || c == '>') && p.pos+1 < len(p.src) && p.src[p.pos+1] == '(':
 			p.procsubst(&b)
 			dyn = true
-		case mode == assignWord && c == '[' && (brackets > 0 || validName(p.src[start:p.pos])):
+		case mode == assignWord && c == '[' && (brackets > 0 || !dyn && validName(string(shape))):
 			brackets++
 			b.WriteByte(c)
 			shape = append(shape, 0)
@@ -213,14 +213,11 @@ func (p *parser) dollar(b *strings.Builder, inDquote bool) bool {
 			}
 		}
 		p.pos += 2
-		p.nested("$()", ")")
+		p.nested("$()")
 	case n == '[':
-		end := strings.IndexByte(p.src[p.pos:], ']')
-		if end < 0 {
-			p.fail(ReasonSyntax, p.src[p.pos:])
-		}
-		p.arith(p.src[p.pos+2 : p.pos+end])
-		p.pos += end + 1
+		p.pos += 2
+		end := p.matched(']', '[', inDquote)
+		p.arith(p.src[start+2 : end])
 	case n == '{':
 		p.param(inDquote)
 	case n == '_' || 'a' <= n && n <= 'z' || 'A' <= n && n <= 'Z':
@@ -246,15 +243,31 @@ func isNameByte(c byte) bool {
 // param reads ${...} at p.pos: it ends at the first } outside quotes and
 // outside what it holds, and the substitutions in it run.
 func (p *parser) param(inDquote bool) {
+	p.pos += 2
+	p.matched('}', 0, inDquote)
+}
+
+// matched reads up to the close byte that ends what starts at p.pos (a
+// nest byte inside opens one more), past quotes and substitutions, whose
+// commands run, and returns the index of the close byte. It is one level
+// deeper.
+func (p *parser) matched(close, nest byte, inDquote bool) int {
 	p.enter()
 	defer p.leave()
-	p.pos += 2
+	start := p.pos
+	depth := 0
 	var sink strings.Builder
 	for p.pos < len(p.src) {
 		switch c := p.src[p.pos]; {
-		case c == '}':
+		case c == close && depth == 0:
 			p.pos++
-			return
+			return p.pos - 1
+		case c == close:
+			depth--
+			p.pos++
+		case c == nest && nest != 0:
+			depth++
+			p.pos++
 		case c == '\\':
 			p.pos += 2
 		case c == '\'' && !inDquote:
@@ -269,12 +282,15 @@ func (p *parser) param(inDquote bool) {
 			p.dollar(&sink, inDquote)
 		case c == '`':
 			p.backtick(&sink, inDquote)
+		case p.procsubstAt():
+			p.procsubst(&sink)
 		default:
 			p.pos++
 		}
 		sink.Reset()
 	}
-	p.fail(ReasonSyntax, "unterminated ${")
+	p.fail(ReasonSyntax, p.src[start:])
+	return 0
 }
 
 // backtick reads `...` at p.pos and reads its text again, with \$, \`
@@ -315,7 +331,7 @@ func (p *parser) procsubst(b *strings.Builder) {
 	start := p.pos
 	via := p.src[p.pos:p.pos+1] + "()"
 	p.pos += 2
-	p.nested(via, ")")
+	p.nested(via)
 	b.WriteString(p.src[start:p.pos])
 }
 
@@ -418,7 +434,7 @@ func arithEnd(s string, i int) (int, bool) {
 		switch s[i] {
 		case '\\':
 			i++
-		case '\'', '"':
+		case '\'', '"', '`':
 			end := closingQuote(s, i)
 			if end < 0 {
 				return 0, false
@@ -446,7 +462,7 @@ func closingQuote(s string, i int) int {
 		switch {
 		case s[j] == s[i]:
 			return j
-		case s[i] == '"' && s[j] == '\\':
+		case s[i] != '\'' && s[j] == '\\':
 			j++
 		}
 	}

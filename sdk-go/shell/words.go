@@ -372,7 +372,11 @@ func (p *parser) ansiC(b *strings.Builder) {
 			b.WriteByte(n)
 		case 'c':
 			if p.pos < len(p.src) {
-				b.WriteByte(p.src[p.pos] & 0x1f)
+				if c := p.src[p.pos]; c == '?' {
+					b.WriteByte(0x7f) // \c? is DEL
+				} else {
+					b.WriteByte(c & 0x1f)
+				}
 				p.pos++
 			}
 		case 'x', 'u', 'U':

@@ -127,6 +127,12 @@ func (p *parser) redirect() *Redirect {
 	p.skipBlanks()
 	start := p.pos
 	i := p.pos
+	if end := strings.IndexByte(p.src[i:], '}'); p.src[i:i+min(1, len(p.src)-i)] == "{" && end > 1 && validName(p.src[i+1:i+end]) {
+		i += end + 1 // {NAME}>f: bash opens a descriptor and names it
+		if i >= len(p.src) || p.src[i] != '<' && p.src[i] != '>' {
+			return nil
+		}
+	}
 	for i < len(p.src) {
 		if '0' <= p.src[i] && p.src[i] <= '9' {
 			i++
@@ -143,7 +149,7 @@ func (p *parser) redirect() *Redirect {
 			break
 		}
 	}
-	if op == "" || (i > start && op[0] == '&') {
+	if op == "" || (i > start && op[0] == '&') || i > start && p.src[start] == '{' && op[0] == '&' {
 		return nil
 	}
 	if (op == "<" || op == ">") && strings.HasPrefix(p.src[i+1:], "(") {

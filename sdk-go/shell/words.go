@@ -338,6 +338,15 @@ func (p *parser) procsubst(b *strings.Builder) {
 // ansiC reads the inside of $'...' (p.pos after the opening quote) with
 // bash's escapes.
 func (p *parser) ansiC(b *strings.Builder) {
+	// bash's strings end at a NUL: $'a\0b' is a.
+	start := b.Len()
+	defer func() {
+		if s := b.String(); strings.IndexByte(s[start:], 0) >= 0 {
+			s = s[:start+strings.IndexByte(s[start:], 0)]
+			b.Reset()
+			b.WriteString(s)
+		}
+	}()
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
 		if c == '\'' {

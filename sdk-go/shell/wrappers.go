@@ -168,7 +168,7 @@ func (p *parser) shell(c Command, name string) {
 	}
 }
 
-// find runs each -exec, -execdir, -ok and -okdir up to its ; or +.
+// find runs each -exec, -execdir, -ok and -okdir up to its ; or {} +.
 func (p *parser) find(c Command) {
 	for i := 1; i < len(c.Args); i++ {
 		switch c.Args[i] {
@@ -179,8 +179,10 @@ func (p *parser) find(c Command) {
 		if c.dynamic(i) {
 			continue
 		}
+		// Its ; ends it, or a + right after {} (GNU find: a + elsewhere
+		// is an argument).
 		j := i + 1
-		for j < len(c.Args) && (c.dynamic(j) || c.Args[j] != ";" && c.Args[j] != "+") {
+		for j < len(c.Args) && (c.dynamic(j) || c.Args[j] != ";" && (c.Args[j] != "+" || c.Args[j-1] != "{}" || c.dynamic(j-1))) {
 			j++
 		}
 		if j > i+1 {

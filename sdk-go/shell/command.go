@@ -44,7 +44,7 @@ func (p *parser) simple() {
 		// NAME=(...) is an array where an assignment may be, and in the
 		// arguments of a builtin that declares.
 		arrayOK := len(args) == 0 || !args[0].dyn && declares[args[0].val]
-		if assign && arrayOK && strings.HasSuffix(w.raw, "=") && p.pos < len(p.src) && p.src[p.pos] == '(' {
+		if assign && arrayOK && assignEnd(w.raw) == len(w.raw) && p.pos < len(p.src) && p.src[p.pos] == '(' {
 			w.dyn = p.array() || w.dyn
 			w.raw = p.src[start:p.pos]
 			w.val = w.raw
@@ -78,26 +78,33 @@ func (p *parser) procsubstAt() bool {
 
 // isAssignment reports whether a word as written is NAME=..., NAME+=...
 // or NAME[...]=...
-func isAssignment(raw string) bool {
+func isAssignment(raw string) bool { return assignEnd(raw) > 0 }
+
+// assignEnd is the index just after the = of an assignment as written,
+// or 0: NAME=(...) is an array only when the = ends the word.
+func assignEnd(raw string) int {
 	raw = strings.ReplaceAll(raw, "\\\n", "") // joined lines
 	i := 0
 	for i < len(raw) && isNameByte(raw[i]) {
 		i++
 	}
 	if i == 0 || '0' <= raw[0] && raw[0] <= '9' || i == len(raw) {
-		return false
+		return 0
 	}
 	if raw[i] == '[' {
 		end := strings.IndexByte(raw[i:], ']')
 		if end < 0 {
-			return false
+			return 0
 		}
 		i += end + 1
 	}
 	if strings.HasPrefix(raw[i:], "+=") {
-		return true
+		return i + 2
 	}
-	return strings.HasPrefix(raw[i:], "=")
+	if strings.HasPrefix(raw[i:], "=") {
+		return i + 1
+	}
+	return 0
 }
 
 // array reads the ( ... ) of an array assignment and reports whether

@@ -83,7 +83,7 @@ func (p *parser) forClause(kw string) {
 		if !ok {
 			p.syntax()
 		}
-		p.arith(p.src[p.pos+2 : end])
+		p.arithText(p.src[p.pos+2 : end])
 		p.pos = end + 2
 		if p.op() == ";" {
 			p.takeOp()

@@ -292,11 +292,15 @@ func (p *parser) pipeline() {
 func (p *parser) command() {
 	p.skipBlanks()
 	if strings.HasPrefix(p.src[p.pos:], "((") {
-		if end, ok := arithEnd(p.src, p.pos+2); ok {
-			p.arith(p.src[p.pos+2 : end])
+		end, ok := arithEnd(p.src, p.pos+2)
+		if ok {
+			p.arithText(p.src[p.pos+2 : end])
 			p.pos = end + 2
 			p.tail()
 			return
+		}
+		if end > 0 && end+1 < len(p.src) && p.src[end+1] == '\n' {
+			p.syntax() // bash reads ((a) ) as subshells, but not ((a) and a newline
 		}
 	}
 	if p.op() == "(" {

@@ -93,6 +93,8 @@ func TestEveryNestingIsBounded(t *testing.T) {
 		{"$(", "ls", ")"},
 		{"<(", "ls", ")"},
 		{"${x:-", "y", "}"},
+		{"$(( $(", "1", ") ))"},
+		{"(( $(", "1", ") ))"},
 		{"if true; then ", "ls", "; fi"},
 		{"while true; do ", "ls", "; done"},
 		{"case x in x) ", "ls", ";; esac"},

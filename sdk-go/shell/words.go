@@ -207,7 +207,7 @@ func (p *parser) dollar(b *strings.Builder, inDquote bool) bool {
 	case n == '(':
 		if strings.HasPrefix(p.src[p.pos:], "$((") {
 			if end, ok := arithEnd(p.src, p.pos+3); ok {
-				p.arith(p.src[p.pos+3 : end])
+				p.arithText(p.src[p.pos+3 : end])
 				p.pos = end + 2
 				break
 			}
@@ -439,8 +439,9 @@ func lower(c byte) byte {
 }
 
 // arithEnd finds the )) that closes an arithmetic expansion or command
-// whose text starts at i; ok is false when a ) closes first, and then the
-// (( is two parentheses, as bash reads it.
+// whose text starts at i; ok is false when a ) closes first (its index is
+// returned, 0 at the end of s), and then the (( is two parentheses, as
+// bash reads it.
 func arithEnd(s string, i int) (int, bool) {
 	depth := 0
 	for ; i < len(s); i++ {
@@ -463,7 +464,7 @@ func arithEnd(s string, i int) (int, bool) {
 			if i+1 < len(s) && s[i+1] == ')' {
 				return i, true
 			}
-			return 0, false
+			return i, false // where a ) closed first
 		}
 	}
 	return 0, false
@@ -484,6 +485,18 @@ func closingQuote(s string, i int) int {
 
 // arith notes arithmetic whose text names anything: bash evaluates a
 // name's value as arithmetic again, and that can run a command.
+// arithText notes arithmetic and reads the substitutions in its text,
+// which bash parses with the line and runs; it is one level deeper.
+func (p *parser) arithText(text string) {
+	p.arith(text)
+	if strings.ContainsAny(text, "$`") {
+		c := &parser{src: text, st: p.st, depth: p.depth, via: p.via}
+		c.enter()
+		var sink strings.Builder
+		c.dquoted(&sink, false)
+	}
+}
+
 func (p *parser) arith(text string) {
 	for i := 0; i < len(text); i++ {
 		if strings.IndexByte("0123456789 \t\n+-*/%<>=!&|^~?:(),;", text[i]) < 0 {

@@ -252,8 +252,12 @@ export class Parser extends Scanner {
         this.leave();
         return;
       }
-      // name ( ) body: a function definition.
+      // name ( ) body: a function definition (NAME=( ... ) is an array).
       const from = this.pos;
+      if (ASSIGNMENT.test(w)) {
+        this.readSimple();
+        return;
+      }
       this.pos += w.length;
       this.skipBlanks();
       if (this.peek() === "(") {

@@ -400,7 +400,8 @@ export abstract class Scanner {
         }
       } else if (e === "c" && this.pos < src.length) {
         const x = src[this.pos]!;
-        this.pos++;
+        // bash reads `\c\\` as control-backslash.
+        this.pos += x === "\\" && src[this.pos + 1] === "\\" ? 2 : 1;
         push(x === "?" ? 0x7f : x.toUpperCase().charCodeAt(0) & 0x1f);
       } else if (e === "") this.syntax();
       else pushText("\\" + e);

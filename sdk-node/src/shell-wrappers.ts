@@ -212,7 +212,7 @@ function unwrap(
           return;
         }
         if (value !== undefined) args = spliced(i + took, value.text);
-      } else if (letter === "c") script = value;
+      } else if (name === "flock" && letter === "c") script = value;
       break;
     }
     i += took;

@@ -68,6 +68,64 @@ for (const file of files) {
   });
 }
 
+// Cases beyond the shared vectors, each checked against bash.
+type VectorCommand = NonNullable<Vector["commands"]>[number];
+const more: { cmd: string; commands: VectorCommand[]; unknown?: string[] }[] = [
+  {
+    cmd: "x=(a $(rm -rf b) c); ls",
+    commands: [{ args: ["rm", "-rf", "b"], via: "$()" }, { args: ["ls"] }],
+  },
+  {
+    cmd: "ionice -c3 rm x",
+    commands: [{ args: ["ionice", "-c3", "rm", "x"] }, { args: ["rm", "x"], via: "ionice" }],
+  },
+  { cmd: "$'\\c\\\\'x", commands: [{ args: ["\x1cx"] }] },
+  {
+    cmd: 'env -S "A=1 rm -rf x" y',
+    commands: [{ args: ["env", "-S", "A=1 rm -rf x", "y"] }, { args: ["rm", "-rf", "x", "y"], via: "env" }],
+  },
+  {
+    cmd: "flock -w 5 /l -c 'rm x'",
+    commands: [{ args: ["flock", "-w", "5", "/l", "-c", "rm x"] }, { args: ["rm", "x"], via: "flock" }],
+  },
+  { cmd: "coproc rm -rf x", commands: [{ args: ["rm", "-rf", "x"] }] },
+  { cmd: "trap - EXIT", commands: [{ args: ["trap", "-", "EXIT"] }] },
+  {
+    cmd: 'echo "`rm \\"x\\"`"',
+    commands: [
+      { args: ["echo", '"`rm \\"x\\"`"'], dynamic: [1] },
+      { args: ["rm", "x"], via: "$()" },
+    ],
+  },
+  {
+    cmd: "echo $( (rm) )",
+    commands: [
+      { args: ["echo", "$( (rm) )"], dynamic: [1] },
+      { args: ["rm"], via: "$()" },
+    ],
+  },
+  {
+    cmd: "x=$(cat <<EOF\n$(rm y)\nEOF\n)",
+    commands: [
+      { args: ["cat"], via: "$()", redirects: [["<<", "EOF"]] },
+      { args: ["rm", "y"], via: "$()" },
+    ],
+  },
+  { cmd: "{ls;}", commands: [], unknown: ["syntax"] },
+  { cmd: "time; ! ", commands: [] },
+];
+
+describe("readShell beyond the vectors", () => {
+  for (const v of more) {
+    it(JSON.stringify(v.cmd), () => {
+      const reading = readShell(v.cmd);
+      assert.deepEqual(reasons(reading), v.unknown ?? []);
+      if (v.unknown === undefined)
+        assert.deepEqual(reading.commands.map(normalized).sort(), v.commands.map(vectorCommand).sort());
+    });
+  }
+});
+
 describe("ShellCommand.hasFlag", () => {
   const rm = (...args: string[]): ShellCommand => readShell(["rm", ...args].join(" ")).commands[0]!;
 

@@ -3,20 +3,12 @@
 // (the lexing of the shell depends on where it is: reserved words, case
 // patterns, here-docs). Each nesting level is counted, and bounded.
 
-import {
-  type Collected,
-  MAX_DEPTH,
-  ShellCommand,
-  type ShellReason,
-  ShellReasons,
-  type ShellRedirect,
-  StopReading,
-} from "./shell-command.js";
+import { type Collected, ShellCommand, type ShellReason, type ShellRedirect } from "./shell-command.js";
 import { Scanner } from "./shell-words.js";
 import { runs } from "./shell-wrappers.js";
 
 // Reserved words that end a list; each is checked by the construct it closes.
-const CLOSERS = new Set(["then", "elif", "else", "fi", "do", "done", "esac", "}"]);
+const CLOSERS = new Set(["then", "elif", "else", "fi", "do", "done", "esac", "}", "]]"]);
 // Words a function's body starts with: it is a compound command.
 const COMPOUNDS = new Set(["{", "if", "while", "until", "for", "select", "case", "[["]);
 // Builtins whose NAME=(...) words are array assignments.
@@ -36,10 +28,10 @@ export class Parser extends Scanner {
   constructor(
     src: string,
     private readonly out: Collected,
-    private depth: number,
+    depth: number,
     private via: string,
   ) {
-    super(src);
+    super(src, depth);
   }
 
   /** Reads the whole string as a command line. */
@@ -95,14 +87,6 @@ export class Parser extends Scanner {
     this.enter();
     new Parser(text, this.out, this.depth, via).readProgram();
     this.leave();
-  }
-
-  private enter(): void {
-    if (++this.depth > MAX_DEPTH) throw new StopReading(ShellReasons.Depth, this.src);
-  }
-
-  private leave(): void {
-    this.depth--;
   }
 
   // Lists and pipelines.
@@ -227,7 +211,8 @@ export class Parser extends Scanner {
     }
     const w = this.peekLiteral();
     if (w !== null) {
-      if (CLOSERS.has(w)) this.syntax();
+      // `!` only starts a pipeline: `a | ! b` does not parse.
+      if (CLOSERS.has(w) || w === "!") this.syntax();
       if (this.readCompound(w)) {
         this.compoundRedirects();
         return;
@@ -247,9 +232,9 @@ export class Parser extends Scanner {
           this.skipBlanks();
           if (this.peek() !== "{" && this.peek() !== "(") this.pos = from;
         }
-        this.enter();
-        this.readCommand();
-        this.leave();
+        // Read through, not a level; a second coproc is a command's name, so that coproc does not nest.
+        if (this.peekLiteral() === "coproc") this.readSimple();
+        else this.readCommand();
         return;
       }
       // name ( ) body: a function definition (NAME=( ... ) is an array).
@@ -443,7 +428,10 @@ export class Parser extends Scanner {
     this.skipLines();
     const w = this.peekLiteral();
     if (this.peek() !== "(" && (w === null || !COMPOUNDS.has(w))) this.syntax();
+    // A function body is a level, apart from the compound command it is.
+    this.enter();
     this.readCommand();
+    this.leave();
   }
 
   /** The redirects after a compound command: not listed on any command, but their words and here-docs are read. */
@@ -525,6 +513,7 @@ export class Parser extends Scanner {
         continue;
       }
       const start = this.pos;
+      if (args.length === 0) this.subscript();
       const w = this.readWord();
       if (w === null) break;
       read = true;
@@ -548,6 +537,30 @@ export class Parser extends Scanner {
     const command = new ShellCommand(args, dynamic, this.via, redirects);
     this.out.commands.splice(mark, 0, command);
     runs(command, this);
+  }
+
+  /**
+   * Where an assignment may be, bash reads a word that starts NAME[ up to
+   * its matching ], blanks and operators included: the word reader is told
+   * how far. No ] is a syntax error.
+   */
+  private subscript(): void {
+    const src = this.src;
+    let i = this.pos;
+    if (i >= src.length || !/[A-Za-z_]/.test(src[i]!)) return;
+    while (i < src.length && /\w/.test(src[i]!)) i++;
+    if (src[i] !== "[") return;
+    let open = 0;
+    for (; i < src.length; i++) {
+      const c = src[i];
+      if (c === "\\") i++;
+      else if (c === "[") open++;
+      else if (c === "]" && --open === 0) {
+        this.literalUntil = i;
+        return;
+      }
+    }
+    this.syntax();
   }
 
   private declares(args: string[]): boolean {

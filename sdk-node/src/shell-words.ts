@@ -27,7 +27,7 @@ const IN_DOUBLE = '"\\$`';
 // Characters after `$` that name a special parameter.
 const SPECIAL_PARAMS = "@*#?$!-0123456789";
 // What arithmetic may hold and still be a constant: anything else, a name above all, can run a command.
-const CONSTANT_ARITHMETIC = /^[0-9\s+\-*/%<>=!&|^~?:(),]*$/;
+const CONSTANT_ARITHMETIC = /^[0-9\s+\-*/%<>=!&|^~?:(),;]*$/;
 
 const isPlain = (c: string): boolean => !DELIMITERS.includes(c) && !SPECIAL.includes(c);
 const isNameStart = (c: string): boolean => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_";
@@ -35,10 +35,24 @@ const isNameChar = (c: string): boolean => isNameStart(c) || (c >= "0" && c <= "
 
 export abstract class Scanner {
   pos = 0;
-  /** Nesting of `${...}` and arithmetic, bounded apart from the levels of the spec so that recursion stays bounded. */
-  private expansions = 0;
+  /** Up to this index a word's delimiters are its own characters: an array subscript, `a[x y]=1`. */
+  protected literalUntil = -1;
+  /** Nesting of arithmetic, bounded apart from the spec's levels so that its recursion stays bounded too. */
+  private arithmetic = 0;
 
-  constructor(readonly src: string) {}
+  constructor(
+    readonly src: string,
+    /** Levels of nesting (docs/shell-reader.md): subshells, bodies, substitutions, `${...}`, strings read again. */
+    protected depth: number,
+  ) {}
+
+  enter(): void {
+    if (++this.depth > MAX_DEPTH) throw new StopReading(ShellReasons.Depth, this.src);
+  }
+
+  leave(): void {
+    this.depth--;
+  }
 
   /** Reads a command substitution from just after `$(` (or a process substitution after `<(`) through its `)`. */
   protected abstract substitution(via: string): void;
@@ -109,7 +123,7 @@ export abstract class Scanner {
         dynamic = true;
         continue;
       }
-      if (DELIMITERS.includes(c)) break;
+      if (DELIMITERS.includes(c) && this.pos > this.literalUntil) break;
       if (c === "\\") {
         if (src[this.pos + 1] === "\n") {
           this.pos += 2;
@@ -167,7 +181,8 @@ export abstract class Scanner {
       } else {
         // A run of plain characters at once: one string per run, not per character.
         let end = this.pos + 1;
-        while (end < src.length && isPlain(src[end]!)) end++;
+        while (end < src.length && (isPlain(src[end]!) || (end <= this.literalUntil && !SPECIAL.includes(src[end]!))))
+          end++;
         const run = src.slice(this.pos, end);
         value += run;
         shape += run;
@@ -263,7 +278,7 @@ export abstract class Scanner {
   /** Reads `${...}` from after `${` through its `}`, with the substitutions in it. */
   private readParameter(inDouble: boolean): void {
     const src = this.src;
-    this.enterExpansion();
+    this.enter();
     for (;;) {
       if (this.pos >= src.length) this.syntax();
       const c = src[this.pos]!;
@@ -281,7 +296,7 @@ export abstract class Scanner {
       else if (c === "`") this.readBackquoted(inDouble);
       else this.pos++;
     }
-    this.expansions--;
+    this.leave();
   }
 
   /**
@@ -293,10 +308,10 @@ export abstract class Scanner {
     const src = this.src;
     const start = this.pos;
     let parens = 0;
-    this.enterExpansion();
+    this.enterArithmetic();
     for (;;) {
       if (this.pos >= src.length) {
-        this.expansions--;
+        this.arithmetic--;
         if (close === "]") this.syntax();
         return false;
       }
@@ -311,7 +326,7 @@ export abstract class Scanner {
           this.pos++;
         } else if (close === "))" && src[this.pos + 1] === ")") break;
         else {
-          this.expansions--;
+          this.arithmetic--;
           return false;
         }
       } else if (c === "\\") this.pos += 2;
@@ -325,7 +340,7 @@ export abstract class Scanner {
     }
     const text = src.slice(start, this.pos);
     this.pos += close.length;
-    this.expansions--;
+    this.arithmetic--;
     if (!CONSTANT_ARITHMETIC.test(text)) this.note(ShellReasons.Arithmetic, text);
     return true;
   }
@@ -409,8 +424,8 @@ export abstract class Scanner {
     return new TextDecoder().decode(new Uint8Array(bytes));
   }
 
-  private enterExpansion(): void {
-    if (++this.expansions > MAX_DEPTH) throw new StopReading(ShellReasons.Depth, this.src);
+  private enterArithmetic(): void {
+    if (++this.arithmetic > MAX_DEPTH) throw new StopReading(ShellReasons.Depth, this.src);
   }
 }
 

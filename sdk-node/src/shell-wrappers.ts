@@ -2,13 +2,16 @@
 // eval and trap, find's -exec. Each command the reader finds is looked at
 // here, and what it runs is reported with `via` naming the runner.
 
-import { MAX_DEPTH, ShellCommand, type ShellReason, ShellReasons, StopReading } from "./shell-command.js";
+import { ShellCommand, type ShellReason, ShellReasons } from "./shell-command.js";
 
 /** What the reader offers this module: collect a command or an unknown, read a string again. */
 export interface Runs {
   add(command: ShellCommand): void;
   note(reason: ShellReason, text: string): void;
   readAgain(text: string, via: string): void;
+  /** One level down (a command run by another program is one), or stops with depth. */
+  enter(): void;
+  leave(): void;
 }
 
 interface Wrapper {
@@ -82,6 +85,8 @@ interface Arg {
   dynamic: boolean;
 }
 
+type Again = (a: Arg | undefined) => void;
+
 function argsOf(c: ShellCommand): Arg[] {
   const dynamic = new Set(c.dynamic);
   return c.args.map((text, i) => ({ text, dynamic: dynamic.has(i) }));
@@ -90,10 +95,10 @@ function argsOf(c: ShellCommand): Arg[] {
 /**
  * Reports what the command runs, if anything, after it: the command of a
  * wrapper, the string of a shell's -c, eval's and trap's strings, find's
- * -exec commands. `chain` counts the wrappers around the command, so that a
- * line of wrappers (`sudo sudo ...`) stays bounded.
+ * -exec commands. Each command run so is one level down, so that a line of
+ * wrappers (`sudo sudo ...`) stays bounded.
  */
-export function runs(command: ShellCommand, to: Runs, chain = 0, words?: Arg[]): void {
+export function runs(command: ShellCommand, to: Runs, words?: Arg[]): void {
   if (command.args.length === 0) return;
   if (command.dynamic[0] === 0) {
     to.note(ShellReasons.DynamicProgram, command.args[0]!);
@@ -104,7 +109,6 @@ export function runs(command: ShellCommand, to: Runs, chain = 0, words?: Arg[]):
   const args = words ?? argsOf(command);
   const run = (inner: Arg[]): void => {
     if (inner.length === 0) return;
-    if (chain >= MAX_DEPTH) throw new StopReading(ShellReasons.Depth, command.args.join(" "));
     const dynamic: number[] = [];
     inner.forEach((a, i) => {
       if (a.dynamic) dynamic.push(i);
@@ -114,17 +118,19 @@ export function runs(command: ShellCommand, to: Runs, chain = 0, words?: Arg[]):
       dynamic,
       name,
     );
+    to.enter();
     to.add(c);
-    runs(c, to, chain + 1, inner);
+    runs(c, to, inner);
+    to.leave();
   };
-  const readAgain = (a: Arg | undefined): void => {
+  const readAgain: Again = (a) => {
     if (a === undefined) return;
     if (a.dynamic) to.note(ShellReasons.DynamicProgram, a.text);
     else to.readAgain(a.text, name);
   };
 
   const w = WRAPPERS.get(name);
-  if (w !== undefined) unwrap(name, w, args, run, readAgain);
+  if (w !== undefined) unwrap(name, w, args, to, run, readAgain);
   else if (SHELLS.has(name)) shell(args, readAgain, to);
   else if (name === "eval") {
     const words = args.slice(args[1]?.text === "--" && !args[1].dynamic ? 2 : 1);
@@ -140,57 +146,60 @@ export function runs(command: ShellCommand, to: Runs, chain = 0, words?: Arg[]):
 }
 
 /** A wrapper's options, operands and command (docs/shell-reader.md has its table). */
-function unwrap(
-  name: string,
-  w: Wrapper,
-  given: Arg[],
-  run: (inner: Arg[]) => void,
-  readAgain: (a: Arg | undefined) => void,
-): void {
+function unwrap(name: string, w: Wrapper, given: Arg[], to: Runs, run: (inner: Arg[]) => void, readAgain: Again): void {
   let args = given;
-  // env -S's string split in at i: a copy, so at most MAX_DEPTH of them.
+  // Each env -S is a level: the reader's depth bounds how many copies of the words are made.
   let splits = 0;
-  const spliced = (i: number, text: string): Arg[] => {
-    if (++splits > MAX_DEPTH) throw new StopReading(ShellReasons.Depth, text);
-    return [...args.slice(0, i), ...splitString(text), ...args.slice(i)];
+  const splitIn = (at: number, value: Arg | undefined): boolean => {
+    if (value === undefined) return true;
+    if (value.dynamic) {
+      readAgain(value);
+      return false;
+    }
+    to.enter();
+    splits++;
+    args = [...args.slice(0, at), ...splitString(value.text), ...args.slice(at)];
+    return true;
   };
-  const skipsAssignments = name === "sudo" || name === "env";
+  const done = (): void => {
+    for (; splits > 0; splits--) to.leave();
+  };
   let i = 1;
   let script: Arg | undefined; // flock's -c string
-  // Options, and for sudo and env the NAME=value words among them.
+  let assigned = false; // after NAME=value, options have ended (GNU env, sudo)
   while (i < args.length) {
     const a = args[i]!;
-    if (a.dynamic) break;
     const t = a.text;
+    if (a.dynamic) break;
+    if ((name === "sudo" || name === "env") && ASSIGNMENT.test(t)) {
+      assigned = true;
+      i++;
+      continue;
+    }
+    if (assigned) break;
     if (t === "--") {
       i++;
       break;
     }
-    if (skipsAssignments && ASSIGNMENT.test(t)) {
-      i++;
-      continue;
-    }
     if (name === "env" && t === "-") {
-      i++;
+      i++; // env's `-` is -i
       continue;
     }
     if (t.startsWith("--")) {
       const eq = t.indexOf("=");
       const long = eq < 0 ? t.slice(2) : t.slice(2, eq);
-      const value = eq < 0 ? args[i + 1] : { text: t.slice(eq + 1), dynamic: false };
-      const takes =
-        w.longs.includes(long) ||
-        (name === "env" && long === "split-string") ||
-        (name === "flock" && long === "command");
+      // getopt takes any prefix of a long name.
+      const is = (full: string): boolean => long !== "" && full.startsWith(long);
+      const split = name === "env" && is("split-string");
+      const command = name === "flock" && is("command");
+      const takes = split || command || w.longs.some(is);
+      const value = eq >= 0 ? { text: t.slice(eq + 1), dynamic: false } : args[i + 1];
       i += takes && eq < 0 ? 2 : 1;
-      if (!takes) continue;
-      if (long === "split-string") {
-        if (value?.dynamic) {
-          readAgain(value);
-          return;
-        }
-        if (value !== undefined) args = spliced(i, value.text);
-      } else if (long === "command") script = value;
+      if (split && !splitIn(i, value)) {
+        done();
+        return;
+      }
+      if (command) script = value;
       continue;
     }
     if (t.length < 2 || !t.startsWith("-")) break;
@@ -198,40 +207,40 @@ function unwrap(
       i++;
       continue;
     }
-    if (name === "command" && (t.includes("v") || t.includes("V"))) return;
+    if (name === "command" && (t.includes("v") || t.includes("V"))) {
+      done();
+      return;
+    }
     let took = 1;
     for (let j = 1; j < t.length; j++) {
       const letter = t[j]!;
-      const special = (name === "env" && letter === "S") || (name === "flock" && letter === "c");
-      if (!special && !w.shorts.includes(letter)) continue;
+      const split = name === "env" && letter === "S";
+      const command = name === "flock" && letter === "c";
+      if (!split && !command && !w.shorts.includes(letter)) continue;
       const value = j + 1 < t.length ? { text: t.slice(j + 1), dynamic: false } : args[i + 1];
       if (j + 1 === t.length) took = 2;
-      if (name === "env" && letter === "S") {
-        if (value?.dynamic) {
-          readAgain(value);
-          return;
-        }
-        if (value !== undefined) args = spliced(i + took, value.text);
-      } else if (name === "flock" && letter === "c") script = value;
+      if (split && !splitIn(i + took, value)) {
+        done();
+        return;
+      }
+      if (command) script = value;
       break;
     }
     i += took;
   }
   i += w.operands;
-  if (name === "flock" && script === undefined && i < args.length) {
-    const t = args[i]!.text;
-    if (!args[i]!.dynamic && (t === "-c" || t === "--command")) script = args[i + 1] ?? { text: "", dynamic: false };
-    else if (!args[i]!.dynamic && t.startsWith("--command=")) script = { text: t.slice(10), dynamic: false };
+  const next = args[i];
+  if (name === "flock" && script === undefined && next !== undefined && !next.dynamic) {
+    if (next.text === "-c" || next.text === "--command") script = args[i + 1] ?? { text: "", dynamic: false };
+    else if (next.text.startsWith("--command=")) script = { text: next.text.slice(10), dynamic: false };
   }
-  if (script !== undefined) {
-    readAgain(script);
-    return;
-  }
-  if (i < args.length) run(args.slice(i));
+  if (script !== undefined) readAgain(script);
+  else if (i < args.length) run(args.slice(i));
+  done();
 }
 
 /** bash, sh, ...: the string of -c is read again; with neither -c nor a script, the shell reads standard input. */
-function shell(args: Arg[], readAgain: (a: Arg | undefined) => void, to: Runs): void {
+function shell(args: Arg[], readAgain: Again, to: Runs): void {
   let i = 1;
   let c = false;
   let stdin = false;
@@ -259,7 +268,7 @@ function shell(args: Arg[], readAgain: (a: Arg | undefined) => void, to: Runs): 
 }
 
 /** trap [-lpP] [action signal...]: the action, when there is one, is read again. */
-function trap(args: Arg[], readAgain: (a: Arg | undefined) => void): void {
+function trap(args: Arg[], readAgain: Again): void {
   let i = 1;
   while (i < args.length && !args[i]!.dynamic && args[i]!.text.startsWith("-") && args[i]!.text.length > 1) {
     const t = args[i]!.text;
@@ -295,7 +304,7 @@ function find(args: Arg[], run: (inner: Arg[]) => void): void {
 /**
  * env -S's string split into words as GNU env splits it: blanks separate,
  * quotes and backslash escapes as in its manual; `${NAME}` is expanded by
- * env, so a word holding `$` is dynamic.
+ * env, so a word holding it is dynamic.
  */
 export function splitString(s: string): Arg[] {
   const out: Arg[] = [];
@@ -319,7 +328,7 @@ export function splitString(s: string): Arg[] {
       add("");
       for (i++; i < s.length && s[i] !== '"'; i++) {
         if (s[i] === "\\" && i + 1 < s.length) i++;
-        add(s[i]!, s[i] === "$");
+        add(s[i]!, s[i] === "$" && s[i + 1] === "{");
       }
     } else if (c === "\\" && i + 1 < s.length) {
       i++;
@@ -327,7 +336,7 @@ export function splitString(s: string): Arg[] {
       if (e === "c") break;
       add(e === "_" ? " " : e === "t" ? "\t" : e === "n" ? "\n" : e === "f" ? "\f" : e === "v" ? "\v" : e);
     } else if (c === "#" && word === null) break;
-    else add(c, c === "$");
+    else add(c, c === "$" && s[i + 1] === "{");
   }
   if (word !== null) out.push(word);
   return out;

@@ -51,6 +51,11 @@ export function readShell(command: string): ShellReading {
     out.unknown.push({ reason: ShellReasons.TooLong, text: command.slice(0, 100) });
     return out;
   }
+  if (command.includes("\0")) {
+    // No shell can be given a NUL byte: whatever the caller runs, it is not this line.
+    out.unknown.push({ reason: ShellReasons.Syntax, text: command.slice(0, 100) });
+    return out;
+  }
   try {
     new Parser(command, out, 0, "").readProgram();
   } catch (e) {

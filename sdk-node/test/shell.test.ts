@@ -39,6 +39,8 @@ const vectorCommand = (c: NonNullable<Vector["commands"]>[number]): string =>
     ),
   );
 
+/** Sorted, a repeated element once: the vectors compare commands and reasons as sets. */
+const set = (xs: string[]): string[] => [...new Set(xs)].sort();
 const reasons = (r: ShellReading): string[] => [...new Set(r.unknown.map((u) => u.reason))].sort();
 const STOPS = new Set<string>([ShellReasons.Syntax, ShellReasons.Depth, ShellReasons.TooLong]);
 
@@ -62,7 +64,7 @@ for (const file of files) {
         const want = [...(v.unknown ?? [])].sort();
         assert.deepEqual(reasons(reading), want, JSON.stringify(reading.unknown).slice(0, 500));
         if (want.some((r) => STOPS.has(r))) return;
-        assert.deepEqual(reading.commands.map(normalized).sort(), (v.commands ?? []).map(vectorCommand).sort(), v.note);
+        assert.deepEqual(set(reading.commands.map(normalized)), set((v.commands ?? []).map(vectorCommand)), v.note);
       });
     });
   });

@@ -7,8 +7,8 @@ import { type Collected, ShellCommand, type ShellReason, type ShellRedirect } fr
 import { Scanner } from "./shell-words.js";
 import { runs } from "./shell-wrappers.js";
 
-// Reserved words that end a list; each is checked by the construct it closes.
-const CLOSERS = new Set(["then", "elif", "else", "fi", "do", "done", "esac", "}", "]]"]);
+// Reserved words that end a list; each is checked by the construct it closes (`in` and `]]` by none: syntax).
+const CLOSERS = new Set(["then", "elif", "else", "fi", "do", "done", "esac", "}", "]]", "in"]);
 // Words a function's body starts with: it is a compound command.
 const COMPOUNDS = new Set(["{", "if", "while", "until", "for", "select", "case", "[["]);
 // Builtins whose NAME=(...) words are array assignments.
@@ -403,12 +403,37 @@ export class Parser extends Scanner {
       this.skipLines();
       const c = this.peek();
       if (c === "") this.syntax();
-      if (this.peekLiteral() === "]]") {
+      const w = this.peekLiteral();
+      if (w === "]]") {
         this.pos += 2;
         return;
       }
-      if ("()<>!&|".includes(c)) this.pos++;
+      if (w === "=~") {
+        this.pos += 2;
+        this.readRegex();
+      } else if (c === "&" || c === "|") {
+        // Only && and || join; a single one does not parse.
+        if (this.peek(1) !== c) this.syntax();
+        this.pos += 2;
+      } else if (c === "<" || c === ">") {
+        if (this.peek(1) === c) this.syntax();
+        this.pos++;
+      } else if ("()!".includes(c)) this.pos++;
       else if (this.readWord() === null) this.syntax();
+    }
+  }
+
+  /** The right side of =~: one word, its parentheses, | and < included, to a blank outside parentheses. */
+  private readRegex(): void {
+    this.skipBlanks();
+    let parens = 0;
+    for (;;) {
+      const c = this.peek();
+      if (c === "" || ((c === " " || c === "\t" || c === "\n") && parens === 0)) return;
+      if (c === "(") parens++;
+      else if (c === ")" && parens-- === 0) return;
+      if ("()|<>&; \t\n".includes(c)) this.pos++;
+      else if (this.readWord() === null) this.pos++;
     }
   }
 

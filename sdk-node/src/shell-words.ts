@@ -96,6 +96,8 @@ export abstract class Scanner {
     let i = this.pos;
     while (i < src.length) {
       const c = src[i]!;
+      // `done<(x)` is one word: a process substitution goes on the word.
+      if ((c === "<" || c === ">") && src[i + 1] === "(") return null;
       if (DELIMITERS.includes(c)) break;
       if (SPECIAL.includes(c)) return null;
       i++;
@@ -287,7 +289,11 @@ export abstract class Scanner {
         break;
       }
       if (c === "\\") this.pos += 2;
-      else if (c === "'" && !inDouble) {
+      else if ((c === "<" || c === ">") && src[this.pos + 1] === "(") {
+        // bash reads a process substitution inside ${...}, even in double quotes.
+        this.pos += 2;
+        this.substitution(c + "()");
+      } else if (c === "'" && !inDouble) {
         const end = src.indexOf("'", this.pos + 1);
         if (end < 0) this.syntax();
         this.pos = end + 1;
@@ -316,8 +322,13 @@ export abstract class Scanner {
         return false;
       }
       const c = src[this.pos]!;
-      if (close === "]" && c === "]" && parens === 0) break;
-      if (c === "(") {
+      if (close === "]" && (c === "[" || c === "]")) {
+        // `$[...]` nests brackets; its parentheses are arithmetic's own business.
+        if (c === "]" && parens === 0) break;
+        parens += c === "[" ? 1 : -1;
+        this.pos++;
+      } else if (close === "]" && (c === "(" || c === ")")) this.pos++;
+      else if (c === "(") {
         parens++;
         this.pos++;
       } else if (c === ")") {
@@ -334,6 +345,9 @@ export abstract class Scanner {
       else if (c === "'") {
         const end = src.indexOf("'", this.pos + 1);
         this.pos = end < 0 ? src.length : end + 1;
+      } else if (c === "$" && src[this.pos + 1] === "{") {
+        // bash finds the end of arithmetic by its parentheses: a ${ inside is not matched to its }.
+        this.pos += 2;
       } else if (c === "$") this.readDollar(false);
       else if (c === "`") this.readBackquoted(false);
       else this.pos++;

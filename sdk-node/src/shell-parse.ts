@@ -14,7 +14,6 @@ const COMPOUNDS = new Set(["{", "if", "while", "until", "for", "select", "case",
 // Builtins whose NAME=(...) words are array assignments.
 const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
-const FD_REDIRECT = /^[0-9]+[<>]/;
 
 interface HereDoc {
   delimiter: string;
@@ -469,14 +468,6 @@ export class Parser extends Scanner {
     }
   }
 
-  private atRedirect(): boolean {
-    const c = this.peek();
-    const next = this.peek(1);
-    if ((c === "<" || c === ">") && next !== "(") return true;
-    if (c === "&" && next === ">") return true;
-    return c >= "0" && c <= "9" && FD_REDIRECT.test(this.src.slice(this.pos, this.pos + 12));
-  }
-
   private readRedirect(into: ShellRedirect[]): void {
     const src = this.src;
     const start = this.pos;
@@ -562,30 +553,6 @@ export class Parser extends Scanner {
     const command = new ShellCommand(args, dynamic, this.via, redirects);
     this.out.commands.splice(mark, 0, command);
     runs(command, this);
-  }
-
-  /**
-   * Where an assignment may be, bash reads a word that starts NAME[ up to
-   * its matching ], blanks and operators included: the word reader is told
-   * how far. No ] is a syntax error.
-   */
-  private subscript(): void {
-    const src = this.src;
-    let i = this.pos;
-    if (i >= src.length || !/[A-Za-z_]/.test(src[i]!)) return;
-    while (i < src.length && /\w/.test(src[i]!)) i++;
-    if (src[i] !== "[") return;
-    let open = 0;
-    for (; i < src.length; i++) {
-      const c = src[i];
-      if (c === "\\") i++;
-      else if (c === "[") open++;
-      else if (c === "]" && --open === 0) {
-        this.literalUntil = i;
-        return;
-      }
-    }
-    this.syntax();
   }
 
   private declares(args: string[]): boolean {

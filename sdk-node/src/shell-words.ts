@@ -24,6 +24,8 @@ const DELIMITERS = " \t\n;&|<>()";
 const SPECIAL = "'\"\\$`";
 // Characters with a meaning inside double quotes.
 const IN_DOUBLE = '"\\$`';
+// A redirect with its file descriptor: `2>`.
+const FD_REDIRECT = /^[0-9]+[<>]/;
 // Characters after `$` that name a special parameter.
 const SPECIAL_PARAMS = "@*#?$!-0123456789";
 // What arithmetic may hold and still be a constant: anything else, a name above all, can run a command.
@@ -103,6 +105,39 @@ export abstract class Scanner {
       i++;
     }
     return i === this.pos ? null : src.slice(this.pos, i);
+  }
+
+  /** Whether a redirect starts here: `<`, `>` (not a process substitution), `&>`, or a file descriptor before one. */
+  protected atRedirect(): boolean {
+    const c = this.peek();
+    const next = this.peek(1);
+    if ((c === "<" || c === ">") && next !== "(") return true;
+    if (c === "&" && next === ">") return true;
+    return c >= "0" && c <= "9" && FD_REDIRECT.test(this.src.slice(this.pos, this.pos + 12));
+  }
+
+  /**
+   * Where an assignment may be, bash reads a word that starts NAME[ up to
+   * its matching ], blanks and operators included: the word reader is told
+   * how far. No ] is a syntax error.
+   */
+  protected subscript(): void {
+    const src = this.src;
+    let i = this.pos;
+    if (i >= src.length || !/[A-Za-z_]/.test(src[i]!)) return;
+    while (i < src.length && /\w/.test(src[i]!)) i++;
+    if (src[i] !== "[") return;
+    let open = 0;
+    for (; i < src.length; i++) {
+      const c = src[i];
+      if (c === "\\") i++;
+      else if (c === "[") open++;
+      else if (c === "]" && --open === 0) {
+        this.literalUntil = i;
+        return;
+      }
+    }
+    this.syntax();
   }
 
   /** Reads the word at the position; null when none starts there. */

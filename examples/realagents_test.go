@@ -469,20 +469,31 @@ func TestUnderTheRealAgentsTheSecretRedactorMasksAToolsOutput(t *testing.T) {
 		// one shape the bridge gives it, whatever the agent.
 		"shell-guard": {"env", "PYTHONPATH=" + sdk, "python3", shellGuard},
 	}
+	// The same output followed by over 1 MiB: the masked output no longer
+	// fits a line of the bridge's session, and is cut to fit, never let
+	// through as it was.
+	const long = "; head -c 1200000 /dev/zero | tr '\\0' x"
 	for _, agent := range realAgents {
 		if agent.blind {
 			continue // nothing to mask with: docs/agent-events.md says so
 		}
-		for name, hook := range hooks {
+		for name, hook := range map[string][]string{"secret-redactor": hooks["secret-redactor"], "secret-redactor, over 1 MiB": hooks["secret-redactor"], "shell-guard": hooks["shell-guard"]} {
 			t.Run(agent.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				a := newAgentRun(t)
 				// GITHUB_TOKEN=hunter2-made-up-example, base64 in the command.
 				a.command = "echo R0lUSFVCX1RPS0VOPWh1bnRlcjItbWFkZS11cC1leGFtcGxl | base64 -d"
+				if strings.HasSuffix(name, "over 1 MiB") {
+					a.command += long
+				}
 				a.afterTool = true
 				out, model := agent.run(a, t, hook)
 				sent := model.sent()
-				if strings.Contains(sent, "hunter2-made-up-example") || !strings.Contains(sent, "GITHUB_TOKEN=***") {
+				// Over 1 MiB, an agent may cut the output itself before the
+				// model reads it (Qwen Code keeps it in a file and says so):
+				// the secret must never reach the model either way.
+				masked := strings.Contains(sent, "GITHUB_TOKEN=***") || strings.HasSuffix(name, "over 1 MiB")
+				if strings.Contains(sent, "hunter2-made-up-example") || !masked {
 					t.Errorf("%s %s: the model read the secret, or not the masked output\nthe model was sent:\n%s\nthe agent printed:\n%s", agent.name, agent.version, sent, out)
 				}
 			})

@@ -98,8 +98,8 @@ func verdict(command string) string {
 // clip keeps a reason short: it is read by a person and a model, and a
 // line of 1 MiB is neither's.
 func clip(text string) string {
-	if runes := []rune(text); len(runes) > 80 {
-		return string(runes[:80]) + "..."
+	if runes := []rune(text); len(runes) > 300 {
+		return string(runes[:300]) + "..."
 	}
 	return text
 }

@@ -81,7 +81,7 @@ def verdict(command: str) -> Optional[str]:
 
 def clip(text: str) -> str:
     # A reason is read by a person and a model: a line of 1 MiB is neither's.
-    return text if len(text) <= 80 else text[:80] + "..."
+    return text if len(text) <= 300 else text[:300] + "..."
 
 
 @hook.before_tool

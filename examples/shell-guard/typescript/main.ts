@@ -59,7 +59,7 @@ export function verdict(command: string): string | undefined {
 /** A reason is read by a person and a model: a line of 1 MiB is neither's. */
 function clip(text: string): string {
   const chars = Array.from(text);
-  return chars.length <= 80 ? text : `${chars.slice(0, 80).join("")}...`;
+  return chars.length <= 300 ? text : `${chars.slice(0, 300).join("")}...`;
 }
 
 const hook = new Hook("shell-guard")

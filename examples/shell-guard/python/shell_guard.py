@@ -15,7 +15,6 @@ refused: a guard that cannot read a command does not let it run.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from hookwire import (
     AfterToolParams,
@@ -37,7 +36,7 @@ SECRET = re.compile(r"\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY))=\S+")
 hook = Hook("shell-guard")
 
 
-def danger(c: Command) -> Optional[str]:
+def danger(c: Command) -> str | None:
     """What makes one command dangerous, or None."""
     if c.name == "rm":
         if c.has_flag("r", "recursive") or c.has_flag("R", "recursive"):
@@ -65,7 +64,7 @@ def device(target: str) -> bool:
     return target not in HARMLESS_DEVICES
 
 
-def verdict(command: str) -> Optional[str]:
+def verdict(command: str) -> str | None:
     """Why the command must not run, or None to let it through."""
     reading = read(command)
     if reading.unknown:

@@ -8,7 +8,7 @@
 // `sudo bash -c 'rm -rf x'` are recursive deletes, `echo 'rm -rf /'` is an
 // echo. What the reader cannot know (`$RM -rf x`, `curl x | sh`) is refused:
 // a guard that cannot read a command does not let it run.
-import { Hook, type ShellCommand, canonicalTool, continue_, denyTool, modify, readShell } from "hookwire";
+import { canonicalTool, continue_, denyTool, Hook, modify, readShell, type ShellCommand } from "hookwire";
 
 /** The devices a command may write to: they hold no one's data. */
 const HARMLESS_DEVICES = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];

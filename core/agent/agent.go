@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -54,6 +55,11 @@ type Agent struct {
 	MaxIterations int
 	// OnStep, when set, is told about each step as it happens.
 	OnStep func(Step)
+	// Loop, when set, is what a host's own agent loop sends where it
+	// differs from this agent (host.Host.Loop): the agent sends the same,
+	// a system prompt, meta's trace path and source, the host's words for
+	// a denied call, its events' payloads, correlation and statuses.
+	Loop *host.Loop
 
 	turns   atomic.Int64
 	events  atomic.Int64
@@ -162,11 +168,14 @@ type turn struct {
 	// context is what hooks asked the model to read next (their results'
 	// context), not yet sent.
 	forModel []string
+	// iter is the LLM round under way, 0 before the first.
+	iter int
 }
 
 const (
-	channel = "cli"
-	chatID  = "chat-1"
+	channel  = "cli"
+	chatID   = "chat-1"
+	senderID = "user"
 )
 
 // RunTurn runs one turn of the agent's session (SessionKey): the prompt,
@@ -191,7 +200,14 @@ func (a *Agent) RunTurnIn(ctx context.Context, sessionKey, prompt string) (TurnR
 	t.meta = func(iteration int) *protocol.Meta {
 		return &protocol.Meta{AgentID: ptr(agentID), TurnID: ptr(t.id), ParentTurnID: ptr(""), SessionKey: ptr(s.key), Iteration: ptr(iteration)}
 	}
-	t.context = &protocol.TurnContext{Inbound: &protocol.InboundContext{Channel: ptr(channel), ChatID: ptr(chatID), SenderID: ptr("user")}}
+	if l := a.Loop; l != nil {
+		// The host's loop writes every member of meta, its trace path
+		// that of the call.
+		t.meta = func(iteration int) *protocol.Meta {
+			return &protocol.Meta{AgentID: ptr(agentID), TurnID: ptr(t.id), ParentTurnID: ptr(""), SessionKey: ptr(s.key), Iteration: ptr(iteration), TracePath: ptr(""), Source: ptr(l.Source)}
+		}
+	}
+	t.context = &protocol.TurnContext{Inbound: &protocol.InboundContext{Channel: ptr(channel), ChatID: ptr(chatID), SenderID: ptr(senderID)}}
 	a.mu.Lock()
 	t.messages = append(slices.Clip(s.history), protocol.Message{Role: "user", Content: ptr(prompt)})
 	a.mu.Unlock()
@@ -199,9 +215,13 @@ func (a *Agent) RunTurnIn(ctx context.Context, sessionKey, prompt string) (TurnR
 	a.step(Step{Kind: StepUser, Text: prompt})
 	t.emit(protocol.KindTurnStart, map[string]any{"UserMessage": prompt})
 	res, err := t.run(ctx)
-	t.emit(protocol.KindTurnEnd, map[string]any{
+	end := map[string]any{
 		"Status": res.Status, "Iterations": res.Iterations, "Duration": time.Since(t.started).Nanoseconds(), "FinalContentLen": len(res.Answer),
-	})
+	}
+	if a.Loop != nil {
+		end["Status"], end["UserMessage"], end["FinalContent"] = a.Loop.TurnStatus[res.Status], prompt, res.Answer
+	}
+	t.emit(protocol.KindTurnEnd, end)
 	a.step(Step{Kind: StepTurnEnd, Outcome: res.Status, Text: res.Answer, By: res.Hook, Reason: res.Reason, Duration: time.Since(t.started)})
 	a.mu.Lock()
 	s.history, s.turns = t.messages, s.turns+1
@@ -273,10 +293,14 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		if err := ctx.Err(); err != nil {
 			return t.canceled(ctx, iter)
 		}
+		t.iter = iter
 		req := protocol.BeforeLLMParams{
-			Meta: t.meta(iter), Context: t.context, Model: or(a.Model, "scripted"),
-			Messages: t.messages, Tools: a.definitions(), Options: map[string]any{},
-			Channel: ptr(channel), ChatID: ptr(chatID),
+			Meta: t.metaOf(protocol.MethodBeforeLLM, iter), Context: t.context, Model: or(a.Model, "scripted"),
+			Messages: t.request(), Tools: a.definitions(), Options: map[string]any{},
+			Channel: t.channel(), ChatID: t.chatID(),
+		}
+		if a.Loop != nil && a.Loop.Options != nil {
+			req.Options = a.Loop.Options(or(a.AgentID, "agent-1"))
 		}
 		req, d := hooks.BeforeLLM(ctx, req)
 		t.heard(d)
@@ -296,11 +320,18 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 			return t.canceled(ctx, iter)
 		}
 		a.step(Step{Kind: StepLLMRequest, Iteration: iter, Tools: toolNames(req.Tools), Messages: req.Messages})
-		t.emit(protocol.KindLLMRequest, map[string]any{"Model": req.Model, "MessagesCount": len(req.Messages), "ToolsCount": len(req.Tools)})
+		sent := map[string]any{"Model": req.Model, "MessagesCount": len(req.Messages), "ToolsCount": len(req.Tools)}
+		if a.Loop != nil {
+			sent["MaxTokens"], sent["Temperature"] = req.Options["max_tokens"], req.Options["temperature"]
+		}
+		t.emit(protocol.KindLLMRequest, sent)
 		resp, err := a.LLM.Chat(ctx, req)
 		if err != nil {
 			t.emit(protocol.KindError, map[string]any{"Stage": "llm", "Message": err.Error()})
 			return TurnResult{Status: TurnFailed, Reason: err.Error(), Iterations: iter}, err
+		}
+		if a.Loop != nil && a.Loop.Response != nil {
+			resp = a.Loop.Response(resp)
 		}
 		content := ""
 		if resp.Content != nil {
@@ -308,7 +339,7 @@ func (t *turn) run(ctx context.Context) (TurnResult, error) {
 		}
 		t.emit(protocol.KindLLMResponse, map[string]any{"ContentLen": len(content), "ToolCalls": len(resp.ToolCalls)})
 		after, d := hooks.AfterLLM(ctx, protocol.AfterLLMParams{
-			Meta: t.meta(iter), Context: t.context, Model: req.Model, Response: resp, Channel: ptr(channel), ChatID: ptr(chatID),
+			Meta: t.metaOf(protocol.MethodAfterLLM, iter), Context: t.context, Model: req.Model, Response: resp, Channel: t.channel(), ChatID: t.chatID(),
 		})
 		t.heard(d)
 		if !d.Continue() {
@@ -363,7 +394,7 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	}
 	asked := Call{Tool: tc.Function.Name, Arguments: args}
 	call, d := hooks.BeforeTool(ctx, protocol.BeforeToolParams{
-		Meta: t.meta(iter), Context: t.context, Tool: asked.Tool, Arguments: maps.Clone(args), Channel: ptr(channel), ChatID: ptr(chatID),
+		Meta: t.metaOf(protocol.MethodBeforeTool, iter), Context: t.context, Tool: asked.Tool, Arguments: maps.Clone(args), Channel: t.channel(), ChatID: t.chatID(),
 	})
 	t.heard(d)
 	step := Step{Kind: StepTool}
@@ -389,6 +420,9 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 		return *d.Result, pass
 	case protocol.ActionDenyTool:
 		res := failure(fmt.Sprintf("tool %s was denied by hook %s: %s", call.Tool, d.Hook, d.Reason))
+		if a.Loop != nil {
+			res.ForLLM = a.Loop.Denied(d.Reason, false)
+		}
 		t.emit(protocol.KindToolExecSkipped, toolSkipped(step, d.Reason))
 		step.Outcome, step.By, step.Result, step.Reason = ToolDenied, d.Hook, &res, d.Reason
 		a.step(step)
@@ -413,10 +447,13 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 	started := time.Now()
 	res = a.run(ctx, call.Tool, call.Arguments)
 	took := time.Since(started)
+	if a.Loop != nil && a.Loop.Result != nil {
+		res = a.Loop.Result(res)
+	}
 	t.emit(protocol.KindToolExecEnd, toolEnd(step, took, res))
 	after, d := hooks.AfterTool(ctx, protocol.AfterToolParams{
-		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Result: res,
-		Duration: ptr(took.Nanoseconds()), Channel: ptr(channel), ChatID: ptr(chatID),
+		Meta: t.metaOf(protocol.MethodAfterTool, iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Result: res,
+		Duration: ptr(took.Nanoseconds()), Channel: t.channel(), ChatID: t.chatID(),
 	})
 	t.heard(d)
 	if !d.Continue() {
@@ -434,7 +471,7 @@ func (t *turn) tool(ctx context.Context, iter int, tc protocol.ToolCall) (protoc
 // may carry the arguments approvers set.
 func (t *turn) approve(ctx context.Context, iter int, step *Step, call protocol.BeforeToolParams) (res protocol.ToolResult, d runtime.Decision, ok bool) {
 	approval := protocol.ApproveToolParams{
-		Meta: t.meta(iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: ptr(channel), ChatID: ptr(chatID),
+		Meta: t.metaOf(protocol.MethodApproveTool, iter), Context: t.context, Tool: call.Tool, Arguments: call.Arguments, Channel: t.channel(), ChatID: t.chatID(),
 	}
 	if tool, ok := t.a.tool(call.Tool).(Describer); ok {
 		kind, paths := tool.Describe(call.Arguments)
@@ -452,6 +489,13 @@ func (t *turn) approve(ctx context.Context, iter int, step *Step, call protocol.
 			by = ""
 		}
 		res := failure(fmt.Sprintf("tool %s was not approved%s: %s", call.Tool, by, d.Reason))
+		if l := t.a.Loop; l != nil {
+			reason := d.Reason
+			if d.Failed && l.ApprovalFailed != nil {
+				reason = l.ApprovalFailed(d.Hook)
+			}
+			res.ForLLM = l.Denied(reason, true)
+		}
 		t.emit(protocol.KindToolExecSkipped, toolSkipped(*step, d.Reason))
 		step.Outcome, step.By, step.Result, step.Reason = ToolUnapproved, d.Hook, &res, d.Reason
 		t.a.step(*step)
@@ -533,22 +577,64 @@ func (t *turn) heard(d runtime.Decision) {
 	t.forModel = append(t.forModel, d.Context...)
 }
 
-func (t *turn) emit(kind string, payload map[string]any) { t.a.emit(kind, t.session, t.id, payload) }
+func (t *turn) emit(kind string, payload map[string]any) {
+	t.a.emitAt(kind, t.session, t.id, t.iter, payload)
+}
 
-// emit raises a runtime event, with its payload in PascalCase as PicoClaw
-// writes it; turnID is empty for an event of the session.
+// metaOf is the meta of a call of method in the LLM round iteration.
+func (t *turn) metaOf(method string, iteration int) *protocol.Meta {
+	m := t.meta(iteration)
+	if m.TracePath != nil {
+		m.TracePath = ptr(t.a.Loop.TracePaths[method])
+	}
+	return m
+}
+
+// channel and chatID are those of the calls, unless the host's loop
+// leaves them empty.
+func (t *turn) channel() *string {
+	if t.a.Loop != nil && t.a.Loop.NoChannel {
+		return nil
+	}
+	return ptr(channel)
+}
+
+func (t *turn) chatID() *string {
+	if t.a.Loop != nil && t.a.Loop.NoChannel {
+		return nil
+	}
+	return ptr(chatID)
+}
+
+// request is the conversation an LLM request sends: the host's system
+// prompt, when its loop has one, then the turn's messages.
+func (t *turn) request() []protocol.Message {
+	if t.a.Loop == nil || t.a.Loop.SystemPrompt == "" {
+		return t.messages
+	}
+	return append([]protocol.Message{{Role: "system", Content: &t.a.Loop.SystemPrompt}}, t.messages...)
+}
+
+// emit raises a runtime event of the session, outside any turn.
 func (a *Agent) emit(kind, sessionKey, turnID string, payload map[string]any) {
+	a.emitAt(kind, sessionKey, turnID, 0, payload)
+}
+
+// emitAt raises a runtime event, with its payload in PascalCase as PicoClaw
+// writes it; turnID is empty for an event of the session, iteration is the
+// LLM round under way. Under a host's loop (Loop), the event is as that
+// loop writes it.
+func (a *Agent) emitAt(kind, sessionKey, turnID string, iteration int, payload map[string]any) {
 	a.step(Step{Kind: StepEvent, Event: kind})
 	if a.Hooks == nil {
 		return
 	}
-	raw, _ := json.Marshal(payload)
 	severity := "info"
 	if kind == protocol.KindError {
 		severity = "error"
 	}
 	agentID := or(a.AgentID, "agent-1")
-	a.Hooks.Emit(protocol.RuntimeEvent{
+	ev := protocol.RuntimeEvent{
 		ID:     ptr("evt-" + strconv.FormatInt(a.events.Add(1), 10)),
 		Kind:   kind,
 		Time:   ptr(time.Now().UTC().Format(time.RFC3339Nano)),
@@ -557,9 +643,22 @@ func (a *Agent) emit(kind, sessionKey, turnID string, payload map[string]any) {
 			AgentID: ptr(agentID), SessionKey: ptr(sessionKey), TurnID: optional(turnID),
 			Channel: ptr(channel), ChatID: ptr(chatID),
 		},
-		Severity: ptr(severity),
-		Payload:  raw,
-	})
+	}
+	if l := a.Loop; l != nil {
+		payload = l.Payload(kind, payload)
+		severity = l.Severity(kind, payload)
+		// The scope is the inbound message's, its sender included.
+		ev.Scope.Extra = protocol.Extra{"sender_id": json.RawMessage(strconv.Quote(senderID))}
+		if l.Correlation != nil {
+			ev.Correlation = l.Correlation(l.TracePaths[kind])
+		}
+		if l.Attrs != nil {
+			ev.Attrs = l.Attrs(l.Source, iteration)
+		}
+	}
+	ev.Severity = &severity
+	ev.Payload, _ = json.Marshal(payload)
+	a.Hooks.Emit(ev)
 }
 
 // Tool events name the call as hooks left it (Tool, Arguments), as

@@ -85,7 +85,10 @@ type Options struct {
 	Stderr io.Writer
 	// Host, when it is a host other than host.Reference (host.PicoClaw),
 	// adds warnings for what that
-	// host would discard of the hook's replies (Report.Warnings).
+	// host would discard of the hook's replies (Report.Warnings). A host
+	// that reads the hello reply its own way (host.ReadHello) passes the
+	// handshake of a reply it takes, with a warning when the protocol
+	// refuses it.
 	Host *host.Host
 	// FailurePolicy, "open" or "closed", is the failure policy of a host's
 	// guard stages (before_tool, approve_tool): when the hook fails one of

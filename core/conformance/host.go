@@ -35,6 +35,9 @@ func (s *suite) hostWarnings() []string {
 			out = append(out, w)
 		}
 	}
+	if s.helloTaken != "" {
+		warn(s.helloTaken)
+	}
 	answers := map[string]protocol.Action{} // the first answer to each method
 	for _, p := range s.procs {
 		p.mu.Lock()

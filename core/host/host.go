@@ -79,6 +79,9 @@ type Host struct {
 	// left out), and warns of what it does to one it accepts; nil: the
 	// host takes hookwire's format, checked by config.ParseConfig.
 	CheckConfig func(file []byte) []config.Problem
+	// Loop is what the host's own agent loop sends where it differs from
+	// hookwire's demo agent; nil: what the demo agent sends.
+	Loop *Loop
 	// FailedStart words the error of a hook that failed to start, which
 	// fails the run; nil: as it is.
 	FailedStart func(name string, err error) error

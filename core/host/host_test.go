@@ -76,15 +76,17 @@ func TestPicoClawReadsTheHelloReplyAsPicoClawDoes(t *testing.T) {
 }
 
 // Whatever bytes a hook writes, PicoClaw's reading of them neither panics
-// nor turns them into anything but themselves or a continue.
+// nor turns them into anything but themselves, a continue, or the same
+// members as a modify (a continue that carries an object).
 func FuzzPicoClawReads(f *testing.F) {
-	for _, s := range []string{`{"action":"respond"}`, `{"action":"nope"}`, `{"action":7}`, `[`, `null`, `{"action":"respond","result":null}`} {
+	for _, s := range []string{`{"action":"respond"}`, `{"action":"nope"}`, `{"action":7}`, `[`, `null`, `{"action":"respond","result":null}`,
+		`{"call":{"tool":"x"}}`, `{"action":"modify","response":{"model":"m"}}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, m := range []string{protocol.MethodBeforeTool, protocol.MethodAfterLLM, protocol.MethodApproveTool} {
 			out, _ := PicoClaw.Reads(m, json.RawMessage(s))
-			if string(out) != s && string(out) != `{"action":"continue"}` {
+			if string(out) != s && string(out) != `{"action":"continue"}` && !sameAsModify(s, out) {
 				t.Fatalf("%s: %q read as %q", m, s, out)
 			}
 			_ = PicoClaw.ReadHello(json.RawMessage(s), nil)
@@ -94,6 +96,20 @@ func FuzzPicoClawReads(f *testing.F) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// sameAsModify reports whether out has the members of in, its action
+// modify.
+func sameAsModify(in string, out []byte) bool {
+	var a, b map[string]json.RawMessage
+	if json.Unmarshal([]byte(in), &a) != nil || json.Unmarshal(out, &b) != nil || string(b["action"]) != `"modify"` {
+		return false
+	}
+	delete(a, "action")
+	delete(b, "action")
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
 
 // Gemini CLI 0.61.0 reads no new tool output: the model reads a blocked
 // result, an error, in its place.

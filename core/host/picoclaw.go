@@ -26,12 +26,17 @@ import (
 // wait for forever); changed tools in before_llm are reverted and a changed
 // system message restores the whole message list; an after_llm modify
 // leaves id-only tool calls without names and arguments; respond without a
-// result and an unknown action are taken as continue; reply lines over
+// result and an unknown action are taken as continue; a continue that
+// carries an object is applied as a modify, and a modify without its
+// object, or whose object leaves out after_llm's answer or after_tool's
+// result, keeps PicoClaw's own; reply lines over
 // 1 MiB stop the hook's reader for good; reasons are dropped except on
 // deny_tool and approval denials, and hard_abort rolls the session back;
 // approvals are read as {approved, reason} only; a crashed hook is never
 // restarted; a partial modify leaves the next hook an empty meta; no
-// session events are sent; and hookwire's extensions are not announced.
+// session events are sent; hookwire's extensions are not announced; and
+// its agent loop's calls and events have the shape of PicoClaw's (Loop,
+// Writes).
 var PicoClaw = &Host{
 	Name:            "picoclaw",
 	Title:           "PicoClaw",
@@ -52,6 +57,7 @@ var PicoClaw = &Host{
 	Writes:      func(method string) []string { return picoClawWrites[method] },
 	LoadConfig:  config.LoadPicoClaw,
 	CheckConfig: config.PicoClawFileProblems,
+	Loop:        picoClawLoop,
 	FailedStart: func(name string, err error) error {
 		// PicoClaw unmounts every hook and fails the agent's run.
 		return fmt.Errorf("start process hook %q: %w", name, err)
@@ -178,15 +184,78 @@ func readRaw(method string, raw json.RawMessage) (json.RawMessage, []string) {
 		return raw, nil
 	}
 	action, ok := reply.Action.(string)
+	if reply.Action == nil {
+		action, ok = "", true // PicoClaw reads an absent action as continue
+	}
 	switch {
 	case !ok:
 		return raw, nil
 	case action != "" && !slices.Contains(m.Actions(), protocol.Action(action)):
 		return continueReply, []string{fmt.Sprintf("unknown action %q taken as continue: PicoClaw logs it and goes on", action)}
-	case action == string(protocol.ActionRespond) && (len(reply.Result) == 0 || string(reply.Result) == "null"):
+	case action == string(protocol.ActionRespond) && absent(reply.Result):
 		return continueReply, []string{`respond without a result taken as continue: PicoClaw logs "respond action but no HookResult", then the call goes through approval and the tool runs`}
+	case action == "" || action == string(protocol.ActionContinue) || action == string(protocol.ActionModify):
+		return readCarried(method, protocol.Action(action), raw)
 	}
 	return raw, nil
+}
+
+// carried is the member of a continue or modify reply that carries the
+// object, by method, and the member of that object that PicoClaw's loop
+// keeps its own of when the object leaves it out (after_llm's answer,
+// after_tool's result).
+var carried = map[string]struct{ member, inner string }{
+	protocol.MethodBeforeLLM:  {"request", ""},
+	protocol.MethodAfterLLM:   {"response", "response"},
+	protocol.MethodBeforeTool: {"call", ""},
+	protocol.MethodAfterTool:  {"result", "result"},
+}
+
+// readCarried reads a continue or modify as PicoClaw does: it takes
+// whatever object either carries in place of its own (hooks.go treats
+// continue and modify alike, and a reply without the object as one that
+// changed nothing); and its loop keeps its own answer or tool result when
+// the object leaves that out (pipeline_llm.go, pipeline_execute.go).
+func readCarried(method string, action protocol.Action, raw json.RawMessage) (json.RawMessage, []string) {
+	c, ok := carried[method]
+	if !ok || (action != protocol.ActionModify && !bytes.Contains(raw, []byte(`"`+c.member+`"`))) {
+		return raw, nil // the common continue, read once
+	}
+	var reply map[string]json.RawMessage
+	if json.Unmarshal(raw, &reply) != nil {
+		return raw, nil
+	}
+	object := reply[c.member]
+	modify := action == protocol.ActionModify
+	switch {
+	case absent(object) && modify:
+		return continueReply, []string{fmt.Sprintf("modify without a %s taken as continue: PicoClaw keeps the object it sent", c.member)}
+	case absent(object):
+		return raw, nil
+	}
+	if c.inner != "" {
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(object, &inner) == nil && absent(inner[c.inner]) {
+			if !modify {
+				return raw, nil // the loop keeps its own: nothing changes
+			}
+			return continueReply, []string{fmt.Sprintf("modify whose %s has no %s taken as continue: PicoClaw keeps its own %s", c.member, c.inner, map[string]string{"response": "answer", "result": "tool result"}[c.inner])}
+		}
+	}
+	if modify {
+		return raw, nil
+	}
+	reply["action"] = json.RawMessage(`"modify"`)
+	out, err := json.Marshal(reply)
+	if err != nil {
+		return raw, nil
+	}
+	return out, []string{fmt.Sprintf("continue carrying a %s applied as a modify: PicoClaw replaces the object it sent with the one a continue carries, as it does a modify's (the protocol documents' continue changes nothing)", c.member)}
+}
+
+// absent reports whether a member is left out or null.
+func absent(v json.RawMessage) bool {
+	return len(v) == 0 || string(bytes.TrimSpace(v)) == "null"
 }
 
 var continueReply = json.RawMessage(`{"action":"continue"}`)

@@ -640,6 +640,7 @@ func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], 
 	if r != nil && r.host().Calls != nil && !r.host().Calls(st.Stage.Method(), params) {
 		return params, pass // a call this host never makes
 	}
+	params = asWritten(r, st.Stage.Method(), params)
 	c := chainRun[P]{params: params, decision: pass, origin: st.origin}
 	var skipped []string
 	for _, h := range r.chain(st.Stage) {

@@ -75,5 +75,14 @@ export {
 } from "./protocol.gen.js";
 export { abstain, deny, modify, pass, respond } from "./results.js";
 export { check, type Infer, type JSONSchema, type ObjectSchema, type SchemaType } from "./schema.js";
+export {
+  readShell,
+  ShellCommand,
+  type ShellReading,
+  type ShellReason,
+  ShellReasons,
+  type ShellRedirect,
+  type ShellUnknown,
+} from "./shell.js";
 export { RpcError, TestClient, type TestOptions, testHook, type WireResponse } from "./testing.js";
 export { version } from "./version.gen.js";

@@ -197,7 +197,7 @@ func play(ctx context.Context, cfg config.Config, o runOptions, e env) int {
 	tr.Hooks(rt.Hooks())
 
 	a := scenario.Agent()
-	a.Hooks, a.OnStep = rt, publishSteps(pub, func(s agent.Step) { rec.Step(s); tr.Step(s) })
+	a.Hooks, a.Loop, a.OnStep = rt, h.Loop, publishSteps(pub, func(s agent.Step) { rec.Step(s); tr.Step(s) })
 	mcpTools, closeMCP, err := scenario.ConnectMCP(ctx)
 	if err != nil {
 		return e.fail(exitFail, "run", err)

@@ -174,17 +174,6 @@ func TestAuditLogRecordsLegacyEvents(t *testing.T) {
 	}
 }
 
-// The shell guard looks at the canonical kind only: under hookwire run, the
-// demo agent's shell tool is a shell too.
-func TestTheShellGuardBlocksRmRfUnderHookwireRun(t *testing.T) {
-	records := play(t, filepath.Join("shell-guard", "python", "hooks.json"), filepath.Join("shell-guard", "scenario.json"), nil)
-	equal(t, "tool calls", tools(records), []string{
-		"shell denied by shell_guard: dangerous command blocked: rm -rf /",
-		"shell ran: would run: ls",
-		"shell ran: would run: echo DEPLOY_TOKEN=***",
-	})
-}
-
 // The same file blocks rm -rf / under `hookwire run --host` of every agent
 // of the bridge, as each agent would take its replies.
 func TestTheShellGuardBlocksRmRfUnderEveryAgentsHost(t *testing.T) {

@@ -438,6 +438,10 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				}
 			})
 		}
+		t.Run(agent.name+"/the shell-guard example, every spelling", func(t *testing.T) {
+			t.Parallel()
+			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run)
+		})
 		t.Run(agent.name+"/control: a guard that lets it through", func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)

@@ -7,10 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
+	"github.com/hookwire/hookwire/sdk-go/shell"
 )
 
 type city struct {
@@ -162,8 +164,8 @@ func ExampleHook_OnBeforeTool() {
 	h := hookwire.New("guard")
 	h.OnBeforeTool(func(_ context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {
 		cmd, _ := call.Arguments["command"].(string)
-		switch {
-		case strings.Contains(cmd, "rm -rf"):
+		switch r := shell.Read(cmd); {
+		case len(r.Unknown) > 0 || slices.ContainsFunc(r.Commands, recursiveRm):
 			return hookwire.DenyTool{Reason: "dangerous command"}, nil
 		case call.Tool == "exec":
 			call.Arguments = map[string]any{"command": "timeout 10 " + cmd}
@@ -173,13 +175,20 @@ func ExampleHook_OnBeforeTool() {
 	})
 
 	ctx := context.Background()
-	for _, command := range []string{"rm -rf /", "ls"} {
+	for _, command := range []string{"rm -rf /", `r\m --recursive /`, "ls"} {
 		res, _ := h.Call(ctx, hookwire.MethodBeforeTool, hookwire.BeforeToolParams{Tool: "exec", Arguments: map[string]any{"command": command}})
 		fmt.Println(string(res))
 	}
 	// Output:
 	// {"action":"deny_tool","reason":"dangerous command"}
+	// {"action":"deny_tool","reason":"dangerous command"}
 	// {"action":"modify","call":{"tool":"exec","arguments":{"command":"timeout 10 ls"}}}
+}
+
+// recursiveRm is the README's: whether one command of a line, as the shell
+// reader reads it, is a recursive rm.
+func recursiveRm(c shell.Command) bool {
+	return c.Name() == "rm" && (c.HasFlag('r', "recursive") || c.HasFlag('R', "recursive"))
 }
 
 // Change what a tool returned; the tool result is res.Result.
@@ -334,8 +343,11 @@ func ExampleBeforeToolParams_CanonicalTool() {
 	h := hookwire.New("shell-guard")
 	h.OnBeforeTool(func(_ context.Context, call hookwire.BeforeToolParams) (hookwire.BeforeToolResult, error) {
 		use := call.CanonicalTool()
-		if use.Kind == "shell" && use.Command != nil && strings.Contains(*use.Command, "rm -rf") {
-			return hookwire.DenyTool{Reason: "a recursive delete is not allowed"}, nil
+		if use.Kind != "shell" || use.Command == nil {
+			return nil, nil
+		}
+		if r := shell.Read(*use.Command); len(r.Unknown) > 0 || slices.ContainsFunc(r.Commands, recursiveRm) {
+			return hookwire.DenyTool{Reason: "a recursive delete, or a command that cannot be read, is not allowed"}, nil
 		}
 		return nil, nil
 	})
@@ -345,13 +357,19 @@ func ExampleBeforeToolParams_CanonicalTool() {
 		`{"tool":"run_shell_command","arguments":{"command":"rm -rf /"}}`,
 		`{"tool":"exec","arguments":{"command":"ls"}}`,
 		`{"tool":"any_name","canonical":{"kind":"shell","command":"rm -rf /"}}`,
+		`{"tool":"Bash","arguments":{"command":"sudo bash -c 'rm -fr /'"}}`,
+		`{"tool":"Bash","arguments":{"command":"echo 'rm -rf /'"}}`,
+		`{"tool":"Bash","arguments":{"command":"$RM -rf /"}}`,
 	} {
 		res, _ := h.Call(ctx, hookwire.MethodBeforeTool, json.RawMessage(params))
 		fmt.Println(string(res))
 	}
 	// Output:
-	// {"action":"deny_tool","reason":"a recursive delete is not allowed"}
-	// {"action":"deny_tool","reason":"a recursive delete is not allowed"}
+	// {"action":"deny_tool","reason":"a recursive delete, or a command that cannot be read, is not allowed"}
+	// {"action":"deny_tool","reason":"a recursive delete, or a command that cannot be read, is not allowed"}
 	// {"action":"continue"}
-	// {"action":"deny_tool","reason":"a recursive delete is not allowed"}
+	// {"action":"deny_tool","reason":"a recursive delete, or a command that cannot be read, is not allowed"}
+	// {"action":"deny_tool","reason":"a recursive delete, or a command that cannot be read, is not allowed"}
+	// {"action":"continue"}
+	// {"action":"deny_tool","reason":"a recursive delete, or a command that cannot be read, is not allowed"}
 }

@@ -5,15 +5,24 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 	"github.com/hookwire/hookwire/sdk-go/lifecycle"
+	"github.com/hookwire/hookwire/sdk-go/shell"
 )
 
 var discard = slog.New(slog.DiscardHandler)
 
-var dangerous = regexp.MustCompile(`rm\s+-rf|mkfs|dd\s+if=|>\s*/dev/`)
+// dangerous: a recursive rm or a mkfs, at any depth, or a command that cannot be read whole.
+func dangerous(cmd string) bool {
+	r := shell.Read(cmd)
+	return len(r.Unknown) > 0 || slices.ContainsFunc(r.Commands, func(c shell.Command) bool {
+		return c.Name() == "rm" && (c.HasFlag('r', "recursive") || c.HasFlag('R', "recursive")) ||
+			strings.HasPrefix(c.Name(), "mkfs")
+	})
+}
 
 // guard is the hook of the README: it skips dangerous commands, masks
 // secrets in what tools return, and lets canUseTool approve read-only tools
@@ -22,7 +31,7 @@ func guard() *hookwire.Hook {
 	return lifecycle.New("guard", lifecycle.Options{
 		Hooks: lifecycle.Hooks{
 			lifecycle.PreToolUse: {func(ctx context.Context, in lifecycle.Input) (lifecycle.Output, error) {
-				if cmd, _ := in.ToolInput["command"].(string); dangerous.MatchString(cmd) {
+				if cmd, _ := in.ToolInput["command"].(string); dangerous(cmd) {
 					return lifecycle.Output{Action: lifecycle.Skip, Reason: "dangerous command: " + cmd}, nil
 				}
 				return lifecycle.Output{Action: lifecycle.Continue}, nil
@@ -50,6 +59,8 @@ func Example() {
 	}
 	fmt.Println(h.Modes())
 	ask(hookwire.MethodBeforeTool, `{"tool":"shell","arguments":{"command":"rm -rf /"}}`)
+	ask(hookwire.MethodBeforeTool, `{"tool":"shell","arguments":{"command":"sudo rm --recursive /"}}`)
+	ask(hookwire.MethodBeforeTool, `{"tool":"shell","arguments":{"command":"echo 'rm -rf /'"}}`)
 	ask(hookwire.MethodBeforeTool, `{"tool":"shell","arguments":{"command":"ls"}}`)
 	ask(hookwire.MethodAfterTool, `{"tool":"read_file","arguments":{"path":".env"},"result":{"for_llm":"SECRET_KEY=abc123"}}`)
 	ask(hookwire.MethodApproveTool, `{"tool":"read_file","arguments":{"path":".env"},"tool_kind":"readonly"}`)
@@ -57,6 +68,8 @@ func Example() {
 	// Output:
 	// [tool approve]
 	// {"action":"deny_tool","reason":"dangerous command: rm -rf /"}
+	// {"action":"deny_tool","reason":"dangerous command: sudo rm --recursive /"}
+	// {"action":"continue"}
 	// {"action":"continue"}
 	// {"action":"modify","result":{"tool":"read_file","arguments":{"path":".env"},"result":{"for_llm":"SECRET_KEY=***"}}}
 	// {"approved":true}

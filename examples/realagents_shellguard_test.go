@@ -1,0 +1,70 @@
+package examples
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// shellGuardSpelling is a recursive delete as a model may spell it, of its
+// own folder, and the end of the reason the shell guard gives for it
+// (what it read, then what it found), which must reach the model or the
+// user.
+type shellGuardSpelling struct {
+	command func(folder string) string
+	told    func(folder string) string
+}
+
+// shellGuardSpellings are the spellings the real agents run the shell guard
+// with. The agents run without sudo, so bash -c stands for the wrappers.
+var shellGuardSpellings = []shellGuardSpelling{
+	{func(f string) string { return "rm --recursive --force " + f }, func(f string) string { return f + " (a recursive delete)" }},
+	{func(f string) string { return "rm -fr " + f }, func(f string) string { return f + " (a recursive delete)" }},
+	{func(f string) string { return "rm -r -f " + f }, func(f string) string { return f + " (a recursive delete)" }},
+	{func(f string) string { return `r\m -rf ` + f }, func(f string) string { return f + " (a recursive delete)" }},
+	{func(f string) string { return "bash -c 'rm -rf " + f + "'" }, func(f string) string { return f + " (a recursive delete, run by bash)" }},
+	{func(f string) string { return "find " + f + " -delete" }, func(f string) string { return f + " -delete (a delete by find)" }},
+}
+
+// underTheRealAgentTheShellGuardHoldsEverySpelling runs the shell-guard
+// example (Python) in one agent, the model asking in one answer for each
+// spelling of a recursive delete, each of a folder of its own, and for a
+// command that only mentions one, which writes a file: every folder
+// survives, the guard's reason for each reaches the model or the user,
+// and the mention runs.
+func underTheRealAgentTheShellGuardHoldsEverySpelling(t *testing.T, run func(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer)) {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	a := newAgentRun(t)
+	var folders []string
+	var commands []string
+	for i, s := range shellGuardSpellings {
+		folder := filepath.Join(a.project, "precious-"+string(rune('a'+i)))
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(folder, "data.txt"), []byte("keep me\n"), 0o644)
+		folders = append(folders, folder)
+		commands = append(commands, s.command(folder))
+	}
+	mention := filepath.Join(a.project, "mention.txt")
+	a.command, a.siblings = commands[0], append(commands[1:], "echo 'rm -rf "+a.victim+"' > "+mention)
+
+	out, model := run(a, t, []string{"python3", guard}, "PYTHONPATH="+sdk)
+	told := model.sent() + out
+	for i, s := range shellGuardSpellings {
+		if _, err := os.Stat(filepath.Join(folders[i], "data.txt")); err != nil {
+			t.Errorf("%s: the folder is gone", commands[i])
+		}
+		if !strings.Contains(told, s.told(folders[i])) {
+			t.Errorf("%s: neither the model nor the user was told %q", commands[i], "..."+s.told(folders[i]))
+		}
+	}
+	if b, err := os.ReadFile(mention); err != nil || !strings.Contains(string(b), "rm -r") {
+		t.Errorf("the command that only mentions rm -rf did not run: %v, %q", err, b)
+	}
+	if t.Failed() {
+		t.Logf("the agent printed:\n%s", out)
+	}
+}

@@ -25,7 +25,7 @@ _PLAIN = re.compile(r"[^ \t\n;&|()<>'\"\\$`]+")
 _DQ_PLAIN = re.compile(r'[^"\\$`]+')
 _DOC_PLAIN = re.compile(r"[^\\$`]+")
 _ANSI_PLAIN = re.compile(r"[^'\\]+")
-_PARAM_PLAIN = re.compile(r"[^}\\'\"$`]+")
+_PARAM_PLAIN = re.compile(r"[^}\]\[<>\\'\"$`]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ARITH_SCAN = re.compile(r"[()'\"\\]")
 _DQ_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -129,6 +129,8 @@ class Lexer:
         self.via = via
         # Here-docs whose bodies start after the next newline: (delimiter, strip tabs, quoted).
         self.pending: list[tuple[str, bool, bool]] = []
+        # Where a ) closed first when arithmetic() found no (( ... )), or -1.
+        self.arith_stop = -1
 
     # -- what the parser provides --------------------------------------
 
@@ -343,14 +345,14 @@ class Lexer:
             return True
         if nxt == "{":
             self.i = i + 2
-            self.param(in_dq)
+            self.matched("}", "", in_dq)  # the first: bash does not pair braces inside
             return True
-        if nxt == "[":  # $[...], bash's old arithmetic
-            end = s.find("]", i + 2)
-            if end < 0:
-                raise self.fail()
+        if nxt == "[":  # $[...], bash's old arithmetic: to its matching ]
+            self.i = i + 2
+            mark = len(self.state.commands)
+            end = self.matched("]", "[", in_dq)
+            del self.state.commands[mark:]  # check_arithmetic reads them
             self.check_arithmetic(s[i + 2 : end])
-            self.i = end + 1
             return True
         if not in_dq and nxt == "'":
             self.i = i + 2
@@ -390,6 +392,7 @@ class Lexer:
         s = self.s
         level = 0
         j = start
+        self.arith_stop = -1
         while True:
             m = _ARITH_SCAN.search(s, j)
             if not m:
@@ -419,6 +422,7 @@ class Lexer:
                 self.i = k + 2
                 return True
             else:
+                self.arith_stop = k  # where a ) closed first
                 return False
 
     def check_arithmetic(self, text: str) -> None:
@@ -433,19 +437,31 @@ class Lexer:
                 if failure.reason != SYNTAX:
                     raise
 
-    def param(self, in_dq: bool) -> None:
-        """Reads ${...} from after its opening brace."""
+    def matched(self, close: str, nest: str, in_dq: bool) -> int:
+        """Reads ${...} or $[...] from after its opening; returns the index of its close.
+
+        nest: what opens a level inside ($[ nests [ ]); ${ pairs no braces.
+        """
         self.enter()
         s, n = self.s, self.n
+        level = 0
         while True:
             i = self.i
             if i >= n:
                 raise self.fail()
             c = s[i]
-            if c == "}":  # the first: bash does not pair the braces inside
+            if c == close:
                 self.i = i + 1
-                break
-            if c == "\\":
+                if not level:
+                    break
+                level -= 1
+            elif c == nest:
+                level += 1
+                self.i = i + 1
+            elif c in "<>" and not in_dq and s.startswith("(", i + 1):  # ${<(ls)} runs ls
+                self.i = i + 2
+                self.substitution(c + "()")
+            elif c == "\\":
                 self.i = i + 2
             elif c == "'":  # quoting even inside "...", as bash reads ${x:-'}'}
                 end = s.find("'", i + 1)
@@ -464,6 +480,7 @@ class Lexer:
                 m = _PARAM_PLAIN.match(s, i)
                 self.i = m.end() if m else i + 1
         self.leave()
+        return i
 
     def backtick(self, in_dq: bool) -> None:
         """Reads `...` from after its opening backquote, and the command in it."""

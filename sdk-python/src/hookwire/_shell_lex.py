@@ -441,6 +441,8 @@ class Lexer:
         """Reads ${...} or $[...] from after its opening; returns the index of its close.
 
         nest: what opens a level inside ($[ nests [ ]); ${ pairs no braces.
+        bash's $[ reads quotes, $(...), $[...] and `...` inside it, not
+        ${...} or <(...): `$[ ${x:-]} ]` ends at the first ].
         """
         self.enter()
         s, n = self.s, self.n
@@ -458,7 +460,8 @@ class Lexer:
             elif c == nest:
                 level += 1
                 self.i = i + 1
-            elif c in "<>" and not in_dq and s.startswith("(", i + 1):  # ${<(ls)} runs ls
+            elif c in "<>" and not in_dq and not nest and s.startswith("(", i + 1):
+                # ${<(ls)} runs ls
                 self.i = i + 2
                 self.substitution(c + "()")
             elif c == "\\":
@@ -471,7 +474,7 @@ class Lexer:
             elif c == '"':
                 self.i = i + 1
                 self.dquote([])
-            elif c == "$":
+            elif c == "$" and not (nest and s.startswith("{", i + 1)):
                 self.dollar([], in_dq)
             elif c == "`":
                 self.i = i + 1

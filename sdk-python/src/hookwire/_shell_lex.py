@@ -27,8 +27,9 @@ _DOC_PLAIN = re.compile(r"[^\\$`]+")
 _ANSI_PLAIN = re.compile(r"[^'\\]+")
 _PARAM_PLAIN = re.compile(r"[^}\]\[<>\\'\"$`]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ARITH_SCAN = re.compile(r"[()'\"\\]")
+_ARITH_SCAN = re.compile(r"[()'\"`\\]")
 _DQ_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
+_BQ_END = re.compile(r"(?:[^`\\]|\\.)*`", re.DOTALL)
 _TICK_OR_ESCAPE = re.compile(r"[`\\]")
 # What $((...)) may hold without bash evaluating a name: a name's value is
 # itself evaluated, and can run a command (a[$(cmd)]).
@@ -406,8 +407,8 @@ class Lexer:
                 if end < 0:
                     return False
                 j = end + 1
-            elif c == '"':
-                dq = _DQ_END.match(s, j)
+            elif c in '"`':  # as are a "..." or `...`'s: ((`echo ))` + 1))
+                dq = (_DQ_END if c == '"' else _BQ_END).match(s, j)
                 if not dq:
                     return False
                 j = dq.end()

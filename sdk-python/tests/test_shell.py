@@ -71,8 +71,9 @@ def test_a_vector_reads_as_written(vector: dict[str, Any]) -> None:
     assert sorted({u.reason for u in reading.unknown}) == sorted(set(want_unknown))
     if STOPPED & set(want_unknown):
         return
-    want = sorted(json.dumps(c, sort_keys=True) for c in vector["commands"])
-    assert sorted(as_vector(c) for c in reading.commands) == want
+    # Compared as sets: a repeated command counts once.
+    want = sorted({json.dumps(c, sort_keys=True) for c in vector["commands"]})
+    assert sorted({as_vector(c) for c in reading.commands}) == want
 
 
 # Readings the shared vectors do not pin down yet, each checked against
@@ -398,7 +399,8 @@ def test_read_never_raises_and_is_deterministic(line: str) -> None:
         assert reading.commands == [] and len(reading.unknown) == 1
 
 
-@given(st.lists(st.sampled_from(ALPHABET), max_size=20).map("".join))
+# No shell is given a NUL: a command line holding one is a syntax error.
+@given(st.lists(st.sampled_from([a for a in ALPHABET if a != "\x00"]), max_size=20).map("".join))
 def test_a_quoted_word_is_one_argument(text: str) -> None:
     quoted = "'" + text.replace("'", "'\\''") + "'"
     assert read("echo " + quoted).commands[0].args == ["echo", text]

@@ -25,10 +25,11 @@ _PLAIN = re.compile(r"[^ \t\n;&|()<>'\"\\$`]+")
 _DQ_PLAIN = re.compile(r'[^"\\$`]+')
 _DOC_PLAIN = re.compile(r"[^\\$`]+")
 _ANSI_PLAIN = re.compile(r"[^'\\]+")
-_PARAM_PLAIN = re.compile(r"[^}\\'\"$`]+")
+_PARAM_PLAIN = re.compile(r"[^}\]\[<>\\'\"$`]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ARITH_SCAN = re.compile(r"[()'\"\\]")
+_ARITH_SCAN = re.compile(r"[()'\"`\\]")
 _DQ_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
+_BQ_END = re.compile(r"(?:[^`\\]|\\.)*`", re.DOTALL)
 _TICK_OR_ESCAPE = re.compile(r"[`\\]")
 # What $((...)) may hold without bash evaluating a name: a name's value is
 # itself evaluated, and can run a command (a[$(cmd)]).
@@ -129,6 +130,8 @@ class Lexer:
         self.via = via
         # Here-docs whose bodies start after the next newline: (delimiter, strip tabs, quoted).
         self.pending: list[tuple[str, bool, bool]] = []
+        # Where a ) closed first when arithmetic() found no (( ... )), or -1.
+        self.arith_stop = -1
 
     # -- what the parser provides --------------------------------------
 
@@ -343,14 +346,14 @@ class Lexer:
             return True
         if nxt == "{":
             self.i = i + 2
-            self.param(in_dq)
+            self.matched("}", "", in_dq)  # the first: bash does not pair braces inside
             return True
-        if nxt == "[":  # $[...], bash's old arithmetic
-            end = s.find("]", i + 2)
-            if end < 0:
-                raise self.fail()
+        if nxt == "[":  # $[...], bash's old arithmetic: to its matching ]
+            self.i = i + 2
+            mark = len(self.state.commands)
+            end = self.matched("]", "[", in_dq)
+            del self.state.commands[mark:]  # check_arithmetic reads them
             self.check_arithmetic(s[i + 2 : end])
-            self.i = end + 1
             return True
         if not in_dq and nxt == "'":
             self.i = i + 2
@@ -390,6 +393,7 @@ class Lexer:
         s = self.s
         level = 0
         j = start
+        self.arith_stop = -1
         while True:
             m = _ARITH_SCAN.search(s, j)
             if not m:
@@ -403,8 +407,8 @@ class Lexer:
                 if end < 0:
                     return False
                 j = end + 1
-            elif c == '"':
-                dq = _DQ_END.match(s, j)
+            elif c in '"`':  # as are a "..." or `...`'s: ((`echo ))` + 1))
+                dq = (_DQ_END if c == '"' else _BQ_END).match(s, j)
                 if not dq:
                     return False
                 j = dq.end()
@@ -419,6 +423,7 @@ class Lexer:
                 self.i = k + 2
                 return True
             else:
+                self.arith_stop = k  # where a ) closed first
                 return False
 
     def check_arithmetic(self, text: str) -> None:
@@ -433,19 +438,34 @@ class Lexer:
                 if failure.reason != SYNTAX:
                     raise
 
-    def param(self, in_dq: bool) -> None:
-        """Reads ${...} from after its opening brace."""
+    def matched(self, close: str, nest: str, in_dq: bool) -> int:
+        """Reads ${...} or $[...] from after its opening; returns the index of its close.
+
+        nest: what opens a level inside ($[ nests [ ]); ${ pairs no braces.
+        bash's $[ reads quotes, $(...), $[...] and `...` inside it, not
+        ${...} or <(...): `$[ ${x:-]} ]` ends at the first ].
+        """
         self.enter()
         s, n = self.s, self.n
+        level = 0
         while True:
             i = self.i
             if i >= n:
                 raise self.fail()
             c = s[i]
-            if c == "}":  # the first: bash does not pair the braces inside
+            if c == close:
                 self.i = i + 1
-                break
-            if c == "\\":
+                if not level:
+                    break
+                level -= 1
+            elif c == nest:
+                level += 1
+                self.i = i + 1
+            elif c in "<>" and not in_dq and not nest and s.startswith("(", i + 1):
+                # ${<(ls)} runs ls
+                self.i = i + 2
+                self.substitution(c + "()")
+            elif c == "\\":
                 self.i = i + 2
             elif c == "'":  # quoting even inside "...", as bash reads ${x:-'}'}
                 end = s.find("'", i + 1)
@@ -455,7 +475,7 @@ class Lexer:
             elif c == '"':
                 self.i = i + 1
                 self.dquote([])
-            elif c == "$":
+            elif c == "$" and not (nest and s.startswith("{", i + 1)):
                 self.dollar([], in_dq)
             elif c == "`":
                 self.i = i + 1
@@ -464,6 +484,7 @@ class Lexer:
                 m = _PARAM_PLAIN.match(s, i)
                 self.i = m.end() if m else i + 1
         self.leave()
+        return i
 
     def backtick(self, in_dq: bool) -> None:
         """Reads `...` from after its opening backquote, and the command in it."""

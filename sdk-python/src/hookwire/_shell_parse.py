@@ -11,20 +11,25 @@ import re
 
 from ._shell_follow import follow
 from ._shell_lex import Failure, Lexer, State, Word
-from ._shell_types import DEPTH, MAX_DEPTH, Command, Redirect
+from ._shell_types import DEPTH, MAX_DEPTH, SYNTAX, Command, Redirect
 
-_END = r"(?=[ \t\n;&|()<>]|\Z)"
-_RESERVED = re.compile(
-    r"(?:if|then|elif|else|fi|do|done|case|esac|while|until|for|select|function|coproc"
-    r"|time|in|\{|\}|!|\[\[|\]\])" + _END
+_META = " \t\n;&|()<>"
+# Reserved words; a joined line (backslash-newline) may split one.
+_KEYWORDS = frozenset(
+    "if then elif else fi do done case esac while until for select function coproc"
+    " time in { } ! [[ ]]".split()
 )
-_TIME_P = re.compile(r"-p" + _END)
+_TIME_P = re.compile(r"-p(?=[ \t\n;&|()<>]|\Z)")
 _OPERATOR = re.compile(r";;&|;;|;&|&&|\|\||\|&|[;&|()\n]")
+# A descriptor's number may hold joined lines: 1\<newline>2>&1 is 12>&.
+# No number or {NAME} comes before &> or &>>: `echo 2&>f` echoes 2.
 _REDIRECT = re.compile(
-    r"(?:[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})?(?:&>>|&>|<<<|<<-|<<|<>|<&|>>|>&|>\||<|>)"
+    r"(?:[0-9](?:[0-9]|\\\n)*|\{[A-Za-z_][A-Za-z0-9_]*\})?"
+    r"(?:<<<|<<-|<<|<>|<&|>>|>&|>\||<|>)|&>>|&>"
 )
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-_SUBSCRIPTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[")
+_SUBSCRIPTED = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*\[")
+_JOINED = "\\\n"
 _BRACKETS = re.compile(r"[\[\]]")
 _NAME_THEN_BLANKS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[ \t]+")
 # Reserved words that end a list, never start a command.
@@ -54,18 +59,64 @@ class Parser(Lexer):
 
     # -- tokens ------------------------------------------------------------
 
+    kw_end = 0  # where the reserved word last found ends: take() moves there
+    op_end = 0  # where the operator last found ends: take_op() moves there
+
     def reserved(self) -> str | None:
-        m = _RESERVED.match(self.s, self.i)
-        return m.group() if m else None
+        """The reserved word at i: a whole unquoted word, joined lines and all."""
+        s, n = self.s, self.n
+        chars: list[str] = []
+        i = self.i
+        while i < n and len(chars) <= 8:
+            c = s[i]
+            if c == "\\" and s.startswith("\n", i + 1):
+                i += 2
+                continue
+            if c in _META or c in "'\"\\$`":
+                break
+            chars.append(c)
+            i += 1
+        word = "".join(chars)
+        if word not in _KEYWORDS:
+            return None
+        j = i
+        while s.startswith(_JOINED, j):
+            j += 2
+        # A process substitution continues the word: [[<(a)]] is a word.
+        if j < n and (s[j] not in _META or (s[j] in "<>" and s.startswith("(", j + 1))):
+            return None
+        self.kw_end = i
+        return word
+
+    def take(self) -> None:
+        self.i = self.kw_end
 
     def operator(self) -> str | None:
-        m = _OPERATOR.match(self.s, self.i)
-        return m.group() if m else None
+        """The operator at i; a joined line may split it (&\\<newline>&)."""
+        s, n = self.s, self.n
+        chars: list[str] = []
+        ends: list[int] = []
+        i = self.i
+        while len(chars) < 3 and i < n:
+            if s.startswith(_JOINED, i):
+                i += 2
+                continue
+            chars.append(s[i])
+            i += 1
+            ends.append(i)
+        m = _OPERATOR.match("".join(chars))
+        if not m:
+            return None
+        self.op_end = ends[m.end() - 1]
+        return m.group()
+
+    def take_op(self) -> None:
+        self.i = self.op_end
 
     def expect(self, word: str) -> None:
         if self.reserved() != word:
             raise self.fail()
-        self.i += len(word)
+        self.take()
 
     def skip_linebreaks(self) -> None:
         while True:
@@ -91,7 +142,7 @@ class Parser(Lexer):
             self.skip_blanks()
             op = self.operator()
             if op in (";", "&"):
-                self.i += 1
+                self.take_op()
             elif not (
                 self.i >= self.n or op in ("\n", ")", *_CASE_ENDS) or self.reserved() in stops
             ):
@@ -108,7 +159,7 @@ class Parser(Lexer):
             self.skip_blanks()
             if self.operator() not in ("&&", "||"):
                 return
-            self.i += 2
+            self.take_op()
             self.skip_linebreaks()
             self.pipeline()
 
@@ -118,25 +169,32 @@ class Parser(Lexer):
             self.skip_blanks()
             word = self.reserved()
             if word == "!":
-                self.i += 1
+                self.take()
             elif word == "time":  # bash's keyword, with its -p
-                self.i += 4
+                self.take()
                 self.skip_blanks()
                 if _TIME_P.match(self.s, self.i):
                     self.i += 2
             else:
                 break
             prefixed = True
-        if prefixed and (self.i >= self.n or self.operator() not in (None, "(")):
+        if prefixed and self.i >= self.n:
             return  # `time` alone times nothing
+        op = self.operator()
+        if prefixed and op not in (None, "(") and not _REDIRECT.match(self.s, self.i):
+            if op in ("&", "&&", "||", "|", "|&"):
+                raise self.fail()  # bash runs `time;` but refuses `time &`, `! || x`
+            return
         self.command()
         while True:
             self.skip_blanks()
             op = self.operator()
             if op not in ("|", "|&"):
                 return
-            self.i += len(op)
+            self.take_op()
             self.skip_linebreaks()
+            if self.reserved() == "!":
+                raise self.fail()  # `a | ! b`: ! starts a pipeline only
             self.command()
 
     # -- commands --------------------------------------------------------------
@@ -148,6 +206,8 @@ class Parser(Lexer):
         s = self.s
         if s.startswith("(", self.i):
             if not (s.startswith("((", self.i) and self.arithmetic(self.i + 2)):
+                if s.startswith("((", self.i) and s.startswith("\n", self.arith_stop + 1):
+                    raise self.fail()  # bash reads ((a) ) as subshells, not ((a) and a newline
                 self.i += 1
                 self.enter()
                 self.list_of_one(frozenset())
@@ -161,13 +221,13 @@ class Parser(Lexer):
             raise self.fail()
         word = self.reserved()
         if word in _COMPOUND:
-            self.i += len(word or "")
+            self.take()
             self.enter()
             self.compound(word or "")
             self.leave()
             self.redirects_after()
         elif word == "function":
-            self.i += len(word)
+            self.take()
             self.skip_blanks()
             if self.word() is None:
                 raise self.fail()
@@ -176,11 +236,15 @@ class Parser(Lexer):
                 self.parens_of_function()
             self.function_body()
         elif word == "coproc":
-            self.i += len(word)
+            self.take()
             self.skip_blanks()
+            if self.reserved() is not None and not self.is_compound_at(self.i):
+                raise self.fail()  # coproc done, coproc function f ...
             m = _NAME_THEN_BLANKS.match(s, self.i)
             if m and self.is_compound_at(m.end()):
                 self.i = m.end()  # coproc NAME { ...; }: NAME names it
+            elif m and self.at_reserved(m.end()):
+                raise self.fail()  # coproc w done
             self.command()
         elif word in _CLOSERS:
             raise self.fail()
@@ -193,6 +257,12 @@ class Parser(Lexer):
         self.i = saved
         return word in _COMPOUND or self.s.startswith("(", i)
 
+    def at_reserved(self, i: int) -> bool:
+        saved, self.i = self.i, i
+        word = self.reserved()
+        self.i = saved
+        return word is not None
+
     def compound(self, word: str) -> None:
         if word == "{":
             self.list_of_one(frozenset({"}"}))
@@ -202,12 +272,12 @@ class Parser(Lexer):
             self.expect("then")
             self.list_of_one(frozenset({"elif", "else", "fi"}))
             while self.reserved() == "elif":
-                self.i += 4
+                self.take()
                 self.list_of_one(frozenset({"then"}))
                 self.expect("then")
                 self.list_of_one(frozenset({"elif", "else", "fi"}))
             if self.reserved() == "else":
-                self.i += 4
+                self.take()
                 self.list_of_one(frozenset({"fi"}))
             self.expect("fi")
         elif word in ("while", "until"):
@@ -233,7 +303,7 @@ class Parser(Lexer):
                 raise self.fail()
             self.skip_linebreaks()
             if self.reserved() == "in":
-                self.i += 2
+                self.take()
                 while True:
                     self.skip_blanks()
                     if self.word() is None:
@@ -241,12 +311,12 @@ class Parser(Lexer):
         self.skip_blanks()
         op = self.operator()
         if op == ";":
-            self.i += 1
+            self.take_op()
         elif op not in (None, "\n"):
             raise self.fail()
         self.skip_linebreaks()
         if self.reserved() == "{":  # bash takes a group for do ... done
-            self.i += 1
+            self.take()
             self.list_of_one(frozenset({"}"}))
             self.expect("}")
             return
@@ -264,7 +334,7 @@ class Parser(Lexer):
         while True:
             self.skip_linebreaks()
             if self.reserved() == "esac":
-                self.i += 4
+                self.take()
                 return
             if s.startswith("(", self.i):
                 self.i += 1
@@ -282,7 +352,7 @@ class Parser(Lexer):
             self.list_(frozenset({"esac"}))
             op = self.operator()
             if op in _CASE_ENDS:
-                self.i += len(op or "")
+                self.take_op()
             elif self.reserved() != "esac":
                 raise self.fail()
 
@@ -298,7 +368,7 @@ class Parser(Lexer):
                 self.newline()
                 continue
             if self.reserved() == "]]":
-                self.i += 2
+                self.take()
                 return
             if s.startswith("&&", self.i) or s.startswith("||", self.i):
                 self.i += 2
@@ -331,17 +401,27 @@ class Parser(Lexer):
         """A compound command's redirects: not listed on any command, but read."""
         while True:
             self.skip_blanks()
-            m = _REDIRECT.match(self.s, self.i)
-            if not m or (m.group() in ("<", ">") and self.s.startswith("(", m.end())):
+            m = self.redirect_at()
+            if not m:
                 return
-            self.redirect(m.group(), [])
+            self.redirect(m, [])
 
-    def redirect(self, op: str, redirects: list[Redirect]) -> None:
-        self.i += len(op)
+    def redirect_at(self) -> re.Match[str] | None:
+        """The redirect operator at i, with its number or {NAME}: not <( or >(."""
+        m = _REDIRECT.match(self.s, self.i)
+        if m and m.group() in ("<", ">") and self.s.startswith("(", m.end()):
+            return None
+        return m
+
+    def redirect(self, m: re.Match[str], redirects: list[Redirect]) -> None:
+        op = m.group().replace(_JOINED, "")
+        self.i = m.end()
         self.skip_blanks()
         word = self.word()
         if word is None:
             raise self.fail()
+        if word.raw.strip("0123456789") == "" and self.s.startswith(("<", ">"), self.i):
+            raise self.fail()  # a target cannot be a descriptor's number: > 2>f
         target = word.text
         if op.endswith(("<<", "<<-")) and not op.endswith("<<<"):
             target = word.value if word.quoted else word.raw
@@ -358,9 +438,9 @@ class Parser(Lexer):
             self.skip_blanks()
             if self.i >= self.n:
                 break
-            m = _REDIRECT.match(s, self.i)
-            if m and not (m.group() in ("<", ">") and s.startswith("(", m.end())):
-                self.redirect(m.group(), redirects)
+            m = self.redirect_at()
+            if m:
+                self.redirect(m, redirects)
                 continue
             c = s[self.i]
             if c in ";&|)\n":
@@ -376,8 +456,11 @@ class Parser(Lexer):
             word = word or self.word()
             if word is None:
                 raise self.fail()
-            is_assignment = _ASSIGNMENT.match(word.raw) is not None
-            if is_assignment and word.raw.endswith("=") and s.startswith("(", self.i):
+            raw = word.raw.replace(_JOINED, "")
+            assignment = _ASSIGNMENT.match(raw)
+            is_assignment = assignment is not None
+            # NAME=(...) is an array only when its = ends the word: not A=b=(c).
+            if assignment and assignment.end() == len(raw) and s.startswith("(", self.i):
                 if words and words[0].text not in _DECLARING:
                     raise self.fail()
                 start = self.i - len(word.raw)
@@ -431,4 +514,6 @@ class Parser(Lexer):
 
 
 def read_into(text: str, state: State) -> None:
+    if "\x00" in text:  # no shell is given a NUL: an argument ends at it
+        raise Failure(SYNTAX, text[text.index("\x00") :])
     Parser(text, state, 0, "").read_all()

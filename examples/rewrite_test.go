@@ -1,7 +1,9 @@
 package examples
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +93,33 @@ func TestUnderTheRealAgentsARewriteIsNoApproval(t *testing.T) {
 				t.Errorf("%s ran the rewritten command that its own rules refuse: the hook approved it\n%s", tc.agent, out)
 			}
 		})
+	}
+}
+
+// The same rewrite under `hookwire run`, as each host takes it: the
+// reference runtime and PicoClaw's rules run the new command in the tool's
+// own argument, as do the agents' forms, but for Qwen Code, which takes no
+// new arguments and denies the call.
+func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
+	dir := t.TempDir()
+	hook, env := rewritingHook(t, "/tmp/rewritten")
+	cfg, _ := json.Marshal(map[string]any{"version": 3, "hooks": map[string]any{"enabled": true, "processes": map[string]any{
+		"rewriter": map[string]any{"enabled": true, "command": hook, "dir": dir, "intercept": []string{"before_tool"}}}}})
+	scenario := `{"tools": ["shell"], "turns": [{"prompt": "Clean.", "replies": [
+		{"tool_calls": [{"name": "shell", "arguments": {"command": "rm -rf victim"}}]}, {"content": "Done."}]}]}`
+	write(t, filepath.Join(dir, "hooks.json"), string(cfg))
+	write(t, filepath.Join(dir, "scenario.json"), scenario)
+	for _, host := range append([]string{"reference", "picoclaw"}, allAgents...) {
+		cmd := exec.Command(cli, "run", "--host", host, "--hooks", filepath.Join(dir, "hooks.json"), filepath.Join(dir, "scenario.json"))
+		name, value, _ := strings.Cut(env[0], "=")
+		cmd.Env = environ(map[string]string{name: value})
+		out, _ := cmd.CombinedOutput()
+		want := "would run: touch /tmp/rewritten"
+		if host == "qwen-code" {
+			want = "takes no new arguments at PreToolUse: the call is denied"
+		}
+		if !strings.Contains(string(out), want) || strings.Contains(string(out), "would run: rm") {
+			t.Errorf("--host %s: the transcript does not say %q\n%s", host, want, out)
+		}
 	}
 }

@@ -140,7 +140,7 @@ export class Parser extends Scanner {
     for (;;) {
       this.skipBlanks();
       if (!this.at("&&") && !this.at("||")) return;
-      this.pos += 2;
+      this.advance(2);
       this.skipLines();
       this.readPipeline();
     }
@@ -153,14 +153,14 @@ export class Parser extends Scanner {
       this.skipBlanks();
       const w = this.peekLiteral();
       if (w === "!" || w === "time") prefixed = true;
-      if (w === "!") this.pos++;
+      if (w === "!") this.takeLiteral();
       else if (w === "time") {
-        this.pos += 4;
+        this.takeLiteral();
         for (;;) {
           this.skipBlanks();
           const option = this.peekLiteral();
           if (option !== "-p" && option !== "--") break;
-          this.pos += option.length;
+          this.takeLiteral();
         }
       } else break;
     }
@@ -175,7 +175,7 @@ export class Parser extends Scanner {
     for (;;) {
       this.skipBlanks();
       if (this.peek() !== "|" || this.peek(1) === "|") return;
-      this.pos += this.peek(1) === "&" ? 2 : 1;
+      this.advance(this.peek(1) === "&" ? 2 : 1);
       this.skipLines();
       this.readCommand();
     }
@@ -192,7 +192,7 @@ export class Parser extends Scanner {
       if (this.peek(1) === "(") {
         const from = this.pos;
         const mark = this.mark();
-        this.pos += 2;
+        this.advance(2);
         if (this.readArithmetic()) {
           this.compoundRedirects();
           return;
@@ -222,12 +222,12 @@ export class Parser extends Scanner {
       }
       if (w === "coproc") {
         // bash's coproc [NAME] command: the command runs.
-        this.pos += w.length;
+        this.takeLiteral();
         this.skipBlanks();
         const name = this.peekLiteral();
         if (name !== null && !COMPOUNDS.has(name) && /^[A-Za-z_]\w*$/.test(name)) {
           const from = this.pos;
-          this.pos += name.length;
+          this.takeLiteral();
           this.skipBlanks();
           if (this.peek() !== "{" && this.peek() !== "(") this.pos = from;
         }
@@ -242,7 +242,7 @@ export class Parser extends Scanner {
         this.readSimple();
         return;
       }
-      this.pos += w.length;
+      this.takeLiteral();
       this.skipBlanks();
       if (this.peek() === "(") {
         this.pos = from;
@@ -258,21 +258,21 @@ export class Parser extends Scanner {
   private readCompound(w: string): boolean {
     switch (w) {
       case "{":
-        this.pos++;
+        this.takeLiteral();
         this.enter();
         this.readBody();
         this.expectWord("}");
         this.leave();
         return true;
       case "if":
-        this.pos += 2;
+        this.takeLiteral();
         this.enter();
         this.readBody();
         this.expectWord("then");
         this.readBody();
         for (;;) {
           const next = this.peekLiteral();
-          this.pos += next?.length ?? 0;
+          if (next !== null) this.takeLiteral();
           if (next === "fi") break;
           if (next === "elif") {
             this.readBody();
@@ -288,7 +288,7 @@ export class Parser extends Scanner {
         return true;
       case "while":
       case "until":
-        this.pos += w.length;
+        this.takeLiteral();
         this.enter();
         this.readBody();
         this.readDoGroup();
@@ -296,19 +296,19 @@ export class Parser extends Scanner {
         return true;
       case "for":
       case "select":
-        this.pos += w.length;
+        this.takeLiteral();
         this.enter();
         this.readFor();
         this.leave();
         return true;
       case "case":
-        this.pos += 4;
+        this.takeLiteral();
         this.enter();
         this.readCase();
         this.leave();
         return true;
       case "[[":
-        this.pos += 2;
+        this.takeLiteral();
         this.readTest();
         return true;
       default:
@@ -325,7 +325,7 @@ export class Parser extends Scanner {
   private expectWord(w: string): void {
     this.skipLines();
     if (this.peekLiteral() !== w) this.syntax();
-    this.pos += w.length;
+    this.takeLiteral();
   }
 
   /** `do list done`, or bash's `{ list }` in place of it. */
@@ -333,7 +333,7 @@ export class Parser extends Scanner {
     this.skipLines();
     const w = this.peekLiteral();
     if (w !== "do" && w !== "{") this.syntax();
-    this.pos += w.length;
+    this.takeLiteral();
     this.readBody();
     this.expectWord(w === "do" ? "done" : "}");
   }
@@ -342,13 +342,13 @@ export class Parser extends Scanner {
   private readFor(): void {
     this.skipBlanks();
     if (this.at("((")) {
-      this.pos += 2;
+      this.advance(2);
       if (!this.readArithmetic()) this.syntax();
     } else {
       if (this.readWord() === null) this.syntax();
       this.skipLines();
       if (this.peekLiteral() === "in") {
-        this.pos += 2;
+        this.takeLiteral();
         for (;;) {
           this.skipBlanks();
           const c = this.peek();
@@ -372,7 +372,7 @@ export class Parser extends Scanner {
     for (;;) {
       this.skipLines();
       if (this.peekLiteral() === "esac") {
-        this.pos += 4;
+        this.takeLiteral();
         return;
       }
       if (this.peek() === "(") this.pos++;
@@ -387,8 +387,8 @@ export class Parser extends Scanner {
       }
       this.readList();
       this.skipBlanks();
-      if (this.at(";;&")) this.pos += 3;
-      else if (this.at(";;") || this.at(";&")) this.pos += 2;
+      if (this.at(";;&")) this.advance(3);
+      else if (this.at(";;") || this.at(";&")) this.advance(2);
       else {
         this.expectWord("esac");
         return;
@@ -404,16 +404,16 @@ export class Parser extends Scanner {
       if (c === "") this.syntax();
       const w = this.peekLiteral();
       if (w === "]]") {
-        this.pos += 2;
+        this.takeLiteral();
         return;
       }
       if (w === "=~") {
-        this.pos += 2;
+        this.takeLiteral();
         this.readRegex();
       } else if (c === "&" || c === "|") {
         // Only && and || join; a single one does not parse.
         if (this.peek(1) !== c) this.syntax();
-        this.pos += 2;
+        this.advance(2);
       } else if (c === "<" || c === ">") {
         if (this.peek(1) === c) this.syntax();
         this.pos++;
@@ -439,7 +439,7 @@ export class Parser extends Scanner {
   /** `function name [()] body` or `name () body`: the body is a compound command. */
   private readFunction(keyword: boolean): void {
     if (keyword) {
-      this.pos += "function".length;
+      this.takeLiteral();
       this.skipBlanks();
     }
     if (this.readWord() === null) this.syntax();
@@ -471,16 +471,15 @@ export class Parser extends Scanner {
   private readRedirect(into: ShellRedirect[]): void {
     const src = this.src;
     const start = this.pos;
-    while (src[this.pos]! >= "0" && src[this.pos]! <= "9") this.pos++;
-    const c = src[this.pos];
-    this.pos++;
-    if (c === "&") this.pos += this.at(">>") ? 2 : 1;
+    this.pos = this.descriptorEnd();
+    const c = this.peek();
+    this.advance(1);
+    if (c === "&") this.advance(this.at(">>") ? 2 : 1);
     else if (c === "<") {
-      if (this.at("<<")) this.pos += 2;
-      else if (this.at("<-")) this.pos += 2;
-      else if (this.at("<") || this.at("&") || this.at(">")) this.pos++;
-    } else if (this.at(">") || this.at("&") || this.at("|")) this.pos++;
-    const op = src.slice(start, this.pos);
+      if (this.at("<<") || this.at("<-")) this.advance(2);
+      else if (this.at("<") || this.at("&") || this.at(">")) this.advance(1);
+    } else if (this.at(">") || this.at("&") || this.at("|")) this.advance(1);
+    const op = src.slice(start, this.pos).replaceAll("\\\n", "");
     this.skipBlanks();
     const w = this.readWord();
     if (w === null) this.syntax();

@@ -483,7 +483,7 @@ export class Parser extends Scanner {
     this.skipBlanks();
     const w = this.readWord();
     if (w === null) this.syntax();
-    const bare = op.replace(/^[0-9]+/, "");
+    const bare = op.replace(/^(?:[0-9]+|\{\w+\})/, "");
     if (bare === "<<" || bare === "<<-") {
       this.hereDocs.push({ delimiter: w.value, stripTabs: bare === "<<-", quoted: w.quoted });
       into.push({ op, target: w.value });

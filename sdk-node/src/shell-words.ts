@@ -144,7 +144,7 @@ export abstract class Scanner {
   /**
    * Whether a redirect starts here: `<`, `>` (not a process substitution),
    * `&>`, or before one a file descriptor's number (a joined line inside it
-   * or not).
+   * or not) or bash's `{NAME}`.
    */
   protected atRedirect(): boolean {
     const c = this.peek();
@@ -157,10 +157,16 @@ export abstract class Scanner {
     return (at === "<" || at === ">") && this.src[end + 1] !== "(";
   }
 
-  /** Where a file descriptor's number (joined lines inside it skipped) before a redirect ends. */
+  /** Where a file descriptor's number (joined lines inside it skipped) or a `{NAME}` before a redirect ends. */
   protected descriptorEnd(): number {
     const src = this.src;
     let i = this.pos;
+    if (src[i] === "{") {
+      let j = i + 1;
+      if (!isNameStart(src.charAt(j))) return i;
+      while (isNameChar(src.charAt(j))) j++;
+      return src[j] === "}" ? j + 1 : i;
+    }
     for (;;) {
       if (src[i]! >= "0" && src[i]! <= "9") i++;
       else if (i > this.pos && src[i] === "\\" && src[i + 1] === "\n") i += 2;

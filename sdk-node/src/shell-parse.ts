@@ -483,6 +483,8 @@ export class Parser extends Scanner {
     this.skipBlanks();
     const w = this.readWord();
     if (w === null) this.syntax();
+    // A target cannot be a descriptor's number: `>2>&1`.
+    if (/^[0-9]+$/.test(w.source) && (this.peek() === "<" || this.peek() === ">")) this.syntax();
     const bare = op.replace(/^(?:[0-9]+|\{\w+\})/, "");
     if (bare === "<<" || bare === "<<-") {
       this.hereDocs.push({ delimiter: w.value, stripTabs: bare === "<<-", quoted: w.quoted });

@@ -164,13 +164,9 @@ export class Parser extends Scanner {
         }
       } else break;
     }
-    // bash takes `time` or `!` with no command: `time;`.
+    // bash takes `time` or `!` with no command: `time;`, but refuses `time &`.
     const c = this.peek();
-    if (
-      prefixed &&
-      (c === "" || c === "\n" || (c === ";" && this.peek(1) !== ";") || (c === "&" && this.peek(1) !== "&"))
-    )
-      return;
+    if (prefixed && (c === "" || c === "\n" || (c === ";" && this.peek(1) !== ";"))) return;
     this.readCommand();
     for (;;) {
       this.skipBlanks();

@@ -11,6 +11,8 @@ import { runs } from "./shell-wrappers.js";
 const CLOSERS = new Set(["then", "elif", "else", "fi", "do", "done", "esac", "}", "]]", "in"]);
 // Words a function's body starts with: it is a compound command.
 const COMPOUNDS = new Set(["{", "if", "while", "until", "for", "select", "case", "[["]);
+// bash's reserved words.
+const KEYWORDS = new Set([...CLOSERS, ...COMPOUNDS, "function", "time", "!", "coproc"]);
 // Builtins whose NAME=(...) words are array assignments.
 const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
@@ -217,19 +219,7 @@ export class Parser extends Scanner {
         return;
       }
       if (w === "coproc") {
-        // bash's coproc [NAME] command: the command runs.
-        this.takeLiteral();
-        this.skipBlanks();
-        const name = this.peekLiteral();
-        if (name !== null && !COMPOUNDS.has(name) && /^[A-Za-z_]\w*$/.test(name)) {
-          const from = this.pos;
-          this.takeLiteral();
-          this.skipBlanks();
-          if (this.peek() !== "{" && this.peek() !== "(") this.pos = from;
-        }
-        // Read through, not a level; a second coproc is a command's name, so that coproc does not nest.
-        if (this.peekLiteral() === "coproc") this.readSimple();
-        else this.readCommand();
+        this.readCoproc();
         return;
       }
       // name ( ) body: a function definition (NAME=( ... ) is an array).
@@ -248,6 +238,31 @@ export class Parser extends Scanner {
       this.pos = from;
     }
     this.readSimple();
+  }
+
+  // bash's `coproc [NAME] compound` or `coproc simple-command`: the command runs, read through, not a level. A reserved
+  // word that starts no compound command, first or after NAME, is a syntax error (a second coproc: it does not nest).
+  private readCoproc(): void {
+    this.takeLiteral();
+    this.skipBlanks();
+    const first = this.peekLiteral();
+    if (first !== null && KEYWORDS.has(first) && !COMPOUNDS.has(first)) this.syntax();
+    if (first === null || !COMPOUNDS.has(first)) {
+      const from = this.pos;
+      const mark = this.mark();
+      if (!this.atRedirect() && this.readWord() !== null) {
+        this.skipBlanks();
+        const next = this.peekLiteral();
+        if (this.peek() === "(" || (next !== null && COMPOUNDS.has(next))) {
+          this.readCommand();
+          return;
+        }
+        if (next !== null && KEYWORDS.has(next)) this.syntax();
+      }
+      this.rollback(mark); // a simple command: read again from its start
+      this.pos = from;
+    }
+    this.readCommand();
   }
 
   /** Reads the compound command that starts with reserved word w; false when w starts none. */

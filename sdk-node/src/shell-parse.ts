@@ -195,6 +195,7 @@ export class Parser extends Scanner {
           this.compoundRedirects();
           return;
         }
+        if (this.at(")\n")) this.syntax(); // bash reads `((a) )` as two subshells, but not `((a)` before a newline
         this.rollback(mark);
         this.pos = from;
       }

@@ -546,8 +546,10 @@ export class Parser extends Scanner {
       const w = this.readWord();
       if (w === null) break;
       read = true;
-      const assignment = ASSIGNMENT.test(w.shape);
-      if (assignment && w.source.endsWith("=") && this.peek() === "(" && (args.length === 0 || this.declares(args))) {
+      const assignment = ASSIGNMENT.exec(w.shape);
+      // NAME=(...) only when its = ends the word: `A=b=(c)` does not parse.
+      const whole = assignment !== null && assignment[0].length === w.shape.length;
+      if (whole && this.peek() === "(" && (args.length === 0 || this.declares(args))) {
         // NAME=(...): an array's words.
         const array = this.readArray();
         if (args.length > 0) {
@@ -556,7 +558,7 @@ export class Parser extends Scanner {
         }
         continue;
       }
-      if (assignment && args.length === 0) continue;
+      if (assignment !== null && args.length === 0) continue;
       if (w.dynamic) dynamic.push(args.length);
       args.push(w.dynamic ? w.source : w.value);
     }

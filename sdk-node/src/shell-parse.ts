@@ -11,6 +11,8 @@ import { runs } from "./shell-wrappers.js";
 const CLOSERS = new Set(["then", "elif", "else", "fi", "do", "done", "esac", "}", "]]", "in"]);
 // Words a function's body starts with: it is a compound command.
 const COMPOUNDS = new Set(["{", "if", "while", "until", "for", "select", "case", "[["]);
+// bash's reserved words.
+const KEYWORDS = new Set([...CLOSERS, ...COMPOUNDS, "function", "time", "!", "coproc"]);
 // Builtins whose NAME=(...) words are array assignments.
 const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
@@ -140,7 +142,7 @@ export class Parser extends Scanner {
     for (;;) {
       this.skipBlanks();
       if (!this.at("&&") && !this.at("||")) return;
-      this.pos += 2;
+      this.advance(2);
       this.skipLines();
       this.readPipeline();
     }
@@ -153,29 +155,25 @@ export class Parser extends Scanner {
       this.skipBlanks();
       const w = this.peekLiteral();
       if (w === "!" || w === "time") prefixed = true;
-      if (w === "!") this.pos++;
+      if (w === "!") this.takeLiteral();
       else if (w === "time") {
-        this.pos += 4;
+        this.takeLiteral();
         for (;;) {
           this.skipBlanks();
           const option = this.peekLiteral();
           if (option !== "-p" && option !== "--") break;
-          this.pos += option.length;
+          this.takeLiteral();
         }
       } else break;
     }
-    // bash takes `time` or `!` with no command: `time;`.
+    // bash takes `time` or `!` with no command: `time;`, but refuses `time &`.
     const c = this.peek();
-    if (
-      prefixed &&
-      (c === "" || c === "\n" || (c === ";" && this.peek(1) !== ";") || (c === "&" && this.peek(1) !== "&"))
-    )
-      return;
+    if (prefixed && (c === "" || c === "\n" || (c === ";" && this.peek(1) !== ";"))) return;
     this.readCommand();
     for (;;) {
       this.skipBlanks();
       if (this.peek() !== "|" || this.peek(1) === "|") return;
-      this.pos += this.peek(1) === "&" ? 2 : 1;
+      this.advance(this.peek(1) === "&" ? 2 : 1);
       this.skipLines();
       this.readCommand();
     }
@@ -192,11 +190,12 @@ export class Parser extends Scanner {
       if (this.peek(1) === "(") {
         const from = this.pos;
         const mark = this.mark();
-        this.pos += 2;
+        this.advance(2);
         if (this.readArithmetic()) {
           this.compoundRedirects();
           return;
         }
+        if (this.at(")\n")) this.syntax(); // bash reads `((a) )` as two subshells, but not `((a)` before a newline
         this.rollback(mark);
         this.pos = from;
       }
@@ -221,19 +220,7 @@ export class Parser extends Scanner {
         return;
       }
       if (w === "coproc") {
-        // bash's coproc [NAME] command: the command runs.
-        this.pos += w.length;
-        this.skipBlanks();
-        const name = this.peekLiteral();
-        if (name !== null && !COMPOUNDS.has(name) && /^[A-Za-z_]\w*$/.test(name)) {
-          const from = this.pos;
-          this.pos += name.length;
-          this.skipBlanks();
-          if (this.peek() !== "{" && this.peek() !== "(") this.pos = from;
-        }
-        // Read through, not a level; a second coproc is a command's name, so that coproc does not nest.
-        if (this.peekLiteral() === "coproc") this.readSimple();
-        else this.readCommand();
+        this.readCoproc();
         return;
       }
       // name ( ) body: a function definition (NAME=( ... ) is an array).
@@ -242,7 +229,7 @@ export class Parser extends Scanner {
         this.readSimple();
         return;
       }
-      this.pos += w.length;
+      this.takeLiteral();
       this.skipBlanks();
       if (this.peek() === "(") {
         this.pos = from;
@@ -254,25 +241,50 @@ export class Parser extends Scanner {
     this.readSimple();
   }
 
+  // bash's `coproc [NAME] compound` or `coproc simple-command`: the command runs, read through, not a level. A reserved
+  // word that starts no compound command, first or after NAME, is a syntax error (a second coproc: it does not nest).
+  private readCoproc(): void {
+    this.takeLiteral();
+    this.skipBlanks();
+    const first = this.peekLiteral();
+    if (first !== null && KEYWORDS.has(first) && !COMPOUNDS.has(first)) this.syntax();
+    if (first === null || !COMPOUNDS.has(first)) {
+      const from = this.pos;
+      const mark = this.mark();
+      if (!this.atRedirect() && this.readWord() !== null) {
+        this.skipBlanks();
+        const next = this.peekLiteral();
+        if (this.peek() === "(" || (next !== null && COMPOUNDS.has(next))) {
+          this.readCommand();
+          return;
+        }
+        if (next !== null && KEYWORDS.has(next)) this.syntax();
+      }
+      this.rollback(mark); // a simple command: read again from its start
+      this.pos = from;
+    }
+    this.readCommand();
+  }
+
   /** Reads the compound command that starts with reserved word w; false when w starts none. */
   private readCompound(w: string): boolean {
     switch (w) {
       case "{":
-        this.pos++;
+        this.takeLiteral();
         this.enter();
         this.readBody();
         this.expectWord("}");
         this.leave();
         return true;
       case "if":
-        this.pos += 2;
+        this.takeLiteral();
         this.enter();
         this.readBody();
         this.expectWord("then");
         this.readBody();
         for (;;) {
           const next = this.peekLiteral();
-          this.pos += next?.length ?? 0;
+          if (next !== null) this.takeLiteral();
           if (next === "fi") break;
           if (next === "elif") {
             this.readBody();
@@ -288,7 +300,7 @@ export class Parser extends Scanner {
         return true;
       case "while":
       case "until":
-        this.pos += w.length;
+        this.takeLiteral();
         this.enter();
         this.readBody();
         this.readDoGroup();
@@ -296,19 +308,19 @@ export class Parser extends Scanner {
         return true;
       case "for":
       case "select":
-        this.pos += w.length;
+        this.takeLiteral();
         this.enter();
         this.readFor();
         this.leave();
         return true;
       case "case":
-        this.pos += 4;
+        this.takeLiteral();
         this.enter();
         this.readCase();
         this.leave();
         return true;
       case "[[":
-        this.pos += 2;
+        this.takeLiteral();
         this.readTest();
         return true;
       default:
@@ -325,7 +337,7 @@ export class Parser extends Scanner {
   private expectWord(w: string): void {
     this.skipLines();
     if (this.peekLiteral() !== w) this.syntax();
-    this.pos += w.length;
+    this.takeLiteral();
   }
 
   /** `do list done`, or bash's `{ list }` in place of it. */
@@ -333,7 +345,7 @@ export class Parser extends Scanner {
     this.skipLines();
     const w = this.peekLiteral();
     if (w !== "do" && w !== "{") this.syntax();
-    this.pos += w.length;
+    this.takeLiteral();
     this.readBody();
     this.expectWord(w === "do" ? "done" : "}");
   }
@@ -342,13 +354,13 @@ export class Parser extends Scanner {
   private readFor(): void {
     this.skipBlanks();
     if (this.at("((")) {
-      this.pos += 2;
+      this.advance(2);
       if (!this.readArithmetic()) this.syntax();
     } else {
       if (this.readWord() === null) this.syntax();
       this.skipLines();
       if (this.peekLiteral() === "in") {
-        this.pos += 2;
+        this.takeLiteral();
         for (;;) {
           this.skipBlanks();
           const c = this.peek();
@@ -372,7 +384,7 @@ export class Parser extends Scanner {
     for (;;) {
       this.skipLines();
       if (this.peekLiteral() === "esac") {
-        this.pos += 4;
+        this.takeLiteral();
         return;
       }
       if (this.peek() === "(") this.pos++;
@@ -387,8 +399,8 @@ export class Parser extends Scanner {
       }
       this.readList();
       this.skipBlanks();
-      if (this.at(";;&")) this.pos += 3;
-      else if (this.at(";;") || this.at(";&")) this.pos += 2;
+      if (this.at(";;&")) this.advance(3);
+      else if (this.at(";;") || this.at(";&")) this.advance(2);
       else {
         this.expectWord("esac");
         return;
@@ -404,16 +416,16 @@ export class Parser extends Scanner {
       if (c === "") this.syntax();
       const w = this.peekLiteral();
       if (w === "]]") {
-        this.pos += 2;
+        this.takeLiteral();
         return;
       }
       if (w === "=~") {
-        this.pos += 2;
+        this.takeLiteral();
         this.readRegex();
       } else if (c === "&" || c === "|") {
         // Only && and || join; a single one does not parse.
         if (this.peek(1) !== c) this.syntax();
-        this.pos += 2;
+        this.advance(2);
       } else if (c === "<" || c === ">") {
         if (this.peek(1) === c) this.syntax();
         this.pos++;
@@ -439,7 +451,7 @@ export class Parser extends Scanner {
   /** `function name [()] body` or `name () body`: the body is a compound command. */
   private readFunction(keyword: boolean): void {
     if (keyword) {
-      this.pos += "function".length;
+      this.takeLiteral();
       this.skipBlanks();
     }
     if (this.readWord() === null) this.syntax();
@@ -471,20 +483,21 @@ export class Parser extends Scanner {
   private readRedirect(into: ShellRedirect[]): void {
     const src = this.src;
     const start = this.pos;
-    while (src[this.pos]! >= "0" && src[this.pos]! <= "9") this.pos++;
-    const c = src[this.pos];
-    this.pos++;
-    if (c === "&") this.pos += this.at(">>") ? 2 : 1;
+    this.pos = this.descriptorEnd();
+    const c = this.peek();
+    this.advance(1);
+    if (c === "&") this.advance(this.at(">>") ? 2 : 1);
     else if (c === "<") {
-      if (this.at("<<")) this.pos += 2;
-      else if (this.at("<-")) this.pos += 2;
-      else if (this.at("<") || this.at("&") || this.at(">")) this.pos++;
-    } else if (this.at(">") || this.at("&") || this.at("|")) this.pos++;
-    const op = src.slice(start, this.pos);
+      if (this.at("<<") || this.at("<-")) this.advance(2);
+      else if (this.at("<") || this.at("&") || this.at(">")) this.advance(1);
+    } else if (this.at(">") || this.at("&") || this.at("|")) this.advance(1);
+    const op = src.slice(start, this.pos).replaceAll("\\\n", "");
     this.skipBlanks();
     const w = this.readWord();
     if (w === null) this.syntax();
-    const bare = op.replace(/^[0-9]+/, "");
+    // A target cannot be a descriptor's number: `>2>&1`.
+    if (/^[0-9]+$/.test(w.source) && (this.peek() === "<" || this.peek() === ">")) this.syntax();
+    const bare = op.replace(/^(?:[0-9]+|\{\w+\})/, "");
     if (bare === "<<" || bare === "<<-") {
       this.hereDocs.push({ delimiter: w.value, stripTabs: bare === "<<-", quoted: w.quoted });
       into.push({ op, target: w.value });
@@ -533,8 +546,10 @@ export class Parser extends Scanner {
       const w = this.readWord();
       if (w === null) break;
       read = true;
-      const assignment = ASSIGNMENT.test(w.shape);
-      if (assignment && w.source.endsWith("=") && this.peek() === "(" && (args.length === 0 || this.declares(args))) {
+      const assignment = ASSIGNMENT.exec(w.shape);
+      // NAME=(...) only when its = ends the word: `A=b=(c)` does not parse.
+      const whole = assignment !== null && assignment[0].length === w.shape.length;
+      if (whole && this.peek() === "(" && (args.length === 0 || this.declares(args))) {
         // NAME=(...): an array's words.
         const array = this.readArray();
         if (args.length > 0) {
@@ -543,7 +558,7 @@ export class Parser extends Scanner {
         }
         continue;
       }
-      if (assignment && args.length === 0) continue;
+      if (assignment !== null && args.length === 0) continue;
       if (w.dynamic) dynamic.push(args.length);
       args.push(w.dynamic ? w.source : w.value);
     }

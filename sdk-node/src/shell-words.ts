@@ -24,8 +24,6 @@ const DELIMITERS = " \t\n;&|<>()";
 const SPECIAL = "'\"\\$`";
 // Characters with a meaning inside double quotes.
 const IN_DOUBLE = '"\\$`';
-// A redirect with its file descriptor: `2>`.
-const FD_REDIRECT = /^[0-9]+[<>]/;
 // Characters after `$` that name a special parameter.
 const SPECIAL_PARAMS = "@*#?$!-0123456789";
 // What arithmetic may hold and still be a constant: anything else, a name above all, can run a command.
@@ -39,6 +37,8 @@ export abstract class Scanner {
   pos = 0;
   /** Up to this index a word's delimiters are its own characters: an array subscript, `a[x y]=1`. */
   protected literalUntil = -1;
+  /** Where the word peekLiteral() last saw ends. */
+  private literalEnd = 0;
   /** Nesting of arithmetic, bounded apart from the spec's levels so that its recursion stays bounded too. */
   private arithmetic = 0;
 
@@ -70,12 +70,30 @@ export abstract class Scanner {
     throw new StopReading(ShellReasons.Syntax, this.src);
   }
 
-  protected at(s: string): boolean {
-    return this.src.startsWith(s, this.pos);
+  /** The index of the offset-th character from the position, joined lines (backslash-newline) skipped. */
+  private index(offset: number): number {
+    const src = this.src;
+    let i = this.pos;
+    for (let n = 0; ; n++, i++) {
+      while (src[i] === "\\" && src[i + 1] === "\n") i += 2;
+      if (n === offset) return i;
+    }
   }
 
+  /** Whether s is next, a joined line inside it or not: `&\<newline>&` is `&&`. */
+  protected at(s: string): boolean {
+    for (let k = 0; k < s.length; k++) if (this.peek(k) !== s[k]) return false;
+    return true;
+  }
+
+  /** The offset-th character from the position, joined lines skipped. */
   protected peek(offset = 0): string {
-    return this.src.charAt(this.pos + offset);
+    return this.src.charAt(this.index(offset));
+  }
+
+  /** Moves past n characters, and the joined lines before them. */
+  protected advance(n: number): void {
+    this.pos = this.index(n);
   }
 
   /** Skips spaces, tabs, backslash-newlines and a comment; not newlines. */
@@ -92,28 +110,69 @@ export abstract class Scanner {
     }
   }
 
-  /** The next word if it is plain unquoted text (a reserved word is), without reading it; else null. */
+  /**
+   * The next word if it is plain unquoted text (a reserved word is), without
+   * reading it; else null. Joined lines inside it are removed; takeLiteral()
+   * moves past it.
+   */
   protected peekLiteral(): string | null {
     const src = this.src;
     let i = this.pos;
+    let w = "";
     while (i < src.length) {
       const c = src[i]!;
+      if (c === "\\" && src[i + 1] === "\n") {
+        i += 2;
+        continue;
+      }
       // `done<(x)` is one word: a process substitution goes on the word.
       if ((c === "<" || c === ">") && src[i + 1] === "(") return null;
       if (DELIMITERS.includes(c)) break;
       if (SPECIAL.includes(c)) return null;
+      w += c;
       i++;
     }
-    return i === this.pos ? null : src.slice(this.pos, i);
+    this.literalEnd = i;
+    return w === "" ? null : w;
   }
 
-  /** Whether a redirect starts here: `<`, `>` (not a process substitution), `&>`, or a file descriptor before one. */
+  /** Moves past the word peekLiteral() last saw. */
+  protected takeLiteral(): void {
+    this.pos = this.literalEnd;
+  }
+
+  /**
+   * Whether a redirect starts here: `<`, `>` (not a process substitution),
+   * `&>`, or before one a file descriptor's number (a joined line inside it
+   * or not) or bash's `{NAME}`.
+   */
   protected atRedirect(): boolean {
     const c = this.peek();
     const next = this.peek(1);
     if ((c === "<" || c === ">") && next !== "(") return true;
     if (c === "&" && next === ">") return true;
-    return c >= "0" && c <= "9" && FD_REDIRECT.test(this.src.slice(this.pos, this.pos + 12));
+    const end = this.descriptorEnd();
+    if (end === this.pos) return false;
+    const at = this.src[end];
+    return (at === "<" || at === ">") && this.src[end + 1] !== "(";
+  }
+
+  /** Where a file descriptor's number (joined lines inside it skipped) or a `{NAME}` before a redirect ends. */
+  protected descriptorEnd(): number {
+    const src = this.src;
+    let i = this.pos;
+    if (src[i] === "{") {
+      let j = i + 1;
+      if (!isNameStart(src.charAt(j))) return i;
+      while (isNameChar(src.charAt(j))) j++;
+      return src[j] === "}" ? j + 1 : i;
+    }
+    for (;;) {
+      if (src[i]! >= "0" && src[i]! <= "9") i++;
+      else if (i > this.pos && src[i] === "\\" && src[i + 1] === "\n") i += 2;
+      else break;
+    }
+    return i;
   }
 
   /**
@@ -125,7 +184,9 @@ export abstract class Scanner {
     const src = this.src;
     let i = this.pos;
     if (i >= src.length || !/[A-Za-z_]/.test(src[i]!)) return;
-    while (i < src.length && /\w/.test(src[i]!)) i++;
+    // A joined line may be inside the name or before its [: `for\\<newline>[`.
+    while (i < src.length && (/\w/.test(src[i]!) || (src[i] === "\\" && src[i + 1] === "\n")))
+      i += src[i] === "\\" ? 2 : 1;
     if (src[i] !== "[") return;
     let open = 0;
     for (; i < src.length; i++) {

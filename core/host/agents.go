@@ -137,6 +137,9 @@ func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, 
 			switch v := res.(type) {
 			case protocol.BeforeToolModify:
 				prev, _ := params.(protocol.BeforeToolParams)
+				if name == "codex-cli" && !reflect.DeepEqual(v.Call.Arguments, prev.Arguments) {
+					notes = append(notes, "modify: Codex CLI 0.171.0 takes new arguments only with an allow: a rewritten call no approver allowed is allowed, past Codex CLI's own permission rules")
+				}
 				if name == "qwen-code" && !reflect.DeepEqual(v.Call.Arguments, prev.Arguments) {
 					args, _ := json.Marshal(v.Call.Arguments)
 					return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: "Qwen Code cannot take a rewritten call: a hook rewrote it to " + string(args)},

@@ -231,8 +231,9 @@ var codexConfig = map[Scope]string{User: ".codex/config.toml", Project: ".codex/
 
 // Caveats are what a user should know of a hook installed into the
 // agent's file of scope for events: the ways of running in which the
-// agent does not load that file, the review it asks first, and the plugin
-// tools it cannot honour. The last are the host's own rule, as hookwire
+// agent does not load that file, the review it asks first, the plugin
+// tools it cannot honour, and a rewrite it does not take as its own
+// rules would. The last are the host's own rule, as hookwire
 // run --host AGENT applies it: a plugin tool a before_llm modify adds, and
 // a before_tool that answers with respond, are put to the host, and what
 // it drops is said.
@@ -255,21 +256,23 @@ func Caveats(a *Agent, scope Scope, events []string) []string {
 		}
 	}
 	asked := []struct {
-		stage, method string
-		params        any
-		answer        string
+		stage, method, doing string
+		params               any
+		answer               string
 	}{
-		{"before_llm", protocol.MethodBeforeLLM, protocol.BeforeLLMParams{Model: "m"},
+		{"before_llm", protocol.MethodBeforeLLM, "serves plugin tools", protocol.BeforeLLMParams{Model: "m"},
 			`{"action": "modify", "request": {"model": "m", "tools": [{"type": "function", "function": {"name": "a_plugin_tool"}}]}}`},
-		{"before_tool", protocol.MethodBeforeTool, protocol.BeforeToolParams{Tool: "a_plugin_tool"},
+		{"before_tool", protocol.MethodBeforeTool, "serves plugin tools", protocol.BeforeToolParams{Tool: "a_plugin_tool"},
 			`{"action": "respond", "result": {"for_llm": "the plugin tool's result"}}`},
+		{"before_tool", protocol.MethodBeforeTool, "rewrites calls", protocol.BeforeToolParams{Tool: "a_tool", Arguments: map[string]any{"command": "ls"}},
+			`{"action": "modify", "call": {"tool": "a_tool", "arguments": {"command": "ls -la"}}}`},
 	}
 	for _, q := range asked {
 		if !stages[q.stage] {
 			continue
 		}
 		for _, n := range h.Discards(q.method, q.params, json.RawMessage(q.answer)) {
-			out = append(out, "if the hook serves plugin tools: "+n)
+			out = append(out, "if the hook "+q.doing+": "+n)
 		}
 	}
 	return out

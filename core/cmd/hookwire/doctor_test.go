@@ -75,8 +75,9 @@ func TestDoctorRunsNothingAClonedRepositoryNames(t *testing.T) {
 	}
 }
 
-// install says where the hook it wrote does not run, and which plugin
-// tools never reach the agent, by the host's rule.
+// install says where the hook it wrote does not run, which plugin tools
+// never reach the agent, and where a rewrite does not take effect as the
+// agent's own rules would, by the host's rule.
 func TestInstallSaysWhatTheAgentDoesNotRun(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	hookCopy(t, dir)
@@ -91,6 +92,16 @@ func TestInstallSaysWhatTheAgentDoesNotRun(t *testing.T) {
 	} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("install into Claude Code: exit %d, does not say %q\n%s", code, want, out)
+		}
+	}
+	// Where a rewrite does not take effect as the agent's own rules would.
+	for agent, want := range map[string]string{
+		"qwen-code": "note: if the hook rewrites calls: modify: Qwen Code 0.24.4 takes no new arguments at PreToolUse: the call is denied",
+		"codex-cli": "note: if the hook rewrites calls: modify: Codex CLI 0.171.0 takes new arguments only with an allow",
+	} {
+		code, out = installed(t, home, dir, "install", "--events", "PreToolUse", agent, "--", "./guard")
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("install into %s: exit %d, does not say %q\n%s", agent, code, want, out)
 		}
 	}
 }

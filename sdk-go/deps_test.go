@@ -19,7 +19,9 @@ func TestTheSDKNeedsTheStandardLibraryOnly(t *testing.T) {
 		self: true, self + " [" + self + ".test]": true, self + "_test [" + self + ".test]": true, self + ".test": true,
 	}
 	for _, pkg := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if !own[pkg] {
+		// The module's other packages (the shell reader, whose examples
+		// the SDK's tests run) hold to the same rule in their own test.
+		if path, _, _ := strings.Cut(pkg, " "); !own[pkg] && !strings.HasPrefix(path, self+"/") {
 			t.Errorf("the SDK depends on %s, which is not in the standard library", pkg)
 		}
 	}

@@ -81,6 +81,9 @@ func TestOnlyThisUsersBrowserOnThisMachineIsServed(t *testing.T) {
 		{"no token, the API", "GET", "/api/sessions", nil, http.StatusUnauthorized},
 		{"no token, a file of the page", "GET", "/static/app.js", nil, http.StatusUnauthorized},
 		{"no token, the live stream", "GET", "/api/live", nil, http.StatusUnauthorized},
+		// A session's recording holds every line of its wire, secrets and all.
+		{"no token, a session's recording", "GET", "/api/sessions/1/recording", nil, http.StatusUnauthorized},
+		{"no token, what the composer may run", "GET", "/api/allowed", nil, http.StatusUnauthorized},
 		{"a wrong token", "GET", "/api/sessions?token=" + strings.Repeat("0", len(srv.token)), nil, http.StatusUnauthorized},
 		{"a wrong token, the live stream", "GET", "/api/live?token=x", nil, http.StatusUnauthorized},
 		{"a foreign Host (DNS rebinding)", "GET", "/api/sessions" + token, func(r *http.Request) { r.Host = "attacker.example:" + strconv.Itoa(srv.Port()) }, http.StatusForbidden},

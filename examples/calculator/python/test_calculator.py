@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from hookwire import BeforeLLMParams
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arith import CalcError, evaluate
 from calculator import hook
@@ -80,3 +82,19 @@ def test_other_tools_pass_through() -> None:
     assert client.before_tool({"tool": "exec", "arguments": {"command": "ls"}}) == {
         "action": "continue"
     }
+
+
+# Characters an expression is made of, and some it must refuse.
+_ALPHABET = "0123456789.eE+-*/%^() \t_xa[]'\"\x00é"
+
+
+@given(st.text(alphabet=_ALPHABET, max_size=200) | st.text(max_size=50))
+@settings(max_examples=500, deadline=None)
+def test_any_text_gets_a_result_or_a_calculation_error(text: str) -> None:
+    """The model writes the expression: whatever it writes, the calculator
+    answers a number or refuses it, and never fails another way."""
+    try:
+        answer = evaluate(text)
+    except CalcError:
+        return
+    assert float(answer) == float(answer)  # a number, not NaN

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
+import fc from "fast-check";
 import { testHook } from "hookwire";
 
 import { CalcError, evaluate } from "./arith.js";
@@ -69,5 +70,26 @@ describe("the calculator hook, in-process", () => {
     assert.deepEqual(await testHook(hook).beforeTool({ tool: "read_file", arguments: { path: "x" } }), {
       action: "continue",
     });
+  });
+});
+
+// The model writes the expression: whatever it writes, the calculator
+// answers a number or refuses it, and never fails another way.
+describe("any text", () => {
+  it("gets a result or a calculation error", () => {
+    const chars = fc.constantFrom(..."0123456789.eE+-*/%^() \t_xa[]'\"\u0000é");
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: chars, maxLength: 200 }), fc.string({ maxLength: 50 })), (text) => {
+        let answer: string;
+        try {
+          answer = evaluate(text);
+        } catch (err) {
+          assert.ok(err instanceof CalcError, `${JSON.stringify(text)}: ${err}`);
+          return;
+        }
+        assert.ok(!Number.isNaN(Number(answer)), `${JSON.stringify(text)} gave ${answer}`);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -22,7 +22,7 @@ func init() {
 		"sdk-go/version_gen.go",
 		"core/cmd/hookwire/version_gen.go",
 		"core/cmd/hookwire-bridge/version_gen.go",
-		"sdk-python/src/hookwire/_version.py",
+		"sdk-python/src/hookwire/_version_gen.py",
 		"sdk-node/src/version.gen.ts",
 		"sdk-python/pyproject.toml",
 		"sdk-node/package.json",

@@ -311,12 +311,12 @@ func TestThePythonSurfaceHasEveryMethodAHookHandles(t *testing.T) {
 
 // fixturePython is the fixture's Python module.
 func fixturePython(t *testing.T) string {
-	return fixtureFile(t, "_protocol.py")
+	return fixtureFile(t, "_protocol_gen.py")
 }
 
 // fixtureMethods is the fixture's Python method surface.
 func fixtureMethods(t *testing.T) string {
-	return fixtureFile(t, "_methods.py")
+	return fixtureFile(t, "_methods_gen.py")
 }
 
 func fixtureFile(t *testing.T, name string) string {
@@ -554,12 +554,12 @@ func TestTheFixturesPythonTypeChecksAndRuns(t *testing.T) {
 	}
 	files := map[string]string{
 		filepath.Join(pkg, "__init__.py"):  "",
-		filepath.Join(pkg, "_protocol.py"): fixturePython(t),
-		filepath.Join(pkg, "_methods.py"):  fixtureMethods(t),
+		filepath.Join(pkg, "_protocol_gen.py"): fixturePython(t),
+		filepath.Join(pkg, "_methods_gen.py"):  fixtureMethods(t),
 		filepath.Join(dir, "use.py"): `from typing import Callable
 
-from hookwire._methods import NEEDS_HANDLER, _Handlers, _TestCalls
-from hookwire._protocol import METHOD_APPLY, METHOD_MIX, MixReply, Paint
+from hookwire._methods_gen import NEEDS_HANDLER, _Handlers, _TestCalls
+from hookwire._protocol_gen import METHOD_APPLY, METHOD_MIX, MixReply, Paint
 
 
 class Hook(_Handlers):
@@ -596,7 +596,7 @@ assert METHOD_MIX in NEEDS_HANDLER
 `,
 	}
 	// The SDK's hand-written modules that the generated ones import.
-	generated := files[filepath.Join(pkg, "_protocol.py")] + files[filepath.Join(pkg, "_methods.py")]
+	generated := files[filepath.Join(pkg, "_protocol_gen.py")] + files[filepath.Join(pkg, "_methods_gen.py")]
 	for _, m := range regexp.MustCompile(`(?m)^\s*from \.(\w+) import`).FindAllStringSubmatch(generated, -1) {
 		if _, ok := files[filepath.Join(pkg, m[1]+".py")]; ok {
 			continue

@@ -160,7 +160,7 @@ func renderLifecycle(m *Model, raw []byte) ([]Output, error) {
 	}
 	return []Output{
 		{"sdk-go/lifecycle/lifecycle_gen.go", goSrc},
-		{"sdk-python/src/hookwire/_lifecycle.py", []byte(t.python(m, header))},
+		{"sdk-python/src/hookwire/_lifecycle_gen.py", []byte(t.python(m, header))},
 		{"sdk-node/src/lifecycle.gen.ts", []byte(t.typescript(m, header))},
 		{"docs/lifecycle.md", []byte(t.docs(header))},
 	}, nil
@@ -266,7 +266,7 @@ func (t *lifecycleTable) python(m *Model, header string) string {
 	var rows strings.Builder
 	t.pyTranslation(&rows, m)
 	fmt.Fprintf(&b, "from ._lifecycle_support import %s\n", strings.Join(used(rows.String(), "ARGUMENTS", "answer", "as_json", "as_result", "get", "last_user_message", "set_last_user_message"), ", "))
-	b.WriteString("from ._protocol import JSON, ToolKind, ToolResult\nfrom ._results import modify\n\n")
+	b.WriteString("from ._protocol_gen import JSON, ToolKind, ToolResult\nfrom ._results import modify\n\n")
 	public := []string{"CanUseTool", "CanUseToolOptions", "HookEvent", "HookInput", "HookOutput", "LifecycleHooks", "PermissionResult", "ToolInput"}
 	for _, behavior := range t.Vocabulary.Behavior.Values {
 		public = append(public, "Permission"+pascal(behavior.Name))

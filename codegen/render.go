@@ -32,8 +32,8 @@ func Render(m *Model) ([]Output, error) {
 	}{
 		{"sdk-go/protocol_gen.go", "go.tmpl", goFuncs(m), true, nil},
 		{"sdk-go/hook_gen.go", "go_hook.tmpl", goFuncs(m), true, nil},
-		{"sdk-python/src/hookwire/_protocol.py", "python.tmpl", pyFuncs(m), false, nil},
-		{"sdk-python/src/hookwire/_methods.py", "python_methods.tmpl", pyFuncs(m), false, nil},
+		{"sdk-python/src/hookwire/_protocol_gen.py", "python.tmpl", pyFuncs(m), false, nil},
+		{"sdk-python/src/hookwire/_methods_gen.py", "python_methods.tmpl", pyFuncs(m), false, nil},
 		{"sdk-node/src/protocol.gen.ts", "ts.tmpl", tsFuncs(m), false, nil},
 		{"sdk-node/src/methods.gen.ts", "ts_methods.tmpl", tsFuncs(m), false, nil},
 		{"sdk-node/src/exports.gen.ts", "ts_exports.tmpl", tsFuncs(m), false, nil},

@@ -25,10 +25,10 @@ func pyFuncs(m *Model) template.FuncMap {
 	}
 }
 
-// pyAll lists the names the package re-exports from _protocol.py for
-// __all__, so that it can re-export them with `from ._protocol import *`
+// pyAll lists the names the package re-exports from _protocol_gen.py for
+// __all__, so that it can re-export them with `from ._protocol_gen import *`
 // and no hand-kept list: the types, the error codes, host extensions and
-// the tables a hook reads (each handler's reply type is _methods.py's). The decode functions, the method table and
+// the tables a hook reads (each handler's reply type is _methods_gen.py's). The decode functions, the method table and
 // the constants of each enum value, method and event kind stay in the
 // module, for the SDK. The names follow the template's; a test holds the
 // two together. The order is ruff's (RUF022): constants, then classes and
@@ -65,7 +65,7 @@ func pyAll(m *Model) ([]string, error) {
 	return out, nil
 }
 
-// pyMethodsImports lists what _methods.py takes from _protocol.py: each
+// pyMethodsImports lists what _methods_gen.py takes from _protocol_gen.py: each
 // handled method's constant, params and result types, in ruff's order
 // (constants, then classes, each sorted).
 func pyMethodsImports(m *Model) ([]string, error) {

@@ -120,7 +120,7 @@ func renderTools(root string) ([]Output, error) {
 	return []Output{
 		{"core/bridge/tool_names_gen.go", bridge},
 		{"sdk-go/tool_names_gen.go", sdk},
-		{"sdk-python/src/hookwire/_tool_names.py", []byte(pyKnown(header, merged) + fmt.Sprintf(
+		{"sdk-python/src/hookwire/_tool_names_gen.py", []byte(pyKnown(header, merged) + fmt.Sprintf(
 			"\n# The prefixes that start the names of agents' MCP tools: SERVER__TOOL follows.\nMCP_PREFIXES: tuple[str, ...] = (%s)\n", pyTuple(prefixes)))},
 		{"sdk-node/src/tool-names.gen.ts", []byte(tsKnown(header, merged) + fmt.Sprintf(
 			"\n/** The prefixes that start the names of agents' MCP tools: SERVER__TOOL follows. */\nexport const mcpPrefixes: readonly string[] = [%s];\n", quoteAll(prefixes, ", ")))},

@@ -54,7 +54,7 @@ func stampVersion(root string) ([]Output, error) {
 		{"sdk-go/version_gen.go", []byte(fmt.Sprintf("// %s\n\npackage hookwire\n\n// Version is the version of this SDK, the same for the CLI and every SDK.\nconst Version = %q\n", header, v))},
 		{"core/cmd/hookwire/version_gen.go", []byte(fmt.Sprintf("// %s\n\npackage main\n\n// version is what hookwire --version prints, the same for the CLI and every SDK.\nconst version = %q\n", header, v))},
 		{"core/cmd/hookwire-bridge/version_gen.go", []byte(fmt.Sprintf("// %s\n\npackage main\n\n// version is what hookwire-bridge --version prints, the same for the CLI and every SDK.\nconst version = %q\n", header, v))},
-		{"sdk-python/src/hookwire/_version.py", []byte(fmt.Sprintf("# %s\n\n__version__ = %q\n", header, v))},
+		{"sdk-python/src/hookwire/_version_gen.py", []byte(fmt.Sprintf("# %s\n\n__version__ = %q\n", header, v))},
 		{"sdk-node/src/version.gen.ts", []byte(fmt.Sprintf("// %s\n\n/** The version of this package, the same for the hookwire CLI and every SDK. */\nexport const version = %q;\n", header, v))},
 	}
 	stamped := map[string][]byte{}

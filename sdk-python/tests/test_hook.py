@@ -291,7 +291,7 @@ def test_every_exception_of_the_sdk_derives_from_hookwire_error() -> None:
     # Still ValueErrors, as they were before the base came.
     assert issubclass(DecodeError, ValueError)
     assert issubclass(ArgumentError, ValueError)
-    from hookwire._protocol import decode_tool_result
+    from hookwire._protocol_gen import decode_tool_result
 
     with pytest.raises(HookwireError):
         decode_tool_result({"for_llm": 1})
@@ -497,9 +497,9 @@ def test_on_close_functions_run_once_in_order_and_one_that_raises_is_logged(
 
 
 def test_every_generated_type_is_exported() -> None:
-    from hookwire import _protocol
+    from hookwire import _protocol_gen
 
-    tree = ast.parse(Path(_protocol.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(_protocol_gen.__file__).read_text(encoding="utf-8"))
     # The types are defined for type checkers in an if TYPE_CHECKING block.
     body = [
         inner
@@ -518,7 +518,7 @@ def test_every_generated_type_is_exported() -> None:
 
 
 def test_every_method_a_hook_handles_has_a_decorator_and_a_test_client_call() -> None:
-    from hookwire._protocol import METHODS
+    from hookwire._protocol_gen import METHODS
 
     handled = [m for m in METHODS.values() if m.mode is not None and not m.notification]
     assert len(handled) >= 5

@@ -110,7 +110,7 @@ def test_an_async_handler_gets_its_event_loop() -> None:
     [
         ("TestClient", "hookwire._testing", True),
         ("LifecycleHook", "hookwire.lifecycle", True),
-        ("HookEvent", "hookwire._lifecycle", True),  # generated, exported by hookwire.lifecycle
+        ("HookEvent", "hookwire._lifecycle_gen", True),  # generated, exported by hookwire.lifecycle
         ("ArgumentError", "hookwire._tools", False),
     ],
 )

@@ -6,7 +6,7 @@ from typing import Dict, Optional
 
 import pytest
 
-from hookwire import _protocol as p
+from hookwire import _protocol_gen as p
 
 VALID = sorted(
     (Path(__file__).resolve().parents[2] / "schema" / "testdata" / "valid").glob("*.json")

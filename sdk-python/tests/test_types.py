@@ -10,7 +10,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 import pytest
 
 import hookwire
-from hookwire import _protocol
+from hookwire import _protocol_gen
 
 
 def is_typeddict(value: object) -> bool:
@@ -26,7 +26,7 @@ def test_a_message_type_is_a_typeddict_class() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, check=True, timeout=20
     ).stdout.decode()
-    assert out.strip() == "<class 'hookwire._protocol.BeforeToolParams'>"
+    assert out.strip() == "<class 'hookwire._protocol_gen.BeforeToolParams'>"
     assert is_typeddict(hookwire.BeforeToolParams)
 
 
@@ -44,7 +44,7 @@ def test_required_and_optional_members_are_told_apart() -> None:
 
 def test_every_exported_type_is_real() -> None:
     """No name of the protocol is the stand-in it once was at run time."""
-    for name in _protocol.__all__:
+    for name in _protocol_gen.__all__:
         value = getattr(hookwire, name)
         assert value not in (dict, str, object), name
         if name[0].isupper() and not name.isupper() and name != "DecodeError":
@@ -54,8 +54,8 @@ def test_every_exported_type_is_real() -> None:
 
 def test_literal_types_list_their_values() -> None:
     assert get_origin(hookwire.Mode) is Literal
-    assert get_args(hookwire.Mode) == _protocol.MODES
-    assert get_args(hookwire.Action) == _protocol.ACTIONS
+    assert get_args(hookwire.Mode) == _protocol_gen.MODES
+    assert get_args(hookwire.Action) == _protocol_gen.ACTIONS
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,8 @@ then run it:
     hook.run()
 
 The message types are TypedDicts generated from the protocol's JSON Schema
-(hookwire._protocol), and what each method's handler returns is generated
-from the method table (hookwire._methods): both re-exported here.
+(hookwire._protocol_gen), and what each method's handler returns is generated
+from the method table (hookwire._methods_gen): both re-exported here.
 
 Every exception the SDK raises on purpose derives from HookwireError:
 HookError (a JSON-RPC error reply, which a handler raises to choose its
@@ -28,16 +28,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _methods, _protocol
+from . import _methods_gen, _protocol_gen
 from ._errors import HookError, HookwireError
 from ._hook import Hook
 
 # The protocol's types, error codes and host extensions, and what each
 # method's handler returns: generated, with the lists of their names.
-from ._methods import *  # noqa: F403
-from ._protocol import *  # noqa: F403
+from ._methods_gen import *  # noqa: F403
+from ._protocol_gen import *  # noqa: F403
 from ._results import Modify, abstain, deny, modify, respond, tool_result
-from ._version import __version__
+from ._version_gen import __version__
 
 # For type checkers only: at run time these load on first use (see _LAZY).
 if TYPE_CHECKING:
@@ -143,4 +143,4 @@ __all__ = [
     "rewrite",
     "tool_result",
 ]
-__all__ += _protocol.__all__ + _methods.__all__
+__all__ += _protocol_gen.__all__ + _methods_gen.__all__

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ._protocol import BeforeToolParams, CanonicalTool
+from ._protocol_gen import BeforeToolParams, CanonicalTool
 from ._results import Modify, modify
-from ._tool_names import KNOWN_TOOLS, MCP_PREFIXES
+from ._tool_names_gen import KNOWN_TOOLS, MCP_PREFIXES
 
 
 def canonical_tool(call: Mapping[str, Any]) -> CanonicalTool:

@@ -1,4 +1,4 @@
-"""What the generated rows (_lifecycle) read a call with (its members and the
+"""What the generated rows (_lifecycle_gen) read a call with (its members and the
 last user message), take a callback's modified value in with, and answer an
 outcome with."""
 
@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ._protocol import DecodeError, decode_tool_result
+from ._protocol_gen import DecodeError, decode_tool_result
 
 
 def get(value: Any, *path: str) -> Any:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union, overload
 from ._async import is_async
 from ._errors import HookError
 from ._log import log
-from ._methods import BOOL_MEMBERS, MODIFY_MEMBERS, NEEDS_HANDLER, _Handlers
-from ._protocol import (
+from ._methods_gen import BOOL_MEMBERS, MODIFY_MEMBERS, NEEDS_HANDLER, _Handlers
+from ._protocol_gen import (
     ACTION_CONTINUE,
     CODE_INVALID_PARAMS,
     CODE_METHOD_NOT_FOUND,

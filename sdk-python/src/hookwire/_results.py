@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar, cast
 
-from ._protocol import ApproveToolResult, BeforeToolParams, Respond, ToolResult, deny_tool
+from ._protocol_gen import ApproveToolResult, BeforeToolParams, Respond, ToolResult, deny_tool
 
 T = TypeVar("T")
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ._errors import HookError, failure_message
 from ._json import ID_TYPES, Undecodable, decode
 from ._log import log
-from ._protocol import (
+from ._protocol_gen import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
     CODE_INVALID_REQUEST,

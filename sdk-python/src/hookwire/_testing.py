@@ -7,8 +7,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ._errors import HookError, failure_message
-from ._methods import _TestCalls
-from ._protocol import (
+from ._methods_gen import _TestCalls
+from ._protocol_gen import (
     CODE_HANDLER_ERROR,
     CODE_INVALID_PARAMS,
     METHOD_EVENT,

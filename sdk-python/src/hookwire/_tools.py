@@ -25,7 +25,7 @@ from typing import (
 
 from ._async import is_async
 from ._errors import HookwireError
-from ._protocol import ToolDefinition, ToolResult
+from ._protocol_gen import ToolDefinition, ToolResult
 from ._results import tool_result
 
 if sys.version_info >= (3, 10):

@@ -1,5 +1,5 @@
 # The lifecycle layer's runner. Its vocabulary and docs, this module's
-# __doc__ included, are generated from the lifecycle table into _lifecycle.
+# __doc__ included, are generated from the lifecycle table into _lifecycle_gen.
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import logging
 from collections.abc import Awaitable, Sequence
 from typing import Any, Callable
 
-from . import _lifecycle as table
+from . import _lifecycle_gen as table
 from ._async import is_async
 from ._errors import ToolError
 from ._hook import Hook
-from ._lifecycle import *  # noqa: F403 (the events, their inputs, the vocabulary)
+from ._lifecycle_gen import *  # noqa: F403 (the events, their inputs, the vocabulary)
 from ._lifecycle_support import ARGUMENTS, as_json
-from ._protocol import (
+from ._protocol_gen import (
     EXT_APPROVE_TOOL_ARGUMENTS,
     METHOD_APPROVE_TOOL,
     ApproveToolResult,

@@ -31,7 +31,7 @@ from typing import Any, Callable, Final, Literal, TypedDict, Union
 
 from ._errors import ToolError
 from ._lifecycle_support import ARGUMENTS, answer, as_json, as_result, get, last_user_message, set_last_user_message
-from ._protocol import JSON, ToolKind, ToolResult
+from ._protocol_gen import JSON, ToolKind, ToolResult
 from ._results import modify
 
 __all__ = [

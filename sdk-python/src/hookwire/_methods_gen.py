@@ -3,7 +3,7 @@
 
 Per method a hook handles (a request with a hello mode): its handler's reply
 type, Hook's decorator, the test client's call, and the tables by which the
-SDK answers a call. The message types are _protocol's; this module is the
+SDK answers a call. The message types are _protocol_gen's; this module is the
 layer above them. The reply types and the handlers' type variables are real
 at run time, as the message types are; annotations are evaluated, so each
 name is defined before the annotations that use it.
@@ -12,7 +12,7 @@ name is defined before the annotations that use it.
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Final, TypeVar, Union, cast
 
-from ._protocol import (
+from ._protocol_gen import (
     METHOD_AFTER_LLM,
     METHOD_AFTER_TOOL,
     METHOD_APPROVE_TOOL,

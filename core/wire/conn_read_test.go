@@ -101,9 +101,8 @@ func callOwn(ctx context.Context, c *Conn) error {
 }
 
 // Calls go back and forth between one at a time, many at once (replies in
-// any order, some calls giving up), and pauses long enough for the
-// connection's idle reader to take over: every call gets its own reply,
-// and no call is left behind.
+// any order, some calls giving up), and pauses with no call in flight:
+// every call gets its own reply, and no call is left behind.
 func TestCallsSwitchBetweenOneAndManyInFlightUnderLoad(t *testing.T) {
 	var strays atomic.Int64
 	log := slog.New(slog.NewTextHandler(countLines{&strays, "not JSON"}, nil))
@@ -135,7 +134,7 @@ func TestCallsSwitchBetweenOneAndManyInFlightUnderLoad(t *testing.T) {
 		}
 		wg.Wait()
 		if round%5 == 4 {
-			time.Sleep(3 * idlePause) // the idle reader takes over; the next call takes the pipe back
+			time.Sleep(15 * time.Millisecond) // no call in flight for a while
 		}
 	}
 	if n := c.inFlight(); n != 0 {
@@ -162,51 +161,57 @@ func (c countLines) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// readByCaller reports whether the current goroutine is a caller reading
-// for itself rather than the connection's idle reader.
-func readByCaller() bool {
+// readByTheReader reports whether the current goroutine is the
+// connection's reader.
+func readByTheReader() bool {
 	pc := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pc[:runtime.Callers(2, pc)])
 	for {
 		f, more := frames.Next()
-		switch {
-		case strings.HasSuffix(f.Function, ".(*Conn).readFor"):
+		if strings.HasSuffix(f.Function, ".(*Conn).read") {
 			return true
-		case strings.HasSuffix(f.Function, ".(*Conn).idleRead"), !more:
+		}
+		if !more {
 			return false
 		}
 	}
 }
 
-// With one call in flight, the caller reads its reply from the pipe itself.
-// After a pause the idle reader has the pipe and the next call takes it
-// back (its reply may still be read by the idle reader, if it comes before
-// the idle reader has let go).
-func TestALoneCallerReadsItsOwnReply(t *testing.T) {
-	var afterPause atomic.Bool
-	var byCaller, handedOver atomic.Int64
+// Every line the peer writes is read by the connection's one reader,
+// whether calls come one at a time, many at once or after a pause; no
+// caller reads the pipe.
+func TestEveryLineIsReadByTheConnectionsReader(t *testing.T) {
+	var byReader, byOthers atomic.Int64
 	trace := func(out bool, line []byte) {
-		if out || !bytes.Contains(line, []byte(`"result"`)) || afterPause.Load() {
+		if out {
 			return
 		}
-		if readByCaller() {
-			byCaller.Add(1)
+		if readByTheReader() {
+			byReader.Add(1)
 		} else {
-			handedOver.Add(1)
+			byOthers.Add(1)
 		}
 	}
 	c := pipeConn(t, ConnOptions{Trace: trace}, func(r io.Reader, w io.Writer) { shufflingPeer(r, w, 0) })
 	for i := range 60 {
-		afterPause.Store(i%10 == 0)
 		if i%10 == 0 {
-			time.Sleep(3 * idlePause)
+			time.Sleep(15 * time.Millisecond)
 		}
 		if err := callOwn(context.Background(), c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if byCaller.Load() != 54 || handedOver.Load() != 0 {
-		t.Errorf("%d replies read by their caller, %d handed over; want all 54 by their caller", byCaller.Load(), handedOver.Load())
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if err := callOwn(context.Background(), c); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if byReader.Load() < 68 || byOthers.Load() != 0 {
+		t.Errorf("%d lines read by the reader, %d by other goroutines; want all, at least 68 replies, by the reader", byReader.Load(), byOthers.Load())
 	}
 }
 
@@ -418,15 +423,15 @@ func delayingPeer(r io.Reader, w io.Writer) {
 }
 
 // A call's own deadline, given without a context of its own, ends the call
-// whether it reads the pipe itself or waits while another call reads.
-func TestACallEndsAtItsOwnDeadlineWhileAnotherCallReads(t *testing.T) {
+// while another call, with no deadline, waits too.
+func TestACallEndsAtItsOwnDeadlineWhileAnotherCallWaits(t *testing.T) {
 	c := pipeConn(t, ConnOptions{}, delayingPeer)
 	reading := make(chan error, 1)
-	go func() { // takes the read token and keeps it: no deadline, no answer
+	go func() { // no deadline, no answer
 		_, err := c.call(t.Context(), time.Time{}, "never", map[string]int{})
 		reading <- err
 	}()
-	for c.inFlight() == 0 || len(c.rtok) == 0 { // it holds the token
+	for c.inFlight() == 0 { // it waits
 		time.Sleep(time.Millisecond)
 	}
 	for _, method := range []string{"never", "wait-1s"} {
@@ -450,10 +455,9 @@ func TestACallEndsAtItsOwnDeadlineWhileAnotherCallReads(t *testing.T) {
 	}
 }
 
-// The read deadline an earlier call left on the pipe must not end a later
-// call whose own deadline is further off; and a lone caller's own
-// deadline ends it while it reads.
-func TestAReadDeadlineLeftByAnEarlierCallDoesNotEndTheNextCall(t *testing.T) {
+// The deadline of an earlier call must not end a later call whose own
+// deadline is further off; and a lone caller's own deadline ends it.
+func TestAnEarlierCallsDeadlineDoesNotEndTheNextCall(t *testing.T) {
 	c := pipeConn(t, ConnOptions{}, delayingPeer)
 	if _, err := c.call(context.Background(), time.Now().Add(30*time.Millisecond), "now", map[string]int{}); err != nil {
 		t.Fatal(err)

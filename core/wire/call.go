@@ -33,11 +33,12 @@ func (c *Conn) call(ctx context.Context, deadline time.Time, method string, para
 	}
 	// Registered before the request goes out: the reply may be read
 	// before the write returns.
+	c.reading.sending()
 	if err := c.write(ctx, earlier(deadline, waits.DeadlineOf(ctx)), line.b); err != nil {
 		c.abandon(id, ch)
 		return nil, err
 	}
-	r, err := c.await(ctx, deadline, id, ch)
+	r, err := c.reading.await(ctx, deadline, id, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -50,32 +51,6 @@ func earlier(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// await waits for the reply on ch, the end of ctx or deadline; the error
-// is that of the wait that ended first. The end of the connection comes
-// as a reply: fail answers every call in flight.
-func (c *Conn) await(ctx context.Context, deadline time.Time, id uint64, ch chan reply) (reply, error) {
-	if dl := waits.DeadlineOf(ctx); !dl.IsZero() && !dl.After(deadline) {
-		// ctx ends first, and says why: no timer of the call's own.
-		deadline = time.Time{}
-	}
-	expired, stop := waits.Expiry(deadline)
-	defer stop()
-	var err error
-	select {
-	case r := <-ch:
-		replyChans.Put(ch)
-		return r, nil
-	case <-ctx.Done():
-		err = waits.Err(ctx)
-	case <-expired:
-		err = context.DeadlineExceeded
-	}
-	if r, answered := c.abandon(id, ch); answered {
-		return r, nil // the reply won the race
-	}
-	return reply{}, err
 }
 
 // replyChans are the channels calls wait on for their reply, reused: a

@@ -38,14 +38,17 @@ type ConnOptions struct {
 // Many calls may be in flight at once; replies are matched to calls by id
 // and may come in any order. Conn is safe for concurrent use.
 //
-// One goroutine of the connection's own reads every line the peer writes
-// (read.go), from the start to the end of its output: replies go to the
-// calls waiting for them through the map of pending calls, and what else
-// the peer writes, between calls or while a long request is written, is
-// read at once, so that the peer never blocks on a full pipe and its end
-// is noticed. A call (call.go) writes its request and waits for its reply,
-// its context, its deadline or the end of the connection, whichever comes
-// first.
+// A call (call.go) enters its id in the map of pending calls, writes its
+// request (write.go) and waits for its reply, its context, its deadline or
+// the end of the connection, whichever comes first. The peer's output is
+// read (read.go) by a goroutine of the connection's own, from the start to
+// the end of the output: replies go to the calls waiting for them through
+// the map, and what else the peer writes, between calls or while a long
+// request is written, is read, so that the peer never blocks on a full
+// pipe and its end is noticed. Where r can be interrupted (a pipe), a
+// caller waiting for its reply reads the pipe itself while it waits, and
+// that goroutine reads only between calls (turns.go): the hand-off from
+// one goroutine to another costs more than the rest of the call.
 type Conn struct {
 	r    io.Reader
 	w    io.Writer
@@ -56,6 +59,7 @@ type Conn struct {
 	writeDeadline time.Time
 	nextID        atomic.Uint64
 
+	reading reading
 	lr      lineReader // the reader's
 	garbage int        // lines that were not JSON; the reader's
 
@@ -91,6 +95,10 @@ func NewConn(r io.Reader, w io.Writer, opts ConnOptions) *Conn {
 		c.opts.MaxLineSize = DefaultMaxLineSize
 	}
 	c.lr = lineReader{br: bufio.NewReaderSize(r, 64<<10), limit: c.opts.MaxLineSize}
+	c.reading = oneReader{c}
+	if t, ok := takeTurns(c, r); ok {
+		c.reading = t
+	}
 	go c.read()
 	return c
 }
@@ -130,8 +138,8 @@ func (c *Conn) CloseWrite() error {
 }
 
 // fail ends the connection with err, unless it has ended already, and fails
-// every call in flight. The reader goes on reading what the peer writes
-// to the end of its output, or until Close.
+// every call in flight. The reader goes on reading what the peer writes,
+// to the end of its output or until Close.
 func (c *Conn) fail(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -143,6 +151,7 @@ func (c *Conn) fail(err error) {
 		ch <- reply{err: err}
 		delete(c.pending, id)
 	}
+	c.reading.ended()
 	close(c.done)
 }
 

@@ -15,11 +15,65 @@ import (
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// read is the connection's one reader. It reads the peer's output line by
-// line, to its end or until Close, and routes each line as it comes; then
-// it closes r. It reads on after the connection has ended by other means
-// (fail), as it did before: the hook's last lines are traced and logged,
-// and its writes do not block.
+// reading is how the peer's output is read and its replies reach the
+// calls waiting for them. Both ways share the map of pending calls and
+// readOne: oneReader, the connection's reader goroutine alone, and
+// readTurns (turns.go), faster, where callers read their own replies.
+type reading interface {
+	// run is the connection's reader goroutine: it reads until the
+	// connection has ended and the peer's output is read to its end (or
+	// r is closed), so that the hook's last lines are traced and logged
+	// and its writes never block.
+	run()
+	// sending is told that a call's request is about to be written.
+	sending()
+	// await waits, once the request is written, for the reply on ch,
+	// the end of ctx or deadline; the error is that of the wait that
+	// ended first. The end of the connection comes as a reply: fail
+	// answers every call in flight.
+	await(ctx context.Context, deadline time.Time, id uint64, ch chan reply) (reply, error)
+	// ended is told that the connection has ended; c.mu is held.
+	ended()
+}
+
+// oneReader is the plain way: one goroutine reads every line the peer
+// writes and hands each reply to its call. It is used where r's reads
+// cannot be interrupted.
+type oneReader struct{ c *Conn }
+
+func (o oneReader) run() {
+	for o.c.readOne() == nil {
+	}
+}
+
+func (oneReader) sending() {}
+
+func (oneReader) ended() {}
+
+func (o oneReader) await(ctx context.Context, deadline time.Time, id uint64, ch chan reply) (reply, error) {
+	if dl := waits.DeadlineOf(ctx); !dl.IsZero() && !dl.After(deadline) {
+		// ctx ends first, and says why: no timer of the call's own.
+		deadline = time.Time{}
+	}
+	expired, stop := waits.Expiry(deadline)
+	defer stop()
+	var err error
+	select {
+	case r := <-ch:
+		replyChans.Put(ch)
+		return r, nil
+	case <-ctx.Done():
+		err = waits.Err(ctx)
+	case <-expired:
+		err = context.DeadlineExceeded
+	}
+	if r, answered := o.c.abandon(id, ch); answered {
+		return r, nil // the reply won the race
+	}
+	return reply{}, err
+}
+
+// read runs the connection's reader goroutine, then closes r.
 func (c *Conn) read() {
 	defer close(c.readEnd)
 	defer func() {
@@ -27,13 +81,15 @@ func (c *Conn) read() {
 			rc.Close()
 		}
 	}()
-	for c.readOne() == nil {
-	}
+	c.reading.run()
 }
 
 // readOne reads one line from the peer and routes it. Its error is
-// errEnded when the peer's output ended, could not be read, or a line
-// could not be handled: the connection has ended, if it had not already.
+// errInterrupted when a read deadline cut the read short (readTurns: the
+// line read so far is kept for the next reader), or errEnded when the
+// peer's output ended, could not be read, or a line could not be handled:
+// the connection has ended, if it had not already. Only one goroutine at
+// a time calls it.
 func (c *Conn) readOne() (err error) {
 	defer func() {
 		// A reader that stops strands every call to the hook: whatever
@@ -50,6 +106,8 @@ func (c *Conn) readOne() (err error) {
 	case errors.As(err, &tooLong):
 		c.tooLong(tooLong)
 		return nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return errInterrupted
 	case c.Err() != nil:
 		return errEnded // its end, once the connection has ended
 	case err == io.EOF || errors.Is(err, os.ErrClosed):

@@ -36,9 +36,11 @@ func (c *Conn) call(ctx context.Context, deadline time.Time, method string, para
 	c.reading.sending()
 	if err := c.write(ctx, earlier(deadline, waits.DeadlineOf(ctx)), line.b); err != nil {
 		c.abandon(id, ch)
+		replyChans.Put(ch)
 		return nil, err
 	}
 	r, err := c.reading.await(ctx, deadline, id, ch)
+	replyChans.Put(ch) // await leaves it empty and out of the map
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +56,8 @@ func earlier(a, b time.Time) time.Time {
 }
 
 // replyChans are the channels calls wait on for their reply, reused: a
-// channel is back in the pool only once it is empty and out of the map.
+// channel goes back to the pool only once it is empty and out of the map,
+// where no reply can come to it any more.
 var replyChans = sync.Pool{New: func() any { return make(chan reply, 1) }}
 
 // register enters a call in the map of pending calls; its reply will come
@@ -83,7 +86,6 @@ func (c *Conn) abandon(id uint64, ch chan reply) (r reply, answered bool) {
 	if !waiting {
 		r = <-ch
 	}
-	replyChans.Put(ch)
 	return r, !waiting
 }
 

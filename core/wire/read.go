@@ -30,7 +30,8 @@ type reading interface {
 	// await waits, once the request is written, for the reply on ch,
 	// the end of ctx or deadline; the error is that of the wait that
 	// ended first. The end of the connection comes as a reply: fail
-	// answers every call in flight.
+	// answers every call in flight. It returns with ch empty and out of
+	// the map of pending calls.
 	await(ctx context.Context, deadline time.Time, id uint64, ch chan reply) (reply, error)
 	// ended is told that the connection has ended; c.mu is held.
 	ended()
@@ -60,7 +61,6 @@ func (o oneReader) await(ctx context.Context, deadline time.Time, id uint64, ch 
 	var err error
 	select {
 	case r := <-ch:
-		replyChans.Put(ch)
 		return r, nil
 	case <-ctx.Done():
 		err = waits.Err(ctx)

@@ -81,12 +81,11 @@ func (t *readTurns) await(ctx context.Context, deadline time.Time, id uint64, ch
 	var ok bool
 	select {
 	case t.tok <- struct{}{}: // the token is free: no timer needed
-		r, ok = t.readFor(ctx, deadline, ch)
+		r, ok = t.readFor(ctx, deadline, id, ch)
 	default:
-		r, ok = t.wait(ctx, deadline, ch)
+		r, ok = t.wait(ctx, deadline, id, ch)
 	}
 	if ok {
-		replyChans.Put(ch)
 		return r, nil
 	}
 	if r, answered := t.c.abandon(id, ch); answered {
@@ -104,14 +103,14 @@ func (t *readTurns) await(ctx context.Context, deadline time.Time, id uint64, ch
 // wait waits for the reply while another goroutine holds the read token,
 // and takes the token, to read for itself, when it is let go; ok is false
 // when ctx or deadline ended the wait first.
-func (t *readTurns) wait(ctx context.Context, deadline time.Time, ch chan reply) (r reply, ok bool) {
+func (t *readTurns) wait(ctx context.Context, deadline time.Time, id uint64, ch chan reply) (r reply, ok bool) {
 	expired, stop := waits.Expiry(deadline)
 	defer stop()
 	select {
 	case r := <-ch:
 		return r, true
 	case t.tok <- struct{}{}:
-		return t.readFor(ctx, deadline, ch)
+		return t.readFor(ctx, deadline, id, ch)
 	case <-ctx.Done():
 	case <-expired:
 	}
@@ -119,9 +118,9 @@ func (t *readTurns) wait(ctx context.Context, deadline time.Time, ch chan reply)
 }
 
 // readFor reads the peer's output, holding the read token, until ch has
-// the reply of the caller, or ctx or deadline ends (ok false); then it
+// the reply of call id, or ctx or deadline ends (ok false); then it
 // passes the token on.
-func (t *readTurns) readFor(ctx context.Context, deadline time.Time, ch chan reply) (r reply, ok bool) {
+func (t *readTurns) readFor(ctx context.Context, deadline time.Time, id uint64, ch chan reply) (r reply, ok bool) {
 	defer func() { <-t.tok }()
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, t.interrupt)
@@ -144,6 +143,9 @@ func (t *readTurns) readFor(ctx context.Context, deadline time.Time, ch chan rep
 			case r := <-ch:
 				return r, true
 			default: // a guard: fail answers every call in flight
+				if r, answered := t.c.abandon(id, ch); answered {
+					return r, true
+				}
 				return reply{err: t.c.Err()}, true
 			}
 		case errInterrupted:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/inspect/feed"
+	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/wiretap"
 )
 
@@ -284,7 +285,7 @@ func slicesClone(s []string) []string { return append([]string(nil), s...) }
 // against the params.
 func modified(params, result json.RawMessage) []Change {
 	var members map[string]json.RawMessage
-	if json.Unmarshal(result, &members) != nil {
+	if protocol.Unmarshal(result, &members) != nil {
 		return nil
 	}
 	var after json.RawMessage

@@ -224,7 +224,7 @@ func (s *session) event(it item) {
 		Reason  string `json:"reason"`
 		By      string `json:"by"`
 	}
-	_ = json.Unmarshal(it.Data, &ev)
+	_ = protocol.Unmarshal(it.Data, &ev)
 	if it.Name == "event" && twins[ev.Kind] {
 		return
 	}
@@ -260,11 +260,11 @@ func (s *session) event(it item) {
 // and the gist of the rest.
 func eventText(name string, data json.RawMessage) string {
 	var members map[string]json.RawMessage
-	if json.Unmarshal(data, &members) != nil {
+	if protocol.Unmarshal(data, &members) != nil {
 		return name + gist(data)
 	}
 	var kind string
-	if json.Unmarshal(members["kind"], &kind) == nil && kind != "" {
+	if protocol.Unmarshal(members["kind"], &kind) == nil && kind != "" {
 		name = kind
 		delete(members, "kind")
 	}
@@ -272,7 +272,7 @@ func eventText(name string, data json.RawMessage) string {
 	if len(members) == 0 {
 		return name
 	}
-	rest, _ := json.Marshal(members)
+	rest, _ := protocol.Marshal(members)
 	return name + gist(rest)
 }
 

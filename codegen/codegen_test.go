@@ -553,7 +553,7 @@ func TestTheFixturesPythonTypeChecksAndRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		filepath.Join(pkg, "__init__.py"):  "",
+		filepath.Join(pkg, "__init__.py"):      "",
 		filepath.Join(pkg, "_protocol_gen.py"): fixturePython(t),
 		filepath.Join(pkg, "_methods_gen.py"):  fixtureMethods(t),
 		filepath.Join(dir, "use.py"): `from typing import Callable

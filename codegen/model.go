@@ -31,6 +31,9 @@ type Model struct {
 	HostExtensions []HostExtension
 	// ErrorCodes are the JSON-RPC error codes, in table order.
 	ErrorCodes []ErrorCode
+	// LineLimit is the host's reply line limit when hello says none, and
+	// what goes instead of a longer reply.
+	LineLimit LineLimit
 	// Examples are each method's messages, from the valid test vectors
 	// next to the schema; none when there are none.
 	Examples []Example
@@ -153,6 +156,9 @@ func Load(schemaJSON, methodsJSON []byte, sources ...string) (*Model, error) {
 		return nil, fmt.Errorf("method table: %w", err)
 	}
 	if err := m.loadConstants(&table); err != nil {
+		return nil, fmt.Errorf("method table: %w", err)
+	}
+	if err := m.loadLineLimit(&table); err != nil {
 		return nil, fmt.Errorf("method table: %w", err)
 	}
 	for _, t := range m.Types {

@@ -19,6 +19,9 @@ type Method struct {
 	Params  *Type
 	Result  *Type // nil for a notification
 	Actions []string
+	// OverLimit is what the request sends instead of a reply longer than
+	// the host reads; nil for a notification.
+	OverLimit *OverLimit
 }
 
 // LegacyKind pairs an old observe kind with its runtime event kind.

@@ -22,6 +22,7 @@ func pyFuncs(m *Model) template.FuncMap {
 		"pyHandled":        func() ([]pyMethod, error) { return pyHandled(m) },
 		"pyFilter":         pyFilter,
 		"pyBound":          pyBound,
+		"pyOverLimit":      pyOverLimit,
 	}
 }
 

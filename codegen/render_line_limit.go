@@ -59,10 +59,10 @@ func pyOverLimit(o *OverLimit) string {
 		args = append(args, "error=CODE_"+screaming(o.Error.Name))
 	}
 	if o.Cut != nil {
-		args = append(args, "cut="+quote(o.Cut.Action), "cut_at=("+joinEach(o.Cut.Path, quote)+",)")
+		args = append(args, "cut="+quote(o.Cut.Action), "cut_at=("+pyTuple(o.Cut.Path)+")")
 	}
 	if len(o.Keep) > 0 {
-		args = append(args, "keep=("+joinEach(o.Keep, quote)+",)")
+		args = append(args, "keep=("+pyTuple(o.Keep)+")")
 	}
 	if o.Result != nil {
 		args = append(args, "result={"+joinEach(o.Result, func(m Member) string {

@@ -60,13 +60,16 @@ type Member struct {
 // reasonMember is the member that carries the reason of a replacement.
 const reasonMember = "reason"
 
-// loadLineLimit reads the table's line limit and each request's overLimit,
+// loadLineLimit reads the table's line limit, which a table of requests needs, and each request's overLimit,
 // holding them to the schema: a request has one, a notification none; a
 // kept or cut action is one of the method's; the replacement is a value of
 // the result type with a reason member.
 func (m *Model) loadLineLimit(table *methodTable) error {
 	var err error
 	l := table.LineLimit
+	if !slices.ContainsFunc(m.Methods, func(meth *Method) bool { return !meth.Notification }) {
+		return nil // nothing gets a reply
+	}
 	if l.DefaultBytes <= 0 {
 		return fmt.Errorf("lineLimit: defaultBytes %d is not a positive number of bytes", l.DefaultBytes)
 	}
@@ -151,17 +154,31 @@ func (m *Model) overLimit(meth *Method, row *overLimitRow) (*OverLimit, error) {
 		i := slices.IndexFunc(t.Fields, func(f *Field) bool { return f.Name == name })
 		var value any
 		_ = json.Unmarshal(row.Result[name], &value)
-		switch v := value.(type) {
+		switch value.(type) {
 		case string, bool:
-			if i < 0 || name == reasonMember {
-				return nil, fmt.Errorf("result: %s is not a member of %s that the table may set", name, t.Name)
-			}
-			o.Result = append(o.Result, Member{name, v})
 		default:
 			return nil, fmt.Errorf("result: %s is %s: only strings and booleans are supported", name, row.Result[name])
 		}
+		if i < 0 || name == reasonMember {
+			return nil, fmt.Errorf("result: %s is not a member of %s that the table may set", name, t.Name)
+		}
+		if r := t.Fields[i].Type; !fits(r, value) {
+			return nil, fmt.Errorf("result: %s is %s, which is not a value of %s.%s", name, row.Result[name], t.Name, name)
+		}
+		o.Result = append(o.Result, Member{name, value})
 	}
 	return o, nil
+}
+
+// fits reports whether a string or boolean is a value of r.
+func fits(r *Ref, value any) bool {
+	switch v := value.(type) {
+	case string:
+		return r.Kind == String && (len(r.Consts) == 0 || slices.Contains(r.Consts, quote(v)))
+	case bool:
+		return r.Kind == Boolean
+	}
+	return false
 }
 
 // replacedBy checks that an action of a replacement is one of the method's,

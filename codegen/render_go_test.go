@@ -24,12 +24,14 @@ func TestTheFixturesGoCompilesAndVets(t *testing.T) {
 		}
 	}
 	// The codec the generated methods call is hand-written, in the SDK.
-	codec, err := os.ReadFile(filepath.Join("..", "sdk-go", "codec.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "codec.go"), codec, 0o644); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"codec.go", "codec_scan.go", "codec_write.go"} {
+		codec, err := os.ReadFile(filepath.Join("..", "sdk-go", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), codec, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "sdk.go"), []byte(sdkStub), 0o644); err != nil {
 		t.Fatal(err)

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 )
 
 // Model is the protocol as the renderers see it: every named type of the
@@ -34,6 +31,9 @@ type Model struct {
 	HostExtensions []HostExtension
 	// ErrorCodes are the JSON-RPC error codes, in table order.
 	ErrorCodes []ErrorCode
+	// LineLimit is the host's reply line limit when hello says none, and
+	// what goes instead of a longer reply.
+	LineLimit LineLimit
 	// Examples are each method's messages, from the valid test vectors
 	// next to the schema; none when there are none.
 	Examples []Example
@@ -119,42 +119,6 @@ type Ref struct {
 	Consts []string
 }
 
-// Method is a row of the method table.
-type Method struct {
-	Name         string
-	Notification bool
-	// Mode is the hello mode that receives the method; "" for none.
-	Mode    string
-	Params  *Type
-	Result  *Type // nil for a notification
-	Actions []string
-}
-
-// LegacyKind pairs an old observe kind with its runtime event kind.
-type LegacyKind struct{ Legacy, Kind string }
-
-// Extension is a type, or a field of a type, that hookwire adds to the
-// protocol of the source documents.
-type Extension struct {
-	Type, Field, Why string
-}
-
-// HostExtension is a behaviour a host announces in hook.hello.
-type HostExtension struct{ Name, Doc string }
-
-// ErrorCode is a JSON-RPC error code of the protocol.
-type ErrorCode struct {
-	Name string
-	Code int64
-	Doc  string
-}
-
-// The method table's modes and actions are values of these enums.
-const (
-	modeEnum   = "Mode"
-	actionEnum = "Action"
-)
-
 // Load reads the schema and the method table into a model. It fails on any
 // shape it cannot render faithfully in every language, naming where.
 func Load(schemaJSON, methodsJSON []byte, sources ...string) (*Model, error) {
@@ -194,6 +158,9 @@ func Load(schemaJSON, methodsJSON []byte, sources ...string) (*Model, error) {
 	if err := m.loadConstants(&table); err != nil {
 		return nil, fmt.Errorf("method table: %w", err)
 	}
+	if err := m.loadLineLimit(&table); err != nil {
+		return nil, fmt.Errorf("method table: %w", err)
+	}
 	for _, t := range m.Types {
 		if t.Extension != "" {
 			m.Extensions = append(m.Extensions, Extension{Type: t.Name, Why: t.Extension})
@@ -205,359 +172,6 @@ func Load(schemaJSON, methodsJSON []byte, sources ...string) (*Model, error) {
 		}
 	}
 	return m, nil
-}
-
-// newType classifies a $defs entry; references are resolved later.
-func newType(name string, s *schema) (*Type, error) {
-	t := &Type{Name: name, Doc: s.Description, Extension: s.Extension}
-	switch {
-	case s.Discriminator != nil:
-		t.Kind = Union
-		t.Tag = s.Discriminator.PropertyName
-		if t.Tag == "" || len(s.OneOf) == 0 || s.Type != "" || s.Properties != nil {
-			return nil, errors.New("a union is a oneOf of $refs with a discriminator propertyName, and nothing else")
-		}
-	case len(s.OneOf) > 0 && s.Type != "object":
-		return nil, errors.New("a oneOf needs a discriminator: variants are told apart by a tag, never by trying each in turn")
-	case s.Type == "object":
-		t.Kind = Object
-		for _, alt := range s.OneOf {
-			// An object's oneOf of required sets (Response: result or
-			// error) only validates; it does not change the type.
-			if alt.Ref != "" || alt.Type != "" || alt.Properties != nil {
-				return nil, errors.New("an object's oneOf may only list required members")
-			}
-		}
-		if s.AdditionalProperties != nil && s.Properties == nil {
-			return nil, errors.New("a map must be a property's type, not a named type")
-		}
-	case s.Type == "string" && len(s.Enum) > 0:
-		t.Kind = Enum
-		for _, v := range s.Enum {
-			var str string
-			if err := json.Unmarshal(v, &str); err != nil {
-				return nil, fmt.Errorf("enum value %s is not a string", v)
-			}
-			t.Values = append(t.Values, str)
-		}
-	default:
-		return nil, errors.New("a named type must be an object, a string enum or a discriminated union")
-	}
-	if len(s.AllOf) > 0 || len(s.AnyOf) > 0 {
-		return nil, errors.New("allOf and anyOf are only supported as {T, null} on a property")
-	}
-	return t, nil
-}
-
-func resolve(t *Type, s *schema, byName map[string]*Type) error {
-	switch t.Kind {
-	case Object:
-		if s.Properties == nil {
-			return nil
-		}
-		for _, name := range s.Properties.names {
-			p := s.Properties.schemas[name]
-			ref, err := newRef(p, byName)
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			t.Fields = append(t.Fields, &Field{
-				Name: name, Doc: p.Description, Type: ref,
-				Required:  slices.Contains(s.Required, name),
-				Extension: p.Extension,
-			})
-		}
-	case Union:
-		return resolveUnion(t, s, byName)
-	}
-	return nil
-}
-
-func resolveUnion(u *Type, s *schema, byName map[string]*Type) error {
-	seen := map[string]string{}
-	for _, alt := range s.OneOf {
-		vt, err := named(alt.Ref, byName)
-		if err != nil {
-			return err
-		}
-		if vt.Kind != Object {
-			return fmt.Errorf("variant %s is not an object", vt.Name)
-		}
-		i := slices.IndexFunc(vt.Fields, func(f *Field) bool { return f.Name == u.Tag })
-		if i < 0 || vt.Fields[i].Type.Kind != String || len(vt.Fields[i].Type.Consts) == 0 {
-			return fmt.Errorf("variant %s: its %s must be a string const or enum", vt.Name, u.Tag)
-		}
-		tag := vt.Fields[i]
-		v := &Variant{Type: vt, Absent: !tag.Required}
-		for _, c := range tag.Type.Consts {
-			var value string
-			_ = json.Unmarshal([]byte(c), &value)
-			if other, dup := seen[value]; dup {
-				return fmt.Errorf("%s %q selects both %s and %s", u.Tag, value, other, vt.Name)
-			}
-			seen[value] = vt.Name
-			v.Tags = append(v.Tags, value)
-		}
-		if v.Absent {
-			if other, dup := seen["\x00absent"]; dup {
-				return fmt.Errorf("both %s and %s may omit %s", other, vt.Name, u.Tag)
-			}
-			seen["\x00absent"] = vt.Name
-		}
-		u.Variants = append(u.Variants, v)
-		vt.Unions = append(vt.Unions, u)
-	}
-	for value, ref := range s.Discriminator.Mapping {
-		if seen[value] != strings.TrimPrefix(ref, "#/$defs/") {
-			return fmt.Errorf("discriminator maps %q to %s, but the variants say %s", value, ref, seen[value])
-		}
-	}
-	return nil
-}
-
-func named(ref string, byName map[string]*Type) (*Type, error) {
-	name, ok := strings.CutPrefix(ref, "#/$defs/")
-	if !ok {
-		return nil, fmt.Errorf("$ref %q: only #/$defs/ references are supported", ref)
-	}
-	t, ok := byName[name]
-	if !ok {
-		return nil, fmt.Errorf("$ref %q: no such type", ref)
-	}
-	return t, nil
-}
-
-// newRef reads a property's schema.
-func newRef(s *schema, byName map[string]*Type) (*Ref, error) {
-	switch {
-	case s.Ref != "":
-		t, err := named(s.Ref, byName)
-		if err != nil {
-			return nil, err
-		}
-		if t.Kind == Union {
-			return nil, fmt.Errorf("union %s as a member type is not supported", t.Name)
-		}
-		return &Ref{Kind: Named, Type: t}, nil
-	case len(s.AnyOf) > 0:
-		// {T, null} is T or null; any other anyOf is not a type.
-		if len(s.AnyOf) == 2 {
-			for i, alt := range s.AnyOf {
-				if alt.Type == "null" {
-					r, err := newRef(s.AnyOf[1-i], byName)
-					if err != nil {
-						return nil, err
-					}
-					r.Nullable = true
-					return r, nil
-				}
-			}
-		}
-		return nil, errors.New("anyOf is only supported as {T, null}")
-	case len(s.OneOf) > 0 || len(s.AllOf) > 0:
-		return nil, errors.New("oneOf and allOf are only supported on named types")
-	case s.Const != nil:
-		return literals(s.Type, []json.RawMessage{s.Const})
-	case len(s.Enum) > 0:
-		return literals(s.Type, s.Enum)
-	}
-	switch s.Type {
-	case "":
-		return &Ref{Kind: Any}, nil
-	case "string":
-		return &Ref{Kind: String}, nil
-	case "integer":
-		return &Ref{Kind: Integer}, nil
-	case "number":
-		return &Ref{Kind: Number}, nil
-	case "boolean":
-		return &Ref{Kind: Boolean}, nil
-	case "array":
-		if s.Items == nil {
-			return &Ref{Kind: Array, Elem: &Ref{Kind: Any}}, nil
-		}
-		elem, err := newRef(s.Items, byName)
-		if err != nil {
-			return nil, fmt.Errorf("items: %w", err)
-		}
-		return &Ref{Kind: Array, Elem: elem}, nil
-	case "object":
-		if s.Properties != nil {
-			return nil, errors.New("an object with properties must be a named type in $defs")
-		}
-		if s.AdditionalProperties == nil {
-			return &Ref{Kind: Map, Elem: &Ref{Kind: Any}}, nil
-		}
-		elem, err := newRef(s.AdditionalProperties, byName)
-		if err != nil {
-			return nil, fmt.Errorf("additionalProperties: %w", err)
-		}
-		return &Ref{Kind: Map, Elem: elem}, nil
-	}
-	return nil, fmt.Errorf("type %q is not supported", s.Type)
-}
-
-// literals is a const or an inline enum: a string or integer type that
-// allows only the values listed.
-func literals(typ string, values []json.RawMessage) (*Ref, error) {
-	r := &Ref{}
-	for _, v := range values {
-		var x any
-		if err := json.Unmarshal(v, &x); err != nil {
-			return nil, err
-		}
-		kind := Integer
-		if _, ok := x.(string); ok {
-			kind = String
-		} else if f, ok := x.(float64); !ok || f != float64(int64(f)) {
-			return nil, fmt.Errorf("const %s: only strings and integers are supported", v)
-		}
-		if len(r.Consts) > 0 && kind != r.Kind {
-			return nil, errors.New("consts of mixed types are not supported")
-		}
-		if typ != "" && typ != map[RefKind]string{String: "string", Integer: "integer"}[kind] {
-			return nil, fmt.Errorf("const %s does not match type %q", v, typ)
-		}
-		r.Kind = kind
-		lit, _ := json.Marshal(x)
-		r.Consts = append(r.Consts, string(lit))
-	}
-	return r, nil
-}
-
-func (m *Model) loadMethods(table *methodTable, byName map[string]*Type) error {
-	enumValues := func(enum string) []string {
-		if t := byName[enum]; t != nil && t.Kind == Enum {
-			return t.Values
-		}
-		return nil
-	}
-	for _, row := range table.Methods {
-		meth := &Method{Name: row.Method, Mode: row.Mode, Actions: row.Actions}
-		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s: %s", row.Method, fmt.Sprintf(format, args...))
-		}
-		switch row.Kind {
-		case "request":
-		case "notification":
-			meth.Notification = true
-		default:
-			return fail("kind %q is neither request nor notification", row.Kind)
-		}
-		if row.Mode != "" && !slices.Contains(enumValues(modeEnum), row.Mode) {
-			return fail("mode %q is not a value of $defs/%s", row.Mode, modeEnum)
-		}
-		var err error
-		if meth.Params, err = named("#/$defs/"+row.Params, byName); err != nil {
-			return fail("params: %v", err)
-		}
-		if meth.Params.Kind != Object {
-			return fail("params %s is not an object", row.Params)
-		}
-		if meth.Notification != (row.Result == "") {
-			return fail("a request has a result and a notification has none")
-		}
-		if row.Result != "" {
-			if meth.Result, err = named("#/$defs/"+row.Result, byName); err != nil {
-				return fail("result: %v", err)
-			}
-		}
-		if err := checkActions(meth, enumValues(actionEnum)); err != nil {
-			return fail("%v", err)
-		}
-		m.Methods = append(m.Methods, meth)
-	}
-	m.EventKinds = table.EventKinds
-	for _, legacy := range slices.Sorted(maps.Keys(table.LegacyEventKinds)) {
-		m.LegacyEventKinds = append(m.LegacyEventKinds, LegacyKind{legacy, table.LegacyEventKinds[legacy]})
-	}
-	return nil
-}
-
-// loadConstants reads the host extensions and the error codes, which
-// every language renders as named constants.
-func (m *Model) loadConstants(table *methodTable) error {
-	ext := names{list: "hostExtensions"}
-	for _, e := range table.HostExtensions {
-		if err := ext.add(e.Name); err != nil {
-			return err
-		}
-		m.HostExtensions = append(m.HostExtensions, HostExtension{e.Name, e.Doc})
-	}
-	codes := names{list: "errorCodes"}
-	seen := map[int64]string{}
-	for _, c := range table.ErrorCodes {
-		if err := codes.add(c.Name); err != nil {
-			return err
-		}
-		code, err := strconv.ParseInt(string(c.Code), 10, 64)
-		if err != nil {
-			return fmt.Errorf("errorCodes: %s: code %s is not an integer", c.Name, cmp.Or(string(c.Code), "(absent)"))
-		}
-		if other, dup := seen[code]; dup {
-			return fmt.Errorf("errorCodes: %s and %s are both %d", other, c.Name, code)
-		}
-		seen[code] = c.Name
-		m.ErrorCodes = append(m.ErrorCodes, ErrorCode{c.Name, code, c.Doc})
-	}
-	return nil
-}
-
-// names checks that the names of one list give distinct identifiers in
-// every language: "a.b" and "a_b" are both AB in Go, "ABC" and "abc" are
-// both ABC in Python.
-type names struct {
-	list string
-	seen map[string]string
-}
-
-func (n *names) add(name string) error {
-	ws := words(name)
-	if len(ws) == 0 || !unicode.IsLetter([]rune(ws[0])[0]) {
-		return fmt.Errorf("%s: %q does not start with a letter, so it names no constant", n.list, name)
-	}
-	if n.seen == nil {
-		n.seen = map[string]string{}
-	}
-	for _, id := range []struct{ lang, name string }{{"Go", pascal(name)}, {"Python", screaming(name)}} {
-		key := id.lang + " " + id.name
-		if other, dup := n.seen[key]; dup {
-			if other == name {
-				return fmt.Errorf("%s: %q is listed twice", n.list, name)
-			}
-			return fmt.Errorf("%s: %q and %q are both %s in %s", n.list, other, name, id.name, id.lang)
-		}
-		n.seen[key] = name
-	}
-	return nil
-}
-
-// checkActions holds the table's actions to the result union: the same
-// set, every one a value of the Action enum.
-func checkActions(meth *Method, known []string) error {
-	if meth.Result == nil || meth.Result.Kind != Union {
-		if len(meth.Actions) > 0 {
-			return errors.New("actions are listed, but the result is not a union")
-		}
-		return nil
-	}
-	var tags []string
-	for _, v := range meth.Result.Variants {
-		for _, tag := range v.Tags {
-			if tag != "" {
-				tags = append(tags, tag)
-			}
-		}
-	}
-	for _, a := range meth.Actions {
-		if !slices.Contains(known, a) {
-			return fmt.Errorf("action %q is not a value of $defs/%s", a, actionEnum)
-		}
-	}
-	if !slices.Equal(slices.Sorted(slices.Values(tags)), slices.Sorted(slices.Values(meth.Actions))) {
-		return fmt.Errorf("actions %v differ from the %s values of %s %v", meth.Actions, meth.Result.Tag, meth.Result.Name, tags)
-	}
-	return nil
 }
 
 // Type returns the named type, or nil.

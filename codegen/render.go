@@ -92,6 +92,8 @@ func commonFuncs(m *Model) template.FuncMap {
 		"actions":    func() []action { return actions(m) },
 		"named":      m.Type,
 		"allowed":    allowed,
+		"overLimits": func() []*Method { return overLimits(m) },
+		"mebibytes":  mebibytes,
 	}
 }
 

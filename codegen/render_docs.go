@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"text/template"
 )
@@ -19,7 +20,11 @@ func docFuncs(m *Model) template.FuncMap {
 			return ""
 		},
 		"cell": cell,
-		"link": link,
+		"docTemplate": func(t Template, placeholder string) string {
+			return strings.ReplaceAll(t.Before, "\n", `\n`) + placeholder + strings.ReplaceAll(t.After, "\n", `\n`)
+		},
+		"docOtherwise": docOtherwise,
+		"link":         link,
 		"code": func(s string) string {
 			return "`" + s + "`"
 		},
@@ -98,4 +103,16 @@ func docType(r *Ref) string {
 // cell is text that fits in one table cell.
 func cell(s string) string {
 	return strings.ReplaceAll(oneLine(s), "|", `\|`)
+}
+
+// docOtherwise is what goes instead of a reply that no other rule of an
+// over-limit answer sends: the error, or the result with the reason (R).
+func docOtherwise(o *OverLimit) string {
+	if o.Error != nil {
+		return fmt.Sprintf("the error %d (`%s`), with R as its message", o.Error.Code, o.Error.Name)
+	}
+	members := joinEach(o.Result, func(m Member) string {
+		return quote(m.Name) + ":" + scalar(m.Value, "true", "false")
+	})
+	return "`{" + members + `,"` + reasonMember + `":R}` + "`"
 }

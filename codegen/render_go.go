@@ -28,6 +28,7 @@ func goFuncs(m *Model) template.FuncMap {
 		"goUnhandled": goUnhandled,
 		"goOnDoc":     goOnDoc,
 		"goIsOneOf":   goIsOneOf,
+		"goOverLimit": goOverLimit,
 		"goMustDecide": func() []*Method {
 			return slices.DeleteFunc(goHandled(m)(), func(meth *Method) bool { return fallback(meth) != "" })
 		},

@@ -22,6 +22,7 @@ func pyFuncs(m *Model) template.FuncMap {
 		"pyHandled":        func() ([]pyMethod, error) { return pyHandled(m) },
 		"pyFilter":         pyFilter,
 		"pyBound":          pyBound,
+		"pyOverLimit":      pyOverLimit,
 	}
 }
 
@@ -66,7 +67,8 @@ func pyAll(m *Model) ([]string, error) {
 }
 
 // pyMethodsImports lists what _methods_gen.py takes from _protocol_gen.py: each
-// handled method's constant, params and result types, in ruff's order
+// request's constant, the error codes of its over-limit answer, each handled
+// method's params and result types, in ruff's order
 // (constants, then classes, each sorted).
 func pyMethodsImports(m *Model) ([]string, error) {
 	handled, err := pyHandled(m)
@@ -75,10 +77,18 @@ func pyMethodsImports(m *Model) ([]string, error) {
 	}
 	var consts, types []string
 	for _, h := range handled {
-		consts = append(consts, "METHOD_"+screaming(h.Handler))
 		types = append(types, h.Params.Name, h.Result.Name)
 	}
+	// Every request has an over-limit answer: its constant, and those of
+	// the errors that go instead.
+	for _, meth := range overLimits(m) {
+		consts = append(consts, "METHOD_"+screaming(methodName(meth.Name)))
+		if e := meth.OverLimit.Error; e != nil {
+			consts = append(consts, "CODE_"+screaming(e.Name))
+		}
+	}
 	slices.Sort(consts)
+	consts = slices.Compact(consts)
 	slices.Sort(types)
 	return append(consts, slices.Compact(types)...), nil
 }

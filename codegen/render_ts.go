@@ -17,6 +17,8 @@ func tsFuncs(m *Model) template.FuncMap {
 		"tsCamel":        tsCamel,
 		"tsUnhandled":    tsUnhandled,
 		"tsHandlerDoc":   tsHandlerDoc,
+		"tsOverLimit":    tsOverLimit,
+		"tsTemplate":     tsTemplate,
 		"tsHandled":      func() []*Method { return tsHandled(m) },
 		"tsHandledTypes": func() []string { return tsHandledTypes(m) },
 		"tsPerMethod":    func() []string { return tsPerMethod(m) },

@@ -81,12 +81,13 @@ func (p *properties) UnmarshalJSON(data []byte) error {
 type methodTable struct {
 	Version int
 	Methods []struct {
-		Method  string
-		Kind    string
-		Mode    string
-		Params  string
-		Result  string
-		Actions []string
+		Method    string
+		Kind      string
+		Mode      string
+		Params    string
+		Result    string
+		Actions   []string
+		OverLimit *overLimitRow
 	}
 	EventKinds       []string
 	LegacyEventKinds map[string]string
@@ -98,4 +99,21 @@ type methodTable struct {
 		Code json.RawMessage
 		Doc  string
 	}
+	LineLimit struct {
+		DefaultBytes int64
+		Reason       string
+		CutMarker    string
+	}
+}
+
+// overLimitRow is a method's overLimit: what it sends instead of a reply
+// longer than the host reads.
+type overLimitRow struct {
+	Error *int64
+	Cut   *struct {
+		Action string
+		Path   []string
+	}
+	Keep   []string
+	Result map[string]json.RawMessage
 }

@@ -57,12 +57,12 @@ func TestANewVersionIsStampedEverywhereAndNothingElseChanges(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"sdk-go/version_gen.go":               `const Version = "0.2.0-rc.1"`,
-		"core/cmd/hookwire/version_gen.go":    `const version = "0.2.0-rc.1"`,
+		"sdk-go/version_gen.go":                   `const Version = "0.2.0-rc.1"`,
+		"core/cmd/hookwire/version_gen.go":        `const version = "0.2.0-rc.1"`,
 		"sdk-python/src/hookwire/_version_gen.py": `__version__ = "0.2.0-rc.1"`,
-		"sdk-node/src/version.gen.ts":         `export const version = "0.2.0-rc.1";`,
-		"sdk-python/LICENSE":                  "MIT\n",
-		"sdk-node/LICENSE":                    "MIT\n",
+		"sdk-node/src/version.gen.ts":             `export const version = "0.2.0-rc.1";`,
+		"sdk-python/LICENSE":                      "MIT\n",
+		"sdk-node/LICENSE":                        "MIT\n",
 	} {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s lacks %q:\n%s", name, want, got[name])

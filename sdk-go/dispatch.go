@@ -109,11 +109,6 @@ func (h *Hook) hello(raw json.RawMessage) HelloResult {
 	}
 }
 
-// defaultMaxLine is the longest reply line of a host that does not say:
-// PicoClaw's host reads lines up to 1 MiB, and stops reading for good at a
-// longer one.
-const defaultMaxLine = 1 << 20
-
 // MaxLineBytes is the longest reply line the host reads, newline
 // included: what it announced in its last hook.hello (max_line_bytes), or
 // 1 MiB when it announced nothing.

@@ -10,6 +10,7 @@ package hookwire
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 )
 
 // Handler types, one per request method. How handlers run, and what an
@@ -207,4 +208,30 @@ var unhandledMode = map[Mode]string{
 	ModeLLM:     "hook.before_llm and hook.after_llm are answered with continue",
 	ModeTool:    "hook.before_tool and hook.after_tool are answered with continue",
 	ModeApprove: "hook.approve_tool is answered with an error, which a host may take as a denial",
+}
+
+// defaultMaxLine is the longest reply line, newline included, of a host
+// whose hook.hello sends no max_line_bytes: 1 MiB.
+const defaultMaxLine = 1048576
+
+// tooLongReason is the reason of what a hook sends instead of a reply
+// longer than the host reads, limit bytes.
+func tooLongReason(limit int64) string {
+	return "the hook's answer is longer than the host reads in a line (" + strconv.FormatInt(limit, 10) + " bytes)"
+}
+
+// cutMarker ends a string cut to fit the host's line, cut bytes shorter.
+func cutMarker(cut int) string {
+	return "\n[hookwire: " + strconv.Itoa(cut) + " bytes cut to fit the host's line]"
+}
+
+// overLimit is what each request sends instead of a reply longer than the
+// host reads, by method, as [Hook.fit] applies it.
+var overLimit = map[string]overLimitAnswer{
+	MethodHello:       {err: CodeHandlerError},
+	MethodBeforeLLM:   {keep: []Action{ActionAbortTurn, ActionHardAbort}, result: map[string]any{"action": "abort_turn"}},
+	MethodAfterLLM:    {keep: []Action{ActionAbortTurn, ActionHardAbort}, result: map[string]any{"action": "abort_turn"}},
+	MethodBeforeTool:  {keep: []Action{ActionDenyTool, ActionAbortTurn, ActionHardAbort}, result: map[string]any{"action": "deny_tool"}},
+	MethodAfterTool:   {cut: "modify", cutAt: []string{"result", "result", "for_llm"}, keep: []Action{ActionAbortTurn, ActionHardAbort}, result: map[string]any{"action": "abort_turn"}},
+	MethodApproveTool: {result: map[string]any{"approved": false}},
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -370,105 +369,6 @@ func (s *session) handle(m *envelope) {
 		result, err = s.h.fit(m, result)
 	}
 	s.out.send(replyLine(m.ID, result, err)...)
-}
-
-// fit is result, or what replaces it when its reply line would be longer
-// than the host reads, which stops reading the hook for good at a longer
-// line. The replacement never lets through what the hook would have
-// stopped or changed (docs/protocol.md, "Replies longer than the host
-// reads"): an after_tool modify is cut to fit, with a marker; a deny,
-// an abort or a hard abort keeps its action with a short reason; anything
-// else is the method's refusal.
-func (h *Hook) fit(m *envelope, result []byte) ([]byte, *RPCError) {
-	frame := int64(len(m.ID) + len(`{"jsonrpc":"2.0","id":,"result":}`) + 1)
-	size := int64(len(result)) + frame
-	limit := h.MaxLineBytes()
-	if size <= limit {
-		return result, nil
-	}
-	reason := fmt.Sprintf("the hook's answer is longer than the host reads in a line (%d bytes)", limit)
-	if m.Method == MethodHello {
-		h.logger().Warn("the hello reply is longer than the host reads in a line; sending an error instead",
-			"bytes", size, "limit", limit)
-		return nil, &RPCError{Code: CodeHandlerError, Message: reason}
-	}
-	var reply struct {
-		Action string `json:"action"`
-	}
-	_ = json.Unmarshal(result, &reply)
-	if m.Method == MethodAfterTool && reply.Action == string(ActionModify) {
-		if cut, ok := cutToFit(result, limit-frame); ok {
-			h.logger().Warn("a reply is longer than the host reads in a line; sending it cut to fit",
-				"method", m.Method, "bytes", size, "limit", limit)
-			return cut, nil
-		}
-	}
-	var out []byte
-	switch {
-	case m.Method == MethodApproveTool:
-		out = encode(map[string]any{"approved": false, "reason": reason})
-	case reply.Action == string(ActionDenyTool) || reply.Action == string(ActionAbortTurn) || reply.Action == string(ActionHardAbort):
-		out = encode(map[string]any{"action": reply.Action, "reason": reason})
-	case m.Method == MethodBeforeTool:
-		out = encode(map[string]any{"action": ActionDenyTool, "reason": reason})
-	default:
-		out = encode(map[string]any{"action": ActionAbortTurn, "reason": reason})
-	}
-	h.logger().Warn("a reply is longer than the host reads in a line; sending a refusal instead",
-		"method", m.Method, "bytes", size, "limit", limit, "reply", string(out))
-	return out, nil
-}
-
-// cutToFit is an after_tool modify whose result's for_llm is cut from its
-// end, on a character boundary, so that the result takes at most room
-// bytes, with a marker saying how many bytes were cut; false when even an
-// empty for_llm does not fit, or there is none.
-func cutToFit(result []byte, room int64) ([]byte, bool) {
-	var reply, params, toolResult map[string]json.RawMessage
-	if json.Unmarshal(result, &reply) != nil || json.Unmarshal(reply["result"], &params) != nil ||
-		json.Unmarshal(params["result"], &toolResult) != nil {
-		return nil, false
-	}
-	var text string
-	if json.Unmarshal(toolResult["for_llm"], &text) != nil {
-		return nil, false
-	}
-	marked := func(keep int) json.RawMessage {
-		return encode(text[:keep] + fmt.Sprintf(cutMarker, len(text)-keep))
-	}
-	with := func(forLLM json.RawMessage) []byte {
-		toolResult["for_llm"] = forLLM
-		params["result"] = encode(toolResult)
-		reply["result"] = encode(params)
-		return encode(reply)
-	}
-	// The reply but for for_llm is the same whatever is kept. The longest
-	// prefix that fits: the size grows with the prefix, since the count in
-	// the marker loses a digit only as a whole character is kept.
-	others := int64(len(with(json.RawMessage(`""`)))) - 2
-	keep := sort.Search(len(text)+1, func(n int) bool { return others+int64(len(marked(n))) > room }) - 1
-	for keep > 0 && !utf8.RuneStart(text[keep]) {
-		keep--
-	}
-	if keep < 0 {
-		return nil, false
-	}
-	return with(marked(keep)), true
-}
-
-// cutMarker ends a for_llm cut to fit the host's line; %d is the number of
-// bytes cut.
-const cutMarker = "\n[hookwire: %d bytes cut to fit the host's line]"
-
-// encode is v as JSON, without the HTML escapes of encoding/json, as the
-// SDK's encoder writes it. It is for values that encode: strings and maps
-// of JSON.
-func encode(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // reply sends a reply the reader makes itself, such as a parse error.

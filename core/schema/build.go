@@ -146,6 +146,9 @@ type MethodEntry struct {
 	Params  string   `json:"params"`
 	Result  string   `json:"result,omitempty"`
 	Actions []string `json:"actions,omitempty"`
+	// OverLimit is what a hook sends instead of a reply of the request
+	// longer than the host reads.
+	OverLimit *protocol.OverLimit `json:"overLimit,omitempty"`
 }
 
 // Table is the document written to methods.json.
@@ -156,6 +159,15 @@ type Table struct {
 	LegacyEventKinds map[string]string `json:"legacyEventKinds"`
 	HostExtensions   []NamedDoc        `json:"hostExtensions"`
 	ErrorCodes       []ErrorCode       `json:"errorCodes"`
+	LineLimit        LineLimit         `json:"lineLimit"`
+}
+
+// LineLimit is the host's reply line limit when hello says none, and the
+// texts of what a hook sends instead of a longer reply.
+type LineLimit struct {
+	DefaultBytes int    `json:"defaultBytes"`
+	Reason       string `json:"reason"`
+	CutMarker    string `json:"cutMarker"`
 }
 
 // NamedDoc is a name and what it means.
@@ -173,7 +185,9 @@ type ErrorCode struct {
 
 // MethodTable is protocol.Methods as JSON, for generators and other languages.
 func MethodTable() ([]byte, error) {
-	t := Table{Version: protocol.Version, LegacyEventKinds: protocol.LegacyKinds}
+	t := Table{Version: protocol.Version, LegacyEventKinds: protocol.LegacyKinds, LineLimit: LineLimit{
+		DefaultBytes: protocol.DefaultMaxLineBytes, Reason: protocol.TooLongReason, CutMarker: protocol.CutMarker,
+	}}
 	for _, m := range protocol.Methods {
 		e := MethodEntry{Method: m.Name, Kind: "request", Mode: string(m.Mode), Params: m.Params.Name()}
 		if m.Notification {
@@ -184,6 +198,9 @@ func MethodTable() ([]byte, error) {
 		}
 		for _, a := range m.Actions() {
 			e.Actions = append(e.Actions, string(a))
+		}
+		if o, ok := protocol.OverLimits[m.Name]; ok {
+			e.OverLimit = &o
 		}
 		t.Methods = append(t.Methods, e)
 	}

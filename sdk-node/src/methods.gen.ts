@@ -9,6 +9,7 @@ import type { Intercepted } from "./exports.gen.js";
 import type { Handler } from "./handlers.js";
 import {
   Actions,
+  ErrorCodes,
   Modes,
   decodeBeforeLLMParams,
   decodeBeforeLLMResult,
@@ -218,4 +219,40 @@ export const routes: { readonly [M in Intercepted]: Route<M> } = {
     params: decodeApproveToolParams,
     result: decodeApproveToolResult,
   },
+};
+
+/**
+ * The longest reply line, newline included, of a host whose hook.hello
+ * sends no max_line_bytes: 1 MiB.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 1048576;
+
+/** The reason of what a hook sends instead of a reply longer than the host reads, limit bytes. */
+export const tooLongReason = (limit: number): string => `the hook's answer is longer than the host reads in a line (${limit} bytes)`;
+
+/** What ends a string cut to fit the host's line, cut bytes shorter. */
+export const cutMarker = (cut: number): string => `\n[hookwire: ${cut} bytes cut to fit the host's line]`;
+
+/**
+ * What a request sends instead of a reply longer than the host reads: the
+ * error of code error, with the reason as its message; or else the reply of
+ * action cut with its string at cutAt cut to fit, with a marker; a reply of
+ * an action of keep with the reason alone; or result with the reason.
+ */
+export interface OverLimit {
+  readonly error?: number;
+  readonly cut?: Action;
+  readonly cutAt?: readonly string[];
+  readonly keep: readonly Action[];
+  readonly result?: { readonly [member: string]: unknown };
+}
+
+/** What each request sends instead of a reply longer than the host reads, by method. */
+export const overLimit: { readonly [method: string]: OverLimit } = {
+  "hook.hello": { error: ErrorCodes.HandlerError, keep: [] },
+  "hook.before_llm": { keep: [Actions.AbortTurn, Actions.HardAbort], result: { action: "abort_turn" } },
+  "hook.after_llm": { keep: [Actions.AbortTurn, Actions.HardAbort], result: { action: "abort_turn" } },
+  "hook.before_tool": { keep: [Actions.DenyTool, Actions.AbortTurn, Actions.HardAbort], result: { action: "deny_tool" } },
+  "hook.after_tool": { cut: "modify", cutAt: ["result", "result", "for_llm"], keep: [Actions.AbortTurn, Actions.HardAbort], result: { action: "abort_turn" } },
+  "hook.approve_tool": { keep: [], result: { approved: false } },
 };

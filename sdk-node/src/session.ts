@@ -6,7 +6,15 @@ import { isHookError } from "./errors.js";
 import { fromLegacy } from "./events.js";
 import type { Intercepted } from "./exports.gen.js";
 import type { Context, EventContext, ObserverEntry, Tool } from "./handlers.js";
-import { type Route, routes } from "./methods.gen.js";
+import {
+  cutMarker,
+  DEFAULT_MAX_LINE_BYTES,
+  type OverLimit,
+  overLimit,
+  type Route,
+  routes,
+  tooLongReason,
+} from "./methods.gen.js";
 import {
   Actions,
   type BeforeLLMParams,
@@ -80,46 +88,52 @@ const continueLine = (id: unknown): string =>
 
 type Call = (params: unknown, ctx: Context) => unknown;
 
-const tooLong = (limit: number): string => `the hook's answer is longer than the host reads in a line (${limit} bytes)`;
-
-/** What ends a for_llm cut to fit the host's line, with the bytes cut. */
-const cutMarker = (n: number): string => `\n[hookwire: ${n} bytes cut to fit the host's line]`;
+/** A result that goes instead of a longer one, or the error that does. */
+type Instead = { readonly result: Obj } | { readonly error: number; readonly message: string };
 
 /**
- * What replaces a result whose reply line is longer than the host reads
- * (limit); room is how long the result may be.
+ * What replaces the result of a request whose reply line is longer than the
+ * host reads (limit), by the method's over-limit answer: a result that takes
+ * at most room bytes, or the error to send instead.
  */
-function fit(method: string, result: unknown, room: number, limit: number): Obj {
-  const reason = tooLong(limit);
+function fit(answer: OverLimit, result: unknown, room: number, limit: number): Instead {
+  const reason = tooLongReason(limit);
+  if (answer.error !== undefined) return { error: answer.error, message: reason };
   const action = isObject(result) ? result["action"] : undefined;
-  if (method === "hook.after_tool" && action === "modify") {
-    const cut = cutToFit(result as Obj, room);
-    if (cut !== undefined) return cut;
+  if (answer.cut !== undefined && action === answer.cut) {
+    const cut = cutToFit(result as Obj, answer.cutAt ?? [], room);
+    if (cut !== undefined) return { result: cut };
   }
-  if (method === "hook.approve_tool") return { approved: false, reason };
-  if (action === "deny_tool" || action === "abort_turn" || action === "hard_abort") return { action, reason };
-  return { action: method === "hook.before_tool" ? "deny_tool" : "abort_turn", reason };
+  if (answer.keep.some((a) => a === action)) return { result: { action, reason } };
+  return { result: { ...answer.result, reason } };
 }
 
 /**
- * The after_tool modify with its for_llm cut from the end so that it takes
- * at most room bytes, with a marker; undefined when even an empty for_llm
- * does not fit, or there is none.
+ * The reply with its string at path cut from the end so that it takes at
+ * most room bytes, with a marker; undefined when even an empty string does
+ * not fit, or there is none.
  */
-function cutToFit(reply: Obj, room: number): Obj | undefined {
-  const params = reply["result"];
-  const ran = isObject(params) ? params["result"] : undefined;
-  const text = isObject(ran) ? ran["for_llm"] : undefined;
-  if (!isObject(params) || !isObject(ran) || typeof text !== "string") return undefined;
+function cutToFit(reply: Obj, path: readonly string[], room: number): Obj | undefined {
+  const objects: Obj[] = [reply]; // the objects along the path, outermost first
+  for (const key of path.slice(0, -1)) {
+    const inner = objects[objects.length - 1]?.[key];
+    if (!isObject(inner)) return undefined;
+    objects.push(inner);
+  }
+  const last = path[path.length - 1] ?? "";
+  const text = objects[objects.length - 1]?.[last];
+  if (typeof text !== "string") return undefined;
   const size = Buffer.byteLength(text);
   // A cut between the halves of a surrogate pair keeps neither.
   const prefix = (keep: number): string =>
     keep > 0 && /[\uD800-\uDBFF]/.test(text[keep - 1] ?? "") ? text.slice(0, keep - 1) : text.slice(0, keep);
   const marked = (keep: number): string => prefix(keep) + cutMarker(size - Buffer.byteLength(prefix(keep)));
-  const cut = (forLLM: string): Obj => ({ ...reply, result: { ...params, result: { ...ran, for_llm: forLLM } } });
-  // The reply but for for_llm is the same whatever is kept: its size once.
-  // The longest prefix that fits: the size grows with the prefix, since the
-  // count in the marker loses a digit only as a whole character is kept.
+  const cut = (value: string): Obj =>
+    objects.reduceRight<unknown>((inner, obj, i) => ({ ...obj, [path[i] ?? ""]: inner }), value) as Obj;
+  // The reply but for the string is the same whatever is kept: its size
+  // once. The longest prefix that fits: the size grows with the prefix,
+  // since the count in the marker loses a digit only as a whole character
+  // is kept.
   const others = Buffer.byteLength(JSON.stringify(cut(""))) - 2;
   let lo = -1; // marked(lo) fits, and nothing past hi does
   let hi = text.length;
@@ -130,13 +144,6 @@ function cutToFit(reply: Obj, room: number): Obj | undefined {
   }
   return lo < 0 ? undefined : cut(marked(lo));
 }
-
-/**
- * The longest reply line of a host that does not say (max_line_bytes in
- * hello): PicoClaw's host reads lines up to 1 MiB, and stops reading for
- * good at a longer one.
- */
-const DEFAULT_MAX_LINE = 1 << 20;
 
 /** What a host's calls of a mode get from a hook with no handler for it. */
 function unhandled(mode: Mode): string {
@@ -151,7 +158,7 @@ function unhandled(mode: Mode): string {
 /** @internal */
 export class Session {
   private inflight = 0;
-  private maxLine = DEFAULT_MAX_LINE;
+  private maxLine = DEFAULT_MAX_LINE_BYTES;
   private onIdle: (() => void) | undefined;
   private ctx: Context;
   private closed: Promise<void> | undefined;
@@ -209,13 +216,8 @@ export class Session {
   /** Handles one request; its reply line goes to done. */
   call(id: unknown, method: string, params: unknown, done: Write): void {
     if (method === "hook.hello") {
-      const line = resultLine(id, this.hello(params));
-      // A hello the host cannot read is an error, which fails the hook's start.
-      done(
-        this.wire && Buffer.byteLength(line) > this.maxLine
-          ? errorLine(id, ErrorCodes.HandlerError, tooLong(this.maxLine))
-          : line,
-      );
+      const result = this.hello(params);
+      done(this.fitted(id, method, result, resultLine(id, result)));
       return;
     }
     const route: Route | undefined = Object.hasOwn(routes, method) ? routes[method as Intercepted] : undefined;
@@ -313,7 +315,7 @@ export class Session {
       : [];
     this.ctx = { ...this.ctx, extensions };
     const max = p["max_line_bytes"];
-    this.maxLine = typeof max === "number" && Number.isSafeInteger(max) && max > 0 ? max : DEFAULT_MAX_LINE;
+    this.maxLine = typeof max === "number" && Number.isSafeInteger(max) && max > 0 ? max : DEFAULT_MAX_LINE_BYTES;
     const name = this.hook.name ?? (typeof p["name"] === "string" ? p["name"] : undefined);
     const modes = this.hook.modes();
     for (const mode of Array.isArray(p["modes"]) ? p["modes"] : []) {
@@ -436,20 +438,27 @@ export class Session {
       this.failed(id, route.method, new Error(`the handler returned an invalid result: ${messageOf(err)}`), done);
       return;
     }
-    // A host stops reading a hook for good at a line longer than it reads.
-    // What goes instead never lets through what the hook would have stopped
-    // or changed (docs/protocol.md, "Replies longer than the host reads").
-    const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
-    if (size > this.maxLine) {
-      const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-      const fitted = fit(route.method, result, this.maxLine - Buffer.byteLength(head) - 2, this.maxLine);
-      line = resultLine(id, fitted);
-      this.log(
-        `hookwire: warning: the reply to ${route.method} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes); sending ${JSON.stringify(fitted).slice(0, 200)} instead`,
-      );
-    }
-    done(line);
+    done(this.fitted(id, route.method, result, line));
     this.settle();
+  }
+
+  /**
+   * The reply line of a result, or the one that goes instead when it is
+   * longer than the host reads: a host stops reading a hook for good at a
+   * longer line. What goes instead never lets through what the hook would
+   * have stopped or changed (docs/protocol.md, "Replies longer than the host
+   * reads").
+   */
+  private fitted(id: unknown, method: string, result: unknown, line: string): string {
+    const size = this.wire && line.length * 3 > this.maxLine ? Buffer.byteLength(line) : 0;
+    const answer = overLimit[method];
+    if (size <= this.maxLine || answer === undefined) return line;
+    const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+    const instead = fit(answer, result, this.maxLine - Buffer.byteLength(head) - 2, this.maxLine);
+    this.log(
+      `hookwire: warning: the reply to ${method} (id ${JSON.stringify(id)}) is ${size} bytes, longer than the host reads in a line (${this.maxLine} bytes); sending ${"result" in instead ? JSON.stringify(instead.result).slice(0, 200) : "an error"} instead`,
+    );
+    return "result" in instead ? resultLine(id, instead.result) : errorLine(id, instead.error, instead.message);
   }
 
   private failed(id: unknown, method: string, err: unknown, done: Write): void {

@@ -25,6 +25,7 @@ LAYERS = {
         "_canonical",
         "_errors",
         "_json",
+        "_line_limit",
         "_log",
         "_lifecycle_gen",
         "_lifecycle_support",

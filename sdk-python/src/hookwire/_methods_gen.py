@@ -10,14 +10,16 @@ name is defined before the annotations that use it.
 """
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Final, TypeVar, Union, cast
+from typing import Final, NamedTuple, Optional, TypeVar, Union, cast
 
 from ._protocol_gen import (
+    CODE_HANDLER_ERROR,
     METHOD_AFTER_LLM,
     METHOD_AFTER_TOOL,
     METHOD_APPROVE_TOOL,
     METHOD_BEFORE_LLM,
     METHOD_BEFORE_TOOL,
+    METHOD_HELLO,
     AfterLLMParams,
     AfterLLMResult,
     AfterToolParams,
@@ -182,3 +184,43 @@ BOOL_MEMBERS: Final[Mapping[str, str]] = {
     METHOD_APPROVE_TOOL: "approved",
 }
 """The methods whose handler may return a bool alone, with the result's member it is."""
+
+DEFAULT_MAX_LINE_BYTES: Final = 1048576
+"""The longest reply line, newline included, of a host whose hook.hello sends no max_line_bytes: 1 MiB."""
+
+
+def too_long_reason(limit: int) -> str:
+    """The reason of what a hook sends instead of a reply longer than the host reads, limit bytes."""
+    return "the hook's answer is longer than the host reads in a line (" + str(limit) + " bytes)"
+
+
+def cut_marker(cut: int) -> str:
+    """What ends a string cut to fit the host's line, cut bytes shorter."""
+    return "\n[hookwire: " + str(cut) + " bytes cut to fit the host's line]"
+
+
+class OverLimit(NamedTuple):
+    """What a request sends instead of a reply longer than the host reads.
+
+    The error of code error, with the reason as its message; or else the
+    reply of action cut with its string at cut_at cut to fit, with a marker;
+    a reply of an action of keep with the reason alone; or result with the
+    reason.
+    """
+
+    error: Optional[int] = None
+    cut: Optional[str] = None
+    cut_at: tuple[str, ...] = ()
+    keep: tuple[str, ...] = ()
+    result: Optional[Mapping[str, object]] = None
+
+
+OVER_LIMIT: Final[Mapping[str, OverLimit]] = {
+    METHOD_HELLO: OverLimit(error=CODE_HANDLER_ERROR),
+    METHOD_BEFORE_LLM: OverLimit(keep=("abort_turn", "hard_abort"), result={"action": "abort_turn"}),
+    METHOD_AFTER_LLM: OverLimit(keep=("abort_turn", "hard_abort"), result={"action": "abort_turn"}),
+    METHOD_BEFORE_TOOL: OverLimit(keep=("deny_tool", "abort_turn", "hard_abort"), result={"action": "deny_tool"}),
+    METHOD_AFTER_TOOL: OverLimit(cut="modify", cut_at=("result", "result", "for_llm"), keep=("abort_turn", "hard_abort"), result={"action": "abort_turn"}),
+    METHOD_APPROVE_TOOL: OverLimit(result={"approved": False}),
+}
+"""What each request sends instead of a reply longer than the host reads, by method."""

@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar, Union, overload
 from ._async import is_async
 from ._errors import HookError
 from ._log import log
-from ._methods_gen import BOOL_MEMBERS, MODIFY_MEMBERS, NEEDS_HANDLER, _Handlers
+from ._methods_gen import (
+    BOOL_MEMBERS,
+    DEFAULT_MAX_LINE_BYTES,
+    MODIFY_MEMBERS,
+    NEEDS_HANDLER,
+    _Handlers,
+)
 from ._protocol_gen import (
     ACTION_CONTINUE,
     CODE_INVALID_PARAMS,
@@ -47,10 +53,6 @@ if TYPE_CHECKING:
 Observer = TypeVar("Observer", bound=Callable[[RuntimeEvent], Union[None, Awaitable[None]]])
 Closer = TypeVar("Closer", bound=Callable[[], Union[None, Awaitable[None]]])
 F = TypeVar("F", bound=Callable[..., Any])
-
-# PicoClaw's host reads reply lines of up to 1 MiB, and stops reading a hook
-# for good at a longer one; a host that reads more says so in hello.
-DEFAULT_MAX_LINE_BYTES = 1 << 20
 
 # What more a call with no handler means to the host, by mode.
 _CONSEQUENCE = {"approve": ", which a host may take as a denial of every tool call"}

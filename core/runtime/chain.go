@@ -25,11 +25,11 @@ type stage[I, P, R any] struct {
 	Stage
 	// ask asks an in-process hook.
 	ask func(I, context.Context, P) (R, error)
-	// check, when set, refuses an answer the stage does not take from that
+	// check, when set, refuses an answer the stage does not accept from that
 	// hook: the call fails, under the hook's policy.
 	check func(r *Runtime, h *hook, params P, res R) error
 	// origin, when set, points at the fields of P that say where a call
-	// comes from, for a modify to keep them (see keepOrigin).
+	// comes from, for a modify to carry them over (see keepOrigin).
 	origin func(*P) origin
 	// fold folds one hook's answer into the run; a decision it returns
 	// ends the chain.
@@ -151,8 +151,8 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 	case err == nil && any(res) == nil:
 		err = errors.New("the hook returned no result")
 	case err == context.DeadlineExceeded && ctx.Err() == nil:
-		// Worded here, not up front, to keep the path of a call that
-		// succeeds free of allocations it does not need.
+		// Worded here, not up front, so that the path of a call that
+		// succeeds makes no allocation it does not need.
 		err = wire.NoReply(d)
 	}
 	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
@@ -195,7 +195,7 @@ func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, 
 // stage's interface method, behind guarded; a process hook through the
 // caller chosen when it was mounted (callerFor), which reads its reply as
 // the host does (notes say what the host made of it). The stage's check
-// then refuses an answer it does not take.
+// then refuses an answer it does not accept.
 func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, h *hook, st *stage[I, P, R], params P) (res R, notes []string, err error) {
 	if h.proc == nil {
 		ctx, cancel := context.WithDeadline(ctx, deadline)

@@ -4,7 +4,16 @@
 //
 // A Runtime is made from a hooks configuration (New), given in-process
 // hooks (Use), started (Start), asked at each stage (one method each, such
-// as BeforeTool; see Stages), told about events (Emit) and closed (Close). A single hook process can also be run on its own with Spawn.
+// as BeforeTool; see Stages), told about events (Emit) and closed (Close).
+// A single hook process can also be run on its own with Spawn.
+//
+// Where things are: runtime.go is the Runtime's life and the mounting of
+// its hooks; stages.go the stages, each a row of named functions, and
+// their Runtime methods; chain.go the chain engine that runs a row
+// (runChain, invoke, callHook); decision.go the outcome rules, how each
+// answer folds into a Decision; replies.go how a process hook's replies
+// are read under the host; supervise.go the hook process kept running;
+// observe.go the event queues.
 package runtime
 
 import (

@@ -48,7 +48,7 @@ func (s *suite) hostWarnings() []string {
 				continue
 			}
 			method := sent[*m.id]
-			if h.LongLineDeafens && len(m.raw) > h.MaxLineSize {
+			if h.StopsReadingAfterLongLine && len(m.raw) > h.MaxLineSize {
 				warn(fmt.Sprintf("the reply to %s is a line of %d bytes: %s reads lines of up to %d bytes, and a longer one stops its reader of the hook for good", method, len(m.raw), h.Title, h.MaxLineSize))
 			}
 			for _, d := range discards(h, method, m.result) {

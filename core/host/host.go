@@ -38,9 +38,10 @@ type Host struct {
 	HelloWait time.Duration
 	// MaxLineSize is the longest reply line read; zero: the wire's default.
 	MaxLineSize int
-	// LongLineDeafens: a reply line over MaxLineSize stops the host's
-	// reader of that hook for good, and every later call to it times out.
-	LongLineDeafens bool
+	// StopsReadingAfterLongLine: a reply line over MaxLineSize stops the
+	// host's reader of that hook for good, and every later call to it
+	// times out.
+	StopsReadingAfterLongLine bool
 	// Reads reads the result of a reply before it is decoded: what the host
 	// takes it for, and notes on what it made of it; nil: as it came.
 	Reads func(method string, raw json.RawMessage) (json.RawMessage, []string)

@@ -9,7 +9,7 @@ import (
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// guard runs an in-process hook so that it cannot take the runtime down: a
+// guard runs an in-process hook so that it cannot bring the runtime down: a
 // panic becomes an error, and a hook that ignores its context still meets
 // its deadline (its goroutine is left to finish on its own).
 type guard struct{ h any }

@@ -218,3 +218,35 @@ func TestUnderPicoClawObserversGetNoSessionEvents(t *testing.T) {
 		t.Errorf("the observer saw %v, want only %s", kinds, protocol.KindTurnStart)
 	}
 }
+
+// Under a host whose reader stops at a reply line over its limit (as
+// PicoClaw's line scanner does), the call that met the line and every later
+// call to that hook get no reply, until their deadlines, and the log says
+// why; under a host that skips such a line, only that call fails.
+func TestAReplyLineOverTheLimitStopsTheReaderOnlyUnderAHostThatStopsReading(t *testing.T) {
+	long := protocol.BeforeToolParams{Meta: meta, Tool: "echo_text", Arguments: map[string]any{"size": 8192}}
+	for _, stops := range []bool{false, true} {
+		hst := &host.Host{Name: "scanner", Title: "Scanner", MaxLineSize: 4096, StopsReadingAfterLongLine: stops}
+		r := startHost(t, hst, 300, map[string]ProcessConfig{"echo": proc(0, []string{"before_tool"}, "-echo")})
+		r.BeforeTool(context.Background(), long)
+		var tooLong *LineTooLongError
+		err := r.calls.last(t).Err
+		switch {
+		case stops && (err == nil || errors.As(err, &tooLong) || !strings.Contains(err.Error(), "no reply within 300ms")):
+			t.Errorf("stops: the long reply's call failed with %v, want no reply by its deadline", err)
+		case !stops && !errors.As(err, &tooLong):
+			t.Errorf("the long reply's call failed with %v, want the line over the limit", err)
+		}
+		_, d := r.BeforeTool(context.Background(), toolReq)
+		err = r.calls.last(t).Err
+		switch {
+		case stops && (err == nil || !strings.Contains(err.Error(), "no reply within 300ms")):
+			t.Errorf("stops: the next call failed with %v (decided %+v), want no reply by its deadline", err, d)
+		case !stops && (d.Action != protocol.ActionRespond || d.Result.ForLLM != "hi"):
+			t.Errorf("the next call decided %+v, want the hook's respond", d)
+		}
+		if said := strings.Contains(r.logs.String(), "its reader of the hook stops for good"); said != stops {
+			t.Errorf("stops %v: the log says the reader stopped: %v\n%s", stops, said, r.logs)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func TestObserveOverflowWaitLosesNoEventOfAFlood(t *testing.T) {
 	}
 }
 
-// A wait for an observer that does not take its events ends at the
+// A wait for an observer that does not read its events ends at the
 // observer's deadline: the event is dropped and counted, and the agent goes
 // on.
 func TestObserveOverflowWaitEndsAtTheObserverDeadline(t *testing.T) {
@@ -82,5 +83,53 @@ func TestObserveOverflowIsDropOrWait(t *testing.T) {
 	r, _ := New(Config{}, Options{})
 	if err := r.Use(InProcess{Name: "x", Hook: &stuckObserver{}, ObserveOverflow: "block"}); err == nil {
 		t.Error("an in-process hook took the overflow \"block\"")
+	}
+}
+
+// stuckObserver blocks on its first event until released.
+type stuckObserver struct {
+	entered, release chan struct{}
+	mu               sync.Mutex
+	got              []string
+}
+
+func (o *stuckObserver) OnEvent(ctx context.Context, ev protocol.RuntimeEvent) error {
+	o.mu.Lock()
+	first := len(o.got) == 0
+	o.got = append(o.got, ev.Kind)
+	o.mu.Unlock()
+	if first {
+		close(o.entered)
+		<-o.release
+	}
+	return nil
+}
+
+func TestObserveFanOutNeverBlocksAndCountsDrops(t *testing.T) {
+	log, logs := testLogger()
+	obs := &stuckObserver{entered: make(chan struct{}), release: make(chan struct{})}
+	r, err := New(Config{}, Options{Logger: log, ObserveQueue: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Use(InProcess{Name: "slow", Hook: obs, Timeout: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r.Emit(protocol.RuntimeEvent{Kind: protocol.KindTurnStart})
+	<-obs.entered
+	for range 5 {
+		r.Emit(protocol.RuntimeEvent{Kind: protocol.KindLLMRequest}) // returns at once: the observer is stuck
+	}
+	if got := r.Dropped()["slow"]; got != 3 {
+		t.Errorf("dropped %d events, want 3 (a queue of 2 took the first two)", got)
+	}
+	logs.WaitFor(t, "observe queue full: dropping events")
+	close(obs.release)
+	r.Close()
+	if len(obs.got) != 3 {
+		t.Errorf("the observer got %v, want the first event and the two queued", obs.got)
 	}
 }

@@ -4,7 +4,16 @@
 //
 // A Runtime is made from a hooks configuration (New), given in-process
 // hooks (Use), started (Start), asked at each stage (one method each, such
-// as BeforeTool; see Stages), told about events (Emit) and closed (Close). A single hook process can also be run on its own with Spawn.
+// as BeforeTool; see Stages), told about events (Emit) and closed (Close).
+// A single hook process can also be run on its own with Spawn.
+//
+// Where things are: runtime.go is the Runtime's life and the mounting of
+// its hooks; stages.go the stages, each a row of named functions, and
+// their Runtime methods; chain.go the chain engine that runs a row
+// (runChain, invoke, callHook); decision.go the outcome rules, how each
+// answer folds into a Decision; replies.go how a process hook's replies
+// are read under the host; supervise.go the hook process kept running;
+// observe.go the event queues.
 package runtime
 
 import (
@@ -17,14 +26,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/hookwire/hookwire/core/config"
 
 	"github.com/hookwire/hookwire/core/host"
-
-	"github.com/hookwire/hookwire/core/wire"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -92,54 +98,6 @@ type CallRecord struct {
 	Discarded []string
 }
 
-// Decision is what a stage's hooks decided together.
-type Decision struct {
-	// Action is ActionContinue when every hook let the object through,
-	// changed or not. Otherwise it is the action that ended the chain:
-	// respond or deny_tool (before_tool), abort_turn or hard_abort; a
-	// denied approval is deny_tool.
-	Action protocol.Action
-	// Hook names the hook that ended the chain.
-	Hook string
-	// Reason is that hook's reason, or why it failed.
-	Reason string
-	// Result is the tool result of a respond.
-	Result *protocol.ToolResult
-	// Arguments, after the approval, replace the call's arguments: set when
-	// an approver approved with arguments (the last one that did wins).
-	Arguments map[string]any
-	// ByDefault is true when no hook decided: every approver that answered
-	// abstained, and hooks.defaults.approval ruled; Reason says how.
-	ByDefault bool
-	// Canceled is true when the caller gave up: the context of the call was
-	// canceled or met its own deadline (SIGTERM, Ctrl-C, a program shutting
-	// down). The action is then abort_turn, whatever the stage and its
-	// failure policy: no hook was skipped as if it had failed, and nothing
-	// may go on without the hooks' word.
-	Canceled bool
-	// NeedsApproval is set on a respond when hooks.defaults.approve_respond
-	// is true: the call must still be approved before the hook's answer
-	// stands for the tool.
-	NeedsApproval bool
-	// Failed is true when a hook's call failed (crash, deadline, a reply
-	// that breaks the protocol) and its stage's policy, closed, ended the
-	// chain: no hook decided, Reason says what went wrong.
-	Failed bool
-	// Skipped says, for each hook whose call failed under an open policy
-	// and was passed over, what went wrong: the chain went on without it,
-	// and whoever runs the agent should hear of it.
-	Skipped []string
-	// Context is the text hooks asked to add to what the model reads next
-	// (the context of their results), in the order they were asked.
-	Context []string
-	// Messages are what hooks asked to show the user (the message of their
-	// results), each led by the hook's name.
-	Messages []string
-}
-
-// Continue reports whether the agent may go on.
-func (d Decision) Continue() bool { return d.Action == protocol.ActionContinue }
-
 // HookInfo describes a hook the runtime runs.
 type HookInfo struct {
 	Name      string
@@ -186,10 +144,10 @@ type hook struct {
 	observe   pattern // nil when the hook observes nothing
 	timeout   time.Duration
 	policy    map[Stage]Policy
-	proc      *processHook // nil for an in-process hook
+	proc      *processHook  // nil for an in-process hook
+	caller    processCaller // how proc's replies are read (callerFor); nil for an in-process hook
 	queue     *observeQueue
 	overflow  Overflow
-	deaf      atomic.Bool // the host's reader of this hook stopped at an over-long line (host.LongLineDeafens)
 }
 
 // New makes a runtime for the hooks a configuration enables. Nothing runs
@@ -291,6 +249,7 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 		cmd.MaxLineBytes = int64(r.maxLineSize())
 	}
 	h.proc = newProcessHook(cmd, popts, restart, r.logger())
+	h.caller = r.callerFor(name, h.proc)
 	if r.opts.OnHookDown != nil {
 		h.proc.onDown = func(why error) { r.opts.OnHookDown(name, why) }
 	}
@@ -514,380 +473,4 @@ func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
 			h.queue.push(ev)
 		}
 	}
-}
-
-func (r *Runtime) chain(s Stage) []*hook {
-	if r == nil {
-		return nil
-	}
-	return r.chains[s]
-}
-
-func (r *Runtime) deadline(h *hook, s Stage) time.Duration {
-	if h.timeout > 0 {
-		return h.timeout
-	}
-	if s.mode() == protocol.ModeApprove {
-		return cmp.Or(ms(r.defaults.ApprovalTimeoutMS), DefaultApprovalTimeout)
-	}
-	return cmp.Or(ms(r.defaults.InterceptorTimeoutMS), DefaultInterceptorTimeout)
-}
-
-func (h *hook) policyFor(s Stage) Policy {
-	if p, ok := h.policy[s]; ok {
-		return p
-	}
-	return DefaultPolicy(s)
-}
-
-// stage is what the chain of one stage does differently from the others:
-// I is the interface an in-process hook implements to be asked, P the
-// params, R the result.
-type stage[I, P, R any] struct {
-	Stage
-	// ask asks an in-process hook.
-	ask func(I, context.Context, P) (R, error)
-	// check, when set, refuses an answer the stage does not take from that
-	// hook: the call fails, under the hook's policy.
-	check func(r *Runtime, h *hook, params P, res R) error
-	// origin, when set, points at the fields of P that say where a call
-	// comes from, for a modify to keep them (see keep).
-	origin func(*P) origin
-	// take folds one hook's answer into the run; a decision it returns
-	// ends the chain.
-	take func(r *Runtime, h *hook, c chainRun[P], res R) (chainRun[P], *Decision)
-	// finish, when set, decides once every hook has had its say;
-	// otherwise the run's decision stands.
-	finish func(r *Runtime, c chainRun[P]) Decision
-	// failure is the action of a failed call under a closed policy; empty
-	// means abort_turn.
-	failure protocol.Action
-}
-
-// anyStage is a stage's chain, whatever its types.
-type anyStage interface {
-	name() Stage
-	// servedBy reports whether an in-process hook is asked at the stage.
-	servedBy(impl any) bool
-}
-
-func (st *stage[I, P, R]) name() Stage { return st.Stage }
-
-func (st *stage[I, P, R]) servedBy(impl any) bool {
-	_, ok := impl.(I)
-	return ok
-}
-
-// call asks one hook, of either kind, to answer by deadline.
-func (st *stage[I, P, R]) call(r *Runtime, ctx context.Context, deadline time.Time, h *hook, params P) (R, error) {
-	var res R
-	var err error
-	if h.proc != nil {
-		// By pointer: the encoder would copy a value to the heap.
-		res, err = callProcess[R](ctx, deadline, h.proc, st.Method(), &params)
-	} else {
-		ctx, cancel := context.WithDeadline(ctx, deadline)
-		res, err = guarded(ctx, func(ctx context.Context) (R, error) { return st.ask(h.impl.(I), ctx, params) })
-		cancel()
-	}
-	if err == nil && st.check != nil {
-		err = st.check(r, h, params, res)
-	}
-	return res, err
-}
-
-// chainRun is one run of a chain: the params as the hooks have left them,
-// and what the approvers have said so far.
-type chainRun[P any] struct {
-	params              P
-	decision            Decision // the decision when no hook ends the chain
-	approved, abstained bool
-	origin              func(*P) origin
-	// context and messages are the remarks of the hooks asked so far.
-	context, messages []string
-}
-
-// decided is the chain's outcome: its params, and d with the hooks skipped
-// on the way and what the hooks remarked.
-func (c chainRun[P]) decided(d Decision, skipped []string) (P, Decision) {
-	d.Skipped, d.Context, d.Messages = skipped, c.context, c.messages
-	return c.params, d
-}
-
-// remarked keeps what a hook's answer says besides its action.
-func (c *chainRun[P]) remarked(h *hook, answer any) {
-	said, ok := answer.(interface{ HookRemarks() protocol.Remarks })
-	if !ok {
-		return
-	}
-	r := said.HookRemarks()
-	if r.Context != nil && *r.Context != "" {
-		c.context = append(c.context, *r.Context)
-	}
-	if r.Message != nil && *r.Message != "" {
-		c.messages = append(c.messages, h.name+": "+*r.Message)
-	}
-}
-
-// modify replaces the params with those of a hook's modify (see keep).
-func (c chainRun[P]) modify(r *Runtime, next P) chainRun[P] {
-	c.params = keep(r, c.origin, next, c.params)
-	return c
-}
-
-// runChain asks the hooks of a stage, in order, and decides.
-func runChain[I, P, R any](r *Runtime, ctx context.Context, st *stage[I, P, R], params P) (P, Decision) {
-	if r != nil && r.host().Calls != nil && !r.host().Calls(st.Stage.Method(), params) {
-		return params, pass // a call this host never makes
-	}
-	params = asWritten(r, st.Stage.Method(), params)
-	c := chainRun[P]{params: params, decision: pass, origin: st.origin}
-	var skipped []string
-	for _, h := range r.chain(st.Stage) {
-		res, skip, stop := invoke(r, ctx, h, st, c.params)
-		if stop != nil {
-			return c.decided(*stop, skipped)
-		}
-		if skip != "" {
-			skipped = append(skipped, skip)
-			continue
-		}
-		if !r.host().NoExtensions { // a host without extensions ignores remarks
-			c.remarked(h, res)
-		}
-		var end *Decision
-		if c, end = st.take(r, h, c, res); end != nil {
-			return c.decided(*end, skipped)
-		}
-	}
-	if st.finish != nil {
-		return c.decided(st.finish(r, c), skipped)
-	}
-	return c.decided(c.decision, skipped)
-}
-
-// takeModify is the take of a stage whose one answer of its own is a
-// modify, which modified reads: the others continue or end the chain.
-func takeModify[P any, R protocol.Variant](modified func(R) (P, bool)) func(*Runtime, *hook, chainRun[P], R) (chainRun[P], *Decision) {
-	return func(r *Runtime, h *hook, c chainRun[P], res R) (chainRun[P], *Decision) {
-		if next, ok := modified(res); ok {
-			return c.modify(r, next), nil
-		}
-		return c, r.ends(h, res)
-	}
-}
-
-// ends is the decision of an answer that ends the chain at any stage that
-// allows it: abort_turn, hard_abort or deny_tool; nil for any other.
-func (r *Runtime) ends(h *hook, res protocol.Variant) *Decision {
-	switch v := res.(type) {
-	case protocol.AbortTurn:
-		return r.endedAt(h, v.Action, v.Reason)
-	case protocol.HardAbort:
-		return r.endedAt(h, v.Action, v.Reason)
-	case protocol.DenyTool:
-		return &Decision{Action: v.Action, Hook: h.name, Reason: v.Reason}
-	}
-	return nil
-}
-
-// endedAt is ended, for a chain that stops.
-func (r *Runtime) endedAt(h *hook, a protocol.Action, reason *string) *Decision {
-	d := r.ended(h, a, reason)
-	return &d
-}
-
-// invoke makes one call to one hook under its deadline and records it. A
-// failed call is logged; under a closed policy it returns the decision that
-// ends the chain, under an open one skip says what went wrong and the hook
-// is skipped.
-func invoke[I, P, R any](r *Runtime, ctx context.Context, h *hook, st *stage[I, P, R], params P) (res R, skip string, stop *Decision) {
-	s := st.Stage
-	if gone := gaveUp(ctx); gone != nil {
-		return res, "", gone
-	}
-	d := r.deadline(h, s)
-	start := time.Now()
-	res, notes, err := callHook(r, ctx, start.Add(d), h, st, params)
-	took := time.Since(start)
-	switch {
-	case err == nil && any(res) == nil:
-		err = errors.New("the hook returned no result")
-	case err == context.DeadlineExceeded && ctx.Err() == nil:
-		// Worded here, not up front, to keep the path of a call that
-		// succeeds free of allocations it does not need.
-		err = wire.NoReply(d)
-	}
-	rec := CallRecord{Hook: h.name, Method: s.Method(), Params: params, Duration: took}
-	gone := gaveUp(ctx)
-	switch {
-	case err != nil && gone != nil:
-		// The caller gave up, the hook did not fail: no policy applies, and
-		// above all not an open one, which would let the agent go on
-		// without this hook's word.
-		rec.Err = fmt.Errorf("%s: %w", gone.Reason, err)
-	case err != nil:
-		rec.Err = err
-		rec.Policy = h.policyFor(s)
-	default:
-		rec.Result = res
-		if acts := r.host().Acts; acts != nil {
-			read, more := acts(st.Method(), params, res)
-			res, notes = read.(R), append(notes, more...)
-		}
-		rec.Discarded = notes
-	}
-	if r.opts.OnCall != nil {
-		r.opts.OnCall(rec)
-	}
-	if err == nil {
-		return res, "", nil
-	}
-	if gone != nil {
-		return res, "", gone
-	}
-	r.logger().Warn("hook call failed", "hook", h.name, "method", s.Method(), "error", err, "policy", "fail "+string(rec.Policy))
-	why := fmt.Sprintf("hook %s failed: %v", h.name, err)
-	if rec.Policy == FailOpen {
-		return res, why, nil
-	}
-	return res, "", &Decision{Action: cmp.Or(st.failure, protocol.ActionAbortTurn), Hook: h.name, Reason: why, Failed: true}
-}
-
-// callHook makes the call. A process hook's reply is read as the host
-// reads it (host.Reads; notes say what it made of it), and, when the host
-// is deaf after a long line (host.LongLineDeafens), a reply line over its
-// limit stops the hook's reader for good: that call and every later one to
-// the hook get no reply, until their deadlines.
-func callHook[I, P, R any](r *Runtime, ctx context.Context, deadline time.Time, h *hook, st *stage[I, P, R], params P) (R, []string, error) {
-	var res R
-	hst := r.host()
-	if h.proc == nil || (hst.Reads == nil && !hst.LongLineDeafens) {
-		res, err := st.call(r, ctx, deadline, h, params)
-		return res, nil, err
-	}
-	var long *LineTooLongError
-	if !h.deaf.Load() {
-		raw, err := h.proc.call(ctx, deadline, st.Method(), &params)
-		if !errors.As(err, &long) || !hst.LongLineDeafens {
-			var notes []string
-			if err == nil && hst.Reads != nil {
-				raw, notes = hst.Reads(st.Method(), raw)
-			}
-			if err == nil {
-				if res, err = decodeAs[R](st.Method(), raw); err == nil && st.check != nil {
-					err = st.check(r, h, params, res)
-				}
-			}
-			return res, notes, err
-		}
-		h.deaf.Store(true)
-		r.logger().Warn("a reply line is over the longest the host reads: its reader of the hook stops for good", "hook", h.name, "size", long.Size, "limit", r.maxLineSize(), "host", hst.Name)
-	}
-	ctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	<-ctx.Done()
-	return res, nil, ctx.Err()
-}
-
-// gaveUp is the decision of a stage whose caller has given up (its context
-// is done), or nil while the caller still waits.
-func gaveUp(ctx context.Context) *Decision {
-	err := ctx.Err()
-	if err == nil {
-		return nil
-	}
-	return &Decision{Action: protocol.ActionAbortTurn, Canceled: true, Reason: "the caller gave up: " + context.Cause(ctx).Error()}
-}
-
-func (r *Runtime) ended(h *hook, a protocol.Action, reason *string) Decision {
-	d := Decision{Action: a, Hook: h.name}
-	if reason != nil {
-		if pass := r.host().PassesReason; pass == nil || pass(a) {
-			d.Reason = *reason
-		}
-	}
-	return d
-}
-
-var pass = Decision{Action: protocol.ActionContinue}
-
-// noteInjected records the tools a hook's before_llm modify added.
-func (r *Runtime) noteInjected(hook string, before, after []protocol.ToolDefinition) {
-	r.injectedMu.Lock()
-	defer r.injectedMu.Unlock()
-	for _, t := range after {
-		name := t.Function.Name
-		if slices.ContainsFunc(before, func(b protocol.ToolDefinition) bool { return b.Function.Name == name }) {
-			continue
-		}
-		if r.injected == nil {
-			r.injected = map[string]map[string]bool{}
-		}
-		if r.injected[hook] == nil {
-			r.injected[hook] = map[string]bool{}
-		}
-		r.injected[hook][name] = true
-	}
-}
-
-// mayRespond reports whether a hook may answer a call of the tool with
-// respond: always, unless hooks.defaults.respond is own_tools; then only
-// for a tool the hook itself added in before_llm.
-func (r *Runtime) mayRespond(hook, tool string) bool {
-	if r.defaults.Respond != RespondOwnTools {
-		return true
-	}
-	r.injectedMu.Lock()
-	defer r.injectedMu.Unlock()
-	return r.injected[hook][tool]
-}
-
-// errRespondNotOwnTool is the failure of a respond that
-// hooks.defaults.respond does not allow (see mayRespond).
-func errRespondNotOwnTool(tool string) error {
-	return fmt.Errorf("respond is not allowed for tool %s: the hook did not add it in before_llm (hooks.defaults.respond is %s)", tool, RespondOwnTools)
-}
-
-// errApprovedAndAbstained is the failure of an approver that says yes and
-// "no opinion" at once: neither reading is safe to pick.
-var errApprovedAndAbstained = errors.New(`the approver answered "approved": true and "abstain": true; an abstention must say "approved": false`)
-
-func (r *Runtime) approvalDefault() Decision {
-	d := Decision{Action: protocol.ActionDenyTool, ByDefault: true, Reason: "every approver abstained; hooks.defaults.approval is deny"}
-	if r.defaults.Approval == ApprovalAllow {
-		d.Action, d.Reason = protocol.ActionContinue, "every approver abstained; hooks.defaults.approval is allow"
-	}
-	return d
-}
-
-func isTrue(b *bool) bool { return b != nil && *b }
-
-// A modify replaces the object whole, as the documents require. The fields
-// that say where a call comes from (meta, context, channel, chat_id) are
-// the host's, not the hook's: when a reply leaves them out, as the
-// documents' own examples do, they are kept.
-
-// origin points at the fields of a params object that say where its call
-// comes from.
-type origin struct {
-	meta    **protocol.Meta
-	context **protocol.TurnContext
-	channel **string
-	chatID  **string
-}
-
-// keep keeps the origin of prev in next where next leaves it out, except
-// under a host that replaces the object whole (host.ReplacesWhole): a
-// reply without meta leaves the next hook an empty one.
-func keep[P any](r *Runtime, of func(*P) origin, next, prev P) P {
-	if r.host().ReplacesWhole || of == nil {
-		return next
-	}
-	n, p := of(&next), of(&prev)
-	*n.meta = cmp.Or(*n.meta, *p.meta)
-	*n.context = cmp.Or(*n.context, *p.context)
-	*n.channel = cmp.Or(*n.channel, *p.channel)
-	*n.chatID = cmp.Or(*n.chatID, *p.chatID)
-	return next
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // This file is the runtime's side of the method table: the Go interfaces of
-// the methods a hook answers, the stages, and what is particular to each
-// stage's chain. The chain itself (runChain) is the same for every stage.
+// the methods a hook answers, the stages, each stage's row (what is
+// particular to its chain) and the Runtime method that runs it. The chain
+// itself (runChain, in chain.go) is the same for every stage.
 
 // The interfaces below mirror the process protocol, method for method, so
 // that a hook written in Go and run in-process and a hook process are
@@ -84,111 +85,59 @@ func (s Stage) valid() bool {
 // mode is the hello mode a hook needs to be called at the stage.
 func (s Stage) mode() protocol.Mode { return stageMethods[s].Mode }
 
-// The chains of the stages: I is the interface an in-process hook
-// implements to be asked, P the params, R the result.
+// The rows of the stages: I is the interface an in-process hook implements
+// to be asked, P the params, R the result. Each names the functions that
+// make the stage differ (its outcome rules are in decision.go); the chain
+// that runs them is runChain, in chain.go.
 var (
 	beforeLLM = &stage[LLMInterceptor, protocol.BeforeLLMParams, protocol.BeforeLLMResult]{
-		Stage: StageBeforeLLM,
-		ask: func(h LLMInterceptor, ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
-			// Clipped, so that a hook that appends to them, as the
-			// documents' Go example does, gets new arrays instead of
-			// writing into the caller's.
-			req.Messages, req.Tools = slices.Clip(req.Messages), slices.Clip(req.Tools)
-			return h.BeforeLLM(ctx, req)
-		},
-		origin: func(p *protocol.BeforeLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c chainRun[protocol.BeforeLLMParams], res protocol.BeforeLLMResult) (chainRun[protocol.BeforeLLMParams], *Decision) {
-			v, ok := res.(protocol.BeforeLLMModify)
-			if !ok {
-				return c, r.ends(h, res)
-			}
-			if r.defaults.Respond == RespondOwnTools {
-				r.noteInjected(h.name, c.params.Tools, v.Request.Tools)
-			}
-			return c.modify(r, v.Request), nil
-		},
+		Stage:  StageBeforeLLM,
+		ask:    askBeforeLLM,
+		origin: beforeLLMOrigin,
+		fold:   foldBeforeLLM,
 	}
 
 	afterLLM = &stage[LLMInterceptor, protocol.AfterLLMParams, protocol.AfterLLMResult]{
 		Stage:  StageAfterLLM,
 		ask:    LLMInterceptor.AfterLLM,
-		origin: func(p *protocol.AfterLLMParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: takeModify(func(res protocol.AfterLLMResult) (protocol.AfterLLMParams, bool) {
-			v, ok := res.(protocol.AfterLLMModify)
-			return v.Response, ok
-		}),
+		origin: afterLLMOrigin,
+		fold:   foldAfterLLM,
 	}
 
 	beforeTool = &stage[ToolInterceptor, protocol.BeforeToolParams, protocol.BeforeToolResult]{
 		Stage:   StageBeforeTool,
 		ask:     ToolInterceptor.BeforeTool,
+		check:   checkBeforeTool,
+		origin:  beforeToolOrigin,
+		fold:    foldBeforeTool,
 		failure: protocol.ActionDenyTool,
-		check: func(r *Runtime, h *hook, call protocol.BeforeToolParams, res protocol.BeforeToolResult) error {
-			if _, respond := res.(protocol.Respond); respond && !r.mayRespond(h.name, call.Tool) {
-				return errRespondNotOwnTool(call.Tool)
-			}
-			return nil
-		},
-		origin: func(p *protocol.BeforeToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: func(r *Runtime, h *hook, c chainRun[protocol.BeforeToolParams], res protocol.BeforeToolResult) (chainRun[protocol.BeforeToolParams], *Decision) {
-			switch v := res.(type) {
-			case protocol.BeforeToolModify:
-				return c.modify(r, v.Call), nil
-			case protocol.Respond:
-				if v.Call != nil {
-					c = c.modify(r, *v.Call)
-				}
-				d := r.ended(h, v.Action, v.Reason)
-				d.Result, d.NeedsApproval = &v.Result, r.defaults.ApproveRespond
-				return c, &d
-			}
-			return c, r.ends(h, res)
-		},
 	}
 
 	approveTool = &stage[ToolApprover, protocol.ApproveToolParams, protocol.ApproveToolResult]{
-		Stage: StageApproveTool,
-		ask:   ToolApprover.ApproveTool,
-		check: func(_ *Runtime, _ *hook, _ protocol.ApproveToolParams, res protocol.ApproveToolResult) error {
-			if res.Approved && isTrue(res.Abstain) {
-				return errApprovedAndAbstained
-			}
-			return nil
-		},
-		take: func(r *Runtime, h *hook, c chainRun[protocol.ApproveToolParams], res protocol.ApproveToolResult) (chainRun[protocol.ApproveToolParams], *Decision) {
-			switch {
-			case isTrue(res.Abstain):
-				c.abstained = true
-			case !res.Approved:
-				d := r.ended(h, protocol.ActionDenyTool, res.Reason)
-				return c, &d
-			default:
-				c.approved = true
-				if res.Arguments != nil {
-					c.params.Arguments, c.params.AffectedPaths, c.decision.Arguments = res.Arguments, nil, res.Arguments
-				}
-			}
-			return c, nil
-		},
-		finish: func(r *Runtime, c chainRun[protocol.ApproveToolParams]) Decision {
-			if c.abstained && !c.approved {
-				return r.approvalDefault()
-			}
-			return c.decision
-		},
+		Stage:   StageApproveTool,
+		ask:     ToolApprover.ApproveTool,
+		check:   checkApproveTool,
+		fold:    foldApproveTool,
+		finish:  finishApproveTool,
 		failure: protocol.ActionDenyTool,
 	}
 
 	afterTool = &stage[ToolInterceptor, protocol.AfterToolParams, protocol.AfterToolResult]{
 		Stage:  StageAfterTool,
 		ask:    ToolInterceptor.AfterTool,
-		origin: func(p *protocol.AfterToolParams) origin { return origin{&p.Meta, &p.Context, &p.Channel, &p.ChatID} },
-		take: takeModify(func(res protocol.AfterToolResult) (protocol.AfterToolParams, bool) {
-			v, ok := res.(protocol.AfterToolModify)
-			return v.Result, ok
-		}),
+		origin: afterToolOrigin,
+		fold:   foldAfterTool,
 	}
 )
+
+// askBeforeLLM asks an in-process hook about a request to the LLM. The
+// request's lists are clipped, so that a hook that appends to them, as the
+// documents' Go example does, gets new arrays instead of writing into the
+// caller's.
+func askBeforeLLM(h LLMInterceptor, ctx context.Context, req protocol.BeforeLLMParams) (protocol.BeforeLLMResult, error) {
+	req.Messages, req.Tools = slices.Clip(req.Messages), slices.Clip(req.Tools)
+	return h.BeforeLLM(ctx, req)
+}
 
 // stageChains finds a stage's chain by its name.
 var stageChains = map[Stage]anyStage{}

@@ -17,7 +17,7 @@ import (
 )
 
 // processHook is a hook process kept running: it is restarted with backoff
-// when it crashes, and it is asked over the wire (callProcess).
+// when it crashes, and it is asked over the wire (call).
 type processHook struct {
 	cmd     Command
 	opts    ProcessOptions
@@ -178,15 +178,6 @@ func (h *processHook) call(ctx context.Context, deadline time.Time, method strin
 		h.served.Store(true)
 	}
 	return raw, err
-}
-
-func callProcess[R any](ctx context.Context, deadline time.Time, h *processHook, method string, params any) (R, error) {
-	var zero R
-	raw, err := h.call(ctx, deadline, method, params)
-	if err != nil {
-		return zero, err
-	}
-	return decodeAs[R](method, raw)
 }
 
 // decodeAs decodes the result of a call to method as an R.

@@ -3,39 +3,13 @@ package lifecycle
 // The rows of the lifecycle table, and the one interpreter that runs them.
 //
 // lifecycle_gen.go holds the table (schema/lifecycle.json) as data: for
-// each event, where it comes from, what its input is read from, what a
-// callback's modified input or output replaces and what skip and abort
-// become. The words of a row mean:
-//
-//   - method, kind: the request method (methods) or the runtime event kind
-//     (eventRows) an event comes from. A session step comes from neither:
-//     startEvents run on the first call or event of a session key, once per
-//     session; endEvents on a runtime event of endKinds, or at the hook's
-//     stop for the sessions still open.
-//   - when, unless: a named condition that must hold, or must not, for the
-//     row to run. first_of_turn: the call is the first hook.before_llm of a
-//     turn, of a meta.TurnID new to the session or, from a host that sends
-//     none, a request whose last message is the user's. is_error: the
-//     tool's result has is_error.
-//   - input: each Input field, the member it is read from (a dotted path of
-//     the params or the event; last_user_message is the text of the
-//     request's last user message) and the field's type, which says how it
-//     is read: a tool_error is an error whose message is the result's
-//     for_llm, and a call without arguments has empty ones.
-//   - modify: the modified value a callback answers with continue
-//     (ModifiedInput or ModifiedOutput) and the member it replaces, read as
-//     its field's type: a string is new text, arguments are new arguments
-//     whole, a tool result or error is a ToolResult whole or a string, the
-//     new for_llm.
-//   - skip, abort: what the call answers when a callback skips or aborts:
-//     deny_tool or abort_turn, with the callback's reason, or refuse, the
-//     approval denied. none, or an outcome left out, stops the callbacks
-//     and nothing else. A reason in the row is the default, said after the
-//     call's tool ("shell skipped by a PreToolUse callback").
-//
-// The session key of every input is read at sessionKey: a call's member, or
-// the first of a runtime event's members that is a non-empty string. A call
-// without one is in the session ""; a runtime event without one is in none.
+// each event, where it comes from (methods, eventRows, or a session step:
+// startEvents, endEvents and endKinds), its named conditions (when,
+// unless), the members its input is read from, what a callback's modified
+// value replaces and what skip and abort become. What each word means is
+// on the table's page, docs/lifecycle.md; this file gives it effect, with
+// the session key read at sessionKey (a call without one is in the session
+// "", a runtime event without one in none).
 
 import (
 	"bytes"

@@ -3,35 +3,12 @@ and the rows of the lifecycle table, with what the runner (lifecycle) reads a
 call with and answers an outcome with.
 
 _lifecycle_gen holds the table (schema/lifecycle.json) as data: for each
-event, where it comes from, what its input is read from, what a callback's
-modified input or output replaces and what skip and abort become. The words
-of a row mean:
-
-- method, kind: the request method (METHODS) or the runtime event kind
-  (EVENT_ROWS) an event comes from. A session step comes from neither: START
-  runs on the first call or event of a session key, once per session; END on
-  a runtime event of END_KINDS, or at the hook's stop for the sessions still
-  open.
-- when, unless: a named condition that must hold, or must not, for the row
-  to run. first_of_turn: the call is the first hook.before_llm of a turn, of a
-  meta.TurnID new to the session or, from a host that sends none, a request
-  whose last message is the user's. is_error: the tool's result has is_error.
-- input: each input field, the member it is read from (a dotted path of the
-  params or the event; last_user_message is the text of the request's last
-  user message) and the field's type, which says how it is read (READ).
-- modify: the modified value a callback answers with continue (modified_input
-  or modified_output) and the member it replaces, read as its field's type: a
-  str is new text, a dict new arguments whole, a tool result or error is a
-  ToolResult whole or a str, the new for_llm.
-- skip, abort: what the call answers when a callback skips or aborts:
-  deny_tool or abort_turn, with the callback's reason, or refuse, the approval
-  denied. none, or an outcome left out, stops the callbacks and nothing else.
-  A reason in the row is the default, said after the call's tool ("shell
-  skipped by a PreToolUse callback").
-
-The session key of every input is read at SESSION_KEY: a call's member, or the
-first of a runtime event's members that is not empty. A call without one is in
-the session ""; a runtime event without one is in none.
+event, where it comes from (METHODS, EVENT_ROWS, or a session step: START, END
+and END_KINDS), its named conditions (when, unless), the members its input is
+read from, what a callback's modified value replaces and what skip and abort
+become. What each word means is on the table's page, docs/lifecycle.md;
+lifecycle gives it effect, with the session key read at SESSION_KEY (a call
+without one is in the session "", a runtime event without one in none).
 """
 
 from __future__ import annotations

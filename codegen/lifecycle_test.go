@@ -325,7 +325,8 @@ func copyTree(t *testing.T, from, to string) {
 }
 
 // A lifecycle table that names what the method table or the runners do not
-// know is refused, with the event and the reason.
+// know is refused, with the event and the reason: a condition is one of the
+// runners' named ones, never an expression.
 func TestLoadLifecycleRefusesAnUnknownSourceTypeOrOutcome(t *testing.T) {
 	schemaJSON, err := os.ReadFile(filepath.Join("..", schemaPath))
 	if err != nil {
@@ -352,6 +353,9 @@ func TestLoadLifecycleRefusesAnUnknownSourceTypeOrOutcome(t *testing.T) {
 		`{"name": "A", "session": "start", "input": [{"field": "z", "from": "tool"}]}`:                    `input field "z" is not in fields`,
 		`{"name": "A", "method": "hook.before_tool", "modify": {"with": "modified_input", "field": "x"}}`: "modify is with modified_input or modified_output, of one of its input fields",
 		`{"name": "A", "method": "hook.before_tool", "skip": {"action": "explode"}}`:                      `outcome "explode" is none of`,
+		`{"name": "A", "method": "hook.after_tool", "when": "!result.is_error"}`:                          `the condition "!result.is_error" is none of first_of_turn, is_error`,
+		`{"name": "A", "session": "start", "unless": "is_error"}`:                                         `the condition "is_error" is none of first_of_turn, is_error, on a method`,
+		`{"name": "A", "method": "hook.before_tool", "input": [{"field": "x", "from": "nope"}]}`:          "input field x: BeforeToolParams has no member nope",
 	} {
 		_, err := loadLifecycle(m, []byte(`{`+strings.Replace(fields, `, "y": {"type": "color"}`, "", 1)+`, "events": [`+row+`]}`))
 		if err == nil || !strings.Contains(err.Error(), "event A: "+want) {

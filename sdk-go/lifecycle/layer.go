@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -36,8 +34,8 @@ func New(name string, opts Options) *hookwire.Hook {
 	h := hookwire.New(name)
 	l := &layer{h: h, hooks: hooks, canUseTool: opts.CanUseTool, open: map[string]*session{}}
 	for _, m := range methods {
-		if slices.ContainsFunc(m.events, l.has) || m.name == hookwire.MethodApproveTool && opts.CanUseTool != nil {
-			m.register(l)
+		if slices.ContainsFunc(m.rows, func(r row) bool { return l.has(r.event) }) || m.approval && opts.CanUseTool != nil {
+			m.register(l, m)
 		}
 	}
 	if slices.ContainsFunc(observed, l.has) {
@@ -245,56 +243,9 @@ func deny(reason string) hookwire.ApproveToolResult {
 	return hookwire.ApproveToolResult{Approved: false, Reason: &reason}
 }
 
-// abstain is "ask" on the wire: a host without the approve_tool.abstain
-// extension reads a denial, which is the safe side.
+// abstain is "ask" on the wire: a host without the abstain extension
+// (hookwire.ExtApproveToolAbstain) reads a denial, which is the safe side.
 var abstain = hookwire.ApproveToolResult{Approved: false, Abstain: hookwire.Ptr(true)}
-
-// The rows' typed access (lifecycle_gen.go) reads a call's arguments, the
-// last user message and what a pointer points to with these.
-
-// arguments are a copy of a call's arguments, for a callback to read: a host
-// leaves empty arguments out.
-func arguments(args map[string]any) map[string]any {
-	if args == nil {
-		return map[string]any{}
-	}
-	return maps.Clone(args)
-}
-
-// lastUser is the index of the last user message, -1 when there is none.
-func lastUser(messages []hookwire.Message) int {
-	at := len(messages) - 1
-	for at >= 0 && messages[at].Role != "user" {
-		at--
-	}
-	return at
-}
-
-func lastUserMessage(messages []hookwire.Message) string {
-	if at := lastUser(messages); at >= 0 {
-		return deref(messages[at].Content)
-	}
-	return ""
-}
-
-// setLastUserMessage is a copy of messages with the last user message's
-// text replaced: the caller's are left as they are.
-func setLastUserMessage(messages []hookwire.Message, text string) ([]hookwire.Message, error) {
-	at := lastUser(messages)
-	if at < 0 {
-		return messages, errors.New("the request has no user message to replace")
-	}
-	messages = slices.Clone(messages)
-	messages[at].Content = &text
-	return messages, nil
-}
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
 
 func deref[T any](p *T) T {
 	var zero T

@@ -1,26 +1,82 @@
-// The lifecycle layer's runner: it runs the rows of the lifecycle table
-// (lifecycle.gen.ts, which has the vocabulary and its docs).
+// Lifecycle hooks: the vocabulary of in-process agent SDKs' lifecycle hooks
+// (the Blade Agent SDK's) on a hook: their events, callbacks that answer
+// continue, skip or abort, with a modified input or output, and a canUseTool
+// permission callback. The lifecycle layer registers the protocol handlers and
+// observers those callbacks need and translates both ways, so that a hook
+// written that way ports in minutes and runs out of process under any host of
+// the protocol. The events, their inputs and how each maps onto the protocol
+// are the lifecycle table's (schema/lifecycle.json, shown in
+// docs/lifecycle.md), generated into lifecycle.gen.ts; this runner runs its
+// rows, the same in the Go, Python and TypeScript SDKs. The vocabulary is in
+// lifecycle-support.ts.
+//
+//   const hook = lifecycle("guard", {
+//     hooks: {
+//       PreToolUse: [
+//         (input) =>
+//           String(input.toolInput["command"]).includes("rm -rf")
+//             ? { action: "abort", reason: "dangerous command" }
+//             : { action: "continue" },
+//       ],
+//     },
+//   });
+//   await hook.run();
+
+import { isDeepStrictEqual } from "node:util";
 
 import type { Intercepted } from "./exports.gen.js";
 import type { Context, Handler } from "./handlers.js";
 import { Hook } from "./hook.js";
 import {
-  type HookAbort,
+  endKinds,
+  eventRows,
   type HookEvent,
-  type HookSkip,
   type LifecycleHooks,
-  type LifecycleOptions,
   methods,
   observed,
-  onEvent,
   sessionEnd,
+  sessionKey,
   sessionStart,
-  type ToolInput,
 } from "./lifecycle.gen.js";
-import { isObject, type Params, type Runner } from "./lifecycle-support.js";
-import { HostExtensions, type ToolKind } from "./protocol.gen.js";
+import {
+  answer,
+  type CanUseTool,
+  get,
+  type HookAbort,
+  type HookSkip,
+  isObject,
+  type Method,
+  type Params,
+  type Row,
+  readInput,
+  replace,
+  type ToolInput,
+} from "./lifecycle-support.js";
+import { continue_, HostExtensions, type ToolKind } from "./protocol.gen.js";
+import { modify } from "./results.js";
 
 export * from "./lifecycle.gen.js";
+export type {
+  CanUseTool,
+  CanUseToolOptions,
+  HookAbort,
+  HookContinue,
+  HookModifyInput,
+  HookModifyOutput,
+  HookSkip,
+  PermissionResult,
+  ToolInput,
+} from "./lifecycle-support.js";
+
+/** A lifecycle hook's callbacks. */
+export interface LifecycleOptions {
+  /** hooks are the callbacks of each event. */
+  hooks?: LifecycleHooks;
+  /** canUseTool decides the tool calls that the PermissionRequest callbacks let through. */
+  canUseTool?: CanUseTool;
+  /** log takes the log line of a callback that failed; stderr by default. */
+  log?: (message: string) => void;
+}
 
 /**
  * A hook speaking the lifecycle vocabulary: it registers the protocol
@@ -36,7 +92,7 @@ type Callback = (input: object, ctx: Context) => unknown;
 
 const details = (err: unknown): string => (err instanceof Error && err.stack !== undefined ? err.stack : String(err));
 
-class Lifecycle implements Runner {
+class Lifecycle {
   private readonly hooks: LifecycleHooks;
   private readonly log: (message: string) => void;
   // Sessions started and not ended, with their start's run.
@@ -52,14 +108,14 @@ class Lifecycle implements Runner {
   ) {
     this.hooks = options.hooks ?? {};
     this.log = options.log ?? ((message) => void process.stderr.write(message + "\n"));
-    for (const [method, { events, handle }] of Object.entries(methods)) {
-      if (!events.some((e) => this.has(e)) && !(method === "hook.approve_tool" && options.canUseTool)) continue;
-      const handler = (params: Params, ctx: Context) => handle(this, params, ctx);
-      hook.handle(method as Intercepted, handler as unknown as Handler<Intercepted>);
+    for (const method of methods) {
+      if (!method.rows.some((row) => this.has(row.event)) && !(method.approval && options.canUseTool)) continue;
+      const handler = (params: Params, ctx: Context) => this.handle(method, params, ctx);
+      hook.handle(method.name as Intercepted, handler as unknown as Handler<Intercepted>);
     }
     if (observed.some((e) => this.has(e))) {
       hook.on("*", (event, ctx) => {
-        const handled = this.events.then(() => onEvent(this, ctx, { ...event }));
+        const handled = this.events.then(() => this.onEvent({ ...event }, ctx));
         // The SDK logs a failure; the next notification is handled all the same.
         this.events = handled.catch(() => {});
         return handled;
@@ -71,8 +127,57 @@ class Lifecycle implements Runner {
     }
   }
 
-  has(event: HookEvent): boolean {
-    return (this.hooks[event]?.length ?? 0) > 0;
+  private has(event: string): boolean {
+    return (this.hooks[event as HookEvent]?.length ?? 0) > 0;
+  }
+
+  /**
+   * Runs a method's rows on a call, in the table's order, until a callback
+   * stops them, and answers the outcome it stopped them with; else
+   * canUseTool's verdict on an approval, or the call as the callbacks left it.
+   */
+  private async handle(method: Method, received: Params, ctx: Context): Promise<unknown> {
+    const key = get(received, sessionKey.call);
+    const sessionId = typeof key === "string" ? key : "";
+    await this.start(sessionId, ctx);
+    const params = { ...received }; // the callbacks' changes replace its members
+    for (const row of method.rows) {
+      if (!this.has(row.event) || !this.holds(row, sessionId, params)) continue;
+      const take = row.modify && ((value: unknown) => replace(params, row.modify!, value));
+      const read = () => readInput(row, sessionId, params);
+      const stop = await this.chain(row.event, ctx, read, row.modify?.value ?? "", take);
+      if (stop === undefined) continue;
+      const outcome = stop.action === "skip" ? row.skip : row.abort;
+      if (outcome === undefined || outcome.action === "none") break;
+      return answer(outcome, stop, params["tool"]);
+    }
+    if (method.approval) return this.approve(params, ctx);
+    return isDeepStrictEqual(params, received) ? continue_() : modify(received as never, params);
+  }
+
+  /** Whether a row's conditions hold for a call of the session. */
+  private holds(row: Row, sessionId: string, params: Params): boolean {
+    if (row.when !== undefined && !this.condition(row.when, sessionId, params)) return false;
+    return row.unless === undefined || !this.condition(row.unless, sessionId, params);
+  }
+
+  /** Whether a named condition of the table holds for a call of the session. */
+  private condition(name: string, sessionId: string, params: Params): boolean {
+    if (name === "first_of_turn") return this.firstOfTurn(sessionId, get(params, "meta.TurnID"), params["messages"]);
+    if (name === "is_error") return get(params, "result.is_error") === true;
+    throw new Error(`the lifecycle table names the condition ${name}, unknown here`);
+  }
+
+  /** Runs a runtime event in its session: ends the session, or starts it and runs the event's rows. */
+  private async onEvent(event: Params, ctx: Context): Promise<void> {
+    const sessionId = sessionKey.event.map((path) => get(event, path)).find(Boolean);
+    if (typeof sessionId !== "string" || sessionId === "") return; // in no session
+    if (endKinds.includes(event["kind"] as string)) return this.end(sessionId, ctx);
+    await this.start(sessionId, ctx);
+    for (const row of eventRows) {
+      if (row.kind === event["kind"] && this.has(row.event))
+        await this.chain(row.event, ctx, () => readInput(row, sessionId, event), "");
+    }
   }
 
   /**
@@ -81,15 +186,15 @@ class Lifecycle implements Runner {
    * answers something else, is logged and counts as continue. apply takes
    * the modified input or output that the event uses into the call.
    */
-  async chain(
-    event: HookEvent,
+  private async chain(
+    event: string,
     ctx: Context,
     read: () => object,
     used: string,
     apply?: (value: unknown) => void,
   ): Promise<HookSkip | HookAbort | undefined> {
     let input = read();
-    for (const [i, callback] of ((this.hooks[event] ?? []) as readonly Callback[]).entries()) {
+    for (const [i, callback] of ((this.hooks[event as HookEvent] ?? []) as readonly Callback[]).entries()) {
       const which = `${event} callback ${i + 1}`;
       let out: unknown;
       try {
@@ -125,7 +230,7 @@ class Lifecycle implements Runner {
   }
 
   /** Runs the session's start the first time a session is seen; resolves once it has run. */
-  start(key: string, ctx: Context): Promise<void> {
+  private start(key: string, ctx: Context): Promise<void> {
     let started = this.open.get(key);
     if (started === undefined) {
       started = this.sessionRows(sessionStart, key, ctx);
@@ -135,7 +240,7 @@ class Lifecycle implements Runner {
   }
 
   /** Runs the session's end for a session started and not ended. */
-  async end(key: string, ctx: Context): Promise<void> {
+  private async end(key: string, ctx: Context): Promise<void> {
     const started = this.open.get(key);
     if (started === undefined) return;
     this.open.delete(key);
@@ -149,7 +254,7 @@ class Lifecycle implements Runner {
    * the session or, from a host that sends none, of a request whose last
    * message is the user's.
    */
-  firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean {
+  private firstOfTurn(sessionId: string, turn: unknown, messages: unknown): boolean {
     if (typeof turn !== "string" || turn === "") return ((messages ?? []) as Params[]).at(-1)?.["role"] === "user";
     const seen = this.turns.get(sessionId) ?? new Set();
     this.turns.set(sessionId, seen);
@@ -159,7 +264,7 @@ class Lifecycle implements Runner {
   }
 
   /** Asks canUseTool about a call the rows let through. */
-  async approve(req: Params, ctx: Context): Promise<unknown> {
+  private async approve(req: Params, ctx: Context): Promise<unknown> {
     const canUseTool = this.options.canUseTool;
     if (canUseTool === undefined) return { approved: true };
     const tool = req["tool"] as string;

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/hookwire/hookwire/core/internal/cli"
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -79,7 +80,7 @@ func ParseExpect(list json.RawMessage) ([]Expectation, error) {
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(list, &items); err != nil {
-		return nil, fmt.Errorf(`expect: want a list of expectations, such as [{"tool": "shell", "runs": false}], got %s`, clip(list))
+		return nil, fmt.Errorf(`expect: want a list of expectations, such as [{"tool": "shell", "runs": false}], got %s`, wirefmt.Clip(strings.TrimSpace(string(list)), 60))
 	}
 	var out []Expectation
 	for i, raw := range items {
@@ -96,7 +97,7 @@ func ParseExpect(list json.RawMessage) ([]Expectation, error) {
 func parseExpectation(at string, raw json.RawMessage) (Expectation, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
-		return Expectation{}, fmt.Errorf(`%s: want an object, such as {"tool": "shell", "runs": false}, got %s`, at, clip(raw))
+		return Expectation{}, fmt.Errorf(`%s: want an object, such as {"tool": "shell", "runs": false}, got %s`, at, wirefmt.Clip(strings.TrimSpace(string(raw)), 60))
 	}
 	known := slices.Concat(callMembers, toolMembers[1:], doneMembers)
 	for _, key := range slices.Sorted(maps.Keys(members)) {
@@ -151,7 +152,7 @@ func (x *Expectation) set(key string, raw json.RawMessage) error {
 	str := func() (string, error) {
 		var s string
 		if json.Unmarshal(raw, &s) != nil || s == "" {
-			return "", fmt.Errorf("want a string that is not empty, got %s", clip(raw))
+			return "", fmt.Errorf("want a string that is not empty, got %s", wirefmt.Clip(strings.TrimSpace(string(raw)), 60))
 		}
 		return s, nil
 	}
@@ -171,7 +172,7 @@ func (x *Expectation) set(key string, raw json.RawMessage) error {
 	case "call":
 		var n float64
 		if json.Unmarshal(raw, &n) != nil || n < 1 || n != float64(int(n)) {
-			return fmt.Errorf("want the hook call's number, from 1, got %s", clip(raw))
+			return fmt.Errorf("want the hook call's number, from 1, got %s", wirefmt.Clip(strings.TrimSpace(string(raw)), 60))
 		}
 		x.Call = int(n)
 	case "hook":
@@ -202,7 +203,7 @@ func (x *Expectation) set(key string, raw json.RawMessage) error {
 	case "runs":
 		var b bool
 		if json.Unmarshal(raw, &b) != nil {
-			return fmt.Errorf("want true or false, got %s", clip(raw))
+			return fmt.Errorf("want true or false, got %s", wirefmt.Clip(strings.TrimSpace(string(raw)), 60))
 		}
 		x.Runs = &b
 	}
@@ -217,15 +218,6 @@ func requestMethods() []string {
 		}
 	}
 	return out
-}
-
-// clip shows a value of the file in a message, cut short.
-func clip(raw json.RawMessage) string {
-	s := strings.TrimSpace(string(raw))
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:60]) + "…"
-	}
-	return s
 }
 
 // Recorder keeps what a run does, for Scenario.Check: its Call fits

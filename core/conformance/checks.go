@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/schema"
 	"github.com/hookwire/hookwire/core/wire"
@@ -161,10 +162,10 @@ func (s *suite) handshake(ctx context.Context, p *proc) bool {
 		// A host that reads the reply its own way takes it: the hook runs
 		// there, asked the methods of every mode offered.
 		s.helloTaken = fmt.Sprintf("hook.hello was answered with %s: %s takes it, but the reference host and hookwire's runtime want ok: true and fail the hook's start",
-			cmp.Or(clip(m.result), "no result"), s.opts.Host.Title)
+			cmp.Or(wirefmt.Clip(string(m.result), 120), "no result"), s.opts.Host.Title)
 		hr = protocol.HelloResult{}
 	} else if err != nil {
-		s.fail(Handshake, "the result of hook.hello cannot be read: %v: %s", err, clip(m.result))
+		s.fail(Handshake, "the result of hook.hello cannot be read: %v: %s", err, wirefmt.Clip(string(m.result), 120))
 		return false
 	} else if !hr.OK {
 		s.fail(Handshake, "hook.hello was answered with ok: false")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/wire"
 )
 
@@ -125,7 +126,7 @@ func compareLines(want []string, got [][]byte) error {
 	for _, line := range got {
 		var v any
 		if err := decode(line, &v); err != nil {
-			problems = append(problems, fmt.Sprintf("wrote a line that is not JSON: %s", clip(line)))
+			problems = append(problems, fmt.Sprintf("wrote a line that is not JSON: %s", wirefmt.Clip(string(line), 120)))
 			continue
 		}
 		i := slices.IndexFunc(left, func(w string) bool {
@@ -133,7 +134,7 @@ func compareLines(want []string, got [][]byte) error {
 			return decode([]byte(w), &wv) == nil && matches(wv, v)
 		})
 		if i < 0 {
-			problems = append(problems, "wrote a line not expected: "+clip(line))
+			problems = append(problems, "wrote a line not expected: "+wirefmt.Clip(string(line), 120))
 			continue
 		}
 		left = slices.Delete(left, i, i+1)

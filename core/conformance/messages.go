@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -18,7 +19,7 @@ type message struct {
 	err    *protocol.RPCError
 }
 
-func (m message) String() string { return clip(m.raw) }
+func (m message) String() string { return wirefmt.Clip(string(m.raw), 120) }
 
 // take files one line: a JSON-RPC message, or junk.
 func (p *proc) take(line []byte) {
@@ -31,7 +32,7 @@ func (p *proc) take(line []byte) {
 	}
 	m := message{raw: line, result: members["result"]}
 	if raw, ok := members["id"]; ok {
-		m.rawID = clip(raw)
+		m.rawID = wirefmt.Clip(string(raw), 120)
 		var id uint64
 		if json.Unmarshal(raw, &id) == nil {
 			m.id = &id
@@ -39,7 +40,7 @@ func (p *proc) take(line []byte) {
 	}
 	if raw, ok := members["method"]; ok {
 		if json.Unmarshal(raw, &m.method) != nil || m.method == "" {
-			m.method = clip(raw)
+			m.method = wirefmt.Clip(string(raw), 120)
 		}
 	}
 	if raw, ok := members["error"]; ok {
@@ -47,7 +48,7 @@ func (p *proc) take(line []byte) {
 		if protocol.Unmarshal(raw, &e) == nil {
 			m.err = &e
 		} else {
-			m.err = &protocol.RPCError{Code: protocol.CodeInternalError, Message: "unreadable error object " + clip(raw)}
+			m.err = &protocol.RPCError{Code: protocol.CodeInternalError, Message: "unreadable error object " + wirefmt.Clip(string(raw), 120)}
 		}
 	}
 	p.mu.Lock()
@@ -83,14 +84,4 @@ func notification(method string, params json.RawMessage, id *int) []byte {
 	json.Compact(&b, params)
 	b.WriteString("}\n")
 	return b.Bytes()
-}
-
-// clip shortens a line for a report.
-func clip(b []byte) string {
-	const max = 120
-	s := string(b)
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return s
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/schema"
 )
@@ -79,7 +80,7 @@ func (s *suite) stdoutClean() {
 		p.mu.Unlock()
 	}
 	if len(junk) > 0 {
-		s.fail(StdoutClean, "%d of %d lines on stdout are not JSON-RPC messages, the first: %q", len(junk), lines, clip(junk[0]))
+		s.fail(StdoutClean, "%d of %d lines on stdout are not JSON-RPC messages, the first: %q", len(junk), lines, wirefmt.Clip(string(junk[0]), 120))
 		return
 	}
 	s.pass(StdoutClean, "%d lines on stdout, every one a JSON-RPC message", lines)

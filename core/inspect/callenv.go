@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 )
 
 // The composer's folder and environment come from the page, which whoever
@@ -138,7 +140,7 @@ func (s *Server) callEnv(entries []string) (map[string]string, error) {
 		name, value, ok := strings.Cut(kv, "=")
 		switch {
 		case !ok || !envName.MatchString(name):
-			return nil, fmt.Errorf("the variable %q is not NAME=value with a name of letters, digits and _", clip(kv, 80))
+			return nil, fmt.Errorf("the variable %q is not NAME=value with a name of letters, digits and _", wirefmt.Clip(kv, 80))
 		case strings.IndexByte(value, 0) >= 0:
 			return nil, fmt.Errorf("the variable %s holds a NUL byte", name)
 		case codeVar(name):

@@ -7,6 +7,8 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 )
 
 // The one-pass reader of an item: the decoder of encoding/json/v2's
@@ -79,7 +81,7 @@ func (p *callArgs) read(dec *jsontext.Decoder) error {
 	default:
 		p.arg = first
 	}
-	p.arg = clip(p.arg, 300)
+	p.arg = wirefmt.Clip(p.arg, 300)
 	return err
 }
 
@@ -106,7 +108,7 @@ func (r *callReply) read(dec *jsontext.Decoder) error {
 				return dec.SkipValue()
 			}
 			r.reason, err = readString(dec)
-			r.reason = clip(r.reason, 300)
+			r.reason = wirefmt.Clip(r.reason, 300)
 		case "approved":
 			r.approval = true
 			r.approved = k == 't'

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/wiretap"
 )
@@ -183,7 +184,7 @@ func (s *session) wire(it item) {
 		s.judge(e)
 		s.done(e)
 	default:
-		s.junk(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + clip(string(it.Message), 200)}, data: it.Message}, it.Dir)
+		s.junk(&entry{Row: Row{Type: "log", Time: it.Time, Hook: it.Hook, Text: it.Dir + " " + wirefmt.Clip(string(it.Message), 200)}, data: it.Message}, it.Dir)
 	}
 }
 
@@ -230,13 +231,13 @@ func (s *session) event(it item) {
 	}
 	e := &entry{Row: Row{Type: "event", Time: it.Time, Text: eventText(it.Name, it.Data), Fold: steps[it.Name]}, data: it.Data}
 	if it.Name != "user" && s.Prompt == "" && bytes.Contains(it.Data, []byte(`"prompt"`)) {
-		s.Prompt = clip(agentPrompt(it.Data), 200)
+		s.Prompt = wirefmt.Clip(agentPrompt(it.Data), 200)
 	}
 	switch it.Name {
 	case "user":
 		s.Turns++
 		if s.Prompt == "" {
-			s.Prompt = clip(ev.Content, 200)
+			s.Prompt = wirefmt.Clip(ev.Content, 200)
 		}
 		e.Type, e.Text, e.Fold = "turn", ev.Content, false
 		e.Turn = s.Turns
@@ -281,12 +282,5 @@ func gist(data json.RawMessage) string {
 	if len(data) == 0 || string(data) == "null" {
 		return ""
 	}
-	return " " + clip(string(data), 160)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return " " + wirefmt.Clip(string(data), 160)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -160,27 +159,4 @@ func (c *Conn) inFlight() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.pending)
-}
-
-// appendString appends s as a JSON string. Method names need no escaping;
-// anything else goes through encoding/json.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// clip shortens a line for a log record.
-func clip(b []byte) string {
-	const max = 200
-	if len(b) <= max {
-		return string(b)
-	}
-	return string(b[:max]) + "... (" + strconv.Itoa(len(b)) + " bytes)"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookwire/hookwire/core/internal/waits"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -180,7 +181,7 @@ func (c *Conn) dispatch(line []byte) {
 		if msg.Error != nil {
 			c.log.Warn("hook reported an error without an id", "error", msg.Error)
 		} else {
-			c.log.Warn("dropped a reply with a null id", "line", clip(line))
+			c.log.Warn("dropped a reply with a null id", "line", wirefmt.Clip(string(line), 200))
 		}
 		return
 	}
@@ -208,21 +209,21 @@ func (c *Conn) unreadable(line []byte, err error) {
 		c.garbage++
 		switch {
 		case c.garbage <= 10:
-			c.log.Warn("skipped a line of stdout that is not JSON", "line", clip(line))
+			c.log.Warn("skipped a line of stdout that is not JSON", "line", wirefmt.Clip(string(line), 200))
 		case c.garbage%1000 == 0 || c.garbage == 11:
 			c.log.Warn("skipping lines of stdout that are not JSON", "skipped", c.garbage)
 		}
 	case json.Unmarshal(line, &head) == nil && head.ID != nil:
-		c.log.Warn("dropped a reply that cannot be read", "id", clip(head.ID), "error", err)
+		c.log.Warn("dropped a reply that cannot be read", "id", wirefmt.Clip(string(head.ID), 200), "error", err)
 	default:
-		c.log.Warn("skipped a line of stdout that is not a JSON-RPC reply", "line", clip(line), "error", err)
+		c.log.Warn("skipped a line of stdout that is not a JSON-RPC reply", "line", wirefmt.Clip(string(line), 200), "error", err)
 	}
 }
 
 // requestFromHook answers a request the hook sent: version 1 has no
 // methods a hook may call on its host.
 func (c *Conn) requestFromHook(id *uint64, method json.RawMessage) {
-	c.log.Warn("hook sent a request; hosts have no methods to call", "method", clip(method))
+	c.log.Warn("hook sent a request; hosts have no methods to call", "method", wirefmt.Clip(string(method), 200))
 	if id == nil || *id == 0 {
 		return
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookwire/hookwire/core/internal/waits"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -117,7 +118,7 @@ func encodeMessage(id *uint64, method string, params any) (*lineBuf, error) {
 		line = append(line, ',')
 	}
 	line = append(line, `"method":`...)
-	line = appendString(line, method)
+	line = wirefmt.AppendString(line, method)
 	if params != nil {
 		var err error
 		line = append(line, `,"params":`...)

@@ -26,6 +26,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 )
 
 // Directions of a line.
@@ -84,9 +86,9 @@ func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 // "message", byte for byte; anything else as a string under "text".
 func (w *Writer) Write(r Record) error {
 	b := append(make([]byte, 0, len(r.Message)+len(r.Hook)+96), `{"hook":`...)
-	b = appendString(b, r.Hook)
+	b = wirefmt.AppendString(b, r.Hook)
 	b = append(b, `,"dir":`...)
-	b = appendString(b, r.Dir)
+	b = wirefmt.AppendString(b, r.Dir)
 	if !r.Time.IsZero() {
 		b = append(b, `,"time":"`...)
 		b = r.Time.UTC().AppendFormat(b, time.RFC3339Nano)
@@ -99,7 +101,7 @@ func (w *Writer) Write(r Record) error {
 	switch {
 	case r.Text != nil:
 		b = append(b, `,"text":`...)
-		b = appendString(b, *r.Text)
+		b = wirefmt.AppendString(b, *r.Text)
 	case json.Valid(r.Message):
 		b = append(b, `,"message":`...)
 		if bytes.ContainsAny(r.Message, "\r\n") {
@@ -113,7 +115,7 @@ func (w *Writer) Write(r Record) error {
 		}
 	default:
 		b = append(b, `,"text":`...)
-		b = appendString(b, string(r.Message))
+		b = wirefmt.AppendString(b, string(r.Message))
 	}
 	b = append(b, "}\n"...)
 	w.mu.Lock()
@@ -123,11 +125,6 @@ func (w *Writer) Write(r Record) error {
 	}
 	_, w.err = w.w.Write(b)
 	return w.err
-}
-
-func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
 }
 
 // MaxRecordSize is the longest record a Reader takes: a line of the wire
@@ -212,7 +209,7 @@ func decodeRecord(line []byte) (Record, error) {
 		return rec, errors.New(`neither "message" nor "text": the record holds no line`)
 	case hasMessage:
 		if rec.Message[0] != '{' {
-			return rec, fmt.Errorf(`"message" is not a JSON-RPC message (a JSON object): %s`, clip(rec.Message))
+			return rec, fmt.Errorf(`"message" is not a JSON-RPC message (a JSON object): %s`, wirefmt.Clip(string(rec.Message), 200))
 		}
 		var m envelope
 		if err := json.Unmarshal(rec.Message, &m); err != nil {
@@ -228,13 +225,4 @@ func (r Record) envelope() envelope {
 		_ = json.Unmarshal(r.Message, &m) // checked when read
 	}
 	return m
-}
-
-// clip shortens JSON for a message.
-func clip(b []byte) string {
-	const max = 200
-	if len(b) <= max {
-		return string(b)
-	}
-	return string(b[:max]) + "... (" + strconv.Itoa(len(b)) + " bytes)"
 }

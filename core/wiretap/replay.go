@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/wire"
 )
@@ -127,7 +128,7 @@ func shown(v json.RawMessage) string {
 	if v == nil {
 		return "nothing"
 	}
-	return clip(v)
+	return wirefmt.Clip(string(v), 200)
 }
 
 // exchange is a request of the recording, and what became of it.

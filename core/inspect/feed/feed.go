@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
@@ -357,7 +358,7 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 	b := append(s.queue, `{"type":"wire","time":"`...)
 	b = s.appendTime(b, now)
 	b = append(b, `","hook":`...)
-	b = appendString(b, hook)
+	b = wirefmt.AppendString(b, hook)
 	if out {
 		b = append(b, `,"dir":"send"`...)
 	} else {
@@ -367,7 +368,7 @@ func (s *Session) Wire(hook string, out bool, line []byte) {
 		b = append(append(b, `,"message":`...), line...)
 	} else {
 		b = append(b, `,"text":`...)
-		b = appendString(b, string(line))
+		b = wirefmt.AppendString(b, string(line))
 	}
 	s.queue = append(b, "}\n"...)
 }
@@ -490,9 +491,9 @@ func (s *Session) Call(rec runtime.CallRecord) {
 		}
 	}
 	b := append(s.queue, `{"type":"call","hook":`...)
-	b = appendString(b, rec.Hook)
+	b = wirefmt.AppendString(b, rec.Hook)
 	b = append(b, `,"method":`...)
-	b = appendString(b, rec.Method)
+	b = wirefmt.AppendString(b, rec.Method)
 	b = append(b, `,"duration_ns":`...)
 	b = strconv.AppendInt(b, int64(rec.Duration), 10)
 	b = append(b, bodies...)
@@ -507,17 +508,6 @@ func (s *Session) Call(rec runtime.CallRecord) {
 		b = appendJSON(b, rec.Discarded)
 	}
 	s.queue = append(b, "}\n"...)
-}
-
-// appendString appends s as a JSON string: plain ASCII, as names and
-// methods are, as it is; anything else through the encoder.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return appendJSON(b, s)
-		}
-	}
-	return append(append(append(b, '"'), s...), '"')
 }
 
 // appendJSON appends v as the wire encodes it, or null.

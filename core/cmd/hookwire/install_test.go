@@ -240,7 +240,7 @@ func TestInstallErrorsNameTheFix(t *testing.T) {
 }
 
 // The install commands of the READMEs run as written, from a project with
-// a Python guard in its virtual environment: core/README's (a dry run,
+// a Python guard in its virtual environment: docs/install.md's (a dry run,
 // install, doctor, uninstall) and then the root README's, one agent a line,
 // and doctor finds every hook ready. The command written for Claude Code
 // and Gemini CLI then blocks rm -rf / as the agents run it: through sh -c,
@@ -296,10 +296,10 @@ func TestInstallAsTheREADMEsSay(t *testing.T) {
 		return ""
 	}
 
-	out := sh(block("../../README.md", "hookwire install --dry-run claude-code"), "")
+	out := sh(block("../../../docs/install.md", "hookwire install --dry-run claude-code"), "")
 	for _, want := range []string{"+++ " + filepath.Join(home, ".claude", "settings.json"), "ready: 1 hook(s) would run", "uninstalled from"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("core/README's commands do not say %q:\n%s", want, out)
+			t.Errorf("docs/install.md's commands do not say %q:\n%s", want, out)
 		}
 	}
 	out = sh(block("../../../README.md", "hookwire install qwen-code"), "")

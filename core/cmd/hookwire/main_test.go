@@ -259,26 +259,38 @@ func TestAHookThatCannotStartIsNamedWithItsLastWords(t *testing.T) {
 	}
 }
 
-// TestCoreREADMEDocumentsEveryCommand: core/README.md says it documents
-// every command; each has a section of its own there.
-func TestCoreREADMEDocumentsEveryCommand(t *testing.T) {
+// TestEveryCommandHasItsPageLinkedFromCoreREADME: core/README.md's table
+// of commands links each command to its page under docs/, and the page's
+// title names the command.
+func TestEveryCommandHasItsPageLinkedFromCoreREADME(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var headings []string
-	for _, line := range strings.Split(string(readme), "\n") {
-		if strings.HasPrefix(line, "### `hookwire ") {
-			headings = append(headings, line)
+	// A row: | what you want to do | `hookwire a`, `hookwire b` | [page](../docs/page.md) |
+	row := regexp.MustCompile(`(?m)^\| .* \| (.*) \| \[[^]]*\]\(\.\./docs/([\w-]+\.md)\) \|$`)
+	command := regexp.MustCompile("`hookwire ([\\w-]+)`")
+	pages := map[string]string{} // command name -> its page
+	for _, m := range row.FindAllStringSubmatch(string(readme), -1) {
+		for _, name := range command.FindAllStringSubmatch(m[1], -1) {
+			pages[name[1]] = m[2]
 		}
 	}
 	for _, c := range commands {
-		documented := false
-		for _, h := range headings {
-			documented = documented || strings.Contains(h, "`hookwire "+c.name+"`") || strings.Contains(h, "`"+c.name+"`")
+		page, ok := pages[c.name]
+		if !ok {
+			t.Errorf("core/README.md's table of commands has no row for hookwire %s", c.name)
+			continue
 		}
-		if !documented {
-			t.Errorf("core/README.md has no section for hookwire %s", c.name)
+		doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", page))
+		if err != nil {
+			t.Errorf("hookwire %s: %v", c.name, err)
+			continue
+		}
+		title, _, _ := strings.Cut(string(doc), "\n")
+		named := strings.Contains(title, "`hookwire "+c.name+"`") || strings.Contains(title, "`"+c.name+"`")
+		if !strings.HasPrefix(title, "# ") || !named {
+			t.Errorf("docs/%s's title does not name hookwire %s: %s", page, c.name, title)
 		}
 	}
 }

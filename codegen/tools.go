@@ -224,7 +224,7 @@ func tsKnown(header string, merged map[string]*known) string {
 func (v *vocabulary) docs(header string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!-- %s -->\n\n# One tool vocabulary\n\n", header)
-	b.WriteString("Agents name their tools each their own way: a shell command is `Bash` in\nClaude Code, `run_shell_command` in Gemini CLI and `exec` in PicoClaw. Every\ntool call a hook is asked about (`hook.before_tool`, `hook.approve_tool`,\n`hook.after_tool`) may carry `canonical`: the tool's kind, and its command,\npath, URL or search pattern, whatever the agent calls the arguments. The\nbridge sends it for every agent's calls; each SDK's `canonical_tool` helper\n(`CanonicalTool()` in Go, `canonicalTool()` in TypeScript) reads it, and\nworks it out from the tables below where a host does not send it.\n\n")
+	b.WriteString("Agents name their tools each their own way: a shell command is `Bash` in\nClaude Code, `run_shell_command` in Gemini CLI and `exec` in PicoClaw. Every\ntool call a hook is asked about (before it runs, at its approval and after\nit ran) may carry `canonical`: the tool's kind, and its command,\npath, URL or search pattern, whatever the agent calls the arguments. The\nbridge sends it for every agent's calls; each SDK's `canonical_tool` helper\n(`CanonicalTool()` in Go, `canonicalTool()` in TypeScript) reads it, and\nworks it out from the tables below where a host does not send it.\n\n")
 	b.WriteString("| kind | the tool |\n| --- | --- |\n")
 	for _, k := range sortedKeys(v.Kinds) {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", k, v.Kinds[k])

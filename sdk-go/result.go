@@ -11,7 +11,7 @@ import "slices"
 //	DenyTool{Reason: "not here"}                 // before_tool: refuse to run the tool
 //	AbortTurn{Reason: Ptr("over budget")}        // end the turn
 //	HardAbort{Reason: Ptr("kill switch")}        // stop the agent
-//	Abstain()                                    // approve_tool: no opinion
+//	Abstain()                                    // an approver: no opinion
 //
 // The Modify methods below make the whole object the easy path: hosts
 // replace the object with what a modify carries, they do not merge, so a
@@ -61,8 +61,8 @@ func (r ToolResult) WithResponseHandled() ToolResult {
 	return r
 }
 
-// Abstain is an approver's "no opinion" (approve_tool): the host asks its
-// next approver, then applies its own default, as if this hook had not
-// been asked. A host that does not announce the approve_tool.abstain
+// Abstain is an approver's "no opinion" ([Hook.OnApproveTool]): the host
+// asks its next approver, then applies its own default, as if this hook had
+// not been asked. A host that does not announce the [ExtApproveToolAbstain]
 // extension reads it as a denial, so abstaining never approves by accident.
 func Abstain() ApproveToolResult { return ApproveToolResult{Abstain: Ptr(true)} }

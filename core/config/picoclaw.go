@@ -286,25 +286,21 @@ func LoadPicoClaw(path, overlay string) (Config, error) {
 	return cfg, nil
 }
 
-// PairedStages is the intercept list as PicoClaw grants it: naming
-// before_llm or after_llm grants both LLM stages, naming before_tool or
-// after_tool both tool stages; approve_tool stands alone. "" and unknown
-// names grant nothing. The stages come out in their order (Stages).
+// PairedStages is the intercept list as PicoClaw grants it: naming a stage
+// grants every stage of its hello mode, so before_llm and after_llm come
+// together, as do before_tool and after_tool, and the approval stands alone.
+// "" and unknown names grant nothing. The stages come out in their order
+// (Stages).
 func PairedStages(intercept []string) []string {
-	granted := map[string]bool{}
+	granted := map[protocol.Mode]bool{}
 	for _, s := range intercept {
-		switch s {
-		case "before_llm", "after_llm":
-			granted["before_llm"], granted["after_llm"] = true, true
-		case "before_tool", "after_tool":
-			granted["before_tool"], granted["after_tool"] = true, true
-		case "approve_tool":
-			granted["approve_tool"] = true
+		if m, ok := protocol.Lookup("hook." + s); ok && ValidStage(s) {
+			granted[m.Mode] = true
 		}
 	}
 	var out []string
 	for _, s := range Stages {
-		if granted[s] {
+		if m, _ := protocol.Lookup("hook." + s); granted[m.Mode] {
 			out = append(out, s)
 		}
 	}

@@ -66,7 +66,7 @@ type suite struct {
 	// hello reply that the protocol refuses, and how.
 	helloTaken string
 	// guardFaults are the first fault of each guard method the hook failed
-	// (before_tool, approve_tool), for policyWarnings.
+	// (those of guards), for policyWarnings.
 	guardFaults map[string]string
 }
 

@@ -91,9 +91,10 @@ type Options struct {
 	// refuses it.
 	Host *host.Host
 	// FailurePolicy, "open" or "closed", is the failure policy of a host's
-	// guard stages (before_tool, approve_tool): when the hook fails one of
-	// those requests, a warning (Report.Warnings) says what a host under
-	// that policy does with the tool call it guards. Empty: no warning.
+	// guard stages (a tool call before it runs and at its approval): when
+	// the hook fails one of those requests, a warning (Report.Warnings) says
+	// what a host under that policy does with the tool call it guards.
+	// Empty: no warning.
 	FailurePolicy string
 	// MaxOutput bounds the bytes read from the hook's stdout in each of
 	// its runs; past it the run's checks fail. Zero means DefaultMaxOutput.

@@ -4,7 +4,7 @@ import type { BeforeToolModify, BeforeToolParams, CanonicalTool, JsonValue } fro
 import { modify } from "./results.js";
 import { knownTools, mcpPrefixes } from "./tool-names.gen.js";
 
-/** The members of a tool call canonicalTool reads: those of before_tool, approve_tool and after_tool params. */
+/** The members of a tool call canonicalTool reads: those a tool call's params have before it runs, at its approval and after it ran. */
 export interface ToolCallLike {
   tool: string;
   arguments?: { [key: string]: unknown };

@@ -94,7 +94,7 @@ export function respond(result: string | ToolResult, more?: Partial<ToolResult>)
 /**
  * An approver's "no opinion" (`approveTool` only): the host asks its next
  * approver, then applies its own default, as if this hook had not been
- * asked. A host that does not announce the `approve_tool.abstain` extension
+ * asked. A host that does not announce the `HostExtensions.ApproveToolAbstain` extension
  * reads it as a denial, so abstaining never approves by accident.
  */
 export function abstain(): ApproveToolResult {

@@ -13,8 +13,8 @@ from ._tool_names_gen import KNOWN_TOOLS, MCP_PREFIXES
 def canonical_tool(call: Mapping[str, Any]) -> CanonicalTool:
     """Say what a tool call is, whatever the agent names the tool.
 
-    call is the params of hook.before_tool, hook.approve_tool or
-    hook.after_tool. The result has the kind (shell, read, write, edit,
+    call is the params of a tool call a hook is asked about: before it
+    runs, for its approval or after it ran. The result has the kind (shell, read, write, edit,
     list, search, fetch, web_search, agent, mcp, other) and, where the tool
     has them, its command, path, url or search pattern: the call's
     ``canonical`` member when the host sent one (the bridge does), else

@@ -132,11 +132,11 @@ def respond(
 
 
 def abstain() -> ApproveToolResult:
-    """An approver's "no opinion" (approve_tool only).
+    """An approver's "no opinion".
 
     The host asks its next approver, then applies its own default, as if
     this hook had not been asked. A host that does not announce the
-    approve_tool.abstain extension reads it as a denial, so abstaining
+    EXT_APPROVE_TOOL_ABSTAIN extension reads it as a denial, so abstaining
     never approves by accident.
     """
     return {"approved": False, "abstain": True}

@@ -1,4 +1,4 @@
-"""A hook of plain functions served in-process: how reading changes hands between threads."""
+"""A hook of plain functions served in-process: its handlers on a pool of threads, up to a limit."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from conftest import TIMEOUT
 from hookwire import CODE_HANDLER_ERROR, BeforeToolParams, BeforeToolReply, Hook, deny_tool
-from hookwire._stdio import _ThreadsServer
+from hookwire._server import Server
 
 
 class Served:
@@ -22,7 +22,7 @@ class Served:
     def __init__(self, hook: Hook) -> None:
         fd_in, self._to_hook = os.pipe()
         self._from_hook, fd_out = os.pipe()
-        server = _ThreadsServer(hook, fd_in, fd_out)
+        server = Server(hook, fd_in, fd_out)
         os.close(fd_in)  # the server reads its own duplicate
         self._out = fd_out
         self._thread = threading.Thread(target=server.serve, daemon=True)

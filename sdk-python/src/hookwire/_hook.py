@@ -1,9 +1,9 @@
 """Hook: a registry of handlers and the ways to run it.
 
 The top of the package's layers: model (the message types, results,
-errors) -> dispatch (Registry, in _registry) -> transports (_stdio,
-_testing). Hook is the one class that knows both the registry and the
-transports; nothing below imports this module.
+errors) -> dispatch (Registry, in _registry) -> transports (_stdio and
+_server, _testing). Hook is the one class that knows both the registry and
+the transports; nothing below imports this module.
 """
 
 from __future__ import annotations
@@ -40,17 +40,17 @@ class Hook(Registry):
         if self.needs_loop():
             import asyncio
 
-            from ._stdio import serve_async
+            from ._server import serve_async
 
             asyncio.run(serve_async(self))
             return
-        from ._stdio import serve
+        from ._server import serve
 
         serve(self)
 
     async def serve(self) -> None:
         """run(), for a program that already has an event loop."""
-        from ._stdio import serve_async
+        from ._server import serve_async
 
         await serve_async(self)
 

@@ -1,8 +1,8 @@
 """Hook: a registry of handlers and the ways to run it.
 
 The top of the package's layers: model (the message types, results,
-errors) -> dispatch (Registry, in _registry) -> transports (_stdio and
-_server, _testing). Hook is the one class that knows both the registry and
+errors) -> dispatch (Registry, in _registry) -> transports (_stdio,
+_server, _inline_server, _testing). Hook is the one class that knows both the registry and
 the transports; nothing below imports this module.
 """
 
@@ -44,7 +44,7 @@ class Hook(Registry):
 
             asyncio.run(serve_async(self))
             return
-        from ._server import serve
+        from ._inline_server import serve
 
         serve(self)
 

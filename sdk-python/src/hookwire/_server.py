@@ -49,10 +49,10 @@ class _Stop(BaseException):
     """Raised in the main thread by SIGTERM and SIGINT while the server waits."""
 
 
-def serve(hook: Registry) -> None:
+def serve(hook: Registry, server: type[Server] | None = None) -> None:
     """Serve a hook of plain functions on stdin and stdout, from this thread."""
     with _claim_stdio() as (fd_in, fd_out):
-        Server(hook, fd_in, fd_out).serve()
+        (server or Server)(hook, fd_in, fd_out).serve()
     # After the signal handlers are put back: a second signal ends the process.
     hook._close_plain()
 
@@ -172,6 +172,11 @@ class Server(_Wire):
         # Its own duplicate of stdin: at a signal, the reader may still be
         # blocked reading it when serve() returns.
         self._fd_in = os.dup(fd_in)
+        # Read through a buffer that lasts: a read of a few lines into a new
+        # bytes object of its own cost a request as much as the rest of its
+        # reading.
+        stdin = open(self._fd_in, "rb", buffering=_READ_SIZE, closefd=False)  # noqa: SIM115 - for the life of the server
+        self._readline = stdin.readline
         # Released to wake the thread in serve(): at the end of stdin, when
         # the last handler ends, at interrupt().
         self._wake = threading.Lock()
@@ -196,29 +201,26 @@ class Server(_Wire):
         self._wake_waiter()
 
     def _read(self) -> None:
-        """Hand on each line of stdin until it ends; the reader thread's life."""
-        # A buffer that lasts: a read of a few lines into a new bytes object
-        # of its own cost a request as much as the rest of its reading.
-        with open(self._fd_in, "rb", buffering=_READ_SIZE, closefd=False) as stdin:
-            readline, line = stdin.readline, self.line
-            while True:
-                try:
-                    data = readline()
-                except (OSError, ValueError):
-                    break  # stdin failed, or was closed under us: the end, as for EOF
-                if not data:
-                    break
-                line(data)
+        """Hand on each line of stdin until it ends: the reader thread's life."""
+        readline, line = self._readline, self.line
+        while True:
+            try:
+                data = readline()
+            except OSError:
+                data = b""  # stdin failed: the end, as for EOF
+            if not data:
+                break
+            line(data)
+        self._at_eof()
+
+    def _at_eof(self) -> None:
         self._eof = True
         self._wake_waiter()
 
     def _wait(self) -> None:
         """Until stdin ends and every handler has answered, or the grace after it runs out."""
+        self._wait_for_eof()
         wake = self._wake
-        while not self._eof:
-            wake.acquire()  # a signal interrupts it
-            if self._interrupted:
-                raise _Stop
         closed_at = time.monotonic()
         cancelled = False
         while self._running():
@@ -235,6 +237,12 @@ class Server(_Wire):
                 return
             until = STDIN_GRACE if cancelled or not self._coroutines else CANCEL_AFTER
             wake.acquire(True, max(until - waited, 0.001))
+
+    def _wait_for_eof(self) -> None:
+        while not self._eof:
+            self._wake.acquire()  # a signal interrupts it
+            if self._interrupted:
+                raise _Stop
 
     def _give_up(self, what: str, after: float) -> None:
         log.warning(

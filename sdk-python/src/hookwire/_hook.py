@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from ._log import configure as _configure_logging
 from ._registry import Registry
 
+__all__ = ["Hook"]
+
 if TYPE_CHECKING:
     from ._testing import TestClient
 

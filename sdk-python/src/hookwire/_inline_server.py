@@ -84,12 +84,9 @@ class InlineServer(Server):
         """Read and answer lines until stdin ends, or another thread reads."""
         # The path of every request: written out here rather than in small
         # methods, each call of which costs a request more than its body.
-        claim, readline, line = self._claim, self._readline, self.line
+        claim, next_line, line = self._claim, self._next_line, self.line
         while True:
-            try:
-                data = readline()
-            except OSError:
-                data = b""  # stdin failed: the end, as for EOF
+            data = next_line()
             if not data:
                 self._at_eof()
                 return

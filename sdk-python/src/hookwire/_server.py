@@ -202,16 +202,16 @@ class Server(_Wire):
 
     def _read(self) -> None:
         """Hand on each line of stdin until it ends: the reader thread's life."""
-        readline, line = self._readline, self.line
-        while True:
-            try:
-                data = readline()
-            except OSError:
-                data = b""  # stdin failed: the end, as for EOF
-            if not data:
-                break
-            line(data)
+        for data in iter(self._next_line, b""):
+            self.line(data)
         self._at_eof()
+
+    def _next_line(self) -> bytes:
+        """The next line of stdin; b"" at its end, or when reading it fails."""
+        try:
+            return self._readline()
+        except OSError:
+            return b""  # stdin failed: the end, as for EOF
 
     def _at_eof(self) -> None:
         self._eof = True

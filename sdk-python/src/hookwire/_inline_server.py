@@ -49,11 +49,12 @@ class InlineServer(Server):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # The reader's claim while it runs a handler: the number of the line
-        # it answers. Whoever pops it first wins: the reader, which goes on
-        # reading, or the watch, which starts another thread reading. A list
-        # because its append and pop are atomic; a lock would cost the path
-        # of every request twice as much.
+        # The claim of the thread reading, while it runs a handler: the
+        # number of the line it answers. Whoever pops it first wins: the
+        # reader, which goes on reading, or the watch, which starts another
+        # thread reading, with a claim of its own. A list because its append
+        # and pop are atomic; a lock would cost the path of every request
+        # twice as much.
         self._claim: list[int] = []
         self._lines = 0  # lines read; written by the reader only
         # What follows changes only when reading changes hands, under this.
@@ -82,6 +83,8 @@ class InlineServer(Server):
 
     def _read(self) -> None:
         """Read and answer lines until stdin ends, or another thread reads."""
+        # This thread's claim: the watch makes a new one only once it has
+        # taken this one, which this thread makes before anything else.
         # The path of every request: written out here rather than in small
         # methods, each call of which costs a request more than its body.
         claim, next_line, line = self._claim, self._next_line, self.line
@@ -103,20 +106,20 @@ class InlineServer(Server):
                 work[0](*work[1])
             except BaseException:
                 # Such as a SystemExit in a handler: this thread ends, another reads.
-                self._leave()
+                self._leave(claim)
                 raise
             try:
                 claim.pop()
             except IndexError:
-                self._leave()  # the watch gave reading to another thread meanwhile
+                self._leave(claim)  # the watch gave reading to another thread meanwhile
                 return
 
-    def _leave(self) -> None:
-        """End this thread, from a handler: another reads, if this one still did."""
+    def _leave(self, claim: list[int]) -> None:
+        """End this thread, out of a handler: another reads, if this one still did."""
         with self._mutex:
             self._readers -= 1
             try:
-                self._claim.pop()
+                claim.pop()
             except IndexError:
                 # The watch gave reading on already.
                 self._left -= 1
@@ -139,7 +142,8 @@ class InlineServer(Server):
             self._start_reader()
 
     def _start_reader(self) -> None:
-        """The caller holds the mutex."""
+        """Start a thread reading, with a claim of its own; the caller holds the mutex."""
+        self._claim = []
         self._readers += 1
         threading.Thread(target=self._read, name="hookwire-reader", daemon=True).start()
 
@@ -152,7 +156,7 @@ class InlineServer(Server):
         then (see TICK), and starts another thread reading when the reader is
         still in the handler it was in at the last look.
         """
-        claim, wake = self._claim, self._wake
+        wake = self._wake
         seen: list[int] = []
         wait = self.PATIENCE
         lines, last = -1, time.monotonic()
@@ -164,10 +168,10 @@ class InlineServer(Server):
                 # Said before the claim is looked at, as the reader claims
                 # before it looks at this: one of the two sees the other.
                 self._dozing = True
-                doze = self._dozing = not claim
+                doze = self._dozing = not self._claim
             wake.acquire(True, 0.2 if doze else wait)
             self._dozing = False
-            now = claim[:1]  # a copy: the reader may pop it meanwhile
+            now = self._claim[:1]  # a copy: the reader may pop it meanwhile
             if now and now == seen:
                 # The reader is still in the handler it was in at the last
                 # look: another thread reads.

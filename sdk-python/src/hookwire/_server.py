@@ -295,7 +295,13 @@ class Server(_Wire):
         import asyncio  # loaded already: a hook with coroutines runs on a loop
 
         assert self._loop is not None, "a coroutine handler needs serve_async"
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        try:
+            future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        except RuntimeError:
+            # The loop has closed: a signal stopped the hook while this
+            # thread was still handing on a line it had read.
+            coroutine.close()
+            return
         self._coroutines.add(future)
         future.add_done_callback(self._finished)
 

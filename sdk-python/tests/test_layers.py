@@ -41,7 +41,7 @@ LAYERS = {
         "shell",
     },
     "dispatch": {"_registry", "_tools"},
-    "transport": {"_stdio", "_testing", "_workers"},
+    "transport": {"_inline_server", "_server", "_stdio", "_testing", "_workers"},
     "top": {"_hook", "lifecycle", "__init__"},
 }
 ORDER = list(LAYERS)

@@ -1,4 +1,4 @@
-"""A hook of plain functions served in-process: how reading changes hands between threads."""
+"""A hook of plain functions served in-process by each server: handlers on threads, to a limit."""
 
 from __future__ import annotations
 
@@ -13,16 +13,17 @@ import pytest
 
 from conftest import TIMEOUT
 from hookwire import CODE_HANDLER_ERROR, BeforeToolParams, BeforeToolReply, Hook, deny_tool
-from hookwire._stdio import _ThreadsServer
+from hookwire._inline_server import InlineServer
+from hookwire._server import Server
 
 
 class Served:
     """A hook served on pipes by a thread of this process: requests in, replies out."""
 
-    def __init__(self, hook: Hook) -> None:
+    def __init__(self, hook: Hook, server_type: type[Server]) -> None:
         fd_in, self._to_hook = os.pipe()
         self._from_hook, fd_out = os.pipe()
-        server = _ThreadsServer(hook, fd_in, fd_out)
+        server = server_type(hook, fd_in, fd_out)
         os.close(fd_in)  # the server reads its own duplicate
         self._out = fd_out
         self._thread = threading.Thread(target=server.serve, daemon=True)
@@ -56,6 +57,10 @@ class Served:
         os.close(self._from_hook)
 
 
+# Both servers, behind the one interface: the pool and the reading thread answering.
+servers = pytest.mark.parametrize("server_type", [Server, InlineServer])
+
+
 @pytest.fixture
 def gates() -> Iterator[dict[str, threading.Event]]:
     made: dict[str, threading.Event] = {}
@@ -81,11 +86,12 @@ def gated_hook(gates: dict[str, threading.Event], threads: int) -> Hook:
     return hook
 
 
+@servers
 def test_with_every_thread_in_a_handler_reading_waits_for_one_to_be_free(
-    gates: dict[str, threading.Event],
+    gates: dict[str, threading.Event], server_type: type[Server]
 ) -> None:
     gates.update(a=threading.Event(), b=threading.Event())
-    served = Served(gated_hook(gates, threads=2))
+    served = Served(gated_hook(gates, threads=2), server_type)
     served.request(1, "a")  # holds the first thread; the second reads
     served.request(2, "b")  # holds the second: no thread is left to read
     served.request(3, "quick")
@@ -101,10 +107,11 @@ def test_with_every_thread_in_a_handler_reading_waits_for_one_to_be_free(
 
 # The thread's SystemExit is the point; pytest reports it all the same.
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+@servers
 def test_a_handler_that_raises_system_exit_ends_its_thread_and_another_reads_on(
-    gates: dict[str, threading.Event],
+    gates: dict[str, threading.Event], server_type: type[Server]
 ) -> None:
-    served = Served(gated_hook(gates, threads=4))
+    served = Served(gated_hook(gates, threads=4), server_type)
     served.request(1, "exit")  # answered with an error; then the thread ends
     reply = served.reply()
     assert reply["id"] == 1 and reply["error"]["code"] == CODE_HANDLER_ERROR, reply

@@ -28,119 +28,57 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _methods_gen, _protocol_gen
-from ._errors import HookError, HookwireError
-from ._hook import Hook
+# What the package exports is each module's __all__, the one list of its
+# names: the modules below at once, those of _ON_FIRST_USE when first used.
+from . import _errors, _hook, _methods_gen, _protocol_gen, _results
+from ._errors import *  # noqa: F403
+from ._hook import *  # noqa: F403
+from ._methods_gen import *  # noqa: F403 (what each method's handler returns)
+from ._protocol_gen import *  # noqa: F403 (the protocol's types, error codes, extensions)
+from ._results import *  # noqa: F403
+from ._version_gen import __version__ as __version__
 
-# The protocol's types, error codes and host extensions, and what each
-# method's handler returns: generated, with the lists of their names.
-from ._methods_gen import *  # noqa: F403
-from ._protocol_gen import *  # noqa: F403
-from ._results import Modify, abstain, deny, modify, respond, tool_result
-from ._version_gen import __version__
+_AT_ONCE = (_errors, _hook, _methods_gen, _protocol_gen, _results)
 
-# For type checkers only: at run time these load on first use (see _LAZY).
+# Imported on first use, cheapest first (a name is looked for in each in
+# turn): the plugin tools' module is only for a hook that declares tools,
+# and the test client and the lifecycle layer need asyncio, which a hook of
+# plain functions does without. Type checkers read them as imported here,
+# and _lifecycle_gen's too: lifecycle's __all__ adds them in a form they do
+# not follow.
+_ON_FIRST_USE = ("._canonical", "._tools", "._testing", ".lifecycle")
 if TYPE_CHECKING:
-    from ._canonical import canonical_tool, rewrite
-    from ._testing import TestClient
-    from ._tools import ArgumentError
-    from .lifecycle import (
-        CanUseTool,
-        CanUseToolOptions,
-        HookEvent,
-        HookInput,
-        HookOutput,
-        LifecycleHook,
-        LifecycleHooks,
-        PermissionRequestInput,
-        PermissionResult,
-        PostToolUseFailureInput,
-        PostToolUseInput,
-        PreToolUseInput,
-        SessionEndInput,
-        SessionStartInput,
-        TaskCompletedInput,
-        ToolError,
-        ToolInput,
-        UserPromptSubmitInput,
-    )
-
-# Imported on first use: the test client and the lifecycle layer need
-# asyncio, which a hook of plain functions does without, and the plugin tools'
-# module is only for a hook that declares tools.
-_LAZY = {
-    "canonical_tool": "._canonical",
-    "rewrite": "._canonical",
-    "ArgumentError": "._tools",
-    "TestClient": "._testing",
-    "CanUseTool": ".lifecycle",
-    "CanUseToolOptions": ".lifecycle",
-    "HookEvent": ".lifecycle",
-    "HookInput": ".lifecycle",
-    "HookOutput": ".lifecycle",
-    "LifecycleHook": ".lifecycle",
-    "LifecycleHooks": ".lifecycle",
-    "PermissionRequestInput": ".lifecycle",
-    "PermissionResult": ".lifecycle",
-    "PostToolUseFailureInput": ".lifecycle",
-    "PostToolUseInput": ".lifecycle",
-    "PreToolUseInput": ".lifecycle",
-    "SessionEndInput": ".lifecycle",
-    "SessionStartInput": ".lifecycle",
-    "TaskCompletedInput": ".lifecycle",
-    "ToolError": ".lifecycle",
-    "ToolInput": ".lifecycle",
-    "UserPromptSubmitInput": ".lifecycle",
-}
+    from ._canonical import *  # noqa: F403
+    from ._lifecycle_gen import *  # noqa: F403
+    from ._testing import *  # noqa: F403
+    from ._tools import *  # noqa: F403
+    from .lifecycle import *  # noqa: F403
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module, __name__), name)
+    # __all__ too is made on first use: it names what the modules of
+    # _ON_FIRST_USE export, which takes importing them.
+    if name == "__all__":
+        modules = [*_AT_ONCE, *map(_import, _ON_FIRST_USE)]
+        value: Any = ["__version__", *(n for m in modules for n in m.__all__)]
+    else:
+        if name.startswith("_"):  # no module's export: looked up without importing any
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        for module in map(_import, _ON_FIRST_USE):
+            if name in module.__all__:
+                value = getattr(module, name)
+                break
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # the next lookup finds it without coming here
     return value
 
 
+def _import(module: str) -> Any:
+    from importlib import import_module
+
+    return import_module(module, __name__)
+
+
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
-
-
-__all__ = [
-    "ArgumentError",
-    "CanUseTool",
-    "CanUseToolOptions",
-    "Hook",
-    "HookError",
-    "HookEvent",
-    "HookInput",
-    "HookOutput",
-    "HookwireError",
-    "LifecycleHook",
-    "LifecycleHooks",
-    "Modify",
-    "PermissionRequestInput",
-    "PermissionResult",
-    "PostToolUseFailureInput",
-    "PostToolUseInput",
-    "PreToolUseInput",
-    "SessionEndInput",
-    "SessionStartInput",
-    "TaskCompletedInput",
-    "TestClient",
-    "ToolError",
-    "ToolInput",
-    "UserPromptSubmitInput",
-    "__version__",
-    "abstain",
-    "canonical_tool",
-    "deny",
-    "modify",
-    "respond",
-    "rewrite",
-    "tool_result",
-]
-__all__ += _protocol_gen.__all__ + _methods_gen.__all__
+    return sorted({*globals(), *__getattr__("__all__")})

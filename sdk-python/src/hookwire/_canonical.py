@@ -9,6 +9,8 @@ from ._protocol_gen import BeforeToolParams, CanonicalTool
 from ._results import Modify, modify
 from ._tool_names_gen import KNOWN_TOOLS, MCP_PREFIXES
 
+__all__ = ["canonical_tool", "rewrite"]
+
 
 def canonical_tool(call: Mapping[str, Any]) -> CanonicalTool:
     """Say what a tool call is, whatever the agent names the tool.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+__all__ = ["HookError", "HookwireError"]
+
 
 class HookwireError(Exception):
     """The base of every exception hookwire raises on purpose.

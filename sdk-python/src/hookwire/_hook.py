@@ -2,8 +2,8 @@
 
 The top of the package's layers: model (the message types, results,
 errors) -> dispatch (Registry, in _registry) -> transports (_stdio,
-_testing). Hook is the one class that knows both the registry and the
-transports; nothing below imports this module.
+_server, _inline_server, _testing). Hook is the one class that knows both the registry and
+the transports; nothing below imports this module.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from ._log import configure as _configure_logging
 from ._registry import Registry
+
+__all__ = ["Hook"]
 
 if TYPE_CHECKING:
     from ._testing import TestClient
@@ -40,17 +42,17 @@ class Hook(Registry):
         if self.needs_loop():
             import asyncio
 
-            from ._stdio import serve_async
+            from ._server import serve_async
 
             asyncio.run(serve_async(self))
             return
-        from ._stdio import serve
+        from ._inline_server import serve
 
         serve(self)
 
     async def serve(self) -> None:
         """run(), for a program that already has an event loop."""
-        from ._stdio import serve_async
+        from ._server import serve_async
 
         await serve_async(self)
 

@@ -11,6 +11,8 @@ from typing import Any, Generic, TypeVar, cast
 
 from ._protocol_gen import ApproveToolResult, BeforeToolParams, Respond, ToolResult, deny_tool
 
+__all__ = ["Modify", "abstain", "deny", "modify", "respond", "tool_result"]
+
 T = TypeVar("T")
 
 

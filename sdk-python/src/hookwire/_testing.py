@@ -22,6 +22,8 @@ from ._protocol_gen import (
 )
 from ._workers import Workers
 
+__all__ = ["TestClient"]
+
 if TYPE_CHECKING:
     from ._registry import Registry
 

@@ -28,6 +28,8 @@ from ._errors import HookwireError
 from ._protocol_gen import ToolDefinition, ToolResult
 from ._results import tool_result
 
+__all__ = ["ArgumentError"]
+
 if sys.version_info >= (3, 10):
     from types import UnionType
 

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ._errors import HookError, failure_message
 from ._json import ID_TYPES, Undecodable, decode
+from ._line_limit import fit
 from ._log import log
 from ._protocol_gen import (
     CODE_HANDLER_ERROR,
@@ -58,70 +59,6 @@ _CONTINUE = {"action": "continue"}
 _CONTINUE_JSON = _dumps(_CONTINUE)
 _BLANK = b" \t\r\n"
 _LONG_LINE = 1 << 16
-
-
-def _too_long(limit: int) -> str:
-    return f"the hook's answer is longer than the host reads in a line ({limit} bytes)"
-
-
-# What ends a for_llm cut to fit the host's line, with the bytes cut.
-_CUT_MARKER = "\n[hookwire: {} bytes cut to fit the host's line]"
-_STOPS = ("deny_tool", "abort_turn", "hard_abort")
-
-
-def _fit(method: str, result: Any, room: int, limit: int) -> dict[str, Any] | None:
-    """What replaces a result whose reply line is longer than the host reads.
-
-    room is how long the result may be. None for hook.hello, whose answer
-    is an error: the host then fails the hook's start.
-    """
-    if method == "hook.hello":
-        return None
-    reason = _too_long(limit)
-    action = result.get("action") if isinstance(result, dict) else None
-    if method == "hook.after_tool" and action == "modify":
-        cut = _cut_to_fit(result, room)
-        if cut is not None:
-            return cut
-    if method == "hook.approve_tool":
-        return {"approved": False, "reason": reason}
-    if action in _STOPS:
-        return {"action": action, "reason": reason}
-    if method == "hook.before_tool":
-        return {"action": "deny_tool", "reason": reason}
-    return {"action": "abort_turn", "reason": reason}
-
-
-def _cut_to_fit(reply: dict[str, Any], room: int) -> dict[str, Any] | None:
-    """The after_tool modify with its for_llm cut from the end so that it takes
-    at most room bytes, with a marker; None when even an empty for_llm does
-    not fit, or there is none."""
-    params = reply.get("result")
-    ran = params.get("result") if isinstance(params, dict) else None
-    text = ran.get("for_llm") if isinstance(ran, dict) else None
-    if not isinstance(params, dict) or not isinstance(ran, dict) or not isinstance(text, str):
-        return None
-    size = len(text.encode("utf-8", "surrogatepass"))
-
-    def marked(keep: int) -> str:
-        kept = len(text[:keep].encode("utf-8", "surrogatepass"))
-        return text[:keep] + _CUT_MARKER.format(size - kept)
-
-    def cut(for_llm: str) -> dict[str, Any]:
-        return {**reply, "result": {**params, "result": {**ran, "for_llm": for_llm}}}
-
-    # The reply but for for_llm is the same whatever is kept: its size once.
-    # The longest prefix that fits: the size grows with the prefix, since the
-    # count in the marker loses a digit only as a whole character is kept.
-    others = len(_dumps(cut(""))) - 2
-    lo, hi = -1, len(text)  # marked(lo) fits, marked(hi + 1) does not
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if others + len(_dumps(marked(mid))) <= room:
-            lo = mid
-        else:
-            hi = mid - 1
-    return None if lo < 0 else cut(marked(lo))
 
 
 class _Wire:
@@ -239,17 +176,17 @@ class _Wire:
             # have stopped or changed (docs/protocol.md, "Replies longer than
             # the host reads").
             head = '{"jsonrpc":"2.0","id":' + rid + ',"result":'
-            fitted = _fit(method, result, limit - len(head) - 2, limit)
+            fitted = fit(method, result, limit - len(head) - 2, limit)
             log.warning(
                 "the %s reply is %d bytes, longer than the host reads in a line (%d bytes): "
                 "sending %s instead",
                 method,
                 size,
                 limit,
-                "an error" if fitted is None else _dumps(fitted)[:200],
+                "an error" if isinstance(fitted, HookError) else _dumps(fitted)[:200],
             )
-            if fitted is None:
-                self.error(request_id, CODE_HANDLER_ERROR, _too_long(limit))
+            if isinstance(fitted, HookError):
+                self.error(request_id, fitted.code, fitted.message)
                 return
             line = head + _dumps(fitted) + "}"
         self.write(line)

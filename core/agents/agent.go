@@ -49,6 +49,12 @@ type Agent struct {
 	Idle time.Duration
 	// IdleWhy says, in docs/agent-events.md, why Idle is set.
 	IdleWhy string
+	// AsksAtOnce is true for an agent that asks about the calls of one
+	// answer at once: their events reach the bridge together.
+	AsksAtOnce bool
+	// TurnID is the member of the agent's events that names their turn,
+	// where it writes one: a call of another turn ends an abort.
+	TurnID string
 	// Replies is the form the agent reads a hook's replies in, and writes
 	// its events in: the bridge has a reader and a writer for each.
 	Replies Replies

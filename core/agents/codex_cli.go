@@ -9,12 +9,14 @@ import (
 // CodexCLI is OpenAI's Codex CLI: Claude Code's form of replies, with
 // PreToolUse replies it takes for a failed hook.
 var CodexCLI = add(&Agent{
-	Name:     "codex-cli",
-	Title:    "Codex CLI",
-	Version:  "0.171.0",
-	Document: "the 13 hook events of Codex CLI 0.171.0 (the input and output schemas of codex-rs/hooks/schema/generated in openai/codex, and the events the pinned Codex CLI sends), with developers.openai.com/codex/hooks (2026) for their meaning",
-	Replies:  ClaudeReplies,
-	Quirks:   Quirks{NoNewArgumentsAtApproval: true, FailsOnAsk: true, FailsOnAllowWithoutArguments: true, FailsOnStopAtGuard: true, NewOutput: OutputBlock},
+	Name:       "codex-cli",
+	Title:      "Codex CLI",
+	Version:    "0.171.0",
+	Document:   "the 13 hook events of Codex CLI 0.171.0 (the input and output schemas of codex-rs/hooks/schema/generated in openai/codex, and the events the pinned Codex CLI sends), with developers.openai.com/codex/hooks (2026) for their meaning",
+	TurnID:     "turn_id",
+	AsksAtOnce: true,
+	Replies:    ClaudeReplies,
+	Quirks:     Quirks{NoNewArgumentsAtApproval: true, FailsOnAsk: true, FailsOnAllowWithoutArguments: true, FailsOnStopAtGuard: true, NewOutput: OutputBlock},
 	Events: map[string]Step{
 		"PreToolUse":        {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"PermissionRequest": {Calls: []Stage{Approval}, Guard: true},

@@ -14,6 +14,7 @@ var Cursor = add(&Agent{
 	Name:     "cursor",
 	Title:    "Cursor",
 	Document: "the 20 hook events of Cursor's hooks reference (cursor.com/docs/agent/hooks, 2026, hooks.json version 1)",
+	TurnID:   "generation_id",
 	Replies:  CursorReplies,
 	Quirks:   Quirks{PromptBlockOnly: true},
 	// Cursor's reference gives no default timeout for a hook: kept as short

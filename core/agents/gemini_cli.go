@@ -12,12 +12,13 @@ const GeminiReplies Replies = "gemini-cli"
 // GeminiCLI is Google's Gemini CLI, the one agent with events around each
 // model request.
 var GeminiCLI = add(&Agent{
-	Name:     "gemini-cli",
-	Title:    "Gemini CLI",
-	Version:  "0.61.0",
-	Document: "the 11 hook events of Gemini CLI 0.61.0 (its HookEventName), with its hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81) for their meaning",
-	Replies:  GeminiReplies,
-	Quirks:   Quirks{ModelEvents: true, NewOutput: OutputBlockedResult},
+	Name:       "gemini-cli",
+	Title:      "Gemini CLI",
+	Version:    "0.61.0",
+	Document:   "the 11 hook events of Gemini CLI 0.61.0 (its HookEventName), with its hooks reference (docs/hooks/reference.md of google-gemini/gemini-cli, commit 06c0d81) for their meaning",
+	AsksAtOnce: true,
+	Replies:    GeminiReplies,
+	Quirks:     Quirks{ModelEvents: true, NewOutput: OutputBlockedResult},
 	Events: map[string]Step{
 		"BeforeTool":  {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"AfterTool":   {Calls: []Stage{AfterTool}, Context: true},

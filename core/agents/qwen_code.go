@@ -13,6 +13,7 @@ var QwenCode = add(&Agent{
 	Title:    "Qwen Code",
 	Version:  "0.24.4",
 	Document: "the 22 hook events of Qwen Code 0.24.4 (docs/features/hooks.md as its npm package ships it, and its hook runner)",
+	TurnID:   "prompt_id",
 	Replies:  ClaudeReplies,
 	Quirks:   Quirks{NoNewArguments: true, NewOutput: OutputStop},
 	// Its headless runs (-p) end without SessionEnd: with the 30 minutes of

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/internal/filelock"
 )
@@ -44,9 +45,9 @@ type Options struct {
 	FailOpen bool
 }
 
-// DefaultDeadline is the longest an invocation takes: below the 60 seconds
-// that Claude Code and Gemini CLI give a command hook by default.
-const DefaultDeadline = 50 * time.Second
+// DefaultDeadline is the longest an invocation takes, for an agent that
+// sets none (agents.DefaultDeadline).
+const DefaultDeadline = agents.DefaultDeadline
 
 // Session is where a session's server lives: its socket, its log.
 type Session struct {
@@ -89,7 +90,7 @@ func privateDir(dir string) error {
 func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	deadline := opts.Deadline
 	if deadline <= 0 {
-		deadline = opts.Agent.deadline()
+		deadline = opts.Agent.EventDeadline()
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()

@@ -125,3 +125,10 @@ func FuzzToolOutputGoesBackWhereItWasRead(f *testing.F) {
 		}
 	})
 }
+
+// The agents the tests use by name.
+var (
+	claudeCode = Agents["claude-code"]
+	geminiCLI  = Agents["gemini-cli"]
+	qwenCode   = Agents["qwen-code"]
+)

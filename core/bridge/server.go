@@ -17,13 +17,13 @@ import (
 
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/protocol"
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
 // DefaultIdle is how long a session's server waits for the next event
-// before it stops, with its hook, for an agent that sends an event at the
-// end of every session (Agent.Idle).
-const DefaultIdle = 30 * time.Minute
+// before it stops, for an agent that sets none (agents.DefaultIdle).
+const DefaultIdle = agents.DefaultIdle
 
 // ServeOptions say how a session's server runs.
 type ServeOptions struct {
@@ -83,7 +83,7 @@ type server struct {
 // the hook before it returns.
 func Serve(ctx context.Context, opts ServeOptions) error {
 	if opts.Idle <= 0 {
-		opts.Idle = opts.Agent.idle()
+		opts.Idle = opts.Agent.IdleTime()
 	}
 	log := opts.Logger
 	if log == nil {
@@ -101,7 +101,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	// The hello grants the modes of the stages this agent's events call, and
 	// no other: a hook is not told to expect calls that never come.
 	for _, st := range Stages {
-		if opts.Agent.calls(st) {
+		if opts.Agent.Calls(st) {
 			proc.Intercept = append(proc.Intercept, string(st))
 		}
 	}
@@ -113,7 +113,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		policy = string(runtime.FailOpen)
 	}
 	proc.FailurePolicy = map[string]string{string(BeforeTool): policy, string(Approval): policy}
-	deadline := cmp.Or(opts.Deadline, opts.Agent.deadline())
+	deadline := cmp.Or(opts.Deadline, opts.Agent.EventDeadline())
 	// An approval ends before the invocation that waits for it.
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}},
@@ -330,8 +330,8 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 	decided()
 	if step.Guard && o.ended == nil && o.failure == "" {
 		// The agent may ask about the calls of one answer at once (Gemini
-		// CLI and Codex CLI do): a call the hook let go waits for those asked with it,
-		// so that an abort of one of them blocks it too.
+		// CLI and others do): a call the hook let go waits for those asked
+		// with it, so that an abort of one of them blocks it too.
 		s.awaitOthers()
 		if a := s.abortOf(ev); a != nil {
 			o = s.blockAfter(a, o)

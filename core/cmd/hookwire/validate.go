@@ -16,7 +16,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/install"
 	"github.com/hookwire/hookwire/core/internal/cli"
@@ -55,8 +55,8 @@ What a FILE is, --kind says, or else its content:
             PicoClaw checks them
   settings  an agent's settings file with hooks: "hooks" maps the agent's
             event names (PreToolUse...) to lists; --agent says whose file
-            it is, or else the agent that knows most of its events (and
-            that of a "version" file: Cursor, Copilot CLI)
+            it is, or else the agent that knows most of its events (of
+            the agents with a flat "version" file, for such a file)
   message   one JSON-RPC message: an object with "jsonrpc"
   vector    a test vector of schema/testdata: "description" with
             "message", "params", "result" or "def"
@@ -365,7 +365,7 @@ func detectHooks(obj *hujson.Object) (string, []string) {
 // allEvents are the event names of every agent.
 func allEvents() []string {
 	var out []string
-	for _, a := range bridge.Agents {
+	for _, a := range agents.All {
 		out = append(out, slices.Collect(maps.Keys(a.Events))...)
 	}
 	slices.Sort(out)
@@ -470,19 +470,19 @@ func (c *checker) settings(data []byte, root *hujson.Value) []fault {
 	}
 	section, ok := hooks.Value.(*hujson.Object)
 	if !ok {
-		return []fault{{nameOffset(obj, "hooks"), "hooks: want an object of " + bridge.Agents[a.Name].Title + "'s events"}}
+		return []fault{{nameOffset(obj, "hooks"), "hooks: want an object of " + agents.ByName(a.Name).Title + "'s events"}}
 	}
 	var faults []fault
 	add := func(v *hujson.Value, format string, args ...any) {
 		faults = append(faults, fault{v.StartOffset, fmt.Sprintf(format, args...)})
 	}
-	events := slices.Sorted(maps.Keys(bridge.Agents[a.Name].Events))
+	events := slices.Sorted(maps.Keys(agents.ByName(a.Name).Events))
 	for i := range section.Members {
 		m := &section.Members[i]
 		ev := strValue(&m.Name)
 		at := "hooks." + ev
 		if !slices.Contains(events, ev) {
-			add(&m.Name, "%s: unknown event of %s%s", at, bridge.Agents[a.Name].Title, cli.DidYouMean(ev, events))
+			add(&m.Name, "%s: unknown event of %s%s", at, agents.ByName(a.Name).Title, cli.DidYouMean(ev, events))
 		}
 		list, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
@@ -571,9 +571,8 @@ func unitName(d time.Duration) string {
 }
 
 // guessAgent is the agent whose settings file this seems to be: of those
-// with the file's layout (a "version" member: the flat lists of Cursor and
-// Copilot CLI), the one that knows most of its events; the first by name
-// on a tie.
+// with the file's layout (a "version" member: the flat lists), the one
+// that knows most of its events; the first by name on a tie.
 func guessAgent(obj *hujson.Object) *install.Agent {
 	layout := install.Grouped
 	if member(obj, "version") != nil {
@@ -596,7 +595,7 @@ func guessAgent(obj *hujson.Object) *install.Agent {
 		}
 		known := 0
 		for _, ev := range events {
-			if _, ok := bridge.Agents[name].Events[ev]; ok {
+			if _, ok := agents.ByName(name).Events[ev]; ok {
 				known++
 			}
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
-	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/schema"
 )
 
@@ -74,6 +74,6 @@ func run(root string) error {
 	if err := os.WriteFile(filepath.Join(dir, "methods.json"), table, 0o644); err != nil {
 		return err
 	}
-	// The table of the agents' events, from the bridge's own tables.
-	return os.WriteFile(filepath.Join(root, "docs", "agent-events.md"), bridge.EventTable(), 0o644)
+	// The table of the agents' events, from their values in core/agents.
+	return os.WriteFile(filepath.Join(root, "docs", "agent-events.md"), agents.EventTable(), 0o644)
 }

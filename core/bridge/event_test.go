@@ -132,3 +132,12 @@ var (
 	geminiCLI  = Agents["gemini-cli"]
 	qwenCode   = Agents["qwen-code"]
 )
+
+// Every agent's form of replies has its reader and writer here.
+func TestEveryAgentsFormOfRepliesIsKnown(t *testing.T) {
+	for name, a := range Agents {
+		if a.form().decide == nil {
+			t.Errorf("%s: no writer of its form of replies %q", name, a.Replies)
+		}
+	}
+}

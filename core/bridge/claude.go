@@ -151,7 +151,7 @@ func claudeToolText(response any) string {
 			}
 		}
 		if content, ok := r["llmContent"]; ok {
-			return partsText(content) // as Gemini CLI writes it
+			return partsText(content) // as Gemini CLI, and agents built on it, write it
 		}
 	case []any:
 		var texts []string

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/hookwire/hookwire/core/agents"
-	"github.com/hookwire/hookwire/core/install"
-	"github.com/hookwire/hookwire/core/protocol"
 	"io"
 	"net"
 	"net/http"
@@ -19,6 +16,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/install"
+	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // The real agents, run here against a model API scripted on loopback: the

@@ -14,9 +14,13 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/runtime"
 )
+
+// MaxLogSize caps a session's log (session.MaxLogSize).
+const MaxLogSize = session.MaxLogSize
 
 // Args is the bridge's command line, the same for `hookwire bridge` and
 // hookwire-bridge.
@@ -96,7 +100,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)}
 			logTo := stderr
 			if *logPath != "" {
-				capped, err := openCappedLog(*logPath, MaxLogSize)
+				capped, err := session.OpenCappedLog(*logPath, MaxLogSize)
 				if err != nil {
 					return fail(cli.ExitFail, err)
 				}

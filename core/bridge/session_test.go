@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
@@ -28,7 +29,7 @@ func TestEveryFlagOfTheBridgeReachesTheServerAndKeysTheSession(t *testing.T) {
 	server := func(socket string) []string {
 		return serverArgv(fs, []string{"hookwire-bridge"}, socket, "claude-code", hook)
 	}
-	key := func() string { return SessionOf(t.TempDir(), claudeCode, Event{Session: "s"}, server("")).Socket }
+	key := func() string { return session.Of(t.TempDir(), claudeCode.Name, "s", server("")).Socket }
 	base := filepath.Base(key())
 	checked := 0
 	fs.VisitAll(func(f *flag.Flag) {

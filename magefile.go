@@ -61,7 +61,7 @@ func run(dir, name string, args ...string) error {
 
 // Gen regenerates the schema, the method table and every SDK's protocol code.
 func Gen() error {
-	if err := run("core", "go", "run", "./internal/gen", ".."); err != nil {
+	if err := run("core", "go", "run", "./cmd/gen", ".."); err != nil {
 		return err
 	}
 	return run("codegen", "go", "run", ".", "..")

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/hookwire/hookwire/core/bridge"
-	"github.com/hookwire/hookwire/core/install"
-	"github.com/hookwire/hookwire/core/protocol"
 	"io"
 	"net"
 	"net/http"
@@ -19,6 +16,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/install"
+	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // The real agents, run here against a model API scripted on loopback: the
@@ -347,7 +348,7 @@ func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string
 		// The events `hookwire install` names for a hook of the llm mode:
 		// the test runs the agent with them, so that what install leaves
 		// out is what the agent does not get.
-		for _, event := range install.Events(bridge.Agents["gemini-cli"], []protocol.Mode{protocol.ModeLLM}) {
+		for _, event := range install.Events(agents.ByName("gemini-cli"), []protocol.Mode{protocol.ModeLLM}) {
 			settings["hooks"].(map[string]any)[event] = entry
 		}
 	}

@@ -14,11 +14,11 @@ import (
 // run. The session's server remembers the abort and blocks every later
 // guarded call of the turn itself, in the agent's own form, until the turn
 // is over: the user's next prompt or the end of the turn (Step.NewTurn),
-// or, where the agent's events name their turn (turnOf), a call of another
-// turn. An agent that asks about the calls of one answer at once (Gemini
-// CLI, Codex CLI) sends them to the server together: a call the hook lets go waits
-// until those being asked with it are decided, and is blocked if one of
-// them aborted the turn. A call decided before the aborting one reached
+// or, where the agent's events name their turn (agents.Agent.TurnID), a
+// call of another turn. An agent that asks about the calls of one answer
+// at once (as Gemini CLI does) sends them to the server together: a call
+// the hook lets go waits until those being asked with it are decided, and
+// is blocked if one of them aborted the turn. A call decided before the aborting one reached
 // the server is not: the agent runs it.
 
 // abort is a turn a hook aborted.
@@ -29,18 +29,13 @@ type abort struct {
 	turn string
 }
 
-// turnIDs are the members that name an event's turn, where an agent writes
-// one: Codex CLI's turn_id, Cursor's generation_id, Qwen Code's prompt_id.
-var turnIDs = []string{"turn_id", "generation_id", "prompt_id"}
-
-// turnOf is the id of an event's turn, or "" when it carries none.
-func turnOf(ev Event) string {
-	for _, key := range turnIDs {
-		if id := ev.str(key); id != "" {
-			return id
-		}
+// turnOf is the id of an event's turn, or "" when the agent's events
+// carry none.
+func (a *Agent) turnOf(ev Event) string {
+	if a.TurnID == "" {
+		return ""
 	}
-	return ""
+	return ev.str(a.TurnID)
 }
 
 // aborts says whether an outcome aborts the turn.
@@ -58,7 +53,7 @@ func (s *server) newTurn() {
 // remember keeps the abort of the event's turn.
 func (s *server) remember(ev Event, d *decision) {
 	s.mu.Lock()
-	s.aborted = &abort{hook: d.hook, reason: d.reason, turn: turnOf(ev)}
+	s.aborted = &abort{hook: d.hook, reason: d.reason, turn: s.opts.Agent.turnOf(ev)}
 	s.mu.Unlock()
 	s.log.Info("a hook aborted the turn: its later tool calls are blocked until the next prompt", "hook", d.hook, "event", ev.Name)
 }
@@ -69,7 +64,8 @@ func (s *server) abortOf(ev Event) *abort {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.aborted
-	if a != nil && a.turn != "" && turnOf(ev) != "" && turnOf(ev) != a.turn {
+	turn := s.opts.Agent.turnOf(ev)
+	if a != nil && a.turn != "" && turn != "" && turn != a.turn {
 		s.aborted, a = nil, nil
 	}
 	return a

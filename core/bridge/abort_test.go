@@ -35,16 +35,17 @@ func TestEveryAgentsPromptAndTurnEndEndAnAbortedTurnAndASubagentsEndDoesNot(t *t
 
 func TestTheTurnOfAnEventIsTheIDItsAgentGivesIt(t *testing.T) {
 	for _, tc := range []struct {
+		agent  string
 		fields map[string]any
 		want   string
 	}{
-		{map[string]any{"turn_id": "t1"}, "t1"},                   // Codex CLI
-		{map[string]any{"generation_id": "g1"}, "g1"},             // Cursor
-		{map[string]any{"prompt_id": "s########1"}, "s########1"}, // Qwen Code
-		{map[string]any{"session_id": "s"}, ""},                   // Claude Code: none
+		{"codex-cli", map[string]any{"turn_id": "t1"}, "t1"},
+		{"cursor", map[string]any{"generation_id": "g1"}, "g1"},
+		{"qwen-code", map[string]any{"prompt_id": "s########1"}, "s########1"},
+		{"claude-code", map[string]any{"session_id": "s", "turn_id": "t1"}, ""}, // none
 	} {
-		if got := turnOf(Event{Fields: tc.fields}); got != tc.want {
-			t.Errorf("turnOf(%v) = %q, want %q", tc.fields, got, tc.want)
+		if got := Agents[tc.agent].turnOf(Event{Fields: tc.fields}); got != tc.want {
+			t.Errorf("%s: turnOf(%v) = %q, want %q", tc.agent, tc.fields, got, tc.want)
 		}
 	}
 }

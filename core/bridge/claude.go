@@ -6,52 +6,20 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-// claudeForm is Claude Code's format of hook output, and what an agent that
-// writes it (Codex CLI, Factory Droid, Qwen Code) does differently: the
-// zero value of each difference is Claude Code's way.
-type claudeForm struct {
-	// agent and title name the agent, in its tool vocabulary and in messages.
-	agent, title string
-	// noNewInput: PreToolUse takes no updatedInput. A call a hook rewrote
-	// is denied, with the new arguments named: running the call the hook
-	// did not want is not safe.
-	noNewInput bool
-	// noApprovalInput: PermissionRequest takes no decision.updatedInput.
-	noApprovalInput bool
-	// PreToolUse replies the agent takes for a failed hook, and runs the
-	// tool (Codex CLI 0.171.0): permissionDecision ask (a call the user
-	// would be asked about goes on, rewritten), allow without updatedInput
-	// (the call's own input is sent back), continue false (abort_turn and
-	// hard_abort deny the call, and the turn goes on).
-	noAsk, allowNeedsInput, noStopAtGuard bool
-	// newOutput is how PostToolUse takes a new tool output.
-	newOutput outputForm
-}
+// The form of Claude Code's replies, which other agents write too, each
+// with what it does differently (agents.Quirks).
+var _ = addForm(agents.ClaudeReplies, replyForm{decide: claudeDecide, llm: claudePrompt{}})
 
-// outputForm is how an agent takes a hook's new tool output.
-type outputForm int
-
-const (
-	// outputReplaced: hookSpecificOutput.updatedToolOutput, in the tool's
-	// own shape; the model reads it in place of the output.
-	outputReplaced outputForm = iota
-	// outputStop: continue false with the new text as stopReason; the
-	// model reads the tool's result as an error, with that text (Qwen Code).
-	outputStop
-	// outputBlock: decision block with the new text as reason; the model
-	// reads the text in place of the output (Codex CLI), or after it
-	// (Factory Droid).
-	outputBlock
-)
-
-// decide writes a decision as Claude Code reads it: hookSpecificOutput
+// claudeDecide writes a decision as Claude Code reads it: hookSpecificOutput
 // for PreToolUse and PermissionRequest, decision block after a tool,
 // continue false to stop, exit code 2 with stderr to block when the hook
-// could not be asked.
-func (f claudeForm) decide(ev Event, o outcome) Reply {
+// could not be asked; and as agent reads it, where its quirks differ.
+func claudeDecide(agent *agents.Agent, ev Event, o outcome) Reply {
+	q := agent.Quirks
 	if o.failure != "" {
 		var block map[string]any
 		if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" {
@@ -73,7 +41,7 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 			}
 			fallthrough
 		default: // abort_turn, hard_abort
-			if o.step.Guard && f.noStopAtGuard {
+			if o.step.Guard && q.FailsOnStopAtGuard {
 				return claudePermission(ev, "deny", d.because(), nil)
 			}
 			stop := map[string]any{"continue": false, "stopReason": d.because()}
@@ -95,14 +63,14 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 			return Reply{}
 		case a != nil && !a.byDefault && a.denied():
 			return claudePermission(ev, "deny", a.because(), nil)
-		case o.args != nil && f.noNewInput:
-			return claudePermission(ev, "deny", f.title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), nil)
+		case o.args != nil && q.NoNewArguments:
+			return claudePermission(ev, "deny", agent.Title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), nil)
 		case a != nil && !a.byDefault:
-			return f.allow(ev, a.reason, o.args)
-		case o.args != nil && f.noAsk:
-			// updatedInput alone is a failed hook to Codex CLI 0.171.0, which
+			return claudeAllow(agent, ev, a.reason, o.args)
+		case o.args != nil && q.FailsOnAsk:
+			// updatedInput alone is a failed hook to such an agent, which
 			// then runs the call as it came: the rewrite is allowed instead.
-			return f.allow(ev, "a hook rewrote the call", o.args)
+			return claudeAllow(agent, ev, "a hook rewrote the call", o.args)
 		case a != nil:
 			return claudePermission(ev, "ask", "every approver abstained", o.args)
 		case o.args != nil:
@@ -116,9 +84,9 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 		case a == nil || a.byDefault:
 		case a.denied():
 			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny", "message": a.because()}})
-		case o.args != nil && f.noApprovalInput:
+		case o.args != nil && q.NoNewArgumentsAtApproval:
 			return claudeOutput(ev, map[string]any{"decision": map[string]any{"behavior": "deny",
-				"message": f.title + " cannot take a rewritten call at PermissionRequest: a hook rewrote it to " + encode(o.args)}})
+				"message": agent.Title + " cannot take a rewritten call at PermissionRequest: a hook rewrote it to " + encode(o.args)}})
 		default:
 			allow := map[string]any{"behavior": "allow"}
 			if o.args != nil {
@@ -134,9 +102,9 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 		switch {
 		case o.result == nil:
 			return Reply{}
-		case f.newOutput == outputStop:
+		case q.NewOutput == agents.OutputStop:
 			return Reply{Stdout: encode(map[string]any{"continue": false, "stopReason": *o.result})}
-		case f.newOutput == outputBlock:
+		case q.NewOutput.Blocks():
 			return Reply{Stdout: encode(map[string]any{"decision": "block", "reason": *o.result})}
 		}
 		output, ok := claudeNewOutput(ev, *o.result)
@@ -147,10 +115,10 @@ func (f claudeForm) decide(ev Event, o outcome) Reply {
 				return Reply{}
 			}
 			return Reply{Stdout: encode(map[string]any{"systemMessage": fmt.Sprintf(
-				"hookwire: %s cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): the model reads its output unchanged", f.title, o.hook, ev.str("tool_name"))})}
+				"hookwire: %s cannot take the change hook %s made to the output of %s (the output is not text, and the change is not that tool's JSON): the model reads its output unchanged", agent.Title, o.hook, ev.str("tool_name"))})}
 		}
 		specific := map[string]any{"updatedToolOutput": output}
-		if strings.HasPrefix(ev.str("tool_name"), agentTools[f.agent].mcpPrefix) {
+		if strings.HasPrefix(ev.str("tool_name"), agentTools[agent.Name].mcpPrefix) {
 			specific["updatedMCPToolOutput"] = output // the name Claude Code read before updatedToolOutput
 		}
 		return claudeOutput(ev, specific)
@@ -183,7 +151,7 @@ func claudeToolText(response any) string {
 			}
 		}
 		if content, ok := r["llmContent"]; ok {
-			return partsText(content) // Qwen Code's, Gemini CLI's
+			return partsText(content) // as Gemini CLI, and agents built on it, write it
 		}
 	case []any:
 		var texts []string
@@ -240,9 +208,9 @@ func claudeNewOutput(ev Event, newText string) (out any, ok bool) {
 	return v, true
 }
 
-// allow lets a PreToolUse call run, with its new arguments if any.
-func (f claudeForm) allow(ev Event, reason string, args map[string]any) Reply {
-	if args == nil && f.allowNeedsInput {
+// claudeAllow lets a PreToolUse call run, with its new arguments if any.
+func claudeAllow(agent *agents.Agent, ev Event, reason string, args map[string]any) Reply {
+	if args == nil && agent.Quirks.FailsOnAllowWithoutArguments {
 		args = ev.object("tool_input")
 	}
 	return claudePermission(ev, "allow", reason, args)

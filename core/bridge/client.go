@@ -1,24 +1,16 @@
 package bridge
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/hookwire/hookwire/core/inspect/feed"
-	"github.com/hookwire/hookwire/core/internal/filelock"
+	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/bridge/session"
 )
 
 // Options say how an invocation reaches its session's server.
@@ -44,41 +36,13 @@ type Options struct {
 	FailOpen bool
 }
 
-// DefaultDeadline is the longest an invocation takes: below the 60 seconds
-// that Claude Code and Gemini CLI give a command hook by default.
-const DefaultDeadline = 50 * time.Second
+// DefaultDeadline is the longest an invocation takes, for an agent that
+// sets none (agents.DefaultDeadline).
+const DefaultDeadline = agents.DefaultDeadline
 
-// Session is where a session's server lives: its socket, its log.
-type Session struct {
-	Socket, Log, lock string
-}
-
-// DefaultDir is the folder of the bridge's sockets and logs:
-// $XDG_RUNTIME_DIR/hookwire, or hookwire-UID in the temporary folder.
-func DefaultDir() string { return feed.Dir() }
-
-// SessionOf is the server of an event's session for a hook: one per agent,
-// session, working folder and server, the command that starts it but for
-// its socket. That command holds every flag the server runs with and the
-// hook's command, so that an event never reaches a server started with
-// other flags: a settings file may name one hook twice, once with
-// --failure-policy open or without --env-clear, and each entry must get
-// the server its own flags ask for.
-func SessionOf(dir string, agent *Agent, ev Event, server []string) Session {
-	cwd, _ := os.Getwd()
-	sum := sha256.Sum256([]byte(strings.Join(append([]string{agent.Name, ev.Session, cwd}, server...), "\x00")))
-	base := filepath.Join(dir, agent.Name+"-"+hex.EncodeToString(sum[:8]))
-	return Session{Socket: base + ".sock", Log: base + ".log", lock: filepath.Join(dir, "start.lock")}
-}
-
-// privateDir makes dir, or checks it: a folder of this user's that no
-// one else may enter, so that no other user can reach a socket in it.
-func privateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	return feed.CheckDir(dir)
-}
+// DefaultDir is the folder of the bridge's sockets and logs
+// (session.DefaultDir).
+func DefaultDir() string { return session.DefaultDir() }
 
 // Invoke answers one event of the agent: it reads the event from stdin,
 // hands it to its session's server (starting one for the session's first
@@ -89,7 +53,7 @@ func privateDir(dir string) error {
 func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	deadline := opts.Deadline
 	if deadline <= 0 {
-		deadline = opts.Agent.deadline()
+		deadline = opts.Agent.EventDeadline()
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -117,11 +81,11 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 	if dir == "" {
 		dir = DefaultDir()
 	}
-	if err := privateDir(dir); err != nil {
+	if err := session.PrivateDir(dir); err != nil {
 		return fail(fmt.Errorf("%w; name a folder of your own with --dir, or set XDG_RUNTIME_DIR", err))
 	}
-	s := SessionOf(dir, opts.Agent, ev, opts.Server(""))
-	conn, started, err := s.connect(ctx, opts)
+	s := session.Of(dir, opts.Agent.Name, ev.Session, opts.Server(""))
+	conn, started, err := s.Connect(ctx, opts.Server, opts.StartTimeout)
 	if err != nil {
 		return fail(fmt.Errorf("%w (its log: %s)", cause(ctx, err), s.Log))
 	}
@@ -135,7 +99,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 			fmt.Fprintf(stderr, "hookwire bridge: --failure-policy open: when the hook cannot be asked, a tool call gets no decision, and %s's own permission rules decide\n", opts.Agent.Title)
 		}
 	}
-	reply, err := exchange(ctx, conn, data)
+	reply, err := session.Exchange(ctx, conn, data)
 	if err != nil {
 		return fail(fmt.Errorf("the session's server did not answer: %w (its log: %s)", cause(ctx, err), s.Log))
 	}
@@ -209,152 +173,4 @@ func write(r Reply, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, r.Stderr)
 	}
 	return r.Exit
-}
-
-// connect reaches the session's server, starting it when there is none.
-// A lock file makes sure that two events at once start one server: one
-// for the folder, held only until the new server listens, so that no file
-// is left per session.
-// started is true when this call started it.
-func (s Session) connect(ctx context.Context, opts Options) (conn net.Conn, started bool, err error) {
-	var dialer net.Dialer
-	if conn, err := dialer.DialContext(ctx, "unix", s.Socket); err == nil {
-		return conn, false, nil
-	}
-	lock, err := os.OpenFile(s.lock, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, false, err
-	}
-	defer lock.Close()
-	// Polled, not waited for: the wait must end with ctx.
-	for {
-		taken, err := filelock.TryLock(lock)
-		if err != nil {
-			return nil, false, fmt.Errorf("the lock of the sessions' folder, %s: %w", s.lock, err)
-		}
-		if taken {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return nil, false, fmt.Errorf("waiting for another event to start the session's server: %w", ctx.Err())
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	defer filelock.Unlock(lock)
-	if conn, err := dialer.DialContext(ctx, "unix", s.Socket); err == nil {
-		return conn, false, nil // another event started it meanwhile
-	}
-	conn, err = s.start(ctx, opts)
-	return conn, err == nil, err
-}
-
-// start runs a new server, detached from this invocation, and waits until
-// it listens.
-func (s Session) start(ctx context.Context, opts Options) (net.Conn, error) {
-	sweep(filepath.Dir(s.Log), time.Now().Add(-LogsKept))
-	log, err := os.OpenFile(s.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	defer log.Close()
-	argv := opts.Server(s.Socket)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdout, cmd.Stderr = log, log
-	detach(cmd) // it outlives this invocation
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting the session's server: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	timeout := opts.StartTimeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
-	deadline := time.After(timeout)
-	for {
-		if conn, err := net.Dial("unix", s.Socket); err == nil {
-			return conn, nil
-		}
-		select {
-		case err := <-exited:
-			return nil, fmt.Errorf("the session's server stopped (%v): %s", err, lastLine(s.Log))
-		case <-deadline:
-			cmd.Process.Kill()
-			return nil, fmt.Errorf("the session's server did not listen within %v", timeout)
-		case <-ctx.Done():
-			cmd.Process.Kill()
-			return nil, ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
-// LogsKept is how long the log of a session that has ended is kept, for
-// the errors that name it: older ones are removed when a session starts.
-const LogsKept = 24 * time.Hour
-
-// sweep removes what sessions left in dir before the time given: logs,
-// and sockets no server listens on any more.
-func sweep(dir string, before time.Time) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || info.ModTime().After(before) {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		switch filepath.Ext(e.Name()) {
-		case ".log", ".1":
-			base := strings.TrimSuffix(strings.TrimSuffix(path, ".1"), ".log")
-			if conn, err := net.Dial("unix", base+".sock"); err == nil {
-				conn.Close() // its session still runs
-				continue
-			}
-			os.Remove(path)
-		case ".sock":
-			if conn, err := net.Dial("unix", path); err == nil {
-				conn.Close()
-			} else {
-				os.Remove(path)
-			}
-		}
-	}
-}
-
-// exchange sends the event and reads the reply, within ctx.
-func exchange(ctx context.Context, conn net.Conn, event []byte) (Reply, error) {
-	if d, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(d)
-	}
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	var req bytes.Buffer
-	enc := json.NewEncoder(&req)
-	enc.SetEscapeHTML(false) // <, > and & as they came, not six bytes each
-	if err := enc.Encode(request{Event: event}); err != nil {
-		return Reply{}, err
-	}
-	if _, err := conn.Write(req.Bytes()); err != nil {
-		return Reply{}, err
-	}
-	line, err := readLine(bufio.NewReader(conn), MaxEventSize+64)
-	if err != nil {
-		return Reply{}, err
-	}
-	var r Reply
-	if err := json.Unmarshal(line, &r); err != nil {
-		return Reply{}, fmt.Errorf("a reply that is not JSON: %w", err)
-	}
-	return r, nil
-}
-
-// lastLine is the last line of a file that is not empty.
-func lastLine(path string) string {
-	data, _ := os.ReadFile(path)
-	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	if len(lines) == 0 {
-		return ""
-	}
-	return string(lines[len(lines)-1])
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -14,15 +13,22 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
-// Args and Summary are the bridge's command line and help, the same for
-// `hookwire bridge` and hookwire-bridge.
-const (
-	Args    = "[flags] AGENT -- COMMAND [ARGS...]"
-	Summary = `Runs a hookwire hook as a command hook of AGENT (` + agentNames + `):
+// MaxLogSize caps a session's log (session.MaxLogSize).
+const MaxLogSize = session.MaxLogSize
+
+// Args is the bridge's command line, the same for `hookwire bridge` and
+// hookwire-bridge.
+const Args = "[flags] AGENT -- COMMAND [ARGS...]"
+
+// Summary is the bridge's help, the same for `hookwire bridge` and
+// hookwire-bridge.
+var Summary = `Runs a hookwire hook as a command hook of AGENT (` + agentNames() + `):
 name this command in the agent's settings for each event. The event's JSON
 comes on stdin; the decision goes to stdout with the exit code the agent
 reads. The first event of a session starts the hook once, behind a server of
@@ -44,8 +50,6 @@ and the log. After a hook aborts the turn (abort_turn, hard_abort), every
 later tool call of that turn is blocked without asking it, naming the abort,
 until the agent's next prompt or the end of its turn (name that event for
 the hook too). Every event ends within --deadline.`
-	agentNames = "claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid or qwen-code"
-)
 
 // Command defines the bridge's flags on fs and returns the command. self
 // is what runs the bridge again, for a session's server: this program's
@@ -53,12 +57,12 @@ the hook too). Every event ends within --deadline.`
 // hookwire-bridge).
 func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "`folder` of the sessions' sockets and logs (default "+DefaultDir()+")")
-	idle := fs.Duration("idle", 0, "stop a session's server after this long with no event (default "+DefaultIdle.String()+"; "+shortIdles()+")")
+	idle := fs.Duration("idle", 0, "stop a session's server after this long with no event (default "+DefaultIdle.String()+"; "+shorter((*agents.Agent).IdleTime, DefaultIdle)+")")
 	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
 	intercept := fs.String("intercept", "", "stages to ask a hook that declares no modes in hook.hello, comma-separated")
 	serve := fs.String("serve", "", "run a session's server on this `socket` (the bridge starts it itself)")
 	logPath := fs.String("log", "", "with --serve: the session's log `file`, capped at 10 MiB (the one before kept as FILE.1)")
-	deadline := fs.Duration("deadline", 0, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked, or gets no decision under --failure-policy open (default 50s; 25s for copilot-cli and cursor)")
+	deadline := fs.Duration("deadline", 0, "the longest one event may take, below the agent's own hook timeout: past it, a tool call is blocked, or gets no decision under --failure-policy open (default "+DefaultDeadline.String()+"; "+shorter((*agents.Agent).EventDeadline, DefaultDeadline)+")")
 	policy := fs.String("failure-policy", "closed", "`closed` blocks a tool call when the hook cannot be asked (crash, deadline, overload, bad event); open gives it no decision, and the agent's own permission rules decide")
 	envClear := fs.Bool("env-clear", false, "pass the hook none of the agent's environment variables but those --env-passthrough names (API keys stay out)")
 	name := fs.String("name", "", "the hook's `name` in messages and the log (default: its script's file name, such as guard.py)")
@@ -73,7 +77,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 		}
 		agent, ok := Agents[args[0]]
 		if !ok {
-			return fail(cli.ExitUsage, fmt.Errorf("unknown agent %q (known: %s)", args[0], agentNames))
+			return fail(cli.ExitUsage, fmt.Errorf("unknown agent %q (known: %s)", args[0], agentNames()))
 		}
 		var stages []Stage
 		for _, s := range strings.Split(*intercept, ",") {
@@ -96,7 +100,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)}
 			logTo := stderr
 			if *logPath != "" {
-				capped, err := openCappedLog(*logPath, MaxLogSize)
+				capped, err := session.OpenCappedLog(*logPath, MaxLogSize)
 				if err != nil {
 					return fail(cli.ExitFail, err)
 				}
@@ -140,13 +144,13 @@ func serverArgv(fs *flag.FlagSet, program []string, socket, agent string, argv [
 	return slices.Concat(out, []string{agent, "--"}, argv)
 }
 
-// shortIdles names the agents whose sessions' servers stop sooner than
-// DefaultIdle by default, and when: "5m0s for qwen-code".
-func shortIdles() string {
+// shorter names the agents whose setting of a duration differs from its
+// default, and their settings: "5m0s for an-agent, 25s for another".
+func shorter(setting func(*agents.Agent) time.Duration, fallback time.Duration) string {
 	var out []string
-	for _, name := range slices.Sorted(maps.Keys(Agents)) {
-		if a := Agents[name]; a.idle() != DefaultIdle {
-			out = append(out, a.idle().String()+" for "+name)
+	for _, a := range agents.All {
+		if d := setting(a); d != fallback {
+			out = append(out, d.String()+" for "+a.Name)
 		}
 	}
 	return strings.Join(out, ", ")

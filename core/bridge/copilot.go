@@ -4,39 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
-	"time"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-var copilotCLI = &Agent{
-	Name:     "copilot-cli",
-	Title:    "GitHub Copilot CLI",
-	Document: "the 10 hook events of GitHub Copilot CLI's hooks reference (docs.github.com, copilot-cli-reference/cli-hooks-reference, 2026) and of Copilot CLI 1.0.102 as it runs, in both its forms: camelCase events with camelCase fields, and PascalCase events with Claude Code's snake_case fields",
-	// Below the 30 seconds Copilot CLI gives a hook by default (timeoutSec):
-	// past its own timeout, Copilot CLI runs the tool.
-	Deadline: 25 * time.Second,
-	Events: map[string]Step{
-		"preToolUse":          {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"permissionRequest":   {Calls: []Stage{Approval}, Guard: true},
-		"postToolUse":         {Kind: protocol.KindToolExecEnd},
-		"userPromptSubmitted": {Kind: protocol.KindTurnStart, NewTurn: true},
-		"agentStop":           {Kind: protocol.KindTurnEnd, NewTurn: true},
-		"subagentStop":        {Kind: protocol.KindTurnEnd},
-		"errorOccurred":       {Kind: protocol.KindError},
-		"sessionStart":        {Kind: protocol.KindSessionStart},
-		"sessionEnd":          {Kind: protocol.KindSessionEnd, EndsSession: true},
-		"notification":        {Kind: KindNotification},
-	},
-	Cannot: []string{
-		"Copilot CLI lets a hook change nothing but a tool call's arguments: before_llm and after_llm are never called; after a tool (postToolUse) and at a prompt (userPromptSubmitted) observers get the event, and after_tool is never called",
-		"respond cannot answer a tool call in Copilot CLI: it becomes a deny whose reason is the hook's result",
-		"abort_turn and hard_abort cannot stop Copilot CLI's turn: the tool call is denied with the reason, and so is every later tool call of the turn, until the next prompt (userPromptSubmitted) or agentStop",
-		"Copilot CLI runs the tool when a hook fails or times out: the bridge answers every guard event with a deny of its own (no decision under --failure-policy open), within 25 s (--deadline), below Copilot CLI's default timeoutSec of 30",
-	},
-	parse:  copilotParse,
-	decide: copilotDecide,
-}
+// The form of Copilot CLI's replies.
+var _ = addForm(agents.CopilotReplies, replyForm{parse: copilotParse, decide: copilotDecide})
 
 // copilotPascal are the PascalCase event names of Copilot CLI's Claude Code
 // form, by the camelCase name of the same event.
@@ -122,7 +96,7 @@ func copilotParse(data []byte) (Event, error) {
 // PascalCase form gets the same in Claude Code's hookSpecificOutput too.
 // Copilot CLI takes a failed or timed-out hook for an allow, so a guard the
 // hook cannot answer is denied here, in JSON, with exit code 0.
-func copilotDecide(ev Event, o outcome) Reply {
+func copilotDecide(_ *agents.Agent, ev Event, o outcome) Reply {
 	deny := func(reason string) Reply { return copilotPermission(ev, "deny", reason, nil) }
 	if o.failure != "" {
 		if !o.step.Guard || o.failOpen {

@@ -2,54 +2,13 @@ package bridge
 
 import (
 	"encoding/json"
-	"time"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
-var cursor = &Agent{
-	Name:     "cursor",
-	Title:    "Cursor",
-	Document: "the 20 hook events of Cursor's hooks reference (cursor.com/docs/agent/hooks, 2026, hooks.json version 1)",
-	// Cursor's reference gives no default timeout for a hook: kept as short
-	// as Copilot CLI's, as Cursor runs the action when a hook times out.
-	Deadline: 25 * time.Second,
-	Events: map[string]Step{
-		"beforeShellExecution": {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"beforeMCPExecution":   {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"beforeReadFile":       {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"preToolUse":           {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-		"afterShellExecution":  {Kind: protocol.KindToolExecEnd},
-		"afterMCPExecution":    {Kind: protocol.KindToolExecEnd},
-		"afterFileEdit":        {Kind: protocol.KindToolExecEnd},
-		"postToolUse":          {Kind: protocol.KindToolExecEnd},
-		"postToolUseFailure":   {Kind: protocol.KindToolExecEnd},
-		"beforeSubmitPrompt":   {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}, NewTurn: true},
-		"afterAgentResponse":   {Kind: "agent.response"},
-		"afterAgentThought":    {Kind: "agent.thought"},
-		"stop":                 {Kind: protocol.KindTurnEnd, NewTurn: true},
-		"subagentStart":        {Kind: "agent.subagent.start"},
-		"subagentStop":         {Kind: protocol.KindTurnEnd},
-		"sessionStart":         {Kind: protocol.KindSessionStart},
-		"sessionEnd":           {Kind: protocol.KindSessionEnd, EndsSession: true},
-		"preCompact":           {Kind: KindCompact},
-		"beforeTabFileRead": {NotMapped: "Cursor Tab, the inline completion, reads a file for its context: " +
-			"the protocol's calls are the agent's, and no call asks about a completion's context"},
-		"afterTabFileEdit": {NotMapped: "Cursor Tab, the inline completion, edited a file: " +
-			"the protocol's events are the agent's, and no event reports a completion"},
-	},
-	Cannot: []string{
-		"Cursor reads nothing back after an action: after_tool is never called, and observers get the event instead",
-		"at beforeSubmitPrompt, before_llm can only block the prompt (abort_turn): Cursor takes no context or new prompt from a hook",
-		"respond cannot answer a tool call in Cursor: it becomes a deny whose reason the agent reads",
-		"abort_turn and hard_abort cannot stop Cursor's turn at a tool call: the call is denied with the reason, and so is every later tool call of the turn (its generation_id), until the next prompt",
-		"the bridge never answers ask (Cursor does not ask in every mode): a call a hook rewrote that Cursor cannot take rewritten (a shell command, an MCP call, a file read) is denied, naming the new arguments",
-	},
-	parse:   cursorParse,
-	decide:  cursorDecide,
-	message: "user_message",
-	llm:     claudePrompt{},
-}
+// The form of Cursor's replies.
+var _ = addForm(agents.CursorReplies, replyForm{parse: cursorParse, decide: cursorDecide, message: "user_message", llm: claudePrompt{}})
 
 // cursorParse reads a Cursor event into the bridge's members: session_id is
 // its conversation_id, and each action before and after which Cursor asks
@@ -91,7 +50,7 @@ func cursorParse(data []byte) (Event, error) {
 // updated_input at preToolUse; continue false at beforeSubmitPrompt. A guard
 // whose hook cannot answer is denied here: Cursor runs the action when a
 // hook fails, unless its hooks.json says failClosed.
-func cursorDecide(ev Event, o outcome) Reply {
+func cursorDecide(_ *agents.Agent, ev Event, o outcome) Reply {
 	deny := func(user, agent string) Reply {
 		return Reply{Stdout: encode(map[string]any{"permission": "deny", "user_message": user, "agent_message": agent})}
 	}

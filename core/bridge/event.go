@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/internal/jsonscan"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
-// MaxEventSize bounds an event read from the agent.
-const MaxEventSize = 64 << 20
+// MaxEventSize bounds an event read from the agent (session.MaxEventSize).
+const MaxEventSize = session.MaxEventSize
 
 // Event is one event of an agent, as its JSON came on stdin.
 type Event struct {
@@ -94,12 +95,9 @@ func (ev Event) context(agent string) *protocol.TurnContext {
 	}
 }
 
-// Reply is what the agent reads back: stdout, an exit code, and stderr.
-type Reply struct {
-	Stdout string `json:"stdout"`
-	Exit   int    `json:"exit"`
-	Stderr string `json:"stderr,omitempty"`
-}
+// Reply is what the agent reads back: stdout, an exit code, and stderr
+// (session.Reply).
+type Reply = session.Reply
 
 // outcome is what a hook decided about an event.
 type outcome struct {

@@ -1,8 +1,10 @@
 package bridge
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/hookwire/hookwire/core/bridge/session"
 )
 
 // Every event of each agent's table has a sample from its document in
@@ -71,14 +75,35 @@ func FuzzParseEvent(f *testing.F) {
 			}
 			assert.True(t, json.Valid(data))
 			assert.NotEmpty(t, ev.Name)
-			line, _ := json.Marshal(request{Event: json.RawMessage(data)})
-			var req request
-			again, err := decodeRequest(agent, line, &req)
-			require.NoError(t, err)
+			again := acrossTheSocket(t, agent, data)
 			assert.Equal(t, ev.Name, again.Name)
 			assert.Equal(t, ev.Session, again.Session)
 		}
 	})
+}
+
+// acrossTheSocket is the event as a session's server reads it, sent as an
+// invocation sends it.
+func acrossTheSocket(t *testing.T, agent *Agent, data []byte) Event {
+	client, server := net.Pipe()
+	defer client.Close()
+	got := make(chan Event, 1)
+	go func() {
+		defer server.Close()
+		err := session.Answer(server, func(event json.RawMessage, err error) Reply {
+			var ev Event
+			if err == nil {
+				ev, err = agent.Parse(event)
+			}
+			assert.NoError(t, err)
+			got <- ev
+			return Reply{}
+		})
+		assert.NoError(t, err)
+	}()
+	_, err := session.Exchange(context.Background(), client, data)
+	require.NoError(t, err)
+	return <-got
 }
 
 // eventName reads the name of any event ParseEvent accepts, and never
@@ -124,4 +149,20 @@ func FuzzToolOutputGoesBackWhereItWasRead(f *testing.F) {
 			assert.Equal(t, newText, claudeToolText(again))
 		}
 	})
+}
+
+// The agents the tests use by name.
+var (
+	claudeCode = Agents["claude-code"]
+	geminiCLI  = Agents["gemini-cli"]
+	qwenCode   = Agents["qwen-code"]
+)
+
+// Every agent's form of replies has its reader and writer here.
+func TestEveryAgentsFormOfRepliesIsKnown(t *testing.T) {
+	for name, a := range Agents {
+		if a.form().decide == nil {
+			t.Errorf("%s: no writer of its form of replies %q", name, a.Replies)
+		}
+	}
 }

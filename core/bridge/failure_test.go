@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hookwire/hookwire/core/host"
+	"github.com/hookwire/hookwire/core/runtime"
 )
 
 func TestAHookIsNamedAfterItsScript(t *testing.T) {
@@ -78,15 +79,35 @@ func TestAnMCPToolsNewOutputIsGivenUnderBothNames(t *testing.T) {
 // The host profiles of `hookwire run --host` and the bridge agree on the
 // stages each agent's events call.
 func TestTheBridgesAgentsCallTheStagesTheirHostsGrant(t *testing.T) {
+	all := make([]string, len(runtime.Stages))
+	for i, st := range runtime.Stages {
+		all[i] = string(st)
+	}
 	for name, agent := range Agents {
 		var called []string
 		for _, st := range Stages {
-			if agent.calls(st) {
+			if agent.Calls(st) {
 				called = append(called, string(st))
 			}
 		}
-		if want := host.AgentStages[name]; !slices.Equal(called, want) {
-			t.Errorf("%s: the bridge calls %v, its host grants %v", name, called, want)
+		h, err := host.Parse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if granted := h.Granted(all); !slices.Equal(called, granted) {
+			t.Errorf("%s: the bridge calls %v, its host grants %v", name, called, granted)
+		}
+	}
+}
+
+// The bridge's stages are the runtime's, in the same order.
+func TestTheBridgesStagesAreTheRuntimes(t *testing.T) {
+	if len(Stages) != len(runtime.Stages) {
+		t.Fatalf("the bridge has stages %v, the runtime %v", Stages, runtime.Stages)
+	}
+	for i, st := range Stages {
+		if string(st) != string(runtime.Stages[i]) || st.Method() != runtime.Stages[i].Method() {
+			t.Errorf("stage %d: the bridge's %s (%s), the runtime's %s (%s)", i, st, st.Method(), runtime.Stages[i], runtime.Stages[i].Method())
 		}
 	}
 }

@@ -5,14 +5,18 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
+
+// The form of Gemini CLI's replies.
+var _ = addForm(agents.GeminiReplies, replyForm{decide: geminiDecide, toolResult: geminiToolResult, llm: geminiLLM{}})
 
 // geminiDecide writes a decision as Gemini CLI reads it: decision allow or
 // deny with a reason, hookSpecificOutput for new tool input, tool output or
 // model request and response, continue false to stop, exit code 2 with
 // stderr to block when the hook could not be asked.
-func geminiDecide(ev Event, o outcome) Reply {
+func geminiDecide(_ *agents.Agent, ev Event, o outcome) Reply {
 	if o.failure != "" {
 		var block map[string]any
 		if ev.Name == "BeforeTool" {

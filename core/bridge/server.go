@@ -1,29 +1,27 @@
 package bridge
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
 // DefaultIdle is how long a session's server waits for the next event
-// before it stops, with its hook, for an agent that sends an event at the
-// end of every session (Agent.Idle).
-const DefaultIdle = 30 * time.Minute
+// before it stops, for an agent that sets none (agents.DefaultIdle).
+const DefaultIdle = agents.DefaultIdle
 
 // ServeOptions say how a session's server runs.
 type ServeOptions struct {
@@ -67,8 +65,6 @@ type server struct {
 	endOnce sync.Once
 
 	mu       sync.Mutex
-	closing  bool                   // the server stops: it takes no more connections
-	inflight sync.WaitGroup         // the connections being answered
 	modes    []protocol.Mode        // as the hook last declared them
 	told     map[string]bool        // what the user has been told this session
 	later    []string               // context that waits for the end of the turn (Step.ContextLater)
@@ -83,7 +79,7 @@ type server struct {
 // the hook before it returns.
 func Serve(ctx context.Context, opts ServeOptions) error {
 	if opts.Idle <= 0 {
-		opts.Idle = opts.Agent.idle()
+		opts.Idle = opts.Agent.IdleTime()
 	}
 	log := opts.Logger
 	if log == nil {
@@ -101,7 +97,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	// The hello grants the modes of the stages this agent's events call, and
 	// no other: a hook is not told to expect calls that never come.
 	for _, st := range Stages {
-		if opts.Agent.calls(st) {
+		if opts.Agent.Calls(st) {
 			proc.Intercept = append(proc.Intercept, string(st))
 		}
 	}
@@ -113,7 +109,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		policy = string(runtime.FailOpen)
 	}
 	proc.FailurePolicy = map[string]string{string(BeforeTool): policy, string(Approval): policy}
-	deadline := cmp.Or(opts.Deadline, opts.Agent.deadline())
+	deadline := cmp.Or(opts.Deadline, opts.Agent.EventDeadline())
 	// An approval ends before the invocation that waits for it.
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}},
@@ -121,24 +117,20 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	ln, err := listen(opts.Socket)
+	ln, err := session.Listen(opts.Socket, log)
 	if err != nil {
 		return err
 	}
 	s := &server{opts: opts, rt: rt, log: log, tail: tail, pub: pub, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{}), deadline: deadline}
 	go s.start(ctx)
-	go s.accept(ln)
+	go ln.Accept(s.serve)
 	defer func() {
-		s.mu.Lock()
-		s.closing = true // no connection is taken from here on
-		s.mu.Unlock()
 		ln.Close()
-		os.Remove(opts.Socket)
 		if ctx.Err() == nil {
 			// The events being answered get their answers, the hook's
 			// failure named, rather than a connection cut by our exit:
 			// each ends within the invocations' deadline.
-			s.finish(deadline)
+			ln.Finish(deadline)
 		}
 		rt.Close()
 	}()
@@ -194,52 +186,6 @@ func (s *server) firstTime(key string) bool {
 
 func (s *server) stop() { s.endOnce.Do(func() { close(s.end) }) }
 
-func (s *server) accept(ln net.Listener) {
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		if err := feed.PeerIsUser(conn); err != nil {
-			s.log.Warn("refused a connection", "error", err)
-			conn.Close()
-			continue
-		}
-		s.mu.Lock()
-		if s.closing {
-			s.mu.Unlock()
-			conn.Close()
-			return
-		}
-		s.inflight.Add(1)
-		s.mu.Unlock()
-		go func() {
-			defer s.inflight.Done()
-			s.serve(conn)
-		}()
-	}
-}
-
-// finish waits, at most for bound, until every connection taken has been
-// answered.
-func (s *server) finish(bound time.Duration) {
-	done := make(chan struct{})
-	go func() {
-		s.inflight.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(bound):
-		s.log.Warn("events still unanswered as the server stops", "waited", bound)
-	}
-}
-
-// request is what a bridge invocation sends: the agent's event.
-type request struct {
-	Event json.RawMessage `json:"event"`
-}
-
 // serve answers one invocation: one request line, one reply line.
 func (s *server) serve(conn net.Conn) {
 	defer conn.Close()
@@ -247,34 +193,27 @@ func (s *server) serve(conn net.Conn) {
 	case s.events <- struct{}{}:
 	default:
 	}
-	r := bufio.NewReaderSize(conn, 64<<10)
-	line, err := readLine(r, MaxEventSize+64)
+	var ev Event
+	var reply Reply
+	err := session.Answer(conn, func(event json.RawMessage, err error) Reply {
+		if err == nil {
+			ev, err = s.opts.Agent.Parse(event)
+		}
+		if err != nil {
+			reply = Reply{Exit: 1, Stderr: "hookwire bridge: " + err.Error()}
+		} else {
+			reply = s.handle(context.Background(), ev)
+		}
+		return reply
+	})
 	if err != nil {
 		s.log.Warn("a request that cannot be read", "error", err)
 		return
 	}
-	var req request
-	var reply Reply
-	ev, err := decodeRequest(s.opts.Agent, line, &req)
-	if err != nil {
-		reply = Reply{Exit: 1, Stderr: "hookwire bridge: " + err.Error()}
-	} else {
-		reply = s.handle(context.Background(), ev)
-	}
-	out, _ := json.Marshal(reply)
-	conn.Write(append(out, '\n'))
 	s.pub.Event(ev.Name, map[string]any{"event": ev.Fields, "reply": reply})
 	if step := s.opts.Agent.Events[ev.Name]; step.EndsSession {
 		s.stop()
 	}
-}
-
-// decodeRequest reads a request line and the agent's event in it.
-func decodeRequest(agent *Agent, line []byte, req *request) (Event, error) {
-	if err := json.Unmarshal(line, req); err != nil {
-		return Event{}, fmt.Errorf("a request that is not JSON: %w", err)
-	}
-	return agent.Parse(req.Event)
 }
 
 // handle asks the hook about an event and writes its decision as the agent
@@ -330,8 +269,8 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 	decided()
 	if step.Guard && o.ended == nil && o.failure == "" {
 		// The agent may ask about the calls of one answer at once (Gemini
-		// CLI and Codex CLI do): a call the hook let go waits for those asked with it,
-		// so that an abort of one of them blocks it too.
+		// CLI and others do): a call the hook let go waits for those asked
+		// with it, so that an abort of one of them blocks it too.
 		s.awaitOthers()
 		if a := s.abortOf(ev); a != nil {
 			o = s.blockAfter(a, o)
@@ -415,39 +354,6 @@ func runtimeEvent(agent, kind string, ev Event) protocol.RuntimeEvent {
 		Source:  protocol.EventSource{Component: &component, Name: &agent},
 		Scope:   protocol.EventScope{AgentID: &agent, SessionKey: &ev.Session},
 		Payload: payload,
-	}
-}
-
-// listen listens on a Unix socket that only this user may use.
-func listen(path string) (net.Listener, error) {
-	os.Remove(path) // a socket left by a server that was killed
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, err
-	}
-	if err := restrictSocket(path); err != nil {
-		ln.Close()
-		return nil, err
-	}
-	return ln, nil
-}
-
-// readLine reads one line of at most max bytes.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > max {
-			return nil, fmt.Errorf("a line over %d bytes", max)
-		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case err != nil && len(line) == 0:
-			return nil, err
-		}
-		return slices.Clip(line), nil
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/runtime"
 )
 
@@ -28,7 +29,7 @@ func TestEveryFlagOfTheBridgeReachesTheServerAndKeysTheSession(t *testing.T) {
 	server := func(socket string) []string {
 		return serverArgv(fs, []string{"hookwire-bridge"}, socket, "claude-code", hook)
 	}
-	key := func() string { return SessionOf(t.TempDir(), claudeCode, Event{Session: "s"}, server("")).Socket }
+	key := func() string { return session.Of(t.TempDir(), claudeCode.Name, "s", server("")).Socket }
 	base := filepath.Base(key())
 	checked := 0
 	fs.VisitAll(func(f *flag.Flag) {
@@ -90,11 +91,11 @@ func (l *lockedBuffer) String() string {
 // an agent that ends some sessions without a session end (Qwen Code's
 // headless runs) gets a short one, so that its hooks do not pile up.
 func TestWithoutIdleASessionStopsAfterItsAgentsIdleTime(t *testing.T) {
-	if qwenCode.idle() >= DefaultIdle || qwenCode.idle() > 10*time.Minute {
-		t.Errorf("Qwen Code's sessions stop after %v with no event: want a few minutes, below the %v of the others", qwenCode.idle(), DefaultIdle)
+	if qwenCode.IdleTime() >= DefaultIdle || qwenCode.IdleTime() > 10*time.Minute {
+		t.Errorf("Qwen Code's sessions stop after %v with no event: want a few minutes, below the %v of the others", qwenCode.IdleTime(), DefaultIdle)
 	}
-	if claudeCode.idle() != DefaultIdle {
-		t.Errorf("Claude Code's sessions stop after %v: want %v", claudeCode.idle(), DefaultIdle)
+	if claudeCode.IdleTime() != DefaultIdle {
+		t.Errorf("Claude Code's sessions stop after %v: want %v", claudeCode.IdleTime(), DefaultIdle)
 	}
 	dir, err := os.MkdirTemp("", "hwi") // a socket's path is short
 	if err != nil {

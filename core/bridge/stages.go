@@ -5,24 +5,25 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
-	"github.com/hookwire/hookwire/core/runtime"
 )
 
-// Stage is a protocol call the bridge makes, as the runtime names it.
-type Stage = runtime.Stage
+// Stage is a protocol call the bridge makes, as the runtime names it
+// (agents.Stage).
+type Stage = agents.Stage
 
 // The stages, in the order of a turn.
 const (
-	BeforeLLM  = runtime.StageBeforeLLM
-	AfterLLM   = runtime.StageAfterLLM
-	BeforeTool = runtime.StageBeforeTool
-	Approval   = runtime.StageApproveTool
-	AfterTool  = runtime.StageAfterTool
+	BeforeLLM  = agents.BeforeLLM
+	AfterLLM   = agents.AfterLLM
+	BeforeTool = agents.BeforeTool
+	Approval   = agents.Approval
+	AfterTool  = agents.AfterTool
 )
 
 // Stages are every stage, as --intercept names them.
-var Stages = runtime.Stages
+var Stages = agents.Stages
 
 // modeStages are the stages of each mode a hook declares in hook.hello.
 var modeStages = map[protocol.Mode][]Stage{
@@ -107,10 +108,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 			o.args = d.Arguments
 		}
 	case AfterTool:
-		result := claudeToolResult(ev)
-		if s.opts.Agent.toolResult != nil {
-			result = s.opts.Agent.toolResult(ev)
-		}
+		result := s.opts.Agent.toolResult(ev)
 		before := result.ForLLM
 		params, d := s.rt.AfterTool(ctx, protocol.AfterToolParams{Meta: meta, Context: turn, Tool: tool, Arguments: args, Result: result, ToolCallID: callID, Canonical: what})
 		o.skipped = append(o.skipped, d.Skipped...)
@@ -123,7 +121,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 			o.result, o.hook = &params.Result.ForLLM, s.opts.Name
 		}
 	case BeforeLLM:
-		llm := s.opts.Agent.llm
+		llm := s.opts.Agent.form().llm
 		req := llm.request(ev)
 		req.Meta, req.Context = meta, turn
 		out, d := s.rt.BeforeLLM(ctx, req)
@@ -143,7 +141,7 @@ func (s *server) ask(ctx context.Context, ev Event, stage Stage, o *outcome) {
 		out.Meta, out.Context = nil, nil // ours, not the agent's
 		o.llm = llm.changedRequest(ev, out)
 	case AfterLLM:
-		llm := s.opts.Agent.llm
+		llm := s.opts.Agent.form().llm
 		resp := llm.response(ev)
 		resp.Meta, resp.Context = meta, turn
 		out, d := s.rt.AfterLLM(ctx, resp)

@@ -2,30 +2,142 @@ package host
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // The agents a hook reaches through the bridge (hookwire-bridge), as
 // hosts: `hookwire run --host claude-code` and `hookwire conformance
 // --host claude-code` show before deployment what the agent makes of a
-// hook's replies, by the rules the bridge follows (core/bridge, which
-// checks that its events call exactly the stages each host grants).
+// hook's replies, by the rules the bridge follows. Each is derived from
+// the agent's value in core/agents: the stages its events call, and its
+// quirks.
 
-// ClaudeCode is Claude Code 2.1.331 behind the bridge: it has no model
-// events, so before_llm is called once per prompt, and only the messages a
-// modify appends reach Claude (as context of the prompt); after_llm is
-// called once per turn, with the last answer, which a modify cannot change;
-// tools reach its model only from MCP servers; respond
-// becomes a deny whose reason is the result; an approver's abstention
-// leaves the call to Claude Code's own permission rules.
-var ClaudeCode = promptAgent("claude-code", "Claude Code", nil)
+// agentHosts are the hosts of agents.All, in its order.
+func agentHosts() []*Host {
+	out := make([]*Host, len(agents.All))
+	for i, a := range agents.All {
+		out[i] = agentHost(a)
+	}
+	return out
+}
 
-// appendedOnly is a before_llm modify as Claude Code takes it: the
-// messages appended after those sent, as context; no tools, no other
-// change.
+// agentHost is agent a behind the bridge. Every agent turns respond into a
+// deny whose reason is the result, and leaves an approver's abstention to
+// its own permission rules. An agent without model events (most) is
+// called before_llm once per prompt, where only the messages a modify
+// appends reach the model, as context; and after_llm once per turn, with
+// its last answer, which a modify cannot change.
+func agentHost(a *agents.Agent) *Host {
+	called := a.Called()
+	h := &Host{
+		Name:  a.Name,
+		Title: a.Title,
+		Grants: func(intercept []string) []string {
+			var out []string
+			for _, s := range intercept {
+				if slices.Contains(called, agents.Stage(s)) {
+					out = append(out, s)
+				}
+			}
+			return out
+		},
+		Acts: func(method string, params, res any) (any, []string) { return agentActs(a, method, params, res) },
+	}
+	if !a.Quirks.ModelEvents && a.Calls(agents.AfterLLM) {
+		h.Calls = func(method string, params any) bool {
+			// after_llm comes at the end of the turn, with its last answer only.
+			p, ok := params.(protocol.AfterLLMParams)
+			return method != protocol.MethodAfterLLM || ok && len(p.Response.ToolCalls) == 0
+		}
+	}
+	return h
+}
+
+// agentActs is what agent a acts on of a hook's answer res to method,
+// sent params, with notes on what it drops or changes.
+func agentActs(a *agents.Agent, method string, params, res any) (any, []string) {
+	var notes []string
+	switch v := res.(type) {
+	case protocol.Respond:
+		return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: v.Result.ForLLM},
+			[]string{"respond: " + a.Title + " lets no hook answer a tool call: the call is denied, and the model reads the result as the reason"}
+	case protocol.ApproveToolResult:
+		if v.Abstain != nil && *v.Abstain {
+			return res, []string{"abstain: no decision; " + a.Title + "'s own permission rules decide"}
+		}
+	case protocol.BeforeToolModify:
+		prev, _ := params.(protocol.BeforeToolParams)
+		if reflect.DeepEqual(v.Call.Arguments, prev.Arguments) {
+			break
+		}
+		if a.Quirks.FailsOnAsk {
+			notes = append(notes, "modify: "+a.TitleVersion()+" takes new arguments only with an allow: a rewritten call no approver allowed is allowed, past "+a.Title+"'s own permission rules")
+		}
+		if a.Quirks.NoNewArguments {
+			args, _ := json.Marshal(v.Call.Arguments)
+			return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: a.Title + " cannot take a rewritten call: a hook rewrote it to " + string(args)},
+				append(notes, "modify: "+a.TitleVersion()+" takes no new arguments at "+eventOf(a, agents.BeforeTool)+": the call is denied")
+		}
+	case protocol.BeforeLLMModify:
+		prev, _ := params.(protocol.BeforeLLMParams)
+		switch {
+		case a.Quirks.PromptBlockOnly:
+			return protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: prev},
+				append(notes, "request changes dropped: "+a.Title+" takes no context or new prompt from a hook, only a blocked prompt")
+		case a.Quirks.ModelEvents:
+			v.Request, notes = sameTools(v.Request, prev, notes, a.Title+" takes no tools from a "+eventOf(a, agents.BeforeLLM)+" hook")
+		default:
+			v.Request, notes = appendedOnly(v.Request, prev, notes)
+		}
+		res = v
+	case protocol.AfterLLMModify:
+		if a.Quirks.ModelEvents {
+			break
+		}
+		// The user has read the answer: it stands.
+		prev, _ := params.(protocol.AfterLLMParams)
+		res = protocol.Continue{Remarks: v.Remarks}
+		if !reflect.DeepEqual(v.Response.Response, prev.Response) {
+			notes = append(notes, "modify: "+a.Title+" shows its last answer as it was (the user has read it); only context on it counts, and keeps the turn going")
+		}
+	case protocol.AfterToolModify:
+		prev, _ := params.(protocol.AfterToolParams)
+		yes := true
+		switch a.Quirks.NewOutput {
+		case agents.OutputBlockAfter:
+			v.Result.Result.ForLLM = prev.Result.ForLLM + "\n" + v.Result.Result.ForLLM
+			notes = append(notes, "the new output reaches the model after the output, which it still reads: "+a.Title+" takes no new output from a hook")
+		case agents.OutputStop:
+			v.Result.Result.IsError = &yes
+			notes = append(notes, "the new output reaches the model as an error: "+a.Title+" takes no new output from a hook, only a stop with a reason")
+		case agents.OutputBlockedResult:
+			v.Result.Result.ForLLM = "Tool result blocked: " + v.Result.Result.ForLLM
+			v.Result.Result.IsError = &yes
+			notes = append(notes, "the new output reaches the model as a blocked result, an error reading \"Tool result blocked: \" and the new text: "+a.TitleVersion()+" reads no new output from a hook")
+		}
+		res = v
+	}
+	return res, notes
+}
+
+// eventOf is the first event of agent a, by name, that asks stage.
+func eventOf(a *agents.Agent, stage agents.Stage) string {
+	for _, name := range slices.Sorted(maps.Keys(a.Events)) {
+		if slices.Contains(a.Events[name].Calls, stage) {
+			return name
+		}
+	}
+	return ""
+}
+
+// appendedOnly is a before_llm modify as Claude Code takes it, and each
+// agent of its form: the messages appended after those sent, as context;
+// no tools, no other change.
 func appendedOnly(next, prev protocol.BeforeLLMParams, notes []string) (protocol.BeforeLLMParams, []string) {
 	next, notes = sameTools(next, prev, notes, "Claude Code takes no tools from a hook")
 	n := len(prev.Messages)
@@ -40,146 +152,6 @@ func appendedOnly(next, prev protocol.BeforeLLMParams, notes []string) (protocol
 	return next, notes
 }
 
-// GeminiCLI is Gemini CLI 0.61.0 behind the bridge: every stage is called,
-// but a before_llm modify cannot add tools, respond becomes a deny whose
-// reason is the result, and a new tool output reaches the model only as a
-// blocked result ("Tool result blocked: " and the new text, an error).
-var GeminiCLI = &Host{
-	Name:   "gemini-cli",
-	Title:  "Gemini CLI",
-	Grants: only(AgentStages["gemini-cli"]),
-	Acts: func(method string, params, res any) (any, []string) {
-		res, notes := agentActs("Gemini CLI", method, params, res)
-		switch v := res.(type) {
-		case protocol.BeforeLLMModify:
-			prev, _ := params.(protocol.BeforeLLMParams)
-			v.Request, notes = sameTools(v.Request, prev, notes, "Gemini CLI takes no tools from a BeforeModel hook")
-			res = v
-		case protocol.AfterToolModify:
-			v.Result.Result.ForLLM = "Tool result blocked: " + v.Result.Result.ForLLM
-			yes := true
-			v.Result.Result.IsError = &yes
-			notes = append(notes, "the new output reaches the model as a blocked result, an error reading \"Tool result blocked: \" and the new text: Gemini CLI 0.61.0 reads no new output from a hook")
-			res = v
-		}
-		return res, notes
-	},
-}
-
-// CodexCLI is Codex CLI 0.171.0 behind the bridge: Claude Code's form, so
-// before_llm is called once per prompt and only the messages a modify
-// appends reach the model; after_llm is never called. A new tool output
-// reaches the model in place of the output, as a blocked result's reason.
-var CodexCLI = promptAgent("codex-cli", "Codex CLI", nil)
-
-// FactoryDroid is Factory Droid behind the bridge: Claude Code's form,
-// except that a new tool output reaches the model as feedback after the
-// output, which it still reads.
-var FactoryDroid = promptAgent("factory-droid", "Factory Droid", func(v protocol.AfterToolModify, prev protocol.AfterToolParams) (any, string) {
-	v.Result.Result.ForLLM = prev.Result.ForLLM + "\n" + v.Result.Result.ForLLM
-	return v, "the new output reaches the model after the output, which it still reads: Factory Droid takes no new output from a hook"
-})
-
-// QwenCode is Qwen Code 0.24.4 behind the bridge: Claude Code's form, except
-// that a new tool output reaches the model as an error with the new text,
-// and a rewritten call is denied (it takes no new arguments at PreToolUse).
-var QwenCode = promptAgent("qwen-code", "Qwen Code", func(v protocol.AfterToolModify, _ protocol.AfterToolParams) (any, string) {
-	yes := true
-	v.Result.Result.IsError = &yes
-	return v, "the new output reaches the model as an error: Qwen Code takes no new output from a hook, only a stop with a reason"
-})
-
-// CopilotCLI is GitHub Copilot CLI behind the bridge: only a tool call's
-// stages are called (before_tool, approve_tool).
-var CopilotCLI = &Host{
-	Name:   "copilot-cli",
-	Title:  "GitHub Copilot CLI",
-	Grants: only(AgentStages["copilot-cli"]),
-	Acts: func(method string, params, res any) (any, []string) {
-		return agentActs("GitHub Copilot CLI", method, params, res)
-	},
-}
-
-// Cursor is Cursor behind the bridge: a tool call's stages, and before_llm
-// at each prompt, where only abort_turn (blocking the prompt) is taken.
-var Cursor = &Host{
-	Name:   "cursor",
-	Title:  "Cursor",
-	Grants: only(AgentStages["cursor"]),
-	Acts: func(method string, params, res any) (any, []string) {
-		res, notes := agentActs("Cursor", method, params, res)
-		if _, ok := res.(protocol.BeforeLLMModify); ok {
-			prev, _ := params.(protocol.BeforeLLMParams)
-			return protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: prev},
-				append(notes, "request changes dropped: Cursor takes no context or new prompt from a hook, only a blocked prompt")
-		}
-		return res, notes
-	},
-}
-
-// promptAgent is an agent of Claude Code's form: before_llm once per prompt,
-// where only appended messages reach the model; after_llm, where the agent
-// calls it, once per turn at its end, with the last answer, which a modify
-// cannot change. newOutput says what it makes of an after_tool modify,
-// when not what Claude Code makes of it.
-func promptAgent(name, title string, newOutput func(v protocol.AfterToolModify, prev protocol.AfterToolParams) (any, string)) *Host {
-	return &Host{
-		Name:   name,
-		Title:  title,
-		Grants: only(AgentStages[name]),
-		Calls: func(method string, params any) bool {
-			// after_llm comes at Stop, with the last answer of the turn only.
-			p, ok := params.(protocol.AfterLLMParams)
-			return method != protocol.MethodAfterLLM || ok && len(p.Response.ToolCalls) == 0
-		},
-		Acts: func(method string, params, res any) (any, []string) {
-			res, notes := agentActs(title, method, params, res)
-			switch v := res.(type) {
-			case protocol.BeforeToolModify:
-				prev, _ := params.(protocol.BeforeToolParams)
-				if name == "codex-cli" && !reflect.DeepEqual(v.Call.Arguments, prev.Arguments) {
-					notes = append(notes, "modify: Codex CLI 0.171.0 takes new arguments only with an allow: a rewritten call no approver allowed is allowed, past Codex CLI's own permission rules")
-				}
-				if name == "qwen-code" && !reflect.DeepEqual(v.Call.Arguments, prev.Arguments) {
-					args, _ := json.Marshal(v.Call.Arguments)
-					return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: "Qwen Code cannot take a rewritten call: a hook rewrote it to " + string(args)},
-						append(notes, "modify: Qwen Code 0.24.4 takes no new arguments at PreToolUse: the call is denied")
-				}
-			case protocol.BeforeLLMModify:
-				prev, _ := params.(protocol.BeforeLLMParams)
-				v.Request, notes = appendedOnly(v.Request, prev, notes)
-				res = v
-			case protocol.AfterLLMModify:
-				// The user has read the answer: it stands.
-				prev, _ := params.(protocol.AfterLLMParams)
-				res = protocol.Continue{Remarks: v.Remarks}
-				if !reflect.DeepEqual(v.Response.Response, prev.Response) {
-					notes = append(notes, "modify: "+title+" shows its last answer as it was (the user has read it); only context on it counts, and keeps the turn going")
-				}
-			case protocol.AfterToolModify:
-				if newOutput != nil {
-					prev, _ := params.(protocol.AfterToolParams)
-					var note string
-					res, note = newOutput(v, prev)
-					notes = append(notes, note)
-				}
-			}
-			return res, notes
-		},
-	}
-}
-
-// AgentStages are the stages each agent's events call through the bridge.
-var AgentStages = map[string][]string{
-	"claude-code":   {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
-	"gemini-cli":    {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
-	"codex-cli":     {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
-	"copilot-cli":   {"before_tool", "approve_tool"},
-	"cursor":        {"before_llm", "before_tool", "approve_tool"},
-	"factory-droid": {"before_llm", "before_tool", "approve_tool", "after_tool"},
-	"qwen-code":     {"before_llm", "after_llm", "before_tool", "approve_tool", "after_tool"},
-}
-
 // sameTools puts back the tools of the request sent, as an agent that
 // takes none from a hook does, and notes what was dropped and why.
 func sameTools(next, prev protocol.BeforeLLMParams, notes []string, why string) (protocol.BeforeLLMParams, []string) {
@@ -188,33 +160,4 @@ func sameTools(next, prev protocol.BeforeLLMParams, notes []string, why string) 
 		next.Tools = prev.Tools
 	}
 	return next, notes
-}
-
-// only grants the stages of an intercept list that the agent calls.
-func only(called []string) func([]string) []string {
-	return func(intercept []string) []string {
-		var out []string
-		for _, s := range intercept {
-			if slices.Contains(called, s) {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-}
-
-// agentActs is what both agents do alike: respond has no counterpart, so
-// it is a deny whose reason is the result; an abstaining approver leaves
-// the call to the agent.
-func agentActs(agent, method string, params, res any) (any, []string) {
-	switch v := res.(type) {
-	case protocol.Respond:
-		return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: v.Result.ForLLM},
-			[]string{"respond: " + agent + " lets no hook answer a tool call: the call is denied, and the model reads the result as the reason"}
-	case protocol.ApproveToolResult:
-		if v.Abstain != nil && *v.Abstain {
-			return res, []string{"abstain: no decision; " + agent + "'s own permission rules decide"}
-		}
-	}
-	return res, nil
 }

@@ -4,8 +4,8 @@
 // kind of answer, what it announces and which configuration it accepts.
 // The runtime's chain engine asks the value and knows no host by name;
 // Reference follows the protocol documents, PicoClaw behaves as PicoClaw's
-// code does, and an agent such as Claude Code or Gemini CLI joins as one
-// more value.
+// code does, and each agent of core/agents is a value derived from its
+// facts there.
 package host
 
 import (
@@ -93,8 +93,9 @@ type Host struct {
 // hookwire's extensions. It is the default.
 var Reference = &Host{Name: "reference", Title: "the reference host"}
 
-// Hosts are the hosts the runtime can reproduce.
-var Hosts = []*Host{Reference, PicoClaw, ClaudeCode, GeminiCLI, CodexCLI, CopilotCLI, Cursor, FactoryDroid, QwenCode}
+// Hosts are the hosts the runtime can reproduce: Reference, PicoClaw and
+// every agent of core/agents behind the bridge.
+var Hosts = append([]*Host{Reference, PicoClaw}, agentHosts()...)
 
 // Parse finds a host by its name; empty means Reference.
 func Parse(name string) (*Host, error) {

@@ -3,9 +3,9 @@ package inspect
 import "encoding/json"
 
 // agentPrompt is the user's prompt in an agent's event the bridge
-// published ({"event": {..., "prompt": "..."}, "reply": ...}): Claude
-// Code's and Codex CLI's UserPromptSubmit, Gemini CLI's BeforeAgent. A
-// session of the bridge is named by its first.
+// published ({"event": {..., "prompt": "..."}, "reply": ...}): the
+// agent's prompt event (Claude Code's UserPromptSubmit, Gemini CLI's
+// BeforeAgent). A session of the bridge is named by its first.
 func agentPrompt(data json.RawMessage) string {
 	var ev struct {
 		Event struct {

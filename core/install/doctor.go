@@ -15,7 +15,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/hookwire/hookwire/core/bridge"
 	"github.com/hookwire/hookwire/core/conformance"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/wire"
@@ -279,7 +278,7 @@ func (a *Agent) checkTimeouts(doc *document, h *Installed, b Bridged) []Finding 
 	if a.Timeout.Field == "" {
 		return nil
 	}
-	deadline := cmp.Or(b.Deadline, bridge.Agents[a.Name].Deadline, bridge.DefaultDeadline)
+	deadline := cmp.Or(b.Deadline, a.facts().EventDeadline())
 	unit := map[time.Duration]string{time.Second: "seconds", time.Millisecond: "milliseconds"}[a.Timeout.Unit]
 	fix := fmt.Sprintf("set %q to %d (%s), above the bridge's deadline of %s, as hookwire install writes it", a.Timeout.Field, a.timeoutValue(deadline+10*time.Second), unit, deadline)
 	seen := map[string]bool{}
@@ -414,9 +413,9 @@ func tomlSetting(data []byte, path []string) (value, set bool, err error) {
 	return value, set, nil
 }
 
-// decodeTOML reads a TOML file as Codex CLI does: one that does not parse
-// (a syntax error, a byte-order mark, a table or key given twice) is an
-// error, with where it is.
+// decodeTOML reads a TOML file as the agents that read one do: one that
+// does not parse (a syntax error, a byte-order mark, a table or key given
+// twice) is an error, with where it is.
 func decodeTOML(data []byte) (any, error) {
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%d bytes, more than a settings file has (at most %d)", len(data), MaxFileSize)
@@ -550,12 +549,13 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	return out
 }
 
-// checkProjectTrust says whether Codex CLI trusts the project: the user's
-// config.toml has [projects."DIR"] trust_level = "trusted" for dir or for
-// the root of its git repository; an entry for dir comes first.
+// checkProjectTrust says whether the agent trusts the project
+// (Trust.Projects): the user's config.toml has [projects."DIR"]
+// trust_level = "trusted" for dir or for the root of its git repository;
+// an entry for dir comes first.
 func (a *Agent) checkProjectTrust(home, dir string) Finding {
 	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
-	fix := fmt.Sprintf("run %s in the folder and trust it when it asks (codex exec --trust), or add [projects.%q] trust_level = \"trusted\" to %s", a.Name, dir, file)
+	fix := fmt.Sprintf("run %s in the folder and trust it when it asks (%s), or add [projects.%q] trust_level = \"trusted\" to %s", a.Name, a.Trust.Asks, dir, file)
 	data, err := read(file)
 	if err != nil {
 		return problem(fix, "%s cannot be read: %v", file, err)
@@ -581,7 +581,7 @@ func (a *Agent) checkProjectTrust(home, dir string) Finding {
 			return problem(fix, "the project is not trusted (%s sets trust_level = %q for %s): %s loads none of its project hooks", file, level, folder, a.Name)
 		}
 	}
-	return problem(fix, "the project is not trusted: %s loads no project hooks (.codex/hooks.json) until it is", a.Name)
+	return problem(fix, "the project is not trusted: %s loads no project hooks (%s) until it is", a.Name, a.Files[Project])
 }
 
 // gitRoot is the folder of the git repository dir is in, or "".

@@ -14,7 +14,7 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
-	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -23,8 +23,8 @@ import (
 // (Gemini CLI's AfterAgent) lest it be lost, every event observers get when
 // it observes, the user's prompt where an event guards a tool (it ends the
 // turn an abort blocks), and the event that ends the session, so that the
-// bridge's server stops with it. They come from the bridge's table of the agent.
-func Events(agent *bridge.Agent, modes []protocol.Mode) []string {
+// bridge's server stops with it. They come from the agent's events.
+func Events(agent *agents.Agent, modes []protocol.Mode) []string {
 	var out []string
 	for name, step := range agent.Events {
 		need := step.EndsSession || (step.Kind != "" && slices.Contains(modes, protocol.ModeObserve))
@@ -52,9 +52,9 @@ func Events(agent *bridge.Agent, modes []protocol.Mode) []string {
 
 // toolEvent says whether an event of the agent is about a tool call, where
 // the agent's matcher applies.
-func toolEvent(agent *bridge.Agent, event string) bool {
+func toolEvent(agent *agents.Agent, event string) bool {
 	for _, st := range agent.Events[event].Calls {
-		if st == bridge.BeforeTool || st == bridge.Approval || st == bridge.AfterTool {
+		if st == agents.BeforeTool || st == agents.Approval || st == agents.AfterTool {
 			return true
 		}
 	}
@@ -192,7 +192,7 @@ func install(a *Agent, file string, before []byte, hook Hook, events []string) (
 		return Change{File: file, Before: before}, fmt.Errorf("%s: %v", file, err)
 	}
 	ch := Change{File: file, Before: before, op: opInstall, command: hook.Command}
-	bridgeAgent := bridge.Agents[a.Name]
+	facts := a.facts()
 	if a.Layout == Flat && doc.find("version") == nil {
 		if err := doc.add(nil, "version", 1); err != nil {
 			return ch, err
@@ -219,7 +219,7 @@ func install(a *Agent, file string, before []byte, hook Hook, events []string) (
 		var value any = a.entry(hook)
 		if a.Layout == Grouped {
 			group := object{}
-			if a.Matcher != "" && toolEvent(bridgeAgent, event) {
+			if a.Matcher != "" && toolEvent(facts, event) {
 				group = append(group, member{"matcher", a.Matcher})
 			}
 			value = append(group, member{"hooks", []any{a.entry(hook)}})

@@ -12,7 +12,7 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 	"github.com/tailscale/hujson"
 
-	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
 
@@ -93,7 +93,7 @@ func TestInstallExisting(t *testing.T) {
 					t.Fatal(err)
 				}
 				hook := testHook(name)
-				events := Events(bridge.Agents[name], guardModes)
+				events := Events(agents.ByName(name), guardModes)
 				ch, err := Install(a, file, hook, events)
 				if err != nil {
 					t.Fatal(err)
@@ -162,7 +162,7 @@ func TestInstallFresh(t *testing.T) {
 		a := Agents[name]
 		file := filepath.Join(t.TempDir(), "settings.json")
 		hook := testHook(name)
-		ch, err := Install(a, file, hook, Events(bridge.Agents[name], guardModes))
+		ch, err := Install(a, file, hook, Events(agents.ByName(name), guardModes))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,13 +217,13 @@ func TestUninstallGivesTheFileBack(t *testing.T) {
 }
 
 func TestEvents(t *testing.T) {
-	got := Events(bridge.Agents["claude-code"], guardModes)
+	got := Events(agents.ByName("claude-code"), guardModes)
 	// UserPromptSubmit: the bridge ends an aborted turn at the next prompt.
 	want := []string{"PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse", "SessionEnd", "UserPromptSubmit"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("a tool and approve hook of Claude Code: %v, want %v", got, want)
 	}
-	got = Events(bridge.Agents["gemini-cli"], []protocol.Mode{protocol.ModeLLM})
+	got = Events(agents.ByName("gemini-cli"), []protocol.Mode{protocol.ModeLLM})
 	// AfterAgent: Gemini CLI reads the context of an after_llm answer there.
 	if want := []string{"AfterAgent", "AfterModel", "BeforeModel", "SessionEnd"}; !slices.Equal(got, want) {
 		t.Fatalf("an llm hook of Gemini CLI: %v, want %v", got, want)

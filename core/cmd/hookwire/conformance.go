@@ -49,7 +49,7 @@ what differs.`,
 		timeout := fs.Duration("timeout", conformance.DefaultTimeout, "deadline of each reply")
 		verbose := fs.Bool("v", false, "pass all of the hook's stderr on to stderr, each line as [NAME] line (without it, the report shows only the lines written during a failed check, under it)")
 		name := fs.String("name", "", "the hook's name in hook.hello and before its stderr lines (default: the command's base name)")
-		hostName := fs.String("host", "reference", "with picoclaw or an agent of hookwire-bridge (claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code), warn of each behaviour of that host the hook's replies would meet")
+		hostName := fs.String("host", "reference", "with picoclaw or an agent of hookwire-bridge ("+agentNames()+"), warn of each behaviour of that host the hook's replies would meet")
 		exchanges := fs.String("exchanges", "", "play the exchange vectors of `dir` instead of the checks")
 		policy := fs.String("failure-policy", "", "the failure `policy`, open or closed: warn, for each guard request (before_tool, approve_tool) the hook fails, of what a host under that policy does with the tool call: open runs it, closed blocks it (as run --failure-policy and the hooks configuration's failure_policy)")
 		return func(args []string, e env) int {

@@ -21,12 +21,12 @@ var doctorCommand = command{
 into (` + agentNames() + `): the user's under $HOME,
 the project's and the local one under --dir. Lists the hooks run through
 hookwire-bridge, and checks each: the bridge resolves; the agent loads the
-hook's file here (folder trust of Gemini CLI and Qwen Code, Codex CLI's
-project trust, Copilot CLI's -p that loads no .github/hooks); each timeout
+hook's file here (its folder or project trust, and ways of running it that
+load no project hooks); each timeout
 is in the agent's unit and above the bridge's deadline (else the agent stops
 the bridge first, and a guarded call runs); the agent's own switches that
 turn hooks off (Claude Code's disableAllHooks, Gemini CLI's
-hooksConfig.enabled and hooksConfig.disabled, Codex CLI's features.hooks) as
+hooksConfig.enabled and hooksConfig.disabled, and their like) as
 its files set them. Files are read within bounds (size, nesting); a file the
 agent would read otherwise than hookwire (a key given twice, a config.toml
 that does not parse) is a problem.

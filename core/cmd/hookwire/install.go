@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookwire/hookwire/core/bridge"
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/install"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/wire"
@@ -22,7 +22,7 @@ import (
 
 // agentNames are the agents install knows, sorted.
 func agentNames() string {
-	return strings.Join(slices.Sorted(maps.Keys(install.Agents)), ", ")
+	return strings.Join(agents.Names(), ", ")
 }
 
 var installCommand = command{
@@ -91,13 +91,13 @@ python stays that environment's).`,
 					return e.fail(exitFail, "install", err)
 				}
 			}
-			agent := bridge.Agents[a.Name]
+			agent := agents.ByName(a.Name)
 			for _, ev := range list {
 				if _, ok := agent.Events[ev]; !ok {
 					return e.fail(exitUsage, "install", fmt.Errorf("--events: %s has no event %q (its events: %s)", a.Name, ev, strings.Join(slices.Sorted(maps.Keys(agent.Events)), ", ")))
 				}
 			}
-			deadline := cmp.Or(agent.Deadline, bridge.DefaultDeadline)
+			deadline := agent.EventDeadline()
 			h := install.Hook{
 				Command: install.Command(*bridgePath, a.Name, resolved),
 				Name:    cmp.Or(*name, hookName(resolved)),
@@ -146,7 +146,7 @@ names them, to pick one with --scope.
 Where the file holds exactly what hookwire's last install wrote, it gets
 back the bytes it had before install (a file install made is removed);
 else the entries go, with what install added (an event's list or the hooks
-section it made and left empty, Cursor's and Copilot CLI's "version": 1), and
+section it made and left empty, a flat file's "version": 1), and
 everything else stays as it is: a file that existed before install is never
 removed. It is written as install writes (lock, new file renamed over it,
 a link stays one, a read-only file is refused). --dry-run prints the change
@@ -316,7 +316,7 @@ func eventsOf(agent string, hook []string, dir string) ([]string, error) {
 	if len(modes) == 0 {
 		return nil, errors.New("the hook declares no modes in its hook.hello: name the events with --events")
 	}
-	return install.Events(bridge.Agents[agent], modes), nil
+	return install.Events(agents.ByName(agent), modes), nil
 }
 
 // reportChange prints a change State has made: its diff for a dry run, else

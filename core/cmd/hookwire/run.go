@@ -62,7 +62,7 @@ SIGTERM stops it. The check and its verdict go with every run.`,
 		var o runOptions
 		fs.StringVar(&o.hooks, "hooks", "", "hooks configuration `file` in hookwire's format; with --config, hookwire's settings added to PicoClaw's")
 		fs.StringVar(&o.configFile, "config", "", "PicoClaw's configuration `file` (config.json), whole: its hooks section is read as PicoClaw reads it")
-		hostName := fs.String("host", "reference", "the host to behave as: reference (the protocol documents), picoclaw (PicoClaw as its code behaves), or an agent behind hookwire-bridge: claude-code, gemini-cli, codex-cli, copilot-cli, cursor, factory-droid, qwen-code")
+		hostName := fs.String("host", "reference", "the host to behave as: reference (the protocol documents), picoclaw (PicoClaw as its code behaves), or an agent behind hookwire-bridge: "+agentNames())
 		fs.BoolVar(&o.jsonl, "json", false, "print the transcript as JSON Lines; only duration_ms varies between runs")
 		fs.StringVar(&o.trace, "trace", "", "write every line exchanged with hook processes, both directions, to `file` as JSON Lines; - writes them to stderr for people, > host to hook, < hook to host")
 		fs.BoolVar(&o.events, "events", false, "show runtime events in the text transcript")

@@ -1,4 +1,4 @@
-package bridge
+package session
 
 import (
 	"os"
@@ -10,8 +10,8 @@ import (
 // takes at most twice this much.
 const MaxLogSize = 10 << 20
 
-// cappedLog is a session's log file, capped at max bytes.
-type cappedLog struct {
+// CappedLog is a session's log file, capped at max bytes.
+type CappedLog struct {
 	path string
 	max  int64
 
@@ -20,12 +20,13 @@ type cappedLog struct {
 	size int64
 }
 
-func openCappedLog(path string, max int64) (*cappedLog, error) {
-	l := &cappedLog{path: path, max: max}
+// OpenCappedLog opens the log at path, to be capped at max bytes.
+func OpenCappedLog(path string, max int64) (*CappedLog, error) {
+	l := &CappedLog{path: path, max: max}
 	return l, l.open()
 }
 
-func (l *cappedLog) open() error {
+func (l *CappedLog) open() error {
 	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func (l *cappedLog) open() error {
 	return nil
 }
 
-func (l *cappedLog) Write(p []byte) (int, error) {
+func (l *CappedLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.size+int64(len(p)) > l.max && l.size > 0 {

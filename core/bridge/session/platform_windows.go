@@ -1,4 +1,4 @@
-package bridge
+package session
 
 import (
 	"os/exec"

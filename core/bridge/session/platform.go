@@ -1,8 +1,8 @@
-package bridge
+package session
 
 import "os/exec"
 
-// The platform layer: what the bridge needs of the system, in
+// The platform layer: what a session needs of the system, in
 // platform_unix.go and platform_windows.go. The rest is shared, and so are
 // the checks it borrows: feed.CheckDir of the sockets' folder and
 // feed.PeerIsUser of a server's clients (core/inspect/feed), and the tie

@@ -1,0 +1,119 @@
+package agents
+
+import "time"
+
+// Install is what install and doctor know of an agent's configuration.
+type Install struct {
+	// Document is the reference followed for these facts, with its version
+	// or date.
+	Document string
+	// Files are the configuration file of each scope the agent reads hooks
+	// from: relative to the home folder for User, to the project's folder
+	// for the others.
+	Files map[Scope]string
+	// Comments is true when the agent reads the file as JSON with comments
+	// (and trailing commas).
+	Comments bool
+	Layout   Layout
+	// Matcher is the matcher written for an event about tools ("*", ".*"),
+	// empty when the layout has none.
+	Matcher string
+	// Command is the entry's member that holds the command: "command",
+	// or "bash".
+	Command string
+	// Typed is true when an entry says "type": "command".
+	Typed bool
+	// Named is true when an entry has a "name" (the name a setting that
+	// turns hooks off one by one lists).
+	Named   bool
+	Timeout Timeout
+	// ProjectDir is the variable the agent sets to the project's folder
+	// when it runs a hook, which hand-written commands use.
+	ProjectDir string
+	// Switches turn every hook off.
+	Switches []Switch
+	// Disabled is the setting that lists hooks turned off by name.
+	Disabled []string
+	// Trust is nil for an agent without folder trust.
+	Trust *Trust
+	// NotLoaded says, for a scope, the ways of running the agent in which
+	// it does not load that scope's hooks; a hook there is a problem,
+	// since a guard that runs only sometimes lets the other runs through.
+	NotLoaded map[Scope]string
+	// Review says how the agent runs only the hooks its user has reviewed,
+	// where it does: doctor cannot see that review, so it is a note.
+	Review string
+}
+
+// Scope is which of an agent's configuration files: the user's, the
+// project's (shared with the team), or the project's local one (the
+// user's own, not committed).
+type Scope string
+
+// The scopes.
+const (
+	User    Scope = "user"
+	Project Scope = "project"
+	Local   Scope = "local"
+)
+
+// Scopes are every scope, in the order doctor reads them.
+var Scopes = []Scope{User, Project, Local}
+
+// Layout is the shape of an agent's hooks section.
+type Layout int
+
+const (
+	// Grouped is Claude Code's shape: hooks.EVENT is a list of groups,
+	// each {"matcher", "hooks": [entry...]}.
+	Grouped Layout = iota
+	// Flat is a "version": 1 file whose hooks.EVENT is a list of entries.
+	Flat
+)
+
+// Timeout is how an agent reads a hook's timeout.
+type Timeout struct {
+	// Field is the entry's member that holds it; empty when the agent
+	// reads none.
+	Field string
+	// Unit is what one of it is worth.
+	Unit time.Duration
+	// Default is what the agent gives a hook whose entry has none.
+	Default time.Duration
+	// MillisFrom is the value from which the agent reads the number as
+	// milliseconds although Unit is seconds (for settings of the agent's
+	// older versions); zero when it never does.
+	MillisFrom float64
+}
+
+// Switch is a setting that turns hooks off, as the agent's files show it.
+type Switch struct {
+	// Files are the files that hold it, as Install.Files names them, where
+	// they are not the agent's hooks files; a .toml file is TOML.
+	Files map[Scope]string
+	// Path is the setting's members, from the file's root.
+	Path []string
+	// Off is the value that turns hooks off.
+	Off bool
+	// Default is the value when no file sets it.
+	Default bool
+}
+
+// Trust is an agent's folder trust: project hooks load only in a trusted
+// folder.
+type Trust struct {
+	// Setting is the switch that turns folder trust on, and its default;
+	// a zero Setting (no Path) is trust that is always on.
+	Setting Switch
+	// File is the trust rules' file, under the home folder: JSON rules of
+	// folder to level, or, where Projects is true, a config.toml whose
+	// [projects."DIR"] trust_level says.
+	File     string
+	Projects bool
+	// Asks is how the agent asks its user to trust a folder, where a
+	// command does: doctor's fix names it.
+	Asks string
+	// Env is a variable that, set to "true", makes the agent trust the
+	// folder it runs in (and load its hooks); empty where there is none.
+	Env string
+}

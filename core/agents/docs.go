@@ -19,7 +19,7 @@ func EventTable() []byte {
 	b.WriteString("no decision, and the agent's own permission rules decide, as without a\n")
 	b.WriteString("hook), the runtime event observers get, or\n")
 	b.WriteString("why the event is not mapped (the bridge then answers nothing, and the\n")
-	b.WriteString("agent goes on as without a hook). `core/README.md` says how each reply\n")
+	b.WriteString("agent goes on as without a hook). `docs/bridge.md` says how each reply\n")
 	b.WriteString("becomes the agent's decision. At every event a result's `message` is\n")
 	b.WriteString("shown to the user (`systemMessage`); its `context` reaches the model where\n")
 	b.WriteString("the table says so, and elsewhere the user is told once that it does not.\n")

@@ -433,10 +433,3 @@ func quote(b []byte) string {
 	q, _ := json.Marshal(string(b))
 	return string(q)
 }
-
-func clip(s string) string {
-	if len(s) > 120 {
-		return s[:120] + "..."
-	}
-	return s
-}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/hookwire/hookwire/core/internal/wirefmt"
 	"github.com/hookwire/hookwire/core/schema"
 	"github.com/tailscale/hujson"
 )
@@ -131,10 +132,10 @@ func unwrapTrace(line []byte) (hook string, msg []byte, ptr string, err error) {
 		return "", line, "", nil
 	}
 	if rec.Text != nil && rec.Dir == "send" {
-		return "", nil, "", fmt.Errorf("the host sent hook %s a line that is not JSON: %q", *rec.Hook, clip(*rec.Text))
+		return "", nil, "", fmt.Errorf("the host sent hook %s a line that is not JSON: %q", *rec.Hook, wirefmt.Clip(*rec.Text, 120))
 	}
 	if rec.Text != nil {
-		return "", nil, "", fmt.Errorf("hook %s wrote a line that is not JSON: %q", *rec.Hook, clip(*rec.Text))
+		return "", nil, "", fmt.Errorf("hook %s wrote a line that is not JSON: %q", *rec.Hook, wirefmt.Clip(*rec.Text, 120))
 	}
 	return *rec.Hook, rec.Message, "/message", nil
 }

@@ -71,6 +71,12 @@ func prepare(root, bin string) (*env, error) {
 	if err := build(root, e.python, "-c", "import hookwire"); err != nil {
 		return nil, fmt.Errorf("the Python SDK is not installed in .venv (run go tool mage deps): %w", err)
 	}
+	// pip compiles a package's modules when it installs it; the SDK here is
+	// the repository's source, which under PYTHONDONTWRITEBYTECODE would be
+	// compiled again at every start and measured as start-up.
+	if err := build(root, e.python, "-m", "compileall", "-q", filepath.Join("sdk-python", "src")); err != nil {
+		return nil, err
+	}
 	// Build mode is incremental: an SDK that is up to date is not rebuilt.
 	tsc := filepath.Join(root, "sdk-node", "node_modules", ".bin", "tsc")
 	if err := build(root, tsc, "-b", "sdk-node"); err != nil {

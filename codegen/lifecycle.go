@@ -295,7 +295,7 @@ var lifecycleFuncs = template.FuncMap{
 	"lowerFirst": func(s string) string {
 		return strings.ToLower(s[:1]) + s[1:]
 	},
-	"trimDot": func(s string) string { return strings.TrimSuffix(s, ".") },
+	"trimDot":  func(s string) string { return strings.TrimSuffix(s, ".") },
 	"optional": func(typ string) bool { return strings.HasSuffix(fieldTypes[typ].ts, " | undefined") },
 	"tsRequired": func(typ string) string {
 		return strings.TrimSuffix(fieldTypes[typ].ts, " | undefined")

@@ -28,7 +28,6 @@ import (
 	hookwire "github.com/hookwire/hookwire/sdk-go"
 )
 
-
 // Action is what a callback decides.
 type Action string
 

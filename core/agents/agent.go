@@ -161,23 +161,20 @@ type Step struct {
 }
 
 // Stage is a protocol call the bridge makes, named as in a hooks
-// configuration's intercept list (and as core/runtime names it).
-type Stage string
+// configuration's intercept list (protocol.Stage).
+type Stage = protocol.Stage
 
 // The stages, in the order of a turn.
 const (
-	BeforeLLM  Stage = "before_llm"
-	AfterLLM   Stage = "after_llm"
-	BeforeTool Stage = "before_tool"
-	Approval   Stage = "approve_tool"
-	AfterTool  Stage = "after_tool"
+	BeforeLLM  = protocol.StageBeforeLLM
+	AfterLLM   = protocol.StageAfterLLM
+	BeforeTool = protocol.StageBeforeTool
+	Approval   = protocol.StageApproveTool
+	AfterTool  = protocol.StageAfterTool
 )
 
 // Stages are every stage, in the order of a turn.
-var Stages = []Stage{BeforeLLM, AfterLLM, BeforeTool, Approval, AfterTool}
-
-// Method is the protocol method of the stage's call.
-func (s Stage) Method() string { return "hook." + string(s) }
+var Stages = protocol.Stages
 
 // Runtime event kinds the bridge raises that the protocol's agent loop has
 // no event for.

@@ -100,18 +100,6 @@ func TestTheBridgesAgentsCallTheStagesTheirHostsGrant(t *testing.T) {
 	}
 }
 
-// The bridge's stages are the runtime's, in the same order.
-func TestTheBridgesStagesAreTheRuntimes(t *testing.T) {
-	if len(Stages) != len(runtime.Stages) {
-		t.Fatalf("the bridge has stages %v, the runtime %v", Stages, runtime.Stages)
-	}
-	for i, st := range Stages {
-		if string(st) != string(runtime.Stages[i]) || st.Method() != runtime.Stages[i].Method() {
-			t.Errorf("stage %d: the bridge's %s (%s), the runtime's %s (%s)", i, st, st.Method(), runtime.Stages[i], runtime.Stages[i].Method())
-		}
-	}
-}
-
 // A hook's message joins the agent's systemMessage; its context goes into
 // additionalContext where the agent reads it, and elsewhere the user is
 // told once a session that the model does not read it.

@@ -348,13 +348,13 @@ func checkMSInto(key string, v int, add func(Problem)) {
 // Stages are the stages an intercept list may name, in the order an agent
 // meets them: the methods a hook answers under a mode, without "hook."
 // (a test holds them to the method table).
-var Stages = []string{
-	stageOf(protocol.MethodBeforeLLM), stageOf(protocol.MethodAfterLLM),
-	stageOf(protocol.MethodBeforeTool), stageOf(protocol.MethodApproveTool), stageOf(protocol.MethodAfterTool),
-}
-
-// stageOf is the stage of a method: its name without "hook.".
-func stageOf(method string) string { return strings.TrimPrefix(method, "hook.") }
+var Stages = func() []string {
+	var out []string
+	for _, s := range protocol.Stages {
+		out = append(out, string(s))
+	}
+	return out
+}()
 
 // ValidStage reports whether s names a stage.
 func ValidStage(s string) bool { return slices.Contains(Stages, s) }

@@ -294,13 +294,13 @@ func LoadPicoClaw(path, overlay string) (Config, error) {
 func PairedStages(intercept []string) []string {
 	granted := map[protocol.Mode]bool{}
 	for _, s := range intercept {
-		if m, ok := protocol.Lookup("hook." + s); ok && ValidStage(s) {
-			granted[m.Mode] = true
+		if st := protocol.Stage(s); st.Valid() {
+			granted[st.Mode()] = true
 		}
 	}
 	var out []string
 	for _, s := range Stages {
-		if m, _ := protocol.Lookup("hook." + s); granted[m.Mode] {
+		if granted[protocol.Stage(s).Mode()] {
 			out = append(out, s)
 		}
 	}

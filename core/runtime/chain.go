@@ -230,7 +230,7 @@ func (r *Runtime) deadline(h *hook, s Stage) time.Duration {
 	if h.timeout > 0 {
 		return h.timeout
 	}
-	if s.mode() == protocol.ModeApprove {
+	if s.Mode() == protocol.ModeApprove {
 		return cmp.Or(ms(r.defaults.ApprovalTimeoutMS), DefaultApprovalTimeout)
 	}
 	return cmp.Or(ms(r.defaults.InterceptorTimeoutMS), DefaultInterceptorTimeout)

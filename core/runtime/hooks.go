@@ -20,7 +20,7 @@ const (
 
 // DefaultPolicy is the policy of a stage when none is configured.
 func DefaultPolicy(s Stage) Policy {
-	if s.mode() == protocol.ModeApprove {
+	if s.Mode() == protocol.ModeApprove {
 		return FailClosed
 	}
 	return FailOpen

@@ -224,8 +224,8 @@ func (r *Runtime) addProcess(name string, p ProcessConfig) error {
 		modes = append(modes, protocol.ModeObserve)
 	}
 	for _, s := range Stages {
-		if h.stages[s] && !slices.Contains(modes, s.mode()) {
-			modes = append(modes, s.mode())
+		if h.stages[s] && !slices.Contains(modes, s.Mode()) {
+			modes = append(modes, s.Mode())
 		}
 	}
 	slices.SortFunc(modes, func(a, b protocol.Mode) int { return modeOrder(a) - modeOrder(b) })
@@ -316,7 +316,7 @@ func (r *Runtime) Use(h InProcess) error {
 		return fmt.Errorf("hook %s: %T implements none of LLMInterceptor, ToolInterceptor, ToolApprover, EventObserver", h.Name, h.Hook)
 	}
 	for s, p := range h.FailurePolicy {
-		if !s.valid() || (p != FailOpen && p != FailClosed) {
+		if !s.Valid() || (p != FailOpen && p != FailClosed) {
 			return fmt.Errorf("hook %s: bad failure policy %q: %q", h.Name, s, p)
 		}
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hookwire/hookwire/core/protocol"
@@ -19,13 +20,13 @@ func TestEveryStageTakesItsMethodAndModeFromTheMethodTable(t *testing.T) {
 		StageAfterTool:   {protocol.MethodAfterTool, string(protocol.ModeTool)},
 	}
 	for s, w := range want {
-		if got := [2]string{s.Method(), string(s.mode())}; got != w {
+		if got := [2]string{s.Method(), string(s.Mode())}; got != w {
 			t.Errorf("stage %s: method and mode %v, want %v", s, got, w)
 		}
 	}
 	listed := map[Stage]bool{}
 	for _, s := range Stages {
-		if !s.valid() {
+		if !s.Valid() {
 			t.Errorf("Stages lists %q, which names no intercepting method of the table", s)
 		}
 		if stageChains[s] == nil {
@@ -33,14 +34,14 @@ func TestEveryStageTakesItsMethodAndModeFromTheMethodTable(t *testing.T) {
 		}
 		listed[s] = true
 	}
-	for s := range stageMethods {
-		if !listed[s] {
-			t.Errorf("the method table's %s is a stage that Stages does not list", stageMethods[s].Name)
+	for _, m := range protocol.Methods {
+		if s := Stage(strings.TrimPrefix(m.Name, "hook.")); s.Valid() && !listed[s] {
+			t.Errorf("the method table's %s is a stage that Stages does not list", m.Name)
 		}
 	}
 	for _, s := range []Stage{"hello", "runtime_event", "event", "", "hook.before_tool"} {
-		if s.valid() || s.Method() != "" {
-			t.Errorf("%q is no stage, yet valid()=%v Method()=%q", s, s.valid(), s.Method())
+		if s.Valid() || s.Method() != "" {
+			t.Errorf("%q is no stage, yet valid()=%v Method()=%q", s, s.Valid(), s.Method())
 		}
 	}
 }

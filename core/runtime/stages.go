@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -45,45 +44,20 @@ type EventObserver interface {
 }
 
 // Stage is an interception point, named as in the intercept list of the
-// hooks configuration.
-type Stage string
+// hooks configuration (protocol.Stage).
+type Stage = protocol.Stage
 
 // Stages, in the order an agent meets them.
 const (
-	StageBeforeLLM   Stage = "before_llm"
-	StageAfterLLM    Stage = "after_llm"
-	StageBeforeTool  Stage = "before_tool"
-	StageApproveTool Stage = "approve_tool"
-	StageAfterTool   Stage = "after_tool"
+	StageBeforeLLM   = protocol.StageBeforeLLM
+	StageAfterLLM    = protocol.StageAfterLLM
+	StageBeforeTool  = protocol.StageBeforeTool
+	StageApproveTool = protocol.StageApproveTool
+	StageAfterTool   = protocol.StageAfterTool
 )
 
 // Stages lists every stage.
-var Stages = []Stage{StageBeforeLLM, StageAfterLLM, StageBeforeTool, StageApproveTool, StageAfterTool}
-
-// stageMethods maps each stage to its row in the protocol's method table:
-// the stages are the methods a hook answers under a mode, named without
-// the "hook." of their method.
-var stageMethods = func() map[Stage]protocol.MethodInfo {
-	m := map[Stage]protocol.MethodInfo{}
-	for _, info := range protocol.Methods {
-		if info.Mode != "" && !info.Notification {
-			m[Stage(strings.TrimPrefix(info.Name, "hook."))] = info
-		}
-	}
-	return m
-}()
-
-// Method is the JSON-RPC method of the stage; empty for a string that names
-// no stage.
-func (s Stage) Method() string { return stageMethods[s].Name }
-
-func (s Stage) valid() bool {
-	_, ok := stageMethods[s]
-	return ok
-}
-
-// mode is the hello mode a hook needs to be called at the stage.
-func (s Stage) mode() protocol.Mode { return stageMethods[s].Mode }
+var Stages = protocol.Stages
 
 // The rows of the stages: I is the interface an in-process hook implements
 // to be asked, P the params, R the result. Each names the functions that

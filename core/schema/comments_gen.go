@@ -264,6 +264,7 @@ var comments = map[string]string{
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Severity":               "Severity is \"debug\", \"info\", \"warn\" or \"error\".",
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Source":                 "Source is the component that raised the event.",
 	"github.com/hookwire/hookwire/core/protocol.RuntimeEvent.Time":                   "Time is when the event happened, in RFC 3339 form.",
+	"github.com/hookwire/hookwire/core/protocol.Stage":                               "Stage is a method a hook answers under a mode, named without its\n\"hook.\": the names of a hooks configuration's intercept list and\nfailure_policy, and of the runtime's and the agents' stages.",
 	"github.com/hookwire/hookwire/core/protocol.ToolCall":                            "ToolCall is a call to a tool that the LLM asks for.",
 	"github.com/hookwire/hookwire/core/protocol.ToolCall.Extra":                      "Extra holds members this version does not know.",
 	"github.com/hookwire/hookwire/core/protocol.ToolCall.ExtraContent":               "ExtraContent is provider-specific data of the call.",

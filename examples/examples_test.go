@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookwire/hookwire/core/audit"
 )
 
 var (
@@ -50,9 +52,34 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Every host the suite starts, the real agents' bridges included,
+	// appends its decisions to one log, many processes at once: the chain
+	// must hold at the end.
+	auditLog := filepath.Join(tmp, "audit", "audit.jsonl")
+	os.Setenv("HOOKWIRE_AUDIT", auditLog)
 	code := m.Run()
+	if code == 0 {
+		code = checkAuditLog(auditLog)
+	}
 	os.RemoveAll(tmp)
 	os.Exit(code)
+}
+
+func checkAuditLog(path string) int {
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return 0 // the tests run started no host
+	}
+	r, err := audit.Verify(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the suite's audit log:", err)
+		return 1
+	}
+	if !r.OK() {
+		fmt.Fprintf(os.Stderr, "the suite's audit log, %d records: the chain breaks:\n%s\n", r.Records, strings.Join(r.Problems, "\n"))
+		return 1
+	}
+	fmt.Printf("the suite's audit log: %d records from every host it ran, one chain\n", r.Records)
+	return 0
 }
 
 func build(cmds ...*exec.Cmd) error {

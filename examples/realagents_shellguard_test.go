@@ -3,8 +3,11 @@ package examples
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookwire/hookwire/core/audit"
 )
 
 // shellGuardSpelling is a recursive delete as a model may spell it, of its
@@ -63,6 +66,21 @@ func underTheRealAgentTheShellGuardHoldsEverySpelling(t *testing.T, run func(a *
 	}
 	if b, err := os.ReadFile(mention); err != nil || !strings.Contains(string(b), "rm -r") {
 		t.Errorf("the command that only mentions rm -rf did not run: %v, %q", err, b)
+	}
+	// The bridge's server, under the agent, recorded each denial in the
+	// user's audit log, where it is by default, in one chain.
+	auditLog := filepath.Join(a.home, ".local", "state", "hookwire", "audit.jsonl")
+	if r, err := audit.Verify(auditLog); err != nil || !r.OK() {
+		t.Errorf("the audit log under the agent: %v %+v", err, r)
+	}
+	records, _ := os.ReadFile(auditLog)
+	for i, s := range shellGuardSpellings {
+		denied := func(line string) bool {
+			return strings.Contains(line, `"host":"hookwire-bridge"`) && strings.Contains(line, `"action":"deny_tool"`) && strings.Contains(line, s.told(folders[i]))
+		}
+		if !slices.ContainsFunc(strings.Split(string(records), "\n"), denied) {
+			t.Errorf("%s: no denial of it in the audit log:\n%s", commands[i], records)
+		}
 	}
 	if t.Failed() {
 		t.Logf("the agent printed:\n%s", out)

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/audit"
 	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/protocol"
@@ -112,8 +114,12 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	deadline := cmp.Or(opts.Deadline, opts.Agent.EventDeadline())
 	// An approval ends before the invocation that waits for it.
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
-	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}},
-		runtime.Options{Logger: log, NoSessionEvents: false, OnCall: pub.Call, Trace: pub.Wire})
+	rtOpts := runtime.Options{Logger: log, NoSessionEvents: false, OnCall: pub.Call, Trace: pub.Wire}
+	decisions := audit.FromEnv(log)
+	defer decisions.Close() // after the runtime's Close, deferred below
+	// The session is named as its log file is, beside its socket.
+	decisions.Attach(&rtOpts, audit.Source{Host: "hookwire-bridge", Agent: opts.Agent.Name, Session: strings.TrimSuffix(filepath.Base(opts.Socket), ".sock")})
+	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}}, rtOpts)
 	if err != nil {
 		return err
 	}

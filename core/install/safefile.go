@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hookwire/hookwire/core/internal/nofollow"
 )
 
 // lockWait is how long install and uninstall wait for another hookwire
@@ -20,23 +22,10 @@ var lockWait = 10 * time.Second
 const lockPoll = 20 * time.Millisecond
 
 // errLink is a symbolic link where hookwire follows none.
-var errLink = errors.New("a symbolic link")
+var errLink = nofollow.ErrLink
 
-// openNoFollow opens path with flag, never through a link at its last
-// name: O_NOFOLLOW where the system has it, else a check before the open
-// (a new file is made with O_EXCL, which follows no link either).
-func openNoFollow(path string, flag int, perm fs.FileMode) (*os.File, error) {
-	if noFollow == 0 {
-		if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-			return nil, &fs.PathError{Op: "open", Path: path, Err: errLink}
-		}
-	}
-	f, err := os.OpenFile(path, flag|noFollow, perm)
-	if err != nil && isLinkErr(err) {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: errLink}
-	}
-	return f, err
-}
+// openNoFollow opens path with flag, never through a link at its last name.
+var openNoFollow = nofollow.Open
 
 // createExcl makes a new file in dir, named prefix, a random part and
 // suffix, with O_CREATE|O_EXCL|O_NOFOLLOW: nothing planted at a name it

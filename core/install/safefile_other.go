@@ -7,15 +7,7 @@ import (
 	"os"
 )
 
-// Where there is no O_NOFOLLOW, a name is checked not to be a link (Lstat)
-// before it is opened, and a new file is made with O_EXCL, which never
-// follows a link either.
-const (
-	noFollow = 0
-	nonBlock = 0
-)
-
-func isLinkErr(error) bool { return false }
+const nonBlock = 0
 
 func owner(fs.FileInfo) (uid, gid int, known bool) { return 0, 0, false }
 

@@ -11,15 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// noFollow and nonBlock are open flags: a link at the name is not followed
-// (ELOOP), and a FIFO or a device does not hold the opener.
-const (
-	noFollow = unix.O_NOFOLLOW
-	nonBlock = unix.O_NONBLOCK
-)
-
-// isLinkErr says whether an open with noFollow failed on a link.
-func isLinkErr(err error) bool { return errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EMLINK) }
+// nonBlock is an open flag: a FIFO or a device does not hold the opener.
+const nonBlock = unix.O_NONBLOCK
 
 // owner is the uid and gid of a file.
 func owner(info fs.FileInfo) (uid, gid int, known bool) {

@@ -41,6 +41,7 @@ Usage:
   hookwire uninstall [flags] AGENT [-- COMMAND [ARGS...]]
                                       take out of an agent's settings what install wrote
   hookwire doctor [flags] [AGENT]     check the hooks installed in each agent's settings, with fixes
+  hookwire audit verify [FILE]        check that no record of the audit log of hook decisions was edited
 
 Run "hookwire COMMAND --help" for the flags of a command,
 "hookwire --version" for the version.
@@ -74,7 +75,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, inspectCommand, initCommand, installCommand, uninstallCommand, doctorCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, inspectCommand, initCommand, installCommand, uninstallCommand, doctorCommand, auditCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -98,7 +99,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, inspect, init, install, uninstall, doctor; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, inspect, init, install, uninstall, doctor, audit; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookwire/hookwire/core/audit"
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/mcphook"
@@ -48,6 +49,9 @@ JSON-RPC message is answered with the spec's error and the session goes on.`,
 			defer pub.Close()
 			opts := runtime.Options{Logger: slog.New(cli.NewLogHandler(e.stderr))}
 			pub.Attach(&opts)
+			decisions := audit.FromEnv(opts.Logger)
+			defer decisions.Close()
+			decisions.Attach(&opts, audit.Source{Host: "hookwire mcp"})
 			srv, err := mcphook.New(mcphook.Options{
 				Name:    *name,
 				Version: version,

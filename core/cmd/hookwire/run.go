@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hookwire/hookwire/core/agent"
+	"github.com/hookwire/hookwire/core/audit"
 	"github.com/hookwire/hookwire/core/config"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/inspect/feed"
@@ -186,6 +187,9 @@ func play(ctx context.Context, cfg config.Config, o runOptions, e env) int {
 		opts.Trace = traceTo(f)
 	}
 	pub.Attach(&opts)
+	decisions := audit.FromEnv(opts.Logger)
+	defer decisions.Close() // after the runtime's Close: its last calls recorded too
+	decisions.Attach(&opts, audit.Source{Host: "hookwire run"})
 	rt, err := runtime.New(cfg, opts)
 	if err != nil {
 		return e.fail(exitFail, "run", err)

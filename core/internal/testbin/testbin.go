@@ -24,6 +24,10 @@ func MainEach(m *testing.M, bins map[string]*string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Decisions go to a log of the run's own, never into the user's.
+	if os.Getenv("HOOKWIRE_AUDIT") == "" {
+		os.Setenv("HOOKWIRE_AUDIT", filepath.Join(dir, "audit", "audit.jsonl"))
+	}
 	for pkg, bin := range bins {
 		abs, _ := filepath.Abs(pkg)
 		*bin = filepath.Join(dir, filepath.Base(abs))

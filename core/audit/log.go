@@ -1,0 +1,383 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hookwire/hookwire/core/internal/filelock"
+	"github.com/hookwire/hookwire/core/internal/nofollow"
+	"github.com/hookwire/hookwire/core/runtime"
+)
+
+// EnvPath names the log's file; "off" writes none. Unset, it is
+// DefaultPath().
+const EnvPath = "HOOKWIRE_AUDIT"
+
+// DefaultMaxSize is the size at which a log file is rotated.
+const DefaultMaxSize = 32 << 20
+
+// maxLine bounds a record's line, as Verify reads it: a hook's reason is
+// clipped to keep a record well under it.
+const (
+	maxLine   = 64 << 10
+	maxReason = 4 << 10
+)
+
+// lockWait bounds the wait for another process appending to the same log.
+const lockWait = 10 * time.Second
+
+// DefaultPath is the log of this user: $XDG_STATE_HOME/hookwire/audit.jsonl
+// ($HOME/.local/state where XDG_STATE_HOME is not set), or
+// %LOCALAPPDATA%\hookwire\audit.jsonl on Windows.
+func DefaultPath() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "hookwire", "audit.jsonl"), nil
+	}
+	if d := os.Getenv("LOCALAPPDATA"); d != "" {
+		return filepath.Join(d, "hookwire", "audit.jsonl"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no folder for the audit log (%w): set %s to a file, or to off", err, EnvPath)
+	}
+	return filepath.Join(home, ".local", "state", "hookwire", "audit.jsonl"), nil
+}
+
+// PathFromEnv is the log's file as the environment sets it: "" when
+// HOOKWIRE_AUDIT is "off".
+func PathFromEnv() (string, error) {
+	switch p := os.Getenv(EnvPath); p {
+	case "off":
+		return "", nil
+	case "":
+		return DefaultPath()
+	default:
+		return p, nil
+	}
+}
+
+// Log appends records to an audit log. Appends are queued and written by
+// one goroutine, a batch at a time, so that no hook call waits for the
+// disk; Close writes what is queued. Several processes may append to one
+// log: each batch is written under a lock of the log's head file.
+type Log struct {
+	path    string
+	maxSize int64
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	queue   []Record
+	wake    chan struct{}
+	closed  bool
+	done    chan struct{}
+	err     error // the first write error, also logged
+	written uint64
+}
+
+// Open starts a log at path, making its folder (mode 0700) if needed. The
+// folder must belong to this user and let no one else in; the files in it
+// are opened without following links.
+func Open(path string, maxSize int64, log *slog.Logger) (*Log, error) {
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSize
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	if err := checkDir(dir); err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	l := &Log{path: path, maxSize: maxSize, log: log, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go l.run()
+	return l, nil
+}
+
+// Path is the log's file.
+func (l *Log) Path() string { return l.path }
+
+// Attach makes a runtime append a record of each hook call it makes.
+func (l *Log) Attach(opts *runtime.Options, src Source) {
+	if l == nil {
+		return
+	}
+	call := func(c runtime.CallRecord) { l.Append(recordOf(src, c)) }
+	if prev := opts.OnCall; prev != nil {
+		opts.OnCall = func(c runtime.CallRecord) { prev(c); call(c) }
+		return
+	}
+	opts.OnCall = call
+}
+
+// Append queues r; Seq, Time and Prev are set as it is written.
+func (l *Log) Append(r Record) {
+	if len(r.Reason) > maxReason {
+		r.Reason = r.Reason[:maxReason] + "…"
+	}
+	if len(r.Error) > maxReason {
+		r.Error = r.Error[:maxReason] + "…"
+	}
+	if r.Time == "" {
+		r.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
+	l.queue = append(l.queue, r)
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Close writes the records queued and stops; it returns the first error
+// met writing, if any.
+func (l *Log) Close() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		close(l.wake)
+	}
+	l.mu.Unlock()
+	<-l.done
+	return l.err
+}
+
+func (l *Log) run() {
+	defer close(l.done)
+	for range l.wake {
+		l.flush()
+	}
+	l.flush()
+}
+
+// flush writes every record queued.
+func (l *Log) flush() {
+	l.mu.Lock()
+	batch := l.queue
+	l.queue = nil
+	l.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	if err := l.write(batch); err != nil {
+		if l.err == nil {
+			l.err = err
+		}
+		l.log.Error("audit log: records not written", "records", len(batch), "file", l.path, "error", err)
+		return
+	}
+	l.written += uint64(len(batch))
+}
+
+// write appends batch under the head's lock: the head says which record
+// came last and its hash, and is rewritten once the batch is on disk.
+func (l *Log) write(batch []Record) error {
+	head, err := nofollow.Open(headPath(l.path), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer head.Close()
+	if ok, err := filelock.Wait(head, lockWait, 5*time.Millisecond); err != nil || !ok {
+		return errors.Join(fmt.Errorf("%s: locked by another process for %v", head.Name(), lockWait), err)
+	}
+	defer filelock.Unlock(head)
+	last, err := l.last(head)
+	if err != nil {
+		return err
+	}
+	if err := l.rotate(); err != nil {
+		return err
+	}
+	f, err := nofollow.Open(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	for _, r := range batch {
+		last.Seq++
+		r.Seq, r.Prev = last.Seq, last.Hash
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		last.Hash = hashLine(line)
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return writeHead(head, last)
+}
+
+// tail is the last record written: its Seq and the hash of its line.
+type tail struct {
+	Seq  uint64
+	Hash string
+}
+
+// headPath is the file that holds the log's tail, and its lock.
+func headPath(path string) string { return path + ".head" }
+
+// headSize is the length of the head's one line: a sequence number of 20
+// digits, a space, a hash of 64 hex digits and a line break. Always the
+// same, so that each rewrite covers the one before.
+const headSize = 20 + 1 + 64 + 1
+
+func writeHead(head *os.File, t tail) error {
+	hash := t.Hash
+	if hash == "" {
+		hash = string(bytes.Repeat([]byte("0"), 64))
+	}
+	if _, err := head.WriteAt(fmt.Appendf(nil, "%020d %s\n", t.Seq, hash), 0); err != nil {
+		return err
+	}
+	return head.Sync()
+}
+
+// readHead reads the head; ok is false when it is empty (a new log, or a
+// head lost).
+func readHead(r io.ReaderAt) (t tail, ok bool, err error) {
+	b := make([]byte, headSize+1)
+	n, err := r.ReadAt(b, 0)
+	if err != nil && err != io.EOF {
+		return tail{}, false, err
+	}
+	if n == 0 {
+		return tail{}, false, nil
+	}
+	if n != headSize || b[20] != ' ' || b[headSize-1] != '\n' {
+		return tail{}, false, errors.New("the head file is not a sequence number and a hash")
+	}
+	seq, err := strconv.ParseUint(string(b[:20]), 10, 64)
+	if err != nil {
+		return tail{}, false, errors.New("the head file is not a sequence number and a hash")
+	}
+	t = tail{Seq: seq, Hash: string(b[21 : headSize-1])}
+	if seq == 0 {
+		t.Hash = ""
+	}
+	return t, true, nil
+}
+
+// last is the record the next one follows: the head's, or, where there is
+// no head yet, the last line of the log.
+func (l *Log) last(head *os.File) (tail, error) {
+	t, ok, err := readHead(head)
+	if err != nil {
+		return tail{}, fmt.Errorf("%s: %w; move it and the log aside to start a new log", head.Name(), err)
+	}
+	if ok {
+		return t, nil
+	}
+	return lastOf(l.path)
+}
+
+// lastOf reads a log file to its last record.
+func lastOf(path string) (tail, error) {
+	f, err := nofollow.Open(path, os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return tail{}, nil
+	}
+	if err != nil {
+		return tail{}, err
+	}
+	defer f.Close()
+	var t tail
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, maxLine)
+	for sc.Scan() {
+		var r Record
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			t = tail{Seq: r.Seq, Hash: hashLine(sc.Bytes())}
+		}
+	}
+	return t, sc.Err()
+}
+
+// rotate moves the log aside, named after its first record's number,
+// once it has reached its size: the new file's first record names the
+// hash of the old file's last, so that the chain runs on.
+func (l *Log) rotate() error {
+	info, err := os.Lstat(l.path)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && info.Size() < l.maxSize) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	first, err := firstSeq(l.path)
+	if err != nil {
+		return err
+	}
+	return os.Rename(l.path, rotatedName(l.path, first))
+}
+
+// rotatedName is the name of a rotated file whose first record is first:
+// the number in 20 digits, so that names sort as the records do.
+func rotatedName(path string, first uint64) string { return fmt.Sprintf("%s.%020d", path, first) }
+
+func firstSeq(path string) (uint64, error) {
+	f, err := nofollow.Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, maxLine)
+	if !sc.Scan() {
+		return 0, errors.Join(errors.New("the log has no first record to name its rotated file after"), sc.Err())
+	}
+	var r Record
+	if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+		return 0, fmt.Errorf("%s: its first line is not a record: %w", path, err)
+	}
+	return r.Seq, nil
+}
+
+// FromEnv opens the log the environment names (PathFromEnv): nil when
+// HOOKWIRE_AUDIT is off, or when the log cannot be opened, which is
+// logged. A host runs its hooks either way: the log records decisions,
+// it does not make them.
+func FromEnv(log *slog.Logger) *Log {
+	path, err := PathFromEnv()
+	if err == nil && path == "" {
+		return nil
+	}
+	var l *Log
+	if err == nil {
+		l, err = Open(path, 0, log)
+	}
+	if err != nil {
+		if log == nil {
+			log = slog.Default()
+		}
+		log.Warn("no audit log of hook decisions: "+err.Error(), "fix", "set "+EnvPath+" to a file in a folder of yours, or to off")
+		return nil
+	}
+	return l
+}

@@ -115,7 +115,7 @@ func (l *Log) Attach(opts *runtime.Options, src Source) {
 	if l == nil {
 		return
 	}
-	call := func(c runtime.CallRecord) { l.Append(recordOf(src, c)) }
+	call := func(c runtime.CallRecord) { l.Append(RecordOf(src, c)) }
 	if prev := opts.OnCall; prev != nil {
 		opts.OnCall = func(c runtime.CallRecord) { prev(c); call(c) }
 		return

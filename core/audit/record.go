@@ -61,9 +61,9 @@ func hashLine(line []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// recordOf is what a hook call decided, as a record (Seq, Time and Prev
+// RecordOf is what a hook call decided, as a record (Seq, Time and Prev
 // are the log's to set).
-func recordOf(src Source, c runtime.CallRecord) Record {
+func RecordOf(src Source, c runtime.CallRecord) Record {
 	r := Record{Host: src.Host, Agent: src.Agent, Session: src.Session, Hook: c.Hook, Method: c.Method,
 		MS: float64(c.Duration.Microseconds()) / 1000}
 	// Every call about a tool names it: its params have a Tool member.

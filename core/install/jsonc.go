@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/hookwire/hookwire/core/internal/jsonc"
 )
 
 // MaxFileSize bounds a configuration file read: a settings file is a few
@@ -16,10 +18,8 @@ import (
 const MaxFileSize = 4 << 20
 
 // MaxDepth bounds how deeply a configuration file's objects and arrays
-// nest. The parser recurses once per level, so a few megabytes of "["
-// would otherwise exhaust the stack (a fatal error, not a panic); a
-// settings file nests a handful of levels.
-const MaxDepth = 1000
+// nest (see jsonc.MaxDepth).
+const MaxDepth = jsonc.MaxDepth
 
 // document is a configuration file as its bytes, edited in place: each
 // change packs the tree back and parses it again, so that the offsets it
@@ -40,14 +40,12 @@ func decode(data []byte, comments bool) (*document, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
 	}
-	if err := checkDepth(data); err != nil {
-		return nil, err
-	}
-	root, err := hujson.Parse(data)
+	// The agents read their files with JSON.parse or serde, which keep the
+	// last of two members of one name, while this package reads the first:
+	// install would write into a section the agent never reads, and doctor
+	// would check it.
+	root, err := jsonc.Parse(data, MaxFileSize, "the agent reads the last, hookwire the first; keep one of them")
 	if err != nil {
-		return nil, err
-	}
-	if err := checkDuplicates(data, &root); err != nil {
 		return nil, err
 	}
 	if !comments && !root.IsStandard() {
@@ -59,76 +57,8 @@ func decode(data []byte, comments bool) (*document, error) {
 	return &document{data: data, root: root}, nil
 }
 
-// checkDepth refuses bytes whose objects and arrays nest deeper than
-// MaxDepth, before the parser recurses into them. It skips strings and
-// comments as the parser reads them; bytes that do not parse are left to
-// the parser to refuse.
-func checkDepth(data []byte) error {
-	depth := 0
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case c == '"':
-			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					i++
-				}
-			}
-		case c == '/' && i+1 < len(data) && data[i+1] == '/':
-			for i < len(data) && data[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(data) && data[i+1] == '*':
-			end := bytes.Index(data[i+2:], []byte("*/"))
-			if end < 0 {
-				return nil // an unclosed comment: the parser says so
-			}
-			i += 2 + end + 1
-		case c == '[' || c == '{':
-			if depth++; depth > MaxDepth {
-				return fmt.Errorf("line %d: objects and arrays nest deeper than %d levels, which no settings file does: fix the file", lineOf(data, i), MaxDepth)
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return nil
-}
-
-// checkDuplicates refuses an object that names a member twice. The agents
-// read their files with JSON.parse or serde, which keep the last of the
-// two, while this package reads the first: install would write into a
-// section the agent never reads, and doctor would check it.
-func checkDuplicates(data []byte, v *hujson.Value) error {
-	switch c := v.Value.(type) {
-	case *hujson.Object:
-		first := make(map[string]int, len(c.Members))
-		for i := range c.Members {
-			m := &c.Members[i]
-			name := text(&m.Name)
-			if at, dup := first[name]; dup {
-				return fmt.Errorf("line %d: the key %q is there twice (first on line %d): %s",
-					lineOf(data, m.Name.StartOffset), name, lineOf(data, at),
-					"the agent reads the last, hookwire the first; keep one of them")
-			}
-			first[name] = m.Name.StartOffset
-			if err := checkDuplicates(data, &m.Value); err != nil {
-				return err
-			}
-		}
-	case *hujson.Array:
-		for i := range c.Elements {
-			if err := checkDuplicates(data, &c.Elements[i]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // lineOf is the line (from 1) that the byte at offset is on.
-func lineOf(data []byte, offset int) int {
-	return bytes.Count(data[:min(offset, len(data))], []byte("\n")) + 1
-}
+var lineOf = jsonc.Line
 
 // bytes are the document as it is now.
 func (d *document) bytes() []byte { return d.data }
@@ -185,16 +115,7 @@ func child(v *hujson.Value, name string) *hujson.Value {
 }
 
 // text is a string literal's value, or "".
-func text(v *hujson.Value) string {
-	if v == nil {
-		return ""
-	}
-	lit, ok := v.Value.(hujson.Literal)
-	if !ok || lit.Kind() != '"' {
-		return ""
-	}
-	return lit.String()
-}
+var text = jsonc.Text
 
 // number is a number literal's value.
 func number(v *hujson.Value) (float64, bool) {

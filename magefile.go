@@ -403,12 +403,19 @@ func Deps() error {
 	if err := installBrowser(); err != nil {
 		return err
 	}
+	// The examples' projects are independent of one another, and their
+	// installs mostly wait on the registry: they run at once.
+	var waits []func() error
 	for _, dir := range append([]string{"examples/realagents"}, glob("examples/*/typescript")...) {
-		if err := npmInstall(dir); err != nil {
-			return err
+		if argv := npmInstallArgs(dir); argv != nil {
+			waits = append(waits, inBackground(dir, argv[0], argv[1:]...))
 		}
 	}
-	return nil
+	var errs []error
+	for _, wait := range waits {
+		errs = append(errs, wait())
+	}
+	return errors.Join(errs...)
 }
 
 // buildDeps are what the packages build with, and all dist needs: the
@@ -445,6 +452,15 @@ func buildDeps() error {
 // npmInstall installs the npm project in dir from its lock, when the lock
 // is newer than what is installed.
 func npmInstall(dir string) error {
+	if argv := npmInstallArgs(dir); argv != nil {
+		return run(dir, argv[0], argv[1:]...)
+	}
+	return nil
+}
+
+// npmInstallArgs is the command that installs the npm project in dir, or
+// nil when what is installed is as new as its lock.
+func npmInstallArgs(dir string) []string {
 	if !olderThan(dir+"/node_modules/.package-lock.json", dir+"/package-lock.json") {
 		return nil
 	}
@@ -455,7 +471,7 @@ func npmInstall(dir string) error {
 		// install installs from the same lock and leaves it as it is.
 		install = "install"
 	}
-	return run(dir, "npm", install, "--no-audit", "--no-fund")
+	return []string{"npm", install, "--no-audit", "--no-fund"}
 }
 
 // installBrowser installs Debian's Chromium, which the browser tests of

@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,15 +31,46 @@ var shellGuardSpellings = []shellGuardSpelling{
 	{func(f string) string { return "find " + f + " -delete" }, func(f string) string { return f + " -delete (a delete by find)" }},
 }
 
-// underTheRealAgentTheShellGuardHoldsEverySpelling runs the shell-guard
-// example (Python) in one agent, the model asking in one answer for each
-// spelling of a recursive delete, each of a folder of its own, and for a
-// command that only mentions one, which writes a file: every folder
-// survives, the guard's reason for each reaches the model or the user,
-// and the mention runs.
-func underTheRealAgentTheShellGuardHoldsEverySpelling(t *testing.T, run func(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer)) {
+// A shellGuard is a guard of the shell the real agents run: its command,
+// its environment, and what it tells of each spelling's command.
+type shellGuard struct {
+	hook []string
+	env  []string
+	told func(s shellGuardSpelling, command, folder string) string
+}
+
+// theShellGuardExample is examples/shell-guard, in Python.
+func theShellGuardExample() shellGuard {
 	sdk, _ := filepath.Abs("../sdk-python/src")
 	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	return shellGuard{[]string{"python3", guard}, []string{"PYTHONPATH=" + sdk},
+		func(s shellGuardSpelling, _, folder string) string { return s.told(folder) }}
+}
+
+// theShellGuardPolicy is the shell guard as a policy, no code:
+// examples/policy/shell-guard.jsonc under hookwire policy.
+func theShellGuardPolicy() shellGuard {
+	policy, _ := filepath.Abs("policy/shell-guard.jsonc")
+	return shellGuard{[]string{cli, "policy", policy}, nil,
+		// The policy's message ends with the whole command line, then what
+		// it is; what comes before the folder may be spelt otherwise by the
+		// time the guard sees it.
+		func(s shellGuardSpelling, command, folder string) string {
+			before, after, _ := strings.Cut(command, folder)
+			if strings.HasPrefix(before, "find ") {
+				return folder + after + " (a delete by find)"
+			}
+			return folder + after + " (a recursive delete)"
+		}}
+}
+
+// underTheRealAgentTheShellGuardHoldsEverySpelling runs a shell guard in
+// one agent, the model asking in one answer for each spelling of a
+// recursive delete, each of a folder of its own, and for a command that
+// only mentions one, which writes a file: every folder survives, the
+// guard's reason for each reaches the model or the user, and the mention
+// runs.
+func underTheRealAgentTheShellGuardHoldsEverySpelling(t *testing.T, run func(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer), g shellGuard) {
 	a := newAgentRun(t)
 	var folders []string
 	var commands []string
@@ -54,14 +86,14 @@ func underTheRealAgentTheShellGuardHoldsEverySpelling(t *testing.T, run func(a *
 	mention := filepath.Join(a.project, "mention.txt")
 	a.command, a.siblings = commands[0], append(commands[1:], "echo 'rm -rf "+a.victim+"' > "+mention)
 
-	out, model := run(a, t, []string{"python3", guard}, "PYTHONPATH="+sdk)
+	out, model := run(a, t, g.hook, g.env...)
 	told := model.sent() + out
 	for i, s := range shellGuardSpellings {
 		if _, err := os.Stat(filepath.Join(folders[i], "data.txt")); err != nil {
 			t.Errorf("%s: the folder is gone", commands[i])
 		}
-		if !strings.Contains(told, s.told(folders[i])) {
-			t.Errorf("%s: neither the model nor the user was told %q", commands[i], "..."+s.told(folders[i]))
+		if want := g.told(s, commands[i], folders[i]); !strings.Contains(told, want) && !strings.Contains(told, jsonText(want)) {
+			t.Errorf("%s: neither the model nor the user was told %q", commands[i], want)
 		}
 	}
 	if b, err := os.ReadFile(mention); err != nil || !strings.Contains(string(b), "rm -r") {
@@ -76,7 +108,7 @@ func underTheRealAgentTheShellGuardHoldsEverySpelling(t *testing.T, run func(a *
 	records, _ := os.ReadFile(auditLog)
 	for i, s := range shellGuardSpellings {
 		denied := func(line string) bool {
-			return strings.Contains(line, `"host":"hookwire-bridge"`) && strings.Contains(line, `"action":"deny_tool"`) && strings.Contains(line, s.told(folders[i]))
+			return strings.Contains(line, `"host":"hookwire-bridge"`) && strings.Contains(line, `"action":"deny_tool"`) && strings.Contains(line, jsonText(g.told(s, commands[i], folders[i])))
 		}
 		if !slices.ContainsFunc(strings.Split(string(records), "\n"), denied) {
 			t.Errorf("%s: no denial of it in the audit log:\n%s", commands[i], records)
@@ -85,4 +117,10 @@ func underTheRealAgentTheShellGuardHoldsEverySpelling(t *testing.T, run func(a *
 	if t.Failed() {
 		t.Logf("the agent printed:\n%s", out)
 	}
+}
+
+// jsonText is s as it reads inside a JSON string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
 }

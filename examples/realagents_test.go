@@ -441,7 +441,11 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 		}
 		t.Run(agent.name+"/the shell-guard example, every spelling", func(t *testing.T) {
 			t.Parallel()
-			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run)
+			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardExample())
+		})
+		t.Run(agent.name+"/the shell guard as a policy, every spelling", func(t *testing.T) {
+			t.Parallel()
+			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardPolicy())
 		})
 		t.Run(agent.name+"/control: a guard that lets it through", func(t *testing.T) {
 			t.Parallel()

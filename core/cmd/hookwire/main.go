@@ -42,6 +42,8 @@ Usage:
                                       take out of an agent's settings what install wrote
   hookwire doctor [flags] [AGENT]     check the hooks installed in each agent's settings, with fixes
   hookwire audit verify [FILE]        check that no record of the audit log of hook decisions was edited
+  hookwire policy FILE                run rules in CEL, a guard with no code, as a hook
+  hookwire policy test FILE           run the cases a policy file holds
 
 Run "hookwire COMMAND --help" for the flags of a command,
 "hookwire --version" for the version.
@@ -75,7 +77,7 @@ func (e env) fail(code int, cmd string, err error) int {
 	return code
 }
 
-var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, inspectCommand, initCommand, installCommand, uninstallCommand, doctorCommand, auditCommand}
+var commands = []command{runCommand, validateCommand, schemaCommand, conformanceCommand, skillHooksCommand, mcpCommand, bridgeCommand, callCommand, tapCommand, replayCommand, inspectCommand, initCommand, installCommand, uninstallCommand, doctorCommand, auditCommand, policyCommand}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin, stdout, stderr}
@@ -99,7 +101,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], e)
 		}
 	}
-	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, inspect, init, install, uninstall, doctor, audit; see hookwire --help)\n", args[0])
+	fmt.Fprintf(stderr, "hookwire: unknown command %q (commands: run, validate, schema, conformance, skill-hooks, mcp, bridge, call, tap, replay, inspect, init, install, uninstall, doctor, audit, policy; see hookwire --help)\n", args[0])
 	return exitUsage
 }
 

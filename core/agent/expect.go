@@ -392,17 +392,7 @@ func answer(c runtime.CallRecord) (action, reason string) {
 		}
 		return "failed", c.Err.Error()
 	case protocol.Variant:
-		switch v := v.(type) {
-		case protocol.Respond:
-			reason = deref(v.Reason)
-		case protocol.DenyTool:
-			reason = v.Reason
-		case protocol.AbortTurn:
-			reason = deref(v.Reason)
-		case protocol.HardAbort:
-			reason = deref(v.Reason)
-		}
-		return string(v.ResultAction()), reason
+		return string(v.ResultAction()), protocol.ReasonOf(v)
 	}
 	// The one result that is not a union on action: an approver's.
 	var a struct {

@@ -79,17 +79,7 @@ func RecordOf(src Source, c runtime.CallRecord) Record {
 			r.Error = c.Err.Error()
 		}
 	case protocol.Variant:
-		r.Action = string(v.ResultAction())
-		switch v := v.(type) {
-		case protocol.Respond:
-			r.Reason = deref(v.Reason)
-		case protocol.DenyTool:
-			r.Reason = v.Reason
-		case protocol.AbortTurn:
-			r.Reason = deref(v.Reason)
-		case protocol.HardAbort:
-			r.Reason = deref(v.Reason)
-		}
+		r.Action, r.Reason = string(v.ResultAction()), protocol.ReasonOf(v)
 	case *protocol.ApproveToolResult:
 		r.Action, r.Reason = approval(v), deref(v.Reason)
 	case protocol.ApproveToolResult:

@@ -29,6 +29,26 @@ type Variant interface {
 	ResultAction() Action
 }
 
+// ReasonOf is the reason a variant gives for its action: a denial's, an
+// abort's or a respond's; "" for the others.
+func ReasonOf(v Variant) string {
+	var reason *string
+	switch v := v.(type) {
+	case Respond:
+		reason = v.Reason
+	case DenyTool:
+		return v.Reason
+	case AbortTurn:
+		reason = v.Reason
+	case HardAbort:
+		reason = v.Reason
+	}
+	if reason == nil {
+		return ""
+	}
+	return *reason
+}
+
 // The result unions. Each is a sealed set of variants; DecodeResult reads
 // the action first and decodes the variant it selects.
 type (

@@ -231,19 +231,11 @@ func (t *Writer) Call(c runtime.CallRecord) {
 			outcome = fmt.Sprintf("stopped: %v", c.Err)
 		}
 	case protocol.Variant:
-		rec.Action = string(v.ResultAction())
-		outcome = rec.Action
-		switch v := v.(type) {
-		case protocol.Respond:
-			rec.Result, rec.Reason = result(&v.Result), deref(v.Reason)
-		case protocol.DenyTool:
-			rec.Reason = v.Reason
-		case protocol.AbortTurn:
-			rec.Reason = deref(v.Reason)
-		case protocol.HardAbort:
-			rec.Reason = deref(v.Reason)
+		rec.Action, rec.Reason = string(v.ResultAction()), protocol.ReasonOf(v)
+		if r, ok := v.(protocol.Respond); ok {
+			rec.Result = result(&r.Result)
 		}
-		outcome += colon(rec.Reason)
+		outcome = rec.Action + colon(rec.Reason)
 	default:
 		// The one result that is not a union on action: an approver's.
 		outcome = approval(&rec, v)

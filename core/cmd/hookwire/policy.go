@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -39,16 +37,7 @@ exits 1 if one fails. See docs/policy.md.`,
 			if testing {
 				return testPolicy(p, e)
 			}
-			h := policyHook(p)
-			h.Logger = slog.New(slog.NewTextHandler(e.stderr, nil))
-			// On the real stdio, Run guards stdout and ends on signals; tests
-			// that run the command in-process serve their own pipes.
-			if e.stdin == os.Stdin && e.stdout == os.Stdout {
-				err = h.Run(context.Background())
-			} else {
-				err = h.Serve(context.Background(), e.stdin, e.stdout)
-			}
-			if err != nil {
+			if err := serveHook(policyHook(p), e); err != nil {
 				return e.fail(exitFail, "policy", err)
 			}
 			return exitOK

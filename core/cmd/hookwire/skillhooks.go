@@ -51,16 +51,7 @@ and exit status 1.`,
 				}
 				return exitOK
 			}
-			h := skillHooksProcess(skillhooks.New(hooks))
-			h.Logger = slog.New(slog.NewTextHandler(e.stderr, nil))
-			// On the real stdio, Run guards stdout and ends on signals; tests
-			// that run the command in-process serve their own pipes.
-			if e.stdin == os.Stdin && e.stdout == os.Stdout {
-				err = h.Run(context.Background())
-			} else {
-				err = h.Serve(context.Background(), e.stdin, e.stdout)
-			}
-			if err != nil {
+			if err := serveHook(skillHooksProcess(skillhooks.New(hooks)), e); err != nil {
 				return e.fail(exitFail, "skill-hooks", err)
 			}
 			return exitOK
@@ -110,4 +101,15 @@ func ids(meta *sdk.Meta) (sessionKey, turnID string) {
 		return *s
 	}
 	return deref(meta.SessionKey), deref(meta.TurnID)
+}
+
+// serveHook speaks the protocol for a hook of the SDK, logging to stderr.
+// On the real stdio, Run guards stdout and ends on signals; tests that run
+// a command in-process serve their own pipes.
+func serveHook(h *sdk.Hook, e env) error {
+	h.Logger = slog.New(slog.NewTextHandler(e.stderr, nil))
+	if e.stdin == os.Stdin && e.stdout == os.Stdout {
+		return h.Run(context.Background())
+	}
+	return h.Serve(context.Background(), e.stdin, e.stdout)
 }

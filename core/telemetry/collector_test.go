@@ -1,6 +1,7 @@
 package telemetry_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -15,9 +16,12 @@ import (
 	"github.com/hookwire/hookwire/core/internal/testbin"
 )
 
-var hookwire string
+// hookwire and hookwire-bridge, built into one folder, as they ship.
+var hookwire, hookwireBridge string
 
-func TestMain(m *testing.M) { testbin.Main(m, "../cmd/hookwire", &hookwire) }
+func TestMain(m *testing.M) {
+	testbin.MainEach(m, map[string]*string{"../cmd/hookwire": &hookwire, "../cmd/hookwire-bridge": &hookwireBridge})
+}
 
 // collector runs the OpenTelemetry Collector of tools/otelcol (go tool
 // mage deps builds it) with its OTLP/HTTP receiver on a free loopback
@@ -157,6 +161,8 @@ func (c collector) read(t *testing.T) received {
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
+	// A line is read once whole: the collector may be writing the last.
+	data = data[:bytes.LastIndexByte(data, '\n')+1]
 	var r received
 	for _, line := range strings.Split(string(data), "\n") {
 		if line == "" {

@@ -106,3 +106,60 @@ func names(spans []otlpSpan) []string {
 	}
 	return out
 }
+
+// hookwire-bridge links no telemetry, to start fast at every event: with
+// the endpoint set, its session's server runs as the hookwire beside it,
+// which exports the session's hook calls, each named with the agent, the
+// agent's id of the tool call and the tool's canonical kind.
+func TestTheBridgesSessionServerExportsThroughHookwire(t *testing.T) {
+	col := startCollector(t)
+	guard, _ := filepath.Abs(filepath.Join("..", "..", "examples", "shell-guard", "python", "shell_guard.py"))
+	sdk, _ := filepath.Abs(filepath.Join("..", "..", "sdk-python", "src"))
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700) // the bridge's sockets are in a folder of this user's alone
+	event := func(ev string) string {
+		cmd := exec.Command(hookwireBridge, "--dir", dir, "claude-code", "--", "python3", guard)
+		cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT="+col.endpoint, "PYTHONPATH="+sdk)
+		cmd.Stdin = strings.NewReader(ev)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("hookwire-bridge: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	event(`{"session_id":"otel-1","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"Clean the disk."}`)
+	out := event(`{"session_id":"otel-1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"toolu_01"}`)
+	if !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Fatalf("PreToolUse: %s, want a deny", out)
+	}
+	event(`{"session_id":"otel-1","cwd":"/tmp","hook_event_name":"SessionEnd","reason":"other"}`) // the server stops, and flushes
+	r := col.await(t, func(r received) bool { return len(r.spans) > 0 && len(r.logs) > 0 })
+	var deny *otlpSpan
+	for i, s := range r.spans {
+		if s.Attributes.get("hookwire.action") == "deny_tool" {
+			deny = &r.spans[i]
+		}
+	}
+	if deny == nil {
+		t.Fatalf("no span of the denied call among %v; the session's log:\n%s", names(r.spans), logsIn(t, dir))
+	}
+	for key, want := range map[string]string{
+		"hookwire.host": "hookwire-bridge", "gen_ai.agent.name": "claude-code", "gen_ai.tool.name": "Bash",
+		"gen_ai.tool.call.id": "toolu_01", "hookwire.tool.kind": "shell", "hookwire.method": "hook.before_tool",
+	} {
+		if got := deny.Attributes.get(key); got != want {
+			t.Errorf("the denied call's %s is %q, want %q", key, got, want)
+		}
+	}
+}
+
+// logsIn is every session log in dir, to say why a test failed.
+func logsIn(t *testing.T, dir string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	var out strings.Builder
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		out.WriteString(f + ":\n" + string(data))
+	}
+	return out.String()
+}

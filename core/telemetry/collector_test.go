@@ -3,7 +3,6 @@ package telemetry_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -24,7 +23,7 @@ func TestMain(m *testing.M) {
 }
 
 // collector runs the OpenTelemetry Collector of tools/otelcol (go tool
-// mage deps builds it) with its OTLP/HTTP receiver on a free loopback
+// mage deps builds it), configured by its config.yaml, with its OTLP/HTTP receiver on a free loopback
 // port and its file exporter writing to out; endpoint is the receiver's
 // URL. Without the build the test fails under CI, and is skipped, saying
 // so, elsewhere.
@@ -46,32 +45,10 @@ func startCollector(t *testing.T) collector {
 	dir := t.TempDir()
 	addr := freePort(t)
 	c := collector{endpoint: "http://" + addr, out: filepath.Join(dir, "out.jsonl")}
-	config := fmt.Sprintf(`receivers:
-  otlp:
-    protocols:
-      http:
-        endpoint: %s
-exporters:
-  file:
-    path: %s
-    flush_interval: 100ms
-service:
-  telemetry:
-    metrics:
-      level: none
-    logs:
-      level: warn
-  pipelines:
-    traces: {receivers: [otlp], exporters: [file]}
-    metrics: {receivers: [otlp], exporters: [file]}
-    logs: {receivers: [otlp], exporters: [file]}
-`, addr, filepath.ToSlash(c.out))
-	configFile := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(configFile, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	config := filepath.Join("..", "..", "tools", "otelcol", "config.yaml")
 	var log strings.Builder
-	cmd := exec.Command(bin, "--config", configFile)
+	cmd := exec.Command(bin, "--config", config)
+	cmd.Env = append(os.Environ(), "OTELCOL_ENDPOINT="+addr, "OTELCOL_OUT="+c.out)
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -65,13 +65,7 @@ func (b *bench) telemetry() error {
 			return expect(d, protocol.ActionContinue)
 		}})
 	}
-	fmt.Fprintf(b.progress, "  %d contenders, %d calls each after %d to warm up\n", len(cs), b.cfg.Calls, b.cfg.Warmup)
-	b.measure(cs, b.cfg.Warmup, b.cfg.Rounds, b.cfg.Calls, b.cfg.Rounds)
-	none := summarize(cs[0].samples)
-	for _, c := range cs {
-		s := summarize(c.samples)
-		b.res.Telemetry = append(b.res.Telemetry, row{ID: c.id, Label: c.label, summary: s, VsLoop: ratio(s.Median, none.Median)})
-	}
+	b.res.Telemetry = b.againstFirst(cs)
 	for _, c := range closers {
 		if err := c(); err != nil {
 			return fmt.Errorf("closing: %w", err)

@@ -97,7 +97,7 @@ func Check() error {
 			return err
 		}
 		for _, f := range strings.Fields(string(out)) {
-			if m == "." && strings.Contains(f, string(filepath.Separator)) {
+			if m == "." && strings.Contains(f, string(filepath.Separator)) && !strings.HasPrefix(f, "tools"+string(filepath.Separator)) {
 				continue // files of the other modules are listed under their own module
 			}
 			problems = append(problems, fmt.Sprintf("%s is not gofmt-ed", f))
@@ -396,7 +396,8 @@ func envDuration(name string, def time.Duration) time.Duration {
 // Deps installs the pinned dev tools and what the SDKs build with: a Python
 // virtual environment in .venv with sdk-python installed in it (editable, so
 // it sees regenerated code), and sdk-node's node_modules; and what the tests
-// run: Debian's Chromium and the pinned real agents.
+// run: Debian's Chromium, the pinned real agents and the OpenTelemetry
+// Collector of tools/otelcol.
 func Deps() error {
 	if err := buildDeps(); err != nil {
 		return err
@@ -404,15 +405,17 @@ func Deps() error {
 	if err := installBrowser(); err != nil {
 		return err
 	}
-	// The examples' projects are independent of one another, and their
-	// installs mostly wait on the registry: they run at once.
+	// The collector's build and the examples' npm installs, which mostly
+	// wait on the registry, are independent of one another: they run at once.
+	collector := make(chan error, 1)
+	go func() { collector <- buildCollector() }()
 	var waits []func() error
 	for _, dir := range append([]string{"examples/realagents"}, glob("examples/*/typescript")...) {
 		if argv := npmInstallArgs(dir); argv != nil {
 			waits = append(waits, inBackground(dir, argv[0], argv[1:]...))
 		}
 	}
-	var errs []error
+	errs := []error{<-collector}
 	for _, wait := range waits {
 		errs = append(errs, wait())
 	}
@@ -448,6 +451,26 @@ func buildDeps() error {
 		return err
 	}
 	return npmInstall("sdk-node")
+}
+
+// collector is the OpenTelemetry Collector that the telemetry tests
+// export to (tools/otelcol), as buildCollector builds it.
+var collector = filepath.Join("tools", "otelcol", "bin", "otelcol")
+
+// buildCollector builds the collector of tools/otelcol, a module of its own
+// outside the workspace, from the Go module proxy, when its sources are
+// newer than the build: a few minutes the first time, on this machine.
+func buildCollector() error {
+	if !olderThan(collector, "tools/otelcol/go.sum") && !olderThan(collector, "tools/otelcol/main.go") {
+		return nil
+	}
+	cmd := exec.Command("go", "build", "-o", filepath.Join("bin", "otelcol"), ".")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = filepath.Join("tools", "otelcol"), os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the OpenTelemetry Collector of tools/otelcol: %w", err)
+	}
+	return nil
 }
 
 // npmInstall installs the npm project in dir from its lock, when the lock

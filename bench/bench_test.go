@@ -46,6 +46,7 @@ func TestEveryContenderAnswers(t *testing.T) {
 	hooks := []string{"go-raw", "go-sdk", "python-raw", "python-sdk", "node-raw", "node-sdk"}
 	counts("round-trip", res.RoundTrip, cfg.Calls, append([]string{"pipe", "go-raw-bare", "go-raw-conn", "go-tap"}, hooks...)...)
 	counts("concurrency", res.Concurrency, cfg.ConcurrentCalls, hooks...)
+	counts("telemetry", res.Telemetry, cfg.Calls, "otel-none", "otel-unset", "otel-set")
 	counts("start-up", res.Startup, cfg.Startups, "go-bare", "python-bare", "python-stdlib", "node-bare", "go-sdk", "python-sdk", "node-sdk")
 
 	// 2 sizes x 2 modes x (the floor and 3 languages x loop and SDK).

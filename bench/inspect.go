@@ -81,17 +81,25 @@ func (b *bench) inspect() error {
 			return expect(d, protocol.ActionContinue)
 		}})
 	}
-	fmt.Fprintf(b.progress, "  %d contenders, %d calls each after %d to warm up\n", len(cs), b.cfg.Calls, b.cfg.Warmup)
-	b.measure(cs, b.cfg.Warmup, b.cfg.Rounds, b.cfg.Calls, b.cfg.Rounds)
-	none := summarize(cs[0].samples)
-	for _, c := range cs {
-		s := summarize(c.samples)
-		b.res.Inspect = append(b.res.Inspect, row{ID: c.id, Label: c.label, summary: s, VsLoop: ratio(s.Median, none.Median)})
-	}
+	b.res.Inspect = b.againstFirst(cs)
 	for _, c := range closers {
 		c()
 	}
 	return inspected(strings.TrimSpace(strings.TrimPrefix(url, "hookwire inspect: ")), b.cfg.Calls+b.cfg.Warmup)
+}
+
+// againstFirst measures the contenders of a round trip with a hook-in,
+// the first with none: each row's VsLoop is against the first's median.
+func (b *bench) againstFirst(cs []*contender) []row {
+	fmt.Fprintf(b.progress, "  %d contenders, %d calls each after %d to warm up\n", len(cs), b.cfg.Calls, b.cfg.Warmup)
+	b.measure(cs, b.cfg.Warmup, b.cfg.Rounds, b.cfg.Calls, b.cfg.Rounds)
+	none := summarize(cs[0].samples)
+	var rows []row
+	for _, c := range cs {
+		s := summarize(c.samples)
+		rows = append(rows, row{ID: c.id, Label: c.label, summary: s, VsLoop: ratio(s.Median, none.Median)})
+	}
+	return rows
 }
 
 // inspected checks that the inspector at url took every call of the

@@ -49,7 +49,7 @@ type config struct {
 }
 
 // sectionNames are the sections of a run, in the order they run.
-var sectionNames = []string{"roundtrip", "concurrency", "payloads", "observe", "startup", "bridge", "inspect"}
+var sectionNames = []string{"roundtrip", "concurrency", "payloads", "observe", "startup", "bridge", "inspect", "telemetry"}
 
 type payloadSize struct {
 	Bytes int `json:"bytes"`
@@ -200,6 +200,7 @@ func run(ctx context.Context, cfg config, root string, progress io.Writer) (*res
 		"startup":     b.startup,
 		"bridge":      b.bridge,
 		"inspect":     b.inspect,
+		"telemetry":   b.telemetry,
 	}
 	for _, name := range cfg.Only {
 		if sections[name] == nil {

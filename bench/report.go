@@ -30,7 +30,10 @@ type results struct {
 	// Inspect is a round trip with the hook-in of hookwire inspect, with
 	// and without an inspector; VsLoop is against no hook-in at all.
 	Inspect []row `json:"inspect"`
-	Memory  struct {
+	// Telemetry is a round trip with hookwire run's OpenTelemetry
+	// exporter, the variables unset and set; VsLoop is against none.
+	Telemetry []row `json:"telemetry"`
+	Memory    struct {
 		AfterCalls    []memRow `json:"after_calls"`
 		AfterPayloads []memRow `json:"after_payloads"`
 	} `json:"memory"`
@@ -203,6 +206,12 @@ func (r *results) judge() {
 	if s, ok := find(r.Inspect, "inspect-listening"); ok {
 		check("round trip with hookwire inspect listening, against none at all", s.VsLoop, 1.05, "x")
 	}
+	if s, ok := find(r.Telemetry, "otel-unset"); ok {
+		check("round trip with the OpenTelemetry exporter, its variables unset, against none (within 2%)", s.VsLoop, 1.02, "x")
+	}
+	if s, ok := find(r.Telemetry, "otel-set"); ok {
+		check("round trip exported to a collector (batched), against no exporter", s.VsLoop, 1.10, "x")
+	}
 	if s, ok := find(r.Bridge, "bridge-warm"); ok {
 		check("warm hookwire-bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
 	}
@@ -368,6 +377,13 @@ func (r *results) print(w io.Writer) {
 	table("9. hookwire inspect: hook.before_tool round trip to the go sdk hook, as hookwire run makes it",
 		"contender\tmedian\tp99\tx no hook-in\t", func(t io.Writer) {
 			for _, s := range r.Inspect {
+				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t\n", s.Label, human(s.Median), human(s.P99), x(s.VsLoop))
+			}
+		})
+
+	table("10. OpenTelemetry: hook.before_tool round trip to the go sdk hook, as hookwire run exports it",
+		"contender\tmedian\tp99\tx no exporter\t", func(t io.Writer) {
+			for _, s := range r.Telemetry {
 				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t\n", s.Label, human(s.Median), human(s.P99), x(s.VsLoop))
 			}
 		})

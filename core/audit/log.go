@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookwire/hookwire/core/internal/filelock"
 	"github.com/hookwire/hookwire/core/internal/nofollow"
@@ -123,14 +124,27 @@ func (l *Log) Attach(opts *runtime.Options, src Source) {
 	opts.OnCall = call
 }
 
+// Clip cuts a reason or an error longer than 4 KiB, a hook's words that
+// no reader of a record needs whole, at the start of a character: what
+// is left stays UTF-8, as OTLP's strings must be.
+func (r *Record) Clip() {
+	r.Reason, r.Error = clip(r.Reason), clip(r.Error)
+}
+
+func clip(s string) string {
+	if len(s) <= maxReason {
+		return s
+	}
+	end := maxReason
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + "…"
+}
+
 // Append queues r; Seq, Time and Prev are set as it is written.
 func (l *Log) Append(r Record) {
-	if len(r.Reason) > maxReason {
-		r.Reason = r.Reason[:maxReason] + "…"
-	}
-	if len(r.Error) > maxReason {
-		r.Error = r.Error[:maxReason] + "…"
-	}
+	r.Clip()
 	if r.Time == "" {
 		r.Time = time.Now().UTC().Format(time.RFC3339Nano)
 	}

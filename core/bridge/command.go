@@ -7,7 +7,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -17,6 +19,7 @@ import (
 	"github.com/hookwire/hookwire/core/bridge/session"
 	"github.com/hookwire/hookwire/core/internal/cli"
 	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/telemetry/otlpenv"
 )
 
 // MaxLogSize caps a session's log (session.MaxLogSize).
@@ -54,8 +57,9 @@ the hook too). Every event ends within --deadline.`
 // Command defines the bridge's flags on fs and returns the command. self
 // is what runs the bridge again, for a session's server: this program's
 // arguments before the bridge's own ("bridge" for hookwire, none for
-// hookwire-bridge).
-func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// hookwire-bridge). observe, if set, is given each session's runtime
+// (ServeOptions.Observe).
+func Command(fs *flag.FlagSet, observe Observer, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "`folder` of the sessions' sockets and logs (default "+DefaultDir()+")")
 	idle := fs.Duration("idle", 0, "stop a session's server after this long with no event (default "+DefaultIdle.String()+"; "+shorter((*agents.Agent).IdleTime, DefaultIdle)+")")
 	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
@@ -108,7 +112,7 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 			}
 			logger := slog.New(cli.NewLogHandler(logTo))
 			err := Serve(ctx, ServeOptions{Agent: agent, Name: *name, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger,
-				FailOpen: *policy == "open", Deadline: *deadline})
+				FailOpen: *policy == "open", Deadline: *deadline, Observe: observe})
 			if err != nil {
 				return fail(cli.ExitFail, err)
 			}
@@ -118,12 +122,29 @@ func Command(fs *flag.FlagSet, self ...string) func(args []string, stdin io.Read
 		if err != nil {
 			return fail(cli.ExitFail, err)
 		}
+		program := slices.Concat([]string{exe}, self)
+		if observe == nil && otlpenv.Set() {
+			program = exporting(program)
+		}
 		server := func(socket string) []string {
-			return serverArgv(fs, slices.Concat([]string{exe}, self), socket, agent.Name, argv)
+			return serverArgv(fs, program, socket, agent.Name, argv)
 		}
 		opts := Options{Agent: agent, Dir: *dir, Server: server, StartTimeout: 10 * time.Second, Deadline: *deadline, FailOpen: *policy == "open"}
 		return Invoke(ctx, opts, stdin, stdout, stderr)
 	}
+}
+
+// exporting is the program that runs a session's server that exports
+// telemetry, for a program that does not (hookwire-bridge, whose every
+// event would pay the OpenTelemetry SDK's start-up): hookwire bridge, by
+// the hookwire in the same folder, which ships with it. Without one, the
+// server is program itself, and its log says why nothing is exported.
+func exporting(program []string) []string {
+	cli, err := exec.LookPath(filepath.Join(filepath.Dir(program[0]), "hookwire"))
+	if err != nil {
+		return program
+	}
+	return []string{cli, "bridge"}
 }
 
 // serverArgv is the command that runs a session's server on socket: the

@@ -19,6 +19,7 @@ import (
 	"github.com/hookwire/hookwire/core/inspect/feed"
 	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/runtime"
+	"github.com/hookwire/hookwire/core/telemetry/otlpenv"
 )
 
 // DefaultIdle is how long a session's server waits for the next event
@@ -51,7 +52,16 @@ type ServeOptions struct {
 	// Deadline is the invocations' deadline: no approval waits longer.
 	// Zero means the agent's Deadline.
 	Deadline time.Duration
+	// Observe, when set, attaches what else watches the session's hook
+	// calls (`hookwire bridge` exports them over OTLP); it returns what
+	// stops it, which runs after the runtime's Close.
+	Observe Observer
 }
+
+// Observer attaches to a session's runtime an observer of its hook calls,
+// such as the OpenTelemetry exporter that `hookwire bridge` links and
+// hookwire-bridge, which must start fast, does not; src names the session.
+type Observer func(opts *runtime.Options, src audit.Source) (stop func())
 
 // server is a session's server: one hook, asked for every event.
 type server struct {
@@ -118,7 +128,14 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	decisions := audit.FromEnv(log)
 	defer decisions.Close() // after the runtime's Close, deferred below
 	// The session is named as its log file is, beside its socket.
-	decisions.Attach(&rtOpts, audit.Source{Host: "hookwire-bridge", Agent: opts.Agent.Name, Session: strings.TrimSuffix(filepath.Base(opts.Socket), ".sock")})
+	src := audit.Source{Host: "hookwire-bridge", Agent: opts.Agent.Name, Session: strings.TrimSuffix(filepath.Base(opts.Socket), ".sock")}
+	decisions.Attach(&rtOpts, src)
+	switch {
+	case opts.Observe != nil:
+		defer opts.Observe(&rtOpts, src)() // stopped after the runtime's Close, deferred below
+	case otlpenv.Set():
+		log.Warn("the OTEL_EXPORTER_OTLP_* variables are set, but this program exports no telemetry: install hookwire in the folder of hookwire-bridge, whose sessions then run as hookwire bridge, which does (docs/telemetry.md)")
+	}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}}, rtOpts)
 	if err != nil {
 		return err

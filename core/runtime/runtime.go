@@ -58,6 +58,11 @@ type Options struct {
 	// OnCall, when set, is told about every interceptor and approver call,
 	// once it is over, on the goroutine that asked the runtime.
 	OnCall func(CallRecord)
+	// OnEvent, when set, is told about every event the runtime is asked to
+	// Emit and its host raises, on the goroutine that emits it, whether or
+	// not a hook observes it: an exporter of traces reads turns and
+	// sessions from them.
+	OnEvent func(protocol.RuntimeEvent)
 	// Trace, when set, sees every line exchanged with every hook process.
 	Trace func(hook string, out bool, line []byte)
 	// OnHookDown, when set, is told each time a hook process goes down
@@ -467,6 +472,9 @@ func (r *Runtime) Dropped() map[string]uint64 {
 func (r *Runtime) Emit(ev protocol.RuntimeEvent) {
 	if r == nil || (r.host().Emits != nil && !r.host().Emits(ev.Kind)) {
 		return
+	}
+	if r.opts.OnEvent != nil {
+		r.opts.OnEvent(ev)
 	}
 	for _, h := range r.hooks {
 		if h.queue != nil && h.observe(ev.Kind) {

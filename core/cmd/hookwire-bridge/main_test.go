@@ -13,7 +13,7 @@ import (
 // the CLI needs (schema validation, MCP, the schema's reflection), whose
 // package initialisation alone costs milliseconds.
 func TestHookwireBridgeLinksNeitherTheValidatorNorMCP(t *testing.T) {
-	testbin.LinksNone(t, []string{"."}, "santhosh-tekuri/jsonschema", "modelcontextprotocol", "invopop/jsonschema", "yaml", "net/http", "core/schema", "core/skillhooks", "core/conformance")
+	testbin.LinksNone(t, []string{"."}, "santhosh-tekuri/jsonschema", "modelcontextprotocol", "invopop/jsonschema", "yaml", "net/http", "core/schema", "core/skillhooks", "core/conformance", "go.opentelemetry.io")
 }
 
 func TestHookwireBridgeSaysHowToUseItAndRefusesWhatItCannotRun(t *testing.T) {

@@ -11,7 +11,7 @@ var bridgeCommand = command{
 	args:    bridge.Args,
 	summary: bridge.Summary + "\n\nhookwire-bridge is this command alone, in a program that starts faster.",
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
-		run := bridge.Command(fs, "bridge")
+		run := bridge.Command(fs, exportTelemetry, "bridge")
 		return func(args []string, e env) int { return run(args, e.stdin, e.stdout, e.stderr) }
 	},
 }

@@ -52,6 +52,7 @@ JSON-RPC message is answered with the spec's error and the session goes on.`,
 			decisions := audit.FromEnv(opts.Logger)
 			defer decisions.Close()
 			decisions.Attach(&opts, audit.Source{Host: "hookwire mcp"})
+			defer exportTelemetry(&opts, audit.Source{Host: "hookwire mcp"})() // after the runtime's Close
 			srv, err := mcphook.New(mcphook.Options{
 				Name:    *name,
 				Version: version,

@@ -190,6 +190,7 @@ func play(ctx context.Context, cfg config.Config, o runOptions, e env) int {
 	decisions := audit.FromEnv(opts.Logger)
 	defer decisions.Close() // after the runtime's Close: its last calls recorded too
 	decisions.Attach(&opts, audit.Source{Host: "hookwire run"})
+	defer exportTelemetry(&opts, audit.Source{Host: "hookwire run"})() // after the runtime's Close
 	rt, err := runtime.New(cfg, opts)
 	if err != nil {
 		return e.fail(exitFail, "run", err)

@@ -92,7 +92,7 @@ func agentActs(a *agents.Agent, method string, params, res any) (any, []string) 
 		case a.Quirks.ModelEvents:
 			v.Request, notes = sameTools(v.Request, prev, notes, a.Title+" takes no tools from a "+eventOf(a, agents.BeforeLLM)+" hook")
 		default:
-			v.Request, notes = appendedOnly(v.Request, prev, notes)
+			v.Request, notes = appendedOnly(a, v.Request, prev, notes)
 		}
 		res = v
 	case protocol.AfterLLMModify:
@@ -136,13 +136,13 @@ func eventOf(a *agents.Agent, stage agents.Stage) string {
 }
 
 // appendedOnly is a before_llm modify as Claude Code takes it, and each
-// agent of its form: the messages appended after those sent, as context;
+// agent a of its form: the messages appended after those sent, as context;
 // no tools, no other change.
-func appendedOnly(next, prev protocol.BeforeLLMParams, notes []string) (protocol.BeforeLLMParams, []string) {
-	next, notes = sameTools(next, prev, notes, "Claude Code takes no tools from a hook")
+func appendedOnly(a *agents.Agent, next, prev protocol.BeforeLLMParams, notes []string) (protocol.BeforeLLMParams, []string) {
+	next, notes = sameTools(next, prev, notes, a.Title+" takes no tools from a hook")
 	n := len(prev.Messages)
 	if len(next.Messages) < n || !reflect.DeepEqual(next.Messages[:n], prev.Messages) {
-		notes = append(notes, "messages changed: Claude Code takes only messages appended after those sent, as context of the prompt")
+		notes = append(notes, "messages changed: "+a.Title+" takes only messages appended after those sent, as context of the prompt")
 		kept := slices.Clone(prev.Messages)
 		if len(next.Messages) > n {
 			kept = append(kept, next.Messages[n:]...)

@@ -168,3 +168,15 @@ func mustParse(name string) *Host {
 	}
 	return h
 }
+
+// TestEachAgentOfClaudeCodesFormIsNamedInItsOwnNotes: a note on a
+// dropped tools change names the agent the hook runs under.
+func TestEachAgentOfClaudeCodesFormIsNamedInItsOwnNotes(t *testing.T) {
+	added := protocol.BeforeLLMModify{Action: protocol.ActionModify, Request: protocol.BeforeLLMParams{Tools: []protocol.ToolDefinition{{Type: "function", Function: protocol.FunctionDefinition{Name: "a_plugin_tool"}}}}}
+	for _, h := range []*Host{ClaudeCode, FactoryDroid, QwenCode, CodexCLI} {
+		_, notes := h.Acts(protocol.MethodBeforeLLM, protocol.BeforeLLMParams{}, added)
+		if len(notes) != 1 || !strings.Contains(notes[0], h.Title+" takes no tools") {
+			t.Errorf("%s: %q", h.Title, notes)
+		}
+	}
+}

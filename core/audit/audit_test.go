@@ -260,3 +260,23 @@ func TestAttachRecordsEachHooksDecision(t *testing.T) {
 }
 
 var quiet = slog.New(slog.DiscardHandler)
+
+// TestARecordOfAnySizeStaysALineVerifyReads: what a model and a hook
+// write (a tool's name, a reason) is clipped, so that a record escaped at
+// its worst is still a line verify reads, and the chain holds.
+func TestARecordOfAnySizeStaysALineVerifyReads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	l, err := Open(path, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Repeat("<\x00", 1<<20)
+	l.Append(Record{Host: huge, Agent: huge, Session: huge, Hook: huge, Method: huge, Tool: huge, Action: huge, Reason: huge, Error: huge, Policy: huge})
+	l.Append(Record{Host: "test", Hook: "guard", Method: protocol.MethodBeforeTool})
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if r := verify(t, path); !r.OK() || r.Records != 2 {
+		t.Fatalf("report: %+v", r)
+	}
+}

@@ -28,10 +28,11 @@ const EnvPath = "HOOKWIRE_AUDIT"
 // DefaultMaxSize is the size at which a log file is rotated.
 const DefaultMaxSize = 32 << 20
 
-// maxLine bounds a record's line, as Verify reads it: a hook's reason is
-// clipped to keep a record well under it.
+// maxLine bounds a record's line, as Verify reads it: each text of a
+// record is clipped to maxReason, so that even escaped (six bytes for a
+// character such as "<") a record stays well under it.
 const (
-	maxLine   = 64 << 10
+	maxLine   = 1 << 20
 	maxReason = 4 << 10
 )
 
@@ -124,11 +125,15 @@ func (l *Log) Attach(opts *runtime.Options, src Source) {
 	opts.OnCall = call
 }
 
-// Clip cuts a reason or an error longer than 4 KiB, a hook's words that
-// no reader of a record needs whole, at the start of a character: what
-// is left stays UTF-8, as OTLP's strings must be.
+// Clip cuts each text of the record longer than 4 KiB (a hook's reason,
+// an error, a tool's name as the model wrote it), which no reader of a
+// record needs whole, at the start of a character: what is left stays
+// UTF-8, as OTLP's strings must be, and a record's line stays well under
+// maxLine however its characters are escaped.
 func (r *Record) Clip() {
-	r.Reason, r.Error = clip(r.Reason), clip(r.Error)
+	for _, s := range []*string{&r.Host, &r.Agent, &r.Session, &r.Hook, &r.Method, &r.Tool, &r.Action, &r.Reason, &r.Error, &r.Policy} {
+		*s = clip(*s)
+	}
 }
 
 func clip(s string) string {

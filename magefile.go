@@ -399,16 +399,17 @@ func envDuration(name string, def time.Duration) time.Duration {
 // run: Debian's Chromium, the pinned real agents and the OpenTelemetry
 // Collector of tools/otelcol.
 func Deps() error {
-	if err := buildDeps(); err != nil {
-		return err
-	}
-	if err := installBrowser(); err != nil {
-		return err
-	}
-	// The collector's build and the examples' npm installs, which mostly
-	// wait on the registry, are independent of one another: they run at once.
+	// The collector's build, all CPU, runs beside the installs, which
+	// mostly wait on the registries.
 	collector := make(chan error, 1)
 	go func() { collector <- buildCollector() }()
+	if err := buildDeps(); err != nil {
+		return errors.Join(err, <-collector)
+	}
+	if err := installBrowser(); err != nil {
+		return errors.Join(err, <-collector)
+	}
+	// The examples' projects are independent of one another: installed at once.
 	var waits []func() error
 	for _, dir := range append([]string{"examples/realagents"}, glob("examples/*/typescript")...) {
 		if argv := npmInstallArgs(dir); argv != nil {

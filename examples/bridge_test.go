@@ -211,6 +211,12 @@ var claudeContracts = []contract{
 	{"PreToolUse", nil, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
 	{"PreToolUse", tool("abort_turn"), `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
 	{"PreToolUse", tool("hard_abort"), `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
+	// A skill's inline shell command: before_tool alone; a rewrite is denied,
+	// since Claude Code never runs a skill's command with new arguments.
+	{"PreSkillShellCommand", tool("deny_tool"), `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
+	{"PreSkillShellCommand", tool("modify"), `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"Claude Code cannot run a rewritten skill command: a hook rewrote it to {\"text\":\"reference\"}"}}`, 0},
+	{"PreSkillShellCommand", tool("ls"), "", 0},
+	{"PreSkillShellCommand", tool("abort_turn"), `{"continue":false,"stopReason":"reference","hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"reference"}}`, 0},
 	{"PermissionRequest", tool("approve"), `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, 0},
 	{"PermissionRequest", nil, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"reference"}}}`, 0},
 	{"PermissionRequest", tool("abstain"), "", 0},

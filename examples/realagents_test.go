@@ -2,6 +2,7 @@ package examples
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -28,7 +29,7 @@ import (
 // model was told, what the agent printed. The agents are pinned in
 // realagents/package.json and installed by `go tool mage deps`.
 
-const claudeCodeVersion = "2.1.331"
+const claudeCodeVersion = "2.1.332"
 
 // agentBin is an agent's program, installed by `go tool mage deps`.
 func agentBin(t *testing.T, name string) string {
@@ -160,6 +161,11 @@ type agentRun struct {
 	// stop adds the end of a turn: Claude Code's Stop, Gemini CLI's
 	// AfterModel and AfterAgent.
 	stop bool
+	// skillShell adds Claude Code's PreSkillShellCommand.
+	skillShell bool
+	// task is what the user asks (Claude Code's runs): unless set, to
+	// remove the folder.
+	task string
 	// bridgeFlags are more flags of the bridge (Claude Code's runs).
 	bridgeFlags []string
 	// agentFlags are more flags of the agent's own (its permission rules).
@@ -223,6 +229,9 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 	if a.stop {
 		events["Stop"] = entry
 	}
+	if a.skillShell {
+		events["PreSkillShellCommand"] = entry
+	}
 	settings := map[string]any{"hooks": events}
 	data, _ := json.Marshal(settings)
 	os.MkdirAll(filepath.Join(a.project, ".claude"), 0o755)
@@ -230,7 +239,8 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, agentBin(t, "claude"), slices.Concat([]string{"-p", "Remove the precious folder.", "--allowedTools", "Bash",
+	task := cmp.Or(a.task, "Remove the precious folder.")
+	cmd := exec.CommandContext(ctx, agentBin(t, "claude"), slices.Concat([]string{"-p", task, "--allowedTools", "Bash",
 		"--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5"}, a.agentFlags)...)
 	cmd.Dir = a.project
 	cmd.Env = append([]string{

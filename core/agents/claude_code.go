@@ -15,15 +15,21 @@ const ClaudeReplies Replies = "claude-code"
 var ClaudeCode = add(&Agent{
 	Name:     "claude-code",
 	Title:    "Claude Code",
-	Version:  "2.1.331",
-	Document: "the 33 hook events of Claude Code 2.1.331 (its own hook schema), with the hooks reference of code.claude.com/docs/en/hooks (May 2026) for their meaning",
+	Version:  "2.1.332",
+	Document: "the 34 hook events of Claude Code 2.1.332 (its own hook schema), with the hooks reference of code.claude.com/docs/en/hooks (May 2026) for their meaning",
 	Replies:  ClaudeReplies,
 	Events: map[string]Step{
-		"PreToolUse":         {Calls: []Stage{BeforeTool, Approval}, Guard: true, Context: true},
-		"PermissionRequest":  {Calls: []Stage{Approval}, Guard: true},
-		"PostToolUse":        {Calls: []Stage{AfterTool}, Context: true},
-		"PostToolUseFailure": {Calls: []Stage{AfterTool}, Context: true},
-		"PostToolBatch":      {Kind: "agent.tool.batch_end"},
+		"PreToolUse":        {Calls: []Stage{BeforeTool, Approval}, Guard: true, Context: true},
+		"PermissionRequest": {Calls: []Stage{Approval}, Guard: true},
+		// A skill's inline shell command (!`command` in its SKILL.md) runs
+		// when the skill is invoked, with no PreToolUse: since 2.1.332 this
+		// event guards it, and a guard that did not see it would let a
+		// cloned project's skill run what the guard denies. A skill cannot
+		// wait for an approval, and Claude Code never applies new arguments.
+		"PreSkillShellCommand": {Calls: []Stage{BeforeTool}, Guard: true},
+		"PostToolUse":          {Calls: []Stage{AfterTool}, Context: true},
+		"PostToolUseFailure":   {Calls: []Stage{AfterTool}, Context: true},
+		"PostToolBatch":        {Kind: "agent.tool.batch_end"},
 		// The prompt as a before_llm call: messages a modify appends reach
 		// Claude as context of the prompt, abort_turn blocks the prompt.
 		"UserPromptSubmit":    {Kind: protocol.KindTurnStart, Calls: []Stage{BeforeLLM}, NewTurn: true},
@@ -67,7 +73,7 @@ var ClaudeCode = add(&Agent{
 		"an after_tool modify replaces the output Claude reads only where the new text fits the tool's output (text, Bash's stdout, Read's content, an MCP tool's text, or the tool's own JSON); elsewhere Claude reads the output unchanged, and you are told",
 	},
 	Install: Install{
-		Document:   "Claude Code 2.1.331's settings schema (hooks, disableAllHooks, a command hook's timeout in seconds) and the hooks reference of code.claude.com/docs/en/hooks (May 2026: the files per scope, a command hook's default timeout of 600 s)",
+		Document:   "Claude Code 2.1.332's settings schema (hooks, disableAllHooks, a command hook's timeout in seconds) and the hooks reference of code.claude.com/docs/en/hooks (May 2026: the files per scope, a command hook's default timeout of 600 s)",
 		Files:      map[Scope]string{User: ".claude/settings.json", Project: ".claude/settings.json", Local: ".claude/settings.local.json"},
 		Layout:     Grouped,
 		Matcher:    "*",

@@ -22,7 +22,7 @@ func claudeDecide(agent *agents.Agent, ev Event, o outcome) Reply {
 	q := agent.Quirks
 	if o.failure != "" {
 		var block map[string]any
-		if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" {
+		if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" || ev.Name == "PreSkillShellCommand" {
 			block = claudeSpecific(ev, "hookwire blocked the call: "+o.failure)
 		}
 		return blockedOrWarned(o, block)
@@ -78,6 +78,12 @@ func claudeDecide(agent *agents.Agent, ev Event, o outcome) Reply {
 			// Claude Code runs the new call as its own permission rules
 			// decide for it (2.1.331), neither allowed nor denied by a hook.
 			return claudeOutput(ev, map[string]any{"updatedInput": o.args})
+		}
+	case "PreSkillShellCommand":
+		if o.args != nil {
+			// Claude Code never runs a skill's command with new arguments:
+			// the rewrite is denied, and says what it was.
+			return claudePermission(ev, "deny", agent.Title+" cannot run a rewritten skill command: a hook rewrote it to "+encode(o.args), nil)
 		}
 	case "PermissionRequest":
 		switch a := o.approval; {

@@ -219,7 +219,9 @@ func TestUninstallGivesTheFileBack(t *testing.T) {
 func TestEvents(t *testing.T) {
 	got := Events(agents.ByName("claude-code"), guardModes)
 	// UserPromptSubmit: the bridge ends an aborted turn at the next prompt.
-	want := []string{"PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse", "SessionEnd", "UserPromptSubmit"}
+	// PreSkillShellCommand: a skill's inline shell command, which no
+	// PreToolUse sees.
+	want := []string{"PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreSkillShellCommand", "PreToolUse", "SessionEnd", "UserPromptSubmit"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("a tool and approve hook of Claude Code: %v, want %v", got, want)
 	}

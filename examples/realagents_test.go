@@ -31,10 +31,13 @@ import (
 
 const claudeCodeVersion = "2.1.332"
 
-// agentBin is an agent's program, installed by `go tool mage deps`.
+// agentBin is an agent's program, installed by `go tool mage deps`; or,
+// where HOOKWIRE_REAL_AGENTS names another node_modules folder (`go tool
+// mage newestAgents` sets it to the newest releases), from there.
 func agentBin(t *testing.T, name string) string {
 	t.Helper()
-	bin, err := filepath.Abs(filepath.Join("realagents", "node_modules", ".bin", name))
+	modules := cmp.Or(os.Getenv("HOOKWIRE_REAL_AGENTS"), filepath.Join("realagents", "node_modules"))
+	bin, err := filepath.Abs(filepath.Join(modules, ".bin", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,10 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/conformance"
 	"github.com/hookwire/hookwire/core/host"
+	"github.com/hookwire/hookwire/core/protocol"
 	"github.com/hookwire/hookwire/core/wire"
 )
 
@@ -93,7 +95,7 @@ type DoctorOptions struct {
 	// Checked holds what checking each hook found, by its command and
 	// variables, so that a hook installed into several agents starts
 	// once; nil checks each anew.
-	Checked map[string][]Finding
+	Checked map[string]HookCheck
 }
 
 // HookTimeout bounds one hook's check: the conformance suite's steps are
@@ -148,7 +150,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 	r.Findings = append(r.Findings, a.switches(docs, r.Files, home, dir)...)
 	checked := opts.Checked
 	if checked == nil {
-		checked = map[string][]Finding{}
+		checked = map[string]HookCheck{}
 	}
 	loads := map[Scope][]Finding{} // whether the agent loads a scope's hooks, once per scope
 	for i := range r.Hooks {
@@ -179,7 +181,8 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 			if _, done := checked[key]; !done {
 				checked[key] = checkHook(ctx, a, b, dir)
 			}
-			h.Findings = append(h.Findings, checked[key]...)
+			h.Findings = append(h.Findings, checked[key].Findings...)
+			h.Findings = append(h.Findings, a.checkEvents(h, checked[key].Modes)...)
 			h.Started = true
 		}
 	}
@@ -228,7 +231,7 @@ func checkBridge(a *Agent, b Bridged, dir string) (Finding, bool) {
 // suite on it, as the agent's host: what the agent would not honour of
 // its replies (tools added in before_llm, respond, ...) is a note. The
 // run is bounded in time (HookTimeout) and in what the hook may write.
-func checkHook(ctx context.Context, a *Agent, b Bridged, dir string) []Finding {
+func checkHook(ctx context.Context, a *Agent, b Bridged, dir string) HookCheck {
 	line := shellLine(b.Hook)
 	ctx, cancel := context.WithTimeout(ctx, HookTimeout)
 	defer cancel()
@@ -239,11 +242,11 @@ func checkHook(ctx context.Context, a *Agent, b Bridged, dir string) []Finding {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("its checks took more than %s", HookTimeout)
 		}
-		return []Finding{problem("run it by hand to see why: "+line, "the hook %s could not be checked: %v", line, err)}
+		return HookCheck{Findings: []Finding{problem("run it by hand to see why: "+line, "the hook %s could not be checked: %v", line, err)}}
 	}
 	if hs := report.Result("handshake"); hs.Status != conformance.Pass {
-		return []Finding{problem("run it by hand to see why ("+line+"): check the program's path, its interpreter (a virtual environment's python by its path) and that it has the SDK",
-			"the hook does not start: %s", hs.Reason)}
+		return HookCheck{Findings: []Finding{problem("run it by hand to see why ("+line+"): check the program's path, its interpreter (a virtual environment's python by its path) and that it has the SDK",
+			"the hook does not start: %s", hs.Reason)}}
 	}
 	var out []Finding
 	if failed := report.Failed(); len(failed) > 0 {
@@ -257,6 +260,44 @@ func checkHook(ctx context.Context, a *Agent, b Bridged, dir string) []Finding {
 	}
 	for _, w := range report.Warnings {
 		out = append(out, note("%s does not honour this: %s", a.Name, w))
+	}
+	return HookCheck{Findings: out, Modes: report.Modes}
+}
+
+// HookCheck is what checking a started hook found: its findings, and the
+// modes its hello declared (none when it did not start).
+type HookCheck struct {
+	Findings []Finding
+	Modes    []protocol.Mode
+}
+
+// checkEvents compares the events a started hook is named for with those
+// its modes need, as install would write them: a guarding event left out
+// lets what it guards through unasked (a file written by an older install,
+// or by hand), so it is a problem; another is a note.
+func (a *Agent) checkEvents(h *Installed, modes []protocol.Mode) []Finding {
+	agent := agents.ByName(a.Name)
+	if agent == nil || len(modes) == 0 {
+		return nil
+	}
+	var guards, others []string
+	for _, event := range Events(agent, modes) {
+		switch {
+		case slices.Contains(h.Events, event):
+		case agent.Events[event].Guard:
+			guards = append(guards, event)
+		default:
+			others = append(others, event)
+		}
+	}
+	var out []Finding
+	fix := "run hookwire install " + a.Name + " again with this hook: it adds the events and keeps the rest of the file"
+	if len(guards) > 0 {
+		out = append(out, problem(fix, "the hook guards tools, but %s does not ask it at %s: what those events guard runs unasked",
+			a.Name, strings.Join(guards, ", ")))
+	}
+	if len(others) > 0 {
+		out = append(out, note("the hook's modes also need %s, which this file does not name for it (%s)", strings.Join(others, ", "), fix))
 	}
 	return out
 }

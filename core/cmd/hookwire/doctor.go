@@ -69,7 +69,7 @@ AGENT: also when none is installed).`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			code := exitOK
-			checked := map[string][]install.Finding{} // a hook in several agents starts once
+			checked := map[string]install.HookCheck{} // a hook in several agents starts once
 			var looked []string                       // the files of agents with none, said when no agent has one
 			printed := 0
 			for _, name := range names {

@@ -2,7 +2,6 @@ package install
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,32 +12,12 @@ import (
 // Claude Code 2.1.332 lacks) is not ready: the commands that event guards
 // would run unasked. An event that guards nothing is a note.
 func TestDoctorFindsAGuardEventTheFileLeavesOut(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := newClone(t)
-	script := filepath.Join(t.TempDir(), "guard.py")
-	writeFile(t, script, `import json, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if not isinstance(m, dict) or not m.get("id"):  # id 0 is a notification
-        continue
-    method = m.get("method")
-    if method == "hook.hello":
-        r = {"ok": True, "name": "guard", "modes": ["tool"]}
-    elif method in ("hook.before_tool", "hook.after_tool"):
-        r = {"action": "continue"}
-    else:
-        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601, "message": "no such method"}}), flush=True)
-        continue
-    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+	hook := pythonHook(t, `["tool"]`, `    if method in ("hook.before_tool", "hook.after_tool"):
+        return {"action": "continue"}
 `)
 	a := Agents["claude-code"]
-	entry := `[{"matcher": "*", "hooks": [{"type": "command", "command": ` + strconvQuote(Command(c.bridge, a.Name, []string{python, script})) + `, "timeout": 60}]}]`
+	entry := `[{"matcher": "*", "hooks": [{"type": "command", "command": ` + strconvQuote(Command(c.bridge, a.Name, hook)) + `, "timeout": 60}]}]`
 	settings := func(events ...string) {
 		var parts []string
 		for _, e := range events {

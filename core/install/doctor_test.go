@@ -269,40 +269,53 @@ func strconvQuote(s string) string {
 	return string(b)
 }
 
-// With --start-hooks, what the agent does not honour of a hook's replies
-// is named: here the tools a before_llm modify adds, which no agent of
-// the bridge takes from a hook.
-func TestDoctorNamesPluginToolsTheAgentDrops(t *testing.T) {
+// pythonHook writes a hook in plain Python whose hello declares modes (a
+// JSON list) and whose answer to any other request is what the body of
+// answer(method, params) returns (None: no such method); it returns the
+// command that runs it.
+func pythonHook(t *testing.T, modes, answer string) []string {
+	t.Helper()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newClone(t)
-	script := filepath.Join(t.TempDir(), "tools.py")
+	script := filepath.Join(t.TempDir(), "hook.py")
 	writeFile(t, script, `import json, sys
+def answer(method, params):
+`+answer+`    return None
 for line in sys.stdin:
     try:
         m = json.loads(line)
     except ValueError:
         continue
-    if not isinstance(m, dict) or "id" not in m:
+    if not isinstance(m, dict) or not m.get("id"):  # id 0 is a notification
         continue
-    method = m.get("method")
-    if method == "hook.hello":
-        r = {"ok": True, "name": "tools", "modes": ["llm"]}
-    elif method == "hook.before_llm":
-        req = dict(m.get("params") or {})
-        req["tools"] = list(req.get("tools") or []) + [{"type": "function", "function": {"name": "word_count", "description": "counts words", "parameters": {"type": "object"}}}]
-        r = {"action": "modify", "request": req}
-    elif method in ("hook.after_llm",):
-        r = {"action": "continue"}
+    if m.get("method") == "hook.hello":
+        r = {"ok": True, "name": "hook", "modes": `+modes+`}
     else:
-        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601, "message": "no such method"}}), flush=True)
-        continue
-    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+        r = answer(m.get("method"), m.get("params") or {})
+    out = {"jsonrpc": "2.0", "id": m["id"], "result": r}
+    if r is None:
+        out = {"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601, "message": "no such method"}}
+    print(json.dumps(out), flush=True)
+`)
+	return []string{python, script}
+}
+
+// With --start-hooks, what the agent does not honour of a hook's replies
+// is named: here the tools a before_llm modify adds, which no agent of
+// the bridge takes from a hook.
+func TestDoctorNamesPluginToolsTheAgentDrops(t *testing.T) {
+	c := newClone(t)
+	hook := pythonHook(t, `["llm"]`, `    if method == "hook.before_llm":
+        req = dict(params)
+        req["tools"] = list(req.get("tools") or []) + [{"type": "function", "function": {"name": "word_count", "description": "counts words", "parameters": {"type": "object"}}}]
+        return {"action": "modify", "request": req}
+    if method == "hook.after_llm":
+        return {"action": "continue"}
 `)
 	a := Agents["claude-code"]
-	command := Command(c.bridge, a.Name, []string{python, script})
+	command := Command(c.bridge, a.Name, hook)
 	writeFile(t, filepath.Join(c.home, ".claude", "settings.json"),
 		`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": `+strconvQuote(command)+`, "timeout": 60}]}]}}`)
 	r := Doctor(context.Background(), a, c.home, t.TempDir(), DoctorOptions{StartHooks: true})

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -110,4 +111,22 @@ func Serve(ctx context.Context, opts bridge.ServeOptions, in io.Reader, out, log
 		}
 		return nil
 	})
+}
+
+// Hook is the agent's mcp_tool hook that asks the server about an event,
+// within timeout. A guard's blocks the call when the server cannot answer
+// (not connected, gone, an error, past its timeout); another event's goes
+// on, its failure reported.
+func Hook(mt *agents.MCPTool, guard bool, timeout time.Duration) map[string]any {
+	h := map[string]any{"type": "mcp_tool", "server": Server, "tool": Tool, "input": Input(mt), "timeout": int(timeout.Seconds())}
+	if guard {
+		h["onFailure"] = "block"
+	}
+	return h
+}
+
+// ServerEntry is the MCP server's entry in the agent's configuration: a
+// stdio server the agent starts, argv.
+func ServerEntry(argv []string) map[string]any {
+	return map[string]any{"type": "stdio", "command": argv[0], "args": argv[1:]}
 }

@@ -22,19 +22,11 @@ type mcpSession struct {
 
 // startMCP starts the server and initializes the MCP session.
 func startMCP(argv []string) (*mcpSession, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	in, err := cmd.StdinPipe()
+	cmd, in, out, err := startPiped(argv)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s := &mcpSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
+	s := &mcpSession{cmd: cmd, in: in, out: out}
 	if _, err := s.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
 		s.stop()
 		return nil, err

@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,12 +69,13 @@ func TestUnderTheRealClaudeCodeAPromptHookAddsContextOrBlocksThePrompt(t *testin
 // bridge --mcp` is the MCP server Claude Code starts itself, once, declared
 // in the project's .mcp.json and approved in its settings, and each event
 // is an mcp_tool hook that calls its tool (a guard's with onFailure block).
-// server, when set, replaces the server's command. It returns what Claude
-// Code printed, and the file where the hook notes each start.
-func (a *agentRun) claudeCodeWarm(t *testing.T, hook, server []string, env ...string) (string, *modelServer, string) {
+// It returns what Claude Code printed, and the file where the hook notes
+// each start.
+func (a *agentRun) claudeCodeWarm(t *testing.T, hook []string, w warmRun) (string, *modelServer, string) {
 	t.Helper()
 	starts := filepath.Join(t.TempDir(), "starts")
 	argv := slices.Concat([]string{"sh", "-c", `echo started >> "$0"; exec "$@"`, starts}, hook)
+	server := w.server
 	if server == nil {
 		server = slices.Concat([]string{cli, "bridge", "--mcp", "--timeout", "2s", "--log", filepath.Join(t.TempDir(), "mcp.log")}, a.bridgeFlags, []string{"claude-code", "--"}, argv)
 	}
@@ -83,11 +85,20 @@ func (a *agentRun) claudeCodeWarm(t *testing.T, hook, server []string, env ...st
 	events := map[string]any{}
 	for name := range a.claudeEvents(nil) {
 		guard := agents.ClaudeCode.Events[name].Guard
-		events[name] = []any{map[string]any{"matcher": "*", "hooks": []any{mcptool.Hook(mt, guard, 60*time.Second)}}}
+		events[name] = []any{map[string]any{"matcher": "*", "hooks": []any{mcptool.Hook(mt, guard && !w.noBlock, cmp.Or(w.timeout, 60*time.Second))}}}
 	}
 	settings := map[string]any{"hooks": events, "enabledMcpjsonServers": []string{mcptool.Server}}
-	out, model := a.runClaudeCode(t, settings, env...)
+	out, model := a.runClaudeCode(t, settings)
 	return out, model, starts
+}
+
+// warmRun is how a test changes a warm run: server replaces the server's
+// command; timeout is the hooks' own (Claude Code's timeout of the call);
+// noBlock leaves onFailure out of the guards' hooks.
+type warmRun struct {
+	server  []string
+	timeout time.Duration
+	noBlock bool
 }
 
 // Served warm, the shell-guard example denies each rm -rf of the folder,
@@ -98,7 +109,7 @@ func TestUnderTheRealClaudeCodeAWarmSessionGuardsWithOneHookProcess(t *testing.T
 	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	a := newAgentRun(t)
 	a.calls, a.prompt, a.stop = 2, true, true
-	out, model, starts := a.claudeCodeWarm(t, []string{"env", "PYTHONPATH=" + sdk, "python3", shellGuard}, nil)
+	out, model, starts := a.claudeCodeWarm(t, []string{"env", "PYTHONPATH=" + sdk, "python3", shellGuard}, warmRun{})
 	if !a.survived() {
 		t.Errorf("Claude Code %s ran rm -rf: the folder is gone\n%s", claudeCodeVersion, out)
 	}
@@ -133,24 +144,30 @@ for line in sys.stdin:
 
 // When the warm session cannot answer, Claude Code blocks the guarded call
 // itself (onFailure block): the server killed in the middle of a call, a
-// server that never starts. A guard that lets the call through shows the
-// scenario runs the tool.
+// server that never starts, a call past the hook's own timeout. Without
+// onFailure block, Claude Code 2.1.331 runs the call: what holds the guard
+// is that setting. A guard that lets the call through shows the scenario
+// runs the tool.
 func TestUnderTheRealClaudeCodeAWarmSessionThatIsGoneFailsClosed(t *testing.T) {
+	stall := func(t *testing.T) []string { return pythonGuard(t, "stall") }
 	for _, tc := range []struct {
-		name   string
-		hook   func(t *testing.T) []string
-		server []string
-		told   string // what the model or the user reads
+		name string
+		hook func(t *testing.T) []string
+		warm warmRun
+		told string // what the model or the user reads
 	}{
-		{"the server killed in a call", killingGuard, nil, "The call to the MCP server failed."},
-		{"a server that never starts", func(t *testing.T) []string { return []string{"true"} }, []string{filepath.Join(t.TempDir(), "no-such-server")}, "MCP server 'hookwire' not connected"},
+		{"the server killed in a call", killingGuard, warmRun{}, "The call to the MCP server failed."},
+		{"a server that never starts", func(t *testing.T) []string { return []string{"true"} }, warmRun{server: []string{filepath.Join(t.TempDir(), "no-such-server")}}, "MCP server 'hookwire' not connected"},
+		// The bridge's own deadline is 2 s (--timeout): past the hook's 1 s,
+		// only Claude Code's timeout answers.
+		{"past the hook's timeout", stall, warmRun{timeout: time.Second}, "timed out; blocking because onFailure is"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)
 			a.calls = 2
-			out, model, starts := a.claudeCodeWarm(t, tc.hook(t), tc.server)
-			if _, err := os.Stat(starts); (err == nil) != (tc.server == nil) {
+			out, model, starts := a.claudeCodeWarm(t, tc.hook(t), tc.warm)
+			if _, err := os.Stat(starts); (err == nil) != (tc.warm.server == nil) {
 				t.Errorf("the hook started: %v; want it asked only when the server runs", err == nil)
 			}
 			if !a.survived() {
@@ -161,12 +178,17 @@ func TestUnderTheRealClaudeCodeAWarmSessionThatIsGoneFailsClosed(t *testing.T) {
 			}
 		})
 	}
-	t.Run("control: a guard that lets it through", func(t *testing.T) {
-		t.Parallel()
-		a := newAgentRun(t)
-		out, _, _ := a.claudeCodeWarm(t, pythonGuard(t, "continue"), nil)
-		if a.survived() {
-			t.Errorf("with a guard that lets the call through, the folder should be gone: the scenario does not run the tool\n%s", out)
-		}
-	})
+	for name, hook := range map[string]func(t *testing.T) []string{
+		"control: a guard that lets it through":          func(t *testing.T) []string { return pythonGuard(t, "continue") },
+		"control: the server killed, no onFailure block": killingGuard,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a := newAgentRun(t)
+			out, _, _ := a.claudeCodeWarm(t, hook(t), warmRun{noBlock: strings.Contains(name, "no onFailure")})
+			if a.survived() {
+				t.Errorf("the folder should be gone: the scenario does not run the tool, or Claude Code %s blocks without onFailure block\n%s", claudeCodeVersion, out)
+			}
+		})
+	}
 }

@@ -59,7 +59,8 @@ func claudeEnd(name string) func(session string) map[string]any {
 // same through `hookwire bridge` (the whole CLI, which starts slower), and
 // a plain Python script started for the event, as command hooks are
 // written. The first event of a session, which starts the hook, is timed
-// apart; so is a warm event in the form of each other agent.
+// apart; so is a warm event in the form of each other agent, and Claude
+// Code's mcp_tool hooks served by `hookwire bridge --mcp` (bridge_mcp.go).
 func (b *bench) bridge() error {
 	cli := filepath.Join(b.env.bin, "hookwire")
 	fast := filepath.Join(b.env.bin, "hookwire-bridge")
@@ -125,7 +126,12 @@ func (b *bench) bridge() error {
 		return runEvent(script, event("plain", "rm -rf /"))
 	}}
 	defer endSession("warm")
-	cs := []*contender{first, warm, warmCLI, plain}
+	mcpFirst, mcpCold, mcpWarm, stopMCP, err := mcpContenders(append([]string{cli, "bridge", "--mcp", "claude-code", "--"}, guard...))
+	if err != nil {
+		return err
+	}
+	defer stopMCP()
+	cs := []*contender{first, warm, warmCLI, plain, mcpFirst, mcpCold, mcpWarm}
 	for _, f := range agentForms {
 		argv := append([]string{fast, "--dir", dir, f.agent, "--"}, guard...)
 		ev, _ := json.Marshal(f.event("warm", "rm -rf /"))

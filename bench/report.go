@@ -220,6 +220,12 @@ func (r *results) judge() {
 	if s, ok := find(r.Bridge, "bridge-warm"); ok {
 		check("warm hookwire-bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
 	}
+	if s, ok := find(r.Bridge, "mcp-warm"); ok {
+		check("warm mcp_tool event (hookwire bridge --mcp), against a plain Python command hook (20x faster)", s.VsLoop, 0.05, "x")
+	}
+	if s, ok := find(r.Bridge, "mcp-first"); ok {
+		check("first mcp_tool event of a session, its server started with the session", ms(s.Median), 30, "ms")
+	}
 	for _, s := range r.Bridge {
 		if agent, ok := strings.CutPrefix(s.ID, "bridge-agent-"); ok {
 			check("warm hookwire-bridge event, "+agent+"'s form, against a plain Python command hook", s.VsLoop, 0.2, "x")

@@ -181,19 +181,28 @@ type bareClient struct {
 }
 
 func startBare(argv []string, line []byte, ok func([]byte) bool) (*bareClient, error) {
+	cmd, in, out, err := startPiped(argv)
+	if err != nil {
+		return nil, err
+	}
+	return &bareClient{cmd: cmd, in: in, out: out, line: line, ok: ok}, nil
+}
+
+// startPiped starts argv with pipes to its stdin and from its stdout.
+func startPiped(argv []string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return &bareClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), line: line, ok: ok}, nil
+	return cmd, in, bufio.NewReaderSize(out, 64<<10), nil
 }
 
 func (c *bareClient) call() error {

@@ -208,7 +208,6 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // the other events of a session) and returns what it printed.
 func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, anthropic(a.answer()))
 	var quoted []string
 	// A folder of its own, with a short name: a Unix socket's path is
 	// limited to about 100 bytes.
@@ -222,6 +221,12 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 	}
 	command := strings.Join(quoted, " ")
 	entry := []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 60}}}}
+	return a.runClaudeCode(t, map[string]any{"hooks": a.claudeEvents(entry)}, env...)
+}
+
+// claudeEvents names entry for the events of Claude Code the run asks for:
+// PreToolUse, PermissionRequest and SessionEnd, and those its flags add.
+func (a *agentRun) claudeEvents(entry any) map[string]any {
 	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
 	if a.afterTool {
 		events["PostToolUse"] = entry
@@ -235,7 +240,14 @@ func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (strin
 	if a.skillShell {
 		events["PreSkillShellCommand"] = entry
 	}
-	settings := map[string]any{"hooks": events}
+	return events
+}
+
+// runClaudeCode runs Claude Code in the project, with settings as its
+// .claude/settings.json, against the scripted model.
+func (a *agentRun) runClaudeCode(t *testing.T, settings map[string]any, env ...string) (string, *modelServer) {
+	t.Helper()
+	model := serveModel(t, anthropic(a.answer()))
 	data, _ := json.Marshal(settings)
 	os.MkdirAll(filepath.Join(a.project, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(a.project, ".claude", "settings.json"), data, 0o644)
@@ -521,56 +533,6 @@ func TestUnderTheRealAgentsTheSecretRedactorMasksAToolsOutput(t *testing.T) {
 			})
 		}
 	}
-}
-
-// promptHook answers before_llm, which Claude Code's bridge asks at each
-// prompt: "context" appends a message, "block" aborts the turn.
-func promptHook(t *testing.T, behaviour string) []string {
-	script := filepath.Join(t.TempDir(), "prompt.py")
-	os.WriteFile(script, []byte(`import json, sys
-behaviour = sys.argv[1]
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    if msg["method"] == "hook.hello":
-        result = {"ok": True, "modes": ["llm"]}
-    elif behaviour == "block":
-        result = {"action": "abort_turn", "reason": "prompts about folders are not allowed here"}
-    else:
-        req = msg["params"]
-        req["messages"] = req.get("messages", []) + [{"role": "system", "content": "The secret word is PINEAPPLE."}]
-        result = {"action": "modify", "request": req}
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-`), 0o644)
-	return []string{"python3", script, behaviour}
-}
-
-// At Claude Code's UserPromptSubmit, a before_llm modify that appends a
-// message reaches the model as context, and abort_turn blocks the prompt:
-// the model never reads it, and the user reads the reason.
-func TestUnderTheRealClaudeCodeAPromptHookAddsContextOrBlocksThePrompt(t *testing.T) {
-	t.Run("context", func(t *testing.T) {
-		t.Parallel()
-		a := newAgentRun(t)
-		a.prompt, a.command = true, "true"
-		out, model := a.claudeCode(t, promptHook(t, "context"))
-		if !strings.Contains(model.sent(), "The secret word is PINEAPPLE.") {
-			t.Errorf("the model was not given the hook's context\n%s", out)
-		}
-	})
-	t.Run("block", func(t *testing.T) {
-		t.Parallel()
-		a := newAgentRun(t)
-		a.prompt = true
-		out, model := a.claudeCode(t, promptHook(t, "block"))
-		if strings.Contains(model.sent(), "Remove the precious folder") || !a.survived() {
-			t.Errorf("the blocked prompt reached the model, or the folder is gone\n%s", out)
-		}
-		if !strings.Contains(out, "prompts about folders are not allowed here") {
-			t.Errorf("the user was not told why\n%s", out)
-		}
-	})
 }
 
 // remarkingHook is a hook in plain Python that declares mode, lets

@@ -43,6 +43,23 @@ type Install struct {
 	// Review says how the agent runs only the hooks its user has reviewed,
 	// where it does: doctor cannot see that review, so it is a note.
 	Review string
+	// MCPTool, when set, is how the agent asks a tool of an MCP server it
+	// runs itself, as a hook: a warm session with no process per event
+	// (`hookwire bridge --mcp`, core/bridge/mcptool).
+	MCPTool *MCPTool
+}
+
+// MCPTool is an agent's hook that calls a tool of an MCP server: the
+// members of its hook input, which reach the tool only one by one, each
+// as a string (${member} in the hook's input).
+type MCPTool struct {
+	// Document is where these facts come from, with the version.
+	Document string
+	// Text are the members whose values are strings.
+	Text []string
+	// JSON are the members whose values are objects, arrays, booleans or
+	// numbers: the agent writes them as JSON text.
+	JSON []string
 }
 
 // Scope is which of an agent's configuration files: the user's, the

@@ -57,26 +57,18 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	// Until the event says which it is, it may guard a tool: a failure
-	// before then blocks it.
-	ev := Event{}
-	step := Step{Guard: true}
+	data, err := readEvent(ctx, stdin)
+	if err != nil {
+		return write(opts.Agent.unread(data, err, opts.FailOpen), stdout, stderr)
+	}
+	ev, err := opts.Agent.Parse(data)
+	if err != nil {
+		return write(opts.Agent.unread(data, fmt.Errorf("%w (an event is the JSON object an agent writes on a hook's stdin)", err), opts.FailOpen), stdout, stderr)
+	}
 	fail := func(err error) int {
-		o := outcome{step: step, failure: err.Error(), failOpen: opts.FailOpen}
+		o := outcome{step: opts.Agent.Events[ev.Name], failure: err.Error(), failOpen: opts.FailOpen}
 		return write(opts.Agent.decide(ev, o), stdout, stderr)
 	}
-	data, err := readEvent(ctx, stdin)
-	if name := eventName(data); name != "" {
-		ev.Name, step = name, opts.Agent.Events[name]
-	}
-	if err != nil {
-		return fail(err)
-	}
-	parsed, err := opts.Agent.Parse(data)
-	if err != nil {
-		return fail(fmt.Errorf("%w (an event is the JSON object an agent writes on a hook's stdin)", err))
-	}
-	ev = parsed
 	dir := opts.Dir
 	if dir == "" {
 		dir = DefaultDir()

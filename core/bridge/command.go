@@ -54,12 +54,17 @@ later tool call of that turn is blocked without asking it, naming the abort,
 until the agent's next prompt or the end of its turn (name that event for
 the hook too). Every event ends within --deadline.`
 
+// WarmServer serves a session whose agent runs the server itself, for the
+// whole session, on stdin and stdout (core/bridge/mcptool's Serve).
+type WarmServer func(ctx context.Context, opts ServeOptions, stdin io.Reader, stdout, stderr io.Writer) error
+
 // Command defines the bridge's flags on fs and returns the command. self
 // is what runs the bridge again, for a session's server: this program's
 // arguments before the bridge's own ("bridge" for hookwire, none for
 // hookwire-bridge). observe, if set, is given each session's runtime
-// (ServeOptions.Observe).
-func Command(fs *flag.FlagSet, observe Observer, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// (ServeOptions.Observe). warm, if set, is run by --mcp (hookwire links
+// the MCP SDK; hookwire-bridge, which must start fast, does not).
+func Command(fs *flag.FlagSet, observe Observer, warm WarmServer, self ...string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "`folder` of the sessions' sockets and logs (default "+DefaultDir()+")")
 	idle := fs.Duration("idle", 0, "stop a session's server after this long with no event (default "+DefaultIdle.String()+"; "+shorter((*agents.Agent).IdleTime, DefaultIdle)+")")
 	timeout := fs.Duration("timeout", 0, "deadline of each call to the hook (default: the runtime's, 5s, and 60s for approvals)")
@@ -71,6 +76,10 @@ func Command(fs *flag.FlagSet, observe Observer, self ...string) func(args []str
 	envClear := fs.Bool("env-clear", false, "pass the hook none of the agent's environment variables but those --env-passthrough names (API keys stay out)")
 	name := fs.String("name", "", "the hook's `name` in messages and the log (default: its script's file name, such as guard.py)")
 	envPass := fs.String("env-passthrough", "", "comma-separated `variables` (globs such as LC_*) the hook receives with --env-clear; without it, the only ones it receives")
+	mcp := new(bool)
+	if warm != nil {
+		mcp = fs.Bool("mcp", false, "be the session's server as a stdio MCP server that the agent starts itself, once a session, and asks each event by a tool of its own (Claude Code's mcp_tool hooks: docs/bridge-mcp.md); no process starts per event")
+	}
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fail := func(code int, err error) int {
 			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
@@ -98,9 +107,13 @@ func Command(fs *flag.FlagSet, observe Observer, self ...string) func(args []str
 			return fail(cli.ExitUsage, fmt.Errorf("--failure-policy: %q is not open or closed", *policy))
 		}
 		argv := args[1:]
+		var err error
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		if *serve != "" {
+		if *serve != "" || *mcp {
+			if *mcp && agent.Install.MCPTool == nil {
+				return fail(cli.ExitUsage, fmt.Errorf("--mcp: %s calls no tool of an MCP server as a hook", agent.Title))
+			}
 			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)}
 			logTo := stderr
 			if *logPath != "" {
@@ -110,9 +123,13 @@ func Command(fs *flag.FlagSet, observe Observer, self ...string) func(args []str
 				}
 				logTo = capped
 			}
-			logger := slog.New(cli.NewLogHandler(logTo))
-			err := Serve(ctx, ServeOptions{Agent: agent, Name: *name, Socket: *serve, Process: proc, Intercept: stages, Idle: *idle, Logger: logger,
-				FailOpen: *policy == "open", Deadline: *deadline, Observe: observe})
+			opts := ServeOptions{Agent: agent, Name: *name, Socket: *serve, Log: *logPath, Process: proc, Intercept: stages, Idle: *idle, Logger: slog.New(cli.NewLogHandler(logTo)),
+				FailOpen: *policy == "open", Deadline: *deadline, Observe: observe}
+			if *mcp {
+				err = warm(ctx, opts, stdin, stdout, logTo)
+			} else {
+				err = Serve(ctx, opts)
+			}
 			if err != nil {
 				return fail(cli.ExitFail, err)
 			}

@@ -34,6 +34,9 @@ type ServeOptions struct {
 	Name string
 	// Socket is the Unix socket the server listens on.
 	Socket string
+	// Log is the session's log, which messages about a failure name;
+	// empty: the socket's path with .log for .sock.
+	Log string
 	// Process is the hook: command, dir, env, deadline, restart.
 	Process runtime.ProcessConfig
 	// Intercept, when set, are the stages asked of a hook that declares
@@ -93,16 +96,72 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	if opts.Idle <= 0 {
 		opts.Idle = opts.Agent.IdleTime()
 	}
+	opts.Log = cmp.Or(opts.Log, strings.TrimSuffix(opts.Socket, ".sock")+".log")
+	s, closeRuntime, err := open(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer closeRuntime()
+	ln, err := session.Listen(opts.Socket, s.log)
+	if err != nil {
+		return err
+	}
+	go ln.Accept(s.serve)
+	defer func() {
+		ln.Close()
+		if ctx.Err() == nil {
+			// The events being answered get their answers, the hook's
+			// failure named, rather than a connection cut by our exit:
+			// each ends within the invocations' deadline.
+			ln.Finish(s.deadline)
+		}
+	}()
+	idle := time.NewTimer(opts.Idle)
+	down := time.NewTicker(500 * time.Millisecond)
+	defer down.Stop()
+	for {
+		select {
+		case <-s.events:
+			idle.Reset(opts.Idle)
+		case <-idle.C:
+			s.log.Info("no event for the idle time: stopping", "idle", opts.Idle)
+			return nil
+		case <-s.end:
+			return nil
+		case <-down.C:
+			if err := s.down(); err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// open starts the session's hook, through the runtime, behind a server
+// that answers its events; close stops the hook and what observes it.
+func open(ctx context.Context, opts ServeOptions) (s *server, close func(), err error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	opts.Name = cmp.Or(opts.Name, NameOf(opts.Process.Command))
+	var closers []func() // run last to first
+	close = func() {
+		for _, c := range slices.Backward(closers) {
+			c()
+		}
+	}
+	defer func() {
+		if err != nil {
+			close()
+		}
+	}()
 	// The hook's last words on stderr explain a failure best: they go into
 	// the message the user sees, as well as into the log.
 	tail := &stderrTail{}
-	pub := feed.Open(feed.Info{Kind: "bridge", Host: opts.Agent.Name, Command: strings.Join(opts.Process.Command, " "), Log: strings.TrimSuffix(opts.Socket, ".sock") + ".log"})
-	defer pub.Close()
+	pub := feed.Open(feed.Info{Kind: "bridge", Host: opts.Agent.Name, Command: strings.Join(opts.Process.Command, " "), Log: opts.Log})
+	closers = append(closers, pub.Close)
 	log = slog.New(pub.Logger(tail.wrap(log.Handler())))
 	proc := opts.Process
 	proc.Enabled = true
@@ -126,57 +185,32 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	defaults := runtime.DefaultsConfig{ApprovalTimeoutMS: int(min(runtime.DefaultApprovalTimeout, deadline*9/10).Milliseconds())}
 	rtOpts := runtime.Options{Logger: log, NoSessionEvents: false, OnCall: pub.Call, Trace: pub.Wire}
 	decisions := audit.FromEnv(log)
-	defer decisions.Close() // after the runtime's Close, deferred below
-	// The session is named as its log file is, beside its socket.
-	src := audit.Source{Host: "hookwire-bridge", Agent: opts.Agent.Name, Session: strings.TrimSuffix(filepath.Base(opts.Socket), ".sock")}
+	closers = append(closers, func() { decisions.Close() }) // after the runtime's Close
+	// The session is named as its log file is.
+	src := audit.Source{Host: "hookwire-bridge", Agent: opts.Agent.Name, Session: strings.TrimSuffix(filepath.Base(opts.Log), ".log")}
 	decisions.Attach(&rtOpts, src)
 	switch {
 	case opts.Observe != nil:
-		defer opts.Observe(&rtOpts, src)() // stopped after the runtime's Close, deferred below
+		closers = append(closers, opts.Observe(&rtOpts, src)) // stopped after the runtime's Close
 	case otlpenv.Set():
 		log.Warn("the OTEL_EXPORTER_OTLP_* variables are set, but this program exports no telemetry: install hookwire in the folder of hookwire-bridge, whose sessions then run as hookwire bridge, which does (docs/telemetry.md)")
 	}
 	rt, err := runtime.New(runtime.Config{Hooks: runtime.HooksConfig{Enabled: true, Defaults: defaults, Processes: map[string]runtime.ProcessConfig{opts.Name: proc}}}, rtOpts)
 	if err != nil {
-		return err
+		return nil, close, err
 	}
-	ln, err := session.Listen(opts.Socket, log)
-	if err != nil {
-		return err
-	}
-	s := &server{opts: opts, rt: rt, log: log, tail: tail, pub: pub, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{}), deadline: deadline}
+	closers = append(closers, func() { rt.Close() })
+	s = &server{opts: opts, rt: rt, log: log, tail: tail, pub: pub, started: make(chan struct{}), events: make(chan struct{}, 1), end: make(chan struct{}), deadline: deadline}
 	go s.start(ctx)
-	go ln.Accept(s.serve)
-	defer func() {
-		ln.Close()
-		if ctx.Err() == nil {
-			// The events being answered get their answers, the hook's
-			// failure named, rather than a connection cut by our exit:
-			// each ends within the invocations' deadline.
-			ln.Finish(deadline)
-		}
-		rt.Close()
-	}()
-	idle := time.NewTimer(opts.Idle)
-	down := time.NewTicker(500 * time.Millisecond)
-	defer down.Stop()
-	for {
-		select {
-		case <-s.events:
-			idle.Reset(opts.Idle)
-		case <-idle.C:
-			log.Info("no event for the idle time: stopping", "idle", opts.Idle)
-			return nil
-		case <-s.end:
-			return nil
-		case <-down.C:
-			if err := rt.Down(opts.Name); err != nil {
-				return fmt.Errorf("the hook is down for good: %w", err)
-			}
-		case <-ctx.Done():
-			return nil
-		}
+	return s, close, nil
+}
+
+// down says why the hook is down for good, if it is.
+func (s *server) down() error {
+	if err := s.rt.Down(s.opts.Name); err != nil {
+		return fmt.Errorf("the hook is down for good: %w", err)
 	}
+	return nil
 }
 
 func (s *server) start(ctx context.Context) {
@@ -311,7 +345,7 @@ func (s *server) decide(ev Event, o *outcome) Reply {
 	}
 	s.tail.settle()
 	o.stderr = s.tail.last()
-	o.log = strings.TrimSuffix(s.opts.Socket, ".sock") + ".log"
+	o.log = s.opts.Log
 	r := s.opts.Agent.decide(ev, *o)
 	if o.failure == "" {
 		r = s.remarks(ev, o, withMessage(r, s.opts.Agent.messageKey(), o.problem()))

@@ -24,7 +24,7 @@ import (
 // later is covered without a line here.
 func TestEveryFlagOfTheBridgeReachesTheServerAndKeysTheSession(t *testing.T) {
 	fs := flag.NewFlagSet("hookwire-bridge", flag.ContinueOnError)
-	Command(fs, nil)
+	Command(fs, nil, nil)
 	hook := []string{"python3", "guard.py"}
 	server := func(socket string) []string {
 		return serverArgv(fs, []string{"hookwire-bridge"}, socket, "claude-code", hook)
@@ -52,7 +52,7 @@ func TestEveryFlagOfTheBridgeReachesTheServerAndKeysTheSession(t *testing.T) {
 		// The server reads the flag back as it was given.
 		argv := server(filepath.Join("d", "claude-code-1.sock"))
 		back := flag.NewFlagSet("server", flag.ContinueOnError)
-		Command(back, nil)
+		Command(back, nil, nil)
 		if err := back.Parse(argv[1:]); err != nil {
 			t.Fatalf("the server's command line %q: %v", argv, err)
 		}

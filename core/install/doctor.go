@@ -146,6 +146,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 		}
 		docs[scope] = doc
 		r.Hooks = append(r.Hooks, a.installed(doc, scope, file, env)...)
+		r.Findings = append(r.Findings, a.mcpToolGuards(doc, file)...)
 	}
 	r.Findings = append(r.Findings, a.switches(docs, r.Files, home, dir)...)
 	checked := opts.Checked

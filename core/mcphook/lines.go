@@ -129,7 +129,13 @@ func (s *Stdio) readLine() (line []byte, long bool, err error) {
 		}
 		for !long && len(frag) > 0 {
 			if len(chunks) == 0 || len(chunks[len(chunks)-1]) == chunk {
-				chunks = append(chunks, make([]byte, 0, chunk))
+				// The line's last fragment gets a chunk of its size: a
+				// short message costs no MiB to allocate and clear.
+				size := chunk
+				if !errors.Is(err, bufio.ErrBufferFull) {
+					size = min(chunk, len(frag))
+				}
+				chunks = append(chunks, make([]byte, 0, size))
 			}
 			last := &chunks[len(chunks)-1]
 			n := min(len(frag), chunk-len(*last))

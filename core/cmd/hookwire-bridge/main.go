@@ -19,7 +19,7 @@ func main() {
 		return
 	}
 	fs := flag.NewFlagSet("hookwire-bridge", flag.ContinueOnError)
-	run := bridge.Command(fs, nil) // no telemetry: see bridge.Command
+	run := bridge.Command(fs, nil, nil) // no telemetry, no MCP: see bridge.Command
 	os.Exit(cli.Run(fs, "hookwire-bridge "+bridge.Args, bridge.Summary, os.Args[1:], os.Stdout, os.Stderr, func(args []string) int {
 		return run(args, os.Stdin, os.Stdout, os.Stderr)
 	}))

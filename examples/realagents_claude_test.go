@@ -2,7 +2,10 @@ package examples
 
 import (
 	"cmp"
+	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -191,4 +194,72 @@ func TestUnderTheRealClaudeCodeAWarmSessionThatIsGoneFailsClosed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// claudeCode runs Claude Code with the hook command for PreToolUse (and
+// the other events of a session) and returns what it printed.
+func (a *agentRun) claudeCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
+	t.Helper()
+	var quoted []string
+	// A folder of its own, with a short name: a Unix socket's path is
+	// limited to about 100 bytes.
+	bridgeDir, err := os.MkdirTemp("", "hwa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(bridgeDir) })
+	for _, arg := range slices.Concat([]string{bridgeCLI, "--dir", bridgeDir, "--timeout", "2s"}, a.bridgeFlags, []string{"claude-code", "--"}, hook) {
+		quoted = append(quoted, shellQuote(arg))
+	}
+	command := strings.Join(quoted, " ")
+	entry := []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 60}}}}
+	return a.runClaudeCode(t, map[string]any{"hooks": a.claudeEvents(entry)}, env...)
+}
+
+// claudeEvents names entry for the events of Claude Code the run asks for:
+// PreToolUse, PermissionRequest and SessionEnd, and those its flags add.
+func (a *agentRun) claudeEvents(entry any) map[string]any {
+	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
+	if a.afterTool {
+		events["PostToolUse"] = entry
+	}
+	if a.prompt {
+		events["UserPromptSubmit"] = entry
+	}
+	if a.stop {
+		events["Stop"] = entry
+	}
+	if a.skillShell {
+		events["PreSkillShellCommand"] = entry
+	}
+	return events
+}
+
+// runClaudeCode runs Claude Code in the project, with settings as its
+// .claude/settings.json, against the scripted model.
+func (a *agentRun) runClaudeCode(t *testing.T, settings map[string]any, env ...string) (string, *modelServer) {
+	t.Helper()
+	model := serveModel(t, anthropic(a.answer()))
+	data, _ := json.Marshal(settings)
+	os.MkdirAll(filepath.Join(a.project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(a.project, ".claude", "settings.json"), data, 0o644)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	task := cmp.Or(a.task, "Remove the precious folder.")
+	cmd := exec.CommandContext(ctx, agentBin(t, "claude"), slices.Concat([]string{"-p", task, "--allowedTools", "Bash",
+		"--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5"}, a.agentFlags)...)
+	cmd.Dir = a.project
+	cmd.Env = append([]string{
+		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
+		"ANTHROPIC_BASE_URL=" + model.url, "ANTHROPIC_API_KEY=sk-scripted",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1",
+	}, env...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("Claude Code did not end within 120 s:\n%s", out)
+	}
+	_ = err // the agent's own exit status says how the turn ended, not whether the test passed
+	return string(out), model
 }

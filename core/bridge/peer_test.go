@@ -39,8 +39,10 @@ func TestTheServerRefusesAClientOfAnotherUser(t *testing.T) {
 			Process: runtime.ProcessConfig{Command: []string{"python3", "-c", "import sys; sys.stdin.read()"}}})
 	}()
 	defer func() { cancel(); <-done }()
+	// Listening, and its mode restricted: the server binds, then sets 0600,
+	// which would undo a chmod made between the two.
 	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(socket); err == nil {
+		if fi, err := os.Stat(socket); err == nil && fi.Mode().Perm() == 0o600 {
 			break
 		}
 		if time.Since(start) > 10*time.Second {

@@ -86,7 +86,8 @@ var ClaudeCode = add(&Agent{
 			Document: "Claude Code 2.1.331's settings schema of an mcp_tool hook (type, server, tool, input, if, timeout, onFailure, statusMessage, once; since 2.1.118) and its code: " +
 				"each string of input has ${path} replaced by that member of the hook input, an object as its JSON, a missing one as empty; there is no ${...} for the whole input",
 			Text: []string{"hook_event_name", "session_id", "transcript_path", "cwd", "permission_mode", "agent_id", "agent_type",
-				"tool_name", "tool_use_id", "error", "prompt", "last_assistant_message", "source", "model", "reason", "message", "notification_type", "trigger"},
+				"tool_name", "tool_use_id", "error", "prompt", "last_assistant_message", "source", "model", "reason", "message", "notification_type", "trigger",
+				"command_name", "command_source", "invoked_by"},
 			JSON: []string{"tool_input", "tool_response", "permission_suggestions", "stop_hook_active", "is_interrupt"},
 		},
 	},

@@ -43,6 +43,15 @@ type Install struct {
 	// Review says how the agent runs only the hooks its user has reviewed,
 	// where it does: doctor cannot see that review, so it is a note.
 	Review string
+	// FailsOpen says, for an agent that runs the action when a hook fails
+	// in a way the bridge cannot answer for (the bridge missing, killed)
+	// and has no setting that makes it fail closed, what then goes
+	// unguarded: install and doctor say it.
+	FailsOpen string
+	// ShowOutput is the entry's member, written true, that has the agent
+	// show its user what a hook writes, for an agent that shows nothing
+	// of it otherwise; empty where it shows the hook's messages anyway.
+	ShowOutput string
 }
 
 // Scope is which of an agent's configuration files: the user's, the
@@ -69,7 +78,13 @@ const (
 	Grouped Layout = iota
 	// Flat is a "version": 1 file whose hooks.EVENT is a list of entries.
 	Flat
+	// Listed is Flat without the version: hooks.EVENT is a list of
+	// entries, and the file has nothing else install writes.
+	Listed
 )
+
+// Lists says whether hooks.EVENT is a list of entries, not of groups.
+func (l Layout) Lists() bool { return l != Grouped }
 
 // Timeout is how an agent reads a hook's timeout.
 type Timeout struct {

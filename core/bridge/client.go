@@ -66,7 +66,7 @@ func Invoke(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr i
 		return write(opts.Agent.decide(ev, o), stdout, stderr)
 	}
 	data, err := readEvent(ctx, stdin)
-	if name := eventName(data); name != "" {
+	if name := eventName(data, opts.Agent.eventKey()); name != "" {
 		ev.Name, step = name, opts.Agent.Events[name]
 	}
 	if err != nil {

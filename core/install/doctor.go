@@ -539,6 +539,9 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	if a.Review != "" {
 		out = append(out, note("%s", a.Review))
 	}
+	if a.FailsOpen != "" {
+		out = append(out, note("%s", a.FailsOpen))
+	}
 	switch {
 	case scope == User || a.Trust == nil:
 	case a.Trust.Projects:

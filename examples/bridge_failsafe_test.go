@@ -49,7 +49,20 @@ for line in sys.stdin:
 }
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "qwen-code"}
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "qwen-code", "windsurf"}
+
+// byExitCode are the agents that read no JSON from a hook: exit code 2
+// blocks, and the agent reads stderr.
+var byExitCode = map[string]bool{"windsurf": true}
+
+// reads is what the agent reads of a reply besides its exit code: the
+// JSON on stdout, or stderr where it reads no JSON.
+func reads(agent, stdout, stderr string) string {
+	if byExitCode[agent] {
+		return stderr
+	}
+	return stdout
+}
 
 // rmEvent is the agent's event for `rm -rf /` in its shell tool.
 func rmEvent(t *testing.T, agent string) map[string]any {
@@ -67,6 +80,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":
 		return sample(t, agent, "beforeShellExecution", map[string]any{"command": "rm -rf /"})
+	case "windsurf":
+		return sample(t, agent, "pre_run_command", map[string]any{"tool_info": map[string]any{"command_line": "rm -rf /", "cwd": "/Users/yourname/project"}})
 	}
 	return sample(t, agent, "PreToolUse", call("Bash")) // Claude Code, Codex CLI
 }
@@ -115,7 +130,7 @@ func TestTheShellGuardBlocksRmRfInEveryAgentsForm(t *testing.T) {
 			t.Parallel()
 			b := newBridgeRun(t, agent, bridgeHook{argv: []string{"python3", guard}, env: []string{"PYTHONPATH=" + sdk}})
 			stdout, stderr, exit := b.call(t, rmEvent(t, agent))
-			if !blocked(agent, stdout, exit) || !strings.Contains(stdout, "dangerous command blocked: rm -rf /") {
+			if !blocked(agent, stdout, exit) || !strings.Contains(reads(agent, stdout, stderr), "dangerous command blocked: rm -rf /") {
 				t.Errorf("exit %d, stdout %s, stderr %s: want the call blocked by the guard", exit, stdout, stderr)
 			}
 		})

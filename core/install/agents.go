@@ -71,11 +71,10 @@ func Caveats(a *Agent, scope Scope, events []string) []string {
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, why+": install it with --scope user")
 	}
-	if a.Review != "" {
-		out = append(out, a.Review)
-	}
-	if a.FailsOpen != "" {
-		out = append(out, a.FailsOpen)
+	for _, said := range []string{a.Review, a.FailsOpen} {
+		if said != "" {
+			out = append(out, said)
+		}
 	}
 	h, err := host.Parse(a.Name)
 	if err != nil {

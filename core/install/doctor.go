@@ -536,11 +536,10 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, problem("install it with --scope user, whose file "+a.Name+" loads however it runs", "%s", why))
 	}
-	if a.Review != "" {
-		out = append(out, note("%s", a.Review))
-	}
-	if a.FailsOpen != "" {
-		out = append(out, note("%s", a.FailsOpen))
+	for _, said := range []string{a.Review, a.FailsOpen} {
+		if said != "" {
+			out = append(out, note("%s", said))
+		}
 	}
 	switch {
 	case scope == User || a.Trust == nil:

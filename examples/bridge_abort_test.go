@@ -67,6 +67,8 @@ func shellEvent(t *testing.T, agent, command string) map[string]any {
 		ev["toolArgs"] = `{"command":` + quoteJSON(command) + `}`
 	case "cursor":
 		ev["command"] = command
+	case "windsurf":
+		ev["tool_info"] = map[string]any{"command_line": command, "cwd": "/Users/yourname/project"}
 	default:
 		ev["tool_input"] = map[string]any{"command": command}
 	}
@@ -75,7 +77,7 @@ func shellEvent(t *testing.T, agent, command string) map[string]any {
 
 // turnMember is the member that names an event's turn, for the agents
 // whose events carry one.
-var turnMember = map[string]string{"codex-cli": "turn_id", "cursor": "generation_id", "qwen-code": "prompt_id"}
+var turnMember = map[string]string{"codex-cli": "turn_id", "cursor": "generation_id", "qwen-code": "prompt_id", "windsurf": "execution_id"}
 
 // inTurn is the event in the turn named, where the agent's events name
 // their turn.
@@ -96,6 +98,7 @@ var newTurnEvents = map[string][]string{
 	"cursor":        {"beforeSubmitPrompt", "stop"},
 	"factory-droid": {"UserPromptSubmit", "Stop"},
 	"qwen-code":     {"UserPromptSubmit", "Stop"},
+	"windsurf":      {"pre_user_prompt", "post_cascade_response"},
 }
 
 const abortedReason = "hook guard.py aborted this turn (the guard stops the turn)"
@@ -108,23 +111,23 @@ func TestAbortBlocksEveryLaterGuardedCallOfTheTurnInEveryAgentUntilTheNextPrompt
 				b := newBridgeRun(t, agent, abortingGuard(t, "deny"))
 				turn := func(ev map[string]any) map[string]any { return inTurn(agent, ev, "turn-1") }
 				stdout, stderr, exit := b.call(t, turn(shellEvent(t, agent, "abort me")))
-				if !blocked(agent, stdout, exit) || !strings.Contains(stdout, "the guard stops the turn") {
+				if !blocked(agent, stdout, exit) || !strings.Contains(reads(agent, stdout, stderr), "the guard stops the turn") {
 					t.Fatalf("the aborted call: exit %d, stdout %s, stderr %s: want it blocked with the guard's reason", exit, stdout, stderr)
 				}
 				stdout, stderr, exit = b.call(t, turn(shellEvent(t, agent, "echo after > after.txt")))
-				if !blocked(agent, stdout, exit) || !strings.Contains(stdout, abortedReason) || strings.Contains(stdout, "was asked about") {
+				if said := reads(agent, stdout, stderr); !blocked(agent, stdout, exit) || !strings.Contains(said, abortedReason) || strings.Contains(said, "was asked about") {
 					t.Errorf("a later call of the aborted turn: exit %d, stdout %s, stderr %s: want it blocked by the bridge, naming the abort and the hook, without asking the hook", exit, stdout, stderr)
 				}
 				// Every event that guards a tool, in its own form of a block.
 				for _, event := range guardEvents(agent) {
 					ev := turn(sample(t, agent, event, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "echo after > after.txt"}}))
-					if stdout, _, exit := b.call(t, ev); decides(stdout, exit) == "" || !strings.Contains(stdout, abortedReason) {
-						t.Errorf("%s after the abort: exit %d, stdout %s: want a decision that blocks it, naming the abort", event, exit, stdout)
+					if stdout, stderr, exit := b.call(t, ev); decides(stdout, exit) == "" || !strings.Contains(reads(agent, stdout, stderr), abortedReason) {
+						t.Errorf("%s after the abort: exit %d, stdout %s, stderr %s: want a decision that blocks it, naming the abort", event, exit, stdout, stderr)
 					}
 				}
 				b.call(t, turn(sample(t, agent, next, nil)))
 				stdout, stderr, exit = b.call(t, turn(shellEvent(t, agent, "echo after > after.txt")))
-				if !strings.Contains(stdout, "the guard was asked about: echo after") {
+				if !strings.Contains(reads(agent, stdout, stderr), "the guard was asked about: echo after") {
 					t.Errorf("a call after %s: exit %d, stdout %s, stderr %s: want the hook asked again", next, exit, stdout, stderr)
 				}
 			})
@@ -142,7 +145,8 @@ func TestAbortByHardAbortBlocksTheLaterCallsOfTheTurnToo(t *testing.T) {
 	}
 }
 
-// Where the agent's events name their turn (Codex CLI, Cursor, Qwen Code),
+// Where the agent's events name their turn (Codex CLI, Cursor, Qwen Code,
+// Windsurf),
 // a call of another turn is asked of the hook, though no prompt event
 // reached the bridge (the agent's settings may name none for the hook).
 func TestAbortHoldsForItsOwnTurnWhereTheEventsNameTheirTurn(t *testing.T) {
@@ -151,12 +155,12 @@ func TestAbortHoldsForItsOwnTurnWhereTheEventsNameTheirTurn(t *testing.T) {
 			t.Parallel()
 			b := newBridgeRun(t, agent, abortingGuard(t, "deny"))
 			b.call(t, inTurn(agent, shellEvent(t, agent, "abort me"), "turn-1"))
-			stdout, _, exit := b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-1"))
-			if !blocked(agent, stdout, exit) || !strings.Contains(stdout, abortedReason) {
+			stdout, stderr, exit := b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-1"))
+			if !blocked(agent, stdout, exit) || !strings.Contains(reads(agent, stdout, stderr), abortedReason) {
 				t.Errorf("a later call of the same turn: exit %d, stdout %s: want it blocked, naming the abort", exit, stdout)
 			}
-			stdout, _, _ = b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-2"))
-			if !strings.Contains(stdout, "the guard was asked about: echo after") {
+			stdout, stderr, _ = b.call(t, inTurn(agent, shellEvent(t, agent, "echo after > after.txt"), "turn-2"))
+			if !strings.Contains(reads(agent, stdout, stderr), "the guard was asked about: echo after") {
 				t.Errorf("a call of the next turn: stdout %s: want the hook asked again", stdout)
 			}
 		})

@@ -160,6 +160,38 @@ var cursorContracts = []contract{
 	{"sessionEnd", nil, `{}`, 0},
 }
 
+// windsurfMCP is the tool_info of a pre_mcp_tool_use calling tool, whose
+// name tells the reference hook what to decide.
+func windsurfMCP(tool string) map[string]any {
+	return map[string]any{"tool_info": map[string]any{"mcp_server_name": "github", "mcp_tool_name": tool, "mcp_tool_arguments": map[string]any{"text": "hi"}}}
+}
+
+// Windsurf reads no JSON: what it reads is the exit code and stderr,
+// which the contracts hold in place of stdout (byExitCode).
+var windsurfContracts = []contract{
+	{"pre_user_prompt", nil, "", 0},
+	{"pre_mcp_tool_use", windsurfMCP("deny_tool"), "reference", 2},
+	{"pre_mcp_tool_use", windsurfMCP("respond"), "reference: hi", 2},
+	// Windsurf takes no new arguments: the call the hook did not want is blocked.
+	{"pre_mcp_tool_use", windsurfMCP("modify"), `Windsurf cannot take a rewritten call: a hook rewrote it to {"text":"reference"}`, 2},
+	{"pre_mcp_tool_use", windsurfMCP("approve"), "", 0},
+	{"pre_mcp_tool_use", windsurfMCP("abstain"), "", 0}, // no opinion: Windsurf's own rules
+	{"pre_mcp_tool_use", windsurfMCP("abort_turn"), "reference", 2},
+	{"pre_mcp_tool_use", windsurfMCP("hard_abort"), "reference", 2},
+	{"pre_mcp_tool_use", nil, "reference", 2},
+	{"pre_run_command", nil, "reference", 2},
+	{"pre_read_code", nil, "reference", 2},
+	{"pre_write_code", nil, "reference", 2},
+	// After the action: observers get the event, Windsurf gets nothing back.
+	{"post_run_command", nil, "", 0},
+	{"post_read_code", nil, "", 0},
+	{"post_write_code", nil, "", 0},
+	{"post_mcp_tool_use", nil, "", 0},
+	{"post_setup_worktree", nil, "", 0},
+	{"post_cascade_response_with_transcript", nil, "", 0},
+	{"post_cascade_response", nil, "", 0},
+}
+
 func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
@@ -192,8 +224,11 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		b := newBridgeRun(t, agent, bridgeHook{})
 		event := rmEvent(t, agent)
 		name, _ := event["hook_event_name"].(string)
-		if agent == "copilot-cli" {
+		switch agent {
+		case "copilot-cli":
 			name = "preToolUse" // its camelCase events carry no name
+		case "windsurf":
+			name, _ = event["agent_action_name"].(string)
 		}
 		if config.Hooks[name] == nil {
 			t.Errorf("%s: the README's line names no %s, the event that guards its shell", agent, name)
@@ -203,7 +238,11 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		sh.Env = append(environ(nil), "PYTHONPATH="+sdk, "XDG_RUNTIME_DIR="+b.dir, "HOOKWIRE_BRIDGE_TEST="+b.mark)
 		sh.Stdin = bytes.NewReader(in)
 		out, err := sh.Output()
-		if err != nil || !blocked(agent, strings.TrimSpace(string(out)), 0) {
+		exit := 0
+		if e, ok := err.(*exec.ExitError); ok && byExitCode[agent] {
+			exit, err = e.ExitCode(), nil // the agent reads the exit code
+		}
+		if err != nil || !blocked(agent, strings.TrimSpace(string(out)), exit) {
 			t.Errorf("%s: %v, %s: want rm -rf / blocked", agent, err, out)
 		}
 	}

@@ -7,14 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/hookwire/hookwire/core/bridge"
 )
 
 // A guard whose decision lives in before_tool alone (no approve mode) must
@@ -48,63 +45,6 @@ for line in sys.stdin:
 	return bridgeHook{argv: []string{"python3", script, behaviour}}
 }
 
-// allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "qwen-code"}
-
-// rmEvent is the agent's event for `rm -rf /` in its shell tool.
-func rmEvent(t *testing.T, agent string) map[string]any {
-	call := func(tool string) map[string]any {
-		return map[string]any{"tool_name": tool, "tool_input": map[string]any{"command": "rm -rf /"}}
-	}
-	switch agent {
-	case "gemini-cli":
-		return sample(t, agent, "BeforeTool", call("run_shell_command"))
-	case "qwen-code":
-		return sample(t, agent, "PreToolUse", call("run_shell_command"))
-	case "factory-droid":
-		return sample(t, agent, "PreToolUse", call("Execute"))
-	case "copilot-cli":
-		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
-	case "cursor":
-		return sample(t, agent, "beforeShellExecution", map[string]any{"command": "rm -rf /"})
-	}
-	return sample(t, agent, "PreToolUse", call("Bash")) // Claude Code, Codex CLI
-}
-
-// blocked says whether the agent reads the reply as a blocked tool call.
-func blocked(agent, stdout string, exit int) bool {
-	if exit == 2 && agent != "copilot-cli" { // Copilot CLI runs the tool on any failure
-		return true
-	}
-	var out map[string]any
-	if exit != 0 || json.Unmarshal([]byte(stdout), &out) != nil {
-		return false
-	}
-	switch agent {
-	case "gemini-cli":
-		return out["decision"] == "deny"
-	case "copilot-cli":
-		return out["permissionDecision"] == "deny"
-	case "cursor":
-		return out["permission"] == "deny"
-	}
-	specific, _ := out["hookSpecificOutput"].(map[string]any)
-	return specific != nil && specific["permissionDecision"] == "deny"
-}
-
-// toUser is the message the agent shows its user: the reply's
-// systemMessage (Cursor: user_message), or its stderr.
-func toUser(stdout, stderr string) string {
-	var out struct {
-		SystemMessage string
-		UserMessage   string `json:"user_message"`
-	}
-	if json.Unmarshal([]byte(stdout), &out) == nil && out.SystemMessage+out.UserMessage != "" {
-		return out.SystemMessage + out.UserMessage
-	}
-	return stderr
-}
-
 // The shell guard example, one file, blocks rm -rf / in every agent's own
 // form: it reads the canonical kind, never a tool's name.
 func TestTheShellGuardBlocksRmRfInEveryAgentsForm(t *testing.T) {
@@ -115,7 +55,7 @@ func TestTheShellGuardBlocksRmRfInEveryAgentsForm(t *testing.T) {
 			t.Parallel()
 			b := newBridgeRun(t, agent, bridgeHook{argv: []string{"python3", guard}, env: []string{"PYTHONPATH=" + sdk}})
 			stdout, stderr, exit := b.call(t, rmEvent(t, agent))
-			if !blocked(agent, stdout, exit) || !strings.Contains(stdout, "dangerous command blocked: rm -rf /") {
+			if !blocked(agent, stdout, exit) || !strings.Contains(reads(agent, stdout, stderr), "dangerous command blocked: rm -rf /") {
 				t.Errorf("exit %d, stdout %s, stderr %s: want the call blocked by the guard", exit, stdout, stderr)
 			}
 		})
@@ -328,58 +268,6 @@ for line in sys.stdin:
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"ok": True, "modes": modes.split(",")}}), flush=True)
 `), 0o644)
 	return bridgeHook{argv: []string{"python3", script, modes}}
-}
-
-// guardEvents are the events of an agent that guard a tool, from the
-// bridge's own table.
-func guardEvents(agent string) []string {
-	var events []string
-	for name, step := range bridge.Agents[agent].Events {
-		if step.Guard {
-			events = append(events, name)
-		}
-	}
-	slices.Sort(events)
-	return events
-}
-
-// asks says whether an event of the agent asks a hook that declares modes
-// (comma-separated) anything; a hook that never starts is asked all.
-func asks(agent, event, modes string) bool {
-	stages := map[string][]bridge.Stage{"tool": {bridge.BeforeTool, bridge.AfterTool}, "approve": {bridge.Approval}}
-	for _, mode := range strings.Split(modes, ",") {
-		for _, st := range stages[mode] {
-			if modes == "never-start" || slices.Contains(bridge.Agents[agent].Events[event].Calls, st) {
-				return true
-			}
-		}
-	}
-	return modes == "never-start"
-}
-
-// decides says what of a reply is a decision on the tool call, in any
-// agent's form: an exit code other than 0, or any member of the JSON on
-// stdout but the message to the user (systemMessage, Cursor's
-// user_message). Empty when the reply leaves the call to the agent.
-func decides(stdout string, exit int) string {
-	if exit != 0 {
-		return fmt.Sprintf("exit code %d", exit)
-	}
-	if stdout == "" {
-		return ""
-	}
-	var out map[string]any
-	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
-		return "stdout that is not a JSON object"
-	}
-	var members []string
-	for k := range out {
-		if k != "systemMessage" && k != "user_message" {
-			members = append(members, k)
-		}
-	}
-	slices.Sort(members)
-	return strings.Join(members, ", ")
 }
 
 // Under --failure-policy open, a guard whose hook cannot be asked gets no

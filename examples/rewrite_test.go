@@ -98,8 +98,8 @@ func TestUnderTheRealAgentsARewriteIsNoApproval(t *testing.T) {
 
 // The same rewrite under `hookwire run`, as each host takes it: the
 // reference runtime and PicoClaw's rules run the new command in the tool's
-// own argument, as do the agents' forms, but for Qwen Code, which takes no
-// new arguments and denies the call.
+// own argument, as do the agents' forms, but for Qwen Code and Windsurf,
+// which take no new arguments and deny the call.
 func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
 	dir := t.TempDir()
 	hook, env := rewritingHook(t, "/tmp/rewritten")
@@ -115,8 +115,11 @@ func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
 		cmd.Env = environ(map[string]string{name: value})
 		out, _ := cmd.CombinedOutput()
 		want := "would run: touch /tmp/rewritten"
-		if host == "qwen-code" {
+		switch host {
+		case "qwen-code":
 			want = "takes no new arguments at PreToolUse: the call is denied"
+		case "windsurf":
+			want = "takes no new arguments at pre_mcp_tool_use: the call is denied"
 		}
 		if !strings.Contains(string(out), want) || strings.Contains(string(out), "would run: rm") {
 			t.Errorf("--host %s: the transcript does not say %q\n%s", host, want, out)

@@ -40,9 +40,11 @@ var knownTools = map[string]knownTool{
 	"list_directory":    {kind: "list", args: map[string][]string{"path": {"dir_path", "path"}}},
 	"notebook_edit":     {kind: "edit", args: map[string][]string{"path": {"notebook_path"}}},
 	"powershell":        {kind: "shell", args: map[string][]string{"command": {"command"}}},
+	"read_code":         {kind: "read", args: map[string][]string{"path": {"file_path"}}},
 	"read_file":         {kind: "read", args: map[string][]string{"path": {"file_path", "path"}}},
 	"read_many_files":   {kind: "read", args: map[string][]string{}},
 	"replace":           {kind: "edit", args: map[string][]string{"path": {"file_path"}}},
+	"run_command":       {kind: "shell", args: map[string][]string{"command": {"command"}}},
 	"run_shell_command": {kind: "shell", args: map[string][]string{"command": {"command"}}},
 	"shell":             {kind: "shell", args: map[string][]string{"command": {"command"}}},
 	"spawn":             {kind: "agent", args: map[string][]string{}},
@@ -51,6 +53,7 @@ var knownTools = map[string]knownTool{
 	"view":              {kind: "read", args: map[string][]string{"path": {"path"}}},
 	"web_fetch":         {kind: "fetch", args: map[string][]string{"url": {"url"}}},
 	"web_search":        {kind: "web_search", args: map[string][]string{"pattern": {"query"}}},
+	"write_code":        {kind: "edit", args: map[string][]string{"path": {"file_path"}}},
 	"write_file":        {kind: "write", args: map[string][]string{"path": {"file_path", "path"}}},
 }
 

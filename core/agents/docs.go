@@ -45,7 +45,7 @@ func EventTable() []byte {
 		fmt.Fprintf(&b, "\n## %s\n\n`hookwire-bridge %s -- COMMAND`, from %s. Each event ends within %v (`--deadline`); %s.\n\n| event | what the bridge does |\n| --- | --- |\n",
 			a.Title, a.Name, a.Document, a.EventDeadline(), idle)
 		for _, event := range slices.Sorted(maps.Keys(a.Events)) {
-			fmt.Fprintf(&b, "| `%s` | %s |\n", event, a.Events[event].does())
+			fmt.Fprintf(&b, "| `%s` | %s |\n", event, a.Events[event].does(a.Quirks))
 		}
 		fmt.Fprintf(&b, "\nWhat %s cannot express, said once when a session's hook starts:\n\n", a.Title)
 		for _, line := range a.Cannot {
@@ -79,8 +79,9 @@ func turnIDs() string {
 	return strings.Join(out, ", ")
 }
 
-// does says in words what the bridge does with an event.
-func (s Step) does() string {
+// does says in words what the bridge does with an event of an agent with
+// quirks q.
+func (s Step) does(q Quirks) string {
 	if s.NotMapped != "" {
 		return "not mapped: " + s.NotMapped
 	}
@@ -98,6 +99,8 @@ func (s Step) does() string {
 	switch {
 	case s.Context:
 		parts = append(parts, "a result's `context` reaches the model (`additionalContext`)")
+	case slices.Contains(s.Calls, BeforeLLM) && q.PromptBlockOnly:
+		parts = append(parts, "only a block of the prompt (`abort_turn`) counts: a result's `context` does not reach the model")
 	case slices.Contains(s.Calls, BeforeLLM):
 		parts = append(parts, "a result's `context` reaches the model with the prompt")
 	}

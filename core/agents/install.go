@@ -47,6 +47,15 @@ type Install struct {
 	// runs itself, as a hook: a warm session with no process per event
 	// (`hookwire bridge --mcp`, core/bridge/mcptool).
 	MCPTool *MCPTool
+	// FailsOpen says, for an agent that runs the action when a hook fails
+	// in a way the bridge cannot answer for (the bridge missing, killed)
+	// and has no setting that makes it fail closed, what then goes
+	// unguarded: install and doctor say it.
+	FailsOpen string
+	// ShowOutput is the entry's member, written true, that has the agent
+	// show its user what a hook writes, for an agent that shows nothing
+	// of it otherwise; empty where it shows the hook's messages anyway.
+	ShowOutput string
 }
 
 // MCPTool is an agent's hook that calls a tool of an MCP server: the
@@ -86,7 +95,13 @@ const (
 	Grouped Layout = iota
 	// Flat is a "version": 1 file whose hooks.EVENT is a list of entries.
 	Flat
+	// Listed is Flat without the version: hooks.EVENT is a list of
+	// entries, and the file has nothing else install writes.
+	Listed
 )
+
+// Lists says whether hooks.EVENT is a list of entries, not of groups.
+func (l Layout) Lists() bool { return l != Grouped }
 
 // Timeout is how an agent reads a hook's timeout.
 type Timeout struct {

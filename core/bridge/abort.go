@@ -43,10 +43,17 @@ func (o *outcome) aborts() bool {
 	return o.ended != nil && (o.ended.action == protocol.ActionAbortTurn || o.ended.action == protocol.ActionHardAbort)
 }
 
-// newTurn forgets an abort: the turn it ended is over.
-func (s *server) newTurn() {
+// newTurn forgets an abort: the turn it ended is over. The end of a turn
+// forgets only the abort of its own turn, where the agent's events name
+// it: an end that comes after the next turn began (Windsurf runs its hook
+// asynchronously) leaves an abort of that next turn standing.
+func (s *server) newTurn(ev Event, step Step) {
+	turn := s.opts.Agent.turnOf(ev)
 	s.mu.Lock()
-	s.aborted, s.turns = nil, true
+	if a := s.aborted; step.Kind != protocol.KindTurnEnd || a == nil || a.turn == "" || turn == "" || a.turn == turn {
+		s.aborted = nil
+	}
+	s.turns = true
 	s.mu.Unlock()
 }
 

@@ -59,6 +59,12 @@ type replyForm struct {
 	// message is the member of a JSON reply whose text the agent shows
 	// its user; empty: systemMessage.
 	message string
+	// stderrOnly is true for an agent that reads no JSON from a hook, only
+	// its exit code: a message for the user goes on stderr.
+	stderrOnly bool
+	// event is the member of the agent's events that names them; empty:
+	// hook_event_name.
+	event string
 	// llm translates the agent's model request and response, where it has
 	// model events or a prompt event.
 	llm llmFormat
@@ -96,5 +102,13 @@ func (a *Agent) toolResult(ev Event) protocol.ToolResult {
 }
 
 // messageKey is the member of a JSON reply whose text the agent shows its
-// user.
-func (a *Agent) messageKey() string { return cmp.Or(a.form().message, "systemMessage") }
+// user; empty for an agent that reads a message on stderr.
+func (a *Agent) messageKey() string {
+	if a.form().stderrOnly {
+		return ""
+	}
+	return cmp.Or(a.form().message, "systemMessage")
+}
+
+// eventKey is the member of the agent's events that names them.
+func (a *Agent) eventKey() string { return cmp.Or(a.form().event, "hook_event_name") }

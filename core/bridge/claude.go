@@ -80,6 +80,10 @@ func claudeDecide(agent *agents.Agent, ev Event, o outcome) Reply {
 			return claudeOutput(ev, map[string]any{"updatedInput": o.args})
 		}
 	case "PreSkillShellCommand":
+		if a := o.approval; a != nil && !a.byDefault && a.denied() {
+			// The bridge's own denial: a later call of a turn a hook aborted.
+			return claudePermission(ev, "deny", a.because(), nil)
+		}
 		if o.args != nil {
 			// Claude Code never runs a skill's command with new arguments:
 			// the rewrite is denied, and says what it was.

@@ -170,11 +170,12 @@ func encode(v any) string {
 	return string(b)
 }
 
-// eventName is the hook_event_name of an event, read from the start of its
-// JSON without decoding the rest: it names the event even when the whole
-// cannot be read (too large, cut short, not an object of strings).
-func eventName(data []byte) string {
+// eventName is the name of an event (its member key: hook_event_name),
+// read from the start of its JSON without decoding the rest: it names the
+// event even when the whole cannot be read (too large, cut short, not an
+// object of strings).
+func eventName(data []byte, key string) string {
 	var name string
-	json.Unmarshal(jsonscan.Member(data, "hook_event_name"), &name)
+	json.Unmarshal(jsonscan.Member(data, key), &name)
 	return name
 }

@@ -113,12 +113,12 @@ func FuzzEventName(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"PreToolUse","tool_input":{"command":"rm -rf / xxxx`))
 	f.Add([]byte(`[{"hook_event_name":"PreToolUse"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		name := eventName(data)
+		name := eventName(data, "hook_event_name")
 		if ev, err := ParseEvent(data); err == nil && name != ev.Name {
 			t.Fatalf("eventName %q, ParseEvent %q", name, ev.Name)
 		}
 		for i := range min(len(data), 64) {
-			eventName(data[:i])
+			eventName(data[:i], "hook_event_name")
 		}
 	})
 }

@@ -68,9 +68,10 @@ func (o outcome) problem() string {
 const leftToTheAgent = "; the bridge gave no decision on the tool call: the agent's own permission rules decide, as without a hook (--failure-policy open)"
 
 // withMessage adds a message for the user to a reply the agent reads as
-// JSON on stdout, as the member key the agent shows (systemMessage).
+// JSON on stdout, as the member key the agent shows (systemMessage); to a
+// reply by exit code, or with no key, on stderr, which the agent shows.
 func withMessage(r Reply, key, message string) Reply {
-	if r.Exit != 0 { // a reply by exit code: the agent shows its stderr
+	if r.Exit != 0 || key == "" {
 		r.Stderr = strings.TrimSuffix(r.Stderr+"\n"+message, "\n")
 		return r
 	}

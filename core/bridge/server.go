@@ -287,7 +287,7 @@ func (s *server) handle(ctx context.Context, ev Event) Reply {
 		return s.decide(ev, &o)
 	}
 	if step.NewTurn {
-		s.newTurn()
+		s.newTurn(ev, step)
 	}
 	if step.Kind != "" {
 		s.rt.Emit(runtimeEvent(s.opts.Agent.Name, step.Kind, ev))

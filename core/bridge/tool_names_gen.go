@@ -82,6 +82,11 @@ var agentTools = map[string]toolVocabulary{
 		"web_search":        {kind: "web_search", pattern: "query"},
 		"write_file":        {kind: "write", path: "file_path"},
 	}},
+	"windsurf": {mcpPrefix: "", tools: map[string]toolShape{
+		"read_code":   {kind: "read", path: "file_path"},
+		"run_command": {kind: "shell", command: "command"},
+		"write_code":  {kind: "edit", path: "file_path"},
+	}},
 	"picoclaw": {mcpPrefix: "", tools: map[string]toolShape{
 		"append_file": {kind: "edit", path: "path"},
 		"edit_file":   {kind: "edit", path: "path"},

@@ -59,7 +59,7 @@ func Warm(ctx context.Context, opts ServeOptions, run func(ctx context.Context, 
 // decision).
 func (a *Agent) unread(data []byte, err error, failOpen bool) Reply {
 	ev, step := Event{}, Step{Guard: true}
-	if name := eventName(data); name != "" {
+	if name := eventName(data, a.eventKey()); name != "" {
 		ev.Name, step = name, a.Events[name]
 	}
 	return a.decide(ev, outcome{step: step, failure: err.Error(), failOpen: failOpen})

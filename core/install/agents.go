@@ -30,6 +30,7 @@ const (
 	Local   = agents.Local
 	Grouped = agents.Grouped
 	Flat    = agents.Flat
+	Listed  = agents.Listed
 )
 
 // Scopes are every scope, in the order doctor reads them.
@@ -58,7 +59,8 @@ func (a *Agent) facts() *agents.Agent { return agents.ByName(a.Name) }
 
 // Caveats are what a user should know of a hook installed into the
 // agent's file of scope for events: the ways of running in which the
-// agent does not load that file, the review it asks first, the plugin
+// agent does not load that file, the review it asks first, what goes
+// unguarded where it fails open and has no switch to fail closed, the plugin
 // tools it cannot honour, and a rewrite it does not take as its own
 // rules would. The last are the host's own rule, as hookwire
 // run --host AGENT applies it: a plugin tool a before_llm modify adds, and
@@ -69,8 +71,10 @@ func Caveats(a *Agent, scope Scope, events []string) []string {
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, why+": install it with --scope user")
 	}
-	if a.Review != "" {
-		out = append(out, a.Review)
+	for _, said := range []string{a.Review, a.FailsOpen} {
+		if said != "" {
+			out = append(out, said)
+		}
 	}
 	h, err := host.Parse(a.Name)
 	if err != nil {

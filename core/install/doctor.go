@@ -91,8 +91,7 @@ type DoctorOptions struct {
 	// files may be a cloned repository's.
 	StartHooks bool
 	// Checked holds what checking each hook found, by its command and
-	// variables, so that a hook installed into several agents starts
-	// once; nil checks each anew.
+	// variables, so that a hook in several agents starts once (nil: anew).
 	Checked map[string]HookCheck
 }
 
@@ -538,8 +537,10 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, problem("install it with --scope user, whose file "+a.Name+" loads however it runs", "%s", why))
 	}
-	if a.Review != "" {
-		out = append(out, note("%s", a.Review))
+	for _, said := range []string{a.Review, a.FailsOpen} {
+		if said != "" {
+			out = append(out, note("%s", said))
+		}
 	}
 	switch {
 	case scope == User || a.Trust == nil:

@@ -339,3 +339,48 @@ func TestDoctorGeminiTrustFromTheEnvironment(t *testing.T) {
 		t.Errorf("doctor with the variable:\n%s", out)
 	}
 }
+
+// Windsurf runs the action when a hook fails in any way but exit code 2,
+// and has no switch to fail closed: install and doctor say what that
+// leaves unguarded; the entry install writes shows the bridge's messages
+// to the user.
+func TestWindsurfFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
+	c := newClone(t)
+	a := Agents["windsurf"]
+	file, err := a.Path(Project, c.home, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	original, err := os.ReadFile(filepath.Join("testdata", "windsurf.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, file, string(original))
+	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"})}
+	events := Events(a.facts(), guardModes)
+	ch, err := Install(a, file, hook, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Write(); err != nil {
+		t.Fatal(err)
+	}
+	var written struct {
+		Hooks map[string][]map[string]any
+	}
+	if err := json.Unmarshal(ch.After, &written); err != nil {
+		t.Fatal(err)
+	}
+	entries := written.Hooks["pre_run_command"]
+	if last := entries[len(entries)-1]; last["command"] != hook.Command || last["show_output"] != true || len(entries) != 2 {
+		t.Errorf("pre_run_command's entries: %v; want the user's, then the hook's with show_output", entries)
+	}
+	const unguarded = "if hookwire-bridge itself is missing or cannot start, Cascade runs every command, read, write and MCP call unguarded"
+	if caveats := strings.Join(Caveats(a, Project, events), "\n"); !strings.Contains(caveats, unguarded) {
+		t.Errorf("install's caveats do not say Windsurf fails open:\n%s", caveats)
+	}
+	r := Doctor(context.Background(), a, c.home, c.dir, DoctorOptions{})
+	if out := texts(r); !r.OK() || !strings.Contains(out, unguarded) {
+		t.Errorf("doctor:\n%s", out)
+	}
+}

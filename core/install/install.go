@@ -252,6 +252,9 @@ func (a *Agent) entry(hook Hook) object {
 	if a.Timeout.Field != "" && hook.Timeout > 0 {
 		e = append(e, member{a.Timeout.Field, a.timeoutValue(hook.Timeout)})
 	}
+	if a.ShowOutput != "" {
+		e = append(e, member{a.ShowOutput, true})
+	}
 	return e
 }
 
@@ -286,7 +289,7 @@ func (a *Agent) entries(doc *document, event string, match func(command string) 
 		}
 	}
 	list := elements(doc.find("hooks", event))
-	if a.Layout == Flat {
+	if a.Layout.Lists() {
 		visit(-1, list)
 		return out
 	}
@@ -347,7 +350,7 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 			if !slices.Contains(ch.removed, p.command) {
 				ch.removed = append(ch.removed, p.command)
 			}
-			if a.Layout == Flat {
+			if a.Layout.Lists() {
 				doc.remove([]string{"hooks", event}, "", p.index)
 				continue
 			}

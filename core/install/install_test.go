@@ -53,7 +53,7 @@ func commands(a *Agent, file map[string]any, event string) []string {
 		}
 	}
 	for _, item := range list {
-		if a.Layout == Flat {
+		if a.Layout.Lists() {
 			add(item)
 			continue
 		}

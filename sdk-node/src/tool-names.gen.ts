@@ -40,9 +40,11 @@ export const knownTools: { readonly [name: string]: { readonly kind: string; rea
   "list_directory": { kind: "list", args: { path: ["dir_path", "path"] } },
   "notebook_edit": { kind: "edit", args: { path: ["notebook_path"] } },
   "powershell": { kind: "shell", args: { command: ["command"] } },
+  "read_code": { kind: "read", args: { path: ["file_path"] } },
   "read_file": { kind: "read", args: { path: ["file_path", "path"] } },
   "read_many_files": { kind: "read", args: {} },
   "replace": { kind: "edit", args: { path: ["file_path"] } },
+  "run_command": { kind: "shell", args: { command: ["command"] } },
   "run_shell_command": { kind: "shell", args: { command: ["command"] } },
   "shell": { kind: "shell", args: { command: ["command"] } },
   "spawn": { kind: "agent", args: {} },
@@ -51,6 +53,7 @@ export const knownTools: { readonly [name: string]: { readonly kind: string; rea
   "view": { kind: "read", args: { path: ["path"] } },
   "web_fetch": { kind: "fetch", args: { url: ["url"] } },
   "web_search": { kind: "web_search", args: { pattern: ["query"] } },
+  "write_code": { kind: "edit", args: { path: ["file_path"] } },
   "write_file": { kind: "write", args: { path: ["file_path", "path"] } },
 };
 

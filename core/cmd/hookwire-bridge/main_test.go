@@ -33,7 +33,7 @@ func TestHookwireBridgeSaysHowToUseItAndRefusesWhatItCannotRun(t *testing.T) {
 		want string
 	}{
 		{[]string{"claude-code"}, "hookwire-bridge: need the agent and the hook's command"},
-		{[]string{"windsurf", "--", "true"}, `hookwire-bridge: unknown agent "windsurf"`},
+		{[]string{"aider", "--", "true"}, `hookwire-bridge: unknown agent "aider"`},
 		{[]string{"--idle", "soon", "claude-code", "--", "true"}, "hookwire-bridge: invalid value"},
 	} {
 		out, err := exec.Command(bin, c.args...).CombinedOutput()

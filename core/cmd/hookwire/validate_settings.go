@@ -70,7 +70,7 @@ func (c *checker) settings(data []byte, root *hujson.Value) []fault {
 		for j := range list.Elements {
 			el := &list.Elements[j]
 			at := fmt.Sprintf("%s[%d]", at, j)
-			if a.Layout == install.Flat {
+			if a.Layout.Lists() {
 				faults = append(faults, entryFaults(a, el, at)...)
 				continue
 			}
@@ -149,13 +149,11 @@ func unitName(d time.Duration) string {
 }
 
 // guessAgent is the agent whose settings file this seems to be: of those
-// with the file's layout (a "version" member: the flat lists), the one
-// that knows most of its events; the first by name on a tie.
+// with the file's layout (a "version" member: the flat lists; none: the
+// groups, or the lists without a version), the one that knows most of its
+// events; the first by name on a tie.
 func guessAgent(obj *hujson.Object) *install.Agent {
-	layout := install.Grouped
-	if member(obj, "version") != nil {
-		layout = install.Flat
-	}
+	versioned := member(obj, "version") != nil
 	var events []string
 	if hooks := member(obj, "hooks"); hooks == nil {
 		return install.Agents["claude-code"] // nothing to tell it by
@@ -168,7 +166,7 @@ func guessAgent(obj *hujson.Object) *install.Agent {
 	bestKnown := -1
 	for _, name := range slices.Sorted(maps.Keys(install.Agents)) {
 		a := install.Agents[name]
-		if a.Layout != layout {
+		if (a.Layout == install.Flat) != versioned {
 			continue
 		}
 		known := 0

@@ -41,9 +41,11 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "list_directory": ("list", {"path": ("dir_path", "path")}),
     "notebook_edit": ("edit", {"path": ("notebook_path",)}),
     "powershell": ("shell", {"command": ("command",)}),
+    "read_code": ("read", {"path": ("file_path",)}),
     "read_file": ("read", {"path": ("file_path", "path")}),
     "read_many_files": ("read", {}),
     "replace": ("edit", {"path": ("file_path",)}),
+    "run_command": ("shell", {"command": ("command",)}),
     "run_shell_command": ("shell", {"command": ("command",)}),
     "shell": ("shell", {"command": ("command",)}),
     "spawn": ("agent", {}),
@@ -52,6 +54,7 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "view": ("read", {"path": ("path",)}),
     "web_fetch": ("fetch", {"url": ("url",)}),
     "web_search": ("web_search", {"pattern": ("query",)}),
+    "write_code": ("edit", {"path": ("file_path",)}),
     "write_file": ("write", {"path": ("file_path", "path")}),
 }
 

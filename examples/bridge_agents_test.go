@@ -61,8 +61,9 @@ var codexContracts = append(claudeLike(map[string]string{
 }...)
 
 var factoryContracts = append(claudeLike(nil), []contract{
-	// Droid takes no new output: the model reads the text after it.
-	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"decision":"block","reason":"reference"}`, 0},
+	// Droid 0.215.0 takes no new output, nor a decision after a tool: the
+	// text goes as context, which the model reads after the output.
+	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"hookSpecificOutput":{"additionalContext":"reference","hookEventName":"PostToolUse"}}`, 0},
 	{"Notification", nil, "", 0},
 	{"SessionEnd", nil, "", 0},
 }...)

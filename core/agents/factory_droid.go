@@ -47,5 +47,8 @@ var FactoryDroid = add(&Agent{
 		Typed:      true,
 		Timeout:    Timeout{Field: "timeout", Unit: time.Second, Default: 60 * time.Second},
 		ProjectDir: "FACTORY_PROJECT_DIR",
+		NotLoaded: map[Scope]string{
+			Local: "droid exec 0.215.0 (scripts, CI) runs no hook of .factory/settings.local.json: there the hook does not run",
+		},
 	},
 })

@@ -166,6 +166,13 @@ type agentRun struct {
 	agentFlags []string
 }
 
+// stoppedSilently says whether the model, spoken to in chat completions,
+// never read a tool's result: how a stop of the turn shows under an agent
+// that prints nothing of it (silentStop).
+func stoppedSilently(model *modelServer) bool {
+	return !strings.Contains(model.sent(), `"role":"tool"`)
+}
+
 // agentTitled is what hookwire knows of the agent of that title.
 func agentTitled(title string) *agents.Agent {
 	i := slices.IndexFunc(agents.All, func(a *agents.Agent) bool { return a.Title == title })
@@ -438,7 +445,7 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				}
 				switch {
 				case tc.stops && agent.silentStop:
-					if strings.Contains(model.sent(), `"role":"tool"`) {
+					if !stoppedSilently(model) {
 						t.Errorf("%s did not stop the turn at the call: the model read a tool's result\n%s", agent.name, out)
 					}
 				case !slices.ContainsFunc(strings.Split(tc.told, "|"), func(told string) bool { return strings.Contains(model.sent()+out, told) }):

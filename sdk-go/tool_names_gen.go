@@ -28,6 +28,7 @@ var knownTools = map[string]knownTool{
 	"apply_patch":       {kind: "edit", args: map[string][]string{}},
 	"bash":              {kind: "shell", args: map[string][]string{"command": {"command"}}},
 	"create":            {kind: "write", args: map[string][]string{"path": {"path"}}},
+	"delegate":          {kind: "agent", args: map[string][]string{}},
 	"edit":              {kind: "edit", args: map[string][]string{"path": {"path", "file_path"}}},
 	"edit_file":         {kind: "edit", args: map[string][]string{"path": {"path"}}},
 	"exec":              {kind: "shell", args: map[string][]string{"command": {"command"}}},
@@ -48,9 +49,11 @@ var knownTools = map[string]knownTool{
 	"spawn":             {kind: "agent", args: map[string][]string{}},
 	"subagent":          {kind: "agent", args: map[string][]string{}},
 	"task":              {kind: "agent", args: map[string][]string{}},
+	"tree":              {kind: "list", args: map[string][]string{"path": {"path"}}},
 	"view":              {kind: "read", args: map[string][]string{"path": {"path"}}},
 	"web_fetch":         {kind: "fetch", args: map[string][]string{"url": {"url"}}},
 	"web_search":        {kind: "web_search", args: map[string][]string{"pattern": {"query"}}},
+	"write":             {kind: "write", args: map[string][]string{"path": {"path"}}},
 	"write_file":        {kind: "write", args: map[string][]string{"path": {"file_path", "path"}}},
 }
 

@@ -28,6 +28,7 @@ export const knownTools: { readonly [name: string]: { readonly kind: string; rea
   "apply_patch": { kind: "edit", args: {} },
   "bash": { kind: "shell", args: { command: ["command"] } },
   "create": { kind: "write", args: { path: ["path"] } },
+  "delegate": { kind: "agent", args: {} },
   "edit": { kind: "edit", args: { path: ["path", "file_path"] } },
   "edit_file": { kind: "edit", args: { path: ["path"] } },
   "exec": { kind: "shell", args: { command: ["command"] } },
@@ -48,9 +49,11 @@ export const knownTools: { readonly [name: string]: { readonly kind: string; rea
   "spawn": { kind: "agent", args: {} },
   "subagent": { kind: "agent", args: {} },
   "task": { kind: "agent", args: {} },
+  "tree": { kind: "list", args: { path: ["path"] } },
   "view": { kind: "read", args: { path: ["path"] } },
   "web_fetch": { kind: "fetch", args: { url: ["url"] } },
   "web_search": { kind: "web_search", args: { pattern: ["query"] } },
+  "write": { kind: "write", args: { path: ["path"] } },
   "write_file": { kind: "write", args: { path: ["file_path", "path"] } },
 };
 

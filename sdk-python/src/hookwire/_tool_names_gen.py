@@ -29,6 +29,7 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "apply_patch": ("edit", {}),
     "bash": ("shell", {"command": ("command",)}),
     "create": ("write", {"path": ("path",)}),
+    "delegate": ("agent", {}),
     "edit": ("edit", {"path": ("path", "file_path")}),
     "edit_file": ("edit", {"path": ("path",)}),
     "exec": ("shell", {"command": ("command",)}),
@@ -49,9 +50,11 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "spawn": ("agent", {}),
     "subagent": ("agent", {}),
     "task": ("agent", {}),
+    "tree": ("list", {"path": ("path",)}),
     "view": ("read", {"path": ("path",)}),
     "web_fetch": ("fetch", {"url": ("url",)}),
     "web_search": ("web_search", {"pattern": ("query",)}),
+    "write": ("write", {"path": ("path",)}),
     "write_file": ("write", {"path": ("file_path", "path")}),
 }
 

@@ -68,6 +68,29 @@ var factoryContracts = append(claudeLike(nil), []contract{
 	{"SessionEnd", nil, "", 0},
 }...)
 
+// Goose 1.52.0 reads a decision at PreToolUse alone: a block with its
+// reason, or nothing, which allows; it takes no new arguments.
+var gooseContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), `{"decision":"block","reason":"reference"}`, 0},
+	{"PreToolUse", tool("respond"), `{"decision":"block","reason":"reference: hi"}`, 0},
+	{"PreToolUse", tool("modify"), `{"decision":"block","reason":"Goose cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}`, 0},
+	{"PreToolUse", tool("approve"), "", 0},
+	{"PreToolUse", tool("abstain"), "", 0},
+	{"PreToolUse", tool("abort_turn"), `{"decision":"block","reason":"reference"}`, 0},
+	{"PreToolUse", nil, `{"decision":"block","reason":"reference"}`, 0},
+	{"PreToolUseResult", nil, "", 0},
+	{"BeforeShellExecution", nil, "", 0},
+	{"AfterShellExecution", nil, "", 0},
+	{"BeforeReadFile", nil, "", 0},
+	{"AfterFileEdit", nil, "", 0},
+	{"PostToolUse", tool("modify"), "", 0},
+	{"PostToolUseFailure", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}
+
 // Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
 // did not want is not run.
 var qwenContracts = append(claudeLike(map[string]string{
@@ -193,8 +216,11 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		b := newBridgeRun(t, agent, bridgeHook{})
 		event := rmEvent(t, agent)
 		name, _ := event["hook_event_name"].(string)
-		if agent == "copilot-cli" {
+		switch agent {
+		case "copilot-cli":
 			name = "preToolUse" // its camelCase events carry no name
+		case "goose":
+			name, _ = event["event"].(string) // its events are named by "event"
 		}
 		if config.Hooks[name] == nil {
 			t.Errorf("%s: the README's line names no %s, the event that guards its shell", agent, name)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookwire/hookwire/core/agents"
 )
 
 // rewritingHook is a hook on the Python SDK that rewrites every shell
@@ -98,8 +100,8 @@ func TestUnderTheRealAgentsARewriteIsNoApproval(t *testing.T) {
 
 // The same rewrite under `hookwire run`, as each host takes it: the
 // reference runtime and PicoClaw's rules run the new command in the tool's
-// own argument, as do the agents' forms, but for Qwen Code, which takes no
-// new arguments and denies the call.
+// own argument, as do the agents' forms, but for those that take no new
+// arguments (Qwen Code, Goose), which deny the call.
 func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
 	dir := t.TempDir()
 	hook, env := rewritingHook(t, "/tmp/rewritten")
@@ -115,7 +117,7 @@ func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
 		cmd.Env = environ(map[string]string{name: value})
 		out, _ := cmd.CombinedOutput()
 		want := "would run: touch /tmp/rewritten"
-		if host == "qwen-code" {
+		if a := agents.ByName(host); a != nil && a.Quirks.NoNewArguments {
 			want = "takes no new arguments at PreToolUse: the call is denied"
 		}
 		if !strings.Contains(string(out), want) || strings.Contains(string(out), "would run: rm") {

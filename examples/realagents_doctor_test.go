@@ -118,6 +118,16 @@ var doctorAgents = map[string]doctorAgent{
 			return runAgent(t, a, "droid", env, droidArgs...)
 		},
 	},
+	"goose": {
+		name: "Goose", version: gooseVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return openAIChat("shell", []string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runAgent(t, a, "goose-binary-linux-x64", append(env, gooseModelEnv(url)...), gooseArgs...)
+		},
+	},
 	"copilot-cli": {
 		name: "GitHub Copilot CLI", version: copilotCLIVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -170,6 +180,8 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"factory-droid", "project", true, nil, true},
 		// droid exec 0.215.0 runs no hook of .factory/settings.local.json.
 		{"factory-droid", "local", true, nil, false},
+		{"goose", "user", true, nil, true},
+		{"goose", "project", true, nil, true},
 		{"copilot-cli", "user", true, nil, true},
 		{"copilot-cli", "project", true, nil, false},
 	} {

@@ -407,6 +407,7 @@ var realAgents = []struct {
 	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false, false},
 	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false},
 	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true},
+	{"Goose", gooseVersion, (*agentRun).goose, true, true, false},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {

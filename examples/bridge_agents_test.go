@@ -61,11 +61,35 @@ var codexContracts = append(claudeLike(map[string]string{
 }...)
 
 var factoryContracts = append(claudeLike(nil), []contract{
-	// Droid takes no new output: the model reads the text after it.
-	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"decision":"block","reason":"reference"}`, 0},
+	// Droid 0.215.0 takes no new output, nor a decision after a tool: the
+	// text goes as context, which the model reads after the output.
+	{"PostToolUse", withOutput(tool("modify"), "hi"), `{"hookSpecificOutput":{"additionalContext":"reference","hookEventName":"PostToolUse"}}`, 0},
 	{"Notification", nil, "", 0},
 	{"SessionEnd", nil, "", 0},
 }...)
+
+// Goose 1.52.0 reads a decision at PreToolUse alone: a block with its
+// reason, or nothing, which allows; it takes no new arguments.
+var gooseContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), `{"decision":"block","reason":"reference"}`, 0},
+	{"PreToolUse", tool("respond"), `{"decision":"block","reason":"reference: hi"}`, 0},
+	{"PreToolUse", tool("modify"), `{"decision":"block","reason":"Goose cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}`, 0},
+	{"PreToolUse", tool("approve"), "", 0},
+	{"PreToolUse", tool("abstain"), "", 0},
+	{"PreToolUse", tool("abort_turn"), `{"decision":"block","reason":"reference"}`, 0},
+	{"PreToolUse", nil, `{"decision":"block","reason":"reference"}`, 0},
+	{"PreToolUseResult", nil, "", 0},
+	{"BeforeShellExecution", nil, "", 0},
+	{"AfterShellExecution", nil, "", 0},
+	{"BeforeReadFile", nil, "", 0},
+	{"AfterFileEdit", nil, "", 0},
+	{"PostToolUse", tool("modify"), "", 0},
+	{"PostToolUseFailure", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}
 
 // Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
 // did not want is not run.
@@ -227,6 +251,8 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		switch agent {
 		case "copilot-cli":
 			name = "preToolUse" // its camelCase events carry no name
+		case "goose":
+			name, _ = event["event"].(string) // its events are named by "event"
 		case "windsurf":
 			name, _ = event["agent_action_name"].(string)
 		}

@@ -15,7 +15,7 @@ import (
 // the user.
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "qwen-code", "windsurf"}
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "qwen-code", "windsurf"}
 
 // byExitCode are the agents that read no JSON from a hook: exit code 2
 // blocks, and the agent reads stderr.
@@ -42,6 +42,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "PreToolUse", call("run_shell_command"))
 	case "factory-droid":
 		return sample(t, agent, "PreToolUse", call("Execute"))
+	case "goose":
+		return sample(t, agent, "PreToolUse", call("shell"))
 	case "copilot-cli":
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":
@@ -68,6 +70,8 @@ func blocked(agent, stdout string, exit int) bool {
 		return out["permissionDecision"] == "deny"
 	case "cursor":
 		return out["permission"] == "deny"
+	case "goose":
+		return out["decision"] == "block"
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)
 	return specific != nil && specific["permissionDecision"] == "deny"

@@ -106,6 +106,28 @@ var doctorAgents = map[string]doctorAgent{
 				"exec", "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "Remove the precious folder.")
 		},
 	},
+	"factory-droid": {
+		name: "Factory Droid", version: factoryDroidVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return openAIChat("Execute", []string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
+			writeJSON(t, filepath.Join(a.home, ".factory", "settings.json"), droidSettings(url, nil))
+		},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runAgent(t, a, "droid", env, droidArgs...)
+		},
+	},
+	"goose": {
+		name: "Goose", version: gooseVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return openAIChat("shell", []string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runAgent(t, a, "goose-binary-linux-x64", append(env, gooseModelEnv(url)...), gooseArgs...)
+		},
+	},
 	"copilot-cli": {
 		name: "GitHub Copilot CLI", version: copilotCLIVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -127,7 +149,8 @@ var doctorAgents = map[string]doctorAgent{
 // "ready" exactly when the agent ran the guard, that is when the folder
 // the model asks to delete survived. The cases where the agent loads no
 // hook are the ones doctor must catch: Codex CLI in a project it does not
-// trust, Copilot CLI's project scope under -p, Gemini CLI and Qwen Code in
+// trust, Copilot CLI's project scope under -p, Factory Droid's local scope
+// under exec, Gemini CLI and Qwen Code in
 // a folder they do not trust. It takes about a minute, the agents run in
 // parallel.
 func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
@@ -153,6 +176,12 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"codex-cli", "user", false, nil, true},
 		{"codex-cli", "project", true, nil, true},
 		{"codex-cli", "project", false, nil, false},
+		{"factory-droid", "user", true, nil, true},
+		{"factory-droid", "project", true, nil, true},
+		// droid exec 0.215.0 runs no hook of .factory/settings.local.json.
+		{"factory-droid", "local", true, nil, false},
+		{"goose", "user", true, nil, true},
+		{"goose", "project", true, nil, true},
 		{"copilot-cli", "user", true, nil, true},
 		{"copilot-cli", "project", true, nil, false},
 	} {

@@ -175,6 +175,19 @@ type agentRun struct {
 	agentFlags []string
 }
 
+// stoppedSilently says whether the model, spoken to in chat completions,
+// never read a tool's result: how a stop of the turn shows under an agent
+// that prints nothing of it (silentStop).
+func stoppedSilently(model *modelServer) bool {
+	return !strings.Contains(model.sent(), `"role":"tool"`)
+}
+
+// agentTitled is what hookwire knows of the agent of that title.
+func agentTitled(title string) *agents.Agent {
+	i := slices.IndexFunc(agents.All, func(a *agents.Agent) bool { return a.Title == title })
+	return agents.All[i]
+}
+
 func newAgentRun(t *testing.T) *agentRun {
 	t.Helper()
 	root := t.TempDir()
@@ -339,12 +352,19 @@ var realAgents = []struct {
 	// blind: the agent reads nothing back after a tool, nor at the end of
 	// a turn (Copilot CLI, as the bridge speaks it).
 	blind bool
+	// silentStop: run this way, the agent stops the turn where a hook
+	// says so and prints nothing of why (Factory Droid's exec: its TUI
+	// shows the reason); the stop shows as a model that never read the
+	// call's result.
+	silentStop bool
 }{
-	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false},
-	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false, false},
-	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false},
-	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false},
-	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true},
+	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false, false},
+	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false, false, false},
+	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false, false},
+	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false, false},
+	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false},
+	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true},
+	{"Goose", gooseVersion, (*agentRun).goose, true, true, false},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
@@ -357,20 +377,21 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 			shown      string // what the agent shows its user, when it is a failure
 			hook       []string
 			env        []string
-			calls      int // the model's calls at once; 1 when zero
+			calls      int  // the model's calls at once; 1 when zero
+			stops      bool // the hook stops the turn (abort)
 		}{
-			{"deny", "the guard says no", "", pythonGuard(t, "deny"), nil, 0},
-			{"abort", "the guard stops the turn", "", pythonGuard(t, "abort"), nil, 0},
-			{"approval denied", "the approver says no", "", pythonGuard(t, "approval-deny"), nil, 0},
-			{"crashing guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "crash"), nil, 0},
-			{"stalled guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "stall"), nil, 0},
+			{"deny", "the guard says no", "", pythonGuard(t, "deny"), nil, 0, false},
+			{"abort", "the guard stops the turn", "", pythonGuard(t, "abort"), nil, 0, true},
+			{"approval denied", "the approver says no", "", pythonGuard(t, "approval-deny"), nil, 0, false},
+			{"crashing guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "crash"), nil, 0, false},
+			{"stalled guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "stall"), nil, 0, false},
 			// The agent asks the guard about its calls at once (Gemini CLI) or
 			// one by one (Claude Code): each is denied, or blocked at its deadline.
-			{"overloaded guard", "hook guard.py failed|the guard says no", "", pythonGuard(t, "slow"), nil, 4},
-			{"guard that never starts", "the guard cannot find its rules", "hookwire: hook guard.py did not start", pythonGuard(t, "never-start"), nil, 0},
-			{"the dangerous-commands example", "dangerous command blocked", "", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}, 0},
+			{"overloaded guard", "hook guard.py failed|the guard says no", "", pythonGuard(t, "slow"), nil, 4, false},
+			{"guard that never starts", "the guard cannot find its rules", "hookwire: hook guard.py did not start", pythonGuard(t, "never-start"), nil, 0, false},
+			{"the dangerous-commands example", "dangerous command blocked", "", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}, 0, true},
 			// It checks the canonical kind only, never a tool's name.
-			{"the shell-guard example", "dangerous command blocked", "", []string{"python3", shellGuard}, []string{"PYTHONPATH=" + sdk}, 0},
+			{"the shell-guard example", "dangerous command blocked", "", []string{"python3", shellGuard}, []string{"PYTHONPATH=" + sdk}, 0, false},
 		} {
 			t.Run(agent.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
@@ -380,7 +401,12 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				if !a.survived() {
 					t.Errorf("%s %s ran rm -rf: the folder is gone\n%s", agent.name, agent.version, out)
 				}
-				if !slices.ContainsFunc(strings.Split(tc.told, "|"), func(told string) bool { return strings.Contains(model.sent()+out, told) }) {
+				switch {
+				case tc.stops && agent.silentStop:
+					if !stoppedSilently(model) {
+						t.Errorf("%s did not stop the turn at the call: the model read a tool's result\n%s", agent.name, out)
+					}
+				case !slices.ContainsFunc(strings.Split(tc.told, "|"), func(told string) bool { return strings.Contains(model.sent()+out, told) }):
 					t.Errorf("neither the model nor the user was told %q\n%s", tc.told, out)
 				}
 				// The failure's message, with the session's log, is the
@@ -420,125 +446,5 @@ func TestUnderTheRealClaudeCodeAnApproverThatAbstainsLeavesItToItsOwnRules(t *te
 	out, _ := a.claudeCode(t, pythonGuard(t, "abstain"))
 	if a.survived() {
 		t.Errorf("Bash is allowed by --allowedTools and no approver had an opinion: the tool should have run\n%s", out)
-	}
-}
-
-// The secret-redactor example, as shipped, under each real agent: the
-// model runs a command whose output holds a token (the command itself
-// does not), and what the model reads back has it masked.
-func TestUnderTheRealAgentsTheSecretRedactorMasksAToolsOutput(t *testing.T) {
-	sdk, _ := filepath.Abs("../sdk-python/src")
-	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
-	hooks := map[string][]string{
-		"secret-redactor": {goHook(t, filepath.Join("secret-redactor", "go"))},
-		// The same file as the rm -rf guard: it reads the output in the
-		// one shape the bridge gives it, whatever the agent.
-		"shell-guard": {"env", "PYTHONPATH=" + sdk, "python3", shellGuard},
-	}
-	// The same output followed by over 1 MiB: the masked output no longer
-	// fits a line of the bridge's session, and is cut to fit, never let
-	// through as it was.
-	const long = "; head -c 1200000 /dev/zero | tr '\\0' x"
-	for _, agent := range realAgents {
-		if agent.blind {
-			continue // nothing to mask with: docs/agent-events.md says so
-		}
-		for name, hook := range map[string][]string{"secret-redactor": hooks["secret-redactor"], "secret-redactor, over 1 MiB": hooks["secret-redactor"], "shell-guard": hooks["shell-guard"]} {
-			t.Run(agent.name+"/"+name, func(t *testing.T) {
-				t.Parallel()
-				a := newAgentRun(t)
-				// GITHUB_TOKEN=hunter2-made-up-example, base64 in the command.
-				a.command = "echo R0lUSFVCX1RPS0VOPWh1bnRlcjItbWFkZS11cC1leGFtcGxl | base64 -d"
-				if strings.HasSuffix(name, "over 1 MiB") {
-					a.command += long
-				}
-				a.afterTool = true
-				out, model := agent.run(a, t, hook)
-				sent := model.sent()
-				// Over 1 MiB, an agent may cut the output itself before the
-				// model reads it (Qwen Code keeps it in a file and says so):
-				// the secret must never reach the model either way.
-				masked := strings.Contains(sent, "GITHUB_TOKEN=***") || strings.HasSuffix(name, "over 1 MiB")
-				if strings.Contains(sent, "hunter2-made-up-example") || !masked {
-					t.Errorf("%s %s: the model read the secret, or not the masked output\nthe model was sent:\n%s\nthe agent printed:\n%s", agent.name, agent.version, sent, out)
-				}
-			})
-		}
-	}
-}
-
-// remarkingHook is a hook in plain Python that declares mode, lets
-// everything through, and adds remarks (context, message) to its answers
-// of method.
-func remarkingHook(t *testing.T, mode, method string, remarks map[string]string) []string {
-	script := filepath.Join(t.TempDir(), "remarks.py")
-	os.WriteFile(script, []byte(`import json, sys
-mode, method, remarks = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    result = {"action": "continue"}
-    if msg["method"] == "hook.hello":
-        result = {"ok": True, "modes": [mode]}
-    elif msg["method"] == method:
-        result.update(remarks)
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-`), 0o644)
-	encoded, _ := json.Marshal(remarks)
-	return []string{"python3", script, mode, method, string(encoded)}
-}
-
-// After a tool, a hook's context reaches the model with its next request,
-// and its message the user, in every agent that reads something back after
-// a tool (and prints messages, run this way).
-func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *testing.T) {
-	for _, agent := range realAgents {
-		if agent.blind {
-			continue
-		}
-		t.Run(agent.name, func(t *testing.T) {
-			t.Parallel()
-			a := newAgentRun(t)
-			a.command, a.afterTool = "echo listed", true
-			out, model := agent.run(a, t, remarkingHook(t, "tool", "hook.after_tool",
-				map[string]string{"context": "The secret word is PINEAPPLE.", "message": "remarks: the tool's output was checked"}))
-			if !strings.Contains(model.sent(), "The secret word is PINEAPPLE.") {
-				t.Errorf("%s %s: the model was not given the hook's context\n%s", agent.name, agent.version, out)
-			}
-			if !agent.quiet && !strings.Contains(out, "the tool's output was checked") {
-				t.Errorf("%s %s: the user was not shown the hook's message\n%s", agent.name, agent.version, out)
-			}
-		})
-	}
-}
-
-// At the end of a turn (Claude Code's Stop, Gemini CLI's AfterAgent),
-// context on the last answer keeps the turn going: the agent asks the model
-// once more, with the context, and then stops, though the hook asks again,
-// and the user is told why.
-func TestUnderTheRealAgentsContextOnTheLastAnswerKeepsTheTurnGoingOnce(t *testing.T) {
-	for _, agent := range realAgents {
-		if agent.blind {
-			continue
-		}
-		t.Run(agent.name, func(t *testing.T) {
-			t.Parallel()
-			a := newAgentRun(t)
-			a.command, a.stop = "echo listed", true
-			out, model := agent.run(a, t, remarkingHook(t, "llm", "hook.after_llm", map[string]string{"context": "Check your work once more before you stop."}))
-			asked := 0
-			for _, r := range model.requests {
-				if strings.Contains(r, "Check your work once more before you stop.") {
-					asked++
-				}
-			}
-			if asked != 1 {
-				t.Errorf("%s %s: %d requests to the model had the hook's context, want one\n%s", agent.name, agent.version, asked, out)
-			}
-			if !agent.quiet && !strings.Contains(out, "the turn ends here, so that no hook keeps it going forever") {
-				t.Errorf("%s %s: the user was not told why the turn ended\n%s", agent.name, agent.version, out)
-			}
-		})
 	}
 }

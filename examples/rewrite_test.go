@@ -2,11 +2,15 @@ package examples
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookwire/hookwire/core/agents"
 )
 
 // rewritingHook is a hook on the Python SDK that rewrites every shell
@@ -65,6 +69,7 @@ func TestUnderTheRealAgentsARewriteRunsTheNewCommand(t *testing.T) {
 // that cannot take a rewritten call.
 var rewriteUnsupported = map[string]string{
 	"Qwen Code": "cannot take a rewritten call",
+	"Goose":     "cannot take a rewritten call",
 }
 
 // A rewrite is neither an approval nor a denial: where the agent can take
@@ -98,8 +103,8 @@ func TestUnderTheRealAgentsARewriteIsNoApproval(t *testing.T) {
 
 // The same rewrite under `hookwire run`, as each host takes it: the
 // reference runtime and PicoClaw's rules run the new command in the tool's
-// own argument, as do the agents' forms, but for Qwen Code and Windsurf,
-// which take no new arguments and deny the call.
+// own argument, as do the agents' forms, but for those that take no new
+// arguments (Qwen Code, Goose, Windsurf), which deny the call.
 func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
 	dir := t.TempDir()
 	hook, env := rewritingHook(t, "/tmp/rewritten")
@@ -115,14 +120,22 @@ func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
 		cmd.Env = environ(map[string]string{name: value})
 		out, _ := cmd.CombinedOutput()
 		want := "would run: touch /tmp/rewritten"
-		switch host {
-		case "qwen-code":
-			want = "takes no new arguments at PreToolUse: the call is denied"
-		case "windsurf":
-			want = "takes no new arguments at pre_mcp_tool_use: the call is denied"
+		if a := agents.ByName(host); a != nil && a.Quirks.NoNewArguments {
+			want = "takes no new arguments at " + firstGuardEvent(a) + ": the call is denied"
 		}
 		if !strings.Contains(string(out), want) || strings.Contains(string(out), "would run: rm") {
 			t.Errorf("--host %s: the transcript does not say %q\n%s", host, want, out)
 		}
 	}
+}
+
+// firstGuardEvent is the first by name of the agent's events that asks
+// before_tool, where a host names the event a rewrite is denied at.
+func firstGuardEvent(a *agents.Agent) string {
+	for _, name := range slices.Sorted(maps.Keys(a.Events)) {
+		if slices.Contains(a.Events[name].Calls, agents.BeforeTool) {
+			return name
+		}
+	}
+	return ""
 }

@@ -112,9 +112,10 @@ const (
 	// OutputBlock: a block with the new text as its reason; the model
 	// reads the text in place of the output.
 	OutputBlock
-	// OutputBlockAfter: a block with the new text as its reason; the model
-	// reads the text as feedback after the output, which it still reads.
-	OutputBlockAfter
+	// OutputContextAfter: the new text as context of the event after the
+	// tool (hookSpecificOutput.additionalContext); the model reads it after
+	// the output, which it still reads.
+	OutputContextAfter
 	// OutputBlockedResult: the new output is a blocked result; the model
 	// reads "Tool result blocked: " and the new text, as an error.
 	OutputBlockedResult
@@ -122,7 +123,7 @@ const (
 
 // Blocks says whether the new output is sent as a block with the text as
 // its reason.
-func (f OutputForm) Blocks() bool { return f == OutputBlock || f == OutputBlockAfter }
+func (f OutputForm) Blocks() bool { return f == OutputBlock }
 
 // Step is what the bridge does with an agent's event: the protocol calls
 // it makes, in order, or the runtime event it raises for observers.

@@ -116,6 +116,8 @@ func claudeDecide(agent *agents.Agent, ev Event, o outcome) Reply {
 			return Reply{Stdout: encode(map[string]any{"continue": false, "stopReason": *o.result})}
 		case q.NewOutput.Blocks():
 			return Reply{Stdout: encode(map[string]any{"decision": "block", "reason": *o.result})}
+		case q.NewOutput == agents.OutputContextAfter:
+			return withContext(Reply{}, ev, *o.result)
 		}
 		output, ok := claudeNewOutput(ev, *o.result)
 		if !ok {

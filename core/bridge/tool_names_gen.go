@@ -68,6 +68,13 @@ var agentTools = map[string]toolVocabulary{
 		"Task":       {kind: "agent"},
 		"WebSearch":  {kind: "web_search", pattern: "query"},
 	}},
+	"goose": {mcpPrefix: "", tools: map[string]toolShape{
+		"delegate": {kind: "agent"},
+		"edit":     {kind: "edit", path: "path"},
+		"shell":    {kind: "shell", command: "command"},
+		"tree":     {kind: "list", path: "path"},
+		"write":    {kind: "write", path: "path"},
+	}},
 	"qwen-code": {mcpPrefix: "mcp__", tools: map[string]toolShape{
 		"agent":             {kind: "agent"},
 		"edit":              {kind: "edit", path: "file_path"},

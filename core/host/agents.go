@@ -109,7 +109,7 @@ func agentActs(a *agents.Agent, method string, params, res any) (any, []string) 
 		prev, _ := params.(protocol.AfterToolParams)
 		yes := true
 		switch a.Quirks.NewOutput {
-		case agents.OutputBlockAfter:
+		case agents.OutputContextAfter:
 			v.Result.Result.ForLLM = prev.Result.ForLLM + "\n" + v.Result.Result.ForLLM
 			notes = append(notes, "the new output reaches the model after the output, which it still reads: "+a.Title+" takes no new output from a hook")
 		case agents.OutputStop:

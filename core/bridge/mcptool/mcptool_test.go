@@ -121,3 +121,35 @@ for line in sys.stdin:
 		t.Errorf("Serve: %v", err)
 	}
 }
+
+// Whatever arguments the agent sends with a call, Event never panics, and
+// what it accepts gives back valid JSON holding each non-empty text member
+// as it came (a member under json of the same name takes its place).
+func FuzzEvent(f *testing.F) {
+	f.Add([]byte(`{"text":{"hook_event_name":"PreToolUse","tool_name":"Bash"},"json":{"tool_input":"{\"command\":\"rm -rf /\"}","tool_response":""}}`))
+	f.Add([]byte(`{"text":{"a":"\u0000"},"json":{"b":"not json","c":"[1,{\"d\":null}]"}}`))
+	f.Add([]byte(`{"text":null,"json":{"x":"1e400"}}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, arguments []byte) {
+		out, err := Event(arguments)
+		if err != nil {
+			return
+		}
+		var event map[string]any
+		if err := json.Unmarshal(out, &event); err != nil {
+			t.Fatalf("Event(%q) wrote what is not a JSON object: %q (%v)", arguments, out, err)
+		}
+		var args struct{ Text, JSON map[string]string }
+		if json.Unmarshal(arguments, &args) != nil {
+			return
+		}
+		for k, v := range args.Text {
+			if _, shadowed := args.JSON[k]; v == "" || shadowed {
+				continue
+			}
+			if event[k] != v && strings.ToValidUTF8(v, "\uFFFD") == v {
+				t.Fatalf("text member %q: %q came back as %v", k, v, event[k])
+			}
+		}
+	})
+}

@@ -52,6 +52,10 @@ type Install struct {
 	// and has no setting that makes it fail closed, what then goes
 	// unguarded: install and doctor say it.
 	FailsOpen string
+	// Plugin, for an agent whose hooks are only a plugin of its plugin
+	// API (an ES module in a plugins folder), says where hookwire's plugin
+	// goes: install and doctor write and read no hooks file for it.
+	Plugin string
 	// ShowOutput is the entry's member, written true, that has the agent
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.

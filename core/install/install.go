@@ -65,6 +65,9 @@ func toolEvent(agent *agents.Agent, event string) bool {
 // user's scope and under dir for the others.
 func (a *Agent) Path(scope Scope, home, dir string) (string, error) {
 	rel, ok := a.Files[scope]
+	if !ok && a.Plugin != "" {
+		return "", fmt.Errorf("%s reads hooks only from a plugin: hookwire install does not write it yet; put %s", a.Name, a.Plugin)
+	}
 	if !ok {
 		var known []string
 		for _, s := range Scopes {

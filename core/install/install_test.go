@@ -72,6 +72,9 @@ func commands(a *Agent, file map[string]any, event string) []string {
 // second install changes nothing and that uninstall gives the same bytes.
 func TestInstallExisting(t *testing.T) {
 	for name, a := range Agents {
+		if len(a.Files) == 0 {
+			continue // a plugin agent (Install.Plugin): install writes no hooks file for it
+		}
 		original, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {
 			t.Fatal(err)

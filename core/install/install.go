@@ -187,6 +187,9 @@ func Install(a *Agent, file string, hook Hook, events []string) (Change, error) 
 
 // install is Install on the file's bytes.
 func install(a *Agent, file string, before []byte, hook Hook, events []string) (Change, error) {
+	if a.TOML != nil {
+		return installTOML(a, file, before, hook, events)
+	}
 	doc, err := decode(before, a.Comments)
 	if err != nil {
 		return Change{File: file, Before: before}, fmt.Errorf("%s: %v", file, err)
@@ -314,20 +317,12 @@ func Uninstall(a *Agent, file, command string) (Change, error) {
 	return uninstall(a, file, before, command, nil)
 }
 
-// uninstall is Uninstall on the file's bytes, with hookwire's record of
-// the file where there is one: then the commands it holds go too, whatever
-// the bridge's name, and of the sections and events left empty only those
-// install added, and Flat's "version" where install added it.
-func uninstall(a *Agent, file string, before []byte, command string, r *record) (Change, error) {
-	ch := Change{File: file, Before: before, After: before, op: opUninstall}
-	if before == nil {
-		return ch, nil
-	}
-	doc, err := decode(before, a.Comments)
-	if err != nil {
-		return ch, fmt.Errorf("%s: %v", file, err)
-	}
-	match := func(cmd string) bool {
+// installedBy says whether an entry's command is one uninstall takes out:
+// command, where it is not empty; else one hookwire's record of the file
+// holds (r, where there is one), or one that runs hookwire-bridge by its
+// absolute path for this agent.
+func (a *Agent) installedBy(command string, r *record) func(cmd string) bool {
+	return func(cmd string) bool {
 		if command != "" {
 			return cmd == command
 		}
@@ -337,6 +332,25 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 		b, ok := ParseCommand(cmd, nil)
 		return ok && b.Installed && b.Agent == a.Name
 	}
+}
+
+// uninstall is Uninstall on the file's bytes, with hookwire's record of
+// the file where there is one: then the commands it holds go too, whatever
+// the bridge's name, and of the sections and events left empty only those
+// install added, and Flat's "version" where install added it.
+func uninstall(a *Agent, file string, before []byte, command string, r *record) (Change, error) {
+	ch := Change{File: file, Before: before, After: before, op: opUninstall}
+	if before == nil {
+		return ch, nil
+	}
+	if a.TOML != nil {
+		return uninstallTOML(a, file, before, command, r)
+	}
+	doc, err := decode(before, a.Comments)
+	if err != nil {
+		return ch, fmt.Errorf("%s: %v", file, err)
+	}
+	match := a.installedBy(command, r)
 	addedByInstall := func(event string) bool { return r == nil || slices.Contains(r.AddedEvents, event) }
 	events, _ := hooksObject(doc.find("hooks"))
 	for _, event := range events {

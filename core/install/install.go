@@ -279,6 +279,9 @@ type entryValue struct {
 // entries are the command entries of event whose command match accepts,
 // in the order of the file.
 func (a *Agent) entries(doc *document, event string, match func(command string) bool) []place {
+	if a.TOML != nil {
+		return a.tomlEntries(doc.tables, event, match)
+	}
 	var out []place
 	visit := func(group int, list []hujsonValue) {
 		for i := range list {

@@ -142,6 +142,36 @@ func (a *Agent) tomlEntries(tables []map[string]any, event string, match func(co
 	return out
 }
 
+// read decodes an agent's configuration file for doctor: its JSON, or,
+// for an agent whose hooks are TOML tables, the entries of its array.
+func (a *Agent) read(data []byte) (*document, error) {
+	if a.TOML == nil {
+		return decode(data, a.Comments)
+	}
+	tables, err := a.tomlTables(data)
+	if err != nil {
+		return nil, err
+	}
+	doc, _ := decode(nil, false) // an empty root: no JSON setting is there
+	doc.data, doc.tables = data, tables
+	return doc, nil
+}
+
+// hookEvents are the events the file names hooks of, in its order.
+func (a *Agent) hookEvents(doc *document) []string {
+	if a.TOML == nil {
+		events, _ := hooksObject(doc.find("hooks"))
+		return events
+	}
+	var out []string
+	for _, t := range doc.tables {
+		if ev, _ := t[a.TOML.EventKey].(string); ev != "" && !slices.Contains(out, ev) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
 // tomlFile is a TOML hooks file read for a change: its bytes, hookwire's
 // block in it, the block's entries and every entry of the file.
 type tomlFile struct {

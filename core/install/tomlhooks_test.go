@@ -329,3 +329,37 @@ func FuzzTOMLHooks(f *testing.F) {
 		}
 	})
 }
+
+// Doctor reads a TOML hooks file as install writes it: the hooks of
+// hookwire's among the user's, each with its events and its timeout
+// checked in the agent's unit; a file that does not parse is a problem
+// naming its line.
+func TestTOMLDoctorReadsTheHooks(t *testing.T) {
+	a := tomlTestAgent("hooks", "event", nil)
+	home := t.TempDir()
+	file, _ := a.Path(User, home, "")
+	hook := testHook("goose")
+	ch, err := install(a, file, []byte(userTOML), hook, []string{"PreToolUse", "SessionEnd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := strings.Replace(string(ch.After), "timeout = 60\n\n[[hooks]]\nevent = \"SessionEnd\"", "timeout = 5\n\n[[hooks]]\nevent = \"SessionEnd\"", 1)
+	putFile(t, file, short, 0o644)
+	r := Doctor(t.Context(), a, home, t.TempDir(), DoctorOptions{})
+	if len(r.Hooks) != 1 || r.Hooks[0].Command != hook.Command || !slices.Equal(r.Hooks[0].Events, []string{"PreToolUse", "SessionEnd"}) {
+		t.Fatalf("hooks: %+v", r.Hooks)
+	}
+	var said []string
+	for _, f := range r.Hooks[0].Findings {
+		said = append(said, f.Text)
+	}
+	text := strings.Join(said, "\n")
+	if !strings.Contains(text, "timeout 1m0s, above the bridge's deadline") || !strings.Contains(text, "the agent stops the hook after 5s") {
+		t.Errorf("the timeouts of both entries:\n%s", text)
+	}
+	putFile(t, file, "a = 1\nb = \n", 0o644)
+	r = Doctor(t.Context(), a, home, t.TempDir(), DoctorOptions{})
+	if len(r.Findings) != 1 || !r.Findings[0].Problem || !strings.Contains(r.Findings[0].Text, file+": line 2") {
+		t.Errorf("a file that does not parse: %+v", r.Findings)
+	}
+}

@@ -190,7 +190,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 func (a *Agent) installed(doc *document, scope Scope, file string, env map[string]string) []Installed {
 	var out []Installed
 	noteRecorded(file) // a bridge of any name install wrote, by its record
-	events, _ := hooksObject(doc.find("hooks"))
+	events, _ := hooksObject(doc.find(a.section(doc)...))
 	for _, event := range events {
 		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok }) {
 			i := slices.IndexFunc(out, func(h Installed) bool { return h.Command == p.command })
@@ -535,6 +535,13 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	var out []Finding
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, problem("install it with --scope user, whose file "+a.Name+" loads however it runs", "%s", why))
+	}
+	if other, ok := a.Shadows[scope]; ok {
+		if file, err := a.Path(other, home, dir); err == nil {
+			if _, err := os.Stat(file); err == nil {
+				out = append(out, problem("install it with --scope "+string(other)+" too", "%s reads %s here, and then not this file: a hook here does not run in this project", a.Name, file))
+			}
+		}
 	}
 	if a.Review != "" {
 		out = append(out, note("%s", a.Review))

@@ -95,6 +95,7 @@ var newTurnEvents = map[string][]string{
 	"copilot-cli":   {"userPromptSubmitted", "agentStop"},
 	"cursor":        {"beforeSubmitPrompt", "stop"},
 	"factory-droid": {"UserPromptSubmit", "Stop"},
+	"openhands":     {"UserPromptSubmit", "Stop"},
 	"qwen-code":     {"UserPromptSubmit", "Stop"},
 }
 

@@ -67,6 +67,25 @@ var factoryContracts = append(claudeLike(nil), []contract{
 	{"SessionEnd", nil, "", 0},
 }...)
 
+// OpenHands 1.16.0 reads a top-level decision and its reason; nothing
+// after a tool, no new arguments.
+var openHandsContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"PreToolUse", tool("respond"), `{"decision":"deny","reason":"reference: hi"}`, 0},
+	{"PreToolUse", tool("modify"), `{"decision":"deny","reason":"OpenHands cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}`, 0},
+	{"PreToolUse", tool("approve"), `{"decision":"allow"}`, 0},
+	{"PreToolUse", tool("abstain"), "", 0},
+	{"PreToolUse", tool("abort_turn"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"PreToolUse", nil, `{"decision":"deny","reason":"reference"}`, 0},
+	{"PostToolUse", withOutput(tool("modify"), map[string]any{"content": []any{map[string]any{"type": "text", "text": "hi"}}, "is_error": false}),
+		`{"systemMessage":"hookwire: OpenHands 1.16.0 reads nothing a hook answers after a tool: the model reads the output of modify unchanged, not what a hook made of it"}`, 0},
+	{"PostToolUse", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}
+
 // Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
 // did not want is not run.
 var qwenContracts = append(claudeLike(map[string]string{

@@ -49,7 +49,7 @@ for line in sys.stdin:
 }
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "qwen-code"}
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "openhands", "qwen-code"}
 
 // rmEvent is the agent's event for `rm -rf /` in its shell tool.
 func rmEvent(t *testing.T, agent string) map[string]any {
@@ -63,6 +63,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "PreToolUse", call("run_shell_command"))
 	case "factory-droid":
 		return sample(t, agent, "PreToolUse", call("Execute"))
+	case "openhands":
+		return sample(t, agent, "PreToolUse", call("terminal"))
 	case "copilot-cli":
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":
@@ -87,6 +89,8 @@ func blocked(agent, stdout string, exit int) bool {
 		return out["permissionDecision"] == "deny"
 	case "cursor":
 		return out["permission"] == "deny"
+	case "openhands":
+		return out["decision"] == "deny"
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)
 	return specific != nil && specific["permissionDecision"] == "deny"

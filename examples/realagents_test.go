@@ -388,6 +388,9 @@ var realAgents = []struct {
 	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false},
 	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false},
 	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true},
+	// OpenHands reads nothing a hook answers after a tool, and at the end
+	// of a turn a deny keeps it going: docs/agent-events.md says so.
+	{"OpenHands", openHandsVersion, (*agentRun).openHands, true, true},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {

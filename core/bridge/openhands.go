@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"fmt"
+
 	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -62,6 +64,10 @@ func openHandsDecide(agent *agents.Agent, ev Event, o outcome) Reply {
 	if context, _ := o.llm["additionalContext"].(string); context != "" {
 		return Reply{Stdout: encode(map[string]any{"additionalContext": context})}
 	}
+	if o.result != nil && o.once("output of "+ev.str("tool_name")) {
+		return Reply{Stdout: encode(map[string]any{"systemMessage": fmt.Sprintf(
+			"hookwire: %s reads nothing a hook answers after a tool: the model reads the output of %s unchanged, not what a hook made of it", agent.TitleVersion(), ev.str("tool_name"))})}
+	}
 	if !o.step.Guard {
 		return Reply{}
 	}
@@ -71,7 +77,11 @@ func openHandsDecide(agent *agents.Agent, ev Event, o outcome) Reply {
 	case o.args != nil && agent.Quirks.NoNewArguments:
 		return deny(agent.Title + " cannot take a rewritten call: a hook rewrote it to " + encode(o.args))
 	case a != nil && !a.byDefault:
-		return Reply{Stdout: encode(map[string]any{"decision": "allow", "reason": a.reason})}
+		allow := map[string]any{"decision": "allow"}
+		if a.reason != "" {
+			allow["reason"] = a.reason
+		}
+		return Reply{Stdout: encode(allow)}
 	}
 	return Reply{}
 }

@@ -67,6 +67,20 @@ func (a *agentRun) openHands(t *testing.T, hook []string, env ...string) (string
 	os.MkdirAll(filepath.Join(a.project, ".openhands"), 0o755)
 	os.WriteFile(filepath.Join(a.project, ".openhands", "hooks.json"), data, 0o644)
 
+	// Its terminal runs in a tmux server that outlives it: one of the
+	// run's own, in a folder with a short name (a socket's path is
+	// limited), stopped with the test.
+	tmux, err := os.MkdirTemp("", "hwt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stop := exec.Command("tmux", "-L", "openhands", "kill-server")
+		stop.Env = append(os.Environ(), "TMUX_TMPDIR="+tmux)
+		stop.Run()
+		os.RemoveAll(tmux)
+	})
+
 	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, pythonAgentBin(t, "openhands", "openhands"), "--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
@@ -75,7 +89,7 @@ func (a *agentRun) openHands(t *testing.T, hook []string, env ...string) (string
 		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
 		"LLM_MODEL=openai/scripted", "LLM_BASE_URL=" + model.url + "/v1", "LLM_API_KEY=scripted",
 		// LiteLLM's table of models from the package, not the internet.
-		"LITELLM_LOCAL_MODEL_COST_MAP=True", "OPENHANDS_SUPPRESS_BANNER=1",
+		"LITELLM_LOCAL_MODEL_COST_MAP=True", "OPENHANDS_SUPPRESS_BANNER=1", "TMUX_TMPDIR=" + tmux,
 	}, env...)
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -67,9 +68,24 @@ func (a *agentRun) openHands(t *testing.T, hook []string, env ...string) (string
 	os.MkdirAll(filepath.Join(a.project, ".openhands"), 0o755)
 	os.WriteFile(filepath.Join(a.project, ".openhands", "hooks.json"), data, 0o644)
 
-	// Its terminal runs in a tmux server that outlives it: one of the
-	// run's own, in a folder with a short name (a socket's path is
-	// limited), stopped with the test.
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pythonAgentBin(t, "openhands", "openhands"), "--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
+	cmd.Dir = a.project
+	cmd.Env = slices.Concat([]string{"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}, openHandsEnv(t, model.url), env)
+	out, _ := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("OpenHands did not end within 180 s:\n%s", out)
+	}
+	return string(out), model
+}
+
+// openHandsEnv is what OpenHands needs to run on the scripted model at
+// url, offline. Its terminal runs in a tmux server that outlives it: one
+// of the run's own, in a folder with a short name (a socket's path is
+// limited), stopped with the test.
+func openHandsEnv(t *testing.T, url string) []string {
+	t.Helper()
 	tmux, err := os.MkdirTemp("", "hwt")
 	if err != nil {
 		t.Fatal(err)
@@ -80,20 +96,9 @@ func (a *agentRun) openHands(t *testing.T, hook []string, env ...string) (string
 		stop.Run()
 		os.RemoveAll(tmux)
 	})
-
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, pythonAgentBin(t, "openhands", "openhands"), "--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
-	cmd.Dir = a.project
-	cmd.Env = append([]string{
-		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
-		"LLM_MODEL=openai/scripted", "LLM_BASE_URL=" + model.url + "/v1", "LLM_API_KEY=scripted",
+	return []string{
+		"LLM_MODEL=openai/scripted", "LLM_BASE_URL=" + url + "/v1", "LLM_API_KEY=scripted",
 		// LiteLLM's table of models from the package, not the internet.
 		"LITELLM_LOCAL_MODEL_COST_MAP=True", "OPENHANDS_SUPPRESS_BANNER=1", "TMUX_TMPDIR=" + tmux,
-	}, env...)
-	out, _ := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("OpenHands did not end within 180 s:\n%s", out)
 	}
-	return string(out), model
 }

@@ -1,0 +1,101 @@
+package examples
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hookwire/hookwire/core/bridge"
+)
+
+// The agents of the bridge, each with its event for a shell command and
+// how it reads a blocked call.
+
+// allAgents are the agents of the bridge.
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "openhands", "qwen-code"}
+
+// rmEvent is the agent's event for `rm -rf /` in its shell tool.
+func rmEvent(t *testing.T, agent string) map[string]any {
+	call := func(tool string) map[string]any {
+		return map[string]any{"tool_name": tool, "tool_input": map[string]any{"command": "rm -rf /"}}
+	}
+	switch agent {
+	case "gemini-cli":
+		return sample(t, agent, "BeforeTool", call("run_shell_command"))
+	case "qwen-code":
+		return sample(t, agent, "PreToolUse", call("run_shell_command"))
+	case "factory-droid":
+		return sample(t, agent, "PreToolUse", call("Execute"))
+	case "openhands":
+		return sample(t, agent, "PreToolUse", call("terminal"))
+	case "copilot-cli":
+		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
+	case "cursor":
+		return sample(t, agent, "beforeShellExecution", map[string]any{"command": "rm -rf /"})
+	}
+	return sample(t, agent, "PreToolUse", call("Bash")) // Claude Code, Codex CLI
+}
+
+// blocked says whether the agent reads the reply as a blocked tool call.
+func blocked(agent, stdout string, exit int) bool {
+	if exit == 2 && agent != "copilot-cli" { // Copilot CLI runs the tool on any failure
+		return true
+	}
+	var out map[string]any
+	if exit != 0 || json.Unmarshal([]byte(stdout), &out) != nil {
+		return false
+	}
+	switch agent {
+	case "gemini-cli":
+		return out["decision"] == "deny"
+	case "copilot-cli":
+		return out["permissionDecision"] == "deny"
+	case "cursor":
+		return out["permission"] == "deny"
+	case "openhands":
+		return out["decision"] == "deny"
+	}
+	specific, _ := out["hookSpecificOutput"].(map[string]any)
+	return specific != nil && specific["permissionDecision"] == "deny"
+}
+
+// toUser is the message the agent shows its user: the reply's
+// systemMessage (Cursor: user_message), or its stderr.
+func toUser(stdout, stderr string) string {
+	var out struct {
+		SystemMessage string
+		UserMessage   string `json:"user_message"`
+	}
+	if json.Unmarshal([]byte(stdout), &out) == nil && out.SystemMessage+out.UserMessage != "" {
+		return out.SystemMessage + out.UserMessage
+	}
+	return stderr
+}
+
+// guardEvents are the events of an agent that guard a tool, from the
+// bridge's own table.
+func guardEvents(agent string) []string {
+	var events []string
+	for name, step := range bridge.Agents[agent].Events {
+		if step.Guard {
+			events = append(events, name)
+		}
+	}
+	slices.Sort(events)
+	return events
+}
+
+// asks says whether an event of the agent asks a hook that declares modes
+// (comma-separated) anything; a hook that never starts is asked all.
+func asks(agent, event, modes string) bool {
+	stages := map[string][]bridge.Stage{"tool": {bridge.BeforeTool, bridge.AfterTool}, "approve": {bridge.Approval}}
+	for _, mode := range strings.Split(modes, ",") {
+		for _, st := range stages[mode] {
+			if modes == "never-start" || slices.Contains(bridge.Agents[agent].Events[event].Calls, st) {
+				return true
+			}
+		}
+	}
+	return modes == "never-start"
+}

@@ -15,7 +15,7 @@ import (
 // the user.
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "qwen-code", "windsurf"}
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "openhands", "qwen-code", "windsurf"}
 
 // byExitCode are the agents that read no JSON from a hook: exit code 2
 // blocks, and the agent reads stderr.
@@ -44,6 +44,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "PreToolUse", call("Execute"))
 	case "goose":
 		return sample(t, agent, "PreToolUse", call("shell"))
+	case "openhands":
+		return sample(t, agent, "PreToolUse", call("terminal"))
 	case "copilot-cli":
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":
@@ -72,6 +74,8 @@ func blocked(agent, stdout string, exit int) bool {
 		return out["permission"] == "deny"
 	case "goose":
 		return out["decision"] == "block"
+	case "openhands":
+		return out["decision"] == "deny"
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)
 	return specific != nil && specific["permissionDecision"] == "deny"

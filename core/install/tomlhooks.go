@@ -160,7 +160,7 @@ func (a *Agent) read(data []byte) (*document, error) {
 // hookEvents are the events the file names hooks of, in its order.
 func (a *Agent) hookEvents(doc *document) []string {
 	if a.TOML == nil {
-		events, _ := hooksObject(doc.find("hooks"))
+		events, _ := hooksObject(doc.find(a.section(doc)...))
 		return events
 	}
 	var out []string

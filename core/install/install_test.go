@@ -80,6 +80,9 @@ func commands(a *Agent, file map[string]any, event string) []string {
 // second install changes nothing and that uninstall gives the same bytes.
 func TestInstallExisting(t *testing.T) {
 	for name, a := range Agents {
+		if a.TOML != nil {
+			continue // a TOML file: TestInstallExistingTOML
+		}
 		original, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {
 			t.Fatal(err)

@@ -64,6 +64,11 @@ type Install struct {
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.
 	ShowOutput string
+	// UserFileEnv is a variable that, where set, names the folder the agent
+	// reads its user's file from, in place of the folder of Files[User]
+	// under the home folder (Kimi CLI's KIMI_SHARE_DIR for ~/.kimi): install
+	// and doctor say that the file hookwire writes is then not read.
+	UserFileEnv string
 	// TOML, where set, says that the agent's hooks files are TOML whose
 	// hooks are an array of tables ([[hooks]]): install writes hookwire's
 	// entries there as a block of its own between two comments, and keeps

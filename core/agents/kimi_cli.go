@@ -72,10 +72,11 @@ var KimiCLI = add(&Agent{
 	Install: Install{
 		Document: kimiSource + ": the hooks are [[hooks]] tables of the user's ~/.kimi/config.toml ($KIMI_SHARE_DIR/config.toml where that is set; there is no project file), " +
 			"each {event, command, matcher (a regular expression searched in the tool's name; empty, every tool), timeout (seconds, 1 to 600, default 30)}; Kimi CLI does not start while its config.toml does not parse or a value is out of range",
-		Files:   map[Scope]string{User: ".kimi/config.toml"},
-		Command: "command",
-		Timeout: Timeout{Field: "timeout", Unit: time.Second, Default: 30 * time.Second},
-		TOML:    &TOMLHooks{Table: "hooks", EventKey: "event", MatcherKey: "matcher"},
+		Files:       map[Scope]string{User: ".kimi/config.toml"},
+		UserFileEnv: "KIMI_SHARE_DIR",
+		Command:     "command",
+		Timeout:     Timeout{Field: "timeout", Unit: time.Second, Default: 30 * time.Second},
+		TOML:        &TOMLHooks{Table: "hooks", EventKey: "event", MatcherKey: "matcher"},
 		FailsOpen: "Kimi CLI runs the tool when a hook exits with any code but 2, crashes or times out, and has no setting that fails closed: " +
 			"the bridge answers with exit code 2 whenever it cannot ask the hook, but if hookwire-bridge itself is missing or cannot start, Kimi CLI runs every tool call unguarded",
 	},

@@ -433,3 +433,24 @@ func TestInstallExistingTOML(t *testing.T) {
 		}
 	}
 }
+
+// Where the agent's variable moves its user's folder (Kimi CLI's
+// KIMI_SHARE_DIR), install's caveats and doctor say the file is not read;
+// set to the folder under home, it is.
+func TestUserFileMoved(t *testing.T) {
+	a := Agents["kimi-cli"]
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("KIMI_SHARE_DIR", filepath.Join(home, "elsewhere"))
+	want := "KIMI_SHARE_DIR is set (" + filepath.Join(home, "elsewhere") + "): kimi-cli reads " + filepath.Join(home, "elsewhere", "config.toml")
+	if c := Caveats(a, User, []string{"PreToolUse"}); !slices.ContainsFunc(c, func(s string) bool { return strings.HasPrefix(s, want) }) {
+		t.Errorf("caveats: %q", c)
+	}
+	if f := a.loads(User, nil, home, t.TempDir()); !slices.ContainsFunc(f, func(f Finding) bool { return f.Problem && strings.HasPrefix(f.Text, want) }) {
+		t.Errorf("doctor: %+v", f)
+	}
+	t.Setenv("KIMI_SHARE_DIR", filepath.Join(home, ".kimi"))
+	if why := a.userFileMoved(home); why != "" {
+		t.Errorf("the folder under home: %s", why)
+	}
+}

@@ -101,6 +101,7 @@ var newTurnEvents = map[string][]string{
 	"cursor":        {"beforeSubmitPrompt", "stop"},
 	"factory-droid": {"UserPromptSubmit", "Stop"},
 	"goose":         {"UserPromptSubmit", "Stop"},
+	"kimi-cli":      {"UserPromptSubmit", "Stop"},
 	"openhands":     {"UserPromptSubmit", "Stop"},
 	"qwen-code":     {"UserPromptSubmit", "Stop"},
 	"windsurf":      {"pre_user_prompt", "post_cascade_response"},

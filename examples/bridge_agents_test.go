@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // The contracts of the five agents that joined Claude Code and Gemini CLI:
@@ -88,6 +90,32 @@ var gooseContracts = []contract{
 	{"PostToolUse", tool("modify"), "", 0},
 	{"PostToolUseFailure", nil, "", 0},
 	{"Stop", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}
+
+// Kimi CLI 1.51.0 reads exit code 2, its reason on stderr, at PreToolUse
+// and UserPromptSubmit alone: the contracts hold stderr (byExitCode).
+var kimiContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), "reference", 2},
+	{"PreToolUse", tool("respond"), "reference: hi", 2},
+	{"PreToolUse", tool("modify"), `Kimi CLI cannot take a rewritten call: a hook rewrote it to {"text":"reference"}`, 2},
+	{"PreToolUse", tool("approve"), "", 0},
+	{"PreToolUse", tool("abstain"), "", 0}, // no opinion: Kimi CLI's own mode decides
+	{"PreToolUse", tool("abort_turn"), "reference", 2},
+	{"PreToolUse", tool("hard_abort"), "reference", 2},
+	{"PreToolUse", nil, "reference", 2},
+	// After the tool and the turn: observers get the event, Kimi CLI nothing.
+	{"PostToolUse", tool("modify"), "", 0},
+	{"PostToolUseFailure", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"StopFailure", nil, "", 0},
+	{"SubagentStart", nil, "", 0},
+	{"SubagentStop", nil, "", 0},
+	{"PreCompact", nil, "", 0},
+	{"PostCompact", nil, "", 0},
+	{"Notification", nil, "", 0},
 	{"SessionEnd", nil, "", 0},
 }
 
@@ -257,7 +285,7 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		cells := strings.Split(line, " | ")
 		var config map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(strings.Trim(cells[len(cells)-1], "` |")), &config); err != nil {
-			t.Fatalf("%s: %v", line, err)
+			config = tomlHooks(t, line, strings.Trim(cells[len(cells)-1], "` |"))
 		}
 		if hooks, ok := config["hooks"]; ok { // else the events are the file's own members (OpenHands)
 			if err := json.Unmarshal(hooks, &config); err != nil {
@@ -299,4 +327,22 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 	if len(seen) != len(allAgents) {
 		t.Errorf("the README has a line for %v, want one for each of %v", seen, allAgents)
 	}
+}
+
+// tomlHooks reads a README line that is TOML (Kimi CLI's config.toml: an
+// array of tables with an event each) as the JSON lines read: each event
+// the line names a hook for, a member.
+func tomlHooks(t *testing.T, line, cell string) map[string]json.RawMessage {
+	t.Helper()
+	var file struct {
+		Hooks []struct{ Event, Command string }
+	}
+	if err := toml.Unmarshal([]byte(cell), &file); err != nil || len(file.Hooks) == 0 {
+		t.Fatalf("%s: neither JSON nor a TOML array of hooks: %v", line, err)
+	}
+	config := map[string]json.RawMessage{}
+	for _, h := range file.Hooks {
+		config[h.Event] = json.RawMessage(`true`)
+	}
+	return config
 }

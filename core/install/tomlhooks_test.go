@@ -454,3 +454,35 @@ func TestUserFileMoved(t *testing.T) {
 		t.Errorf("the folder under home: %s", why)
 	}
 }
+
+// Kimi CLI runs the tool when a hook fails in any way but exit code 2 and
+// has no switch that fails closed: install's caveats and doctor say what
+// is then unguarded, for the hook install wrote into a realistic file.
+func TestKimiFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
+	c := newClone(t)
+	t.Setenv("KIMI_SHARE_DIR", "")
+	a := Agents["kimi-cli"]
+	file, _ := a.Path(User, c.home, "")
+	original, err := os.ReadFile(filepath.Join("testdata", "kimi-cli.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, file, string(original))
+	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"}), Timeout: 35 * time.Second}
+	events := Events(a.facts(), guardModes)
+	ch, err := Install(a, file, hook, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Write(); err != nil {
+		t.Fatal(err)
+	}
+	const unguarded = "if hookwire-bridge itself is missing or cannot start, Kimi CLI runs every tool call unguarded"
+	if caveats := strings.Join(Caveats(a, User, events), "\n"); !strings.Contains(caveats, unguarded) {
+		t.Errorf("install's caveats do not say Kimi CLI fails open:\n%s", caveats)
+	}
+	r := Doctor(t.Context(), a, c.home, c.dir, DoctorOptions{})
+	if out := texts(r); !r.OK() || !strings.Contains(out, unguarded) || !strings.Contains(out, "timeout 35s, above the bridge's deadline of 25s") {
+		t.Errorf("doctor:\n%s", out)
+	}
+}

@@ -355,16 +355,8 @@ func TestWindsurfFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, file, string(original))
 	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"})}
-	events := Events(a.facts(), guardModes)
-	ch, err := Install(a, file, hook, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ch.Write(); err != nil {
-		t.Fatal(err)
-	}
+	ch, events := installGuard(t, a, file, original, hook)
 	var written struct {
 		Hooks map[string][]map[string]any
 	}
@@ -383,4 +375,21 @@ func TestWindsurfFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
 	if out := texts(r); !r.OK() || !strings.Contains(out, unguarded) {
 		t.Errorf("doctor:\n%s", out)
 	}
+}
+
+// installGuard writes original at file and installs hook into it for a
+// guard's events, as hookwire install does (the state folder's write):
+// the change and the events.
+func installGuard(t *testing.T, a *Agent, file string, original []byte, hook Hook) (Change, []string) {
+	t.Helper()
+	writeFile(t, file, string(original))
+	events := Events(a.facts(), guardModes)
+	ch, err := Install(a, file, hook, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Write(); err != nil {
+		t.Fatal(err)
+	}
+	return ch, events
 }

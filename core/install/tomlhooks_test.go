@@ -372,66 +372,52 @@ func TestTOMLDoctorReadsTheHooks(t *testing.T) {
 // guard's after; the backup holds the original, a second install changes
 // nothing, and uninstall gives the same bytes back.
 func TestInstallExistingTOML(t *testing.T) {
-	for name, a := range Agents {
-		if a.TOML == nil {
-			continue
-		}
-		original, err := os.ReadFile(filepath.Join("testdata", name+".toml"))
+	forEachRealisticFile(t, true, func(t *testing.T, name string, a *Agent, scope Scope, original []byte) {
+		home, dir := t.TempDir(), t.TempDir()
+		file, _ := a.Path(scope, home, dir)
+		putFile(t, file, string(original), 0o600)
+		t.Setenv("XDG_STATE_HOME", t.TempDir())
+		hook := testHook(name)
+		events := Events(agents.ByName(name), guardModes)
+		ch, err := Install(a, file, hook, events)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, scope := range Scopes {
-			if _, ok := a.Files[scope]; !ok {
-				continue
-			}
-			t.Run(name+"/"+string(scope), func(t *testing.T) {
-				home, dir := t.TempDir(), t.TempDir()
-				file, _ := a.Path(scope, home, dir)
-				putFile(t, file, string(original), 0o600)
-				t.Setenv("XDG_STATE_HOME", t.TempDir())
-				hook := testHook(name)
-				events := Events(agents.ByName(name), guardModes)
-				ch, err := Install(a, file, hook, events)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(ch.Events, events) || !bytes.HasPrefix(ch.After, original) {
-					t.Fatalf("events %v (want %v), the user's bytes first:\n%s", ch.Events, events, ch.Diff())
-				}
-				before, err := a.tomlTables(original)
-				if err != nil {
-					t.Fatal(err)
-				}
-				after, err := a.tomlTables(ch.After)
-				if err != nil || len(after) != len(before)+len(events) || !reflect.DeepEqual(after[:len(before)], before) {
-					t.Fatalf("the hooks: %v\n%v", err, after)
-				}
-				for _, event := range events {
-					if len(a.tomlEntries(after, event, func(c string) bool { return c == hook.Command })) != 1 {
-						t.Errorf("%s has no entry for the hook:\n%s", event, ch.After)
-					}
-				}
-				backup, err := ch.Write()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if kept, _ := os.ReadFile(backup); string(kept) != string(original) {
-					t.Fatalf("backup %s holds:\n%s", backup, kept)
-				}
-				if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
-					t.Errorf("the file's mode became %v", info.Mode().Perm())
-				}
-				again, err := Install(a, file, hook, events)
-				if err != nil || again.Changed() || !slices.Equal(again.Kept, events) {
-					t.Fatalf("a second install: %v, kept %v\n%s", err, again.Kept, again.Diff())
-				}
-				out, err := Uninstall(a, file, "")
-				if err != nil || string(out.After) != string(original) {
-					t.Fatalf("uninstall: %v, left:\n%s", err, out.After)
-				}
-			})
+		if !slices.Equal(ch.Events, events) || !bytes.HasPrefix(ch.After, original) {
+			t.Fatalf("events %v (want %v), the user's bytes first:\n%s", ch.Events, events, ch.Diff())
 		}
-	}
+		before, err := a.tomlTables(original)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := a.tomlTables(ch.After)
+		if err != nil || len(after) != len(before)+len(events) || !reflect.DeepEqual(after[:len(before)], before) {
+			t.Fatalf("the hooks: %v\n%v", err, after)
+		}
+		for _, event := range events {
+			if len(a.tomlEntries(after, event, func(c string) bool { return c == hook.Command })) != 1 {
+				t.Errorf("%s has no entry for the hook:\n%s", event, ch.After)
+			}
+		}
+		backup, err := ch.Write()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept, _ := os.ReadFile(backup); string(kept) != string(original) {
+			t.Fatalf("backup %s holds:\n%s", backup, kept)
+		}
+		if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
+			t.Errorf("the file's mode became %v", info.Mode().Perm())
+		}
+		again, err := Install(a, file, hook, events)
+		if err != nil || again.Changed() || !slices.Equal(again.Kept, events) {
+			t.Fatalf("a second install: %v, kept %v\n%s", err, again.Kept, again.Diff())
+		}
+		out, err := Uninstall(a, file, "")
+		if err != nil || string(out.After) != string(original) {
+			t.Fatalf("uninstall: %v, left:\n%s", err, out.After)
+		}
+	})
 }
 
 // Where the agent's variable moves its user's folder (Kimi CLI's
@@ -467,16 +453,8 @@ func TestKimiFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, file, string(original))
 	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"}), Timeout: 35 * time.Second}
-	events := Events(a.facts(), guardModes)
-	ch, err := Install(a, file, hook, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ch.Write(); err != nil {
-		t.Fatal(err)
-	}
+	_, events := installGuard(t, a, file, original, hook)
 	const unguarded = "if hookwire-bridge itself is missing or cannot start, Kimi CLI runs every tool call unguarded"
 	if caveats := strings.Join(Caveats(a, User, events), "\n"); !strings.Contains(caveats, unguarded) {
 		t.Errorf("install's caveats do not say Kimi CLI fails open:\n%s", caveats)

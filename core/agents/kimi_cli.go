@@ -71,7 +71,7 @@ var KimiCLI = add(&Agent{
 	},
 	Install: Install{
 		Document: kimiSource + ": the hooks are [[hooks]] tables of the user's ~/.kimi/config.toml ($KIMI_SHARE_DIR/config.toml where that is set; there is no project file), " +
-			"each {event, command, matcher (a regular expression searched in the tool's name; empty, every tool), timeout (seconds, 1 to 600, default 30)}; Kimi CLI does not start while its config.toml does not parse or a value is out of range",
+			"each {event, command, matcher (a regular expression searched in the tool's name; empty, every tool), timeout (seconds, 1 to 600, default 30)}; Kimi CLI does not start while its config.toml does not parse or a value is out of range; it writes the file again from what it read (config.py's save_config: /login, /model, its setup), which drops every comment, hookwire's block's two lines too",
 		Files:       map[Scope]string{User: ".kimi/config.toml"},
 		UserFileEnv: "KIMI_SHARE_DIR",
 		Command:     "command",

@@ -210,6 +210,8 @@ as a unified diff and writes nothing.`,
 					files = append(files, t.File)
 					if len(ch.Events) > 0 {
 						found = append(found, t)
+					} else {
+						printNotes(e, ch) // hooks of hookwire's it leaves, where it says so
 					}
 				}
 				switch len(found) {

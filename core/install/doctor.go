@@ -460,7 +460,11 @@ func (r *Report) Write(w io.Writer) {
 		line("  ", f)
 	}
 	for _, h := range r.Hooks {
-		fmt.Fprintf(w, "  hook in %s (%s): %s\n    events: %s\n", h.File, h.Scope, h.Command, strings.Join(h.Events, ", "))
+		what := h.Command
+		if what == warmMarker {
+			what = "the warm form, mcp_tool hooks of hookwire's MCP server"
+		}
+		fmt.Fprintf(w, "  hook in %s (%s): %s\n    events: %s\n", h.File, h.Scope, what, strings.Join(h.Events, ", "))
 		for _, f := range h.Findings {
 			line("    ", f)
 		}

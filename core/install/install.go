@@ -123,7 +123,7 @@ type Change struct {
 	op      op
 	command string   // install: the hook's command (warmMarker for the warm form; a server's line)
 	added   added    // install: what it adds besides the entries
-	removed []string // uninstall: the commands taken out
+	removed []string // uninstall: the commands taken out; install: a server replaced
 	rest    []byte   // uninstall: what is left, where After is nil
 }
 

@@ -384,6 +384,8 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 				r.AddedEvents = append(r.AddedEvents, e)
 			}
 		}
+		// A server install replaced is no longer in the file.
+		r.Commands = slices.DeleteFunc(r.Commands, func(c string) bool { return slices.Contains(ch.removed, c) })
 		if !slices.Contains(r.Commands, ch.command) {
 			r.Commands = append(r.Commands, ch.command)
 		}

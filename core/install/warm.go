@@ -117,6 +117,7 @@ func installServer(file string, before []byte, argv []string, r *record) (Change
 			return ch, nil
 		case r != nil && slices.Contains(r.Commands, shellLine(have)):
 			doc.remove(serverKey[:1], serverKey[1], -1)
+			ch.removed = []string{shellLine(have)}
 		default:
 			return ch, notOurs(file, have)
 		}

@@ -258,6 +258,9 @@ func TestInstallWarmReplacesItsOwnServer(t *testing.T) {
 	if !sameJSON(mustFind(t, readString(t, sv.File), serverKey...), mcptool.ServerEntry(other)) {
 		t.Fatalf("the server was not replaced:\n%s", readString(t, sv.File))
 	}
+	if r, _, _ := s.load(sv.File); r == nil || !slices.Equal(r.Commands, []string{shellLine(other)}) {
+		t.Fatalf("the record holds %v, want the new server's line alone", r)
+	}
 	uninstallWarm(t, s, st, sv)
 	for _, f := range []string{st.File, sv.File} {
 		if _, err := os.Stat(f); !os.IsNotExist(err) {

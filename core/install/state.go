@@ -422,7 +422,7 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 	}
 	r = cloneRecord(r)
 	r.Commands = slices.DeleteFunc(r.Commands, func(c string) bool { return slices.Contains(ch.removed, c) })
-	if slices.Contains(ch.removed, warmMarker) { // the server's entry went with the hooks
+	if slices.Contains(ch.removed, warmMarker) { // the enabledMcpjsonServers entry went with the warm hooks
 		r.AddedEnabled, r.AddedEnableList = false, false
 	}
 	if len(r.Commands) > 0 {

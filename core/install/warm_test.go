@@ -296,3 +296,36 @@ func TestInstallRefusesTheOtherForm(t *testing.T) {
 		t.Fatalf("the command hooks went in beside the warm form: %v", err)
 	}
 }
+
+// A repository's .mcp.json that is a link to the user's ~/.claude.json:
+// install --warm of the project's scope refuses it (it would declare the
+// server in the user's file and change every project), and writes
+// neither file; a CRLF .mcp.json stays CRLF.
+func TestInstallWarmWritesAsInstallWrites(t *testing.T) {
+	s := newState(t)
+	home := t.TempDir()
+	victim := filepath.Join(home, ".claude.json")
+	putFile(t, victim, `{"numStartups": 1}`, 0o600)
+	st, sv := warmTargets(t, Project, home, t.TempDir())
+	if err := os.Symlink(victim, sv.File); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.InstallWarm(st, sv, warmArgv, warmHook, warmEvents, false); err == nil || !strings.Contains(err.Error(), "out of the project's folder") {
+		t.Fatalf("a project's .mcp.json linked to ~/.claude.json: %v", err)
+	}
+	if readString(t, victim) != `{"numStartups": 1}` {
+		t.Fatal("the user's ~/.claude.json changed")
+	}
+	if _, err := os.Stat(st.File); !os.IsNotExist(err) {
+		t.Fatal("a refused install wrote the settings")
+	}
+
+	st, sv = warmTargets(t, Project, home, t.TempDir())
+	putFile(t, sv.File, "{\r\n  \"mcpServers\": {}\r\n}\r\n", 0o644)
+	if _, err := s.InstallWarm(st, sv, warmArgv, warmHook, warmEvents, false); err != nil {
+		t.Fatal(err)
+	}
+	if data := readString(t, sv.File); !crlf([]byte(data)) || !strings.Contains(data, `"hookwire"`) {
+		t.Fatalf(".mcp.json is\n%q", data)
+	}
+}

@@ -70,54 +70,8 @@ type declared struct {
 // call it would then block each guarded call, or ask something else. It
 // starts nothing.
 func (a *Agent) checkWarm(h *Installed, docs map[Scope]*document, home, dir string) (Bridged, []Finding, string) {
-	var out []Finding
-	var found []declared
-	for _, scope := range []Scope{User, Project} {
-		file, err := a.ServerFile(scope, home, dir)
-		if err != nil {
-			continue
-		}
-		data, err := read(file)
-		if err != nil || data == nil {
-			if err != nil {
-				out = append(out, problem("check its permissions", "%s cannot be read: %v", file, err))
-			}
-			continue
-		}
-		doc, err := decode(data, false)
-		if err != nil {
-			out = append(out, problem("fix the file: Claude Code reads none of its MCP servers while it does not parse", "%s: %v", file, err))
-			continue
-		}
-		paths := [][]string{serverKey}
-		if scope == User {
-			paths = append(paths, []string{"projects", dir, serverKey[0], serverKey[1]})
-		}
-		for i, path := range paths {
-			if v := doc.find(path...); v != nil {
-				s := scope
-				if i > 0 {
-					s = Local
-				}
-				names, _ := hooksObject(v)
-				found = append(found, declared{s, file, serverArgv(v), slices.ContainsFunc(names, func(n string) bool { return n != "type" && n != "command" && n != "args" })})
-			}
-		}
-	}
-	enabled, disabled := false, ""
-	for _, scope := range Scopes {
-		for _, v := range elements(a.setting(docs[scope], []string{a.MCPTool.Enable})) {
-			enabled = enabled || text(&v) == serverKey[1]
-		}
-		if on, _ := boolean(a.setting(docs[scope], []string{"enableAllProjectMcpServers"})); on {
-			enabled = true
-		}
-		for _, v := range elements(a.setting(docs[scope], []string{"disabledMcpjsonServers"})) {
-			if text(&v) == serverKey[1] {
-				disabled = string(scope)
-			}
-		}
-	}
+	found, out := a.serverDeclarations(home, dir)
+	enabled, disabled := a.projectServerEnabled(docs)
 	var used *declared
 	for _, want := range []Scope{Local, Project, User} {
 		for i := range found {
@@ -188,4 +142,61 @@ func recordedLines(file string) []string {
 		return nil
 	}
 	return r.Commands
+}
+
+// serverDeclarations are the declarations of hookwire's server where the
+// agent reads them: the user's file (and its entry of the project dir,
+// the local scope) and the project's.
+func (a *Agent) serverDeclarations(home, dir string) ([]declared, []Finding) {
+	var found []declared
+	var out []Finding
+	for _, scope := range []Scope{User, Project} {
+		file, err := a.ServerFile(scope, home, dir)
+		if err != nil {
+			continue
+		}
+		data, err := read(file)
+		if err != nil || data == nil {
+			if err != nil {
+				out = append(out, problem("check its permissions", "%s cannot be read: %v", file, err))
+			}
+			continue
+		}
+		doc, err := decode(data, false)
+		if err != nil {
+			out = append(out, problem("fix the file: "+a.facts().Title+" reads none of its MCP servers while it does not parse", "%s: %v", file, err))
+			continue
+		}
+		add := func(s Scope, path ...string) {
+			if v := doc.find(path...); v != nil {
+				names, _ := hooksObject(v)
+				found = append(found, declared{s, file, serverArgv(v), slices.ContainsFunc(names, func(n string) bool { return n != "type" && n != "command" && n != "args" })})
+			}
+		}
+		add(scope, serverKey...)
+		if scope == User { // the user's servers of this project alone: the agent's local scope
+			add(Local, "projects", dir, serverKey[0], serverKey[1])
+		}
+	}
+	return found, out
+}
+
+// projectServerEnabled says whether the settings let the agent start
+// hookwire's server of the project's file (MCPTool.Enable, or every
+// project server), and which scope's settings disable it, if any does.
+func (a *Agent) projectServerEnabled(docs map[Scope]*document) (enabled bool, disabled string) {
+	for _, scope := range Scopes {
+		for _, v := range elements(a.setting(docs[scope], []string{a.MCPTool.Enable})) {
+			enabled = enabled || text(&v) == serverKey[1]
+		}
+		if on, _ := boolean(a.setting(docs[scope], []string{"enableAllProjectMcpServers"})); on {
+			enabled = true
+		}
+		for _, v := range elements(a.setting(docs[scope], []string{"disabledMcpjsonServers"})) {
+			if text(&v) == serverKey[1] {
+				disabled = string(scope)
+			}
+		}
+	}
+	return enabled, disabled
 }

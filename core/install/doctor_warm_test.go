@@ -59,6 +59,11 @@ func TestDoctorChecksTheWarmFormsServer(t *testing.T) {
 	}{
 		{"project's, enabled", Project, true, func(t *testing.T, w *warmSetup) { w.declare(t, filepath.Join(w.dir, ".mcp.json"), w.ours()) }, ""},
 		{"user's in ~/.claude.json", User, false, func(t *testing.T, w *warmSetup) { w.declare(t, filepath.Join(w.home, ".claude.json"), w.ours()) }, ""},
+		// Claude Code's local scope of servers: the user's file, under the project.
+		{"local, in ~/.claude.json's entry of the project", Local, false, func(t *testing.T, w *warmSetup) {
+			entry, _ := json.Marshal(map[string]any{"projects": map[string]any{w.dir: map[string]any{"mcpServers": map[string]any{"hookwire": map[string]any{"type": "stdio", "command": w.hookwire, "args": w.ours()[1:]}}}}})
+			writeFile(t, filepath.Join(w.home, ".claude.json"), string(entry))
+		}, ""},
 		{"project's, not enabled", Project, false, func(t *testing.T, w *warmSetup) { w.declare(t, filepath.Join(w.dir, ".mcp.json"), w.ours()) },
 			"declares the MCP server \"hookwire\", but no settings enable it"},
 		{"project's, disabled", Project, true, func(t *testing.T, w *warmSetup) {

@@ -71,6 +71,7 @@ var rewriteUnsupported = map[string]string{
 	"Qwen Code": "cannot take a rewritten call",
 	"Goose":     "cannot take a rewritten call",
 	"Kimi CLI":  "cannot take a rewritten call",
+	"OpenHands": "cannot take a rewritten call",
 }
 
 // A rewrite is neither an approval nor a denial: where the agent can take

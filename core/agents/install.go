@@ -106,6 +106,13 @@ type MCPTool struct {
 	// JSON are the members whose values are objects, arrays, booleans or
 	// numbers: the agent writes them as JSON text.
 	JSON []string
+	// Servers are the file that declares the agent's MCP servers (in its
+	// "mcpServers") for a hook of each scope: relative to the home folder
+	// for User, to the project's folder for the others.
+	Servers map[Scope]string
+	// Enable is the settings list that approves a server of the project's
+	// file by name: the agent starts it only once it is listed there.
+	Enable string
 }
 
 // Scope is which of an agent's configuration files: the user's, the

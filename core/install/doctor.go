@@ -151,9 +151,8 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 	loads := map[Scope][]Finding{} // whether the agent loads a scope's hooks, once per scope
 	for i := range r.Hooks {
 		h := &r.Hooks[i]
-		b, _ := ParseCommand(h.Command, env)
-		bf, bridgeThere := checkBridge(a, b, dir)
-		h.Findings = append(h.Findings, bf)
+		b, found, notRun := a.checkRunner(h, docs, env, home, dir)
+		h.Findings = append(h.Findings, found...)
 		if _, done := loads[h.Scope]; !done {
 			loads[h.Scope] = a.loads(h.Scope, docs[User], home, dir)
 		}
@@ -168,8 +167,8 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 			// A configuration file under dir may be a cloned repository's:
 			// starting what it names would run its code.
 			h.Findings = append(h.Findings, note("the hook was not started (doctor runs no command a configuration names unless asked): check it with hookwire doctor --start-hooks %s, or hookwire conformance -- %s", a.Name, line))
-		case !bridgeThere:
-			skipped("its bridge is not there, so " + a.Name + " would not run it either")
+		case notRun != "":
+			skipped(notRun + ", so " + a.Name + " would not run it either")
 		case slices.ContainsFunc(loads[h.Scope], func(f Finding) bool { return f.Problem }):
 			skipped(a.Name + " does not load this file's hooks here (see above)")
 		default:
@@ -185,12 +184,13 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 	return r
 }
 
-// installed are the bridge commands of a file, each with its events.
+// installed are the bridge commands of a file, each with its events, and
+// the warm form's mcp_tool hooks as one, whose command is warmMarker.
 func (a *Agent) installed(doc *document, scope Scope, file string, env map[string]string) []Installed {
 	var out []Installed
 	noteRecorded(file) // a bridge of any name install wrote, by its record
 	for _, event := range a.hookEvents(doc) {
-		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok }) {
+		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok || cmd == warmMarker }) {
 			i := slices.IndexFunc(out, func(h Installed) bool { return h.Command == p.command })
 			if i < 0 {
 				out = append(out, Installed{Scope: scope, File: file, Command: p.command})
@@ -459,7 +459,11 @@ func (r *Report) Write(w io.Writer) {
 		line("  ", f)
 	}
 	for _, h := range r.Hooks {
-		fmt.Fprintf(w, "  hook in %s (%s): %s\n    events: %s\n", h.File, h.Scope, h.Command, strings.Join(h.Events, ", "))
+		what := h.Command
+		if what == warmMarker {
+			what = "the warm form, mcp_tool hooks of hookwire's MCP server"
+		}
+		fmt.Fprintf(w, "  hook in %s (%s): %s\n    events: %s\n", h.File, h.Scope, what, strings.Join(h.Events, ", "))
 		for _, f := range h.Findings {
 			line("    ", f)
 		}

@@ -89,6 +89,11 @@ type Hook struct {
 	Name string
 	// Timeout is the entry's timeout, written in the agent's unit.
 	Timeout time.Duration
+	// Warm writes the warm form: mcp_tool hooks that call hookwire's MCP
+	// server (warm.go), where the agent has them, in place of commands;
+	// Enable adds the server to the settings' list of the project's
+	// servers the agent starts.
+	Warm, Enable bool
 }
 
 // Change is what install or uninstall does to one file.
@@ -116,9 +121,9 @@ type Change struct {
 	Notes []string
 
 	op      op
-	command string   // install: the hook's command
+	command string   // install: the hook's command (warmMarker for the warm form; a server's line)
 	added   added    // install: what it adds besides the entries
-	removed []string // uninstall: the commands taken out
+	removed []string // uninstall: the commands taken out; install: a server replaced
 	rest    []byte   // uninstall: what is left, where After is nil
 }
 
@@ -134,6 +139,9 @@ const (
 type added struct {
 	version, hooks bool
 	events         []string
+	// The warm form's: the mcpServers object, the settings' list of
+	// enabled servers, and hookwire's server in it.
+	servers, enableList, enabled bool
 }
 
 // Changed says whether the file changes.
@@ -194,6 +202,12 @@ func install(a *Agent, file string, before []byte, hook Hook, events []string) (
 	if err != nil {
 		return Change{File: file, Before: before}, fmt.Errorf("%s: %v", file, err)
 	}
+	if hook.Warm {
+		hook.Command = warmMarker
+	}
+	if err := a.otherForm(doc, file, hook.Warm); err != nil {
+		return Change{File: file, Before: before, After: before}, err
+	}
 	ch := Change{File: file, Before: before, op: opInstall, command: hook.Command}
 	facts := a.facts()
 	if a.Layout == Flat && doc.find("version") == nil {
@@ -220,31 +234,33 @@ func install(a *Agent, file string, before []byte, hook Hook, events []string) (
 			}
 			ch.added.events = append(ch.added.events, event)
 		}
-		var value any = a.entry(hook)
+		var value any = a.entry(hook, event)
 		if a.Layout == Grouped {
 			group := object{}
 			if a.Matcher != "" && toolEvent(facts, event) {
 				group = append(group, member{"matcher", a.Matcher})
 			}
-			value = append(group, member{"hooks", []any{a.entry(hook)}})
+			value = append(group, member{"hooks", []any{value}})
 		}
 		if err := doc.add(append(section, event), "", value); err != nil {
 			return ch, fmt.Errorf("%s: %v", file, err)
 		}
 		ch.Events = append(ch.Events, event)
 	}
-	ch.After = doc.bytes()
-	if before == nil && !bytes.HasSuffix(ch.After, []byte("\n")) {
-		ch.After = append(ch.After, '\n')
+	if hook.Warm && hook.Enable {
+		if err := a.enableServer(doc, &ch); err != nil {
+			return ch, fmt.Errorf("%s: %v", file, err)
+		}
 	}
-	if crlf(before) {
-		ch.After = toCRLF(ch.After)
-	}
+	ch.After = finish(before, doc.bytes())
 	return ch, nil
 }
 
-// entry is the hook's entry in the agent's form.
-func (a *Agent) entry(hook Hook) object {
+// entry is the hook's entry of event in the agent's form.
+func (a *Agent) entry(hook Hook, event string) object {
+	if hook.Warm {
+		return a.warmEntry(hook, event)
+	}
 	var e object
 	if a.Typed {
 		e = append(e, member{"type", "command"})
@@ -288,7 +304,8 @@ type entryValue struct {
 }
 
 // entries are the command entries of event whose command match accepts,
-// in the order of the file.
+// in the order of the file; the warm form's mcp_tool hooks are entries
+// whose command is warmMarker.
 func (a *Agent) entries(doc *document, event string, match func(command string) bool) []place {
 	if a.TOML != nil {
 		return a.tomlEntries(doc.tables, event, match)
@@ -297,6 +314,9 @@ func (a *Agent) entries(doc *document, event string, match func(command string) 
 	visit := func(group int, list []hujsonValue) {
 		for i := range list {
 			cmd := text(child(&list[i], a.Command))
+			if cmd == "" && a.MCPTool != nil && isWarmHook(&list[i]) {
+				cmd = warmMarker
+			}
 			if cmd == "" || !match(cmd) {
 				continue
 			}
@@ -340,7 +360,7 @@ func (a *Agent) installedBy(command string, r *record) func(cmd string) bool {
 		if command != "" {
 			return cmd == command
 		}
-		if r != nil && slices.Contains(r.Commands, cmd) {
+		if (r != nil && slices.Contains(r.Commands, cmd)) || cmd == warmMarker {
 			return true
 		}
 		b, ok := ParseCommand(cmd, nil)
@@ -396,6 +416,9 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 	}
 	if len(ch.Events) == 0 {
 		return ch, nil
+	}
+	if slices.Contains(ch.removed, warmMarker) {
+		a.disableServer(doc, r)
 	}
 	if len(section) > 0 && doc.empty("hooks") && (r == nil || r.AddedHooks) {
 		doc.remove(nil, "hooks", -1)

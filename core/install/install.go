@@ -39,10 +39,11 @@ func Events(agent *agents.Agent, modes []protocol.Mode) []string {
 				out = append(out, step.ContextLater)
 			}
 			// After an abort, the bridge blocks every guarded call until
-			// the user's next prompt: the agent must tell it of the prompt,
-			// or the session stays blocked to its end.
-			if step.Guard && agent.PromptEvent() != "" {
-				out = append(out, agent.PromptEvent())
+			// the user's next prompt (or the end of the turn, for an agent
+			// with no prompt event): the agent must tell it of that, or the
+			// session stays blocked to its end.
+			if over := agent.TurnOverEvent(); step.Guard && over != "" {
+				out = append(out, over)
 			}
 		}
 	}

@@ -101,6 +101,7 @@ var newTurnEvents = map[string][]string{
 	"cursor":        {"beforeSubmitPrompt", "stop"},
 	"factory-droid": {"UserPromptSubmit", "Stop"},
 	"goose":         {"UserPromptSubmit", "Stop"},
+	"mistral-vibe":  {"post_agent"}, // it has no prompt event
 	"qwen-code":     {"UserPromptSubmit", "Stop"},
 	"windsurf":      {"pre_user_prompt", "post_cascade_response"},
 }

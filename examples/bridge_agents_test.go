@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // The contracts of the five agents that joined Claude Code and Gemini CLI:
@@ -89,6 +91,30 @@ var gooseContracts = []contract{
 	{"PostToolUseFailure", nil, "", 0},
 	{"Stop", nil, "", 0},
 	{"SessionEnd", nil, "", 0},
+}
+
+// vibeOutput is a post_tool event's changes with the text the model will
+// read of the tool's output.
+func vibeOutput(changes map[string]any, text string) map[string]any {
+	changes["tool_output_text"] = text
+	return changes
+}
+
+// Mistral Vibe 3.0.2 reads a deny with its reason, before a tool and after
+// it (where the reason replaces the output), new arguments, and nothing,
+// which goes on; it has no allow.
+var vibeContracts = []contract{
+	{"pre_tool", tool("deny_tool"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"pre_tool", tool("respond"), `{"decision":"deny","reason":"reference: hi"}`, 0},
+	{"pre_tool", tool("modify"), `{"hook_specific_output":{"tool_input":{"text":"reference"}}}`, 0},
+	{"pre_tool", tool("approve"), "", 0},
+	{"pre_tool", tool("abstain"), "", 0},
+	{"pre_tool", tool("abort_turn"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"pre_tool", nil, `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", vibeOutput(tool("modify"), "hi"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", vibeOutput(tool("abort_turn"), "hi"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", nil, "", 0},
+	{"post_agent", nil, "", 0},
 }
 
 // Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
@@ -221,6 +247,33 @@ func quoteJSON(s string) string {
 	return string(b)
 }
 
+// readmeConfig reads the README's line for agent: the events it names a
+// hook for. Mistral Vibe's is TOML, a list of hooks each of a type.
+func readmeConfig(t *testing.T, agent, cell string) map[string]bool {
+	t.Helper()
+	named := map[string]bool{}
+	if agent == "mistral-vibe" {
+		var config struct{ Hooks []struct{ Type string } }
+		if err := toml.Unmarshal([]byte(cell), &config); err != nil {
+			t.Fatalf("%s: %v", cell, err)
+		}
+		for _, h := range config.Hooks {
+			named[h.Type] = true
+		}
+		return named
+	}
+	var config struct {
+		Hooks map[string]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(cell), &config); err != nil {
+		t.Fatalf("%s: %v", cell, err)
+	}
+	for name := range config.Hooks {
+		named[name] = true
+	}
+	return named
+}
+
 // The root README's line for each agent, as written (the guard's path
 // made real): run as the agent runs a command hook, through a shell, it
 // blocks rm -rf / in that agent's form.
@@ -236,14 +289,9 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 	seen := map[string]bool{}
 	for _, line := range lines {
 		cells := strings.Split(line, " | ")
-		var config struct {
-			Hooks map[string]json.RawMessage `json:"hooks"`
-		}
-		if err := json.Unmarshal([]byte(strings.Trim(cells[len(cells)-1], "` |")), &config); err != nil {
-			t.Fatalf("%s: %v", line, err)
-		}
 		command := regexp.MustCompile(`"(hookwire-bridge ([a-z-]+) -- [^"]+)"`).FindStringSubmatch(line)
 		agent := command[2]
+		config := readmeConfig(t, agent, strings.Trim(cells[len(cells)-1], "` |"))
 		seen[agent] = true
 		b := newBridgeRun(t, agent, bridgeHook{})
 		event := rmEvent(t, agent)
@@ -256,7 +304,7 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		case "windsurf":
 			name, _ = event["agent_action_name"].(string)
 		}
-		if config.Hooks[name] == nil {
+		if !config[name] {
 			t.Errorf("%s: the README's line names no %s, the event that guards its shell", agent, name)
 		}
 		in, _ := json.Marshal(event)

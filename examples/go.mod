@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/hookwire/hookwire/core v0.1.0
 	github.com/hookwire/hookwire/sdk-go v0.1.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 )
 
 require (

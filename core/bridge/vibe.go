@@ -1,6 +1,8 @@
 package bridge
 
 import (
+	"strings"
+
 	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/protocol"
 )
@@ -34,9 +36,12 @@ func vibeDecide(a *agents.Agent, ev Event, o outcome) Reply {
 	}
 	switch {
 	case o.failure != "" && o.step.Guard && !o.failOpen:
-		// Vibe shows its user no message of a deny, only its reason, which
-		// the model reads too: the session's log is not named there.
-		return deny("hookwire blocked the call: " + o.failure)
+		// Vibe shows its user nothing of a deny but its reason, which the
+		// model reads too: the message to the user, with where the
+		// session's log is, without the hook's stderr.
+		told := o
+		told.stderr = nil
+		return deny(strings.Replace(told.problem(), "hookwire: ", "hookwire blocked the call: ", 1))
 	case o.failure != "":
 		return Reply{Stdout: encode(map[string]any{"system_message": o.problem()})}
 	case o.ended != nil && o.ended.action == protocol.ActionRespond:

@@ -365,6 +365,7 @@ var realAgents = []struct {
 	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false},
 	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true},
 	{"Goose", gooseVersion, (*agentRun).goose, true, true, false},
+	{"Mistral Vibe", vibeVersion, (*agentRun).mistralVibe, true, false, false},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {

@@ -416,6 +416,12 @@ func Deps() error {
 			waits = append(waits, inBackground(dir, argv[0], argv[1:]...))
 		}
 	}
+	// The Python agents, each in a virtual environment of its own.
+	for _, pins := range pythonAgentPins() {
+		done := make(chan error, 1)
+		go func() { done <- installPythonAgent(pins) }()
+		waits = append(waits, func() error { return <-done })
+	}
 	errs := []error{<-collector}
 	for _, wait := range waits {
 		errs = append(errs, wait())

@@ -117,6 +117,25 @@ var vibeContracts = []contract{
 	{"post_agent", nil, "", 0},
 }
 
+// OpenHands 1.16.0 reads a top-level decision and its reason; nothing
+// after a tool, no new arguments.
+var openHandsContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"PreToolUse", tool("respond"), `{"decision":"deny","reason":"reference: hi"}`, 0},
+	{"PreToolUse", tool("modify"), `{"decision":"deny","reason":"OpenHands cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}`, 0},
+	{"PreToolUse", tool("approve"), `{"decision":"allow"}`, 0},
+	{"PreToolUse", tool("abstain"), "", 0},
+	{"PreToolUse", tool("abort_turn"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"PreToolUse", nil, `{"decision":"deny","reason":"reference"}`, 0},
+	{"PostToolUse", withOutput(tool("modify"), map[string]any{"content": []any{map[string]any{"type": "text", "text": "hi"}}, "is_error": false}),
+		`{"systemMessage":"hookwire: OpenHands 1.16.0 reads nothing a hook answers after a tool: the model reads the output of modify unchanged, not what a hook made of it"}`, 0},
+	{"PostToolUse", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}
+
 // Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
 // did not want is not run.
 var qwenContracts = append(claudeLike(map[string]string{
@@ -248,7 +267,8 @@ func quoteJSON(s string) string {
 }
 
 // readmeConfig reads the README's line for agent: the events it names a
-// hook for. Mistral Vibe's is TOML, a list of hooks each of a type.
+// hook for: the members of its hooks, or of the file (OpenHands). Mistral
+// Vibe's is TOML, a list of hooks each of a type.
 func readmeConfig(t *testing.T, agent, cell string) map[string]bool {
 	t.Helper()
 	named := map[string]bool{}
@@ -262,13 +282,16 @@ func readmeConfig(t *testing.T, agent, cell string) map[string]bool {
 		}
 		return named
 	}
-	var config struct {
-		Hooks map[string]json.RawMessage `json:"hooks"`
-	}
+	var config map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(cell), &config); err != nil {
 		t.Fatalf("%s: %v", cell, err)
 	}
-	for name := range config.Hooks {
+	if hooks, ok := config["hooks"]; ok { // else the events are the file's own members (OpenHands)
+		if err := json.Unmarshal(hooks, &config); err != nil {
+			t.Fatalf("%s: %v", cell, err)
+		}
+	}
+	for name := range config {
 		named[name] = true
 	}
 	return named
@@ -301,6 +324,8 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 			name = "preToolUse" // its camelCase events carry no name
 		case "goose":
 			name, _ = event["event"].(string) // its events are named by "event"
+		case "openhands":
+			name, _ = event["event_type"].(string)
 		case "windsurf":
 			name, _ = event["agent_action_name"].(string)
 		}

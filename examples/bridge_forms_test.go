@@ -15,7 +15,7 @@ import (
 // the user.
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "mistral-vibe", "qwen-code", "windsurf"}
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "mistral-vibe", "openhands", "qwen-code", "windsurf"}
 
 // byExitCode are the agents that read no JSON from a hook: exit code 2
 // blocks, and the agent reads stderr.
@@ -46,6 +46,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "PreToolUse", call("shell"))
 	case "mistral-vibe":
 		return sample(t, agent, "pre_tool", call("file_system.bash"))
+	case "openhands":
+		return sample(t, agent, "PreToolUse", call("terminal"))
 	case "copilot-cli":
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":
@@ -74,7 +76,7 @@ func blocked(agent, stdout string, exit int) bool {
 		return out["permission"] == "deny"
 	case "goose":
 		return out["decision"] == "block"
-	case "mistral-vibe":
+	case "mistral-vibe", "openhands":
 		return out["decision"] == "deny"
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)

@@ -142,6 +142,23 @@ var doctorAgents = map[string]doctorAgent{
 				"-p", "Remove the precious folder.", "--allow-all-tools")
 		},
 	},
+	// OpenHands has no folder trust; it reads the project's hooks.json,
+	// where there is one, instead of the user's: the untrusted case is a
+	// project with a hooks.json of its own (a hook of the team's at Stop).
+	"openhands": {
+		name: "OpenHands", version: openHandsVersion,
+		model: openHandsModel,
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
+			if !trusted {
+				writeJSON(t, filepath.Join(a.project, ".openhands", "hooks.json"), map[string]any{
+					"Stop": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}})
+			}
+		},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runProgram(t, a, pythonAgentBin(t, "openhands", "openhands"), append(env, openHandsEnv(t, url)...),
+				"--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
+		},
+	},
 }
 
 // For each real agent and each scope it has, a denying guard installed by
@@ -184,6 +201,10 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"goose", "project", true, nil, true},
 		{"copilot-cli", "user", true, nil, true},
 		{"copilot-cli", "project", true, nil, false},
+		{"openhands", "user", true, nil, true},
+		{"openhands", "project", true, nil, true},
+		// The project's own hooks.json: the user's is not read.
+		{"openhands", "user", false, nil, false},
 	} {
 		d := doctorAgents[c.agent]
 		name := fmt.Sprintf("%s/%s/trusted=%v", c.agent, c.scope, c.trusted)
@@ -280,13 +301,19 @@ func runHookwire(t *testing.T, a *agentRun, env []string, args ...string) string
 // exits: WaitDelay bounds that wait.
 func runAgent(t *testing.T, a *agentRun, program string, env []string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	return runProgram(t, a, agentBin(t, program), env, args...)
+}
+
+// runProgram is runAgent of a program by its path.
+func runProgram(t *testing.T, a *agentRun, program string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, agentBin(t, program), args...)
+	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir, cmd.Env, cmd.WaitDelay = a.project, env, 5*time.Second
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		t.Fatalf("%s did not end within 120 s:\n%s", program, out)
+		t.Fatalf("%s did not end within 180 s:\n%s", program, out)
 	}
 	return string(out)
 }

@@ -14,7 +14,12 @@ type Install struct {
 	// Comments is true when the agent reads the file as JSON with comments
 	// (and trailing commas).
 	Comments bool
-	Layout   Layout
+	// Bare is true for an agent whose file holds its events as the file's
+	// own members ({"PreToolUse": [...]}), and reads them wrapped in
+	// "hooks" too: install writes where the file has them, at the top
+	// level in a file with no "hooks".
+	Bare   bool
+	Layout Layout
 	// Matcher is the matcher written for an event about tools ("*", ".*"),
 	// empty when the layout has none.
 	Matcher string
@@ -40,6 +45,9 @@ type Install struct {
 	// it does not load that scope's hooks; a hook there is a problem,
 	// since a guard that runs only sometimes lets the other runs through.
 	NotLoaded map[Scope]string
+	// Shadows names, for a scope, the scope whose file, where it exists,
+	// the agent reads instead: that scope's file is then not read at all.
+	Shadows map[Scope]Scope
 	// Review says how the agent runs only the hooks its user has reviewed,
 	// where it does: doctor cannot see that review, so it is a note.
 	Review string

@@ -81,6 +81,15 @@ var agentTools = map[string]toolVocabulary{
 		"file_system.search_replace": {kind: "edit", path: "file_path"},
 		"file_system.write_file":     {kind: "write", path: "file_path"},
 	}},
+	"openhands": {mcpPrefix: "", tools: map[string]toolShape{
+		"apply_patch":  {kind: "edit"},
+		"delegate":     {kind: "agent"},
+		"file_editor":  {kind: "edit", path: "path"},
+		"glob":         {kind: "search", path: "path", pattern: "pattern"},
+		"grep":         {kind: "search", path: "path", pattern: "pattern"},
+		"task_tracker": {kind: "other"},
+		"terminal":     {kind: "shell", command: "command"},
+	}},
 	"qwen-code": {mcpPrefix: "mcp__", tools: map[string]toolShape{
 		"agent":             {kind: "agent"},
 		"edit":              {kind: "edit", path: "file_path"},

@@ -7,6 +7,7 @@ package install
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/host"
@@ -70,6 +71,9 @@ func Caveats(a *Agent, scope Scope, events []string) []string {
 	var out []string
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, why+": install it with --scope user")
+	}
+	if other, ok := a.Shadows[scope]; ok {
+		out = append(out, fmt.Sprintf("%s does not read this file in a project that has a file of its own (%s): install it with --scope %s there too", a.Name, a.Files[other], other))
 	}
 	for _, said := range []string{a.Review, a.FailsOpen} {
 		if said != "" {

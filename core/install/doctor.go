@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/hookwire/hookwire/core/conformance"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/wire"
@@ -191,7 +189,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 func (a *Agent) installed(doc *document, scope Scope, file string, env map[string]string) []Installed {
 	var out []Installed
 	noteRecorded(file) // a bridge of any name install wrote, by its record
-	events, _ := hooksObject(doc.find("hooks"))
+	events, _ := hooksObject(doc.find(a.section(doc)...))
 	for _, event := range events {
 		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok }) {
 			i := slices.IndexFunc(out, func(h Installed) bool { return h.Command == p.command })
@@ -393,46 +391,6 @@ func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home,
 	return out
 }
 
-// tomlSetting is the boolean at path in a TOML file, if it sets one. A
-// file that does not parse is an error, with its line and column.
-func tomlSetting(data []byte, path []string) (value, set bool, err error) {
-	if data == nil {
-		return false, false, nil
-	}
-	v, err := decodeTOML(data)
-	if err != nil {
-		return false, false, err
-	}
-	for _, name := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return false, false, nil
-		}
-		v = m[name]
-	}
-	value, set = v.(bool)
-	return value, set, nil
-}
-
-// decodeTOML reads a TOML file as the agents that read one do: one that
-// does not parse (a syntax error, a byte-order mark, a table or key given
-// twice) is an error, with where it is.
-func decodeTOML(data []byte) (any, error) {
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%d bytes, more than a settings file has (at most %d)", len(data), MaxFileSize)
-	}
-	var v any = map[string]any{}
-	if err := toml.Unmarshal(data, &v); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return nil, fmt.Errorf("line %d, column %d: %v", row, col, err)
-		}
-		return nil, err
-	}
-	return v, nil
-}
-
 // checkTrust says whether dir is a trusted folder, where the agent loads
 // project hooks only in one.
 func (a *Agent) checkTrust(user *document, home, dir string) Finding {
@@ -536,6 +494,13 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	var out []Finding
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, problem("install it with --scope user, whose file "+a.Name+" loads however it runs", "%s", why))
+	}
+	if other, ok := a.Shadows[scope]; ok {
+		if file, err := a.Path(other, home, dir); err == nil {
+			if _, err := os.Stat(file); err == nil {
+				out = append(out, problem("install it with --scope "+string(other)+" too", "%s reads %s here, and then not this file: a hook here does not run in this project", a.Name, file))
+			}
+		}
 	}
 	for _, said := range []string{a.Review, a.FailsOpen} {
 		if said != "" {

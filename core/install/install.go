@@ -200,19 +200,20 @@ func install(a *Agent, file string, before []byte, hook Hook, events []string) (
 		}
 		ch.added.version = true
 	}
-	if doc.find("hooks") == nil {
+	if doc.find("hooks") == nil && !a.Bare {
 		if err := doc.add(nil, "hooks", object{}); err != nil {
 			return ch, err
 		}
 		ch.added.hooks = true
 	}
+	section := a.section(doc)
 	for _, event := range events {
 		if len(a.entries(doc, event, func(cmd string) bool { return cmd == hook.Command })) > 0 {
 			ch.Kept = append(ch.Kept, event)
 			continue
 		}
-		if doc.find("hooks", event) == nil {
-			if err := doc.add([]string{"hooks"}, event, []any{}); err != nil {
+		if doc.find(append(section, event)...) == nil {
+			if err := doc.add(section, event, []any{}); err != nil {
 				return ch, fmt.Errorf("%s: %v", file, err)
 			}
 			ch.added.events = append(ch.added.events, event)
@@ -225,7 +226,7 @@ func install(a *Agent, file string, before []byte, hook Hook, events []string) (
 			}
 			value = append(group, member{"hooks", []any{a.entry(hook)}})
 		}
-		if err := doc.add([]string{"hooks", event}, "", value); err != nil {
+		if err := doc.add(append(section, event), "", value); err != nil {
 			return ch, fmt.Errorf("%s: %v", file, err)
 		}
 		ch.Events = append(ch.Events, event)
@@ -259,6 +260,16 @@ func (a *Agent) entry(hook Hook) object {
 	return e
 }
 
+// section is the path of the document's hooks section: "hooks", or, for
+// an agent that reads its events at the top level, the top level of a
+// file that has no "hooks".
+func (a *Agent) section(doc *document) []string {
+	if a.Bare && doc.find("hooks") == nil {
+		return nil
+	}
+	return []string{"hooks"}
+}
+
 // place is where an entry is: its event, its group (Grouped), its index.
 type place struct {
 	event        string
@@ -289,7 +300,7 @@ func (a *Agent) entries(doc *document, event string, match func(command string) 
 			out = append(out, place{event: event, group: group, index: i, command: cmd, value: ev})
 		}
 	}
-	list := elements(doc.find("hooks", event))
+	list := elements(doc.find(append(a.section(doc), event)...))
 	if a.Layout.Lists() {
 		visit(-1, list)
 		return out
@@ -339,7 +350,8 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 		return ok && b.Installed && b.Agent == a.Name
 	}
 	addedByInstall := func(event string) bool { return r == nil || slices.Contains(r.AddedEvents, event) }
-	events, _ := hooksObject(doc.find("hooks"))
+	section := a.section(doc)
+	events, _ := hooksObject(doc.find(section...))
 	for _, event := range events {
 		found := a.entries(doc, event, match)
 		if len(found) == 0 {
@@ -351,24 +363,25 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 			if !slices.Contains(ch.removed, p.command) {
 				ch.removed = append(ch.removed, p.command)
 			}
+			list := append(slices.Clip(section), event)
 			if a.Layout.Lists() {
-				doc.remove([]string{"hooks", event}, "", p.index)
+				doc.remove(list, "", p.index)
 				continue
 			}
-			group := []string{"hooks", event, strconv.Itoa(p.group)}
+			group := append(slices.Clip(list), strconv.Itoa(p.group))
 			doc.remove(append(group, "hooks"), "", p.index)
 			if doc.empty(append(group, "hooks")...) {
-				doc.remove([]string{"hooks", event}, "", p.group)
+				doc.remove(list, "", p.group)
 			}
 		}
-		if doc.empty("hooks", event) && addedByInstall(event) {
-			doc.remove([]string{"hooks"}, event, -1)
+		if doc.empty(append(slices.Clip(section), event)...) && addedByInstall(event) {
+			doc.remove(section, event, -1)
 		}
 	}
 	if len(ch.Events) == 0 {
 		return ch, nil
 	}
-	if doc.empty("hooks") && (r == nil || r.AddedHooks) {
+	if len(section) > 0 && doc.empty("hooks") && (r == nil || r.AddedHooks) {
 		doc.remove(nil, "hooks", -1)
 	}
 	if r != nil && r.AddedVersion && a.Layout == Flat && (doc.find("hooks") == nil || doc.empty("hooks")) {

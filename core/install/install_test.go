@@ -40,10 +40,18 @@ func standard(t *testing.T, data []byte) map[string]any {
 	return v
 }
 
+// hooksSection is the file's events: its "hooks", or, for an agent that
+// reads them at the top level, the file itself where it has no "hooks".
+func hooksSection(a *Agent, file map[string]any) map[string]any {
+	if hooks, ok := file["hooks"].(map[string]any); ok || !a.Bare {
+		return hooks
+	}
+	return file
+}
+
 // commands are the commands of event's entries, in either layout.
 func commands(a *Agent, file map[string]any, event string) []string {
-	hooks, _ := file["hooks"].(map[string]any)
-	list, _ := hooks[event].([]any)
+	list, _ := hooksSection(a, file)[event].([]any)
 	var out []string
 	add := func(e any) {
 		if m, ok := e.(map[string]any); ok {
@@ -113,7 +121,7 @@ func TestInstallExisting(t *testing.T) {
 				}
 				after := standard(t, ch.After)
 				before := standard(t, original)
-				for event := range before["hooks"].(map[string]any) {
+				for event := range hooksSection(a, before) {
 					if got, want := commands(a, after, event), commands(a, before, event); !slices.Equal(got[:len(want)], want) {
 						t.Errorf("%s: the user's hooks %v became %v", event, want, got)
 					}

@@ -3,6 +3,7 @@ package examples
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,18 +24,10 @@ import (
 
 const vibeVersion = "3.0.2"
 
-// vibeBin is Vibe's program, installed by `go tool mage deps` into a
-// virtual environment of its own.
-func vibeBin(t *testing.T) string {
-	t.Helper()
-	bin, err := filepath.Abs(filepath.Join("realagents", "venvs", "vibe", "bin", "vibe"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatal("vibe is not installed: run `go tool mage deps` (it installs the pinned agents of examples/realagents)")
-	}
-	return bin
+// vibeModel is the scripted model as Vibe calls it: its bash tool takes
+// the command alone (and a timeout), no other member.
+func vibeModel(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+	return openAIChatWith("bash", a.answer(), func(command string) map[string]any { return map[string]any{"command": command} })
 }
 
 // vibeConfig is Vibe's config.toml with its one model the scripted one at
@@ -79,7 +72,7 @@ func (a *agentRun) runVibe(t *testing.T, url string, env []string, args ...strin
 	writeText(t, filepath.Join(a.home, ".vibe", "config.toml"), vibeConfig(url))
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, vibeBin(t), args...)
+	cmd := exec.CommandContext(ctx, pythonAgentBin(t, "vibe", "vibe"), args...)
 	cmd.Dir, cmd.WaitDelay = a.project, 5*time.Second
 	cmd.Env = slices.Concat([]string{"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "SCRIPTED_API_KEY=scripted"}, env)
 	out, _ := cmd.CombinedOutput()
@@ -94,7 +87,7 @@ func (a *agentRun) runVibe(t *testing.T, url string, env []string, args ...strin
 // a turn), and post_tool where the test asks, and returns what it printed.
 func (a *agentRun) mistralVibe(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, openAIChat("bash", a.answer()))
+	model := serveModel(t, vibeModel(a))
 	command := bridgeCommand(t, "mistral-vibe", hook, "--idle", "5s")
 	events := install.Events(agents.ByName("mistral-vibe"), []protocol.Mode{protocol.ModeTool, protocol.ModeApprove})
 	if a.afterTool {
@@ -116,7 +109,7 @@ func TestUnderTheRealVibeAFailingHookLetsTheCallRunUnlessItIsStrict(t *testing.T
 		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)
-			model := serveModel(t, openAIChat("bash", a.answer()))
+			model := serveModel(t, vibeModel(a))
 			writeText(t, filepath.Join(a.project, ".vibe", "hooks.toml"), vibeHook("guard", "pre_tool", "echo the guard is broken >&2; exit 1", strict))
 			out := a.runVibe(t, model.url, nil, vibeArgs...)
 			switch {

@@ -69,6 +69,30 @@ type Install struct {
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.
 	ShowOutput string
+	// TOML, where set, says that the agent's hooks files are TOML whose
+	// hooks are an array of tables ([[hooks]]): install writes hookwire's
+	// entries there as a block of its own between two comments, and keeps
+	// every other byte of the file. Layout is then not read.
+	TOML *TOMLHooks
+}
+
+// TOMLHooks is how an agent's TOML file holds its hooks: an array of
+// tables, one per hook, each naming its event (Kimi CLI's [[hooks]] with
+// event = "PreToolUse"). An entry's command and timeout are under the keys
+// Install's Command and Timeout.Field name; its matcher is Install.Matcher,
+// written for an event about tools.
+type TOMLHooks struct {
+	// Table is the array's name: "hooks" for [[hooks]].
+	Table string
+	// EventKey is the entry's key that names its event: "event".
+	EventKey string
+	// MatcherKey is the entry's key for its matcher; empty where the agent
+	// reads none.
+	MatcherKey string
+	// Set are keys that every entry install writes has, with their values
+	// (a string, a bool or an int64): an agent's switch that makes a failed
+	// hook block, where it is a key of the entry.
+	Set map[string]any
 }
 
 // MCPTool is an agent's hook that calls a tool of an MCP server: the

@@ -134,7 +134,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 			continue
 		}
 		r.Files[scope] = file
-		doc, err := decode(data, a.Comments)
+		doc, err := a.read(data)
 		if err != nil {
 			r.Findings = append(r.Findings, problem("fix the file: "+a.Name+" reads none of its settings while it does not parse", "%s: %v", file, err))
 			continue
@@ -189,8 +189,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 func (a *Agent) installed(doc *document, scope Scope, file string, env map[string]string) []Installed {
 	var out []Installed
 	noteRecorded(file) // a bridge of any name install wrote, by its record
-	events, _ := hooksObject(doc.find(a.section(doc)...))
-	for _, event := range events {
+	for _, event := range a.hookEvents(doc) {
 		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok }) {
 			i := slices.IndexFunc(out, func(h Installed) bool { return h.Command == p.command })
 			if i < 0 {

@@ -188,6 +188,9 @@ func Install(a *Agent, file string, hook Hook, events []string) (Change, error) 
 
 // install is Install on the file's bytes.
 func install(a *Agent, file string, before []byte, hook Hook, events []string) (Change, error) {
+	if a.TOML != nil {
+		return installTOML(a, file, before, hook, events)
+	}
 	doc, err := decode(before, a.Comments)
 	if err != nil {
 		return Change{File: file, Before: before}, fmt.Errorf("%s: %v", file, err)
@@ -288,6 +291,9 @@ type entryValue struct {
 // entries are the command entries of event whose command match accepts,
 // in the order of the file.
 func (a *Agent) entries(doc *document, event string, match func(command string) bool) []place {
+	if a.TOML != nil {
+		return a.tomlEntries(doc.tables, event, match)
+	}
 	var out []place
 	visit := func(group int, list []hujsonValue) {
 		for i := range list {
@@ -326,20 +332,12 @@ func Uninstall(a *Agent, file, command string) (Change, error) {
 	return uninstall(a, file, before, command, nil)
 }
 
-// uninstall is Uninstall on the file's bytes, with hookwire's record of
-// the file where there is one: then the commands it holds go too, whatever
-// the bridge's name, and of the sections and events left empty only those
-// install added, and Flat's "version" where install added it.
-func uninstall(a *Agent, file string, before []byte, command string, r *record) (Change, error) {
-	ch := Change{File: file, Before: before, After: before, op: opUninstall}
-	if before == nil {
-		return ch, nil
-	}
-	doc, err := decode(before, a.Comments)
-	if err != nil {
-		return ch, fmt.Errorf("%s: %v", file, err)
-	}
-	match := func(cmd string) bool {
+// installedBy says whether an entry's command is one uninstall takes out:
+// command, where it is not empty; else one hookwire's record of the file
+// holds (r, where there is one), or one that runs hookwire-bridge by its
+// absolute path for this agent.
+func (a *Agent) installedBy(command string, r *record) func(cmd string) bool {
+	return func(cmd string) bool {
 		if command != "" {
 			return cmd == command
 		}
@@ -349,6 +347,25 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 		b, ok := ParseCommand(cmd, nil)
 		return ok && b.Installed && b.Agent == a.Name
 	}
+}
+
+// uninstall is Uninstall on the file's bytes, with hookwire's record of
+// the file where there is one: then the commands it holds go too, whatever
+// the bridge's name, and of the sections and events left empty only those
+// install added, and Flat's "version" where install added it.
+func uninstall(a *Agent, file string, before []byte, command string, r *record) (Change, error) {
+	ch := Change{File: file, Before: before, After: before, op: opUninstall}
+	if before == nil {
+		return ch, nil
+	}
+	if a.TOML != nil {
+		return uninstallTOML(a, file, before, command, r)
+	}
+	doc, err := decode(before, a.Comments)
+	if err != nil {
+		return ch, fmt.Errorf("%s: %v", file, err)
+	}
+	match := a.installedBy(command, r)
 	addedByInstall := func(event string) bool { return r == nil || slices.Contains(r.AddedEvents, event) }
 	section := a.section(doc)
 	events, _ := hooksObject(doc.find(section...))

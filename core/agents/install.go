@@ -93,6 +93,11 @@ type TOMLHooks struct {
 	// (a string, a bool or an int64): an agent's switch that makes a failed
 	// hook block, where it is a key of the entry.
 	Set map[string]any
+	// UniqueNames is true for an agent that reads a hook by its name,
+	// which must be unique across its files (Mistral Vibe skips an entry
+	// whose name another has): install names each entry after the hook,
+	// its event and its command.
+	UniqueNames bool
 }
 
 // MCPTool is an agent's hook that calls a tool of an MCP server: the

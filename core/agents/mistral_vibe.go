@@ -67,11 +67,12 @@ var MistralVibe = add(&Agent{
 			"an entry's name is required and unique, its timeout in seconds (default 60), its match a glob on the tool's name (default *), and strict = true makes a failed pre_tool hook deny the call. " +
 			"Checked with Vibe 3.0.2 run with -p (offline): a project's hooks load in a trusted folder and with --trust, not in another; a pre_tool hook that exits 1 lets the call run, and with strict = true denies it",
 		Files:   map[Scope]string{User: ".vibe/hooks.toml", Project: ".vibe/hooks.toml"},
+		TOML:    &TOMLHooks{Table: "hooks", EventKey: "type", MatcherKey: "match", UniqueNames: true},
 		Command: "command",
 		Named:   true,
 		Matcher: "*",
 		Timeout: Timeout{Field: "timeout", Unit: time.Second, Default: 60 * time.Second},
-		Trust:   &Trust{File: ".vibe/trusted_folders.toml", Lists: true, Asks: "vibe --trust trusts it for one run; Vibe's TUI asks once"},
+		Trust:   &Trust{File: ".vibe/trusted_folders.toml", Lists: true, Asks: "vibe --trust trusts it for one run only"},
 		Strict:  "strict",
 		FailsOpen: "Mistral Vibe runs the tool when a pre_tool hook fails (a non-zero exit, a timeout, output it cannot read, a hook it cannot start) unless its entry says strict = true: " +
 			"hookwire install writes strict = true on the guard's entries, so that a bridge that is missing, killed or stopped at Vibe's timeout blocks the call; without it, such a failure lets every tool call through",

@@ -159,6 +159,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 		}
 		h.Findings = append(h.Findings, loads[h.Scope]...)
 		h.Findings = append(h.Findings, a.checkTimeouts(docs[h.Scope], h, b)...)
+		h.Findings = append(h.Findings, a.checkStrict(docs[h.Scope], h)...)
 		line := shellLine(b.Hook)
 		skipped := func(why string) {
 			h.Findings = append(h.Findings, note("the hook was not started: %s", why))
@@ -510,6 +511,8 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	case scope == User || a.Trust == nil:
 	case a.Trust.Projects:
 		out = append(out, a.checkProjectTrust(home, dir))
+	case a.Trust.Lists:
+		out = append(out, a.checkTrustLists(home, dir))
 	default:
 		out = append(out, a.checkTrust(user, home, dir))
 	}

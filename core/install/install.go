@@ -286,6 +286,9 @@ type entryValue struct {
 	timeout    float64
 	hasTimeout bool
 	name       string
+	// strict says that the entry has the agent's switch that makes a failed
+	// guard block the call (Install.Strict) set true.
+	strict bool
 }
 
 // entries are the command entries of event whose command match accepts,

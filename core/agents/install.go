@@ -60,6 +60,11 @@ type Install struct {
 	// what then goes unguarded, and the setting that makes it fail closed
 	// where it has one (Strict): install and doctor say it.
 	FailsOpen string
+	// HomeEnv, where set, is the variable that moves the agent's folder
+	// under the home folder (the first folder of the user's file, and of
+	// its trust rules) elsewhere: install writes under the home folder, so
+	// doctor reports it set to another folder.
+	HomeEnv string
 	// Strict, where set, is the entry's member that, written true, makes
 	// the agent block the action when a guard's hook fails: install writes
 	// it on the entries of every event that guards a tool, and doctor

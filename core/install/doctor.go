@@ -507,6 +507,7 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 			out = append(out, note("%s", said))
 		}
 	}
+	out = append(out, a.checkHomeEnv(home)...)
 	switch {
 	case scope == User || a.Trust == nil:
 	case a.Trust.Projects:

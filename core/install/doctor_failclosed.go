@@ -2,8 +2,10 @@ package install
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // What doctor checks of Mistral Vibe's kind of agent: entries that fail
@@ -34,6 +36,24 @@ func (a *Agent) checkStrict(doc *document, h *Installed) []Finding {
 		}
 	}
 	return out
+}
+
+// checkHomeEnv says, for an agent whose folder under the home folder a
+// variable moves (Install.HomeEnv), when it is set to another folder: the
+// agent then reads neither the user's file hookwire wrote nor the trust
+// rules doctor read.
+func (a *Agent) checkHomeEnv(home string) []Finding {
+	moved := os.Getenv(a.HomeEnv)
+	if a.HomeEnv == "" || moved == "" {
+		return nil
+	}
+	rel, _, _ := strings.Cut(a.Files[User], "/")
+	usual := filepath.Join(home, rel)
+	if resolved, err := filepath.Abs(moved); err == nil && filepath.Clean(resolved) == usual {
+		return nil
+	}
+	return []Finding{problem(fmt.Sprintf("unset %s, or install and check with HOME set so that %s is %s", a.HomeEnv, usual, moved),
+		"%s is %s: %s reads its user hooks and trust rules there, not in %s, which hookwire install writes and doctor reads", a.HomeEnv, moved, a.Name, usual)}
 }
 
 // checkTrustLists says whether dir is a folder the agent trusts, where its

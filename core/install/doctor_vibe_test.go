@@ -116,4 +116,14 @@ func TestDoctorVibeFolderTrust(t *testing.T) {
 	if r := Doctor(context.Background(), Agents["mistral-vibe"], c.home, c.dir, DoctorOptions{}); !r.OK() {
 		t.Errorf("the user's hooks need no trusted folder:\n%s", texts(r))
 	}
+	// VIBE_HOME moves what Vibe reads from ~/.vibe: the hook there is not
+	// read, and doctor says so; set to ~/.vibe itself, nothing moves.
+	t.Setenv("VIBE_HOME", filepath.Join(c.home, "elsewhere"))
+	if r := Doctor(context.Background(), Agents["mistral-vibe"], c.home, c.dir, DoctorOptions{}); r.OK() || !strings.Contains(texts(r), "VIBE_HOME is "+filepath.Join(c.home, "elsewhere")) {
+		t.Errorf("with VIBE_HOME elsewhere:\n%s", texts(r))
+	}
+	t.Setenv("VIBE_HOME", filepath.Join(c.home, ".vibe"))
+	if r := Doctor(context.Background(), Agents["mistral-vibe"], c.home, c.dir, DoctorOptions{}); !r.OK() {
+		t.Errorf("with VIBE_HOME the usual folder:\n%s", texts(r))
+	}
 }

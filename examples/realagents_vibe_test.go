@@ -101,25 +101,32 @@ func (a *agentRun) mistralVibe(t *testing.T, hook []string, env ...string) (stri
 	return a.runVibe(t, model.url, env, vibeArgs...), model
 }
 
-// Vibe runs the call when a hook that is not strict fails: the control
-// of what install writes, a strict guard, which blocks it. The model is
-// told the reason of the block.
+// Vibe runs the call when a hook that is not strict fails: a hook that
+// exits 1, and the bridge itself missing (what no answer of the bridge
+// can cover). The control is what install writes, a strict guard, which
+// blocks it; the model is told why.
 func TestUnderTheRealVibeAFailingHookLetsTheCallRunUnlessItIsStrict(t *testing.T) {
-	for _, strict := range []bool{false, true} {
-		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
-			t.Parallel()
-			a := newAgentRun(t)
-			model := serveModel(t, vibeModel(a))
-			writeText(t, filepath.Join(a.project, ".vibe", "hooks.toml"), vibeHook("guard", "pre_tool", "echo the guard is broken >&2; exit 1", strict))
-			out := a.runVibe(t, model.url, nil, vibeArgs...)
-			switch {
-			case strict && !a.survived():
-				t.Errorf("a strict pre_tool hook that fails let rm -rf run\n%s", out)
-			case strict && !strings.Contains(model.sent(), "the guard is broken"):
-				t.Errorf("the model was not told why the call was denied\n%s", out)
-			case !strict && a.survived():
-				t.Errorf("Vibe %s ran no tool after a failed hook that is not strict: it fails closed now, and install's and doctor's notes say otherwise\n%s", vibeVersion, out)
-			}
-		})
+	missing := strings.Replace(bridgeCommand(t, "mistral-vibe", pythonGuard(t, "deny")), shellQuote(bridgeCLI), shellQuote(filepath.Join(t.TempDir(), "hookwire-bridge")), 1)
+	for name, hook := range map[string]struct{ command, told string }{
+		"a hook that exits 1":        {"echo the guard is broken >&2; exit 1", "the guard is broken"},
+		"a bridge that is not there": {missing, "not found"},
+	} {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strict=%v", name, strict), func(t *testing.T) {
+				t.Parallel()
+				a := newAgentRun(t)
+				model := serveModel(t, vibeModel(a))
+				writeText(t, filepath.Join(a.project, ".vibe", "hooks.toml"), vibeHook("guard", "pre_tool", hook.command, strict))
+				out := a.runVibe(t, model.url, nil, vibeArgs...)
+				switch {
+				case strict && !a.survived():
+					t.Errorf("a strict pre_tool hook that fails let rm -rf run\n%s", out)
+				case strict && !strings.Contains(model.sent(), hook.told):
+					t.Errorf("the model was not told why the call was denied (%q)\n%s", hook.told, out)
+				case !strict && a.survived():
+					t.Errorf("Vibe %s ran no tool after a failed hook that is not strict: it fails closed now, and install's and doctor's notes say otherwise\n%s", vibeVersion, out)
+				}
+			})
+		}
 	}
 }

@@ -61,17 +61,7 @@ func vibeDecide(a *agents.Agent, ev Event, o outcome) Reply {
 // vibeContext adds text for the model after a tool's output, where Vibe
 // reads it: hook_specific_output.additional_context.
 func vibeContext(r Reply, _ Event, text string) Reply {
-	return edited(r, func(out map[string]any) {
-		specific, _ := out["hook_specific_output"].(map[string]any)
-		if specific == nil {
-			specific = map[string]any{}
-			out["hook_specific_output"] = specific
-		}
-		if before, _ := specific["additional_context"].(string); before != "" {
-			text = before + "\n\n" + text
-		}
-		specific["additional_context"] = text
-	})
+	return withContextAt(r, "hook_specific_output", "additional_context", text, nil)
 }
 
 // vibeToolResult is a tool's outcome as post_tool carries it: the text the

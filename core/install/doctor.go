@@ -527,18 +527,11 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 func (a *Agent) checkProjectTrust(home, dir string) Finding {
 	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
 	fix := fmt.Sprintf("run %s in the folder and trust it when it asks (%s), or add [projects.%q] trust_level = \"trusted\" to %s", a.Name, a.Trust.Asks, dir, file)
-	data, err := read(file)
-	if err != nil {
-		return problem(fix, "%s cannot be read: %v", file, err)
+	rules, failed := readTrustRules(file, fix)
+	if failed != nil {
+		return *failed
 	}
-	var projects map[string]any
-	if data != nil {
-		v, err := decodeTOML(data)
-		if err != nil {
-			return problem(fix, "%s does not parse: %v", file, err)
-		}
-		projects, _ = v.(map[string]any)["projects"].(map[string]any)
-	}
+	projects, _ := rules["projects"].(map[string]any)
 	for _, folder := range []string{dir, gitRoot(dir)} {
 		if folder == "" {
 			continue

@@ -56,6 +56,27 @@ func (a *Agent) checkHomeEnv(home string) []Finding {
 		"%s is %s: %s reads its user hooks and trust rules there, not in %s, which hookwire install writes and doctor reads", a.HomeEnv, moved, a.Name, usual)}
 }
 
+// readTrustRules reads an agent's TOML file of trust rules: its root
+// table, empty where there is no file; a file that cannot be read or does
+// not parse is a problem with fix.
+func readTrustRules(file, fix string) (map[string]any, *Finding) {
+	data, err := read(file)
+	if err != nil {
+		f := problem(fix, "%s cannot be read: %v", file, err)
+		return nil, &f
+	}
+	if data == nil {
+		return nil, nil
+	}
+	v, err := decodeTOML(data)
+	if err != nil {
+		f := problem(fix, "%s does not parse: %v", file, err)
+		return nil, &f
+	}
+	rules, _ := v.(map[string]any)
+	return rules, nil
+}
+
 // checkTrustLists says whether dir is a folder the agent trusts, where its
 // trust rules are two lists of folders, trusted and untrusted, in a TOML
 // file (Trust.Lists): the closest folder named, dir itself or one that
@@ -63,17 +84,9 @@ func (a *Agent) checkHomeEnv(home string) []Finding {
 func (a *Agent) checkTrustLists(home, dir string) Finding {
 	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
 	fix := fmt.Sprintf("trust the folder when %s asks, or add %q to trusted in %s (%s)", a.Name, dir, file, a.Trust.Asks)
-	data, err := read(file)
-	if err != nil {
-		return problem(fix, "%s cannot be read: %v", file, err)
-	}
-	var lists map[string]any
-	if data != nil {
-		v, err := decodeTOML(data)
-		if err != nil {
-			return problem(fix, "%s does not parse: %v", file, err)
-		}
-		lists, _ = v.(map[string]any)
+	lists, failed := readTrustRules(file, fix)
+	if failed != nil {
+		return *failed
 	}
 	named := func(list string, folder string) bool {
 		items, _ := lists[list].([]any)

@@ -15,25 +15,9 @@ import (
 func vibeProject(t *testing.T, c *clone, scope Scope) (string, []string) {
 	t.Helper()
 	a := Agents["mistral-vibe"]
-	file, err := a.Path(scope, c.home, c.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	original, err := os.ReadFile(filepath.Join("testdata", "mistral-vibe.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, file, string(original))
 	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"}), Name: "guard.py", Timeout: a.facts().EventDeadline() + 10e9}
-	events := Events(a.facts(), guardModes)
-	ch, err := Install(a, file, hook, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ch.Write(); err != nil {
-		t.Fatal(err)
-	}
-	return file, Caveats(a, scope, events)
+	ch, events := installTestdata(t, c, a, scope, "mistral-vibe.toml", hook)
+	return ch.File, Caveats(a, scope, events)
 }
 
 // trustVibe writes Vibe's trust rules: the folders it trusts and those

@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -22,10 +23,14 @@ import (
 
 const openHandsVersion = "1.16.0"
 
-// pythonAgentBin is a Python agent's program, installed by `go tool mage deps`.
+// pythonAgentBin is a Python agent's program, installed by `go tool mage
+// deps`; or, where HOOKWIRE_REAL_PYTHON_AGENTS names another folder of
+// virtual environments (`go tool mage newestAgents` sets it to the newest
+// releases), from there.
 func pythonAgentBin(t *testing.T, agent, name string) string {
 	t.Helper()
-	bin, err := filepath.Abs(filepath.Join("realagents", "venvs", agent, "bin", name))
+	venvs := cmp.Or(os.Getenv("HOOKWIRE_REAL_PYTHON_AGENTS"), filepath.Join("realagents", "venvs"))
+	bin, err := filepath.Abs(filepath.Join(venvs, agent, "bin", name))
 	if err != nil {
 		t.Fatal(err)
 	}

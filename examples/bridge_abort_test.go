@@ -101,6 +101,7 @@ var newTurnEvents = map[string][]string{
 	"cursor":        {"beforeSubmitPrompt", "stop"},
 	"factory-droid": {"UserPromptSubmit", "Stop"},
 	"goose":         {"UserPromptSubmit", "Stop"},
+	"kimi-cli":      {"UserPromptSubmit", "Stop"},
 	"mistral-vibe":  {"post_agent"}, // it has no prompt event
 	"openhands":     {"UserPromptSubmit", "Stop"},
 	"qwen-code":     {"UserPromptSubmit", "Stop"},

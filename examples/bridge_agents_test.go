@@ -2,6 +2,7 @@ package examples
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -115,6 +116,32 @@ var vibeContracts = []contract{
 	{"post_tool", vibeOutput(tool("abort_turn"), "hi"), `{"decision":"deny","reason":"reference"}`, 0},
 	{"post_tool", nil, "", 0},
 	{"post_agent", nil, "", 0},
+}
+
+// Kimi CLI 1.51.0 reads exit code 2, its reason on stderr, at PreToolUse
+// and UserPromptSubmit alone: the contracts hold stderr (byExitCode).
+var kimiContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), "reference", 2},
+	{"PreToolUse", tool("respond"), "reference: hi", 2},
+	{"PreToolUse", tool("modify"), `Kimi CLI cannot take a rewritten call: a hook rewrote it to {"text":"reference"}`, 2},
+	{"PreToolUse", tool("approve"), "", 0},
+	{"PreToolUse", tool("abstain"), "", 0}, // no opinion: Kimi CLI's own mode decides
+	{"PreToolUse", tool("abort_turn"), "reference", 2},
+	{"PreToolUse", tool("hard_abort"), "reference", 2},
+	{"PreToolUse", nil, "reference", 2},
+	// After the tool and the turn: observers get the event, Kimi CLI nothing.
+	{"PostToolUse", tool("modify"), "", 0},
+	{"PostToolUseFailure", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"StopFailure", nil, "", 0},
+	{"SubagentStart", nil, "", 0},
+	{"SubagentStop", nil, "", 0},
+	{"PreCompact", nil, "", 0},
+	{"PostCompact", nil, "", 0},
+	{"Notification", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
 }
 
 // OpenHands 1.16.0 reads a top-level decision and its reason; nothing
@@ -266,37 +293,6 @@ func quoteJSON(s string) string {
 	return string(b)
 }
 
-// readmeConfig reads the README's line for agent: the events it names a
-// hook for: the members of its hooks, or of the file (OpenHands). Mistral
-// Vibe's is TOML, a list of hooks each of a type.
-func readmeConfig(t *testing.T, agent, cell string) map[string]bool {
-	t.Helper()
-	named := map[string]bool{}
-	if agent == "mistral-vibe" {
-		var config struct{ Hooks []struct{ Type string } }
-		if err := toml.Unmarshal([]byte(cell), &config); err != nil {
-			t.Fatalf("%s: %v", cell, err)
-		}
-		for _, h := range config.Hooks {
-			named[h.Type] = true
-		}
-		return named
-	}
-	var config map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(cell), &config); err != nil {
-		t.Fatalf("%s: %v", cell, err)
-	}
-	if hooks, ok := config["hooks"]; ok { // else the events are the file's own members (OpenHands)
-		if err := json.Unmarshal(hooks, &config); err != nil {
-			t.Fatalf("%s: %v", cell, err)
-		}
-	}
-	for name := range config {
-		named[name] = true
-	}
-	return named
-}
-
 // The root README's line for each agent, as written (the guard's path
 // made real): run as the agent runs a command hook, through a shell, it
 // blocks rm -rf / in that agent's form.
@@ -312,9 +308,17 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 	seen := map[string]bool{}
 	for _, line := range lines {
 		cells := strings.Split(line, " | ")
+		var config map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(strings.Trim(cells[len(cells)-1], "` |")), &config); err != nil {
+			config = tomlHooks(t, line, strings.Trim(cells[len(cells)-1], "` |"))
+		}
+		if hooks, ok := config["hooks"]; ok { // else the events are the file's own members (OpenHands)
+			if err := json.Unmarshal(hooks, &config); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+		}
 		command := regexp.MustCompile(`"(hookwire-bridge ([a-z-]+) -- [^"]+)"`).FindStringSubmatch(line)
 		agent := command[2]
-		config := readmeConfig(t, agent, strings.Trim(cells[len(cells)-1], "` |"))
 		seen[agent] = true
 		b := newBridgeRun(t, agent, bridgeHook{})
 		event := rmEvent(t, agent)
@@ -329,7 +333,7 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		case "windsurf":
 			name, _ = event["agent_action_name"].(string)
 		}
-		if !config[name] {
+		if config[name] == nil {
 			t.Errorf("%s: the README's line names no %s, the event that guards its shell", agent, name)
 		}
 		in, _ := json.Marshal(event)
@@ -348,4 +352,23 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 	if len(seen) != len(allAgents) {
 		t.Errorf("the README has a line for %v, want one for each of %v", seen, allAgents)
 	}
+}
+
+// tomlHooks reads a README line that is TOML (an array of tables, each
+// with its event: Kimi CLI's config.toml names it by event, Mistral Vibe's
+// hooks.toml by type) as the JSON lines read: each event the line names a
+// hook for, a member.
+func tomlHooks(t *testing.T, line, cell string) map[string]json.RawMessage {
+	t.Helper()
+	var file struct {
+		Hooks []struct{ Event, Type, Command string }
+	}
+	if err := toml.Unmarshal([]byte(cell), &file); err != nil || len(file.Hooks) == 0 {
+		t.Fatalf("%s: neither JSON nor a TOML array of hooks: %v", line, err)
+	}
+	config := map[string]json.RawMessage{}
+	for _, h := range file.Hooks {
+		config[cmp.Or(h.Event, h.Type)] = json.RawMessage(`true`)
+	}
+	return config
 }

@@ -15,11 +15,11 @@ import (
 // the user.
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "mistral-vibe", "openhands", "qwen-code", "windsurf"}
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "kimi-cli", "mistral-vibe", "openhands", "qwen-code", "windsurf"}
 
 // byExitCode are the agents that read no JSON from a hook: exit code 2
 // blocks, and the agent reads stderr.
-var byExitCode = map[string]bool{"windsurf": true}
+var byExitCode = map[string]bool{"kimi-cli": true, "windsurf": true}
 
 // reads is what the agent reads of a reply besides its exit code: the
 // JSON on stdout, or stderr where it reads no JSON.
@@ -48,6 +48,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "pre_tool", call("file_system.bash"))
 	case "openhands":
 		return sample(t, agent, "PreToolUse", call("terminal"))
+	case "kimi-cli":
+		return sample(t, agent, "PreToolUse", call("Shell"))
 	case "copilot-cli":
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":

@@ -142,6 +142,20 @@ var doctorAgents = map[string]doctorAgent{
 				"-p", "Remove the precious folder.", "--allow-all-tools")
 		},
 	},
+	// Kimi CLI reads the user's config.toml alone (no project file), or
+	// the one of $KIMI_SHARE_DIR where that is set.
+	"kimi-cli": {
+		name: "Kimi CLI", version: kimiCLIVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return openAIChat("Shell", []string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
+			writeText(t, filepath.Join(a.home, ".kimi", "config.toml"), kimiUserConfig(url))
+		},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runProgram(t, a, pythonAgentBin(t, "kimi", "kimi"), env, kimiArgs...)
+		},
+	},
 	// OpenHands has no folder trust; it reads the project's hooks.json,
 	// where there is one, instead of the user's: the untrusted case is a
 	// project with a hooks.json of its own (a hook of the team's at Stop).
@@ -216,6 +230,10 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"goose", "project", true, nil, true},
 		{"copilot-cli", "user", true, nil, true},
 		{"copilot-cli", "project", true, nil, false},
+		{"kimi-cli", "user", true, nil, true},
+		// Its folder moved (relative: under the project): Kimi CLI reads
+		// a config.toml there, with no model and no hook.
+		{"kimi-cli", "user", true, []string{"KIMI_SHARE_DIR=.kimi-elsewhere"}, false},
 		{"openhands", "user", true, nil, true},
 		{"openhands", "project", true, nil, true},
 		// The project's own hooks.json: the user's is not read.

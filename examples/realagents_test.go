@@ -277,6 +277,9 @@ var realAgents = []struct {
 	// OpenHands reads nothing a hook answers after a tool, and at the end
 	// of a turn a deny keeps it going: docs/agent-events.md says so.
 	{"OpenHands", openHandsVersion, (*agentRun).openHands, true, true, false},
+	// Kimi CLI reads nothing a hook answers after a tool, nor at the end
+	// of a turn as the bridge speaks it: docs/agent-events.md says so.
+	{"Kimi CLI", kimiCLIVersion, (*agentRun).kimiCLI, true, true, false},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {

@@ -70,6 +70,7 @@ func TestUnderTheRealAgentsARewriteRunsTheNewCommand(t *testing.T) {
 var rewriteUnsupported = map[string]string{
 	"Qwen Code": "cannot take a rewritten call",
 	"Goose":     "cannot take a rewritten call",
+	"Kimi CLI":  "cannot take a rewritten call",
 	"OpenHands": "cannot take a rewritten call",
 }
 

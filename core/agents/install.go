@@ -60,11 +60,6 @@ type Install struct {
 	// what then goes unguarded, and the setting that makes it fail closed
 	// where it has one (Strict): install and doctor say it.
 	FailsOpen string
-	// HomeEnv, where set, is the variable that moves the agent's folder
-	// under the home folder (the first folder of the user's file, and of
-	// its trust rules) elsewhere: install writes under the home folder, so
-	// doctor reports it set to another folder.
-	HomeEnv string
 	// Strict, where set, is the entry's member that, written true, makes
 	// the agent block the action when a guard's hook fails: install writes
 	// it on the entries of every event that guards a tool, and doctor
@@ -74,6 +69,11 @@ type Install struct {
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.
 	ShowOutput string
+	// UserFileEnv is a variable that, where set, names the folder the agent
+	// reads its user's file from, in place of the folder of Files[User]
+	// under the home folder (Kimi CLI's KIMI_SHARE_DIR for ~/.kimi): install
+	// and doctor say that the file hookwire writes is then not read.
+	UserFileEnv string
 	// TOML, where set, says that the agent's hooks files are TOML whose
 	// hooks are an array of tables ([[hooks]]): install writes hookwire's
 	// entries there as a block of its own between two comments, and keeps

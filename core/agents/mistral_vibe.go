@@ -74,7 +74,8 @@ var MistralVibe = add(&Agent{
 		Timeout: Timeout{Field: "timeout", Unit: time.Second, Default: 60 * time.Second},
 		Trust:   &Trust{File: ".vibe/trusted_folders.toml", Lists: true, Asks: "vibe --trust trusts it for one run only"},
 		Strict:  "strict",
-		HomeEnv: "VIBE_HOME",
+		// VIBE_HOME moves ~/.vibe: its hooks.toml and its trust rules.
+		UserFileEnv: "VIBE_HOME",
 		FailsOpen: "Mistral Vibe runs the tool when a pre_tool hook fails (a non-zero exit, a timeout, output it cannot read, a hook it cannot start) unless its entry says strict = true: " +
 			"hookwire install writes strict = true on the guard's entries, so that a bridge that is missing, killed or stopped at Vibe's timeout blocks the call; without it, such a failure lets every tool call through",
 	},

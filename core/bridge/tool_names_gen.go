@@ -90,6 +90,18 @@ var agentTools = map[string]toolVocabulary{
 		"task_tracker": {kind: "other"},
 		"terminal":     {kind: "shell", command: "command"},
 	}},
+	"kimi-cli": {mcpPrefix: "", tools: map[string]toolShape{
+		"Agent":          {kind: "agent"},
+		"FetchURL":       {kind: "fetch", url: "url"},
+		"Glob":           {kind: "search", path: "directory", pattern: "pattern"},
+		"Grep":           {kind: "search", path: "path", pattern: "pattern"},
+		"ReadFile":       {kind: "read", path: "path"},
+		"ReadMediaFile":  {kind: "read", path: "path"},
+		"SearchWeb":      {kind: "web_search", pattern: "query"},
+		"Shell":          {kind: "shell", command: "command"},
+		"StrReplaceFile": {kind: "edit", path: "path"},
+		"WriteFile":      {kind: "write", path: "path"},
+	}},
 	"qwen-code": {mcpPrefix: "mcp__", tools: map[string]toolShape{
 		"agent":             {kind: "agent"},
 		"edit":              {kind: "edit", path: "file_path"},

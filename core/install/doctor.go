@@ -495,6 +495,9 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, problem("install it with --scope user, whose file "+a.Name+" loads however it runs", "%s", why))
 	}
+	if why := a.userFileMoved(home); scope == User && why != "" {
+		out = append(out, problem(fmt.Sprintf("unset %s where %s runs, or install with HOME set so that the file is there", a.UserFileEnv, a.Name), "%s", why))
+	}
 	if other, ok := a.Shadows[scope]; ok {
 		if file, err := a.Path(other, home, dir); err == nil {
 			if _, err := os.Stat(file); err == nil {
@@ -507,7 +510,6 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 			out = append(out, note("%s", said))
 		}
 	}
-	out = append(out, a.checkHomeEnv(home)...)
 	switch {
 	case scope == User || a.Trust == nil:
 	case a.Trust.Projects:

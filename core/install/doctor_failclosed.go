@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // What doctor checks of Mistral Vibe's kind of agent: entries that fail
@@ -38,22 +37,14 @@ func (a *Agent) checkStrict(doc *document, h *Installed) []Finding {
 	return out
 }
 
-// checkHomeEnv says, for an agent whose folder under the home folder a
-// variable moves (Install.HomeEnv), when it is set to another folder: the
-// agent then reads neither the user's file hookwire wrote nor the trust
-// rules doctor read.
-func (a *Agent) checkHomeEnv(home string) []Finding {
-	moved := os.Getenv(a.HomeEnv)
-	if a.HomeEnv == "" || moved == "" {
-		return nil
+// trustFile is the agent's file of trust rules (Trust.File, beside its
+// user's file): under home, or in the folder the variable of
+// Install.UserFileEnv names, where it is set.
+func (a *Agent) trustFile(home string) string {
+	if v := os.Getenv(a.UserFileEnv); a.UserFileEnv != "" && v != "" {
+		return filepath.Join(v, filepath.Base(a.Trust.File))
 	}
-	rel, _, _ := strings.Cut(a.Files[User], "/")
-	usual := filepath.Join(home, rel)
-	if resolved, err := filepath.Abs(moved); err == nil && filepath.Clean(resolved) == usual {
-		return nil
-	}
-	return []Finding{problem(fmt.Sprintf("unset %s, or install and check with HOME set so that %s is %s", a.HomeEnv, usual, moved),
-		"%s is %s: %s reads its user hooks and trust rules there, not in %s, which hookwire install writes and doctor reads", a.HomeEnv, moved, a.Name, usual)}
+	return filepath.Join(home, filepath.FromSlash(a.Trust.File))
 }
 
 // readTrustRules reads an agent's TOML file of trust rules: its root
@@ -82,7 +73,7 @@ func readTrustRules(file, fix string) (map[string]any, *Finding) {
 // file (Trust.Lists): the closest folder named, dir itself or one that
 // holds it, decides, trusted first; a folder none names is not trusted.
 func (a *Agent) checkTrustLists(home, dir string) Finding {
-	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
+	file := a.trustFile(home)
 	fix := fmt.Sprintf("trust the folder when %s asks, or add %q to trusted in %s (%s)", a.Name, dir, file, a.Trust.Asks)
 	lists, failed := readTrustRules(file, fix)
 	if failed != nil {

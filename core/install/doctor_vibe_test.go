@@ -101,10 +101,18 @@ func TestDoctorVibeFolderTrust(t *testing.T) {
 		t.Errorf("the user's hooks need no trusted folder:\n%s", texts(r))
 	}
 	// VIBE_HOME moves what Vibe reads from ~/.vibe: the hook there is not
-	// read, and doctor says so; set to ~/.vibe itself, nothing moves.
-	t.Setenv("VIBE_HOME", filepath.Join(c.home, "elsewhere"))
-	if r := Doctor(context.Background(), Agents["mistral-vibe"], c.home, c.dir, DoctorOptions{}); r.OK() || !strings.Contains(texts(r), "VIBE_HOME is "+filepath.Join(c.home, "elsewhere")) {
+	// read, and doctor says so; nor are the trust rules, which doctor reads
+	// where Vibe does. Set to ~/.vibe itself, nothing moves.
+	elsewhere := filepath.Join(c.home, "elsewhere")
+	t.Setenv("VIBE_HOME", elsewhere)
+	if r := Doctor(context.Background(), Agents["mistral-vibe"], c.home, c.dir, DoctorOptions{}); r.OK() || !strings.Contains(texts(r), "VIBE_HOME is set ("+elsewhere+")") {
 		t.Errorf("with VIBE_HOME elsewhere:\n%s", texts(r))
+	}
+	p := newClone(t)
+	vibeProject(t, p, Project)
+	trustVibe(t, p.home, []string{p.dir}, nil) // in ~/.vibe, which Vibe does not read now
+	if r := Doctor(context.Background(), Agents["mistral-vibe"], p.home, p.dir, DoctorOptions{}); r.OK() || !strings.Contains(texts(r), filepath.Join(elsewhere, "trusted_folders.toml")) {
+		t.Errorf("with VIBE_HOME elsewhere, the trust rules of ~/.vibe:\n%s", texts(r))
 	}
 	t.Setenv("VIBE_HOME", filepath.Join(c.home, ".vibe"))
 	if r := Doctor(context.Background(), Agents["mistral-vibe"], c.home, c.dir, DoctorOptions{}); !r.OK() {

@@ -74,39 +74,16 @@ func commands(a *Agent, file map[string]any, event string) []string {
 	return out
 }
 
-// eventCommands are the commands of each event's entries in the agent's
-// file: its JSON, or its TOML array of tables.
-func eventCommands(t *testing.T, a *Agent, data []byte) map[string][]string {
-	t.Helper()
-	out := map[string][]string{}
-	if a.TOML != nil {
-		tables, err := a.tomlTables(data)
-		if err != nil {
-			t.Fatalf("the file does not parse: %v\n%s", err, data)
-		}
-		for _, p := range a.tomlEntries(tables, "", func(string) bool { return true }) {
-			out[p.event] = append(out[p.event], p.command)
-		}
-		return out
-	}
-	file := standard(t, data)
-	for event := range hooksSection(a, file) {
-		out[event] = commands(a, file, event)
-	}
-	return out
-}
-
 // TestInstallExisting installs a guard into a copy of a realistic
 // configuration of each agent and scope (the user's own hooks, comments
 // where the agent reads them), and checks the merge, the backup, that a
 // second install changes nothing and that uninstall gives the same bytes.
 func TestInstallExisting(t *testing.T) {
 	for name, a := range Agents {
-		ext := ".json"
 		if a.TOML != nil {
-			ext = ".toml"
+			continue // a TOML file: TestInstallExistingTOML
 		}
-		original, err := os.ReadFile(filepath.Join("testdata", name+ext))
+		original, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,18 +119,18 @@ func TestInstallExisting(t *testing.T) {
 						t.Fatalf("install changed the user's lines:\n%s", ch.Diff())
 					}
 				}
-				if !a.Comments && a.TOML == nil && !json.Valid(ch.After) {
+				if !a.Comments && !json.Valid(ch.After) {
 					t.Fatalf("%s reads plain JSON, and install wrote:\n%s", name, ch.After)
 				}
-				after := eventCommands(t, a, ch.After)
-				before := eventCommands(t, a, original)
-				for event, want := range before {
-					if got := after[event]; !slices.Equal(got[:len(want)], want) {
+				after := standard(t, ch.After)
+				before := standard(t, original)
+				for event := range hooksSection(a, before) {
+					if got, want := commands(a, after, event), commands(a, before, event); !slices.Equal(got[:len(want)], want) {
 						t.Errorf("%s: the user's hooks %v became %v", event, want, got)
 					}
 				}
 				for _, event := range events {
-					if !slices.Contains(after[event], hook.Command) {
+					if !slices.Contains(commands(a, after, event), hook.Command) {
 						t.Errorf("%s has no entry for the hook:\n%s", event, ch.After)
 					}
 				}

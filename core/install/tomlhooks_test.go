@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -361,5 +362,127 @@ func TestTOMLDoctorReadsTheHooks(t *testing.T) {
 	r = Doctor(t.Context(), a, home, t.TempDir(), DoctorOptions{})
 	if len(r.Findings) != 1 || !r.Findings[0].Problem || !strings.Contains(r.Findings[0].Text, file+": line 2") {
 		t.Errorf("a file that does not parse: %+v", r.Findings)
+	}
+}
+
+// TestInstallExistingTOML is TestInstallExisting for the agents whose hooks
+// are TOML tables: a guard installed into a realistic file of each agent
+// and scope (its provider settings, comments, the user's own hooks) keeps
+// every byte of the user's, parses with the user's hooks first and the
+// guard's after; the backup holds the original, a second install changes
+// nothing, and uninstall gives the same bytes back.
+func TestInstallExistingTOML(t *testing.T) {
+	for name, a := range Agents {
+		if a.TOML == nil {
+			continue
+		}
+		original, err := os.ReadFile(filepath.Join("testdata", name+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, scope := range Scopes {
+			if _, ok := a.Files[scope]; !ok {
+				continue
+			}
+			t.Run(name+"/"+string(scope), func(t *testing.T) {
+				home, dir := t.TempDir(), t.TempDir()
+				file, _ := a.Path(scope, home, dir)
+				putFile(t, file, string(original), 0o600)
+				t.Setenv("XDG_STATE_HOME", t.TempDir())
+				hook := testHook(name)
+				events := Events(agents.ByName(name), guardModes)
+				ch, err := Install(a, file, hook, events)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(ch.Events, events) || !bytes.HasPrefix(ch.After, original) {
+					t.Fatalf("events %v (want %v), the user's bytes first:\n%s", ch.Events, events, ch.Diff())
+				}
+				before, err := a.tomlTables(original)
+				if err != nil {
+					t.Fatal(err)
+				}
+				after, err := a.tomlTables(ch.After)
+				if err != nil || len(after) != len(before)+len(events) || !reflect.DeepEqual(after[:len(before)], before) {
+					t.Fatalf("the hooks: %v\n%v", err, after)
+				}
+				for _, event := range events {
+					if len(a.tomlEntries(after, event, func(c string) bool { return c == hook.Command })) != 1 {
+						t.Errorf("%s has no entry for the hook:\n%s", event, ch.After)
+					}
+				}
+				backup, err := ch.Write()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if kept, _ := os.ReadFile(backup); string(kept) != string(original) {
+					t.Fatalf("backup %s holds:\n%s", backup, kept)
+				}
+				if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
+					t.Errorf("the file's mode became %v", info.Mode().Perm())
+				}
+				again, err := Install(a, file, hook, events)
+				if err != nil || again.Changed() || !slices.Equal(again.Kept, events) {
+					t.Fatalf("a second install: %v, kept %v\n%s", err, again.Kept, again.Diff())
+				}
+				out, err := Uninstall(a, file, "")
+				if err != nil || string(out.After) != string(original) {
+					t.Fatalf("uninstall: %v, left:\n%s", err, out.After)
+				}
+			})
+		}
+	}
+}
+
+// Where the agent's variable moves its user's folder (Kimi CLI's
+// KIMI_SHARE_DIR), install's caveats and doctor say the file is not read;
+// set to the folder under home, it is.
+func TestUserFileMoved(t *testing.T) {
+	a := Agents["kimi-cli"]
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("KIMI_SHARE_DIR", filepath.Join(home, "elsewhere"))
+	want := "KIMI_SHARE_DIR is set (" + filepath.Join(home, "elsewhere") + "): kimi-cli reads " + filepath.Join(home, "elsewhere", "config.toml")
+	if c := Caveats(a, User, []string{"PreToolUse"}); !slices.ContainsFunc(c, func(s string) bool { return strings.HasPrefix(s, want) }) {
+		t.Errorf("caveats: %q", c)
+	}
+	if f := a.loads(User, nil, home, t.TempDir()); !slices.ContainsFunc(f, func(f Finding) bool { return f.Problem && strings.HasPrefix(f.Text, want) }) {
+		t.Errorf("doctor: %+v", f)
+	}
+	t.Setenv("KIMI_SHARE_DIR", filepath.Join(home, ".kimi"))
+	if why := a.userFileMoved(home); why != "" {
+		t.Errorf("the folder under home: %s", why)
+	}
+}
+
+// Kimi CLI runs the tool when a hook fails in any way but exit code 2 and
+// has no switch that fails closed: install's caveats and doctor say what
+// is then unguarded, for the hook install wrote into a realistic file.
+func TestKimiFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
+	c := newClone(t)
+	t.Setenv("KIMI_SHARE_DIR", "")
+	a := Agents["kimi-cli"]
+	file, _ := a.Path(User, c.home, "")
+	original, err := os.ReadFile(filepath.Join("testdata", "kimi-cli.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, file, string(original))
+	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"}), Timeout: 35 * time.Second}
+	events := Events(a.facts(), guardModes)
+	ch, err := Install(a, file, hook, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Write(); err != nil {
+		t.Fatal(err)
+	}
+	const unguarded = "if hookwire-bridge itself is missing or cannot start, Kimi CLI runs every tool call unguarded"
+	if caveats := strings.Join(Caveats(a, User, events), "\n"); !strings.Contains(caveats, unguarded) {
+		t.Errorf("install's caveats do not say Kimi CLI fails open:\n%s", caveats)
+	}
+	r := Doctor(t.Context(), a, c.home, c.dir, DoctorOptions{})
+	if out := texts(r); !r.OK() || !strings.Contains(out, unguarded) || !strings.Contains(out, "timeout 35s, above the bridge's deadline of 25s") {
+		t.Errorf("doctor:\n%s", out)
 	}
 }

@@ -102,6 +102,7 @@ var newTurnEvents = map[string][]string{
 	"factory-droid": {"UserPromptSubmit", "Stop"},
 	"goose":         {"UserPromptSubmit", "Stop"},
 	"kimi-cli":      {"UserPromptSubmit", "Stop"},
+	"mistral-vibe":  {"post_agent"}, // it has no prompt event
 	"openhands":     {"UserPromptSubmit", "Stop"},
 	"qwen-code":     {"UserPromptSubmit", "Stop"},
 	"windsurf":      {"pre_user_prompt", "post_cascade_response"},

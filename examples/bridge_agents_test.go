@@ -2,6 +2,7 @@ package examples
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -91,6 +92,30 @@ var gooseContracts = []contract{
 	{"PostToolUseFailure", nil, "", 0},
 	{"Stop", nil, "", 0},
 	{"SessionEnd", nil, "", 0},
+}
+
+// vibeOutput is a post_tool event's changes with the text the model will
+// read of the tool's output.
+func vibeOutput(changes map[string]any, text string) map[string]any {
+	changes["tool_output_text"] = text
+	return changes
+}
+
+// Mistral Vibe 3.0.2 reads a deny with its reason, before a tool and after
+// it (where the reason replaces the output), new arguments, and nothing,
+// which goes on; it has no allow.
+var vibeContracts = []contract{
+	{"pre_tool", tool("deny_tool"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"pre_tool", tool("respond"), `{"decision":"deny","reason":"reference: hi"}`, 0},
+	{"pre_tool", tool("modify"), `{"hook_specific_output":{"tool_input":{"text":"reference"}}}`, 0},
+	{"pre_tool", tool("approve"), "", 0},
+	{"pre_tool", tool("abstain"), "", 0},
+	{"pre_tool", tool("abort_turn"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"pre_tool", nil, `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", vibeOutput(tool("modify"), "hi"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", vibeOutput(tool("abort_turn"), "hi"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", nil, "", 0},
+	{"post_agent", nil, "", 0},
 }
 
 // Kimi CLI 1.51.0 reads exit code 2, its reason on stderr, at PreToolUse
@@ -329,20 +354,21 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 	}
 }
 
-// tomlHooks reads a README line that is TOML (Kimi CLI's config.toml: an
-// array of tables with an event each) as the JSON lines read: each event
-// the line names a hook for, a member.
+// tomlHooks reads a README line that is TOML (an array of tables, each
+// with its event: Kimi CLI's config.toml names it by event, Mistral Vibe's
+// hooks.toml by type) as the JSON lines read: each event the line names a
+// hook for, a member.
 func tomlHooks(t *testing.T, line, cell string) map[string]json.RawMessage {
 	t.Helper()
 	var file struct {
-		Hooks []struct{ Event, Command string }
+		Hooks []struct{ Event, Type, Command string }
 	}
 	if err := toml.Unmarshal([]byte(cell), &file); err != nil || len(file.Hooks) == 0 {
 		t.Fatalf("%s: neither JSON nor a TOML array of hooks: %v", line, err)
 	}
 	config := map[string]json.RawMessage{}
 	for _, h := range file.Hooks {
-		config[h.Event] = json.RawMessage(`true`)
+		config[cmp.Or(h.Event, h.Type)] = json.RawMessage(`true`)
 	}
 	return config
 }

@@ -15,7 +15,7 @@ import (
 // the user.
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "kimi-cli", "openhands", "qwen-code", "windsurf"}
+var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "kimi-cli", "mistral-vibe", "openhands", "qwen-code", "windsurf"}
 
 // byExitCode are the agents that read no JSON from a hook: exit code 2
 // blocks, and the agent reads stderr.
@@ -44,6 +44,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "PreToolUse", call("Execute"))
 	case "goose":
 		return sample(t, agent, "PreToolUse", call("shell"))
+	case "mistral-vibe":
+		return sample(t, agent, "pre_tool", call("file_system.bash"))
 	case "openhands":
 		return sample(t, agent, "PreToolUse", call("terminal"))
 	case "kimi-cli":
@@ -76,7 +78,7 @@ func blocked(agent, stdout string, exit int) bool {
 		return out["permission"] == "deny"
 	case "goose":
 		return out["decision"] == "block"
-	case "openhands":
+	case "mistral-vibe", "openhands":
 		return out["decision"] == "deny"
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)
@@ -84,16 +86,23 @@ func blocked(agent, stdout string, exit int) bool {
 }
 
 // toUser is the message the agent shows its user: the reply's
-// systemMessage (Cursor: user_message), or its stderr.
+// systemMessage (Cursor: user_message, Mistral Vibe: system_message), or
+// else its stderr, after the reason of a block where there is one (Goose
+// shows its stderr; Mistral Vibe shows nothing of a deny but the reason).
 func toUser(stdout, stderr string) string {
 	var out struct {
 		SystemMessage string
 		UserMessage   string `json:"user_message"`
+		VibeMessage   string `json:"system_message"`
+		Reason        string
 	}
-	if json.Unmarshal([]byte(stdout), &out) == nil && out.SystemMessage+out.UserMessage != "" {
-		return out.SystemMessage + out.UserMessage
+	if json.Unmarshal([]byte(stdout), &out) != nil {
+		return stderr
 	}
-	return stderr
+	if message := out.SystemMessage + out.UserMessage + out.VibeMessage; message != "" {
+		return message
+	}
+	return strings.TrimPrefix(out.Reason+"\n"+stderr, "\n")
 }
 
 // guardEvents are the events of an agent that guard a tool, from the
@@ -126,7 +135,7 @@ func asks(agent, event, modes string) bool {
 // decides says what of a reply is a decision on the tool call, in any
 // agent's form: an exit code other than 0, or any member of the JSON on
 // stdout but the message to the user (systemMessage, Cursor's
-// user_message). Empty when the reply leaves the call to the agent.
+// user_message, Mistral Vibe's system_message). Empty when the reply leaves the call to the agent.
 func decides(stdout string, exit int) string {
 	if exit != 0 {
 		return fmt.Sprintf("exit code %d", exit)
@@ -140,7 +149,7 @@ func decides(stdout string, exit int) string {
 	}
 	var members []string
 	for k := range out {
-		if k != "systemMessage" && k != "user_message" {
+		if k != "systemMessage" && k != "user_message" && k != "system_message" {
 			members = append(members, k)
 		}
 	}

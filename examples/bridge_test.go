@@ -312,7 +312,7 @@ var geminiContracts = []contract{
 func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *testing.T) {
 	hooks := referenceHooks(t)
 	for agent, contracts := range map[string][]contract{"claude-code": claudeContracts, "gemini-cli": geminiContracts,
-		"codex-cli": codexContracts, "copilot-cli": copilotContracts, "cursor": cursorContracts, "factory-droid": factoryContracts, "goose": gooseContracts, "kimi-cli": kimiContracts, "openhands": openHandsContracts, "qwen-code": qwenContracts,
+		"codex-cli": codexContracts, "copilot-cli": copilotContracts, "cursor": cursorContracts, "factory-droid": factoryContracts, "goose": gooseContracts, "kimi-cli": kimiContracts, "mistral-vibe": vibeContracts, "openhands": openHandsContracts, "qwen-code": qwenContracts,
 		"windsurf": windsurfContracts} {
 		for lang, hook := range hooks {
 			t.Run(agent+"/"+lang, func(t *testing.T) {

@@ -173,6 +173,21 @@ var doctorAgents = map[string]doctorAgent{
 				"--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
 		},
 	},
+	"mistral-vibe": {
+		name: "Mistral Vibe", version: vibeVersion,
+		model: vibeModel,
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
+			writeText(t, filepath.Join(a.home, ".vibe", "config.toml"), vibeConfig(url))
+			if trusted {
+				writeText(t, filepath.Join(a.home, ".vibe", "trusted_folders.toml"), fmt.Sprintf("trusted = [%q]\nuntrusted = []\n", a.project))
+			}
+		},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			// Without --trust: the folder is trusted by the rules or not.
+			return runProgram(t, a, pythonAgentBin(t, "vibe", "vibe"), append(env, "SCRIPTED_API_KEY=scripted"),
+				"--auto-approve", "--output", "streaming", "-p", "Remove the precious folder.")
+		},
+	},
 }
 
 // For each real agent and each scope it has, a denying guard installed by
@@ -181,8 +196,8 @@ var doctorAgents = map[string]doctorAgent{
 // the model asks to delete survived. The cases where the agent loads no
 // hook are the ones doctor must catch: Codex CLI in a project it does not
 // trust, Copilot CLI's project scope under -p, Factory Droid's local scope
-// under exec, Gemini CLI and Qwen Code in
-// a folder they do not trust. It takes about a minute, the agents run in
+// under exec, Gemini CLI, Qwen Code and Mistral Vibe in a folder they do
+// not trust. It takes about a minute, the agents run in
 // parallel.
 func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 	sdk, _ := filepath.Abs("../sdk-python/src")
@@ -223,6 +238,11 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"openhands", "project", true, nil, true},
 		// The project's own hooks.json: the user's is not read.
 		{"openhands", "user", false, nil, false},
+		// Vibe 3.0.2 loads the user's hooks.toml anywhere, a project's only
+		// in a folder its trusted_folders.toml trusts.
+		{"mistral-vibe", "user", false, nil, true},
+		{"mistral-vibe", "project", true, nil, true},
+		{"mistral-vibe", "project", false, nil, false},
 	} {
 		d := doctorAgents[c.agent]
 		name := fmt.Sprintf("%s/%s/trusted=%v", c.agent, c.scope, c.trusted)

@@ -273,6 +273,7 @@ var realAgents = []struct {
 	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false},
 	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true},
 	{"Goose", gooseVersion, (*agentRun).goose, true, true, false},
+	{"Mistral Vibe", vibeVersion, (*agentRun).mistralVibe, true, false, false},
 	// OpenHands reads nothing a hook answers after a tool, and at the end
 	// of a turn a deny keeps it going: docs/agent-events.md says so.
 	{"OpenHands", openHandsVersion, (*agentRun).openHands, true, true, false},

@@ -56,10 +56,15 @@ type Install struct {
 	// (`hookwire bridge --mcp`, core/bridge/mcptool).
 	MCPTool *MCPTool
 	// FailsOpen says, for an agent that runs the action when a hook fails
-	// in a way the bridge cannot answer for (the bridge missing, killed)
-	// and has no setting that makes it fail closed, what then goes
-	// unguarded: install and doctor say it.
+	// in a way the bridge cannot answer for (the bridge missing, killed),
+	// what then goes unguarded, and the setting that makes it fail closed
+	// where it has one (Strict): install and doctor say it.
 	FailsOpen string
+	// Strict, where set, is the entry's member that, written true, makes
+	// the agent block the action when a guard's hook fails: install writes
+	// it on the entries of every event that guards a tool, and doctor
+	// reports such an entry without it.
+	Strict string
 	// ShowOutput is the entry's member, written true, that has the agent
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.
@@ -93,6 +98,11 @@ type TOMLHooks struct {
 	// (a string, a bool or an int64): an agent's switch that makes a failed
 	// hook block, where it is a key of the entry.
 	Set map[string]any
+	// UniqueNames is true for an agent that reads a hook by its name,
+	// which must be unique across its files (Mistral Vibe skips an entry
+	// whose name another has): install names each entry after the hook,
+	// its event and its command.
+	UniqueNames bool
 }
 
 // MCPTool is an agent's hook that calls a tool of an MCP server: the
@@ -182,10 +192,13 @@ type Trust struct {
 	// a zero Setting (no Path) is trust that is always on.
 	Setting Switch
 	// File is the trust rules' file, under the home folder: JSON rules of
-	// folder to level, or, where Projects is true, a config.toml whose
-	// [projects."DIR"] trust_level says.
+	// folder to level; where Projects is true, a config.toml whose
+	// [projects."DIR"] trust_level says; where Lists is true, a TOML file
+	// of two lists of folders, trusted and untrusted, where the closest
+	// folder named, the folder itself or one that holds it, decides.
 	File     string
 	Projects bool
+	Lists    bool
 	// Asks is how the agent asks its user to trust a folder, where a
 	// command does: doctor's fix names it.
 	Asks string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -86,16 +87,23 @@ func withMessage(r Reply, key, message string) Reply {
 // withContext adds text for the model to a reply, as the agents that read
 // it take it: hookSpecificOutput.additionalContext.
 func withContext(r Reply, ev Event, text string) Reply {
+	return withContextAt(r, "hookSpecificOutput", "additionalContext", text, map[string]any{"hookEventName": ev.Name})
+}
+
+// withContextAt adds text for the model to a reply's object member, after
+// the text there, with the members of also beside it.
+func withContextAt(r Reply, object, member, text string, also map[string]any) Reply {
 	return edited(r, func(out map[string]any) {
-		specific, _ := out["hookSpecificOutput"].(map[string]any)
+		specific, _ := out[object].(map[string]any)
 		if specific == nil {
 			specific = map[string]any{}
-			out["hookSpecificOutput"] = specific
+			out[object] = specific
 		}
-		if before, _ := specific["additionalContext"].(string); before != "" {
+		if before, _ := specific[member].(string); before != "" {
 			text = before + "\n\n" + text
 		}
-		specific["hookEventName"], specific["additionalContext"] = ev.Name, text
+		maps.Copy(specific, also)
+		specific[member] = text
 	})
 }
 

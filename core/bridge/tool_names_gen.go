@@ -75,6 +75,12 @@ var agentTools = map[string]toolVocabulary{
 		"tree":     {kind: "list", path: "path"},
 		"write":    {kind: "write", path: "path"},
 	}},
+	"mistral-vibe": {mcpPrefix: "", tools: map[string]toolShape{
+		"file_system.bash":           {kind: "shell", command: "command"},
+		"file_system.read_file":      {kind: "read", path: "file_path"},
+		"file_system.search_replace": {kind: "edit", path: "file_path"},
+		"file_system.write_file":     {kind: "write", path: "file_path"},
+	}},
 	"openhands": {mcpPrefix: "", tools: map[string]toolShape{
 		"apply_patch":  {kind: "edit"},
 		"delegate":     {kind: "agent"},

@@ -158,6 +158,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 		}
 		h.Findings = append(h.Findings, loads[h.Scope]...)
 		h.Findings = append(h.Findings, a.checkTimeouts(docs[h.Scope], h, b)...)
+		h.Findings = append(h.Findings, a.checkStrict(docs[h.Scope], h)...)
 		line := shellLine(b.Hook)
 		skipped := func(why string) {
 			h.Findings = append(h.Findings, note("the hook was not started: %s", why))
@@ -517,6 +518,8 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	case scope == User || a.Trust == nil:
 	case a.Trust.Projects:
 		out = append(out, a.checkProjectTrust(home, dir))
+	case a.Trust.Lists:
+		out = append(out, a.checkTrustLists(home, dir))
 	default:
 		out = append(out, a.checkTrust(user, home, dir))
 	}
@@ -530,18 +533,11 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 func (a *Agent) checkProjectTrust(home, dir string) Finding {
 	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
 	fix := fmt.Sprintf("run %s in the folder and trust it when it asks (%s), or add [projects.%q] trust_level = \"trusted\" to %s", a.Name, a.Trust.Asks, dir, file)
-	data, err := read(file)
-	if err != nil {
-		return problem(fix, "%s cannot be read: %v", file, err)
+	rules, failed := readTrustRules(file, fix)
+	if failed != nil {
+		return *failed
 	}
-	var projects map[string]any
-	if data != nil {
-		v, err := decodeTOML(data)
-		if err != nil {
-			return problem(fix, "%s does not parse: %v", file, err)
-		}
-		projects, _ = v.(map[string]any)["projects"].(map[string]any)
-	}
+	projects, _ := rules["projects"].(map[string]any)
 	for _, folder := range []string{dir, gitRoot(dir)} {
 		if folder == "" {
 			continue

@@ -39,10 +39,11 @@ func Events(agent *agents.Agent, modes []protocol.Mode) []string {
 				out = append(out, step.ContextLater)
 			}
 			// After an abort, the bridge blocks every guarded call until
-			// the user's next prompt: the agent must tell it of the prompt,
-			// or the session stays blocked to its end.
-			if step.Guard && agent.PromptEvent() != "" {
-				out = append(out, agent.PromptEvent())
+			// the user's next prompt (or the end of the turn, for an agent
+			// with no prompt event): the agent must tell it of that, or the
+			// session stays blocked to its end.
+			if over := agent.TurnOverEvent(); step.Guard && over != "" {
+				out = append(out, over)
 			}
 		}
 	}
@@ -301,6 +302,9 @@ type entryValue struct {
 	timeout    float64
 	hasTimeout bool
 	name       string
+	// strict says that the entry has the agent's switch that makes a failed
+	// guard block the call (Install.Strict) set true.
+	strict bool
 }
 
 // entries are the command entries of event whose command match accepts,

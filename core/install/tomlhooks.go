@@ -2,7 +2,9 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"math"
 	"regexp"
@@ -131,6 +133,7 @@ func (a *Agent) tomlEntries(tables []map[string]any, event string, match func(co
 		}
 		value := &entryValue{}
 		value.name, _ = t["name"].(string)
+		value.strict, _ = t[a.Strict].(bool)
 		switch n := t[a.Timeout.Field].(type) {
 		case int64:
 			value.timeout, value.hasTimeout = float64(n), true
@@ -329,11 +332,17 @@ func (a *Agent) tomlEntry(hook Hook, event string) map[string]any {
 	if a.TOML.MatcherKey != "" && a.Matcher != "" && toolEvent(a.facts(), event) {
 		e[a.TOML.MatcherKey] = a.Matcher
 	}
-	if a.Named && hook.Name != "" {
+	switch {
+	case a.TOML.UniqueNames:
+		e["name"] = fmt.Sprintf("hookwire %s %s %08x", cmp.Or(hook.Name, "hook"), event, crc32.ChecksumIEEE([]byte(hook.Command)))
+	case a.Named && hook.Name != "":
 		e["name"] = hook.Name
 	}
 	if a.Timeout.Field != "" && hook.Timeout > 0 {
 		e[a.Timeout.Field] = a.timeoutValue(hook.Timeout)
+	}
+	if a.Strict != "" && a.facts().Events[event].Guard {
+		e[a.Strict] = true // a failed guard blocks the call
 	}
 	maps.Copy(e, a.TOML.Set)
 	return e
@@ -343,7 +352,7 @@ func (a *Agent) tomlEntry(hook Hook, event string) map[string]any {
 // lines around one [[table]] each, the keys install writes first, in the
 // order of an entry, then the others by name.
 func (a *Agent) renderTOMLBlock(entries []map[string]any) ([]byte, error) {
-	first := []string{a.TOML.EventKey, a.TOML.MatcherKey, "name", a.Command, a.Timeout.Field}
+	first := []string{a.TOML.EventKey, a.TOML.MatcherKey, "name", a.Command, a.Timeout.Field, a.Strict}
 	rank := func(k string) int {
 		if i := slices.Index(first, k); i >= 0 {
 			return i

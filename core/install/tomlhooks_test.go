@@ -448,13 +448,8 @@ func TestKimiFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
 	c := newClone(t)
 	t.Setenv("KIMI_SHARE_DIR", "")
 	a := Agents["kimi-cli"]
-	file, _ := a.Path(User, c.home, "")
-	original, err := os.ReadFile(filepath.Join("testdata", "kimi-cli.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"}), Timeout: 35 * time.Second}
-	_, events := installGuard(t, a, file, original, hook)
+	_, events := installTestdata(t, c, a, User, "kimi-cli.toml", hook)
 	const unguarded = "if hookwire-bridge itself is missing or cannot start, Kimi CLI runs every tool call unguarded"
 	if caveats := strings.Join(Caveats(a, User, events), "\n"); !strings.Contains(caveats, unguarded) {
 		t.Errorf("install's caveats do not say Kimi CLI fails open:\n%s", caveats)

@@ -17,9 +17,19 @@ DANGEROUS_PATTERNS = [
 
 # The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
 # it exec, Gemini CLI and Qwen Code run_shell_command, Copilot CLI bash,
-# Factory Droid Execute, Cursor Shell, OpenHands terminal; the reference runtime's demo tool is
-# shell.
-SHELL_TOOLS = {"Bash", "exec", "run_shell_command", "shell", "bash", "Execute", "Shell", "terminal"}
+# Factory Droid Execute, Cursor Shell, OpenHands terminal, Mistral Vibe
+# file_system.bash; the reference runtime's demo tool is shell.
+SHELL_TOOLS = {
+    "Bash",
+    "exec",
+    "run_shell_command",
+    "shell",
+    "bash",
+    "Execute",
+    "Shell",
+    "terminal",
+    "file_system.bash",
+}
 
 
 def block_dangerous(input: PreToolUseInput) -> HookOutput:

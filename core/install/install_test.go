@@ -72,6 +72,9 @@ func commands(a *Agent, file map[string]any, event string) []string {
 // second install changes nothing and that uninstall gives the same bytes.
 func TestInstallExisting(t *testing.T) {
 	for name, a := range Agents {
+		if a.Layout == Executables {
+			continue // no settings file to merge into: executables_test.go
+		}
 		original, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {
 			t.Fatal(err)

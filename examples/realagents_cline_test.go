@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,12 +29,12 @@ var clineEnv = []string{"CLINE_SESSION_BACKEND_MODE=local"}
 // clineArgs run Cline once on the prompt, printing JSON lines.
 var clineArgs = []string{"--json", "Remove the precious folder."}
 
-// clineModel is the scripted model as Cline calls it: run_commands with
+// clineChat is the scripted model as Cline calls it: run_commands with
 // the commands, one call each.
-func (a *agentRun) clineModel(t *testing.T) *modelServer {
-	return serveModel(t, openAIChatArgs("run_commands", a.answer(), func(command string) map[string]any {
+func clineChat(commands []string) func(w http.ResponseWriter, r *http.Request, body []byte) {
+	return openAIChatArgs("run_commands", commands, func(command string) map[string]any {
 		return map[string]any{"commands": []string{command}}
-	}))
+	})
 }
 
 // clineAuth points the user's Cline, in the test's home, at the model.
@@ -61,16 +62,26 @@ func clineEnded(a *agentRun) string {
 }
 
 // cline runs Cline with the hook command for PreToolUse (and the end of
-// the session) as the scripts install writes, and returns what it printed
+// the session, the prompt and the end of the run where the run names
+// them) as the scripts install writes, and returns what it printed
 // and what its log says of the run's end.
 func (a *agentRun) cline(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := a.clineModel(t)
+	model := serveModel(t, clineChat(a.answer()))
 	clineAuth(t, a, model.url)
 	command := bridgeCommand(t, "cline", hook)
 	hooks := filepath.Join(a.project, ".clinerules", "hooks")
 	writeText(t, filepath.Join(hooks, "PreToolUse"), string(install.Script(command, true)))
-	writeText(t, filepath.Join(hooks, "SessionShutdown"), string(install.Script(command, false)))
+	events := []string{"SessionShutdown"}
+	if a.prompt {
+		events = append(events, "UserPromptSubmit")
+	}
+	if a.stop {
+		events = append(events, "TaskComplete")
+	}
+	for _, event := range events {
+		writeText(t, filepath.Join(hooks, event), string(install.Script(command, false)))
+	}
 	out := runAgent(t, a, "cline", slices.Concat([]string{"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}, clineEnv, env), clineArgs...)
 	return out + "\n" + clineEnded(a), model
 }

@@ -70,6 +70,7 @@ func TestUnderTheRealAgentsARewriteRunsTheNewCommand(t *testing.T) {
 var rewriteUnsupported = map[string]string{
 	"Qwen Code": "cannot take a rewritten call",
 	"Goose":     "cannot take a rewritten call",
+	"Cline":     "Cline cannot take a rewritten call",
 }
 
 // A rewrite is neither an approval nor a denial: where the agent can take

@@ -65,19 +65,23 @@ func clineParse(data []byte) (Event, error) {
 }
 
 // clineCommands is run_commands' input with its commands where a hook
-// reads them, in "commands": Cline 3.0.65 runs a bare string or list, a
-// {"command", "args"} (run with no shell), a {"command"} or a {"cmd"} as
-// it runs {"commands": [...]}, and reads "commands" first where there are
-// several.
+// reads them: in "commands", and, one line per command, in "command", as
+// every other agent's shell tool has it, so that a hook that reads a shell
+// call's command sees all that the call runs. Cline 3.0.65 runs a bare
+// string or list, a {"command", "args"} (run with no shell), a {"command"}
+// or a {"cmd"} as it runs {"commands": [...]}, and reads "commands" first
+// where there are several: a "command" of the model's beside "commands"
+// never runs, and the hook does not read it.
 func clineCommands(input any) any {
+	var out map[string]any
 	switch in := input.(type) {
 	case string, []any:
-		return map[string]any{"commands": in}
+		out = map[string]any{"commands": in}
 	case map[string]any:
+		out = maps.Clone(in)
 		if _, ok := in["commands"]; ok {
-			return in
+			break
 		}
-		out := maps.Clone(in)
 		switch {
 		case in["command"] != nil && in["args"] != nil:
 			out["commands"] = []any{map[string]any{"command": in["command"], "args": in["args"]}}
@@ -86,9 +90,14 @@ func clineCommands(input any) any {
 		case in["cmd"] != nil:
 			out["commands"] = []any{in["cmd"]}
 		}
-		return out
+	default:
+		return input
 	}
-	return input
+	delete(out, "command")
+	if lines := commandLines(out["commands"]); lines != nil {
+		out["command"] = *lines
+	}
+	return out
 }
 
 // clineDecide writes a decision as Cline reads it: before a tool, a cancel

@@ -3,6 +3,7 @@ package examples
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/hookwire/hookwire/core/agents"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,8 +74,8 @@ func TestAGuardThatCrashesOrStallsBlocksTheToolWithTheReasonAndTheLog(t *testing
 				}
 				message := toUser(stdout, stderr)
 				outcome := "the tool call was blocked"
-				if agent == "cline" {
-					outcome = "Cline's run was ended" // it stops a call only so
+				if agents.ByName(agent).Quirks.EndsRun {
+					outcome = "whole run was ended" // it stops a call only so
 				}
 				for _, want := range []string{"hook guard.py failed", outcome, ".log"} {
 					if !strings.Contains(message, want) {

@@ -97,6 +97,10 @@ type Quirks struct {
 	// PromptBlockOnly: at the prompt, the agent takes only a block
 	// (abort_turn), no context and no new prompt.
 	PromptBlockOnly bool
+	// EndsRun: the agent stops a tool call only by ending its whole run
+	// (Cline's cancel): every deny ends the run, and what is said of it
+	// says so, never that one call was denied.
+	EndsRun bool
 }
 
 // OutputForm is how an agent takes a hook's new tool output.

@@ -29,7 +29,7 @@ var Cline = add(&Agent{
 	// Cline reads a hook's overrideInput as the whole new input; the bridge
 	// does not write it: run_commands takes its commands in more shapes
 	// than a rewrite in words every agent shares can say.
-	Quirks: Quirks{NoNewArguments: true},
+	Quirks: Quirks{NoNewArguments: true, EndsRun: true},
 	Events: map[string]Step{
 		"PreToolUse":       {Calls: []Stage{BeforeTool, Approval}, Guard: true},
 		"PostToolUse":      {Kind: protocol.KindToolExecEnd},

@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"maps"
-	"strings"
 
 	"github.com/hookwire/hookwire/core/agents"
 )
@@ -106,10 +105,8 @@ func clineCommands(input any) any {
 // Cline reads nothing of the other events from the bridge. The reason says
 // that the run was ended, never that one call was denied.
 func clineDecide(a *agents.Agent, ev Event, o outcome) Reply {
-	r := blockOnly(a, o, func(reason string, _ bool) Reply {
+	return blockOnly(a, o, func(reason string, _ bool) Reply {
 		return Reply{Stdout: encode(map[string]any{"cancel": true,
 			"errorMessage": "hookwire ended " + a.Title + "'s run at its call of " + ev.str("tool_name") + " (" + a.Title + " stops a call only by ending the run): " + reason})}
 	})
-	r.Stderr = strings.Replace(r.Stderr, "; the tool call was blocked", "; "+a.Title+"'s run was ended (it stops a tool call only by ending the run)", 1)
-	return r
 }

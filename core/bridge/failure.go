@@ -231,6 +231,9 @@ func blockOnly(a *agents.Agent, o outcome, block func(reason string, failed bool
 	case o.failure != "":
 		r := block(o.failure, true)
 		r.Stderr = o.problem()
+		if a.Quirks.EndsRun {
+			r.Stderr = strings.Replace(r.Stderr, "; the tool call was blocked", "; "+a.Title+"'s whole run was ended (it stops a tool call only so)", 1)
+		}
 		return r
 	case o.ended != nil && o.ended.action == protocol.ActionRespond:
 		return block(o.ended.forLLM, false)

@@ -129,6 +129,9 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 		if a.Layout == Executables {
 			hooks, findings := a.installedScripts(scope, file)
 			r.Hooks, r.Findings = append(r.Hooks, hooks...), append(r.Findings, findings...)
+			if len(hooks)+len(findings) > 0 {
+				r.Files[scope] = file
+			}
 			continue
 		}
 		data, err := read(file)

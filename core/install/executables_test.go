@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,7 +49,13 @@ func TestInstallWritesAScriptPerEventAndNeverTheUsersOwn(t *testing.T) {
 			}
 			r := Doctor(context.Background(), a, home, dir, DoctorOptions{})
 			if len(r.Hooks) != 1 || r.Hooks[0].Command != hook.Command || len(r.Hooks[0].Events) != len(events) {
-				t.Errorf("doctor found %+v, want the one command for %v", r.Hooks, events)
+				t.Fatalf("doctor found %+v, want the one command for %v", r.Hooks, events)
+			}
+			// That a cancel ends the whole run, and what the script does
+			// when the bridge fails, is said at install and at doctor.
+			said := func(f Finding) bool { return f.Text == a.FailsOpen }
+			if a.FailsOpen == "" || !slices.Contains(Caveats(a, Project, events), a.FailsOpen) || !slices.ContainsFunc(r.Hooks[0].Findings, said) {
+				t.Errorf("install's notes %v and doctor's %+v do not say %q", Caveats(a, Project, events), r.Hooks[0].Findings, a.FailsOpen)
 			}
 
 			// The user's own hook of the same name, in the user's folder.

@@ -45,20 +45,27 @@ func Script(command string, guard bool) []byte {
 	return []byte(b.String())
 }
 
-// scriptCommand is the bridge's command line of a script install wrote;
-// false for any other file.
-func scriptCommand(data []byte) (string, bool) {
+// scriptCommand is the bridge's command line of a script install wrote,
+// and whether it is a guard's; false for any other file, one that only
+// looks like hookwire's included: its bytes must be those Script writes.
+func scriptCommand(data []byte) (command string, guard, ours bool) {
 	lines := strings.Split(string(data), "\n")
 	if len(lines) < 3 || lines[0] != "#!/bin/sh" || lines[1] != scriptMark {
-		return "", false
+		return "", false, false
 	}
 	for _, line := range lines[2:] {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		return strings.TrimPrefix(line, "exec "), true
+		command = strings.TrimPrefix(line, "exec ")
+		break
 	}
-	return "", false
+	for _, guard := range []bool{true, false} {
+		if bytes.Equal(data, Script(command, guard)) {
+			return command, guard, true
+		}
+	}
+	return "", false, false
 }
 
 // scriptTarget is the target of the file of one event, in the folder t
@@ -89,7 +96,7 @@ func (s *State) installScripts(t Target, hook Hook, events []string, dryRun bool
 		script := Script(hook.Command, facts.Events[event].Guard)
 		part, err := s.change(et, dryRun, func(before []byte, _ *record) (Change, error) {
 			ch := Change{File: et.File, Before: before, After: script, op: opInstall, command: hook.Command, mode: 0o755}
-			_, ours := scriptCommand(before)
+			_, _, ours := scriptCommand(before)
 			switch {
 			case before != nil && !ours:
 				return ch, fmt.Errorf("%s is a hook of your own, not hookwire's: hookwire does not replace it, nor run it from its own (%s runs every file named after %s, in each of its hooks folders); rename it, keeping its extension of %s's (to %s.sh, say), and run again, or install with the other --scope", et.File, t.Agent.Name, event, t.Agent.Name, event)
@@ -119,7 +126,7 @@ func (s *State) uninstallScripts(t Target, command string, dryRun bool) (Change,
 		}
 		part, err := s.change(et, dryRun, func(before []byte, r *record) (Change, error) {
 			ch := Change{File: et.File, Before: before, After: before, op: opUninstall}
-			cmd, ours := scriptCommand(before)
+			cmd, _, ours := scriptCommand(before)
 			b, bridged := ParseCommand(cmd, nil)
 			mine := r != nil && slices.Contains(r.Commands, cmd) || bridged && b.Installed && b.Agent == t.Agent.Name
 			if !ours || (command != "" && cmd != command) || (command == "" && !mine) {
@@ -170,10 +177,13 @@ func (a *Agent) installedScripts(scope Scope, folder string) ([]Installed, []Fin
 			findings = append(findings, problem("check it", "%s cannot be read: %v", file, err))
 			continue
 		}
-		cmd, ours := scriptCommand(data)
+		cmd, guard, ours := scriptCommand(data)
 		if !ours {
-			findings = append(findings, note("%s is not hookwire's: %s runs it for %s too", file, a.Name, event))
+			findings = append(findings, note("%s is not hookwire's (nor as hookwire install wrote it): %s runs it for %s too", file, a.Name, event))
 			continue
+		}
+		if a.facts().Events[event].Guard && !guard {
+			findings = append(findings, problem("run hookwire install "+a.Name+" again", "%s runs the bridge for a guard without ending the run when the bridge fails: %s would then run the tool", file, a.Name))
 		}
 		i := slices.IndexFunc(out, func(h Installed) bool { return h.Command == cmd })
 		if i < 0 {

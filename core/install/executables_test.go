@@ -71,6 +71,16 @@ func TestInstallWritesAScriptPerEventAndNeverTheUsersOwn(t *testing.T) {
 			if b, _ := os.ReadFile(ownFile); !bytes.Equal(b, own) {
 				t.Errorf("the user's own file became %q", b)
 			}
+			// A project whose hooks folder leads out of it.
+			outside, elsewhere := t.TempDir(), t.TempDir()
+			os.Symlink(outside, filepath.Join(elsewhere, filepath.Dir(a.Files[Project])))
+			linked, _ := a.Path(Project, home, elsewhere)
+			if _, err := st.Install(Target{Agent: a, Scope: Project, File: linked, Project: elsewhere}, hook, events, false); err == nil || !strings.Contains(err.Error(), "out of the project") {
+				t.Errorf("install through a project's link out of it: %v", err)
+			}
+			if left, _ := os.ReadDir(outside); len(left) > 0 {
+				t.Errorf("install wrote out of the project: %v", left)
+			}
 			// A link where the script would go.
 			linkFolder := filepath.Join(t.TempDir(), "hooks")
 			os.MkdirAll(linkFolder, 0o755)
@@ -109,7 +119,12 @@ func TestTheGuardsScriptCancelsWhenTheBridgeFails(t *testing.T) {
 			t.Errorf("%s: the script printed %q, want a cancel on its last HOOK_CONTROL line", filepath.Base(bridge), out)
 		}
 	}
-	if _, ok := scriptCommand(Script("x", false)); !ok {
+	if _, _, ok := scriptCommand(Script("x", false)); !ok {
 		t.Error("a script install wrote is not read back as hookwire's")
+	}
+	// A file that only looks like hookwire's, with a line of its own after
+	// the bridge's, is not taken for it.
+	if _, _, ok := scriptCommand(append(Script("x", true), "echo '{}'\n"...)); ok {
+		t.Error("a changed script is taken for hookwire's")
 	}
 }

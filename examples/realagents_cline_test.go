@@ -69,7 +69,10 @@ func (a *agentRun) cline(t *testing.T, hook []string, env ...string) (string, *m
 	t.Helper()
 	model := serveModel(t, clineChat(a.answer()))
 	clineAuth(t, a, model.url)
-	command := bridgeCommand(t, "cline", hook)
+	// Cline starts SessionShutdown's hook and does not wait for it: the
+	// test's cleanup may remove the bridge's folder first, and the session's
+	// server would then wait out its idle time.
+	command := bridgeCommand(t, "cline", hook, "--idle", "10s")
 	hooks := filepath.Join(a.project, ".clinerules", "hooks")
 	writeText(t, filepath.Join(hooks, "PreToolUse"), string(install.Script(command, true)))
 	events := []string{"SessionShutdown"}

@@ -163,6 +163,33 @@ var openHandsContracts = []contract{
 	{"SessionEnd", nil, "", 0},
 }
 
+// Cline 3.0.65 reads a decision at PreToolUse alone: a cancel, which ends
+// the whole run and says so, or nothing, which allows; the bridge writes
+// it no new arguments.
+var clineContracts = []contract{
+	{"TaskStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), clineCancel("deny_tool", "reference"), 0},
+	{"PreToolUse", tool("respond"), clineCancel("respond", "reference: hi"), 0},
+	{"PreToolUse", tool("modify"), clineCancel("modify", `Cline cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}`), 0},
+	{"PreToolUse", tool("approve"), "", 0},
+	{"PreToolUse", tool("abstain"), "", 0},
+	{"PreToolUse", tool("abort_turn"), clineCancel("abort_turn", "reference"), 0},
+	{"PreToolUse", nil, clineCancel("run_commands", "reference"), 0},
+	{"PostToolUse", tool("modify"), "", 0},
+	{"TaskResume", nil, "", 0},
+	{"TaskComplete", nil, "", 0},
+	{"TaskError", nil, "", 0},
+	{"TaskCancel", nil, "", 0},
+	{"PreCompact", nil, "", 0},
+	{"SessionShutdown", nil, "", 0},
+}
+
+// clineCancel is Cline's cancel of the run at a call of tool, for reason.
+func clineCancel(tool, reason string) string {
+	return `{"cancel":true,"errorMessage":"hookwire ended Cline's run at its call of ` + tool + ` (Cline stops a call only by ending the run): ` + reason + `"}`
+}
+
 // Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
 // did not want is not run.
 var qwenContracts = append(claudeLike(map[string]string{
@@ -301,7 +328,7 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	var lines []string
 	for _, line := range strings.Split(readFile(t, filepath.Join("..", "README.md")), "\n") {
-		if strings.HasPrefix(line, "| ") && strings.Contains(line, "hookwire-bridge ") {
+		if strings.HasPrefix(line, "| ") && strings.Contains(line, `"hookwire-bridge `) { // a command in a settings file
 			lines = append(lines, line)
 		}
 	}
@@ -348,6 +375,11 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 		if err != nil || !blocked(agent, strings.TrimSpace(string(out)), exit) {
 			t.Errorf("%s: %v, %s: want rm -rf / blocked", agent, err, out)
 		}
+	}
+	// Cline's hooks are programs, not a settings file: its line names the
+	// file and what hookwire install writes there.
+	if strings.Contains(readFile(t, filepath.Join("..", "README.md")), "| Cline | `.clinerules/hooks/PreToolUse`") {
+		seen["cline"] = true
 	}
 	if len(seen) != len(allAgents) {
 		t.Errorf("the README has a line for %v, want one for each of %v", seen, allAgents)

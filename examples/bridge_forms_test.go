@@ -15,7 +15,7 @@ import (
 // the user.
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "kimi-cli", "mistral-vibe", "openhands", "qwen-code", "windsurf"}
+var allAgents = []string{"claude-code", "cline", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "kimi-cli", "mistral-vibe", "openhands", "qwen-code", "windsurf"}
 
 // byExitCode are the agents that read no JSON from a hook: exit code 2
 // blocks, and the agent reads stderr.
@@ -50,6 +50,8 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "PreToolUse", call("terminal"))
 	case "kimi-cli":
 		return sample(t, agent, "PreToolUse", call("Shell"))
+	case "cline":
+		return sample(t, agent, "PreToolUse", map[string]any{"tool_name": "run_commands", "tool_input": map[string]any{"commands": []any{"rm -rf /"}}})
 	case "copilot-cli":
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":
@@ -80,6 +82,8 @@ func blocked(agent, stdout string, exit int) bool {
 		return out["decision"] == "block"
 	case "mistral-vibe", "openhands":
 		return out["decision"] == "deny"
+	case "cline":
+		return out["cancel"] == true
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)
 	return specific != nil && specific["permissionDecision"] == "deny"
@@ -155,4 +159,27 @@ func decides(stdout string, exit int) string {
 	}
 	slices.Sort(members)
 	return strings.Join(members, ", ")
+}
+
+// clineChanges puts a contract's tool call (tool_name, tool_input,
+// tool_response) where Cline writes it, in the sample's tool_call or
+// tool_result; the other changes stay as they are.
+func clineChanges(ev, changes map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range changes {
+		out[k] = v
+	}
+	for _, key := range []string{"tool_call", "tool_result"} {
+		call, ok := ev[key].(map[string]any)
+		if !ok {
+			continue
+		}
+		for from, to := range map[string]string{"tool_name": "name", "tool_input": "input", "tool_response": "output"} {
+			if v, ok := changes[from]; ok {
+				call[to] = v
+				delete(out, from)
+			}
+		}
+	}
+	return out
 }

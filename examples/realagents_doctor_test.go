@@ -128,6 +128,16 @@ var doctorAgents = map[string]doctorAgent{
 			return runAgent(t, a, "goose-binary-linux-x64", append(env, gooseModelEnv(url)...), gooseArgs...)
 		},
 	},
+	"cline": {
+		name: "Cline", version: clineVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return clineChat([]string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) { clineAuth(t, a, url) },
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runAgent(t, a, "cline", append(env, clineEnv...), clineArgs...) + "\n" + clineEnded(a)
+		},
+	},
 	"copilot-cli": {
 		name: "GitHub Copilot CLI", version: copilotCLIVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -228,6 +238,8 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"factory-droid", "local", true, nil, false},
 		{"goose", "user", true, nil, true},
 		{"goose", "project", true, nil, true},
+		{"cline", "user", true, nil, true},
+		{"cline", "project", true, nil, true},
 		{"copilot-cli", "user", true, nil, true},
 		{"copilot-cli", "project", true, nil, false},
 		{"kimi-cli", "user", true, nil, true},

@@ -187,9 +187,9 @@ func openAIChatWith(tool string, commands []string, args func(command string) ma
 		if offers && !answered {
 			var toolCalls []any
 			for i, command := range commands {
-				args, _ := json.Marshal(args(command))
+				arguments, _ := json.Marshal(args(command))
 				toolCalls = append(toolCalls, map[string]any{"index": i, "id": fmt.Sprintf("call_%d", i+1), "type": "function",
-					"function": map[string]any{"name": tool, "arguments": string(args)}})
+					"function": map[string]any{"name": tool, "arguments": string(arguments)}})
 			}
 			message, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": toolCalls}, "tool_calls"
 		}

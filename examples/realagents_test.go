@@ -265,21 +265,26 @@ var realAgents = []struct {
 	// shows the reason); the stop shows as a model that never read the
 	// call's result.
 	silentStop bool
+	// endsRun: the agent stops a call only by ending its whole run (Cline's
+	// cancel), so no other call of the answer is asked or run; the message
+	// says the run was ended.
+	endsRun bool
 }{
-	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false, false},
-	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false, false, false},
-	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false, false},
-	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false, false},
-	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false},
-	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true},
-	{"Goose", gooseVersion, (*agentRun).goose, true, true, false},
-	{"Mistral Vibe", vibeVersion, (*agentRun).mistralVibe, true, false, false},
+	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false, false, false},
+	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false, false, false, false},
+	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false, false, false},
+	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false, false, false},
+	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false, false},
+	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true, false},
+	{"Goose", gooseVersion, (*agentRun).goose, true, true, false, false},
+	{"Mistral Vibe", vibeVersion, (*agentRun).mistralVibe, true, false, false, false},
 	// OpenHands reads nothing a hook answers after a tool, and at the end
 	// of a turn a deny keeps it going: docs/agent-events.md says so.
-	{"OpenHands", openHandsVersion, (*agentRun).openHands, true, true, false},
+	{"OpenHands", openHandsVersion, (*agentRun).openHands, true, true, false, false},
 	// Kimi CLI reads nothing a hook answers after a tool, nor at the end
 	// of a turn as the bridge speaks it: docs/agent-events.md says so.
-	{"Kimi CLI", kimiCLIVersion, (*agentRun).kimiCLI, true, true, false},
+	{"Kimi CLI", kimiCLIVersion, (*agentRun).kimiCLI, true, true, false, false},
+	{"Cline", clineVersion, (*agentRun).cline, true, true, false, true},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
@@ -329,7 +334,11 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				switch {
 				case tc.shown == "":
 				case agent.quiet:
-					if blocked := strings.Replace(tc.shown, "hookwire: ", "hookwire blocked the call: ", 1); !strings.Contains(out, blocked) {
+					blocked := strings.Replace(tc.shown, "hookwire: ", "hookwire blocked the call: ", 1)
+					if agent.endsRun {
+						blocked = strings.Replace(tc.shown, "hookwire: ", "only by ending the run): ", 1)
+					}
+					if !strings.Contains(out, blocked) {
 						t.Errorf("%s did not show its user %q\n%s", agent.name, blocked, out)
 					}
 				case !strings.Contains(out, tc.shown) || !strings.Contains(out, "its log: ") || strings.Contains(model.sent(), "its log: "):
@@ -337,14 +346,18 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				}
 			})
 		}
-		t.Run(agent.name+"/the shell-guard example, every spelling", func(t *testing.T) {
-			t.Parallel()
-			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardExample())
-		})
-		t.Run(agent.name+"/the shell guard as a policy, every spelling", func(t *testing.T) {
-			t.Parallel()
-			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardPolicy())
-		})
+		// Under an agent that ends its run at the first denial, a run each
+		// spelling: TestUnderTheRealClineTheShellGuardHoldsEverySpellingARunEach.
+		if !agent.endsRun {
+			t.Run(agent.name+"/the shell-guard example, every spelling", func(t *testing.T) {
+				t.Parallel()
+				underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardExample())
+			})
+			t.Run(agent.name+"/the shell guard as a policy, every spelling", func(t *testing.T) {
+				t.Parallel()
+				underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardPolicy())
+			})
+		}
 		t.Run(agent.name+"/control: a guard that lets it through", func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)

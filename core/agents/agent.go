@@ -101,6 +101,10 @@ type Quirks struct {
 	// context for the model (Step.Context), as the docs name it; empty:
 	// additionalContext.
 	ContextMember string
+	// EndsRun: the agent stops a tool call only by ending its whole run
+	// (Cline's cancel): every deny ends the run, and what is said of it
+	// says so, never that one call was denied.
+	EndsRun bool
 }
 
 // OutputForm is how an agent takes a hook's new tool output.

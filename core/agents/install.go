@@ -24,7 +24,7 @@ type Install struct {
 	// empty when the layout has none.
 	Matcher string
 	// Command is the entry's member that holds the command: "command",
-	// or "bash".
+	// or "bash"; empty for Executables, which has no entries.
 	Command string
 	// Typed is true when an entry says "type": "command".
 	Typed bool
@@ -152,10 +152,14 @@ const (
 	// Listed is Flat without the version: hooks.EVENT is a list of
 	// entries, and the file has nothing else install writes.
 	Listed
+	// Executables is a folder (Files names it) of programs, one per event,
+	// each named after its event: no settings file and no entries; install
+	// writes a file of its own per event.
+	Executables
 )
 
 // Lists says whether hooks.EVENT is a list of entries, not of groups.
-func (l Layout) Lists() bool { return l != Grouped }
+func (l Layout) Lists() bool { return l == Flat || l == Listed }
 
 // Timeout is how an agent reads a hook's timeout.
 type Timeout struct {

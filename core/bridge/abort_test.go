@@ -26,7 +26,7 @@ func TestEveryAgentsPromptAndTurnEndEndAnAbortedTurnAndASubagentsEndDoesNot(t *t
 			case step.NewTurn && step.Kind != protocol.KindTurnStart:
 				t.Errorf("%s: %s ends an aborted turn, but it is neither a prompt nor a turn's end", name, event)
 			}
-			if step.NewTurn && (step.Guard || step.Kind == protocol.KindTurnEnd && event != "Stop" && event != "AfterAgent" && event != "agentStop" && event != "stop" && event != "post_cascade_response" && event != "post_agent") {
+			if step.NewTurn && (step.Guard || step.Kind == protocol.KindTurnEnd && event != "Stop" && event != "TaskComplete" && event != "AfterAgent" && event != "agentStop" && event != "stop" && event != "post_cascade_response" && event != "post_agent") {
 				t.Errorf("%s: %s ends an aborted turn: a subagent's end, or a guard, never does", name, event)
 			}
 		}

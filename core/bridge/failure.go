@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // What the user sees when a hook cannot answer: each agent's channel for a
@@ -216,4 +219,38 @@ func (h tailHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (h tailHandler) WithGroup(name string) slog.Handler {
 	return tailHandler{h.Handler.WithGroup(name), h.tail}
+}
+
+// blockOnly is the decision of an agent that reads, before a tool, only a
+// block (block writes it, with its reason, and whether the hook failed) or
+// nothing, which allows, and
+// nothing at its other events. Such an agent takes a hook that fails or
+// says neither for one it may pass over, and runs the tool: a guard the
+// hook cannot answer is blocked here.
+func blockOnly(a *agents.Agent, o outcome, block func(reason string, failed bool) Reply) Reply {
+	switch {
+	case !o.step.Guard:
+		if o.failure != "" {
+			return Reply{Stderr: o.problem()}
+		}
+		return Reply{}
+	case o.failure != "" && o.failOpen:
+		return Reply{Stderr: o.problem()}
+	case o.failure != "":
+		r := block(o.failure, true)
+		r.Stderr = o.problem()
+		if a.Quirks.EndsRun {
+			r.Stderr = strings.Replace(r.Stderr, "; the tool call was blocked", "; "+a.Title+"'s whole run was ended (it stops a tool call only so)", 1)
+		}
+		return r
+	case o.ended != nil && o.ended.action == protocol.ActionRespond:
+		return block(o.ended.forLLM, false)
+	case o.ended != nil:
+		return block(o.ended.because(), false)
+	case o.approval != nil && o.approval.denied() && !o.approval.byDefault:
+		return block(o.approval.because(), false)
+	case o.args != nil:
+		return block(a.Title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), false)
+	}
+	return Reply{} // an allow: the agent's own mode decides
 }

@@ -32,6 +32,14 @@ var agentTools = map[string]toolVocabulary{
 		"web_fetch":         {kind: "fetch"},
 		"write_file":        {kind: "write", path: "file_path"},
 	}},
+	"cline": {mcpPrefix: "", tools: map[string]toolShape{
+		"apply_patch":       {kind: "edit"},
+		"editor":            {kind: "edit", path: "path"},
+		"fetch_web_content": {kind: "fetch"},
+		"read_files":        {kind: "read"},
+		"run_commands":      {kind: "shell", command: "commands"},
+		"search_codebase":   {kind: "search"},
+	}},
 	"codex-cli": {mcpPrefix: "mcp__", tools: map[string]toolShape{
 		"Bash":        {kind: "shell", command: "command"},
 		"apply_patch": {kind: "edit"},

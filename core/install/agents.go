@@ -34,6 +34,8 @@ const (
 	Grouped = agents.Grouped
 	Flat    = agents.Flat
 	Listed  = agents.Listed
+	// Executables: a folder of programs, one per event.
+	Executables = agents.Executables
 )
 
 // Scopes are every scope, in the order doctor reads them.

@@ -126,6 +126,14 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 		}
 		seen[file] = true
 		r.Looked = append(r.Looked, file)
+		if a.Layout == Executables {
+			hooks, findings := a.installedScripts(scope, file)
+			r.Hooks, r.Findings = append(r.Hooks, hooks...), append(r.Findings, findings...)
+			if len(hooks)+len(findings) > 0 {
+				r.Files[scope] = file
+			}
+			continue
+		}
 		data, err := read(file)
 		if err != nil || data == nil {
 			if err != nil {

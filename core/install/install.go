@@ -120,12 +120,17 @@ type Change struct {
 	Restored bool
 	// Notes are what the user should know of how the change was made.
 	Notes []string
+	// Parts are, for an agent whose hooks are files of their own
+	// (Executables), the change of each file; File is then their folder.
+	Parts []Change
 
 	op      op
-	command string   // install: the hook's command (warmMarker for the warm form; a server's line)
-	added   added    // install: what it adds besides the entries
-	removed []string // uninstall: the commands taken out; install: a server replaced
-	rest    []byte   // uninstall: what is left, where After is nil
+	command string      // install: the hook's command (warmMarker for the warm form; a server's line)
+	added   added       // install: what it adds besides the entries
+	removed []string    // uninstall: the commands taken out; install: a server replaced
+	rest    []byte      // uninstall: what is left, where After is nil
+	mode    fs.FileMode // install: a new file's mode, 0644 when zero
+	folder  bool        // the change of a folder of files: its Parts
 }
 
 // op is which change.
@@ -145,13 +150,23 @@ type added struct {
 	servers, enableList, enabled bool
 }
 
-// Changed says whether the file changes.
+// Changed says whether the file changes, or one of its Parts.
 func (c Change) Changed() bool {
+	if c.folder {
+		return len(c.Parts) > 0 // add keeps only the parts that change
+	}
 	return !bytes.Equal(c.Before, c.After) || (c.Before == nil) != (c.After == nil)
 }
 
-// Diff is the change as a unified diff.
+// Diff is the change as a unified diff, of each of its Parts in turn.
 func (c Change) Diff() string {
+	if c.folder {
+		var out strings.Builder
+		for _, p := range c.Parts {
+			out.WriteString(p.Diff())
+		}
+		return out.String()
+	}
 	from, to := c.File, c.File
 	if c.Before == nil {
 		from = "/dev/null"

@@ -157,6 +157,9 @@ func TestInstallExisting(t *testing.T) {
 // of testdata (NAME.toml, NAME.json): the user's own hooks and settings.
 func forEachRealisticFile(t *testing.T, toml bool, check func(t *testing.T, name string, a *Agent, scope Scope, original []byte)) {
 	for name, a := range Agents {
+		if a.Layout == Executables {
+			continue // no settings file to merge into: executables_test.go
+		}
 		if (a.TOML != nil) != toml {
 			continue
 		}

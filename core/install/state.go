@@ -207,6 +207,9 @@ func (t Target) locate() (located, error) {
 // keeping the file as it was before hookwire's first install in the state
 // folder; recording what it wrote, for uninstall.
 func (s *State) Install(t Target, hook Hook, events []string, dryRun bool) (Change, error) {
+	if t.Agent.Layout == Executables {
+		return s.installScripts(t, hook, events, dryRun)
+	}
 	return s.change(t, dryRun, func(before []byte, _ *record) (Change, error) {
 		return install(t.Agent, t.File, before, hook, events)
 	})
@@ -221,6 +224,9 @@ func (s *State) Install(t Target, hook Hook, events []string, dryRun bool) (Chan
 // else the entries go, with what install added, and a file that existed is
 // never removed.
 func (s *State) Uninstall(t Target, command string, dryRun bool) (Change, error) {
+	if t.Agent.Layout == Executables {
+		return s.uninstallScripts(t, command, dryRun)
+	}
 	return s.uninstallWith(t, dryRun, func(before []byte, r *record) (Change, error) {
 		return uninstall(t.Agent, t.File, before, command, r)
 	})
@@ -393,7 +399,7 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 		if err := s.save(r); err != nil {
 			return fmt.Errorf("hookwire's record of %s: %w", loc.file, err)
 		}
-		if err := replaceFile(loc.target, ch.After, info); err != nil {
+		if err := replaceFile(loc.target, ch.After, info, ch.mode); err != nil {
 			if old != nil { // as it was: the file was not written
 				s.save(old)
 			} else {
@@ -415,7 +421,7 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 	if ch.After == nil {
 		err = removeFile(loc.target)
 	} else {
-		err = replaceFile(loc.target, ch.After, info)
+		err = replaceFile(loc.target, ch.After, info, 0)
 	}
 	if err != nil || r == nil {
 		return err

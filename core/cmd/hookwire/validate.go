@@ -103,6 +103,9 @@ Example, a hooks.json with three mistakes:
 			c := &checker{v: v, kind: *kind, method: *method, host: h}
 			if *agent != "" {
 				c.agent = install.Agents[*agent]
+				if c.agent != nil && c.agent.Layout == install.Executables {
+					return e.fail(exitUsage, "validate", fmt.Errorf("%s has no settings file: its hooks are programs, one per event (check them with hookwire doctor %s)", *agent, *agent))
+				}
 			}
 			code := exitOK
 			for _, f := range files {

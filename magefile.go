@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -213,9 +214,12 @@ func Test() error {
 		}
 	}
 	// The examples' suite runs real agents and a browser, mostly waiting on
-	// them: it runs beside the rest, its output held until it ends, so that
-	// CI stays within its time.
-	examples := inBackground("examples", "go", "test", "-race", "-count=1", "-timeout", "30m", "./...")
+	// them: it runs beside the rest, its output held until it ends, and
+	// twice as many of its tests at once as there are CPUs (a real agent's
+	// run waits on its model, its hook and the deadlines the failure cases
+	// reach), so that CI stays within its time.
+	examples := inBackground("examples", "go", "test", "-race", "-count=1", "-timeout", "30m",
+		"-parallel", strconv.Itoa(2*runtime.NumCPU()), "./...")
 	err = testTheRest(pythons)
 	if examplesErr := examples(); err == nil {
 		err = examplesErr

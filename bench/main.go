@@ -87,13 +87,7 @@ func quick() config {
 }
 
 func main() {
-	if os.Getenv(relayEnv) != "" {
-		if err := relay(os.Args[1:]); err != nil {
-			fmt.Fprintln(os.Stderr, "bench relay:", err)
-			os.Exit(1)
-		}
-		return
-	}
+	relayIfAsked()
 	quickRun := flag.Bool("quick", os.Getenv("HOOKWIRE_BENCH_QUICK") != "", "a tenth of the counts (also: HOOKWIRE_BENCH_QUICK=1)")
 	out := flag.String("out", "results.json", "where to write the figures")
 	root := flag.String("root", "..", "the root of the repository")

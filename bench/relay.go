@@ -16,6 +16,19 @@ import (
 // back, with no protocol.
 const relayEnv = "HOOKWIRE_BENCH_RELAY"
 
+// relayIfAsked runs the relay and exits, where the bench (or its test
+// binary, which warmFloor starts as well) was started as one.
+func relayIfAsked() {
+	if os.Getenv(relayEnv) == "" {
+		return
+	}
+	if err := relay(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "bench relay:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
 // relay starts argv and passes each line of stdin to it and its one line
 // of answer to stdout, until stdin ends.
 func relay(argv []string) error {

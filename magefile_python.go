@@ -120,7 +120,7 @@ func pythonVenv(p python) (string, error) {
 // pythonSuites are the folders whose pytest suites run on every interpreter.
 func pythonSuites() []string {
 	var suites []string
-	for _, dir := range append([]string{"sdk-python"}, glob("examples/*/python")...) {
+	for _, dir := range append([]string{"sdk-python"}, pythonExamples()...) {
 		if len(glob(dir+"/test_*.py")) > 0 || len(glob(dir+"/tests")) > 0 {
 			suites = append(suites, dir)
 		}
@@ -227,7 +227,7 @@ func pythonFormatProblems() []string {
 	if _, err := os.Stat(ruff); err != nil {
 		return []string{"ruff is not installed in .venv: run go tool mage deps"}
 	}
-	args := append([]string{"format", "--check", "sdk-python"}, glob("examples/*/python")...)
+	args := append([]string{"format", "--check", "sdk-python"}, pythonExamples()...)
 	out, err := exec.Command(ruff, args...).CombinedOutput()
 	if err == nil {
 		return nil
@@ -287,4 +287,16 @@ func installPythonAgent(pins string) error {
 	}
 	fmt.Printf("deps: %s installed on Python %s in %.0fs\n", name, version, time.Since(start).Seconds())
 	return os.WriteFile(stamp, nil, 0o644)
+}
+
+// pythonExamples are the examples' Python folders that hold Python code
+// (examples/realagents/python holds the Python agents' pins alone).
+func pythonExamples() []string {
+	var dirs []string
+	for _, dir := range glob("examples/*/python") {
+		if len(glob(dir+"/*.py")) > 0 {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
 }

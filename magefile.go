@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +47,7 @@ var generated = []string{
 	"sdk-python/src/hookwire/_lifecycle_gen.py",
 	"sdk-node/src/lifecycle.gen.ts",
 	"docs/lifecycle.md",
+	"core/install/opencode-plugin.gen.js",
 }
 
 // run runs a command in dir with its output going to ours.
@@ -213,9 +215,12 @@ func Test() error {
 		}
 	}
 	// The examples' suite runs real agents and a browser, mostly waiting on
-	// them: it runs beside the rest, its output held until it ends, so that
-	// CI stays within its time.
-	examples := inBackground("examples", "go", "test", "-race", "-count=1", "-timeout", "30m", "./...")
+	// them: it runs beside the rest, its output held until it ends, and
+	// twice as many of its tests at once as there are CPUs (a real agent's
+	// run waits on its model, its hook and the deadlines the failure cases
+	// reach), so that CI stays within its time.
+	examples := inBackground("examples", "go", "test", "-race", "-count=1", "-timeout", "30m",
+		"-parallel", strconv.Itoa(2*runtime.NumCPU()), "./...")
 	err = testTheRest(pythons)
 	if examplesErr := examples(); err == nil {
 		err = examplesErr
@@ -233,7 +238,7 @@ func testTheRest(pythons []python) error {
 			return err
 		}
 	}
-	python := append([]string{"sdk-python"}, glob("examples/*/python")...)
+	python := append([]string{"sdk-python"}, pythonExamples()...)
 	if err := run(".", venvBin("pytest"), "-q", "schema"); err != nil {
 		return err
 	}
@@ -415,6 +420,12 @@ func Deps() error {
 		if argv := npmInstallArgs(dir); argv != nil {
 			waits = append(waits, inBackground(dir, argv[0], argv[1:]...))
 		}
+	}
+	// The Python agents, each in a virtual environment of its own.
+	for _, pins := range pythonAgentPins() {
+		done := make(chan error, 1)
+		go func() { done <- installPythonAgent(pins) }()
+		waits = append(waits, func() error { return <-done })
 	}
 	errs := []error{<-collector}
 	for _, wait := range waits {

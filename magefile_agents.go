@@ -60,10 +60,25 @@ func NewestAgents() error {
 	if err := run(scratch, "npm", "install", "--no-audit", "--no-fund"); err != nil {
 		return err
 	}
+	pinned := maps.Clone(project.Dependencies)
+	// The Python agents: each one's newest release in a virtual
+	// environment of its own, with the Python its pins name.
+	for _, pins := range pythonAgentPins() {
+		agent, err := readPythonAgentPins(pins)
+		if err != nil {
+			return err
+		}
+		version, err := installNewestPythonAgent(agent, filepath.Join(scratch, "venvs", agent.name))
+		if err != nil {
+			return err
+		}
+		pinned[agent.pkg], newest[agent.pkg] = agent.version, version
+	}
 
 	test := exec.Command("go", "test", "-count=1", "-json", "-timeout", "30m", "-run", realAgentTests, ".")
 	test.Dir = "examples"
-	test.Env = append(os.Environ(), "HOOKWIRE_REAL_AGENTS="+filepath.Join(scratch, "node_modules"))
+	test.Env = append(os.Environ(), "HOOKWIRE_REAL_AGENTS="+filepath.Join(scratch, "node_modules"),
+		"HOOKWIRE_REAL_PYTHON_AGENTS="+filepath.Join(scratch, "venvs"))
 	test.Stderr = os.Stderr
 	out, _ := test.Output() // its failures are the report's
 	failed, passed := testOutcomes(out)
@@ -71,10 +86,10 @@ func NewestAgents() error {
 	fmt.Println("\nagent\tpinned\tnewest")
 	for _, pkg := range slices.Sorted(maps.Keys(newest)) {
 		mark := ""
-		if newest[pkg] != project.Dependencies[pkg] {
+		if newest[pkg] != pinned[pkg] {
 			mark = "\t(new)"
 		}
-		fmt.Printf("%s\t%s\t%s%s\n", pkg, project.Dependencies[pkg], newest[pkg], mark)
+		fmt.Printf("%s\t%s\t%s%s\n", pkg, pinned[pkg], newest[pkg], mark)
 	}
 	fmt.Printf("\nreal-agent tests against the newest releases: %d passed, %d failed\n", passed, len(failed))
 	for _, name := range failed {
@@ -104,4 +119,59 @@ func testOutcomes(out []byte) (failed []string, passed int) {
 		}
 	}
 	return failed, passed
+}
+
+// pythonAgent is what a Python agent's pins say of it: its name (the pins
+// file's), its own package (the line "# agent: PACKAGE"), the version they
+// pin it at, and the Python it needs ("# python 3.X", the first line).
+type pythonAgent struct{ name, pkg, version, python string }
+
+func readPythonAgentPins(pins string) (pythonAgent, error) {
+	data, err := os.ReadFile(pins)
+	if err != nil {
+		return pythonAgent{}, err
+	}
+	agent := pythonAgent{name: strings.TrimSuffix(filepath.Base(pins), ".txt")}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "# python "); ok && agent.python == "" {
+			agent.python = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "# agent: "); ok {
+			agent.pkg = strings.TrimSpace(v)
+		}
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if name, version, ok := strings.Cut(line, "=="); ok && agent.pkg != "" && strings.EqualFold(name, agent.pkg) {
+			agent.version = strings.TrimSpace(version)
+		}
+	}
+	if agent.python == "" || agent.pkg == "" || agent.version == "" {
+		return agent, fmt.Errorf("%s: want a first line \"# python 3.X\", a line \"# agent: PACKAGE\" and PACKAGE==VERSION among the pins", pins)
+	}
+	return agent, nil
+}
+
+// installNewestPythonAgent installs the newest release of the agent's
+// package, with what pip resolves for it today, into dir, and returns its
+// version.
+func installNewestPythonAgent(agent pythonAgent, dir string) (string, error) {
+	candidates := pythonCandidates(agent.python)
+	i := slices.IndexFunc(candidates, func(path string) bool { return isPython(path, agent.python) })
+	if i < 0 {
+		return "", fmt.Errorf("%s needs Python %s, which is neither on PATH nor installed by pyenv", agent.name, agent.python)
+	}
+	python := filepath.Join(dir, "bin", "python")
+	for _, args := range [][]string{
+		{candidates[i], "-m", "venv", dir},
+		{python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", agent.pkg},
+	} {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("%s: %s: %w\n%s", agent.name, strings.Join(args, " "), err, out)
+		}
+	}
+	out, err := exec.Command(python, "-c", "import sys, importlib.metadata as m; print(m.version(sys.argv[1]))", agent.pkg).Output()
+	if err != nil {
+		return "", fmt.Errorf("%s: the version of %s: %w", agent.name, agent.pkg, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }

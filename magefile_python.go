@@ -120,7 +120,7 @@ func pythonVenv(p python) (string, error) {
 // pythonSuites are the folders whose pytest suites run on every interpreter.
 func pythonSuites() []string {
 	var suites []string
-	for _, dir := range append([]string{"sdk-python"}, glob("examples/*/python")...) {
+	for _, dir := range append([]string{"sdk-python"}, pythonExamples()...) {
 		if len(glob(dir+"/test_*.py")) > 0 || len(glob(dir+"/tests")) > 0 {
 			suites = append(suites, dir)
 		}
@@ -227,7 +227,7 @@ func pythonFormatProblems() []string {
 	if _, err := os.Stat(ruff); err != nil {
 		return []string{"ruff is not installed in .venv: run go tool mage deps"}
 	}
-	args := append([]string{"format", "--check", "sdk-python"}, glob("examples/*/python")...)
+	args := append([]string{"format", "--check", "sdk-python"}, pythonExamples()...)
 	out, err := exec.Command(ruff, args...).CombinedOutput()
 	if err == nil {
 		return nil
@@ -242,4 +242,61 @@ func pythonFormatProblems() []string {
 		problems = append(problems, fmt.Sprintf("ruff format --check: %v\n%s", err, out))
 	}
 	return problems
+}
+
+// pythonAgentPins are the pins of the Python agents the real-agent tests
+// run: one file per agent, examples/realagents/python/NAME.txt, the whole
+// set pip resolved for it (as a package-lock is), whose first line names
+// the Python the agent needs ("# python 3.12"). One file per agent, not
+// one per Python: two agents on one Python may pin one package apart.
+func pythonAgentPins() []string { return glob("examples/realagents/python/*.txt") }
+
+// installPythonAgent makes the agent's virtual environment,
+// examples/realagents/venvs/NAME, with the Python its pins name, and
+// installs them; again only when they change (the stamp .requirements is
+// older than the pins), as .venv's.
+func installPythonAgent(pins string) error {
+	name := strings.TrimSuffix(filepath.Base(pins), ".txt")
+	dir := filepath.Join("examples", "realagents", "venvs", name)
+	stamp := filepath.Join(dir, ".requirements")
+	if !olderThan(stamp, pins) {
+		return nil
+	}
+	data, err := os.ReadFile(pins)
+	if err != nil {
+		return err
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	version, ok := strings.CutPrefix(first, "# python ")
+	if !ok {
+		return fmt.Errorf("%s: the first line names no Python (# python 3.X)", pins)
+	}
+	candidates := pythonCandidates(version)
+	i := slices.IndexFunc(candidates, func(path string) bool { return isPython(path, version) })
+	if i < 0 {
+		return fmt.Errorf("%s needs Python %s, which is neither on PATH nor installed by pyenv", pins, version)
+	}
+	start := time.Now()
+	for _, args := range [][]string{
+		{candidates[i], "-m", "venv", "--clear", dir},
+		{filepath.Join(dir, "bin", "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", pins},
+	} {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %s: %w\n%s", pins, strings.Join(args, " "), err, out)
+		}
+	}
+	fmt.Printf("deps: %s installed on Python %s in %.0fs\n", name, version, time.Since(start).Seconds())
+	return os.WriteFile(stamp, nil, 0o644)
+}
+
+// pythonExamples are the examples' Python folders that hold Python code
+// (examples/realagents/python holds the Python agents' pins alone).
+func pythonExamples() []string {
+	var dirs []string
+	for _, dir := range glob("examples/*/python") {
+		if len(glob(dir+"/*.py")) > 0 {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
 }

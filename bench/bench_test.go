@@ -4,13 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
 
+// TestMain lets the test binary be the warm floor's relay, as the bench is.
+func TestMain(m *testing.M) {
+	relayIfAsked()
+	os.Exit(m.Run())
+}
+
 // TestEveryContenderAnswers runs the whole benchmark with tiny counts. It
 // times nothing: it checks that every contender of every section answered
 // as it should, so that `go tool mage bench` cannot rot unseen.
+
 func TestEveryContenderAnswers(t *testing.T) {
 	cfg := config{
 		Calls: 12, Warmup: 4, Rounds: 3,

@@ -131,7 +131,12 @@ func (b *bench) bridge() error {
 		return err
 	}
 	defer stopMCP()
-	cs := []*contender{first, warm, warmCLI, plain, mcpFirst, mcpCold, mcpWarm}
+	floor, stopFloor, err := b.warmFloor()
+	if err != nil {
+		return err
+	}
+	defer stopFloor()
+	cs := []*contender{first, warm, warmCLI, plain, mcpFirst, mcpCold, mcpWarm, floor}
 	for _, f := range agentForms {
 		argv := append([]string{fast, "--dir", dir, f.agent, "--"}, guard...)
 		ev, _ := json.Marshal(f.event("warm", "rm -rf /"))

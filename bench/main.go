@@ -87,6 +87,7 @@ func quick() config {
 }
 
 func main() {
+	relayIfAsked()
 	quickRun := flag.Bool("quick", os.Getenv("HOOKWIRE_BENCH_QUICK") != "", "a tenth of the counts (also: HOOKWIRE_BENCH_QUICK=1)")
 	out := flag.String("out", "results.json", "where to write the figures")
 	root := flag.String("root", "..", "the root of the repository")

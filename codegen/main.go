@@ -54,6 +54,11 @@ func run(root string) error {
 		return err
 	}
 	outs = append(outs, lifecycle...)
+	plugin, err := renderPlugin(root)
+	if err != nil {
+		return err
+	}
+	outs = append(outs, plugin...)
 	for _, o := range outs {
 		path := filepath.Join(root, filepath.FromSlash(o.Path))
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, o.Data) {

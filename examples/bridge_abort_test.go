@@ -72,6 +72,8 @@ func shellEvent(t *testing.T, agent, command string) map[string]any {
 		ev["command"] = command
 	case "windsurf":
 		ev["tool_info"] = map[string]any{"command_line": command, "cwd": "/Users/yourname/project"}
+	case "cline":
+		ev["tool_call"].(map[string]any)["input"] = map[string]any{"commands": []any{command}}
 	default:
 		ev["tool_input"] = map[string]any{"command": command}
 	}
@@ -95,12 +97,16 @@ func inTurn(agent string, ev map[string]any, turn string) map[string]any {
 // the user's prompt, and the end of the turn.
 var newTurnEvents = map[string][]string{
 	"claude-code":   {"UserPromptSubmit", "Stop"},
+	"cline":         {"UserPromptSubmit", "TaskComplete"},
 	"gemini-cli":    {"BeforeAgent", "AfterAgent"},
 	"codex-cli":     {"UserPromptSubmit", "Stop"},
 	"copilot-cli":   {"userPromptSubmitted", "agentStop"},
 	"cursor":        {"beforeSubmitPrompt", "stop"},
 	"factory-droid": {"UserPromptSubmit", "Stop"},
 	"goose":         {"UserPromptSubmit", "Stop"},
+	"kimi-cli":      {"UserPromptSubmit", "Stop"},
+	"mistral-vibe":  {"post_agent"}, // it has no prompt event
+	"openhands":     {"UserPromptSubmit", "Stop"},
 	"qwen-code":     {"UserPromptSubmit", "Stop"},
 	"windsurf":      {"pre_user_prompt", "post_cascade_response"},
 }

@@ -2,12 +2,15 @@ package examples
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // The contracts of the five agents that joined Claude Code and Gemini CLI:
@@ -89,6 +92,102 @@ var gooseContracts = []contract{
 	{"PostToolUseFailure", nil, "", 0},
 	{"Stop", nil, "", 0},
 	{"SessionEnd", nil, "", 0},
+}
+
+// vibeOutput is a post_tool event's changes with the text the model will
+// read of the tool's output.
+func vibeOutput(changes map[string]any, text string) map[string]any {
+	changes["tool_output_text"] = text
+	return changes
+}
+
+// Mistral Vibe 3.0.2 reads a deny with its reason, before a tool and after
+// it (where the reason replaces the output), new arguments, and nothing,
+// which goes on; it has no allow.
+var vibeContracts = []contract{
+	{"pre_tool", tool("deny_tool"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"pre_tool", tool("respond"), `{"decision":"deny","reason":"reference: hi"}`, 0},
+	{"pre_tool", tool("modify"), `{"hook_specific_output":{"tool_input":{"text":"reference"}}}`, 0},
+	{"pre_tool", tool("approve"), "", 0},
+	{"pre_tool", tool("abstain"), "", 0},
+	{"pre_tool", tool("abort_turn"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"pre_tool", nil, `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", vibeOutput(tool("modify"), "hi"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", vibeOutput(tool("abort_turn"), "hi"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"post_tool", nil, "", 0},
+	{"post_agent", nil, "", 0},
+}
+
+// Kimi CLI 1.51.0 reads exit code 2, its reason on stderr, at PreToolUse
+// and UserPromptSubmit alone: the contracts hold stderr (byExitCode).
+var kimiContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), "reference", 2},
+	{"PreToolUse", tool("respond"), "reference: hi", 2},
+	{"PreToolUse", tool("modify"), `Kimi CLI cannot take a rewritten call: a hook rewrote it to {"text":"reference"}`, 2},
+	{"PreToolUse", tool("approve"), "", 0},
+	{"PreToolUse", tool("abstain"), "", 0}, // no opinion: Kimi CLI's own mode decides
+	{"PreToolUse", tool("abort_turn"), "reference", 2},
+	{"PreToolUse", tool("hard_abort"), "reference", 2},
+	{"PreToolUse", nil, "reference", 2},
+	// After the tool and the turn: observers get the event, Kimi CLI nothing.
+	{"PostToolUse", tool("modify"), "", 0},
+	{"PostToolUseFailure", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"StopFailure", nil, "", 0},
+	{"SubagentStart", nil, "", 0},
+	{"SubagentStop", nil, "", 0},
+	{"PreCompact", nil, "", 0},
+	{"PostCompact", nil, "", 0},
+	{"Notification", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}
+
+// OpenHands 1.16.0 reads a top-level decision and its reason; nothing
+// after a tool, no new arguments.
+var openHandsContracts = []contract{
+	{"SessionStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"PreToolUse", tool("respond"), `{"decision":"deny","reason":"reference: hi"}`, 0},
+	{"PreToolUse", tool("modify"), `{"decision":"deny","reason":"OpenHands cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}"}`, 0},
+	{"PreToolUse", tool("approve"), `{"decision":"allow"}`, 0},
+	{"PreToolUse", tool("abstain"), "", 0},
+	{"PreToolUse", tool("abort_turn"), `{"decision":"deny","reason":"reference"}`, 0},
+	{"PreToolUse", nil, `{"decision":"deny","reason":"reference"}`, 0},
+	{"PostToolUse", withOutput(tool("modify"), map[string]any{"content": []any{map[string]any{"type": "text", "text": "hi"}}, "is_error": false}),
+		`{"systemMessage":"hookwire: OpenHands 1.16.0 reads nothing a hook answers after a tool: the model reads the output of modify unchanged, not what a hook made of it"}`, 0},
+	{"PostToolUse", nil, "", 0},
+	{"Stop", nil, "", 0},
+	{"SessionEnd", nil, "", 0},
+}
+
+// Cline 3.0.65 reads a decision at PreToolUse alone: a cancel, which ends
+// the whole run and says so, or nothing, which allows; the bridge writes
+// it no new arguments.
+var clineContracts = []contract{
+	{"TaskStart", nil, "", 0},
+	{"UserPromptSubmit", nil, "", 0},
+	{"PreToolUse", tool("deny_tool"), clineCancel("deny_tool", "reference"), 0},
+	{"PreToolUse", tool("respond"), clineCancel("respond", "reference: hi"), 0},
+	{"PreToolUse", tool("modify"), clineCancel("modify", `Cline cannot take a rewritten call: a hook rewrote it to {\"text\":\"reference\"}`), 0},
+	{"PreToolUse", tool("approve"), "", 0},
+	{"PreToolUse", tool("abstain"), "", 0},
+	{"PreToolUse", tool("abort_turn"), clineCancel("abort_turn", "reference"), 0},
+	{"PreToolUse", nil, clineCancel("run_commands", "reference"), 0},
+	{"PostToolUse", tool("modify"), "", 0},
+	{"TaskResume", nil, "", 0},
+	{"TaskComplete", nil, "", 0},
+	{"TaskError", nil, "", 0},
+	{"TaskCancel", nil, "", 0},
+	{"PreCompact", nil, "", 0},
+	{"SessionShutdown", nil, "", 0},
+}
+
+// clineCancel is Cline's cancel of the run at a call of tool, for reason.
+func clineCancel(tool, reason string) string {
+	return `{"cancel":true,"errorMessage":"hookwire ended Cline's run at its call of ` + tool + ` (Cline stops a call only by ending the run): ` + reason + `"}`
 }
 
 // Qwen Code 0.24.4 reads no updatedInput at PreToolUse: the call the hook
@@ -229,18 +328,21 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	var lines []string
 	for _, line := range strings.Split(readFile(t, filepath.Join("..", "README.md")), "\n") {
-		if strings.HasPrefix(line, "| ") && strings.Contains(line, "hookwire-bridge ") {
+		if strings.HasPrefix(line, "| ") && strings.Contains(line, `"hookwire-bridge `) { // a command in a settings file
 			lines = append(lines, line)
 		}
 	}
 	seen := map[string]bool{}
 	for _, line := range lines {
 		cells := strings.Split(line, " | ")
-		var config struct {
-			Hooks map[string]json.RawMessage `json:"hooks"`
-		}
+		var config map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(strings.Trim(cells[len(cells)-1], "` |")), &config); err != nil {
-			t.Fatalf("%s: %v", line, err)
+			config = tomlHooks(t, line, strings.Trim(cells[len(cells)-1], "` |"))
+		}
+		if hooks, ok := config["hooks"]; ok { // else the events are the file's own members (OpenHands)
+			if err := json.Unmarshal(hooks, &config); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
 		}
 		command := regexp.MustCompile(`"(hookwire-bridge ([a-z-]+) -- [^"]+)"`).FindStringSubmatch(line)
 		agent := command[2]
@@ -253,10 +355,12 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 			name = "preToolUse" // its camelCase events carry no name
 		case "goose":
 			name, _ = event["event"].(string) // its events are named by "event"
+		case "openhands":
+			name, _ = event["event_type"].(string)
 		case "windsurf":
 			name, _ = event["agent_action_name"].(string)
 		}
-		if config.Hooks[name] == nil {
+		if config[name] == nil {
 			t.Errorf("%s: the README's line names no %s, the event that guards its shell", agent, name)
 		}
 		in, _ := json.Marshal(event)
@@ -272,7 +376,31 @@ func TestTheREADMEsLineForEachAgentBlocksRmRf(t *testing.T) {
 			t.Errorf("%s: %v, %s: want rm -rf / blocked", agent, err, out)
 		}
 	}
+	// Cline's hooks are programs, not a settings file: its line names the
+	// file and what hookwire install writes there.
+	if strings.Contains(readFile(t, filepath.Join("..", "README.md")), "| Cline | `.clinerules/hooks/PreToolUse`") {
+		seen["cline"] = true
+	}
 	if len(seen) != len(allAgents) {
 		t.Errorf("the README has a line for %v, want one for each of %v", seen, allAgents)
 	}
+}
+
+// tomlHooks reads a README line that is TOML (an array of tables, each
+// with its event: Kimi CLI's config.toml names it by event, Mistral Vibe's
+// hooks.toml by type) as the JSON lines read: each event the line names a
+// hook for, a member.
+func tomlHooks(t *testing.T, line, cell string) map[string]json.RawMessage {
+	t.Helper()
+	var file struct {
+		Hooks []struct{ Event, Type, Command string }
+	}
+	if err := toml.Unmarshal([]byte(cell), &file); err != nil || len(file.Hooks) == 0 {
+		t.Fatalf("%s: neither JSON nor a TOML array of hooks: %v", line, err)
+	}
+	config := map[string]json.RawMessage{}
+	for _, h := range file.Hooks {
+		config[cmp.Or(h.Event, h.Type)] = json.RawMessage(`true`)
+	}
+	return config
 }

@@ -3,6 +3,7 @@ package examples
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/hookwire/hookwire/core/agents"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +73,11 @@ func TestAGuardThatCrashesOrStallsBlocksTheToolWithTheReasonAndTheLog(t *testing
 					t.Fatalf("exit %d, stdout %q, stderr %q: want the call blocked", exit, stdout, stderr)
 				}
 				message := toUser(stdout, stderr)
-				for _, want := range []string{"hook guard.py failed", "the tool call was blocked", ".log"} {
+				outcome := "the tool call was blocked"
+				if agents.ByName(agent).Quirks.EndsRun {
+					outcome = "whole run was ended" // it stops a call only so
+				}
+				for _, want := range []string{"hook guard.py failed", outcome, ".log"} {
 					if !strings.Contains(message, want) {
 						t.Errorf("the message to the user, %q, does not say %q", message, want)
 					}

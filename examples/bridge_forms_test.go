@@ -15,11 +15,11 @@ import (
 // the user.
 
 // allAgents are the agents of the bridge.
-var allAgents = []string{"claude-code", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "qwen-code", "windsurf"}
+var allAgents = []string{"claude-code", "cline", "gemini-cli", "codex-cli", "copilot-cli", "cursor", "factory-droid", "goose", "kimi-cli", "mistral-vibe", "openhands", "qwen-code", "windsurf"}
 
 // byExitCode are the agents that read no JSON from a hook: exit code 2
 // blocks, and the agent reads stderr.
-var byExitCode = map[string]bool{"windsurf": true}
+var byExitCode = map[string]bool{"kimi-cli": true, "windsurf": true}
 
 // reads is what the agent reads of a reply besides its exit code: the
 // JSON on stdout, or stderr where it reads no JSON.
@@ -44,6 +44,14 @@ func rmEvent(t *testing.T, agent string) map[string]any {
 		return sample(t, agent, "PreToolUse", call("Execute"))
 	case "goose":
 		return sample(t, agent, "PreToolUse", call("shell"))
+	case "mistral-vibe":
+		return sample(t, agent, "pre_tool", call("file_system.bash"))
+	case "openhands":
+		return sample(t, agent, "PreToolUse", call("terminal"))
+	case "kimi-cli":
+		return sample(t, agent, "PreToolUse", call("Shell"))
+	case "cline":
+		return sample(t, agent, "PreToolUse", map[string]any{"tool_name": "run_commands", "tool_input": map[string]any{"commands": []any{"rm -rf /"}}})
 	case "copilot-cli":
 		return sample(t, agent, "preToolUse", map[string]any{"toolName": "bash", "toolArgs": `{"command":"rm -rf /"}`})
 	case "cursor":
@@ -72,22 +80,33 @@ func blocked(agent, stdout string, exit int) bool {
 		return out["permission"] == "deny"
 	case "goose":
 		return out["decision"] == "block"
+	case "mistral-vibe", "openhands":
+		return out["decision"] == "deny"
+	case "cline":
+		return out["cancel"] == true
 	}
 	specific, _ := out["hookSpecificOutput"].(map[string]any)
 	return specific != nil && specific["permissionDecision"] == "deny"
 }
 
 // toUser is the message the agent shows its user: the reply's
-// systemMessage (Cursor: user_message), or its stderr.
+// systemMessage (Cursor: user_message, Mistral Vibe: system_message), or
+// else its stderr, after the reason of a block where there is one (Goose
+// shows its stderr; Mistral Vibe shows nothing of a deny but the reason).
 func toUser(stdout, stderr string) string {
 	var out struct {
 		SystemMessage string
 		UserMessage   string `json:"user_message"`
+		VibeMessage   string `json:"system_message"`
+		Reason        string
 	}
-	if json.Unmarshal([]byte(stdout), &out) == nil && out.SystemMessage+out.UserMessage != "" {
-		return out.SystemMessage + out.UserMessage
+	if json.Unmarshal([]byte(stdout), &out) != nil {
+		return stderr
 	}
-	return stderr
+	if message := out.SystemMessage + out.UserMessage + out.VibeMessage; message != "" {
+		return message
+	}
+	return strings.TrimPrefix(out.Reason+"\n"+stderr, "\n")
 }
 
 // guardEvents are the events of an agent that guard a tool, from the
@@ -120,7 +139,7 @@ func asks(agent, event, modes string) bool {
 // decides says what of a reply is a decision on the tool call, in any
 // agent's form: an exit code other than 0, or any member of the JSON on
 // stdout but the message to the user (systemMessage, Cursor's
-// user_message). Empty when the reply leaves the call to the agent.
+// user_message, Mistral Vibe's system_message). Empty when the reply leaves the call to the agent.
 func decides(stdout string, exit int) string {
 	if exit != 0 {
 		return fmt.Sprintf("exit code %d", exit)
@@ -134,10 +153,33 @@ func decides(stdout string, exit int) string {
 	}
 	var members []string
 	for k := range out {
-		if k != "systemMessage" && k != "user_message" {
+		if k != "systemMessage" && k != "user_message" && k != "system_message" {
 			members = append(members, k)
 		}
 	}
 	slices.Sort(members)
 	return strings.Join(members, ", ")
+}
+
+// clineChanges puts a contract's tool call (tool_name, tool_input,
+// tool_response) where Cline writes it, in the sample's tool_call or
+// tool_result; the other changes stay as they are.
+func clineChanges(ev, changes map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range changes {
+		out[k] = v
+	}
+	for _, key := range []string{"tool_call", "tool_result"} {
+		call, ok := ev[key].(map[string]any)
+		if !ok {
+			continue
+		}
+		for from, to := range map[string]string{"tool_name": "name", "tool_input": "input", "tool_response": "output"} {
+			if v, ok := changes[from]; ok {
+				call[to] = v
+				delete(out, from)
+			}
+		}
+	}
+	return out
 }

@@ -146,6 +146,9 @@ func sample(t *testing.T, agent, event string, changes map[string]any) map[strin
 	if err := json.Unmarshal(data, &ev); err != nil {
 		t.Fatal(err)
 	}
+	if agent == "cline" { // its tool's call and result are members of tool_call and tool_result
+		changes = clineChanges(ev, changes)
+	}
 	for k, v := range changes {
 		if k == "model" { // the model of a Gemini CLI request
 			req := ev["llm_request"].(map[string]any)
@@ -312,7 +315,7 @@ var geminiContracts = []contract{
 func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *testing.T) {
 	hooks := referenceHooks(t)
 	for agent, contracts := range map[string][]contract{"claude-code": claudeContracts, "gemini-cli": geminiContracts,
-		"codex-cli": codexContracts, "copilot-cli": copilotContracts, "cursor": cursorContracts, "factory-droid": factoryContracts, "goose": gooseContracts, "qwen-code": qwenContracts,
+		"codex-cli": codexContracts, "copilot-cli": copilotContracts, "cursor": cursorContracts, "factory-droid": factoryContracts, "goose": gooseContracts, "cline": clineContracts, "kimi-cli": kimiContracts, "mistral-vibe": vibeContracts, "openhands": openHandsContracts, "qwen-code": qwenContracts,
 		"windsurf": windsurfContracts} {
 		for lang, hook := range hooks {
 			t.Run(agent+"/"+lang, func(t *testing.T) {

@@ -128,6 +128,16 @@ var doctorAgents = map[string]doctorAgent{
 			return runAgent(t, a, "goose-binary-linux-x64", append(env, gooseModelEnv(url)...), gooseArgs...)
 		},
 	},
+	"cline": {
+		name: "Cline", version: clineVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return clineChat([]string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) { clineAuth(t, a, url) },
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runAgent(t, a, "cline", append(env, clineEnv...), clineArgs...) + "\n" + clineEnded(a)
+		},
+	},
 	"copilot-cli": {
 		name: "GitHub Copilot CLI", version: copilotCLIVersion,
 		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -142,6 +152,52 @@ var doctorAgents = map[string]doctorAgent{
 				"-p", "Remove the precious folder.", "--allow-all-tools")
 		},
 	},
+	// Kimi CLI reads the user's config.toml alone (no project file), or
+	// the one of $KIMI_SHARE_DIR where that is set.
+	"kimi-cli": {
+		name: "Kimi CLI", version: kimiCLIVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return openAIChat("Shell", []string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
+			writeText(t, filepath.Join(a.home, ".kimi", "config.toml"), kimiUserConfig(url))
+		},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runProgram(t, a, pythonAgentBin(t, "kimi", "kimi"), env, kimiArgs...)
+		},
+	},
+	// OpenHands has no folder trust; it reads the project's hooks.json,
+	// where there is one, instead of the user's: the untrusted case is a
+	// project with a hooks.json of its own (a hook of the team's at Stop).
+	"openhands": {
+		name: "OpenHands", version: openHandsVersion,
+		model: openHandsModel,
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
+			if !trusted {
+				writeJSON(t, filepath.Join(a.project, ".openhands", "hooks.json"), map[string]any{
+					"Stop": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}})
+			}
+		},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runProgram(t, a, pythonAgentBin(t, "openhands", "openhands"), append(env, openHandsEnv(t, url)...),
+				"--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
+		},
+	},
+	"mistral-vibe": {
+		name: "Mistral Vibe", version: vibeVersion,
+		model: vibeModel,
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) {
+			writeText(t, filepath.Join(a.home, ".vibe", "config.toml"), vibeConfig(url))
+			if trusted {
+				writeText(t, filepath.Join(a.home, ".vibe", "trusted_folders.toml"), fmt.Sprintf("trusted = [%q]\nuntrusted = []\n", a.project))
+			}
+		},
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			// Without --trust: the folder is trusted by the rules or not.
+			return runProgram(t, a, pythonAgentBin(t, "vibe", "vibe"), append(env, "SCRIPTED_API_KEY=scripted"),
+				"--auto-approve", "--output", "streaming", "-p", "Remove the precious folder.")
+		},
+	},
 }
 
 // For each real agent and each scope it has, a denying guard installed by
@@ -150,8 +206,8 @@ var doctorAgents = map[string]doctorAgent{
 // the model asks to delete survived. The cases where the agent loads no
 // hook are the ones doctor must catch: Codex CLI in a project it does not
 // trust, Copilot CLI's project scope under -p, Factory Droid's local scope
-// under exec, Gemini CLI and Qwen Code in
-// a folder they do not trust. It takes about a minute, the agents run in
+// under exec, Gemini CLI, Qwen Code and Mistral Vibe in a folder they do
+// not trust. It takes about a minute, the agents run in
 // parallel.
 func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 	sdk, _ := filepath.Abs("../sdk-python/src")
@@ -182,8 +238,23 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"factory-droid", "local", true, nil, false},
 		{"goose", "user", true, nil, true},
 		{"goose", "project", true, nil, true},
+		{"cline", "user", true, nil, true},
+		{"cline", "project", true, nil, true},
 		{"copilot-cli", "user", true, nil, true},
 		{"copilot-cli", "project", true, nil, false},
+		{"kimi-cli", "user", true, nil, true},
+		// Its folder moved (relative: under the project): Kimi CLI reads
+		// a config.toml there, with no model and no hook.
+		{"kimi-cli", "user", true, []string{"KIMI_SHARE_DIR=.kimi-elsewhere"}, false},
+		{"openhands", "user", true, nil, true},
+		{"openhands", "project", true, nil, true},
+		// The project's own hooks.json: the user's is not read.
+		{"openhands", "user", false, nil, false},
+		// Vibe 3.0.2 loads the user's hooks.toml anywhere, a project's only
+		// in a folder its trusted_folders.toml trusts.
+		{"mistral-vibe", "user", false, nil, true},
+		{"mistral-vibe", "project", true, nil, true},
+		{"mistral-vibe", "project", false, nil, false},
 	} {
 		d := doctorAgents[c.agent]
 		name := fmt.Sprintf("%s/%s/trusted=%v", c.agent, c.scope, c.trusted)
@@ -280,13 +351,19 @@ func runHookwire(t *testing.T, a *agentRun, env []string, args ...string) string
 // exits: WaitDelay bounds that wait.
 func runAgent(t *testing.T, a *agentRun, program string, env []string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	return runProgram(t, a, agentBin(t, program), env, args...)
+}
+
+// runProgram is runAgent of a program by its path.
+func runProgram(t *testing.T, a *agentRun, program string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, agentBin(t, program), args...)
+	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir, cmd.Env, cmd.WaitDelay = a.project, env, 5*time.Second
 	out, _ := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		t.Fatalf("%s did not end within 120 s:\n%s", program, out)
+		t.Fatalf("%s did not end within 180 s:\n%s", program, out)
 	}
 	return string(out)
 }

@@ -154,6 +154,14 @@ wire_api = "responses"
 // or not: a request that offers tool and has no tool message yet gets a
 // call of it for each of commands, in one answer; any other, a short text.
 func openAIChat(tool string, commands []string) func(w http.ResponseWriter, r *http.Request, body []byte) {
+	return openAIChatWith(tool, commands, func(command string) map[string]any {
+		return map[string]any{"command": command, "description": "Remove the scratch folder"}
+	})
+}
+
+// openAIChatWith is openAIChat whose tool calls carry the arguments args
+// gives for each command, for an agent whose shell tool takes others.
+func openAIChatWith(tool string, commands []string, args func(command string) map[string]any) func(w http.ResponseWriter, r *http.Request, body []byte) {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		var req struct {
 			Stream bool `json:"stream"`
@@ -179,9 +187,9 @@ func openAIChat(tool string, commands []string) func(w http.ResponseWriter, r *h
 		if offers && !answered {
 			var toolCalls []any
 			for i, command := range commands {
-				args, _ := json.Marshal(map[string]any{"command": command, "description": "Remove the scratch folder"})
+				arguments, _ := json.Marshal(args(command))
 				toolCalls = append(toolCalls, map[string]any{"index": i, "id": fmt.Sprintf("call_%d", i+1), "type": "function",
-					"function": map[string]any{"name": tool, "arguments": string(args)}})
+					"function": map[string]any{"name": tool, "arguments": string(arguments)}})
 			}
 			message, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": toolCalls}, "tool_calls"
 		}

@@ -3,24 +3,19 @@ package examples
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/hookwire/hookwire/core/agents"
-	"github.com/hookwire/hookwire/core/install"
-	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // The real agents, run here against a model API scripted on loopback: the
@@ -255,93 +250,6 @@ for line in sys.stdin:
 	return []string{"python3", script, behaviour}
 }
 
-const geminiCLIVersion = "0.61.0"
-
-// gemini answers the Gemini API as Gemini CLI calls it: the model router's
-// question gets a JSON verdict, a request that declares run_shell_command
-// and has no function response yet gets a call of it for each of commands,
-// in one answer, and any other a short text.
-func gemini(commands []string) func(w http.ResponseWriter, r *http.Request, body []byte) {
-	return func(w http.ResponseWriter, r *http.Request, body []byte) {
-		text := func(s string) map[string]any { return map[string]any{"text": s} }
-		parts := []any{text("Done.")}
-		switch {
-		case bytes.Contains(body, []byte("model_choice")) || bytes.Contains(body, []byte("complexity")):
-			parts = []any{text(`{"reasoning": "a short task", "model_choice": "flash", "complexity_score": 1}`)}
-		case bytes.Contains(body, []byte(`"run_shell_command"`)) && !bytes.Contains(body, []byte(`"functionResponse"`)):
-			parts = nil
-			for _, command := range commands {
-				parts = append(parts, map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": command, "description": "Remove the scratch folder"}}})
-			}
-		}
-		response := map[string]any{
-			"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
-			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
-			"modelVersion":  "gemini-scripted",
-		}
-		data, _ := json.Marshal(response)
-		if strings.Contains(r.URL.Path, "streamGenerateContent") {
-			w.Header().Set("Content-Type", "text/event-stream")
-			fmt.Fprintf(w, "data: %s\n\n", data)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(data)
-	}
-}
-
-// geminiCLI runs Gemini CLI with the hook command for BeforeTool (and the
-// end of the session) and returns what it printed.
-func (a *agentRun) geminiCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
-	t.Helper()
-	model := serveModel(t, gemini(a.answer()))
-	bridgeDir, err := os.MkdirTemp("", "hwa")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(bridgeDir) })
-	var quoted []string
-	for _, arg := range append([]string{bridgeCLI, "--dir", bridgeDir, "--timeout", "2s", "gemini-cli", "--"}, hook...) {
-		quoted = append(quoted, shellQuote(arg))
-	}
-	entry := []any{map[string]any{"matcher": ".*", "hooks": []any{map[string]any{"type": "command", "name": "guard", "command": strings.Join(quoted, " "), "timeout": 60000}}}}
-	settings := map[string]any{
-		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
-		"telemetry": map[string]any{"enabled": false},
-		"privacy":   map[string]any{"usageStatisticsEnabled": false},
-		"hooks":     map[string]any{"BeforeTool": entry, "SessionEnd": entry},
-	}
-	if a.afterTool {
-		settings["hooks"].(map[string]any)["AfterTool"] = entry
-	}
-	if a.stop {
-		// The events `hookwire install` names for a hook of the llm mode:
-		// the test runs the agent with them, so that what install leaves
-		// out is what the agent does not get.
-		for _, event := range install.Events(agents.ByName("gemini-cli"), []protocol.Mode{protocol.ModeLLM}) {
-			settings["hooks"].(map[string]any)[event] = entry
-		}
-	}
-	data, _ := json.Marshal(settings)
-	os.MkdirAll(filepath.Join(a.home, ".gemini"), 0o755)
-	os.WriteFile(filepath.Join(a.home, ".gemini", "settings.json"), data, 0o644)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, agentBin(t, "gemini"), "-p", "Remove the precious folder.", "--yolo", "--output-format", "json")
-	cmd.Dir = a.project
-	cmd.Env = append([]string{
-		"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
-		"GOOGLE_GEMINI_BASE_URL=" + model.url, "GEMINI_API_KEY=scripted",
-		"GEMINI_CLI_NO_RELAUNCH=true", "NO_BROWSER=true",
-	}, env...)
-	out, _ := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("Gemini CLI did not end within 120 s:\n%s", out)
-	}
-	return string(out), model
-}
-
 // realAgents are the agents the tests run, each with how to run it.
 var realAgents = []struct {
 	name, version string
@@ -357,15 +265,27 @@ var realAgents = []struct {
 	// shows the reason); the stop shows as a model that never read the
 	// call's result.
 	silentStop bool
+	// endsRun: the agent stops a call only by ending its whole run (Cline's
+	// cancel), so no other call of the answer is asked or run; the message
+	// says the run was ended.
+	endsRun bool
 }{
-	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false, false},
-	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false, false, false},
-	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false, false},
-	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false, false},
-	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false},
-	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true},
-	{"Goose", gooseVersion, (*agentRun).goose, true, true, false},
-	{"OpenCode", openCodeVersion, (*agentRun).openCode, true, false, false},
+	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false, false, false},
+	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false, false, false, false},
+	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false, false, false},
+	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false, false, false},
+	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false, false},
+	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true, false},
+	{"Goose", gooseVersion, (*agentRun).goose, true, true, false, false},
+	{"Mistral Vibe", vibeVersion, (*agentRun).mistralVibe, true, false, false, false},
+	// OpenHands reads nothing a hook answers after a tool, and at the end
+	// of a turn a deny keeps it going: docs/agent-events.md says so.
+	{"OpenHands", openHandsVersion, (*agentRun).openHands, true, true, false, false},
+	// Kimi CLI reads nothing a hook answers after a tool, nor at the end
+	// of a turn as the bridge speaks it: docs/agent-events.md says so.
+	{"Kimi CLI", kimiCLIVersion, (*agentRun).kimiCLI, true, true, false, false},
+	{"Cline", clineVersion, (*agentRun).cline, true, true, false, true},
+	{"OpenCode", openCodeVersion, (*agentRun).openCode, true, false, false, false},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
@@ -415,7 +335,11 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				switch {
 				case tc.shown == "":
 				case agent.quiet:
-					if blocked := strings.Replace(tc.shown, "hookwire: ", "hookwire blocked the call: ", 1); !strings.Contains(out, blocked) {
+					blocked := strings.Replace(tc.shown, "hookwire: ", "hookwire blocked the call: ", 1)
+					if agent.endsRun {
+						blocked = strings.Replace(tc.shown, "hookwire: ", "only by ending the run): ", 1)
+					}
+					if !strings.Contains(out, blocked) {
 						t.Errorf("%s did not show its user %q\n%s", agent.name, blocked, out)
 					}
 				case !strings.Contains(out, tc.shown) || !strings.Contains(out, "its log: ") || strings.Contains(model.sent(), "its log: "):
@@ -423,14 +347,18 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				}
 			})
 		}
-		t.Run(agent.name+"/the shell-guard example, every spelling", func(t *testing.T) {
-			t.Parallel()
-			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardExample())
-		})
-		t.Run(agent.name+"/the shell guard as a policy, every spelling", func(t *testing.T) {
-			t.Parallel()
-			underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardPolicy())
-		})
+		// Under an agent that ends its run at the first denial, a run each
+		// spelling: TestUnderTheRealClineTheShellGuardHoldsEverySpellingARunEach.
+		if !agent.endsRun {
+			t.Run(agent.name+"/the shell-guard example, every spelling", func(t *testing.T) {
+				t.Parallel()
+				underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardExample())
+			})
+			t.Run(agent.name+"/the shell guard as a policy, every spelling", func(t *testing.T) {
+				t.Parallel()
+				underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardPolicy())
+			})
+		}
 		t.Run(agent.name+"/control: a guard that lets it through", func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)

@@ -70,6 +70,9 @@ func TestUnderTheRealAgentsARewriteRunsTheNewCommand(t *testing.T) {
 var rewriteUnsupported = map[string]string{
 	"Qwen Code": "cannot take a rewritten call",
 	"Goose":     "cannot take a rewritten call",
+	"Kimi CLI":  "cannot take a rewritten call",
+	"OpenHands": "cannot take a rewritten call",
+	"Cline":     "Cline cannot take a rewritten call",
 }
 
 // A rewrite is neither an approval nor a denial: where the agent can take
@@ -122,6 +125,9 @@ func TestARewriteReachesTheToolUnderEveryHost(t *testing.T) {
 		want := "would run: touch /tmp/rewritten"
 		if a := agents.ByName(host); a != nil && a.Quirks.NoNewArguments {
 			want = "takes no new arguments at " + firstGuardEvent(a) + ": the call is denied"
+			if a.Quirks.EndsRun {
+				want = "takes no new arguments at " + firstGuardEvent(a) + ": " + a.Title + "'s whole run is ended"
+			}
 		}
 		if !strings.Contains(string(out), want) || strings.Contains(string(out), "would run: rm") {
 			t.Errorf("--host %s: the transcript does not say %q\n%s", host, want, out)

@@ -97,6 +97,14 @@ type Quirks struct {
 	// PromptBlockOnly: at the prompt, the agent takes only a block
 	// (abort_turn), no context and no new prompt.
 	PromptBlockOnly bool
+	// ContextMember is the member of a reply in which the agent reads
+	// context for the model (Step.Context), as the docs name it; empty:
+	// additionalContext.
+	ContextMember string
+	// EndsRun: the agent stops a tool call only by ending its whole run
+	// (Cline's cancel): every deny ends the run, and what is said of it
+	// says so, never that one call was denied.
+	EndsRun bool
 }
 
 // OutputForm is how an agent takes a hook's new tool output.
@@ -213,6 +221,21 @@ func (a *Agent) TitleVersion() string { return strings.TrimSpace(a.Title + " " +
 func (a *Agent) PromptEvent() string {
 	for _, name := range slices.Sorted(maps.Keys(a.Events)) {
 		if step := a.Events[name]; step.NewTurn && step.Kind == protocol.KindTurnStart {
+			return name
+		}
+	}
+	return ""
+}
+
+// TurnOverEvent is the event that tells the bridge a turn is over, which
+// ends an abort: the user's prompt, or, for an agent that has no event at
+// the prompt (Mistral Vibe), the end of its turn.
+func (a *Agent) TurnOverEvent() string {
+	if prompt := a.PromptEvent(); prompt != "" {
+		return prompt
+	}
+	for _, name := range slices.Sorted(maps.Keys(a.Events)) {
+		if step := a.Events[name]; step.NewTurn && step.Kind == protocol.KindTurnEnd {
 			return name
 		}
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // All is in the order of the names, each once, each agent with what the
-// bridge and install read of it.
+// bridge and install read of it: the member of its entries that holds the
+// command, unless its hooks are programs of their own (Executables).
 func TestAllIsEveryAgentOnceInTheOrderOfTheNames(t *testing.T) {
 	if len(All) == 0 {
 		t.Fatal("no agents")
@@ -20,7 +21,7 @@ func TestAllIsEveryAgentOnceInTheOrderOfTheNames(t *testing.T) {
 		t.Errorf("agents.All is not one of each name, in order: %v", names)
 	}
 	for _, a := range All {
-		if a.Title == "" || a.Document == "" || a.Replies == "" || len(a.Events) == 0 || (len(a.Install.Files) == 0 || a.Install.Command == "") && a.Install.Plugin == "" {
+		if a.Title == "" || a.Document == "" || a.Replies == "" || len(a.Events) == 0 || len(a.Install.Files) == 0 || (a.Install.Command == "") == a.Install.Layout.Entries() {
 			t.Errorf("%s: a title, a document, a form of replies, events and install facts, all wanted: %+v", a.Name, a)
 		}
 		if ByName(a.Name) != a {

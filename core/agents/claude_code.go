@@ -83,12 +83,18 @@ var ClaudeCode = add(&Agent{
 		ProjectDir: "CLAUDE_PROJECT_DIR",
 		Switches:   []Switch{{Path: []string{"disableAllHooks"}, Off: true}},
 		MCPTool: &MCPTool{
-			Document: "Claude Code 2.1.331's settings schema of an mcp_tool hook (type, server, tool, input, if, timeout, onFailure, statusMessage, once; since 2.1.118) and its code: " +
+			Document: "Claude Code 2.1.331's settings schema of an mcp_tool hook (type, server, tool, input, if, timeout, onFailure, statusMessage, once; since 2.1.118) and of enabledMcpjsonServers, and its code: " +
 				"each string of input has ${path} replaced by that member of the hook input, an object as its JSON, a missing one as empty; there is no ${...} for the whole input",
 			Text: []string{"hook_event_name", "session_id", "transcript_path", "cwd", "permission_mode", "agent_id", "agent_type",
 				"tool_name", "tool_use_id", "error", "prompt", "last_assistant_message", "source", "model", "reason", "message", "notification_type", "trigger",
 				"command_name", "command_source", "invoked_by"},
 			JSON: []string{"tool_input", "tool_response", "permission_suggestions", "stop_hook_active", "is_interrupt"},
+			// 2.1.331 reads a user's MCP servers from ~/.claude.json, its
+			// own state file, and not from ~/.claude/settings.json (run:
+			// docs/bridge-mcp.md); a project's from .mcp.json, started only
+			// once enabledMcpjsonServers names them.
+			Servers: map[Scope]string{User: ".claude.json", Project: ".mcp.json", Local: ".mcp.json"},
+			Enable:  "enabledMcpjsonServers",
 		},
 	},
 })

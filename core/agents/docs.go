@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -98,7 +99,7 @@ func (s Step) does(q Quirks) string {
 	}
 	switch {
 	case s.Context:
-		parts = append(parts, "a result's `context` reaches the model (`additionalContext`)")
+		parts = append(parts, "a result's `context` reaches the model (`"+cmp.Or(q.ContextMember, "additionalContext")+"`)")
 	case slices.Contains(s.Calls, BeforeLLM) && q.PromptBlockOnly:
 		parts = append(parts, "only a block of the prompt (`abort_turn`) counts: a result's `context` does not reach the model")
 	case slices.Contains(s.Calls, BeforeLLM):

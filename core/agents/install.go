@@ -14,12 +14,17 @@ type Install struct {
 	// Comments is true when the agent reads the file as JSON with comments
 	// (and trailing commas).
 	Comments bool
-	Layout   Layout
+	// Bare is true for an agent whose file holds its events as the file's
+	// own members ({"PreToolUse": [...]}), and reads them wrapped in
+	// "hooks" too: install writes where the file has them, at the top
+	// level in a file with no "hooks".
+	Bare   bool
+	Layout Layout
 	// Matcher is the matcher written for an event about tools ("*", ".*"),
 	// empty when the layout has none.
 	Matcher string
 	// Command is the entry's member that holds the command: "command",
-	// or "bash".
+	// or "bash"; empty for Executables and Plugin, which have no entries.
 	Command string
 	// Typed is true when an entry says "type": "command".
 	Typed bool
@@ -40,6 +45,9 @@ type Install struct {
 	// it does not load that scope's hooks; a hook there is a problem,
 	// since a guard that runs only sometimes lets the other runs through.
 	NotLoaded map[Scope]string
+	// Shadows names, for a scope, the scope whose file, where it exists,
+	// the agent reads instead: that scope's file is then not read at all.
+	Shadows map[Scope]Scope
 	// Review says how the agent runs only the hooks its user has reviewed,
 	// where it does: doctor cannot see that review, so it is a note.
 	Review string
@@ -48,18 +56,53 @@ type Install struct {
 	// (`hookwire bridge --mcp`, core/bridge/mcptool).
 	MCPTool *MCPTool
 	// FailsOpen says, for an agent that runs the action when a hook fails
-	// in a way the bridge cannot answer for (the bridge missing, killed)
-	// and has no setting that makes it fail closed, what then goes
-	// unguarded: install and doctor say it.
+	// in a way the bridge cannot answer for (the bridge missing, killed),
+	// what then goes unguarded, and the setting that makes it fail closed
+	// where it has one (Strict): install and doctor say it.
 	FailsOpen string
-	// Plugin, for an agent whose hooks are only a plugin of its plugin
-	// API (an ES module in a plugins folder), says where hookwire's plugin
-	// goes: install and doctor write and read no hooks file for it.
-	Plugin string
+	// Strict, where set, is the entry's member that, written true, makes
+	// the agent block the action when a guard's hook fails: install writes
+	// it on the entries of every event that guards a tool, and doctor
+	// reports such an entry without it.
+	Strict string
 	// ShowOutput is the entry's member, written true, that has the agent
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.
 	ShowOutput string
+	// UserFileEnv is a variable that, where set, names the folder the agent
+	// reads its user's file from, in place of the folder of Files[User]
+	// under the home folder (Kimi CLI's KIMI_SHARE_DIR for ~/.kimi): install
+	// and doctor say that the file hookwire writes is then not read.
+	UserFileEnv string
+	// TOML, where set, says that the agent's hooks files are TOML whose
+	// hooks are an array of tables ([[hooks]]): install writes hookwire's
+	// entries there as a block of its own between two comments, and keeps
+	// every other byte of the file. Layout is then not read.
+	TOML *TOMLHooks
+}
+
+// TOMLHooks is how an agent's TOML file holds its hooks: an array of
+// tables, one per hook, each naming its event (Kimi CLI's [[hooks]] with
+// event = "PreToolUse"). An entry's command and timeout are under the keys
+// Install's Command and Timeout.Field name; its matcher is Install.Matcher,
+// written for an event about tools.
+type TOMLHooks struct {
+	// Table is the array's name: "hooks" for [[hooks]].
+	Table string
+	// EventKey is the entry's key that names its event: "event".
+	EventKey string
+	// MatcherKey is the entry's key for its matcher; empty where the agent
+	// reads none.
+	MatcherKey string
+	// Set are keys that every entry install writes has, with their values
+	// (a string, a bool or an int64): an agent's switch that makes a failed
+	// hook block, where it is a key of the entry.
+	Set map[string]any
+	// UniqueNames is true for an agent that reads a hook by its name,
+	// which must be unique across its files (Mistral Vibe skips an entry
+	// whose name another has): install names each entry after the hook,
+	// its event and its command.
+	UniqueNames bool
 }
 
 // MCPTool is an agent's hook that calls a tool of an MCP server: the
@@ -73,6 +116,13 @@ type MCPTool struct {
 	// JSON are the members whose values are objects, arrays, booleans or
 	// numbers: the agent writes them as JSON text.
 	JSON []string
+	// Servers are the file that declares the agent's MCP servers (in its
+	// "mcpServers") for a hook of each scope: relative to the home folder
+	// for User, to the project's folder for the others.
+	Servers map[Scope]string
+	// Enable is the settings list that approves a server of the project's
+	// file by name: the agent starts it only once it is listed there.
+	Enable string
 }
 
 // Scope is which of an agent's configuration files: the user's, the
@@ -102,10 +152,22 @@ const (
 	// Listed is Flat without the version: hooks.EVENT is a list of
 	// entries, and the file has nothing else install writes.
 	Listed
+	// Executables is a folder (Files names it) of programs, one per event,
+	// each named after its event: no settings file and no entries; install
+	// writes a file of its own per event.
+	Executables
+	// Plugin is an agent whose hooks are a plugin of its plugin API, an ES
+	// module it loads from a plugins folder (OpenCode's): Files names the
+	// module hookwire's plugin is written as, which forwards every event to
+	// one warm server (hookwire bridge --mcp); no settings file, no entries.
+	Plugin
 )
 
+// Entries says whether the agent's hooks are entries of a settings file.
+func (l Layout) Entries() bool { return l != Executables && l != Plugin }
+
 // Lists says whether hooks.EVENT is a list of entries, not of groups.
-func (l Layout) Lists() bool { return l != Grouped }
+func (l Layout) Lists() bool { return l == Flat || l == Listed }
 
 // Timeout is how an agent reads a hook's timeout.
 type Timeout struct {
@@ -142,10 +204,13 @@ type Trust struct {
 	// a zero Setting (no Path) is trust that is always on.
 	Setting Switch
 	// File is the trust rules' file, under the home folder: JSON rules of
-	// folder to level, or, where Projects is true, a config.toml whose
-	// [projects."DIR"] trust_level says.
+	// folder to level; where Projects is true, a config.toml whose
+	// [projects."DIR"] trust_level says; where Lists is true, a TOML file
+	// of two lists of folders, trusted and untrusted, where the closest
+	// folder named, the folder itself or one that holds it, decides.
 	File     string
 	Projects bool
+	Lists    bool
 	// Asks is how the agent asks its user to trust a folder, where a
 	// command does: doctor's fix names it.
 	Asks string

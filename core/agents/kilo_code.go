@@ -18,6 +18,7 @@ var KiloCode = add(&Agent{
 	Cannot:   openCodeCannot,
 	Install: Install{
 		Document: "Kilo Code CLI 7.7.7 run here: a plugin of PROJECT/.kilo/plugins is loaded at start",
-		Plugin:   "hookwire's plugin for OpenCode, sdk-node's opencode-plugin built to one ES module, as .kilo/plugins/hookwire.js of the project",
+		Files:    map[Scope]string{Project: ".kilo/plugins/hookwire.js"},
+		Layout:   Plugin,
 	},
 })

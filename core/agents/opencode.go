@@ -60,6 +60,7 @@ var OpenCode = add(&Agent{
 	Cannot:   openCodeCannot,
 	Install: Install{
 		Document: "OpenCode 1.18.33's plugins documentation: every .js or .ts file of PROJECT/.opencode/plugins and ~/.config/opencode/plugins is loaded at start, and each function it exports is a plugin",
-		Plugin:   "hookwire's plugin, sdk-node's opencode-plugin built to one ES module, as .opencode/plugins/hookwire.js of the project or ~/.config/opencode/plugins/hookwire.js",
+		Files:    map[Scope]string{User: ".config/opencode/plugins/hookwire.js", Project: ".opencode/plugins/hookwire.js"},
+		Layout:   Plugin,
 	},
 })

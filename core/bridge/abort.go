@@ -90,9 +90,10 @@ func (s *server) blockAfter(a *abort, o outcome) outcome {
 	s.mu.Lock()
 	turns := s.turns
 	s.mu.Unlock()
-	if prompt := s.opts.Agent.PromptEvent(); !turns && a.turn == "" && prompt != "" {
-		// Without the prompt, the bridge never learns that the turn is
-		// over: say so, and how to tell it.
+	if prompt := s.opts.Agent.TurnOverEvent(); !turns && a.turn == "" && prompt != "" {
+		// Without the prompt (or the turn's end, where the agent has no
+		// prompt event), the bridge never learns that the turn is over:
+		// say so, and how to tell it.
 		why += fmt.Sprintf(" (%s sends this hook no %s, so its tool calls stay blocked until the session ends: name %s for the hook in %s's settings, as hookwire install does)",
 			s.opts.Agent.Title, prompt, prompt, s.opts.Agent.Title)
 	}

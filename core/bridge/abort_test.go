@@ -8,13 +8,15 @@ import (
 )
 
 // Every agent's prompt ends a turn a hook aborted, and so does the end of
-// its turn where it has one; a subagent's end does not: the turn that ran
+// its turn where it has one (the one event that does, for an agent with no
+// prompt event: Mistral Vibe); a subagent's end does not: the turn that ran
 // it goes on.
 func TestEveryAgentsPromptAndTurnEndEndAnAbortedTurnAndASubagentsEndDoesNot(t *testing.T) {
 	for name, agent := range Agents {
-		prompt := agent.PromptEvent()
-		if prompt == "" || agent.Events[prompt].Kind != protocol.KindTurnStart {
-			t.Errorf("%s: no prompt event ends an aborted turn (got %q)", name, prompt)
+		over := agent.TurnOverEvent()
+		if prompt := agent.PromptEvent(); prompt != "" && (over != prompt || agent.Events[prompt].Kind != protocol.KindTurnStart) ||
+			prompt == "" && (over == "" || agent.Events[over].Kind != protocol.KindTurnEnd) {
+			t.Errorf("%s: neither its prompt nor its turn's end ends an aborted turn (got %q)", name, over)
 		}
 		ends := 0
 		for event, step := range agent.Events {
@@ -24,7 +26,7 @@ func TestEveryAgentsPromptAndTurnEndEndAnAbortedTurnAndASubagentsEndDoesNot(t *t
 			case step.NewTurn && step.Kind != protocol.KindTurnStart:
 				t.Errorf("%s: %s ends an aborted turn, but it is neither a prompt nor a turn's end", name, event)
 			}
-			if step.NewTurn && (step.Guard || step.Kind == protocol.KindTurnEnd && event != "Stop" && event != "AfterAgent" && event != "agentStop" && event != "stop" && event != "post_cascade_response" && event != "session.idle") {
+			if step.NewTurn && (step.Guard || step.Kind == protocol.KindTurnEnd && event != "Stop" && event != "TaskComplete" && event != "AfterAgent" && event != "agentStop" && event != "stop" && event != "post_cascade_response" && event != "post_agent" && event != "session.idle") {
 				t.Errorf("%s: %s ends an aborted turn: a subagent's end, or a guard, never does", name, event)
 			}
 		}

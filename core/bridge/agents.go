@@ -59,6 +59,9 @@ type replyForm struct {
 	// message is the member of a JSON reply whose text the agent shows
 	// its user; empty: systemMessage.
 	message string
+	// context adds text for the model to a reply, where the event takes
+	// context (Step.Context); nil: withContext.
+	context func(r Reply, ev Event, text string) Reply
 	// stderrOnly is true for an agent that reads no JSON from a hook, only
 	// its exit code: a message for the user goes on stderr.
 	stderrOnly bool
@@ -108,6 +111,14 @@ func (a *Agent) messageKey() string {
 		return ""
 	}
 	return cmp.Or(a.form().message, "systemMessage")
+}
+
+// withContext adds text for the model to a reply, in the agent's form.
+func (a *Agent) withContext(r Reply, ev Event, text string) Reply {
+	if add := a.form().context; add != nil {
+		return add(r, ev, text)
+	}
+	return withContext(r, ev, text)
 }
 
 // eventKey is the member of the agent's events that names them.

@@ -46,7 +46,52 @@ func canonical(agent string, ev Event, tool string, args map[string]any) *protoc
 		}
 		return nil
 	}
-	return &protocol.CanonicalTool{Kind: s.kind, Command: arg(s.command), Path: arg(s.path), URL: arg(s.url), Pattern: arg(s.pattern)}
+	command := arg(s.command)
+	if command == nil && s.command != "" {
+		command = commandLines(args[s.command])
+	}
+	return &protocol.CanonicalTool{Kind: s.kind, Command: command, Path: arg(s.path), URL: arg(s.url), Pattern: arg(s.pattern)}
+}
+
+// commandLines reads an argument that holds a list of commands (Cline's
+// run_commands), each a command line or a program with its arguments run
+// with no shell, as one command line per command: a shell reader sees
+// every program the call runs. Nil when it holds none.
+func commandLines(v any) *string {
+	list, ok := v.([]any)
+	if !ok {
+		list = []any{v}
+	}
+	var lines []string
+	for _, c := range list {
+		switch c := c.(type) {
+		case string:
+			lines = append(lines, c)
+		case map[string]any:
+			program, _ := c["command"].(string)
+			words := []string{shellWord(program)}
+			args, _ := c["args"].([]any)
+			for _, a := range args {
+				text, ok := a.(string)
+				if !ok {
+					text = fmt.Sprint(a)
+				}
+				words = append(words, shellWord(text))
+			}
+			lines = append(lines, strings.Join(words, " "))
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	joined := strings.Join(lines, "\n")
+	return &joined
+}
+
+// shellWord quotes a word for sh: what a program run with no shell gets as
+// that argument.
+func shellWord(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func nonEmpty(s string) *string {

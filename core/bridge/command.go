@@ -111,9 +111,9 @@ func Command(fs *flag.FlagSet, observe Observer, warm WarmServer, self ...string
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if *serve != "" || *mcp {
-			// The agents of a plugin (Install.Plugin) ask the server as MCP
+			// The agents of a plugin (agents.Plugin) ask the server as MCP
 			// tool calls too: hookwire's plugin is their MCP client.
-			if *mcp && agent.Install.MCPTool == nil && agent.Install.Plugin == "" {
+			if *mcp && agent.Install.MCPTool == nil && agent.Install.Layout != agents.Plugin {
 				return fail(cli.ExitUsage, fmt.Errorf("--mcp: %s calls no tool of an MCP server as a hook, nor runs hookwire's plugin", agent.Title))
 			}
 			proc := runtime.ProcessConfig{Command: argv, TimeoutMS: int(timeout.Milliseconds()), EnvClear: *envClear, EnvPassthrough: cli.List(*envPass)}

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookwire/hookwire/core/agents"
+	"github.com/hookwire/hookwire/core/protocol"
 )
 
 // What the user sees when a hook cannot answer: each agent's channel for a
@@ -86,16 +90,23 @@ func withMessage(r Reply, key, message string) Reply {
 // withContext adds text for the model to a reply, as the agents that read
 // it take it: hookSpecificOutput.additionalContext.
 func withContext(r Reply, ev Event, text string) Reply {
+	return withContextAt(r, "hookSpecificOutput", "additionalContext", text, map[string]any{"hookEventName": ev.Name})
+}
+
+// withContextAt adds text for the model to a reply's object member, after
+// the text there, with the members of also beside it.
+func withContextAt(r Reply, object, member, text string, also map[string]any) Reply {
 	return edited(r, func(out map[string]any) {
-		specific, _ := out["hookSpecificOutput"].(map[string]any)
+		specific, _ := out[object].(map[string]any)
 		if specific == nil {
 			specific = map[string]any{}
-			out["hookSpecificOutput"] = specific
+			out[object] = specific
 		}
-		if before, _ := specific["additionalContext"].(string); before != "" {
+		if before, _ := specific[member].(string); before != "" {
 			text = before + "\n\n" + text
 		}
-		specific["hookEventName"], specific["additionalContext"] = ev.Name, text
+		maps.Copy(specific, also)
+		specific[member] = text
 	})
 }
 
@@ -208,4 +219,38 @@ func (h tailHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 func (h tailHandler) WithGroup(name string) slog.Handler {
 	return tailHandler{h.Handler.WithGroup(name), h.tail}
+}
+
+// blockOnly is the decision of an agent that reads, before a tool, only a
+// block (block writes it, with its reason, and whether the hook failed) or
+// nothing, which allows, and
+// nothing at its other events. Such an agent takes a hook that fails or
+// says neither for one it may pass over, and runs the tool: a guard the
+// hook cannot answer is blocked here.
+func blockOnly(a *agents.Agent, o outcome, block func(reason string, failed bool) Reply) Reply {
+	switch {
+	case !o.step.Guard:
+		if o.failure != "" {
+			return Reply{Stderr: o.problem()}
+		}
+		return Reply{}
+	case o.failure != "" && o.failOpen:
+		return Reply{Stderr: o.problem()}
+	case o.failure != "":
+		r := block(o.failure, true)
+		r.Stderr = o.problem()
+		if a.Quirks.EndsRun {
+			r.Stderr = strings.Replace(r.Stderr, "; the tool call was blocked", "; "+a.Title+"'s whole run was ended (it stops a tool call only so)", 1)
+		}
+		return r
+	case o.ended != nil && o.ended.action == protocol.ActionRespond:
+		return block(o.ended.forLLM, false)
+	case o.ended != nil:
+		return block(o.ended.because(), false)
+	case o.approval != nil && o.approval.denied() && !o.approval.byDefault:
+		return block(o.approval.because(), false)
+	case o.args != nil:
+		return block(a.Title+" cannot take a rewritten call: a hook rewrote it to "+encode(o.args), false)
+	}
+	return Reply{} // an allow: the agent's own mode decides
 }

@@ -381,7 +381,7 @@ func (s *server) remarks(ev Event, o *outcome, r Reply) Reply {
 			messages = append(messages, fmt.Sprintf("hookwire: hook %s asked %s to go on again after it went on once this turn for a hook: the turn ends here, so that no hook keeps it going forever", s.opts.Name, s.opts.Agent.Title))
 		}
 	case o.step.Context:
-		r = withContext(r, ev, strings.Join(context, "\n\n"))
+		r = s.opts.Agent.withContext(r, ev, strings.Join(context, "\n\n"))
 	case o.once("context at " + ev.Name):
 		messages = append(messages, fmt.Sprintf("hookwire: %s reads no context from a hook at %s: the model does not read what hook %s added", s.opts.Agent.Title, ev.Name, s.opts.Name))
 	}

@@ -62,10 +62,18 @@ func agentHost(a *agents.Agent) *Host {
 // sent params, with notes on what it drops or changes.
 func agentActs(a *agents.Agent, method string, params, res any) (any, []string) {
 	var notes []string
+	denied := "the call is denied"
+	if a.Quirks.EndsRun {
+		denied = a.Title + "'s whole run is ended (it stops a call only so)"
+	}
 	switch v := res.(type) {
 	case protocol.Respond:
+		read := ", and the model reads the result as the reason"
+		if a.Quirks.EndsRun {
+			read = ", with the result as the reason; the model reads nothing of it"
+		}
 		return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: v.Result.ForLLM},
-			[]string{"respond: " + a.Title + " lets no hook answer a tool call: the call is denied, and the model reads the result as the reason"}
+			[]string{"respond: " + a.Title + " lets no hook answer a tool call: " + denied + read}
 	case protocol.ApproveToolResult:
 		if v.Abstain != nil && *v.Abstain {
 			return res, []string{"abstain: no decision; " + a.Title + "'s own permission rules decide"}
@@ -81,7 +89,7 @@ func agentActs(a *agents.Agent, method string, params, res any) (any, []string) 
 		if a.Quirks.NoNewArguments {
 			args, _ := json.Marshal(v.Call.Arguments)
 			return protocol.DenyTool{Action: protocol.ActionDenyTool, Reason: a.Title + " cannot take a rewritten call: a hook rewrote it to " + string(args)},
-				append(notes, "modify: "+a.TitleVersion()+" takes no new arguments at "+eventOf(a, agents.BeforeTool)+": the call is denied")
+				append(notes, "modify: "+a.TitleVersion()+" takes no new arguments at "+eventOf(a, agents.BeforeTool)+": "+denied)
 		}
 	case protocol.BeforeLLMModify:
 		prev, _ := params.(protocol.BeforeLLMParams)

@@ -10,13 +10,13 @@ import (
 )
 
 func TestParseKnowsEveryHostAndNamesThemWhenItDoesNot(t *testing.T) {
-	for name, want := range map[string]string{"": "reference", "reference": "reference", "picoclaw": "picoclaw", "claude-code": "claude-code", "gemini-cli": "gemini-cli",
-		"codex-cli": "codex-cli", "copilot-cli": "copilot-cli", "cursor": "cursor", "factory-droid": "factory-droid", "goose": "goose", "kilo-code": "kilo-code", "opencode": "opencode", "qwen-code": "qwen-code", "windsurf": "windsurf"} {
+	for name, want := range map[string]string{"": "reference", "reference": "reference", "picoclaw": "picoclaw", "claude-code": "claude-code", "cline": "cline", "gemini-cli": "gemini-cli",
+		"codex-cli": "codex-cli", "copilot-cli": "copilot-cli", "cursor": "cursor", "factory-droid": "factory-droid", "goose": "goose", "kilo-code": "kilo-code", "kimi-cli": "kimi-cli", "mistral-vibe": "mistral-vibe", "opencode": "opencode", "openhands": "openhands", "qwen-code": "qwen-code", "windsurf": "windsurf"} {
 		if h, err := Parse(name); err != nil || h.Name != want {
 			t.Errorf("Parse(%q) = %v, %v", name, h, err)
 		}
 	}
-	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw, claude-code, codex-cli, copilot-cli, cursor, factory-droid, gemini-cli, goose, kilo-code, opencode, qwen-code, windsurf)` {
+	if _, err := Parse("claw"); err == nil || err.Error() != `unknown host "claw" (known: reference, picoclaw, claude-code, cline, codex-cli, copilot-cli, cursor, factory-droid, gemini-cli, goose, kilo-code, kimi-cli, mistral-vibe, opencode, openhands, qwen-code, windsurf)` {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -7,6 +7,9 @@ package install
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/host"
@@ -31,6 +34,10 @@ const (
 	Grouped = agents.Grouped
 	Flat    = agents.Flat
 	Listed  = agents.Listed
+	// Executables: a folder of programs, one per event.
+	Executables = agents.Executables
+	// Plugin: a module of the agent's plugin API.
+	Plugin = agents.Plugin
 )
 
 // Scopes are every scope, in the order doctor reads them.
@@ -71,6 +78,14 @@ func Caveats(a *Agent, scope Scope, events []string) []string {
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, why+": install it with --scope user")
 	}
+	if home, err := Home(); err == nil && scope == User {
+		if why := a.userFileMoved(home); why != "" {
+			out = append(out, why)
+		}
+	}
+	if other, ok := a.Shadows[scope]; ok {
+		out = append(out, fmt.Sprintf("%s does not read this file in a project that has a file of its own (%s): install it with --scope %s there too", a.Name, a.Files[other], other))
+	}
 	for _, said := range []string{a.Review, a.FailsOpen} {
 		if said != "" {
 			out = append(out, said)
@@ -107,4 +122,20 @@ func Caveats(a *Agent, scope Scope, events []string) []string {
 		}
 	}
 	return out
+}
+
+// userFileMoved says why the agent does not read its user's file under
+// home, where the variable of Install.UserFileEnv names another folder in
+// this environment; "" when it reads it.
+func (a *Agent) userFileMoved(home string) string {
+	v := os.Getenv(a.UserFileEnv)
+	if a.UserFileEnv == "" || v == "" {
+		return ""
+	}
+	rel := filepath.FromSlash(a.Files[User])
+	dir := filepath.Join(home, filepath.Dir(rel))
+	if moved, err := filepath.Abs(v); err == nil && moved == dir {
+		return ""
+	}
+	return fmt.Sprintf("%s is set (%s): %s reads %s, not %s", a.UserFileEnv, v, a.Name, filepath.Join(v, filepath.Base(rel)), filepath.Join(dir, filepath.Base(rel)))
 }

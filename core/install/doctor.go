@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/hookwire/hookwire/core/conformance"
 	"github.com/hookwire/hookwire/core/host"
 	"github.com/hookwire/hookwire/core/wire"
@@ -50,6 +48,9 @@ type Installed struct {
 	Findings []Finding
 	// Started is true when doctor started the hook to check it.
 	Started bool
+	// server is the command line hookwire's plugin starts, for an agent
+	// of agents.Plugin.
+	server []string
 }
 
 // Report is what doctor found of one agent.
@@ -128,6 +129,17 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 		}
 		seen[file] = true
 		r.Looked = append(r.Looked, file)
+		if !a.Layout.Entries() {
+			hooks, findings := a.installedScripts(scope, file)
+			if a.Layout == Plugin {
+				hooks, findings = a.installedPlugin(scope, file)
+			}
+			r.Hooks, r.Findings = append(r.Hooks, hooks...), append(r.Findings, findings...)
+			if len(hooks)+len(findings) > 0 {
+				r.Files[scope] = file
+			}
+			continue
+		}
 		data, err := read(file)
 		if err != nil || data == nil {
 			if err != nil {
@@ -136,7 +148,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 			continue
 		}
 		r.Files[scope] = file
-		doc, err := decode(data, a.Comments)
+		doc, err := a.read(data)
 		if err != nil {
 			r.Findings = append(r.Findings, problem("fix the file: "+a.Name+" reads none of its settings while it does not parse", "%s: %v", file, err))
 			continue
@@ -153,15 +165,15 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 	loads := map[Scope][]Finding{} // whether the agent loads a scope's hooks, once per scope
 	for i := range r.Hooks {
 		h := &r.Hooks[i]
-		b, _ := ParseCommand(h.Command, env)
-		bf, bridgeThere := checkBridge(a, b, dir)
-		h.Findings = append(h.Findings, bf)
+		b, found, notRun := a.checkRunner(h, docs, env, home, dir)
+		h.Findings = append(h.Findings, found...)
 		if _, done := loads[h.Scope]; !done {
 			loads[h.Scope] = a.loads(h.Scope, docs[User], home, dir)
 		}
 		h.Findings = append(h.Findings, loads[h.Scope]...)
 		h.Findings = append(h.Findings, a.checkTimeouts(docs[h.Scope], h, b)...)
-		line := shellLine(b.Hook)
+		h.Findings = append(h.Findings, a.checkStrict(docs[h.Scope], h)...)
+		line := ShellLine(b.Hook)
 		skipped := func(why string) {
 			h.Findings = append(h.Findings, note("the hook was not started: %s", why))
 		}
@@ -170,8 +182,8 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 			// A configuration file under dir may be a cloned repository's:
 			// starting what it names would run its code.
 			h.Findings = append(h.Findings, note("the hook was not started (doctor runs no command a configuration names unless asked): check it with hookwire doctor --start-hooks %s, or hookwire conformance -- %s", a.Name, line))
-		case !bridgeThere:
-			skipped("its bridge is not there, so " + a.Name + " would not run it either")
+		case notRun != "":
+			skipped(notRun + ", so " + a.Name + " would not run it either")
 		case slices.ContainsFunc(loads[h.Scope], func(f Finding) bool { return f.Problem }):
 			skipped(a.Name + " does not load this file's hooks here (see above)")
 		default:
@@ -187,13 +199,13 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 	return r
 }
 
-// installed are the bridge commands of a file, each with its events.
+// installed are the bridge commands of a file, each with its events, and
+// the warm form's mcp_tool hooks as one, whose command is warmMarker.
 func (a *Agent) installed(doc *document, scope Scope, file string, env map[string]string) []Installed {
 	var out []Installed
 	noteRecorded(file) // a bridge of any name install wrote, by its record
-	events, _ := hooksObject(doc.find("hooks"))
-	for _, event := range events {
-		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok }) {
+	for _, event := range a.hookEvents(doc) {
+		for _, p := range a.entries(doc, event, func(cmd string) bool { _, ok := ParseCommand(cmd, env); return ok || cmd == warmMarker }) {
 			i := slices.IndexFunc(out, func(h Installed) bool { return h.Command == p.command })
 			if i < 0 {
 				out = append(out, Installed{Scope: scope, File: file, Command: p.command})
@@ -230,7 +242,7 @@ func checkBridge(a *Agent, b Bridged, dir string) (Finding, bool) {
 // its replies (tools added in before_llm, respond, ...) is a note. The
 // run is bounded in time (HookTimeout) and in what the hook may write.
 func checkHook(ctx context.Context, a *Agent, b Bridged, dir string) HookCheck {
-	line := shellLine(b.Hook)
+	line := ShellLine(b.Hook)
 	ctx, cancel := context.WithTimeout(ctx, HookTimeout)
 	defer cancel()
 	h, _ := host.Parse(a.Name)
@@ -262,8 +274,8 @@ func checkHook(ctx context.Context, a *Agent, b Bridged, dir string) HookCheck {
 	return HookCheck{Findings: out, Modes: report.Modes}
 }
 
-// shellLine is a command's words quoted for sh, to be run by hand.
-func shellLine(argv []string) string {
+// ShellLine is a command's words quoted for sh, to be run by hand.
+func ShellLine(argv []string) string {
 	words := make([]string, len(argv))
 	for i, w := range argv {
 		words[i] = quote(w)
@@ -393,46 +405,6 @@ func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home,
 	return out
 }
 
-// tomlSetting is the boolean at path in a TOML file, if it sets one. A
-// file that does not parse is an error, with its line and column.
-func tomlSetting(data []byte, path []string) (value, set bool, err error) {
-	if data == nil {
-		return false, false, nil
-	}
-	v, err := decodeTOML(data)
-	if err != nil {
-		return false, false, err
-	}
-	for _, name := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return false, false, nil
-		}
-		v = m[name]
-	}
-	value, set = v.(bool)
-	return value, set, nil
-}
-
-// decodeTOML reads a TOML file as the agents that read one do: one that
-// does not parse (a syntax error, a byte-order mark, a table or key given
-// twice) is an error, with where it is.
-func decodeTOML(data []byte) (any, error) {
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%d bytes, more than a settings file has (at most %d)", len(data), MaxFileSize)
-	}
-	var v any = map[string]any{}
-	if err := toml.Unmarshal(data, &v); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return nil, fmt.Errorf("line %d, column %d: %v", row, col, err)
-		}
-		return nil, err
-	}
-	return v, nil
-}
-
 // checkTrust says whether dir is a trusted folder, where the agent loads
 // project hooks only in one.
 func (a *Agent) checkTrust(user *document, home, dir string) Finding {
@@ -502,7 +474,11 @@ func (r *Report) Write(w io.Writer) {
 		line("  ", f)
 	}
 	for _, h := range r.Hooks {
-		fmt.Fprintf(w, "  hook in %s (%s): %s\n    events: %s\n", h.File, h.Scope, h.Command, strings.Join(h.Events, ", "))
+		what := h.Command
+		if what == warmMarker {
+			what = "the warm form, mcp_tool hooks of hookwire's MCP server"
+		}
+		fmt.Fprintf(w, "  hook in %s (%s): %s\n    events: %s\n", h.File, h.Scope, what, strings.Join(h.Events, ", "))
 		for _, f := range h.Findings {
 			line("    ", f)
 		}
@@ -537,6 +513,16 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	if why, ok := a.NotLoaded[scope]; ok {
 		out = append(out, problem("install it with --scope user, whose file "+a.Name+" loads however it runs", "%s", why))
 	}
+	if why := a.userFileMoved(home); scope == User && why != "" {
+		out = append(out, problem(fmt.Sprintf("unset %s where %s runs, or install with HOME set so that the file is there", a.UserFileEnv, a.Name), "%s", why))
+	}
+	if other, ok := a.Shadows[scope]; ok {
+		if file, err := a.Path(other, home, dir); err == nil {
+			if _, err := os.Stat(file); err == nil {
+				out = append(out, problem("install it with --scope "+string(other)+" too", "%s reads %s here, and then not this file: a hook here does not run in this project", a.Name, file))
+			}
+		}
+	}
 	for _, said := range []string{a.Review, a.FailsOpen} {
 		if said != "" {
 			out = append(out, note("%s", said))
@@ -546,6 +532,8 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 	case scope == User || a.Trust == nil:
 	case a.Trust.Projects:
 		out = append(out, a.checkProjectTrust(home, dir))
+	case a.Trust.Lists:
+		out = append(out, a.checkTrustLists(home, dir))
 	default:
 		out = append(out, a.checkTrust(user, home, dir))
 	}
@@ -559,18 +547,11 @@ func (a *Agent) loads(scope Scope, user *document, home, dir string) []Finding {
 func (a *Agent) checkProjectTrust(home, dir string) Finding {
 	file := filepath.Join(home, filepath.FromSlash(a.Trust.File))
 	fix := fmt.Sprintf("run %s in the folder and trust it when it asks (%s), or add [projects.%q] trust_level = \"trusted\" to %s", a.Name, a.Trust.Asks, dir, file)
-	data, err := read(file)
-	if err != nil {
-		return problem(fix, "%s cannot be read: %v", file, err)
+	rules, failed := readTrustRules(file, fix)
+	if failed != nil {
+		return *failed
 	}
-	var projects map[string]any
-	if data != nil {
-		v, err := decodeTOML(data)
-		if err != nil {
-			return problem(fix, "%s does not parse: %v", file, err)
-		}
-		projects, _ = v.(map[string]any)["projects"].(map[string]any)
-	}
+	projects, _ := rules["projects"].(map[string]any)
 	for _, folder := range []string{dir, gitRoot(dir)} {
 		if folder == "" {
 			continue

@@ -70,6 +70,22 @@ func writeFile(t *testing.T, path, data string) {
 	}
 }
 
+// installTestdata writes the agent's realistic file of testdata (named
+// testdata) as its file of scope in the clone, then installs hook there
+// for a guard's events; it returns the change, written, and the events.
+func installTestdata(t *testing.T, c *clone, a *Agent, scope Scope, testdata string, hook Hook) (Change, []string) {
+	t.Helper()
+	file, err := a.Path(scope, c.home, c.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	original, err := os.ReadFile(filepath.Join("testdata", testdata))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return installGuard(t, a, file, original, hook)
+}
+
 // texts are a report's findings, hooks' first, as lines.
 func texts(r *Report) string {
 	var b strings.Builder
@@ -347,24 +363,8 @@ func TestDoctorGeminiTrustFromTheEnvironment(t *testing.T) {
 func TestWindsurfFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
 	c := newClone(t)
 	a := Agents["windsurf"]
-	file, err := a.Path(Project, c.home, c.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	original, err := os.ReadFile(filepath.Join("testdata", "windsurf.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, file, string(original))
 	hook := Hook{Command: Command(c.bridge, a.Name, []string{"/srv/venv/bin/python", "/srv/guard.py"})}
-	events := Events(a.facts(), guardModes)
-	ch, err := Install(a, file, hook, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ch.Write(); err != nil {
-		t.Fatal(err)
-	}
+	ch, events := installTestdata(t, c, a, Project, "windsurf.json", hook)
 	var written struct {
 		Hooks map[string][]map[string]any
 	}
@@ -383,4 +383,21 @@ func TestWindsurfFailsOpenIsSaidAtInstallAndDoctor(t *testing.T) {
 	if out := texts(r); !r.OK() || !strings.Contains(out, unguarded) {
 		t.Errorf("doctor:\n%s", out)
 	}
+}
+
+// installGuard writes original at file and installs hook into it for a
+// guard's events, as hookwire install does (the state folder's write):
+// the change and the events.
+func installGuard(t *testing.T, a *Agent, file string, original []byte, hook Hook) (Change, []string) {
+	t.Helper()
+	writeFile(t, file, string(original))
+	events := Events(a.facts(), guardModes)
+	ch, err := Install(a, file, hook, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Write(); err != nil {
+		t.Fatal(err)
+	}
+	return ch, events
 }

@@ -39,10 +39,11 @@ func Events(agent *agents.Agent, modes []protocol.Mode) []string {
 				out = append(out, step.ContextLater)
 			}
 			// After an abort, the bridge blocks every guarded call until
-			// the user's next prompt: the agent must tell it of the prompt,
-			// or the session stays blocked to its end.
-			if step.Guard && agent.PromptEvent() != "" {
-				out = append(out, agent.PromptEvent())
+			// the user's next prompt (or the end of the turn, for an agent
+			// with no prompt event): the agent must tell it of that, or the
+			// session stays blocked to its end.
+			if over := agent.TurnOverEvent(); step.Guard && over != "" {
+				out = append(out, over)
 			}
 		}
 	}
@@ -65,9 +66,6 @@ func toolEvent(agent *agents.Agent, event string) bool {
 // user's scope and under dir for the others.
 func (a *Agent) Path(scope Scope, home, dir string) (string, error) {
 	rel, ok := a.Files[scope]
-	if !ok && a.Plugin != "" {
-		return "", fmt.Errorf("%s reads hooks only from a plugin: hookwire install does not write it yet; put %s", a.Name, a.Plugin)
-	}
 	if !ok {
 		var known []string
 		for _, s := range Scopes {
@@ -92,6 +90,15 @@ type Hook struct {
 	Name string
 	// Timeout is the entry's timeout, written in the agent's unit.
 	Timeout time.Duration
+	// Warm writes the warm form: mcp_tool hooks that call hookwire's MCP
+	// server (warm.go), where the agent has them, in place of commands;
+	// Enable adds the server to the settings' list of the project's
+	// servers the agent starts.
+	Warm, Enable bool
+	// Server is hookwire's warm server's command line (WarmServer), which
+	// the plugin of an agent of agents.Plugin starts; Command is then that
+	// line quoted for sh, as install records it.
+	Server []string
 }
 
 // Change is what install or uninstall does to one file.
@@ -117,12 +124,17 @@ type Change struct {
 	Restored bool
 	// Notes are what the user should know of how the change was made.
 	Notes []string
+	// Parts are, for an agent whose hooks are files of their own
+	// (Executables), the change of each file; File is then their folder.
+	Parts []Change
 
 	op      op
-	command string   // install: the hook's command
-	added   added    // install: what it adds besides the entries
-	removed []string // uninstall: the commands taken out
-	rest    []byte   // uninstall: what is left, where After is nil
+	command string      // install: the hook's command (warmMarker for the warm form; a server's line)
+	added   added       // install: what it adds besides the entries
+	removed []string    // uninstall: the commands taken out; install: a server replaced
+	rest    []byte      // uninstall: what is left, where After is nil
+	mode    fs.FileMode // install: a new file's mode, 0644 when zero
+	folder  bool        // the change of a folder of files: its Parts
 }
 
 // op is which change.
@@ -137,15 +149,28 @@ const (
 type added struct {
 	version, hooks bool
 	events         []string
+	// The warm form's: the mcpServers object, the settings' list of
+	// enabled servers, and hookwire's server in it.
+	servers, enableList, enabled bool
 }
 
-// Changed says whether the file changes.
+// Changed says whether the file changes, or one of its Parts.
 func (c Change) Changed() bool {
+	if c.folder {
+		return len(c.Parts) > 0 // add keeps only the parts that change
+	}
 	return !bytes.Equal(c.Before, c.After) || (c.Before == nil) != (c.After == nil)
 }
 
-// Diff is the change as a unified diff.
+// Diff is the change as a unified diff, of each of its Parts in turn.
 func (c Change) Diff() string {
+	if c.folder {
+		var out strings.Builder
+		for _, p := range c.Parts {
+			out.WriteString(p.Diff())
+		}
+		return out.String()
+	}
 	from, to := c.File, c.File
 	if c.Before == nil {
 		from = "/dev/null"
@@ -190,9 +215,18 @@ func Install(a *Agent, file string, hook Hook, events []string) (Change, error) 
 
 // install is Install on the file's bytes.
 func install(a *Agent, file string, before []byte, hook Hook, events []string) (Change, error) {
+	if a.TOML != nil {
+		return installTOML(a, file, before, hook, events)
+	}
 	doc, err := decode(before, a.Comments)
 	if err != nil {
 		return Change{File: file, Before: before}, fmt.Errorf("%s: %v", file, err)
+	}
+	if hook.Warm {
+		hook.Command = warmMarker
+	}
+	if err := a.otherForm(doc, file, hook.Warm); err != nil {
+		return Change{File: file, Before: before, After: before}, err
 	}
 	ch := Change{File: file, Before: before, op: opInstall, command: hook.Command}
 	facts := a.facts()
@@ -202,48 +236,51 @@ func install(a *Agent, file string, before []byte, hook Hook, events []string) (
 		}
 		ch.added.version = true
 	}
-	if doc.find("hooks") == nil {
+	if doc.find("hooks") == nil && !a.Bare {
 		if err := doc.add(nil, "hooks", object{}); err != nil {
 			return ch, err
 		}
 		ch.added.hooks = true
 	}
+	section := a.section(doc)
 	for _, event := range events {
 		if len(a.entries(doc, event, func(cmd string) bool { return cmd == hook.Command })) > 0 {
 			ch.Kept = append(ch.Kept, event)
 			continue
 		}
-		if doc.find("hooks", event) == nil {
-			if err := doc.add([]string{"hooks"}, event, []any{}); err != nil {
+		if doc.find(append(section, event)...) == nil {
+			if err := doc.add(section, event, []any{}); err != nil {
 				return ch, fmt.Errorf("%s: %v", file, err)
 			}
 			ch.added.events = append(ch.added.events, event)
 		}
-		var value any = a.entry(hook)
+		var value any = a.entry(hook, event)
 		if a.Layout == Grouped {
 			group := object{}
 			if a.Matcher != "" && toolEvent(facts, event) {
 				group = append(group, member{"matcher", a.Matcher})
 			}
-			value = append(group, member{"hooks", []any{a.entry(hook)}})
+			value = append(group, member{"hooks", []any{value}})
 		}
-		if err := doc.add([]string{"hooks", event}, "", value); err != nil {
+		if err := doc.add(append(section, event), "", value); err != nil {
 			return ch, fmt.Errorf("%s: %v", file, err)
 		}
 		ch.Events = append(ch.Events, event)
 	}
-	ch.After = doc.bytes()
-	if before == nil && !bytes.HasSuffix(ch.After, []byte("\n")) {
-		ch.After = append(ch.After, '\n')
+	if hook.Warm && hook.Enable {
+		if err := a.enableServer(doc, &ch); err != nil {
+			return ch, fmt.Errorf("%s: %v", file, err)
+		}
 	}
-	if crlf(before) {
-		ch.After = toCRLF(ch.After)
-	}
+	ch.After = finish(before, doc.bytes())
 	return ch, nil
 }
 
-// entry is the hook's entry in the agent's form.
-func (a *Agent) entry(hook Hook) object {
+// entry is the hook's entry of event in the agent's form.
+func (a *Agent) entry(hook Hook, event string) object {
+	if hook.Warm {
+		return a.warmEntry(hook, event)
+	}
 	var e object
 	if a.Typed {
 		e = append(e, member{"type", "command"})
@@ -261,6 +298,16 @@ func (a *Agent) entry(hook Hook) object {
 	return e
 }
 
+// section is the path of the document's hooks section: "hooks", or, for
+// an agent that reads its events at the top level, the top level of a
+// file that has no "hooks".
+func (a *Agent) section(doc *document) []string {
+	if a.Bare && doc.find("hooks") == nil {
+		return nil
+	}
+	return []string{"hooks"}
+}
+
 // place is where an entry is: its event, its group (Grouped), its index.
 type place struct {
 	event        string
@@ -274,15 +321,25 @@ type entryValue struct {
 	timeout    float64
 	hasTimeout bool
 	name       string
+	// strict says that the entry has the agent's switch that makes a failed
+	// guard block the call (Install.Strict) set true.
+	strict bool
 }
 
 // entries are the command entries of event whose command match accepts,
-// in the order of the file.
+// in the order of the file; the warm form's mcp_tool hooks are entries
+// whose command is warmMarker.
 func (a *Agent) entries(doc *document, event string, match func(command string) bool) []place {
+	if a.TOML != nil {
+		return a.tomlEntries(doc.tables, event, match)
+	}
 	var out []place
 	visit := func(group int, list []hujsonValue) {
 		for i := range list {
 			cmd := text(child(&list[i], a.Command))
+			if cmd == "" && a.MCPTool != nil && isWarmHook(&list[i]) {
+				cmd = warmMarker
+			}
 			if cmd == "" || !match(cmd) {
 				continue
 			}
@@ -291,7 +348,7 @@ func (a *Agent) entries(doc *document, event string, match func(command string) 
 			out = append(out, place{event: event, group: group, index: i, command: cmd, value: ev})
 		}
 	}
-	list := elements(doc.find("hooks", event))
+	list := elements(doc.find(append(a.section(doc), event)...))
 	if a.Layout.Lists() {
 		visit(-1, list)
 		return out
@@ -317,6 +374,23 @@ func Uninstall(a *Agent, file, command string) (Change, error) {
 	return uninstall(a, file, before, command, nil)
 }
 
+// installedBy says whether an entry's command is one uninstall takes out:
+// command, where it is not empty; else one hookwire's record of the file
+// holds (r, where there is one), or one that runs hookwire-bridge by its
+// absolute path for this agent.
+func (a *Agent) installedBy(command string, r *record) func(cmd string) bool {
+	return func(cmd string) bool {
+		if command != "" {
+			return cmd == command
+		}
+		if (r != nil && slices.Contains(r.Commands, cmd)) || cmd == warmMarker {
+			return true
+		}
+		b, ok := ParseCommand(cmd, nil)
+		return ok && b.Installed && b.Agent == a.Name
+	}
+}
+
 // uninstall is Uninstall on the file's bytes, with hookwire's record of
 // the file where there is one: then the commands it holds go too, whatever
 // the bridge's name, and of the sections and events left empty only those
@@ -326,22 +400,17 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 	if before == nil {
 		return ch, nil
 	}
+	if a.TOML != nil {
+		return uninstallTOML(a, file, before, command, r)
+	}
 	doc, err := decode(before, a.Comments)
 	if err != nil {
 		return ch, fmt.Errorf("%s: %v", file, err)
 	}
-	match := func(cmd string) bool {
-		if command != "" {
-			return cmd == command
-		}
-		if r != nil && slices.Contains(r.Commands, cmd) {
-			return true
-		}
-		b, ok := ParseCommand(cmd, nil)
-		return ok && b.Installed && b.Agent == a.Name
-	}
+	match := a.installedBy(command, r)
 	addedByInstall := func(event string) bool { return r == nil || slices.Contains(r.AddedEvents, event) }
-	events, _ := hooksObject(doc.find("hooks"))
+	section := a.section(doc)
+	events, _ := hooksObject(doc.find(section...))
 	for _, event := range events {
 		found := a.entries(doc, event, match)
 		if len(found) == 0 {
@@ -353,24 +422,28 @@ func uninstall(a *Agent, file string, before []byte, command string, r *record) 
 			if !slices.Contains(ch.removed, p.command) {
 				ch.removed = append(ch.removed, p.command)
 			}
+			list := append(slices.Clip(section), event)
 			if a.Layout.Lists() {
-				doc.remove([]string{"hooks", event}, "", p.index)
+				doc.remove(list, "", p.index)
 				continue
 			}
-			group := []string{"hooks", event, strconv.Itoa(p.group)}
+			group := append(slices.Clip(list), strconv.Itoa(p.group))
 			doc.remove(append(group, "hooks"), "", p.index)
 			if doc.empty(append(group, "hooks")...) {
-				doc.remove([]string{"hooks", event}, "", p.group)
+				doc.remove(list, "", p.group)
 			}
 		}
-		if doc.empty("hooks", event) && addedByInstall(event) {
-			doc.remove([]string{"hooks"}, event, -1)
+		if doc.empty(append(slices.Clip(section), event)...) && addedByInstall(event) {
+			doc.remove(section, event, -1)
 		}
 	}
 	if len(ch.Events) == 0 {
 		return ch, nil
 	}
-	if doc.empty("hooks") && (r == nil || r.AddedHooks) {
+	if slices.Contains(ch.removed, warmMarker) {
+		a.disableServer(doc, r)
+	}
+	if len(section) > 0 && doc.empty("hooks") && (r == nil || r.AddedHooks) {
 		doc.remove(nil, "hooks", -1)
 	}
 	if r != nil && r.AddedVersion && a.Layout == Flat && (doc.find("hooks") == nil || doc.empty("hooks")) {

@@ -40,10 +40,18 @@ func standard(t *testing.T, data []byte) map[string]any {
 	return v
 }
 
+// hooksSection is the file's events: its "hooks", or, for an agent that
+// reads them at the top level, the file itself where it has no "hooks".
+func hooksSection(a *Agent, file map[string]any) map[string]any {
+	if hooks, ok := file["hooks"].(map[string]any); ok || !a.Bare {
+		return hooks
+	}
+	return file
+}
+
 // commands are the commands of event's entries, in either layout.
 func commands(a *Agent, file map[string]any, event string) []string {
-	hooks, _ := file["hooks"].(map[string]any)
-	list, _ := hooks[event].([]any)
+	list, _ := hooksSection(a, file)[event].([]any)
 	var out []string
 	add := func(e any) {
 		if m, ok := e.(map[string]any); ok {
@@ -71,89 +79,99 @@ func commands(a *Agent, file map[string]any, event string) []string {
 // where the agent reads them), and checks the merge, the backup, that a
 // second install changes nothing and that uninstall gives the same bytes.
 func TestInstallExisting(t *testing.T) {
-	for name, a := range Agents {
-		if len(a.Files) == 0 {
-			continue // a plugin agent (Install.Plugin): install writes no hooks file for it
+	forEachRealisticFile(t, false, func(t *testing.T, name string, a *Agent, scope Scope, original []byte) {
+		home, dir := t.TempDir(), t.TempDir()
+		file, err := a.Path(scope, home, dir)
+		if err != nil {
+			t.Fatal(err)
 		}
-		original, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, original, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		hook := testHook(name)
+		events := Events(agents.ByName(name), guardModes)
+		ch, err := Install(a, file, hook, events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ch.Events, events) || len(ch.Kept) != 0 {
+			t.Fatalf("events written %v, kept %v; want %v written", ch.Events, ch.Kept, events)
+		}
+		// Merged: every line of the file is still there, in order.
+		m := difflib.NewMatcher(difflib.SplitLines(string(original)), difflib.SplitLines(string(ch.After)))
+		for _, op := range m.GetOpCodes() {
+			if op.Tag == 'd' || op.Tag == 'r' {
+				t.Fatalf("install changed the user's lines:\n%s", ch.Diff())
+			}
+		}
+		if !a.Comments && !json.Valid(ch.After) {
+			t.Fatalf("%s reads plain JSON, and install wrote:\n%s", name, ch.After)
+		}
+		after := standard(t, ch.After)
+		before := standard(t, original)
+		for event := range hooksSection(a, before) {
+			if got, want := commands(a, after, event), commands(a, before, event); !slices.Equal(got[:len(want)], want) {
+				t.Errorf("%s: the user's hooks %v became %v", event, want, got)
+			}
+		}
+		for _, event := range events {
+			if !slices.Contains(commands(a, after, event), hook.Command) {
+				t.Errorf("%s has no entry for the hook:\n%s", event, ch.After)
+			}
+		}
+		backup, err := ch.Write()
+		if err != nil {
+			t.Fatal(err)
+		}
+		state, _ := StateDir() // the backup is hookwire's, never beside the file
+		if kept, _ := os.ReadFile(backup); filepath.Dir(backup) != state || string(kept) != string(original) {
+			t.Fatalf("backup %s (file %s) holds:\n%q", backup, file, kept)
+		}
+		if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
+			t.Errorf("the file's mode became %v", info.Mode().Perm())
+		}
+
+		again, err := Install(a, file, hook, events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Changed() || !slices.Equal(again.Kept, events) {
+			t.Fatalf("a second install changes the file (kept %v):\n%s", again.Kept, again.Diff())
+		}
+
+		out, err := Uninstall(a, file, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out.After) != string(original) {
+			t.Fatalf("uninstall left:\n%s\nwant the original:\n%s", out.After, original)
+		}
+	})
+}
+
+// forEachRealisticFile runs check, as a subtest, on each agent and scope
+// whose hooks file is TOML (toml) or JSON, with the agent's realistic file
+// of testdata (NAME.toml, NAME.json): the user's own hooks and settings.
+func forEachRealisticFile(t *testing.T, toml bool, check func(t *testing.T, name string, a *Agent, scope Scope, original []byte)) {
+	for name, a := range Agents {
+		if !a.Layout.Entries() {
+			continue // no settings file to merge into: executables_test.go, plugin_test.go
+		}
+		if (a.TOML != nil) != toml {
+			continue
+		}
+		ext := map[bool]string{true: ".toml", false: ".json"}[toml]
+		original, err := os.ReadFile(filepath.Join("testdata", name+ext))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, scope := range Scopes {
-			if _, ok := a.Files[scope]; !ok {
-				continue
+			if _, ok := a.Files[scope]; ok {
+				t.Run(name+"/"+string(scope), func(t *testing.T) { check(t, name, a, scope, original) })
 			}
-			t.Run(name+"/"+string(scope), func(t *testing.T) {
-				home, dir := t.TempDir(), t.TempDir()
-				file, err := a.Path(scope, home, dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, original, 0o600); err != nil {
-					t.Fatal(err)
-				}
-				hook := testHook(name)
-				events := Events(agents.ByName(name), guardModes)
-				ch, err := Install(a, file, hook, events)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(ch.Events, events) || len(ch.Kept) != 0 {
-					t.Fatalf("events written %v, kept %v; want %v written", ch.Events, ch.Kept, events)
-				}
-				// Merged: every line of the file is still there, in order.
-				m := difflib.NewMatcher(difflib.SplitLines(string(original)), difflib.SplitLines(string(ch.After)))
-				for _, op := range m.GetOpCodes() {
-					if op.Tag == 'd' || op.Tag == 'r' {
-						t.Fatalf("install changed the user's lines:\n%s", ch.Diff())
-					}
-				}
-				if !a.Comments && !json.Valid(ch.After) {
-					t.Fatalf("%s reads plain JSON, and install wrote:\n%s", name, ch.After)
-				}
-				after := standard(t, ch.After)
-				before := standard(t, original)
-				for event := range before["hooks"].(map[string]any) {
-					if got, want := commands(a, after, event), commands(a, before, event); !slices.Equal(got[:len(want)], want) {
-						t.Errorf("%s: the user's hooks %v became %v", event, want, got)
-					}
-				}
-				for _, event := range events {
-					if !slices.Contains(commands(a, after, event), hook.Command) {
-						t.Errorf("%s has no entry for the hook:\n%s", event, ch.After)
-					}
-				}
-				backup, err := ch.Write()
-				if err != nil {
-					t.Fatal(err)
-				}
-				state, _ := StateDir() // the backup is hookwire's, never beside the file
-				if kept, _ := os.ReadFile(backup); filepath.Dir(backup) != state || string(kept) != string(original) {
-					t.Fatalf("backup %s (file %s) holds:\n%q", backup, file, kept)
-				}
-				if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
-					t.Errorf("the file's mode became %v", info.Mode().Perm())
-				}
-
-				again, err := Install(a, file, hook, events)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if again.Changed() || !slices.Equal(again.Kept, events) {
-					t.Fatalf("a second install changes the file (kept %v):\n%s", again.Kept, again.Diff())
-				}
-
-				out, err := Uninstall(a, file, "")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if string(out.After) != string(original) {
-					t.Fatalf("uninstall left:\n%s\nwant the original:\n%s", out.After, original)
-				}
-			})
 		}
 	}
 }

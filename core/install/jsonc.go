@@ -28,6 +28,9 @@ const MaxDepth = jsonc.MaxDepth
 type document struct {
 	data []byte
 	root hujson.Value
+	// tables are the entries of the hooks array of an agent whose hooks
+	// file is TOML (Install.TOML), read by doctor; its root is then empty.
+	tables []map[string]any
 }
 
 // decode reads a configuration file: JSON, or JSON with comments and

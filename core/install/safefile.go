@@ -88,16 +88,19 @@ func writeNew(dir, name, prefix string, data []byte, perm fs.FileMode, was fs.Fi
 	return syncDir(dir)
 }
 
-// replaceFile puts data in place of the file target (a new file when was
-// is nil), through writeNew in target's folder.
-func replaceFile(target string, data []byte, was fs.FileInfo) error {
+// replaceFile puts data in place of the file target (a new file, of mode
+// perm or else 0644, when was is nil), through writeNew in target's folder.
+func replaceFile(target string, data []byte, was fs.FileInfo, perm fs.FileMode) error {
 	dir, base := filepath.Split(target)
 	if was == nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
-	return writeNew(filepath.Clean(dir), base, "."+base+".", data, 0o644, was, true)
+	if perm == 0 {
+		perm = 0o644
+	}
+	return writeNew(filepath.Clean(dir), base, "."+base+".", data, perm, was, true)
 }
 
 // removeFile removes target and syncs its folder.

@@ -207,6 +207,12 @@ func (t Target) locate() (located, error) {
 // keeping the file as it was before hookwire's first install in the state
 // folder; recording what it wrote, for uninstall.
 func (s *State) Install(t Target, hook Hook, events []string, dryRun bool) (Change, error) {
+	switch t.Agent.Layout {
+	case Executables:
+		return s.installScripts(t, hook, events, dryRun)
+	case Plugin:
+		return s.installPlugin(t, hook, dryRun)
+	}
 	return s.change(t, dryRun, func(before []byte, _ *record) (Change, error) {
 		return install(t.Agent, t.File, before, hook, events)
 	})
@@ -221,8 +227,23 @@ func (s *State) Install(t Target, hook Hook, events []string, dryRun bool) (Chan
 // else the entries go, with what install added, and a file that existed is
 // never removed.
 func (s *State) Uninstall(t Target, command string, dryRun bool) (Change, error) {
+	switch t.Agent.Layout {
+	case Executables:
+		return s.uninstallScripts(t, command, dryRun)
+	case Plugin:
+		return s.uninstallPlugin(t, command, dryRun)
+	}
+	return s.uninstallWith(t, dryRun, func(before []byte, r *record) (Change, error) {
+		return uninstall(t.Agent, t.File, before, command, r)
+	})
+}
+
+// uninstallWith makes the change of do, which takes install's entries out
+// of the target's file, and gives the file its bytes of before install
+// where they are what is left.
+func (s *State) uninstallWith(t Target, dryRun bool, do func(before []byte, r *record) (Change, error)) (Change, error) {
 	return s.change(t, dryRun, func(before []byte, r *record) (Change, error) {
-		ch, err := uninstall(t.Agent, t.File, before, command, r)
+		ch, err := do(before, r)
 		if err != nil || len(ch.Events) == 0 || r == nil {
 			return ch, err
 		}
@@ -367,11 +388,16 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 		}
 		r.AddedVersion = r.AddedVersion || ch.added.version
 		r.AddedHooks = r.AddedHooks || ch.added.hooks
+		r.AddedServers = r.AddedServers || ch.added.servers
+		r.AddedEnableList = r.AddedEnableList || ch.added.enableList
+		r.AddedEnabled = r.AddedEnabled || ch.added.enabled
 		for _, e := range ch.added.events {
 			if !slices.Contains(r.AddedEvents, e) {
 				r.AddedEvents = append(r.AddedEvents, e)
 			}
 		}
+		// A server install replaced is no longer in the file.
+		r.Commands = slices.DeleteFunc(r.Commands, func(c string) bool { return slices.Contains(ch.removed, c) })
 		if !slices.Contains(r.Commands, ch.command) {
 			r.Commands = append(r.Commands, ch.command)
 		}
@@ -379,7 +405,7 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 		if err := s.save(r); err != nil {
 			return fmt.Errorf("hookwire's record of %s: %w", loc.file, err)
 		}
-		if err := replaceFile(loc.target, ch.After, info); err != nil {
+		if err := replaceFile(loc.target, ch.After, info, ch.mode); err != nil {
 			if old != nil { // as it was: the file was not written
 				s.save(old)
 			} else {
@@ -401,13 +427,16 @@ func (s *State) commit(ch *Change, loc located, info fs.FileInfo, r *record) err
 	if ch.After == nil {
 		err = removeFile(loc.target)
 	} else {
-		err = replaceFile(loc.target, ch.After, info)
+		err = replaceFile(loc.target, ch.After, info, 0)
 	}
 	if err != nil || r == nil {
 		return err
 	}
 	r = cloneRecord(r)
 	r.Commands = slices.DeleteFunc(r.Commands, func(c string) bool { return slices.Contains(ch.removed, c) })
+	if slices.Contains(ch.removed, warmMarker) { // the enabledMcpjsonServers entry went with the warm hooks
+		r.AddedEnabled, r.AddedEnableList = false, false
+	}
 	if len(r.Commands) > 0 {
 		r.Pristine = r.Pristine && continuing
 		r.Written = sum(ch.After)

@@ -41,8 +41,16 @@ type record struct {
 	AddedVersion bool     `json:"added_version,omitempty"`
 	AddedHooks   bool     `json:"added_hooks,omitempty"`
 	AddedEvents  []string `json:"added_events,omitempty"`
+	// AddedServers, AddedEnableList and AddedEnabled are what the warm
+	// form's install added: the mcpServers object of a file of MCP
+	// servers; the settings' list of the project's servers the agent
+	// starts, and hookwire's server in it.
+	AddedServers    bool `json:"added_servers,omitempty"`
+	AddedEnableList bool `json:"added_enable_list,omitempty"`
+	AddedEnabled    bool `json:"added_enabled,omitempty"`
 	// Commands are the command lines install wrote, whatever the bridge's
-	// name.
+	// name: in a file of MCP servers, hookwire's server's; the warm form's
+	// mcp_tool hooks are warmMarker.
 	Commands []string `json:"commands"`
 	// Written is the hash of the bytes hookwire wrote last.
 	Written string `json:"written_sha256"`

@@ -27,7 +27,7 @@ func agentNames() string {
 
 var installCommand = command{
 	name: "install",
-	args: "[--scope user|project|local] [--events LIST] [--dir DIR] [--bridge PATH] [--name NAME] [--dry-run] AGENT -- COMMAND [ARGS...]",
+	args: "[--scope user|project|local] [--warm] [--events LIST] [--dir DIR] [--bridge PATH] [--name NAME] [--dry-run] AGENT -- COMMAND [ARGS...]",
 	summary: `Writes the hook COMMAND into AGENT's own configuration file as a command
 hook through hookwire-bridge (AGENT: ` + agentNames() + `).
 The file of --scope: user (under $HOME), project (under --dir, shared with
@@ -57,13 +57,26 @@ agent's own unit, above the bridge's deadline. The command written works from
 any folder: the bridge by its absolute path (next to hookwire, or on PATH,
 or --bridge's, whatever its name), then AGENT, --, and COMMAND with its
 program and the files it names made absolute (a virtual environment's
-python stays that environment's).`,
+python stays that environment's).
+
+--warm (Claude Code) writes the warm form instead: hookwire's MCP server,
+"hookwire bridge --mcp AGENT -- COMMAND" by hookwire's absolute path, which
+the agent starts once a session, and an mcp_tool hook per event that asks
+it, a guard's with onFailure "block" (docs/bridge-mcp.md). The server goes
+where the agent reads it: for --scope user into ~/.claude.json (Claude
+Code's own file; every other member keeps its bytes), for project and
+local into the project's .mcp.json, enabled by enabledMcpjsonServers in the
+settings file of the scope. A server named hookwire that install did not
+write (a repository may ship one that runs something else) is refused, and
+nothing is written. A file has one form: install refuses to add one where
+install's other form is (uninstall it first).`,
 	flags: func(fs *flag.FlagSet) func([]string, env) int {
 		o := installFlags(fs, "user", "which configuration file: user (under $HOME), project or local (under --dir)")
 		events := fs.String("events", "", "the agent's `events` to install the hook for, comma-separated (default: those its modes need)")
 		dryRun := fs.Bool("dry-run", false, "print the change as a unified diff, and write nothing")
 		bridgePath := fs.String("bridge", "", "the hookwire-bridge `program` to write, of any name (default: next to hookwire, or on PATH)")
 		name := fs.String("name", "", "the hook's `name`, where the agent's entries have one (default: its script's)")
+		warm := fs.Bool("warm", false, "write the warm form: hookwire's MCP server and an mcp_tool hook per event, no process per event (Claude Code; docs/bridge-mcp.md); --bridge then names the hookwire program")
 		return func(args []string, e env) int {
 			a, hook, err := o.agent(args, true)
 			if err != nil {
@@ -77,13 +90,23 @@ python stays that environment's).`,
 			if err != nil {
 				return e.fail(exitUsage, "install", err)
 			}
-			if *bridgePath == "" {
+			if *warm && a.MCPTool == nil {
+				return e.fail(exitUsage, "install", fmt.Errorf("--warm: %s calls no tool of an MCP server as a hook: install its command hooks (without --warm)", a.Name))
+			}
+			switch {
+			case *bridgePath != "":
+				if *bridgePath, err = filepath.Abs(*bridgePath); err != nil {
+					return e.fail(exitUsage, "install", err)
+				}
+			case *warm || a.Layout == install.Plugin: // the server is hookwire itself
+				if *bridgePath, err = os.Executable(); err != nil {
+					return e.fail(exitFail, "install", err)
+				}
+			default:
 				self, _ := os.Executable()
 				if *bridgePath, err = install.FindBridge(self); err != nil {
 					return e.fail(exitFail, "install", err)
 				}
-			} else if *bridgePath, err = filepath.Abs(*bridgePath); err != nil {
-				return e.fail(exitUsage, "install", err)
 			}
 			list := cliList(*events)
 			if len(list) == 0 {
@@ -103,9 +126,16 @@ python stays that environment's).`,
 				Name:    cmp.Or(*name, hookName(resolved)),
 				Timeout: deadline + 10*time.Second,
 			}
+			if a.Layout == install.Plugin { // the plugin starts hookwire's warm server
+				h.Server = install.WarmServer(*bridgePath, a.Name, resolved)
+				h.Command = install.ShellLine(h.Server)
+			}
 			st, err := install.OpenState(!*dryRun)
 			if err != nil {
 				return e.fail(exitFail, "install", err)
+			}
+			if *warm {
+				return installWarm(e, st, o, t, install.WarmServer(*bridgePath, a.Name, resolved), h, list, *dryRun)
 			}
 			ch, err := st.Install(t, h, list, *dryRun)
 			printNotes(e, ch)
@@ -142,6 +172,12 @@ COMMAND when it is given, as install resolved it. Without --scope it looks in
 each of AGENT's files (user, project, local): where exactly one has such
 hooks, it uninstalls there; where several have, it changes nothing and
 names them, to pick one with --scope.
+
+The warm form (install --warm) goes too: its mcp_tool hooks, the
+enabledMcpjsonServers entry where install added it, and hookwire's MCP
+server from the scope's file of servers (~/.claude.json, .mcp.json) where
+install wrote it; the user's own servers stay as they are. With COMMAND,
+only the command hooks of COMMAND go.
 
 Where the file holds exactly what hookwire's last install wrote, it gets
 back the bytes it had before install (a file install made is removed);
@@ -185,32 +221,51 @@ as a unified diff and writes nothing.`,
 				if err != nil {
 					return e.fail(exitUsage, "uninstall", err)
 				}
-				if *bridgePath == "" {
-					self, _ := os.Executable()
+				switch self, _ := os.Executable(); {
+				case *bridgePath == "" && a.Layout == install.Plugin: // the plugin's server is hookwire itself
+					*bridgePath = self
+				case *bridgePath == "":
 					if *bridgePath, err = install.FindBridge(self); err != nil {
 						return e.fail(exitFail, "uninstall", err)
 					}
-				} else if *bridgePath, err = filepath.Abs(*bridgePath); err != nil {
-					return e.fail(exitUsage, "uninstall", err)
+				default:
+					if *bridgePath, err = filepath.Abs(*bridgePath); err != nil {
+						return e.fail(exitUsage, "uninstall", err)
+					}
 				}
 				command = install.Command(*bridgePath, a.Name, resolved)
+				if a.Layout == install.Plugin {
+					command = install.ShellLine(install.WarmServer(*bridgePath, a.Name, resolved))
+				}
 			}
 			st, err := install.OpenState(!*dryRun)
 			if err != nil {
 				return e.fail(exitFail, "uninstall", err)
 			}
 			if *o.scope == "" {
-				var found []install.Target
+				var found, servers []install.Target
 				var files []string
 				for _, t := range targets {
 					ch, err := st.Uninstall(t, command, true)
+					if err == nil {
+						var server install.Change
+						server, err = warmServer(st, o, t, command, true)
+						if len(server.Events) > 0 && !slices.ContainsFunc(servers, func(s install.Target) bool { return s.Scope != install.User && t.Scope != install.User }) {
+							servers = append(servers, t) // the project and local scopes share .mcp.json
+						}
+					}
 					if err != nil {
 						return e.fail(exitFail, "uninstall", fmt.Errorf("%v (name the file to change with --scope)", err))
 					}
 					files = append(files, t.File)
 					if len(ch.Events) > 0 {
 						found = append(found, t)
+					} else {
+						printNotes(e, ch) // hooks of hookwire's it leaves, where it says so
 					}
+				}
+				if len(found) == 0 {
+					found = servers // a warm form whose hooks are gone already
 				}
 				switch len(found) {
 				case 0:
@@ -232,7 +287,7 @@ as a unified diff and writes nothing.`,
 			if err != nil {
 				return e.fail(exitFail, "uninstall", err)
 			}
-			return reportChange(e, "uninstall", ch, *dryRun, func() {
+			code := reportChange(e, "uninstall", ch, *dryRun, func() {
 				fmt.Fprintf(e.stdout, "uninstalled from %s (%s scope): %s\n", t.File, t.Scope, strings.Join(ch.Events, ", "))
 				switch {
 				case ch.Restored && ch.After == nil:
@@ -243,6 +298,20 @@ as a unified diff and writes nothing.`,
 					fmt.Fprintf(e.stdout, "removed %s, which install had made and which is left with nothing\n", t.File)
 				case ch.Backup != "":
 					fmt.Fprintf(e.stdout, "%s as it was before hookwire changed it is kept in %s\n", t.File, ch.Backup)
+				}
+			})
+			server, err := warmServer(st, o, t, command, *dryRun)
+			printNotes(e, server)
+			if err != nil {
+				return e.fail(exitFail, "uninstall", err)
+			}
+			if len(server.Events) == 0 {
+				return code
+			}
+			return reportChange(e, "uninstall", server, *dryRun, func() {
+				fmt.Fprintf(e.stdout, "took hookwire's MCP server out of %s\n", server.File)
+				if server.After == nil {
+					fmt.Fprintf(e.stdout, "removed %s, which install had made\n", server.File)
 				}
 			})
 		}

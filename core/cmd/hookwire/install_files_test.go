@@ -455,3 +455,26 @@ func TestInstallHelpSaysHowItWrites(t *testing.T) {
 		}
 	}
 }
+
+// Kimi CLI writes its config.toml again itself, without comments: the hooks
+// install wrote are then outside any block of hookwire's, and uninstall,
+// which takes none of them out, says they are left.
+func TestUninstallSaysWhatItLeavesOfATOMLFileRewritten(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	file := filepath.Join(home, ".kimi", "config.toml")
+	put(t, file, "default_model = \"m\"\n", 0o644)
+	if code, out := installed(t, home, dir, installArgs("user", "kimi-cli", "PreToolUse", 1)...); code != exitOK {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	var kept []string // the file as Kimi CLI writes it again: no comment line
+	for _, line := range strings.Split(contents(file), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			kept = append(kept, line)
+		}
+	}
+	put(t, file, strings.Join(kept, "\n"), 0o644)
+	code, out := installed(t, home, dir, "uninstall", "kimi-cli")
+	if code != exitOK || !strings.Contains(out, "1 hook(s) of hookwire's are outside its block") || !strings.Contains(contents(file), "[[hooks]]") {
+		t.Fatalf("uninstall: exit %d\n%s\n%s", code, out, contents(file))
+	}
+}

@@ -103,6 +103,13 @@ Example, a hooks.json with three mistakes:
 			c := &checker{v: v, kind: *kind, method: *method, host: h}
 			if *agent != "" {
 				c.agent = install.Agents[*agent]
+				if c.agent != nil && !c.agent.Layout.Entries() {
+					what := "programs, one per event"
+					if c.agent.Layout == install.Plugin {
+						what = "hookwire's plugin of its plugin API"
+					}
+					return e.fail(exitUsage, "validate", fmt.Errorf("%s has no settings file: its hooks are %s (check them with hookwire doctor %s)", *agent, what, *agent))
+				}
 			}
 			code := exitOK
 			for _, f := range files {

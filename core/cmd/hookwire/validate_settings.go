@@ -166,7 +166,7 @@ func guessAgent(obj *hujson.Object) *install.Agent {
 	bestKnown := -1
 	for _, name := range slices.Sorted(maps.Keys(install.Agents)) {
 		a := install.Agents[name]
-		if (a.Layout == install.Flat) != versioned {
+		if (a.Layout == install.Flat) != versioned || !a.Layout.Entries() { // an agent of hook programs or of a plugin has no hooks settings file
 			continue
 		}
 		known := 0

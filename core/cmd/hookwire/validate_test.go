@@ -115,6 +115,9 @@ func TestValidateSuggestsTheNearestKindAndAgent(t *testing.T) {
 	}{
 		{[]string{"--kind", "setting"}, `hookwire validate: unknown kind "setting" (did you mean "settings"?) (known: hooks, picoclaw, settings, message, vector, trace)`},
 		{[]string{"--agent", "claude-cod"}, `hookwire validate: unknown agent "claude-cod" (did you mean "claude-code"?)`},
+		// An agent whose hooks are programs has no settings file to check.
+		{[]string{"--agent", "cline"}, `hookwire validate: cline has no settings file: its hooks are programs, one per event (check them with hookwire doctor cline)`},
+		{[]string{"--agent", "opencode"}, `hookwire validate: opencode has no settings file: its hooks are hookwire's plugin of its plugin API (check them with hookwire doctor opencode)`},
 	} {
 		code, out, errOut := hookwire(t, "", append(append([]string{"validate"}, tc.args...), "testdata/validate/settings.json")...)
 		if code != exitUsage || out != "" || !strings.HasPrefix(errOut, tc.want) {

@@ -18,9 +18,10 @@ var dangerousPatterns = []*regexp.Regexp{
 
 // shellTools are the shell tools of the seed's agent and Claude Code (Bash),
 // of PicoClaw (exec), of Gemini CLI and Qwen Code (run_shell_command), of
-// Copilot CLI (bash), Factory Droid (Execute), Cursor (Shell) and of the
+// Copilot CLI (bash), Factory Droid (Execute), Cursor (Shell), OpenHands
+// (terminal) and of the
 // reference runtime's demo (shell).
-var shellTools = map[string]bool{"Bash": true, "exec": true, "run_shell_command": true, "shell": true, "bash": true, "Execute": true, "Shell": true}
+var shellTools = map[string]bool{"Bash": true, "exec": true, "run_shell_command": true, "shell": true, "bash": true, "Execute": true, "Shell": true, "terminal": true}
 
 // blockDangerous is the seed's PreToolUse callback.
 func blockDangerous(_ context.Context, in lifecycle.Input) (lifecycle.Output, error) {

@@ -17,9 +17,21 @@ DANGEROUS_PATTERNS = [
 
 # The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
 # it exec, Gemini CLI and Qwen Code run_shell_command, Copilot CLI bash,
-# Factory Droid Execute, Cursor Shell; the reference runtime's demo tool is
-# shell.
-SHELL_TOOLS = {"Bash", "exec", "run_shell_command", "shell", "bash", "Execute", "Shell"}
+# Factory Droid Execute, Cursor Shell, OpenHands terminal, Mistral Vibe
+# file_system.bash, Cline run_commands (the bridge gives its commands in
+# "command" too, one line each); the reference runtime's demo tool is shell.
+SHELL_TOOLS = {
+    "Bash",
+    "exec",
+    "run_shell_command",
+    "shell",
+    "bash",
+    "Execute",
+    "Shell",
+    "terminal",
+    "file_system.bash",
+    "run_commands",
+}
 
 
 def block_dangerous(input: PreToolUseInput) -> HookOutput:

@@ -8,9 +8,9 @@ const DANGEROUS_PATTERNS = [/rm\s+-[a-zA-Z]*[rR]/, /mkfs/, /dd\s+if=/, />\s*\/de
 
 // The seed's agent and Claude Code call their shell tool Bash; PicoClaw calls
 // it exec, Gemini CLI and Qwen Code run_shell_command, Copilot CLI bash,
-// Factory Droid Execute, Cursor Shell; the reference runtime's demo tool is
+// Factory Droid Execute, Cursor Shell, OpenHands terminal; the reference runtime's demo tool is
 // shell.
-const SHELL_TOOLS = new Set(["Bash", "exec", "run_shell_command", "shell", "bash", "Execute", "Shell"]);
+const SHELL_TOOLS = new Set(["Bash", "exec", "run_shell_command", "shell", "bash", "Execute", "Shell", "terminal"]);
 
 /** The hook, with the seed's PreToolUse callback. */
 export function dangerousCommands(): Hook {

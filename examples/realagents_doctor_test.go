@@ -183,6 +183,16 @@ var doctorAgents = map[string]doctorAgent{
 				"--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
 		},
 	},
+	"opencode": {
+		name: "OpenCode", version: openCodeVersion,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return openAIChat("bash", []string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) { openCodeSetup(t, a, url) },
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runAgent(t, a, "opencode", env, openCodeArgs...)
+		},
+	},
 	"mistral-vibe": {
 		name: "Mistral Vibe", version: vibeVersion,
 		model: vibeModel,
@@ -255,6 +265,9 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		{"mistral-vibe", "user", false, nil, true},
 		{"mistral-vibe", "project", true, nil, true},
 		{"mistral-vibe", "project", false, nil, false},
+		// OpenCode 1.18.33 loads every plugin of both folders, with no trust.
+		{"opencode", "user", true, nil, true},
+		{"opencode", "project", true, nil, true},
 	} {
 		d := doctorAgents[c.agent]
 		name := fmt.Sprintf("%s/%s/trusted=%v", c.agent, c.scope, c.trusted)

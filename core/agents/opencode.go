@@ -19,7 +19,7 @@ const OpenCodeReplies Replies = "opencode"
 // of its "event" hook).
 var openCodeEvents = map[string]Step{
 	"tool.execute.before": {Calls: []Stage{BeforeTool, Approval}, Guard: true},
-	"tool.execute.after":  {Calls: []Stage{AfterTool}},
+	"tool.execute.after":  {Calls: []Stage{AfterTool}, Context: true},
 	"chat.message":        {Kind: protocol.KindTurnStart, NewTurn: true},
 	"session.idle":        {Kind: protocol.KindTurnEnd, NewTurn: true},
 }

@@ -9,7 +9,20 @@ import (
 // (OpenCode and its forks): the plugin writes its events in the bridge's
 // own members (hook_event_name, session_id, cwd, tool_name, tool_input,
 // tool_use_id, tool_response), so ParseEvent reads them.
-var _ = addForm(agents.OpenCodeReplies, replyForm{decide: openCodeDecide, message: "message"})
+var _ = addForm(agents.OpenCodeReplies, replyForm{decide: openCodeDecide, message: "message", context: openCodeContext})
+
+// openCodeContext gives the model a hook's context after a tool the only
+// way OpenCode's plugin API has: in the tool's output it reads, after the
+// output (the one a hook wrote, else the tool's own).
+func openCodeContext(r Reply, ev Event, text string) Reply {
+	return edited(r, func(out map[string]any) {
+		output, ok := out["output"].(string)
+		if !ok {
+			output, _ = ev.Fields["tool_response"].(string)
+		}
+		out["output"] = output + "\n\n" + text
+	})
+}
 
 // openCodeDecide writes a decision as the plugin reads it: before a tool,
 // {"block": reason}, which it throws, {"args": {...}}, which the tool runs

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"slices"
 )
 
@@ -158,11 +159,14 @@ func (a *Agent) checkPlugin(h *Installed, dir string) (Bridged, []Finding, strin
 	if !ours {
 		return b, []Finding{problem("run hookwire install "+a.Name+" again", "the plugin starts %s, not hookwire's server (hookwire bridge --mcp %s)", h.Command, a.Name)}, "it is not hookwire's"
 	}
-	f, there := checkBridge(a, b, dir)
-	if !there {
-		return b, []Finding{f}, "its server is not there"
+	if b.Agent != a.Name {
+		return b, []Finding{problem("run hookwire install "+a.Name+" again", "the plugin starts hookwire's server for %s, in %s's plugins", b.Agent, a.Name)}, "it is another agent's"
 	}
-	return b, []Finding{f}, ""
+	path, err := exec.LookPath(b.Bridge)
+	if err != nil {
+		return b, []Finding{problem("run hookwire install "+a.Name+" again, to write where hookwire is now", "the plugin's server %s is not there: %v", b.Bridge, err)}, "its server is not there"
+	}
+	return b, []Finding{ok("the plugin's server is hookwire, %s", path)}, ""
 }
 
 // pluginEvents are the plugin's events as install reports them: all of the

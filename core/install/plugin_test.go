@@ -150,3 +150,20 @@ func TestDoctorReadsThePluginsTextOnly(t *testing.T) {
 		})
 	}
 }
+
+// A module at the plugin's place is a project's bytes: reading it never
+// panics, and only a file of exactly the bytes install writes for its
+// configuration is taken for this hookwire's plugin, which is then written
+// again the same.
+func FuzzReadPlugin(f *testing.F) {
+	f.Add(PluginModule(PluginConfig{Server: WarmServer("/usr/bin/hookwire", "opencode", []string{"python3", "guard.py"}), TimeoutMS: 60000}))
+	f.Add([]byte(pluginMark + "\n" + pluginConfigPrefix + `{"server":["x"],"timeoutMs":1,"more":2};` + "\n"))
+	f.Add([]byte(pluginMark + "\n" + pluginConfigPrefix + `{"server":[]};`))
+	f.Add([]byte("export const X = 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, marked, current := readPlugin(data)
+		if current && (!marked || !bytes.Equal(PluginModule(c), data)) {
+			t.Fatalf("taken for hookwire's plugin: %q", data)
+		}
+	})
+}

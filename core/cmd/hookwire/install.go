@@ -59,6 +59,13 @@ or --bridge's, whatever its name), then AGENT, --, and COMMAND with its
 program and the files it names made absolute (a virtual environment's
 python stays that environment's).
 
+OpenCode and Kilo Code CLI load plugins, not hooks settings: for them
+install writes hookwire's plugin, one ES module (.opencode/plugins/hookwire.js,
+~/.config/opencode/plugins/hookwire.js, .kilo/plugins/hookwire.js), which
+starts "hookwire bridge --mcp AGENT -- COMMAND" by hookwire's absolute path
+once per agent process and asks it every event, blocking a guarded call it
+cannot answer. A module of that name that is not hookwire's is refused.
+
 --warm (Claude Code) writes the warm form instead: hookwire's MCP server,
 "hookwire bridge --mcp AGENT -- COMMAND" by hookwire's absolute path, which
 the agent starts once a session, and an mcp_tool hook per event that asks
@@ -109,6 +116,12 @@ install's other form is (uninstall it first).`,
 				}
 			}
 			list := cliList(*events)
+			if a.Layout == install.Plugin { // the plugin forwards every event: no hook is started to choose
+				if len(list) > 0 {
+					return e.fail(exitUsage, "install", fmt.Errorf("--events: hookwire's plugin for %s forwards every event; install it without --events", agents.ByName(a.Name).Title))
+				}
+				list = slices.Sorted(maps.Keys(agents.ByName(a.Name).Events))
+			}
 			if len(list) == 0 {
 				if list, err = eventsOf(a.Name, resolved, o.dir); err != nil {
 					return e.fail(exitFail, "install", err)

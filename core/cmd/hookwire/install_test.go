@@ -303,6 +303,11 @@ func TestInstallAsTheREADMEsSay(t *testing.T) {
 			t.Errorf("docs/install.md's commands do not say %q:\n%s", want, out)
 		}
 	}
+	out = sh(block("../../../docs/install.md", "hookwire install --scope project opencode"), "")
+	if plugin := filepath.Join(dir, ".opencode", "plugins", "hookwire.js"); !strings.Contains(out, "ready: 1 hook(s) would run") || !strings.Contains(out, plugin) {
+		t.Errorf("docs/install.md's OpenCode commands do not install and check %s:\n%s", plugin, out)
+	}
+	sh("hookwire uninstall opencode", "")
 	out = sh(block("../../../README.md", "hookwire install qwen-code"), "")
 	if n := strings.Count(out, "ready: 1 hook(s) would run"); n != len(install.Agents) || strings.Contains(out, "PROBLEM") {
 		t.Fatalf("doctor after the root README's installs: %d agents ready of %d\n%s", n, len(install.Agents), out)

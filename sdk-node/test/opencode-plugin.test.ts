@@ -170,3 +170,10 @@ describe("the plugin's decoders of the server's bytes", () => {
     );
   });
 });
+
+describe("the plugin, shipped with the SDK", () => {
+  it("is imported as hookwire/opencode-plugin", async () => {
+    const shipped = await import("hookwire/opencode-plugin");
+    assert.equal(shipped.openCodePlugin, openCodePlugin);
+  });
+});

@@ -303,11 +303,17 @@ func TestInstallAsTheREADMEsSay(t *testing.T) {
 			t.Errorf("docs/install.md's commands do not say %q:\n%s", want, out)
 		}
 	}
-	out = sh(block("../../../docs/install.md", "hookwire install --scope project opencode"), "")
-	if plugin := filepath.Join(dir, ".opencode", "plugins", "hookwire.js"); !strings.Contains(out, "ready: 1 hook(s) would run") || !strings.Contains(out, plugin) {
-		t.Errorf("docs/install.md's OpenCode commands do not install and check %s:\n%s", plugin, out)
+	// OpenCode's plugin, as docs/install.md and the TypeScript SDK's README
+	// write it (a TypeScript hook built to dist/main.js).
+	os.MkdirAll(filepath.Join(dir, "dist"), 0o755)
+	os.WriteFile(filepath.Join(dir, "dist", "main.js"), nil, 0o644)
+	for _, doc := range []string{"../../../docs/install.md", "../../../sdk-node/README.md"} {
+		out := sh(block(doc, "hookwire install --scope project opencode"), "")
+		if plugin := filepath.Join(dir, ".opencode", "plugins", "hookwire.js"); !strings.Contains(out, "ready: 1 hook(s) would run") || !strings.Contains(out, plugin) {
+			t.Errorf("%s's OpenCode commands do not install and check %s:\n%s", doc, plugin, out)
+		}
+		sh("hookwire uninstall opencode", "")
 	}
-	sh("hookwire uninstall opencode", "")
 	out = sh(block("../../../README.md", "hookwire install qwen-code"), "")
 	if n := strings.Count(out, "ready: 1 hook(s) would run"); n != len(install.Agents) || strings.Contains(out, "PROBLEM") {
 		t.Fatalf("doctor after the root README's installs: %d agents ready of %d\n%s", n, len(install.Agents), out)

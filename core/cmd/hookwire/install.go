@@ -59,9 +59,9 @@ or --bridge's, whatever its name), then AGENT, --, and COMMAND with its
 program and the files it names made absolute (a virtual environment's
 python stays that environment's).
 
-OpenCode and Kilo Code CLI load plugins, not hooks settings: for them
-install writes hookwire's plugin, one ES module (.opencode/plugins/hookwire.js,
-~/.config/opencode/plugins/hookwire.js, .kilo/plugins/hookwire.js), which
+OpenCode and its forks load plugins, not hooks settings: for them install
+writes hookwire's plugin, one ES module in the agent's plugins folder
+(.opencode/plugins/hookwire.js, ~/.config/opencode/plugins/hookwire.js), which
 starts "hookwire bridge --mcp AGENT -- COMMAND" by hookwire's absolute path
 once per agent process and asks it every event, blocking a guarded call it
 cannot answer. A module of that name that is not hookwire's is refused.

@@ -53,6 +53,9 @@ var OpenCode = add(&Agent{
 	Version:  "1.18.33",
 	Document: "the plugin hooks of OpenCode 1.18.33 (npm opencode-ai; opencode.ai/docs/plugins, and what the binary passed a plugin run here): tool.execute.before, tool.execute.after, chat.message and the event hook's session.idle",
 	Replies:  OpenCodeReplies,
+	// Context after a tool goes in the tool's output the model reads,
+	// after it (core/bridge/opencode.go).
+	Quirks: Quirks{ContextMember: "output"},
 	// The plugin waits for the server's answer 10 s past this deadline,
 	// and blocks the call when none comes (sdk-node's opencode-plugin).
 	Deadline: 50 * time.Second,

@@ -70,10 +70,6 @@ func readPlugin(data []byte) (c PluginConfig, marked, current bool) {
 	return c, true, bytes.Equal(data, PluginModule(c))
 }
 
-// PluginTimeout is how long the plugin waits for the server's answer: the
-// hook's entry timeout, past the bridge's deadline.
-func PluginTimeout(hook Hook) int64 { return hook.Timeout.Milliseconds() }
-
 // pluginFile refuses a link where the plugin goes: writing through it
 // would change the file it leads to.
 func pluginFile(t Target) error {
@@ -92,7 +88,9 @@ func (s *State) installPlugin(t Target, hook Hook, dryRun bool) (Change, error) 
 	if err := pluginFile(t); err != nil {
 		return Change{File: t.File}, err
 	}
-	plugin := PluginModule(PluginConfig{Server: hook.Server, TimeoutMS: PluginTimeout(hook)})
+	// The plugin waits for the server's answer as long as an entry's
+	// timeout would: past the bridge's deadline.
+	plugin := PluginModule(PluginConfig{Server: hook.Server, TimeoutMS: hook.Timeout.Milliseconds()})
 	return s.change(t, dryRun, func(before []byte, _ *record) (Change, error) {
 		ch := Change{File: t.File, Before: before, After: plugin, op: opInstall, command: hook.Command}
 		_, marked, _ := readPlugin(before)

@@ -329,3 +329,26 @@ func TestAFileThatIsNoAuditLogIsNotAppendedTo(t *testing.T) {
 		t.Errorf("the file was written: %q", b)
 	}
 }
+
+func TestARecordIsWrittenAfterTheBatchDelayAndCloseWritesItAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit", "audit.jsonl")
+	l, err := Open(path, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.delay = time.Hour
+	l.Append(Record{Host: "test", Hook: "guard", Method: protocol.MethodBeforeTool, Tool: "Bash", Action: "continue"})
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the record was written before the batch's delay: %v", err)
+	}
+	start := time.Now()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited > time.Minute {
+		t.Fatalf("Close waited %v, the batch's delay", waited)
+	}
+	if r := verify(t, path); r.Records != 1 {
+		t.Fatalf("records = %d, want the one appended", r.Records)
+	}
+}

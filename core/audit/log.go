@@ -39,6 +39,14 @@ const (
 // lockWait bounds the wait for another process appending to the same log.
 const lockWait = 10 * time.Second
 
+// batchDelay is how long a batch waits, from its first record, before it
+// is written: the call the record is of still has its reply to deliver,
+// and the write (two fsyncs and a dozen other system calls) would take
+// the CPU from the agent that reads it (a warm mcp_tool call took 0.1 ms
+// longer, BENCHMARKS.md, section 8). The records of the calls made in the
+// meantime join the batch.
+const batchDelay = 2 * time.Millisecond
+
 // DefaultPath is the log of this user: $XDG_STATE_HOME/hookwire/audit.jsonl
 // ($HOME/.local/state where XDG_STATE_HOME is not set), or
 // %LOCALAPPDATA%\hookwire\audit.jsonl on Windows.
@@ -70,9 +78,11 @@ func PathFromEnv() (string, error) {
 }
 
 // Log appends records to an audit log. Appends are queued and written by
-// one goroutine, a batch at a time, so that no hook call waits for the
-// disk; Close writes what is queued. Several processes may append to one
-// log: each batch is written under a lock of the log's head file.
+// one goroutine, a batch at a time, batchDelay after the batch's first
+// record, so that no hook call waits for the disk or shares the CPU with
+// it while its reply goes out; Close writes what is queued at once.
+// Several processes may append to one log: each batch is written under a
+// lock of the log's head file.
 type Log struct {
 	path    string
 	maxSize int64
@@ -82,6 +92,8 @@ type Log struct {
 	queue   []Record
 	wake    chan struct{}
 	closed  bool
+	closing chan struct{} // closed by Close: a batch waits no longer
+	delay   time.Duration // batchDelay
 	done    chan struct{}
 	err     error // the first write error, also logged
 	written uint64
@@ -104,7 +116,7 @@ func Open(path string, maxSize int64, log *slog.Logger) (*Log, error) {
 	if err := checkDir(dir); err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
-	l := &Log{path: path, maxSize: maxSize, log: log, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	l := &Log{path: path, maxSize: maxSize, log: log, wake: make(chan struct{}, 1), closing: make(chan struct{}), delay: batchDelay, done: make(chan struct{})}
 	go l.run()
 	return l, nil
 }
@@ -175,6 +187,7 @@ func (l *Log) Close() error {
 	if !l.closed {
 		l.closed = true
 		close(l.wake)
+		close(l.closing)
 	}
 	l.mu.Unlock()
 	<-l.done
@@ -184,6 +197,12 @@ func (l *Log) Close() error {
 func (l *Log) run() {
 	defer close(l.done)
 	for range l.wake {
+		wait := time.NewTimer(l.delay)
+		select {
+		case <-wait.C:
+		case <-l.closing:
+			wait.Stop()
+		}
 		l.flush()
 	}
 	l.flush()

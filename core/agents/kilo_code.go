@@ -24,8 +24,9 @@ package agents
 //     "options": {"baseURL", "apiKey"}, "models": {...}}}, "model":
 //     "NAME/MODEL".
 //   - Kilo loads each plugin twice in one `kilo run`, the second time as
-//     the run ends, so a second server of hookwire's plugin starts then and
-//     is asked nothing.
+//     the run ends (OpenCode 1.18.33 once): a second server of hookwire's
+//     plugin starts then, is asked nothing and starts no hook (a hook that
+//     records its starts was started once), and ends with Kilo.
 var KiloCode = add(&Agent{
 	Name:     "kilo-code",
 	Title:    "Kilo Code CLI",

@@ -50,7 +50,13 @@ func (f openCodeFork) config(url string) map[string]any {
 // what it printed.
 func (f openCodeFork) run(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, openAIChat("bash", distinctCalls(a.answer())))
+	return f.runWith(a, t, openAIChat("bash", distinctCalls(a.answer())), hook, env...)
+}
+
+// runWith is run against a model that answers as answer does.
+func (f openCodeFork) runWith(a *agentRun, t *testing.T, answer func(w http.ResponseWriter, r *http.Request, body []byte), hook []string, env ...string) (string, *modelServer) {
+	t.Helper()
+	model := serveModel(t, answer)
 	dir, err := os.MkdirTemp("", "hwa")
 	if err != nil {
 		t.Fatal(err)

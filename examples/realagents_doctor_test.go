@@ -183,16 +183,8 @@ var doctorAgents = map[string]doctorAgent{
 				"--override-with-envs", "--headless", "--json", "-t", "Remove the precious folder.")
 		},
 	},
-	"opencode": {
-		name: "OpenCode", version: openCodeVersion,
-		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
-			return openAIChat("bash", []string{a.command})
-		},
-		setup: func(t *testing.T, a *agentRun, url string, trusted bool) { openCodeSetup(t, a, url) },
-		run: func(t *testing.T, a *agentRun, url string, env []string) string {
-			return runAgent(t, a, "opencode", env, openCodeArgs...)
-		},
-	},
+	"opencode":  openCode.doctor(),
+	"kilo-code": kiloCode.doctor(),
 	"mistral-vibe": {
 		name: "Mistral Vibe", version: vibeVersion,
 		model: vibeModel,
@@ -268,6 +260,9 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		// OpenCode 1.18.33 loads every plugin of both folders, with no trust.
 		{"opencode", "user", true, nil, true},
 		{"opencode", "project", true, nil, true},
+		// Kilo Code CLI 7.7.7 too, from its own folders.
+		{"kilo-code", "user", true, nil, true},
+		{"kilo-code", "project", true, nil, true},
 	} {
 		d := doctorAgents[c.agent]
 		name := fmt.Sprintf("%s/%s/trusted=%v", c.agent, c.scope, c.trusted)

@@ -2,26 +2,42 @@ package examples
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/hookwire/hookwire/core/agents"
 	"github.com/hookwire/hookwire/core/install"
 )
 
-// OpenCode, run as the other agents are: offline, its model a provider of
-// the user's opencode.json (@ai-sdk/openai-compatible, chat completions)
-// on loopback, in a scratch HOME, and the hook behind
-// hookwire's plugin for its plugin API in the project's .opencode/plugins.
+// OpenCode, and its fork Kilo Code CLI, run as the other agents are:
+// offline, the model a provider of the user's settings
+// (@ai-sdk/openai-compatible, chat completions) on loopback, in a scratch
+// HOME, and the hook behind hookwire's plugin for their plugin API in the
+// project's plugins folder.
 
 const openCodeVersion = "1.18.33"
 
-// openCodeConfig is the user's opencode.json of a run against the
-// scripted model at url.
-func openCodeConfig(url string) map[string]any {
+// openCodeFork is OpenCode or a fork of it with its plugin API, as the
+// tests run it.
+type openCodeFork struct {
+	agent   *agents.Agent
+	version string
+	// program is its command in realagents/node_modules/.bin.
+	program string
+	// settings is the user's settings file, under the home (the agent runs
+	// with no XDG variable), and schema the $schema it names.
+	settings, schema string
+}
+
+var openCode = openCodeFork{agents.OpenCode, openCodeVersion, "opencode", ".config/opencode/opencode.json", "https://opencode.ai/config.json"}
+
+// config is the user's settings of a run against the scripted model at url.
+func (f openCodeFork) config(url string) map[string]any {
 	return map[string]any{
-		"$schema": "https://opencode.ai/config.json", "autoupdate": false, "share": "disabled", "model": "scripted/scripted",
+		"$schema": f.schema, "autoupdate": false, "share": "disabled", "model": "scripted/scripted",
 		"provider": map[string]any{"scripted": map[string]any{
 			"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
 			"options": map[string]any{"baseURL": url + "/v1", "apiKey": "scripted"},
@@ -30,29 +46,37 @@ func openCodeConfig(url string) map[string]any {
 	}
 }
 
-// openCode runs OpenCode with the hook behind hookwire's plugin and
-// returns what it printed.
-func (a *agentRun) openCode(t *testing.T, hook []string, env ...string) (string, *modelServer) {
+// run runs the agent with the hook behind hookwire's plugin and returns
+// what it printed.
+func (f openCodeFork) run(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	model := serveModel(t, openAIChat("bash", distinctCalls(a.answer())))
+	return f.runWith(a, t, openAIChat("bash", distinctCalls(a.answer())), hook, env...)
+}
+
+// runWith is run against a model that answers as answer does.
+func (f openCodeFork) runWith(a *agentRun, t *testing.T, answer func(w http.ResponseWriter, r *http.Request, body []byte), hook []string, env ...string) (string, *modelServer) {
+	t.Helper()
+	model := serveModel(t, answer)
 	dir, err := os.MkdirTemp("", "hwa")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	server := append([]string{cli, "bridge", "--mcp", "--dir", dir, "--timeout", "2s", "opencode", "--"}, hook...)
+	server := append([]string{cli, "bridge", "--mcp", "--dir", dir, "--timeout", "2s", f.agent.Name, "--"}, hook...)
 	// The module hookwire install writes, with a server of the test's
-	// (its folder, a short deadline).
-	writeText(t, filepath.Join(a.project, ".opencode", "plugins", "hookwire.js"), string(install.PluginModule(install.PluginConfig{Server: server, TimeoutMS: 20000})))
-	openCodeSetup(t, a, model.url)
-	out := runAgent(t, a, "opencode", append([]string{"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}, env...), openCodeArgs...)
+	// (its folder, a short deadline), in the project's plugins folder.
+	plugin := filepath.Join(a.project, filepath.FromSlash(f.agent.Install.Files[agents.Project]))
+	writeText(t, plugin, string(install.PluginModule(install.PluginConfig{Server: server, TimeoutMS: 20000})))
+	f.setup(t, a, model.url)
+	out := runAgent(t, a, f.program, append([]string{"HOME=" + a.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}, env...), openCodeArgs...)
 	return out, model
 }
 
 // distinctCalls makes each repeat of a command differ by a shell comment:
 // OpenCode 1.18.33 rejects a third identical call of a tool itself (its
 // doom_loop permission, auto-rejected under run) before any plugin is
-// asked, and the test is of what the hook decides.
+// asked, and the test is of what the hook decides. Kilo Code CLI 7.7.7's
+// binary has the same doom_loop permission.
 func distinctCalls(commands []string) []string {
 	out := make([]string, len(commands))
 	for i, c := range commands {
@@ -64,11 +88,25 @@ func distinctCalls(commands []string) []string {
 	return out
 }
 
-// openCodeSetup writes the user's opencode.json, in its folder under the
-// scratch home (~/.config/opencode: the agent runs with no XDG variable).
-func openCodeSetup(t *testing.T, a *agentRun, url string) {
-	writeJSON(t, filepath.Join(a.home, ".config", "opencode", "opencode.json"), openCodeConfig(url))
+// setup writes the user's settings, in their folder under the scratch home.
+func (f openCodeFork) setup(t *testing.T, a *agentRun, url string) {
+	writeJSON(t, filepath.Join(a.home, filepath.FromSlash(f.settings)), f.config(url))
 }
 
-// openCodeArgs run OpenCode once, headless, on the prompt.
+// doctor is how doctor's test runs the agent: no folder trust, and no hook
+// but the one `hookwire install` writes.
+func (f openCodeFork) doctor() doctorAgent {
+	return doctorAgent{
+		name: f.agent.Title, version: f.version,
+		model: func(a *agentRun) func(w http.ResponseWriter, r *http.Request, body []byte) {
+			return openAIChat("bash", []string{a.command})
+		},
+		setup: func(t *testing.T, a *agentRun, url string, trusted bool) { f.setup(t, a, url) },
+		run: func(t *testing.T, a *agentRun, url string, env []string) string {
+			return runAgent(t, a, f.program, env, openCodeArgs...)
+		},
+	}
+}
+
+// openCodeArgs run OpenCode, or its fork, once, headless, on the prompt.
 var openCodeArgs = []string{"run", "Remove the precious folder."}

@@ -285,7 +285,8 @@ var realAgents = []struct {
 	// of a turn as the bridge speaks it: docs/agent-events.md says so.
 	{"Kimi CLI", kimiCLIVersion, (*agentRun).kimiCLI, true, true, false, false},
 	{"Cline", clineVersion, (*agentRun).cline, true, true, false, true},
-	{"OpenCode", openCodeVersion, (*agentRun).openCode, true, false, false, false},
+	{"OpenCode", openCodeVersion, openCode.run, true, false, false, false},
+	{"Kilo Code CLI", kiloCodeVersion, kiloCode.run, true, false, false, false},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {

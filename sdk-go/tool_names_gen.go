@@ -32,6 +32,7 @@ var knownTools = map[string]knownTool{
 	"agent":                      {kind: "agent", args: map[string][]string{}},
 	"append_file":                {kind: "edit", args: map[string][]string{"path": {"path"}}},
 	"apply_patch":                {kind: "edit", args: map[string][]string{}},
+	"background_process":         {kind: "shell", args: map[string][]string{"command": {"command"}}},
 	"bash":                       {kind: "shell", args: map[string][]string{"command": {"command"}}},
 	"create":                     {kind: "write", args: map[string][]string{"path": {"path"}}},
 	"delegate":                   {kind: "agent", args: map[string][]string{}},

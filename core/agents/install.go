@@ -69,6 +69,11 @@ type Install struct {
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.
 	ShowOutput string
+	// XDGConfig says that the agent reads its user's file (under .config/
+	// in Files) from $XDG_CONFIG_HOME where that is set to an absolute
+	// path, as the XDG base directories have it: install and doctor use
+	// that folder too.
+	XDGConfig bool
 	// UserFileEnv is a variable that, where set, names the folder the agent
 	// reads its user's file from, in place of the folder of Files[User]
 	// under the home folder (Kimi CLI's KIMI_SHARE_DIR for ~/.kimi): install

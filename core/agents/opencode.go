@@ -24,6 +24,10 @@ var openCodeEvents = map[string]Step{
 	"session.idle":        {Kind: protocol.KindTurnEnd, NewTurn: true},
 }
 
+// openCodeQuirks: context after a tool goes in the tool's output the
+// model reads, after it (core/bridge/opencode.go).
+var openCodeQuirks = Quirks{ContextMember: "output"}
+
 // openCodeCannot are what hooks can decide that OpenCode's plugin API
 // cannot express, for OpenCode and for its forks, which have the same
 // API.
@@ -53,17 +57,16 @@ var OpenCode = add(&Agent{
 	Version:  "1.18.33",
 	Document: "the plugin hooks of OpenCode 1.18.33 (npm opencode-ai; opencode.ai/docs/plugins, and what the binary passed a plugin run here): tool.execute.before, tool.execute.after, chat.message and the event hook's session.idle",
 	Replies:  OpenCodeReplies,
-	// Context after a tool goes in the tool's output the model reads,
-	// after it (core/bridge/opencode.go).
-	Quirks: Quirks{ContextMember: "output"},
+	Quirks:   openCodeQuirks,
 	// The plugin waits for the server's answer 10 s past this deadline,
 	// and blocks the call when none comes (sdk-node's opencode-plugin).
 	Deadline: 50 * time.Second,
 	Events:   openCodeEvents,
 	Cannot:   openCodeCannot,
 	Install: Install{
-		Document: "OpenCode 1.18.33's plugins documentation: every .js or .ts file of PROJECT/.opencode/plugins and ~/.config/opencode/plugins is loaded at start, and each function it exports is a plugin",
-		Files:    map[Scope]string{User: ".config/opencode/plugins/hookwire.js", Project: ".opencode/plugins/hookwire.js"},
-		Layout:   Plugin,
+		Document:  "OpenCode 1.18.33's plugins documentation: every .js or .ts file of PROJECT/.opencode/plugins and ~/.config/opencode/plugins is loaded at start, and each function it exports is a plugin",
+		Files:     map[Scope]string{User: ".config/opencode/plugins/hookwire.js", Project: ".opencode/plugins/hookwire.js"},
+		Layout:    Plugin,
+		XDGConfig: true,
 	},
 })

@@ -63,7 +63,8 @@ func toolEvent(agent *agents.Agent, event string) bool {
 }
 
 // Path is the agent's configuration file of scope, under home for the
-// user's scope and under dir for the others.
+// user's scope (or $XDG_CONFIG_HOME, for an agent that reads it there:
+// Install.XDGConfig) and under dir for the others.
 func (a *Agent) Path(scope Scope, home, dir string) (string, error) {
 	rel, ok := a.Files[scope]
 	if !ok {
@@ -78,6 +79,9 @@ func (a *Agent) Path(scope Scope, home, dir string) (string, error) {
 	base := dir
 	if scope == User {
 		base = home
+		if config, ok := strings.CutPrefix(rel, ".config/"); ok && a.XDGConfig && filepath.IsAbs(os.Getenv("XDG_CONFIG_HOME")) {
+			base, rel = os.Getenv("XDG_CONFIG_HOME"), config
+		}
 	}
 	return filepath.Join(base, filepath.FromSlash(rel)), nil
 }

@@ -167,3 +167,20 @@ func FuzzReadPlugin(f *testing.F) {
 		}
 	})
 }
+
+// An agent that follows the XDG base directories reads its user's plugin
+// under $XDG_CONFIG_HOME where that is an absolute path: install writes
+// it there, and doctor reads it there.
+func TestThePluginOfTheUserIsWhereXDGConfigHomeSays(t *testing.T) {
+	a, home, config := Agents["opencode"], t.TempDir(), t.TempDir()
+	for value, want := range map[string]string{
+		"":                filepath.Join(home, ".config", "opencode", "plugins", "hookwire.js"),
+		"relative/config": filepath.Join(home, ".config", "opencode", "plugins", "hookwire.js"),
+		config:            filepath.Join(config, "opencode", "plugins", "hookwire.js"),
+	} {
+		t.Setenv("XDG_CONFIG_HOME", value)
+		if got, err := a.Path(User, home, t.TempDir()); err != nil || got != want {
+			t.Errorf("XDG_CONFIG_HOME=%q: the user's plugin is %s (%v), want %s", value, got, err, want)
+		}
+	}
+}

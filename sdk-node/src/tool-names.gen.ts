@@ -32,6 +32,7 @@ export const knownTools: { readonly [name: string]: { readonly kind: string; rea
   "agent": { kind: "agent", args: {} },
   "append_file": { kind: "edit", args: { path: ["path"] } },
   "apply_patch": { kind: "edit", args: {} },
+  "background_process": { kind: "shell", args: { command: ["command"] } },
   "bash": { kind: "shell", args: { command: ["command"] } },
   "create": { kind: "write", args: { path: ["path"] } },
   "delegate": { kind: "agent", args: {} },

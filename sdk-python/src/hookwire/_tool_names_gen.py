@@ -33,6 +33,7 @@ KNOWN_TOOLS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "agent": ("agent", {}),
     "append_file": ("edit", {"path": ("path",)}),
     "apply_patch": ("edit", {}),
+    "background_process": ("shell", {"command": ("command",)}),
     "bash": ("shell", {"command": ("command",)}),
     "create": ("write", {"path": ("path",)}),
     "delegate": ("agent", {}),

@@ -533,7 +533,7 @@ func installBrowser() error {
 // nodeProjects are the SDK's and every TypeScript example's npm projects,
 // and the pinned agents the real-agent tests run (examples/realagents).
 func nodeProjects() []string {
-	return append([]string{"sdk-node", "examples/realagents"}, glob("examples/*/typescript")...)
+	return append([]string{"sdk-node", "examples/realagents", "examples/realagents/opencode-plugins"}, glob("examples/*/typescript")...)
 }
 
 // hasScript is true when the npm project in dir defines the script.

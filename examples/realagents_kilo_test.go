@@ -15,7 +15,10 @@ import (
 
 const kiloCodeVersion = "7.7.7"
 
-var kiloCode = openCodeFork{agents.KiloCode, kiloCodeVersion, "kilo", ".config/kilo/kilo.json", "https://app.kilo.ai/config.json"}
+// Kilo asks the registry for @kilocode/plugin of its own version, which is
+// not published (7.3.1 is the newest), and goes on without it: there is
+// nothing to give it.
+var kiloCode = openCodeFork{agents.KiloCode, kiloCodeVersion, "kilo", ".config/kilo/kilo.json", "https://app.kilo.ai/config.json", ""}
 
 // Kilo Code CLI 7.7.7 offers its model a second shell tool, which OpenCode
 // has not: background_process, whose action start runs its command. The

@@ -30,9 +30,15 @@ type openCodeFork struct {
 	// settings is the user's settings file, under the home (the agent runs
 	// with no XDG variable), and schema the $schema it names.
 	settings, schema string
+	// deps, where set, is the npm project under realagents of what the
+	// agent installs beside the plugins of each of its config folders at
+	// start: each run's folders get its package.json, its lock and a link
+	// to its node_modules, so that the agent finds it installed and no run
+	// waits on the registry (8 s a run, here).
+	deps string
 }
 
-var openCode = openCodeFork{agents.OpenCode, openCodeVersion, "opencode", ".config/opencode/opencode.json", "https://opencode.ai/config.json"}
+var openCode = openCodeFork{agents.OpenCode, openCodeVersion, "opencode", ".config/opencode/opencode.json", "https://opencode.ai/config.json", "opencode-plugins"}
 
 // config is the user's settings of a run against the scripted model at url.
 func (f openCodeFork) config(url string) map[string]any {
@@ -88,9 +94,29 @@ func distinctCalls(commands []string) []string {
 	return out
 }
 
-// setup writes the user's settings, in their folder under the scratch home.
+// setup writes the user's settings, in their folder under the scratch
+// home, and gives both config folders, the user's and the project's, what
+// the agent installs beside plugins.
 func (f openCodeFork) setup(t *testing.T, a *agentRun, url string) {
-	writeJSON(t, filepath.Join(a.home, filepath.FromSlash(f.settings)), f.config(url))
+	settings := filepath.Join(a.home, filepath.FromSlash(f.settings))
+	writeJSON(t, settings, f.config(url))
+	if f.deps == "" {
+		return
+	}
+	deps, _ := filepath.Abs(filepath.Join("realagents", f.deps))
+	project := filepath.Dir(filepath.Dir(filepath.Join(a.project, filepath.FromSlash(f.agent.Install.Files[agents.Project]))))
+	for _, folder := range []string{filepath.Dir(settings), project} {
+		for _, name := range []string{"package.json", "package-lock.json"} {
+			data, err := os.ReadFile(filepath.Join(deps, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeText(t, filepath.Join(folder, name), string(data))
+		}
+		if err := os.Symlink(filepath.Join(deps, "node_modules"), filepath.Join(folder, "node_modules")); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // doctor is how doctor's test runs the agent: no folder trust, and no hook

@@ -260,6 +260,8 @@ func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
 		// OpenCode 1.18.33 loads every plugin of both folders, with no trust.
 		{"opencode", "user", true, nil, true},
 		{"opencode", "project", true, nil, true},
+		// Its "run without external plugins", by the variable: no guard.
+		{"opencode", "project", true, []string{"OPENCODE_PURE=1"}, false},
 		// Kilo Code CLI 7.7.7 too, from its own folders.
 		{"kilo-code", "user", true, nil, true},
 		{"kilo-code", "project", true, nil, true},

@@ -69,6 +69,9 @@ type Install struct {
 	// show its user what a hook writes, for an agent that shows nothing
 	// of it otherwise; empty where it shows the hook's messages anyway.
 	ShowOutput string
+	// Bypass, where set, is the agent's way of running with no hook at all:
+	// its command-line flag and the variable that does the same.
+	Bypass *Bypass
 	// XDGConfig says that the agent reads its user's file (under .config/
 	// in Files) from $XDG_CONFIG_HOME where that is set to an absolute
 	// path, as the XDG base directories have it: install and doctor use
@@ -200,6 +203,14 @@ type Switch struct {
 	Off bool
 	// Default is the value when no file sets it.
 	Default bool
+}
+
+// Bypass is a flag, and a variable, that run an agent without its hooks
+// (OpenCode's --pure, "run without external plugins"): doctor reports the
+// variable set where it runs, and says that a run with the flag is not
+// guarded.
+type Bypass struct {
+	Flag, Env string
 }
 
 // Trust is an agent's folder trust: project hooks load only in a trusted

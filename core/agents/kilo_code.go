@@ -42,5 +42,8 @@ var KiloCode = add(&Agent{
 		Files:     map[Scope]string{User: ".config/kilo/plugins/hookwire.js", Project: ".kilo/plugins/hookwire.js"},
 		Layout:    Plugin,
 		XDGConfig: true,
+		// kilo run --help: "--pure  run without external plugins"; the
+		// binary reads KILO_PURE for it.
+		Bypass: &Bypass{Flag: "--pure", Env: "KILO_PURE"},
 	},
 })

@@ -68,5 +68,8 @@ var OpenCode = add(&Agent{
 		Files:     map[Scope]string{User: ".config/opencode/plugins/hookwire.js", Project: ".opencode/plugins/hookwire.js"},
 		Layout:    Plugin,
 		XDGConfig: true,
+		// opencode run --help: "--pure  run without external plugins";
+		// seen here, a plugin is not loaded with either.
+		Bypass: &Bypass{Flag: "--pure", Env: "OPENCODE_PURE"},
 	},
 })

@@ -158,6 +158,7 @@ func Doctor(ctx context.Context, a *Agent, home, dir string, opts DoctorOptions)
 		r.Findings = append(r.Findings, a.mcpToolGuards(doc, file)...)
 	}
 	r.Findings = append(r.Findings, a.switches(docs, r.Files, home, dir)...)
+	r.Findings = append(r.Findings, a.bypass()...)
 	checked := opts.Checked
 	if checked == nil {
 		checked = map[string]HookCheck{}
@@ -360,6 +361,20 @@ func (a *Agent) setting(doc *document, path []string) *hujsonValue {
 
 // switches are the agent's settings that turn every hook off, as the
 // files set them: the last scope that sets one wins.
+// bypass says what the agent's way of running without hooks leaves
+// unguarded: the variable set where doctor runs is a problem (every run
+// then loads no hook); the flag, a note.
+func (a *Agent) bypass() []Finding {
+	b := a.Bypass
+	if b == nil {
+		return nil
+	}
+	if v := os.Getenv(b.Env); v != "" && v != "0" && v != "false" {
+		return []Finding{problem("unset "+b.Env+" where "+a.Name+" runs", "%s is set (%s): %s loads no plugin, so no hook of hookwire's runs", b.Env, v, a.Name)}
+	}
+	return []Finding{note("%s %s (or %s set) runs with no plugin: no hook of hookwire's runs then", a.Name, b.Flag, b.Env)}
+}
+
 func (a *Agent) switches(docs map[Scope]*document, files map[Scope]string, home, dir string) []Finding {
 	var out []Finding
 	reported := map[string]bool{} // a file that holds two switches is one problem

@@ -184,3 +184,18 @@ func TestThePluginOfTheUserIsWhereXDGConfigHomeSays(t *testing.T) {
 		}
 	}
 }
+
+// OpenCode's way of running with no plugin is said: the variable set where
+// doctor runs is a problem, since no run then loads hookwire's plugin.
+func TestDoctorSaysWhatRunsWithoutThePlugin(t *testing.T) {
+	a := Agents["opencode"]
+	home, dir := t.TempDir(), t.TempDir()
+	for value, ok := range map[string]bool{"": true, "0": true, "1": false, "true": false} {
+		t.Setenv("OPENCODE_PURE", value)
+		r := Doctor(context.Background(), a, home, dir, DoctorOptions{})
+		want := map[bool]string{true: "opencode --pure (or OPENCODE_PURE set) runs with no plugin", false: "OPENCODE_PURE is set"}[ok]
+		if got := texts(r); r.OK() != ok || !strings.Contains(got, want) {
+			t.Errorf("OPENCODE_PURE=%q: doctor (ok %v) said %s", value, r.OK(), got)
+		}
+	}
+}

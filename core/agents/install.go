@@ -123,6 +123,11 @@ type MCPTool struct {
 	// Enable is the settings list that approves a server of the project's
 	// file by name: the agent starts it only once it is listed there.
 	Enable string
+	// FailsOpen, when set, is why the agent's mcp_tool hooks cannot guard:
+	// it runs the call when the server cannot answer, and nothing in its
+	// settings changes that. install --warm refuses with it, and doctor
+	// reports each guard's mcp_tool hook as a problem.
+	FailsOpen string
 }
 
 // Scope is which of an agent's configuration files: the user's, the

@@ -130,6 +130,11 @@ type MCPTool struct {
 	FailsOpen string
 }
 
+// Installs says whether hookwire installs the warm form for an agent with
+// these facts: it calls a tool of an MCP server as a hook, and a guard's
+// hook does not fail open.
+func (m *MCPTool) Installs() bool { return m != nil && m.FailsOpen == "" }
+
 // Scope is which of an agent's configuration files: the user's, the
 // project's (shared with the team), or the project's local one (the
 // user's own, not committed).

@@ -62,7 +62,7 @@ var CodexCLI = add(&Agent{
 		// Its mcp_tool hooks run (hookwire bridge --mcp serves them), but a
 		// guard's fails open: no warm form is installed (docs/bridge-mcp.md).
 		MCPTool: &MCPTool{
-			Document: "openai/codex codex-rs at rust-v0.171.0: config/src/hook_config.rs (HookHandlerConfig::McpTool: type \"mcp_tool\", server, tool, input, timeout in seconds, default 600, statusMessage; no async, no onFailure), " +
+			Document: "openai/codex codex-rs (its main branch; the paths and their messages are in the 0.171.0 binary): config/src/hook_config.rs (HookHandlerConfig::McpTool: type \"mcp_tool\", server, tool, input, timeout in seconds, default 600, statusMessage; no async, no onFailure), " +
 				"hooks/src/engine/mcp_runner.rs (each string of input has ${a.b} replaced by that member of the hook input; a string that is only ${member} becomes the member's own JSON value; a member the event lacks fails the hook), " +
 				"core/src/hook_mcp_executor.rs (calls only a server already connected; the result's text items, joined, read as a command hook's stdout; isError fails the hook) and hooks/src/events/pre_tool_use.rs (a failed hook blocks nothing); " +
 				"run with Codex CLI 0.171.0 in examples/realagents_codex_warm_test.go",

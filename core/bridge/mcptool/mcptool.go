@@ -50,7 +50,7 @@ func Input(mt *agents.MCPTool) map[string]any {
 // Input: an empty value is a member the event does not have, and a value
 // under "json" that is not JSON stays the string it is (a tool's response
 // may be a string). A value under "json" that is not a string is taken as
-// it is: Codex CLI puts a member's own JSON value where ${member} is the
+// it is: an agent may put a member's own JSON value where ${member} is the
 // whole string.
 func Event(arguments json.RawMessage) ([]byte, error) {
 	var args struct {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,12 +23,7 @@ import (
 // what Codex CLI printed, and the file where the hook notes each start.
 func (a *agentRun) codexCLIWarm(t *testing.T, hook []string, w warmRun) (string, *modelServer, string) {
 	t.Helper()
-	starts := filepath.Join(t.TempDir(), "starts")
-	argv := slices.Concat([]string{"sh", "-c", `echo started >> "$0"; exec "$@"`, starts}, hook)
-	server := w.server
-	if server == nil {
-		server = slices.Concat([]string{cli, "bridge", "--mcp", "--timeout", "2s", "--log", filepath.Join(t.TempDir(), "mcp.log")}, a.bridgeFlags, []string{"codex-cli", "--"}, argv)
-	}
+	server, starts := a.warmServer(t, "codex-cli", hook, w)
 	var args []string
 	for _, arg := range server[1:] {
 		args = append(args, fmt.Sprintf("%q", arg))
@@ -45,20 +39,10 @@ func (a *agentRun) codexCLIWarm(t *testing.T, hook []string, w warmRun) (string,
 // the model reads why, and the hook started once for the whole session,
 // not once an event.
 func TestUnderTheRealCodexCLIAWarmSessionGuardsWithOneHookProcess(t *testing.T) {
-	sdk, _ := filepath.Abs("../sdk-python/src")
-	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	a := newAgentRun(t)
 	a.calls = 2
-	out, model, starts := a.codexCLIWarm(t, []string{"env", "PYTHONPATH=" + sdk, "python3", shellGuard}, warmRun{})
-	if !a.survived() {
-		t.Errorf("Codex CLI %s ran rm -r: the folder is gone\n%s", codexCLIVersion, out)
-	}
-	if n := strings.Count(model.sent(), "dangerous command blocked"); n < 2 {
-		t.Errorf("the model read the guard's reason %d times, want one for each of the 2 calls\n%s", n, out)
-	}
-	if data, _ := os.ReadFile(starts); string(data) != "started\n" {
-		t.Errorf("the hook started %d times, want once for the session\n%s", strings.Count(string(data), "started"), out)
-	}
+	out, model, starts := a.codexCLIWarm(t, warmShellGuard(), warmRun{})
+	a.guardedWarm(t, "Codex CLI "+codexCLIVersion, out, model, starts)
 }
 
 // When the warm session cannot answer, Codex CLI 0.171.0 runs the guarded

@@ -19,7 +19,9 @@ import (
 // codexCLIWarm runs Codex CLI with the hook served warm: `hookwire bridge
 // --mcp codex-cli` is the MCP server Codex CLI starts itself, once,
 // declared in ~/.codex/config.toml ([mcp_servers.hookwire]), and its
-// PreToolUse is an mcp_tool hook that calls the server's tool. It returns
+// PreToolUse is an mcp_tool hook that calls the server's tool, written as
+// a guard's is for Claude Code (onFailure block, unless w.noBlock), which
+// Codex CLI 0.171.0 takes without a word and ignores. It returns
 // what Codex CLI printed, and the file where the hook notes each start.
 func (a *agentRun) codexCLIWarm(t *testing.T, hook []string, w warmRun) (string, *modelServer, string) {
 	t.Helper()
@@ -29,7 +31,7 @@ func (a *agentRun) codexCLIWarm(t *testing.T, hook []string, w warmRun) (string,
 		args = append(args, fmt.Sprintf("%q", arg))
 	}
 	config := fmt.Sprintf("\n[mcp_servers.%s]\ncommand = %q\nargs = [%s]\n", mcptool.Server, server[0], strings.Join(args, ", "))
-	h := mcptool.Hook(agents.CodexCLI.Install.MCPTool, false, cmp.Or(w.timeout, 60*time.Second))
+	h := mcptool.Hook(agents.CodexCLI.Install.MCPTool, !w.noBlock, cmp.Or(w.timeout, 60*time.Second))
 	events := map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{h}}}}
 	out, model := a.runCodexCLI(t, events, config)
 	return out, model, starts
@@ -73,7 +75,8 @@ for line in sys.stdin:
 // When the warm session cannot answer, Codex CLI 0.171.0 runs the guarded
 // call: the server killed in the middle of a call, a server that never
 // starts, a call past the hook's own timeout, a tool that answers with an
-// error or with what is not a hook's output. It has no onFailure: a failed
+// error or with what is not a hook's output. It has no onFailure (the
+// hooks say onFailure block, and it runs the call all the same): a failed
 // mcp_tool hook blocks nothing (hooks/src/events/pre_tool_use.rs), so
 // hookwire installs no warm form for it (agents.CodexCLI's
 // MCPTool.FailsOpen). Each run shows it: the folder is gone, and Codex CLI

@@ -71,7 +71,7 @@ var CodexCLI = add(&Agent{
 			// a guard's failed hook lets the call run.
 			Text:      []string{"hook_event_name", "session_id", "turn_id", "cwd", "model", "permission_mode", "tool_name", "tool_use_id"},
 			JSON:      []string{"tool_input"},
-			FailsOpen: "Codex CLI 0.171.0 runs the call when an mcp_tool hook fails: its MCP server not connected (never started, gone), the call past the hook's timeout, an error (isError), output it cannot read; it has no onFailure, and no setting changes that",
+			FailsOpen: "Codex CLI 0.171.0 runs the call when an mcp_tool hook fails: its MCP server not connected (never started, gone), the call past the hook's timeout, an error (isError), output it cannot read; it has no onFailure (one written there is ignored), and no setting changes that",
 		},
 	},
 })

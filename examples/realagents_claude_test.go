@@ -76,12 +76,7 @@ func TestUnderTheRealClaudeCodeAPromptHookAddsContextOrBlocksThePrompt(t *testin
 // each start.
 func (a *agentRun) claudeCodeWarm(t *testing.T, hook []string, w warmRun) (string, *modelServer, string) {
 	t.Helper()
-	starts := filepath.Join(t.TempDir(), "starts")
-	argv := slices.Concat([]string{"sh", "-c", `echo started >> "$0"; exec "$@"`, starts}, hook)
-	server := w.server
-	if server == nil {
-		server = slices.Concat([]string{cli, "bridge", "--mcp", "--timeout", "2s", "--log", filepath.Join(t.TempDir(), "mcp.log")}, a.bridgeFlags, []string{"claude-code", "--"}, argv)
-	}
+	server, starts := a.warmServer(t, "claude-code", hook, w)
 	mcpJSON := map[string]any{"mcpServers": map[string]any{mcptool.Server: mcptool.ServerEntry(server)}}
 	writeJSON(t, filepath.Join(a.project, ".mcp.json"), mcpJSON)
 	mt := agents.ClaudeCode.Install.MCPTool
@@ -93,6 +88,18 @@ func (a *agentRun) claudeCodeWarm(t *testing.T, hook []string, w warmRun) (strin
 	settings := map[string]any{"hooks": events, "enabledMcpjsonServers": []string{mcptool.Server}}
 	out, model := a.runClaudeCode(t, settings)
 	return out, model, starts
+}
+
+// warmServer is the command of the warm server for agent, `hookwire bridge
+// --mcp` with the hook (or w.server), and the file where the hook notes
+// each start.
+func (a *agentRun) warmServer(t *testing.T, agent string, hook []string, w warmRun) ([]string, string) {
+	starts := filepath.Join(t.TempDir(), "starts")
+	if w.server != nil {
+		return w.server, starts
+	}
+	argv := slices.Concat([]string{"sh", "-c", `echo started >> "$0"; exec "$@"`, starts}, hook)
+	return slices.Concat([]string{cli, "bridge", "--mcp", "--timeout", "2s", "--log", filepath.Join(t.TempDir(), "mcp.log")}, a.bridgeFlags, []string{agent, "--"}, argv), starts
 }
 
 // warmRun is how a test changes a warm run: server replaces the server's
@@ -108,13 +115,27 @@ type warmRun struct {
 // the model reads why, and the hook started once for the whole session,
 // not once an event.
 func TestUnderTheRealClaudeCodeAWarmSessionGuardsWithOneHookProcess(t *testing.T) {
-	sdk, _ := filepath.Abs("../sdk-python/src")
-	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	a := newAgentRun(t)
 	a.calls, a.prompt, a.stop = 2, true, true
-	out, model, starts := a.claudeCodeWarm(t, []string{"env", "PYTHONPATH=" + sdk, "python3", shellGuard}, warmRun{})
+	out, model, starts := a.claudeCodeWarm(t, warmShellGuard(), warmRun{})
+	a.guardedWarm(t, "Claude Code "+claudeCodeVersion, out, model, starts)
+}
+
+// warmShellGuard is the shell-guard example in Python, with the SDK of
+// this tree.
+func warmShellGuard() []string {
+	sdk, _ := filepath.Abs("../sdk-python/src")
+	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	return []string{"env", "PYTHONPATH=" + sdk, "python3", shellGuard}
+}
+
+// guardedWarm checks a warm run of warmShellGuard whose model asked two
+// calls that delete the folder: the folder survived, the model read the
+// guard's reason for each call, and the hook started once.
+func (a *agentRun) guardedWarm(t *testing.T, agent, out string, model *modelServer, starts string) {
+	t.Helper()
 	if !a.survived() {
-		t.Errorf("Claude Code %s ran rm -rf: the folder is gone\n%s", claudeCodeVersion, out)
+		t.Errorf("%s ran the delete: the folder is gone\n%s", agent, out)
 	}
 	if n := strings.Count(model.sent(), "dangerous command blocked"); n < 2 {
 		t.Errorf("the model read the guard's reason %d times, want one for each of the 2 calls\n%s", n, out)

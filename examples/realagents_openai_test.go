@@ -100,11 +100,6 @@ func openAIResponses(commands []string) func(w http.ResponseWriter, r *http.Requ
 // asks for rm -r, which it runs.
 func (a *agentRun) codexCLI(t *testing.T, hook []string, env ...string) (string, *modelServer) {
 	t.Helper()
-	var commands []string
-	for _, command := range a.answer() {
-		commands = append(commands, strings.Replace(command, "rm -rf ", "rm -r ", 1))
-	}
-	model := serveModel(t, openAIResponses(commands))
 	entry := []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": bridgeCommand(t, "codex-cli", hook), "timeout": 60}}}}
 	events := map[string]any{"PreToolUse": entry, "PermissionRequest": entry, "SessionEnd": entry}
 	if a.afterTool {
@@ -113,11 +108,24 @@ func (a *agentRun) codexCLI(t *testing.T, hook []string, env ...string) (string,
 	if a.stop {
 		events["Stop"] = entry
 	}
+	return a.runCodexCLI(t, events, "", env...)
+}
+
+// runCodexCLI runs Codex CLI in the project against the scripted model,
+// with events as the hooks of its ~/.codex/hooks.json and more appended to
+// its config.toml, and returns what it printed.
+func (a *agentRun) runCodexCLI(t *testing.T, events map[string]any, more string, env ...string) (string, *modelServer) {
+	t.Helper()
+	var commands []string
+	for _, command := range a.answer() {
+		commands = append(commands, strings.Replace(command, "rm -rf ", "rm -r ", 1))
+	}
+	model := serveModel(t, openAIResponses(commands))
 	codexHome := filepath.Join(a.home, ".codex")
 	os.MkdirAll(codexHome, 0o755)
 	data, _ := json.Marshal(map[string]any{"hooks": events})
 	os.WriteFile(filepath.Join(codexHome, "hooks.json"), data, 0o644)
-	os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(codexConfig(model.url)), 0o644)
+	os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(codexConfig(model.url)+more), 0o644)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()

@@ -59,6 +59,20 @@ var CodexCLI = add(&Agent{
 		},
 		Trust:  &Trust{File: ".codex/config.toml", Projects: true, Asks: "codex exec --trust"},
 		Review: "Codex CLI 0.171.0 runs a hook only once its user has reviewed it (/hooks in its TUI, which asks at start while one is new or changed), or under codex exec --dangerously-bypass-hook-trust: doctor cannot see that review",
+		// Its mcp_tool hooks run (hookwire bridge --mcp serves them), but a
+		// guard's fails open: no warm form is installed (docs/bridge-mcp.md).
+		MCPTool: &MCPTool{
+			Document: "openai/codex codex-rs (its main branch; the paths and their messages are in the 0.171.0 binary): config/src/hook_config.rs (HookHandlerConfig::McpTool: type \"mcp_tool\", server, tool, input, timeout in seconds, default 600, statusMessage; no async, no onFailure), " +
+				"hooks/src/engine/mcp_runner.rs (each string of input has ${a.b} replaced by that member of the hook input; a string that is only ${member} becomes the member's own JSON value; a member the event lacks fails the hook), " +
+				"core/src/hook_mcp_executor.rs (calls only a server already connected; the result's text items, joined, read as a command hook's stdout; isError fails the hook) and hooks/src/events/pre_tool_use.rs (a failed hook blocks nothing); " +
+				"run with Codex CLI 0.171.0 in examples/realagents_codex_warm_test.go",
+			// The members of PreToolUse's input, the one event the warm
+			// form was run for: a member an event lacks fails its hook, and
+			// a guard's failed hook lets the call run.
+			Text:      []string{"hook_event_name", "session_id", "turn_id", "cwd", "model", "permission_mode", "tool_name", "tool_use_id"},
+			JSON:      []string{"tool_input"},
+			FailsOpen: "Codex CLI 0.171.0 runs the call when an mcp_tool hook fails: its MCP server not connected (never started, gone), the call past the hook's timeout, an error (isError), output it cannot read; it has no onFailure (one written there is ignored), and no setting changes that",
+		},
 	},
 })
 

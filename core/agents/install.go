@@ -131,7 +131,17 @@ type MCPTool struct {
 	// Enable is the settings list that approves a server of the project's
 	// file by name: the agent starts it only once it is listed there.
 	Enable string
+	// FailsOpen, when set, is why the agent's mcp_tool hooks cannot guard:
+	// it runs the call when the server cannot answer, and nothing in its
+	// settings changes that. install --warm refuses with it, and doctor
+	// reports each guard's mcp_tool hook as a problem.
+	FailsOpen string
 }
+
+// Installs says whether hookwire installs the warm form for an agent with
+// these facts: it calls a tool of an MCP server as a hook, and a guard's
+// hook does not fail open.
+func (m *MCPTool) Installs() bool { return m != nil && m.FailsOpen == "" }
 
 // Scope is which of an agent's configuration files: the user's, the
 // project's (shared with the team), or the project's local one (the

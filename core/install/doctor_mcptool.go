@@ -10,9 +10,11 @@ import (
 // mcpToolGuards finds, in an agent's file, the mcp_tool hooks on events
 // that guard a tool without onFailure "block": when their MCP server is
 // gone, errs or misses the hook's timeout, Claude Code (2.1.331) lets the
-// call run, as if no hook were there (docs/bridge-mcp.md).
+// call run, as if no hook were there (docs/bridge-mcp.md). Where the
+// agent's fail open whatever they say (MCPTool.FailsOpen), each is found.
 func (a *Agent) mcpToolGuards(doc *document, file string) []Finding {
-	if a.facts().Install.MCPTool == nil {
+	mt := a.facts().Install.MCPTool
+	if mt == nil {
 		return nil
 	}
 	var out []Finding
@@ -23,7 +25,15 @@ func (a *Agent) mcpToolGuards(doc *document, file string) []Finding {
 		}
 		for _, group := range elements(doc.find("hooks", event)) {
 			for _, h := range elements(child(&group, "hooks")) {
-				if text(child(&h, "type")) == "mcp_tool" && text(child(&h, "onFailure")) != "block" {
+				if text(child(&h, "type")) != "mcp_tool" {
+					continue
+				}
+				if mt.FailsOpen != "" {
+					out = append(out, problem(fmt.Sprintf("guard with a command hook in its place (hookwire install %s -- HOOK)", a.Name),
+						"%s: the mcp_tool hook of %s on %s cannot guard: %s", file, text(child(&h, "server")), event, mt.FailsOpen))
+					continue
+				}
+				if text(child(&h, "onFailure")) != "block" {
 					out = append(out, problem(`add "onFailure": "block" to it`,
 						"%s: the mcp_tool hook of %s on %s lets the call run when its MCP server cannot answer (gone, an error, past its timeout)",
 						file, text(child(&h, "server")), event))

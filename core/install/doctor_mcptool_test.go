@@ -33,3 +33,23 @@ func TestDoctorFindsAGuardsMCPToolHookThatFailsOpen(t *testing.T) {
 		t.Errorf("doctor found %q; want the PreToolUse hook alone", found)
 	}
 }
+
+// Codex CLI runs a guarded call whose mcp_tool hook fails, and has no
+// onFailure: doctor finds each guard's mcp_tool hook, whatever it says,
+// and says why; another event's is not found.
+func TestDoctorFindsEveryGuardsMCPToolHookOfAnAgentWhereTheyFailOpen(t *testing.T) {
+	root := t.TempDir()
+	home, dir := filepath.Join(root, "home"), filepath.Join(root, "repo")
+	hook := `{"hooks": [{"type": "mcp_tool", "server": "hookwire", "tool": "event", "onFailure": "block"}]}`
+	writeFile(t, filepath.Join(home, ".codex", "hooks.json"), `{"hooks": {"PreToolUse": [`+hook+`], "SessionStart": [`+hook+`]}}`)
+	r := Doctor(context.Background(), Agents["codex-cli"], home, dir, DoctorOptions{})
+	var found []Finding
+	for _, f := range r.Findings {
+		if strings.Contains(f.Text, "mcp_tool hook") {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 || !found[0].Problem || !strings.Contains(found[0].Text, "on PreToolUse cannot guard: Codex CLI 0.171.0 runs the call") {
+		t.Errorf("doctor found %+v; want the PreToolUse hook alone, as a problem, with the reason", found)
+	}
+}

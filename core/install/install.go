@@ -341,7 +341,7 @@ func (a *Agent) entries(doc *document, event string, match func(command string) 
 	visit := func(group int, list []hujsonValue) {
 		for i := range list {
 			cmd := text(child(&list[i], a.Command))
-			if cmd == "" && a.MCPTool != nil && isWarmHook(&list[i]) {
+			if cmd == "" && a.MCPTool.Installs() && isWarmHook(&list[i]) {
 				cmd = warmMarker
 			}
 			if cmd == "" || !match(cmd) {

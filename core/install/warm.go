@@ -52,8 +52,8 @@ func WarmServer(hookwire, agent string, hook []string) []string {
 // ServerFile is the file that declares the agent's MCP servers for a hook
 // of scope (MCPTool.Servers).
 func (a *Agent) ServerFile(scope Scope, home, dir string) (string, error) {
-	if a.MCPTool == nil {
-		return "", fmt.Errorf("%s calls no tool of an MCP server as a hook: it has no warm form", a.Name)
+	if !a.MCPTool.Installs() {
+		return "", fmt.Errorf("%s has no warm form", a.Name)
 	}
 	rel, ok := a.MCPTool.Servers[scope]
 	if !ok {
@@ -243,7 +243,7 @@ func (a *Agent) enableServer(doc *document, ch *Change) error {
 // disableServer takes hookwire's server out of the list install added it
 // to, and the list where install made it and left it empty.
 func (a *Agent) disableServer(doc *document, r *record) {
-	if a.MCPTool == nil || r == nil || !r.AddedEnabled {
+	if !a.MCPTool.Installs() || r == nil || !r.AddedEnabled {
 		return
 	}
 	list := a.MCPTool.Enable

@@ -49,14 +49,16 @@ func Input(mt *agents.MCPTool) map[string]any {
 // Event is the hook input again, from the arguments of a call made with
 // Input: an empty value is a member the event does not have, and a value
 // under "json" that is not JSON stays the string it is (a tool's response
-// may be a string).
+// may be a string). A value under "json" that is not a string is taken as
+// it is: an agent may put a member's own JSON value where ${member} is the
+// whole string.
 func Event(arguments json.RawMessage) ([]byte, error) {
 	var args struct {
-		Text map[string]string `json:"text"`
-		JSON map[string]string `json:"json"`
+		Text map[string]string          `json:"text"`
+		JSON map[string]json.RawMessage `json:"json"`
 	}
 	if err := json.Unmarshal(arguments, &args); err != nil {
-		return nil, fmt.Errorf("the arguments of %s are not the hook input as the hook's input writes it (text and json, objects of strings): %w", Tool, err)
+		return nil, fmt.Errorf("the arguments of %s are not the hook input as the hook's input writes it (text, an object of strings, and json): %w", Tool, err)
 	}
 	fields := map[string]any{}
 	for k, v := range args.Text {
@@ -64,13 +66,13 @@ func Event(arguments json.RawMessage) ([]byte, error) {
 			fields[k] = v
 		}
 	}
-	for k, v := range args.JSON {
-		if v == "" {
+	for k, raw := range args.JSON {
+		var value any
+		if json.Unmarshal(raw, &value) != nil || value == nil || value == "" {
 			continue
 		}
-		var value any
-		if err := json.Unmarshal([]byte(v), &value); err != nil {
-			value = v
+		if s, ok := value.(string); ok && json.Unmarshal([]byte(s), &value) != nil {
+			value = s
 		}
 		fields[k] = value
 	}

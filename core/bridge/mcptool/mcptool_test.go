@@ -153,3 +153,19 @@ func FuzzEvent(f *testing.F) {
 		}
 	})
 }
+
+// Codex CLI 0.171.0 puts a member's own JSON value where ${member} is the
+// whole string (an object stays an object, a null stays null): the hook
+// input comes back the same.
+func TestCodexsArgumentsGiveBackTheHookInput(t *testing.T) {
+	args := []byte(`{"text":{"hook_event_name":"PreToolUse","session_id":"s1","turn_id":"t1","transcript_path":null,"tool_name":"Bash"},` +
+		`"json":{"tool_input":{"command":"rm -rf /"}}}`)
+	data, err := Event(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hook_event_name":"PreToolUse","session_id":"s1","tool_input":{"command":"rm -rf /"},"tool_name":"Bash","turn_id":"t1"}`
+	if string(data) != want {
+		t.Errorf("the event is\n%s\nwant\n%s", data, want)
+	}
+}

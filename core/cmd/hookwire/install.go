@@ -100,6 +100,9 @@ install's other form is (uninstall it first).`,
 			if *warm && a.MCPTool == nil {
 				return e.fail(exitUsage, "install", fmt.Errorf("--warm: %s calls no tool of an MCP server as a hook: install its command hooks (without --warm)", a.Name))
 			}
+			if *warm && !a.MCPTool.Installs() {
+				return e.fail(exitUsage, "install", fmt.Errorf("--warm: %s: install its command hooks (without --warm)", a.MCPTool.FailsOpen))
+			}
 			switch {
 			case *bridgePath != "":
 				if *bridgePath, err = filepath.Abs(*bridgePath); err != nil {

@@ -79,7 +79,7 @@ func serverTarget(o *installOptions, t install.Target) (install.Target, error) {
 // t's scope (none for an agent without the warm form, or when uninstall
 // names one COMMAND).
 func warmServer(st *install.State, o *installOptions, t install.Target, command string, dryRun bool) (install.Change, error) {
-	if t.Agent.MCPTool == nil || command != "" {
+	if !t.Agent.MCPTool.Installs() || command != "" {
 		return install.Change{}, nil
 	}
 	server, err := serverTarget(o, t)

@@ -95,3 +95,17 @@ func TestInstallWarmRefusesTheRepositorysServer(t *testing.T) {
 		t.Error("a refused install wrote the settings")
 	}
 }
+
+// Codex CLI runs a guarded call whose mcp_tool hook fails: install --warm
+// refuses it, saying why and what to install instead, and writes nothing.
+func TestInstallWarmRefusesAnAgentWhoseMCPToolHooksFailOpen(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	hookCopy(t, dir)
+	code, out := installed(t, home, dir, "install", "--warm", "codex-cli", "--", "./guard")
+	if code != exitUsage || !strings.Contains(out, "runs the call when an mcp_tool hook fails") || !strings.Contains(out, "install its command hooks (without --warm)") {
+		t.Fatalf("install --warm codex-cli: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".codex")); !os.IsNotExist(err) {
+		t.Error("a refused install wrote Codex CLI's files")
+	}
+}

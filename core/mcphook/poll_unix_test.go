@@ -19,7 +19,7 @@ import (
 // server's stdin (os.Pipe's are non-blocking).
 func blockingPipe(t *testing.T) (r, w *os.File) {
 	var fds [2]int
-	require.NoError(t, unix.Pipe2(fds[:], unix.O_CLOEXEC))
+	require.NoError(t, unix.Pipe(fds[:])) // blocking; Pipe2 is Linux's alone
 	r, w = os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "agent")
 	t.Cleanup(func() { r.Close(); w.Close() })
 	return r, w

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hookwire/hookwire/core/agents"
 )
@@ -185,7 +186,7 @@ func agentTitled(title string) *agents.Agent {
 
 func newAgentRun(t *testing.T) *agentRun {
 	t.Helper()
-	root := t.TempDir()
+	root := agentRoot(t)
 	a := &agentRun{home: filepath.Join(root, "home"), project: filepath.Join(root, "project"), calls: 1}
 	a.victim = filepath.Join(a.project, "precious")
 	a.command = "rm -rf " + a.victim
@@ -196,6 +197,29 @@ func newAgentRun(t *testing.T) *agentRun {
 	}
 	os.WriteFile(filepath.Join(a.victim, "data.txt"), []byte("keep me\n"), 0o644)
 	return a
+}
+
+// agentRoot is a folder of the test's for one agent run, removed at its
+// end. A process of the agent's may still write there after the agent
+// exited (OpenHands', seen in CI): removal is tried again for up to 5 s
+// and a folder still busy then is logged, not a failure of the test,
+// whose assertions were made on the run itself.
+func agentRoot(t *testing.T) string {
+	t.Helper()
+	root, err := os.MkdirTemp("", "hwr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if err = os.RemoveAll(root); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("left %s: %v", root, err)
+	})
+	return root
 }
 
 // answer is the commands of the model's one answer with tool calls:

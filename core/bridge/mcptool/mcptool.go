@@ -84,6 +84,19 @@ func Event(arguments json.RawMessage) ([]byte, error) {
 // what the agent sends that is not MCP is told on logTo.
 func Serve(ctx context.Context, opts bridge.ServeOptions, in io.Reader, out, logTo io.Writer) error {
 	return bridge.Warm(ctx, opts, func(ctx context.Context, answer func([]byte) (string, error)) error {
+		call := func(arguments json.RawMessage) *mcp.CallToolResult {
+			event, err := Event(arguments)
+			if err != nil {
+				// Read as an event that names none: blocked, as a guard's.
+				fmt.Fprintf(logTo, "hookwire bridge --mcp: %v\n", err)
+				event = []byte("{}")
+			}
+			output, err := answer(event)
+			if err != nil {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: output}}}
+		}
 		srv := mcp.NewServer(&mcp.Implementation{Name: "hookwire-bridge", Version: "1"}, nil)
 		srv.AddTool(&mcp.Tool{
 			Name:        Tool,
@@ -93,21 +106,13 @@ func Serve(ctx context.Context, opts bridge.ServeOptions, in io.Reader, out, log
 				"json": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
 			}},
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			event, err := Event(req.Params.Arguments)
-			if err != nil {
-				// Read as an event that names none: blocked, as a guard's.
-				fmt.Fprintf(logTo, "hookwire bridge --mcp: %v\n", err)
-				event = []byte("{}")
-			}
-			output, err := answer(event)
-			if err != nil {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}, nil
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: output}}}, nil
+			return call(req.Params.Arguments), nil
 		})
 		stdio := mcphook.NewStdio(in, out, func(line []byte, why string) {
 			fmt.Fprintf(logTo, "hookwire bridge --mcp: refused a line from the agent: %s: %.200q\n", why, line)
 		})
+		// Each event is a call of the tool: answered on the shortest path.
+		stdio.AnswerTool(Tool, call)
 		if err := srv.Run(ctx, stdio.Transport()); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 			return err
 		}

@@ -6,20 +6,21 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/hookwire/hookwire/core/internal/testlog"
 )
 
 // readAll passes in through a Stdio that answers the calls of the tool
 // "direct" itself and nothing else, and returns what the SDK would read and
 // what the client was told (with the direct answers written by then).
 func readAll(t testing.TB, in string) (passed []string, told func() []string) {
-	var out syncBuffer
+	var out testlog.Buffer
 	s := NewStdio(strings.NewReader(in), &out, func([]byte, string) {})
 	s.AnswerTool("direct", echo)
 	s.wait = 0 // nothing answers here
@@ -127,7 +128,7 @@ func TestTheToolStdioAnswersItselfIsAnsweredAsTheSDKWouldWithoutIt(t *testing.T)
 		`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"direct","arguments":{"say":"hi \u003c"}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"other","arguments":{"say":"hi \u003c"}}}`,
 	}, "\n") + "\n"
-	var out syncBuffer
+	var out testlog.Buffer
 	s := NewStdio(strings.NewReader(in), &out, func([]byte, string) {})
 	s.AnswerTool("direct", echo)
 	require.NoError(t, srv.Run(context.Background(), s.Transport()))
@@ -152,7 +153,7 @@ func TestTheToolStdioAnswersItselfIsAnsweredAsTheSDKWouldWithoutIt(t *testing.T)
 // for one of the SDK's, and no longer.
 func TestTheEndOfInputWaitsForTheToolStdioAnswersItself(t *testing.T) {
 	release := make(chan struct{})
-	var out syncBuffer
+	var out testlog.Buffer
 	s := NewStdio(strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"direct","arguments":{}}}`+"\n"), &out, func([]byte, string) {})
 	s.AnswerTool("direct", func(arguments json.RawMessage) *mcp.CallToolResult {
 		<-release
@@ -182,22 +183,4 @@ func TestTheEndOfInputWaitsForTheToolStdioAnswersItself(t *testing.T) {
 // marks one.
 func echo(arguments json.RawMessage) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(arguments)}}, IsError: true}
-}
-
-// syncBuffer is a bytes.Buffer written from several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -28,15 +28,16 @@ package agents
 //     plugin starts then, is asked nothing and starts no hook (a hook that
 //     records its starts was started once), and ends with Kilo.
 var KiloCode = add(&Agent{
-	Name:     "kilo-code",
-	Title:    "Kilo Code CLI",
-	Version:  "7.7.7",
-	Document: "OpenCode's plugin hooks, as Kilo Code CLI 7.7.7 (npm @kilocode/cli; kilo.ai/docs/automate/extending/plugins) passed them to a plugin run here: tool.execute.before (a throw blocks the call, its message is the tool's result), tool.execute.after, chat.message and the event hook's session.idle",
-	Replies:  OpenCodeReplies,
-	Quirks:   openCodeQuirks,
-	Deadline: OpenCode.Deadline,
-	Events:   openCodeEvents,
-	Cannot:   openCodeCannot,
+	Name:       "kilo-code",
+	Title:      "Kilo Code CLI",
+	Version:    "7.7.7",
+	Document:   "OpenCode's plugin hooks, as Kilo Code CLI 7.7.7 (npm @kilocode/cli; kilo.ai/docs/automate/extending/plugins) passed them to a plugin run here: tool.execute.before (a throw blocks the call, its message is the tool's result), tool.execute.after, chat.message and the event hook's session.idle",
+	Replies:    OpenCodeReplies,
+	AsksAtOnce: OpenCode.AsksAtOnce,
+	Quirks:     openCodeQuirks,
+	Deadline:   OpenCode.Deadline,
+	Events:     openCodeEvents,
+	Cannot:     openCodeCannot,
 	Install: Install{
 		Document:  "Kilo Code CLI 7.7.7 run here (and its plugins page, kilo.ai/docs/automate/extending/plugins): every .js or .ts file of PROJECT/.kilo/plugins and of ~/.config/kilo/plugins ($XDG_CONFIG_HOME/kilo/plugins where that is set) is loaded at start; PROJECT/.opencode/plugins and .opencode/plugin are not",
 		Files:     map[Scope]string{User: ".config/kilo/plugins/hookwire.js", Project: ".kilo/plugins/hookwire.js"},

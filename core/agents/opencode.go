@@ -57,7 +57,12 @@ var OpenCode = add(&Agent{
 	Version:  "1.18.33",
 	Document: "the plugin hooks of OpenCode 1.18.33 (npm opencode-ai; opencode.ai/docs/plugins, and what the binary passed a plugin run here): tool.execute.before, tool.execute.after, chat.message and the event hook's session.idle",
 	Replies:  OpenCodeReplies,
-	Quirks:   openCodeQuirks,
+	// It runs the tool calls of an answer at once, and asks the plugin
+	// about each as it starts: seen in a run where the second call was
+	// decided before the first one's abort reached the bridge, and in
+	// the abort test's guard that answers once both are asked.
+	AsksAtOnce: true,
+	Quirks:     openCodeQuirks,
 	// The plugin waits for the server's answer 10 s past this deadline,
 	// and blocks the call when none comes (sdk-node's opencode-plugin).
 	Deadline: 50 * time.Second,

@@ -280,6 +280,7 @@ for line in sys.stdin:
 // agent's own permission rules decide, as without a hook. The user is
 // still told which hook failed and why.
 func TestFailurePolicyOpenGivesAFailedGuardNoDecisionInEveryAgent(t *testing.T) {
+	t.Parallel()
 	for _, agent := range allAgents {
 		// A hook that crashes at each call, by the modes it declares (the
 		// tool's stages, the approver, both), and one that never starts.

@@ -313,6 +313,7 @@ var geminiContracts = []contract{
 }
 
 func TestEveryAgentEventGivesTheDocumentedAnswerForEachDecisionOfEverySDK(t *testing.T) {
+	t.Parallel()
 	hooks := referenceHooks(t)
 	for agent, contracts := range map[string][]contract{"claude-code": claudeContracts, "gemini-cli": geminiContracts,
 		"codex-cli": codexContracts, "copilot-cli": copilotContracts, "cursor": cursorContracts, "factory-droid": factoryContracts, "goose": gooseContracts, "cline": clineContracts, "kimi-cli": kimiContracts, "mistral-vibe": vibeContracts, "openhands": openHandsContracts, "qwen-code": qwenContracts,

@@ -96,6 +96,7 @@ func (a *agentRun) cline(t *testing.T, hook []string, env ...string) (string, *m
 // user reads that hookwire ended the run (never that a call was denied),
 // each denial is in the audit log, and the mention runs.
 func TestUnderTheRealClineTheShellGuardHoldsEverySpellingARunEach(t *testing.T) {
+	t.Parallel()
 	for name, g := range map[string]shellGuard{"example": theShellGuardExample(), "policy": theShellGuardPolicy()} {
 		for i, s := range shellGuardSpellings {
 			t.Run(name+"/"+s.command("F"), func(t *testing.T) {

@@ -212,6 +212,7 @@ var doctorAgents = map[string]doctorAgent{
 // not trust. It takes about a minute, the agents run in
 // parallel.
 func TestDoctorReadyHoldsExactlyWhenTheRealAgentRunsTheHook(t *testing.T) {
+	t.Parallel()
 	sdk, _ := filepath.Abs("../sdk-python/src")
 	guard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	for _, c := range []struct {

@@ -18,13 +18,16 @@ const kiloCodeVersion = "7.7.7"
 // Kilo asks the registry for @kilocode/plugin of its own version, which is
 // not published (7.3.1 is the newest), and goes on without it: there is
 // nothing to give it.
-var kiloCode = openCodeFork{agents.KiloCode, kiloCodeVersion, "kilo", ".config/kilo/kilo.json", "https://app.kilo.ai/config.json", ""}
+var kiloCode = openCodeFork{agents.KiloCode, kiloCodeVersion, "kilo", ".config/kilo/kilo.json", "https://app.kilo.ai/config.json", "",
+	// Its own models' list, telemetry and update check: 2 s a run.
+	[]string{"KILO_DISABLE_MODELS_FETCH=1", "KILO_TELEMETRY_LEVEL=off", "KILO_DISABLE_AUTOUPDATE=1"}}
 
 // Kilo Code CLI 7.7.7 offers its model a second shell tool, which OpenCode
 // has not: background_process, whose action start runs its command. The
 // shell-guard example holds it as it holds bash, by the canonical kind
 // alone; with a guard that lets it through, the command runs.
 func TestUnderTheRealKiloCodeTheShellGuardHoldsBackgroundProcess(t *testing.T) {
+	t.Parallel()
 	sdk, _ := filepath.Abs("../sdk-python/src")
 	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	for _, tc := range []struct {

@@ -37,9 +37,12 @@ type openCodeFork struct {
 	// to its node_modules, so that the agent finds it installed and no run
 	// waits on the registry (8 s a run, here).
 	deps string
+	// offline is the agent's environment that spares a run its waits on
+	// services out of reach here (none of them has to do with plugins).
+	offline []string
 }
 
-var openCode = openCodeFork{agents.OpenCode, openCodeVersion, "opencode", ".config/opencode/opencode.json", "https://opencode.ai/config.json", "opencode-plugins"}
+var openCode = openCodeFork{agents.OpenCode, openCodeVersion, "opencode", ".config/opencode/opencode.json", "https://opencode.ai/config.json", "opencode-plugins", nil}
 
 // config is the user's settings of a run against the scripted model at url.
 func (f openCodeFork) config(url string) map[string]any {
@@ -147,7 +150,7 @@ func (f openCodeFork) runAgent(t *testing.T, a *agentRun, env []string) string {
 	t.Helper()
 	openCodeRuns.Lock()
 	defer openCodeRuns.Unlock()
-	return runAgent(t, a, f.program, env, openCodeArgs...)
+	return runAgent(t, a, f.program, append(env, f.offline...), openCodeArgs...)
 }
 
 // openCodeArgs run OpenCode, or its fork, once, headless, on the prompt.

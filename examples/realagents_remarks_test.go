@@ -17,6 +17,7 @@ import (
 // model runs a command whose output holds a token (the command itself
 // does not), and what the model reads back has it masked.
 func TestUnderTheRealAgentsTheSecretRedactorMasksAToolsOutput(t *testing.T) {
+	t.Parallel()
 	sdk, _ := filepath.Abs("../sdk-python/src")
 	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
 	hooks := map[string][]string{
@@ -92,6 +93,7 @@ for line in sys.stdin:
 // and its message the user, in every agent that reads something back after
 // a tool (and prints messages, run this way).
 func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *testing.T) {
+	t.Parallel()
 	for _, agent := range realAgents {
 		if agent.blind {
 			continue
@@ -117,6 +119,7 @@ func TestUnderTheRealAgentsAHooksContextReachesTheModelAndItsMessageTheUser(t *t
 // once more, with the context, and then stops, though the hook asks again,
 // and the user is told why.
 func TestUnderTheRealAgentsContextOnTheLastAnswerKeepsTheTurnGoingOnce(t *testing.T) {
+	t.Parallel()
 	for _, agent := range realAgents {
 		if agent.blind || !agentTitled(agent.name).Calls(agents.AfterLLM) {
 			continue // no last answer to remark on: docs/agent-events.md says so

@@ -275,6 +275,10 @@ for line in sys.stdin:
 }
 
 // realAgents are the agents the tests run, each with how to run it.
+// realAgents are in an order where the two that run one at a time
+// (openCodeRuns) are apart: a table of tests run in this order, each
+// waiting for a slot of go test's -parallel, does not fill the slots with
+// runs that wait for each other.
 var realAgents = []struct {
 	name, version string
 	run           func(a *agentRun, t *testing.T, hook []string, env ...string) (string, *modelServer)
@@ -295,12 +299,14 @@ var realAgents = []struct {
 	endsRun bool
 }{
 	{"Claude Code", claudeCodeVersion, (*agentRun).claudeCode, false, false, false, false},
+	{"OpenCode", openCodeVersion, openCode.run, true, false, false, false},
 	{"Gemini CLI", geminiCLIVersion, (*agentRun).geminiCLI, false, false, false, false},
 	{"Codex CLI", codexCLIVersion, (*agentRun).codexCLI, true, false, false, false},
 	{"Qwen Code", qwenCodeVersion, (*agentRun).qwenCode, true, false, false, false},
 	{"GitHub Copilot CLI", copilotCLIVersion, (*agentRun).copilotCLI, true, true, false, false},
 	{"Factory Droid", factoryDroidVersion, (*agentRun).factoryDroid, true, false, true, false},
 	{"Goose", gooseVersion, (*agentRun).goose, true, true, false, false},
+	{"Kilo Code CLI", kiloCodeVersion, kiloCode.run, true, false, false, false},
 	{"Mistral Vibe", vibeVersion, (*agentRun).mistralVibe, true, false, false, false},
 	// OpenHands reads nothing a hook answers after a tool, and at the end
 	// of a turn a deny keeps it going: docs/agent-events.md says so.
@@ -309,36 +315,37 @@ var realAgents = []struct {
 	// of a turn as the bridge speaks it: docs/agent-events.md says so.
 	{"Kimi CLI", kimiCLIVersion, (*agentRun).kimiCLI, true, true, false, false},
 	{"Cline", clineVersion, (*agentRun).cline, true, true, false, true},
-	{"OpenCode", openCodeVersion, openCode.run, true, false, false, false},
-	{"Kilo Code CLI", kiloCodeVersion, kiloCode.run, true, false, false, false},
 }
 
 func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
+	t.Parallel()
 	sdk, _ := filepath.Abs("../sdk-python/src")
 	dangerous, _ := filepath.Abs("lifecycle-dangerous-commands/python/dangerous_commands.py")
-	shellGuard, _ := filepath.Abs("shell-guard/python/shell_guard.py")
-	for _, agent := range realAgents {
-		for _, tc := range []struct {
-			name, told string // told: what the model or the user reads
-			shown      string // what the agent shows its user, when it is a failure
-			hook       []string
-			env        []string
-			calls      int  // the model's calls at once; 1 when zero
-			stops      bool // the hook stops the turn (abort)
-		}{
-			{"deny", "the guard says no", "", pythonGuard(t, "deny"), nil, 0, false},
-			{"abort", "the guard stops the turn", "", pythonGuard(t, "abort"), nil, 0, true},
-			{"approval denied", "the approver says no", "", pythonGuard(t, "approval-deny"), nil, 0, false},
-			{"crashing guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "crash"), nil, 0, false},
-			{"stalled guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "stall"), nil, 0, false},
-			// The agent asks the guard about its calls at once (Gemini CLI) or
-			// one by one (Claude Code): each is denied, or blocked at its deadline.
-			{"overloaded guard", "hook guard.py failed|the guard says no", "", pythonGuard(t, "slow"), nil, 4, false},
-			{"guard that never starts", "the guard cannot find its rules", "hookwire: hook guard.py did not start", pythonGuard(t, "never-start"), nil, 0, false},
-			{"the dangerous-commands example", "dangerous command blocked", "", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}, 0, true},
-			// It checks the canonical kind only, never a tool's name.
-			{"the shell-guard example", "dangerous command blocked", "", []string{"python3", shellGuard}, []string{"PYTHONPATH=" + sdk}, 0, false},
-		} {
+	shellGuardHook, _ := filepath.Abs("shell-guard/python/shell_guard.py")
+	// Each outcome under every agent in turn, so that the runs of one
+	// agent are spread over the whole test (see realAgents).
+	for _, tc := range []struct {
+		name, told string // told: what the model or the user reads
+		shown      string // what the agent shows its user, when it is a failure
+		hook       []string
+		env        []string
+		calls      int  // the model's calls at once; 1 when zero
+		stops      bool // the hook stops the turn (abort)
+	}{
+		{"deny", "the guard says no", "", pythonGuard(t, "deny"), nil, 0, false},
+		{"abort", "the guard stops the turn", "", pythonGuard(t, "abort"), nil, 0, true},
+		{"approval denied", "the approver says no", "", pythonGuard(t, "approval-deny"), nil, 0, false},
+		{"crashing guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "crash"), nil, 0, false},
+		{"stalled guard", "hook guard.py failed", "hookwire: hook guard.py failed", pythonGuard(t, "stall"), nil, 0, false},
+		// The agent asks the guard about its calls at once (Gemini CLI) or
+		// one by one (Claude Code): each is denied, or blocked at its deadline.
+		{"overloaded guard", "hook guard.py failed|the guard says no", "", pythonGuard(t, "slow"), nil, 4, false},
+		{"guard that never starts", "the guard cannot find its rules", "hookwire: hook guard.py did not start", pythonGuard(t, "never-start"), nil, 0, false},
+		{"the dangerous-commands example", "dangerous command blocked", "", []string{"python3", dangerous}, []string{"PYTHONPATH=" + sdk}, 0, true},
+		// It checks the canonical kind only, never a tool's name.
+		{"the shell-guard example", "dangerous command blocked", "", []string{"python3", shellGuardHook}, []string{"PYTHONPATH=" + sdk}, 0, false},
+	} {
+		for _, agent := range realAgents {
 			t.Run(agent.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
 				a := newAgentRun(t)
@@ -372,18 +379,20 @@ func TestUnderTheRealAgentsEveryGuardOutcomeKeepsTheFolder(t *testing.T) {
 				}
 			})
 		}
-		// Under an agent that ends its run at the first denial, a run each
-		// spelling: TestUnderTheRealClineTheShellGuardHoldsEverySpellingARunEach.
-		if !agent.endsRun {
-			t.Run(agent.name+"/the shell-guard example, every spelling", func(t *testing.T) {
-				t.Parallel()
-				underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardExample())
-			})
-			t.Run(agent.name+"/the shell guard as a policy, every spelling", func(t *testing.T) {
-				t.Parallel()
-				underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, theShellGuardPolicy())
-			})
+	}
+	for name, guard := range map[string]func() shellGuard{"the shell-guard example, every spelling": theShellGuardExample, "the shell guard as a policy, every spelling": theShellGuardPolicy} {
+		for _, agent := range realAgents {
+			// Under an agent that ends its run at the first denial, a run each
+			// spelling: TestUnderTheRealClineTheShellGuardHoldsEverySpellingARunEach.
+			if !agent.endsRun {
+				t.Run(agent.name+"/"+name, func(t *testing.T) {
+					t.Parallel()
+					underTheRealAgentTheShellGuardHoldsEverySpelling(t, agent.run, guard())
+				})
+			}
 		}
+	}
+	for _, agent := range realAgents {
 		t.Run(agent.name+"/control: a guard that lets it through", func(t *testing.T) {
 			t.Parallel()
 			a := newAgentRun(t)

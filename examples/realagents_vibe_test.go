@@ -106,6 +106,7 @@ func (a *agentRun) mistralVibe(t *testing.T, hook []string, env ...string) (stri
 // can cover). The control is what install writes, a strict guard, which
 // blocks it; the model is told why.
 func TestUnderTheRealVibeAFailingHookLetsTheCallRunUnlessItIsStrict(t *testing.T) {
+	t.Parallel()
 	missing := strings.Replace(bridgeCommand(t, "mistral-vibe", pythonGuard(t, "deny")), shellQuote(bridgeCLI), shellQuote(filepath.Join(t.TempDir(), "hookwire-bridge")), 1)
 	for name, hook := range map[string]struct{ command, told string }{
 		"a hook that exits 1":        {"echo the guard is broken >&2; exit 1", "the guard is broken"},

@@ -64,6 +64,7 @@ func verdict(action, reason string) string {
 // process of its own through `hookwire call`, under one agent's tool name
 // or another's, gets the answer the case expects.
 func TestShellGuardHoldsEveryCaseUnderHookwireCall(t *testing.T) {
+	t.Parallel()
 	cases := shellCases(t)
 	for _, form := range shellGuardForms {
 		t.Run(form, func(t *testing.T) {

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 var MAX_LINE = 1 << 20;
 var STDERR_KEPT = 2e3;
+var EXIT_WAIT_MS = 1e3;
 var isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function decodeResponse(line) {
   const msg = JSON.parse(line);
@@ -45,7 +46,9 @@ var WarmServer = class {
     this.child = spawn(program ?? "hookwire", args, { stdio: ["pipe", "pipe", "pipe"] });
     this.child.on("error", (err) => this.fail(`the server did not start: ${err.message}`));
     this.child.on("exit", (code, signal) => this.fail(`the server ended (${signal ?? `exit code ${code}`})`));
-    this.child.stdin?.on("error", () => this.fail("the server's stdin is closed"));
+    this.child.stdin?.on("error", () => {
+      setTimeout(() => this.fail("the server's stdin is closed"), EXIT_WAIT_MS).unref();
+    });
     this.child.stderr?.setEncoding("utf8").on("data", (s) => {
       this.stderr = (this.stderr + s).slice(-STDERR_KEPT);
     });

@@ -31,6 +31,9 @@ export const MAX_LINE = 1 << 20;
 /** How much of the server's stderr is kept, for the message of a failure. */
 const STDERR_KEPT = 2000;
 
+/** How long a closed stdin waits for the server's exit to be reported. */
+const EXIT_WAIT_MS = 1000;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Reads one JSON-RPC response line of the server: its id, and the text
@@ -87,7 +90,11 @@ export class WarmServer {
     this.child = spawn(program ?? "hookwire", args, { stdio: ["pipe", "pipe", "pipe"] });
     this.child.on("error", (err) => this.fail(`the server did not start: ${err.message}`));
     this.child.on("exit", (code, signal) => this.fail(`the server ended (${signal ?? `exit code ${code}`})`));
-    this.child.stdin?.on("error", () => this.fail("the server's stdin is closed"));
+    // A write to a server that has just ended fails before Node reports
+    // its exit: the exit, which says why, is waited for a moment.
+    this.child.stdin?.on("error", () => {
+      setTimeout(() => this.fail("the server's stdin is closed"), EXIT_WAIT_MS).unref();
+    });
     this.child.stderr?.setEncoding("utf8").on("data", (s: string) => {
       this.stderr = (this.stderr + s).slice(-STDERR_KEPT);
     });

@@ -106,21 +106,31 @@ describe("hookwire's plugin for OpenCode", () => {
     assert.equal((await bash(await warm("rewrite"), "rm -rf /")).command, "echo safe");
   });
 
-  for (const [how, why] of [
-    ["silent", /did not answer within 300 ms/],
-    ["garbage", /cannot read/],
-    ["exit", /the server ended/],
+  // The server is a Node.js program, which a loaded machine may take over
+  // 300 ms to start: only the silent one is given no more.
+  for (const [how, why, timeoutMs] of [
+    ["silent", /did not answer within 300 ms/, 300],
+    ["garbage", /cannot read/, 10_000],
+    ["exit", /the server ended/, 10_000],
   ] as const) {
     it(`blocks a guarded call when the server is ${how}`, async () => {
-      const hooks = await openCodePlugin({ server: [process.execPath, broken, how], timeoutMs: 300 })({
+      const hooks = await openCodePlugin({ server: [process.execPath, broken, how], timeoutMs })({
         directory: dir,
       });
-      await new Promise((r) => setTimeout(r, 200)); // an exit comes first
-      await assert.rejects(bash(hooks, "rm -rf /"), (err: Error) => {
+      // Every call is blocked; the reason is the failure's once the plugin
+      // has seen it (an exit is seen after the server started and ended,
+      // which a loaded machine may take a while to do).
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const err = await bash(hooks, "rm -rf /").then(
+          () => assert.fail("the call was let through"),
+          (e: Error) => e,
+        );
         assert.match(err.message, /^hookwire blocked the call/);
-        assert.match(err.message, why);
-        return true;
-      });
+        if (why.test(err.message)) break;
+        assert.ok(Date.now() < deadline, `no call was blocked for its reason ${why}: the last said ${err.message}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     });
   }
 

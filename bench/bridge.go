@@ -101,9 +101,13 @@ func (b *bench) bridge() error {
 	runEvent := func(argv []string, ev []byte) error { return runAs(`"permissionDecision":"deny"`, argv, ev) }
 	bridgeArgv := append([]string{fast, "--dir", dir, "claude-code", "--"}, guard...)
 	cliArgv := append([]string{cli, "bridge", "--dir", dir, "claude-code", "--"}, guard...)
-	endSession := func(session string) {
+	// endSession ends a session of the bridge run as argv: hookwire-bridge
+	// and the whole CLI start servers of their own for the same session
+	// (their flags differ), and one left running would weigh on the runs
+	// that follow until its idle time.
+	endSession := func(argv []string, session string) {
 		ev, _ := json.Marshal(map[string]any{"session_id": session, "hook_event_name": "SessionEnd", "cwd": dir})
-		cmd := exec.Command(bridgeArgv[0], bridgeArgv[1:]...)
+		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Stdin = bytes.NewReader(ev)
 		cmd.Run()
 	}
@@ -111,7 +115,7 @@ func (b *bench) bridge() error {
 	first := &contender{id: "bridge-first", label: "hookwire-bridge, first event of a session (starts the hook)", timed: func() (time.Duration, error) {
 		sessions++
 		session := fmt.Sprintf("first-%d", sessions)
-		defer endSession(session)
+		defer endSession(bridgeArgv, session)
 		start := time.Now()
 		err := runEvent(bridgeArgv, event(session, "rm -rf /"))
 		return time.Since(start), err
@@ -125,7 +129,8 @@ func (b *bench) bridge() error {
 	plain := &contender{id: "command-python", label: "a plain Python command hook, a process per event", do: func() error {
 		return runEvent(script, event("plain", "rm -rf /"))
 	}}
-	defer endSession("warm")
+	defer endSession(bridgeArgv, "warm")
+	defer endSession(cliArgv, "warm")
 	mcpFirst, mcpCold, mcpWarm, stopMCP, err := mcpContenders(append([]string{cli, "bridge", "--mcp", "claude-code", "--"}, guard...))
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMain lets the test binary be the warm floor's relay, as the bench is.
@@ -26,6 +27,7 @@ func TestEveryContenderAnswers(t *testing.T) {
 		Payloads: []payloadSize{{Bytes: 1 << 10, Calls: 2}, {Bytes: 100 << 10, Calls: 2}},
 		Events:   60, LLMDelay: 0,
 		Startups: 1,
+		IdleGap:  10 * time.Millisecond,
 	}
 	var progress bytes.Buffer
 	res, err := run(context.Background(), cfg, "..", &progress)
@@ -56,6 +58,8 @@ func TestEveryContenderAnswers(t *testing.T) {
 	counts("concurrency", res.Concurrency, cfg.ConcurrentCalls, hooks...)
 	counts("telemetry", res.Telemetry, cfg.Calls, "otel-none", "otel-unset", "otel-set")
 	counts("start-up", res.Startup, cfg.Startups, "go-bare", "python-bare", "python-stdlib", "node-bare", "go-sdk", "python-sdk", "node-sdk")
+	counts("bridge", res.Bridge, 10, "bridge-first", "mcp-first", "mcp-cold", "bridge-warm", "command-python", "mcp-warm", "warm-floor",
+		"command-python-idle", "mcp-warm-idle", "warm-floor-idle", "pages", "pages-idle")
 
 	// 2 sizes x 2 modes x (the floor and 3 languages x loop and SDK).
 	if len(res.Payload) != 2*2*7 {

@@ -141,7 +141,8 @@ func (b *bench) bridge() error {
 		return err
 	}
 	defer stopFloor()
-	cs := []*contender{first, warm, warmCLI, plain, mcpFirst, mcpCold, mcpWarm, floor}
+	pages := touchPages()
+	steady := []*contender{warm, warmCLI, plain, mcpWarm, floor}
 	for _, f := range agentForms {
 		argv := append([]string{fast, "--dir", dir, f.agent, "--"}, guard...)
 		ev, _ := json.Marshal(f.event("warm", "rm -rf /"))
@@ -151,20 +152,70 @@ func (b *bench) bridge() error {
 			cmd.Stdin = bytes.NewReader(end)
 			cmd.Run()
 		}()
-		cs = append(cs, &contender{id: "bridge-agent-" + f.agent, label: "hookwire-bridge, warm, " + f.agent + "'s form", do: func() error {
+		steady = append(steady, &contender{id: "bridge-agent-" + f.agent, label: "hookwire-bridge, warm, " + f.agent + "'s form", do: func() error {
 			return runAs(f.deny, argv, ev)
 		}})
 	}
+	starts := []*contender{first, mcpFirst, mcpCold}
+	plainIdle := afterIdle(plain, b.cfg.IdleGap)
+	idle := []*contender{plainIdle, afterIdle(mcpWarm, b.cfg.IdleGap), afterIdle(floor, b.cfg.IdleGap)}
+	memory := []*contender{pages, afterIdle(pages, b.cfg.IdleGap)}
 	n := max(10, b.cfg.Startups)
-	fmt.Fprintf(b.progress, "  %d contenders, %d events each\n", len(cs), n)
-	b.measure(cs, 1, 1, n, n)
-	plainMedian := summarize(plain.samples).Median
-	for _, c := range cs {
-		r := row{ID: c.id, Label: c.label, summary: summarize(c.samples)}
-		if c != plain {
-			r.VsLoop = ratio(r.Median, plainMedian)
+	fmt.Fprintf(b.progress, "  %d contenders, %d events each\n", len(starts)+len(steady)+len(idle)+len(memory), n)
+	// Each set is measured apart, its contenders in turn: the machine
+	// idles in the first events' sessionLead and before each after-idle
+	// event, and whatever came next ran on a machine waking up, where a
+	// warm event took 3.5 times as long and a command hook 1.5 times
+	// (BENCHMARKS.md, section 8).
+	b.measure(starts, 1, 1, n, n)
+	b.measure(steady, 1, 1, n, n)
+	b.measure(idle, 1, 1, n, n)
+	b.measure(memory, 1, 1, n, n)
+	rows := func(cs []*contender, base *contender) {
+		baseMedian := summarize(base.samples).Median
+		for _, c := range cs {
+			r := row{ID: c.id, Label: c.label, summary: summarize(c.samples)}
+			if c != base {
+				r.VsLoop = ratio(r.Median, baseMedian)
+			}
+			b.res.Bridge = append(b.res.Bridge, r)
 		}
-		b.res.Bridge = append(b.res.Bridge, r)
 	}
+	rows(starts, plain)
+	rows(steady, plain)
+	rows(idle, plainIdle)
+	rows(memory, pages)
 	return nil
+}
+
+// afterIdle is c's event asked after the machine idled for gap, as an
+// agent asks its hook after its model's answer, and timed from the event.
+func afterIdle(c *contender, gap time.Duration) *contender {
+	return &contender{id: c.id + "-idle", label: c.label + ", after " + gap.String() + " idle", timed: func() (time.Duration, error) {
+		time.Sleep(gap)
+		start := time.Now()
+		err := c.do()
+		return time.Since(start), err
+	}}
+}
+
+// touchPages reads a byte from each page of a block already in memory:
+// no event, the machine's memory alone, for the after-idle figures. On a
+// virtual machine a page left alone can cost far more to touch again
+// (BENCHMARKS.md, section 8), and every event touches pages.
+func touchPages() *contender {
+	block := make([]byte, 64<<20)
+	for i := range block {
+		block[i] = 1
+	}
+	var sum int
+	return &contender{id: "pages", label: "no event: a byte read from each of the 16,384 pages of 64 MiB in memory", do: func() error {
+		for i := 0; i < len(block); i += 4096 {
+			sum += int(block[i])
+		}
+		if sum == 0 {
+			return fmt.Errorf("the block reads as zeros")
+		}
+		return nil
+	}}
 }

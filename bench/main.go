@@ -44,6 +44,10 @@ type config struct {
 	LLMDelay time.Duration `json:"llm_delay_ns"`
 	// Startups is how many times each program is started.
 	Startups int `json:"startups"`
+	// IdleGap is how long the machine idles before each event of the
+	// bridge's after-idle contenders, as it does while an agent's model
+	// thinks between two tool calls.
+	IdleGap time.Duration `json:"idle_gap_ns"`
 	// Only, when set, names the sections to run; the others are left out.
 	Only []string `json:"only,omitempty"`
 }
@@ -70,6 +74,7 @@ func defaults() config {
 		Events:   100_000,
 		LLMDelay: time.Millisecond,
 		Startups: 30,
+		IdleGap:  time.Second,
 	}
 }
 

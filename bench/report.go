@@ -221,7 +221,7 @@ func (r *results) judge() {
 		check("warm hookwire-bridge event, against a plain Python command hook (5x faster)", s.VsLoop, 0.2, "x")
 	}
 	if s, ok := find(r.Bridge, "mcp-warm"); ok {
-		check("warm mcp_tool event (hookwire bridge --mcp), against a plain Python command hook (20x faster)", s.VsLoop, 0.05, "x")
+		check("warm mcp_tool event (hookwire bridge --mcp), against a plain Python command hook, asked in turn (20x faster)", s.VsLoop, 0.05, "x")
 	}
 	if s, ok := find(r.Bridge, "mcp-first"); ok {
 		check("first mcp_tool event of a session, its server started with the session", ms(s.Median), 30, "ms")

@@ -107,8 +107,7 @@ func pythonVenv(p python) (string, error) {
 	}
 	for _, args := range [][]string{
 		{p.path, "-m", "venv", "--clear", dir},
-		{filepath.Join(bin, "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-			"-r", "requirements-dev.txt", "-e", "sdk-python"},
+		uvInstall(filepath.Join(bin, "python"), "-r", "requirements-dev.txt", "-e", "sdk-python"),
 	} {
 		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
 			return "", fmt.Errorf("python %s: %s: %w\n%s", p.version, strings.Join(args, " "), err, out)
@@ -279,7 +278,7 @@ func installPythonAgent(pins string) error {
 	start := time.Now()
 	for _, args := range [][]string{
 		{candidates[i], "-m", "venv", "--clear", dir},
-		{filepath.Join(dir, "bin", "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", pins},
+		uvInstall(filepath.Join(dir, "bin", "python"), "-r", pins),
 	} {
 		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: %s: %w\n%s", pins, strings.Join(args, " "), err, out)
@@ -287,6 +286,14 @@ func installPythonAgent(pins string) error {
 	}
 	fmt.Printf("deps: %s installed on Python %s in %.0fs\n", name, version, time.Since(start).Seconds())
 	return os.WriteFile(stamp, nil, 0o644)
+}
+
+// uvInstall is the command that installs packages into the virtual
+// environment of python with uv (pinned in requirements-dev.txt, in .venv),
+// compiled to bytecode as pip does: the agents and the suites start from
+// it.
+func uvInstall(python string, args ...string) []string {
+	return append([]string{venvBin("uv"), "pip", "install", "--quiet", "--compile-bytecode", "--python", python}, args...)
 }
 
 // pythonExamples are the examples' Python folders that hold Python code

@@ -46,8 +46,21 @@ func (s *mcpSession) send(msg map[string]any) error {
 
 // call sends a request and reads lines until its reply.
 func (s *mcpSession) call(method string, params any) (json.RawMessage, error) {
+	encoded, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	return s.callEncoded(method, encoded)
+}
+
+// callEncoded is call with the params already encoded: the warm event's
+// are encoded once, so that the time of a call is the server's and the
+// hook's, as the warm floor's is, and not the bench's own encoding, which
+// is cold after idle as well.
+func (s *mcpSession) callEncoded(method string, params json.RawMessage) (json.RawMessage, error) {
 	s.next++
-	if err := s.send(map[string]any{"jsonrpc": "2.0", "id": s.next, "method": method, "params": params}); err != nil {
+	line := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", s.next, method, params)
+	if _, err := s.in.Write(line); err != nil {
 		return nil, err
 	}
 	for {
@@ -70,15 +83,21 @@ func (s *mcpSession) call(method string, params any) (json.RawMessage, error) {
 	}
 }
 
-// deny asks about rm -rf and checks the hook output denies it.
-func (s *mcpSession) deny(session string) error {
-	// As Claude Code 2.1.331 substitutes the hook's input: strings, and
-	// the tool's input as its JSON text.
-	args := map[string]any{
+// denyParams are the params of a tools/call that asks about rm -rf in
+// session, as Claude Code 2.1.331 substitutes the hook's input: strings,
+// and the tool's input as its JSON text.
+func denyParams(session string) json.RawMessage {
+	params, _ := json.Marshal(map[string]any{"name": "event", "arguments": map[string]any{
 		"text": map[string]string{"hook_event_name": "PreToolUse", "session_id": session, "cwd": "/", "tool_name": "Bash"},
 		"json": map[string]string{"tool_input": `{"command":"rm -rf /"}`},
-	}
-	result, err := s.call("tools/call", map[string]any{"name": "event", "arguments": args})
+	}})
+	return params
+}
+
+// deny asks about rm -rf with params (denyParams) and checks the hook
+// output denies it.
+func (s *mcpSession) deny(params json.RawMessage) error {
+	result, err := s.callEncoded("tools/call", params)
 	if err != nil {
 		return err
 	}
@@ -112,6 +131,7 @@ const sessionLead = 500 * time.Millisecond
 // to start); and a warm event, one tools/call on a running server. stop
 // ends the warm session.
 func mcpContenders(argv []string) (first, cold, warm *contender, stop func(), err error) {
+	firstParams, warmParams := denyParams("first"), denyParams("warm")
 	first = &contender{id: "mcp-first", label: "hookwire bridge --mcp, first event of a session, its server started with the session", timed: func() (time.Duration, error) {
 		s, err := startMCP(argv)
 		if err != nil {
@@ -120,7 +140,7 @@ func mcpContenders(argv []string) (first, cold, warm *contender, stop func(), er
 		defer s.stop()
 		time.Sleep(sessionLead)
 		start := time.Now()
-		err = s.deny("first")
+		err = s.deny(firstParams)
 		return time.Since(start), err
 	}}
 	cold = &contender{id: "mcp-cold", label: "hookwire bridge --mcp, first event at the server's start (starts the server and the hook)", timed: func() (time.Duration, error) {
@@ -130,7 +150,7 @@ func mcpContenders(argv []string) (first, cold, warm *contender, stop func(), er
 			return 0, err
 		}
 		defer s.stop()
-		err = s.deny("first")
+		err = s.deny(firstParams)
 		return time.Since(start), err
 	}}
 	s, err := startMCP(argv)
@@ -138,7 +158,7 @@ func mcpContenders(argv []string) (first, cold, warm *contender, stop func(), er
 		return nil, nil, nil, nil, err
 	}
 	warm = &contender{id: "mcp-warm", label: "hookwire bridge --mcp, warm: an mcp_tool call, no process", do: func() error {
-		return s.deny("warm")
+		return s.deny(warmParams)
 	}}
 	return first, cold, warm, s.stop, nil
 }

@@ -154,8 +154,8 @@ func (s *Stdio) answers(msg envelope) bool {
 		}{"2.0", msg.id, s.call(params.Arguments)})
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.answered(msg.id)
 		s.out.Write(append(reply, '\n'))
+		s.answered(msg.id) // once written: the end of input waits for it
 	}()
 	return true
 }
@@ -212,10 +212,12 @@ func (s *Stdio) refuse(line []byte, why string, id json.RawMessage, code int, me
 	s.out.Write(append(reply, '\n'))
 }
 
-// write passes the SDK's messages on, and notes each reply's id answered.
+// write passes the SDK's messages on, and notes each reply's id answered
+// once it is written: the end of input waits for that.
 func (s *Stdio) write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	n, err := s.out.Write(p)
 	s.partial = append(s.partial, p...)
 	for {
 		i := bytes.IndexByte(s.partial, '\n')
@@ -231,7 +233,7 @@ func (s *Stdio) write(p []byte) (int, error) {
 		}
 		s.partial = s.partial[i+1:]
 	}
-	return s.out.Write(p)
+	return n, err
 }
 
 // answered notes the request id has its reply; s.mu is held.

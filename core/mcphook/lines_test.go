@@ -154,7 +154,7 @@ func TestTheToolStdioAnswersItselfIsAnsweredAsTheSDKWouldWithoutIt(t *testing.T)
 func TestTheEndOfInputWaitsForTheToolStdioAnswersItself(t *testing.T) {
 	release := make(chan struct{})
 	var out testlog.Buffer
-	s := NewStdio(strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"direct","arguments":{}}}`+"\n"), &out, func([]byte, string) {})
+	s := NewStdio(strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"direct","arguments":{}}}`+"\n"), slowWriter{&out}, func([]byte, string) {})
 	s.AnswerTool("direct", func(arguments json.RawMessage) *mcp.CallToolResult {
 		<-release
 		return echo(arguments)
@@ -177,6 +177,40 @@ func TestTheEndOfInputWaitsForTheToolStdioAnswersItself(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the input did not end once the call was answered")
 	}
+}
+
+// TestTheEndOfInputWaitsForTheSDKsReplyToBeWritten: the server ends at
+// the end of its input, once every request has its reply, so a reply
+// counts once it is written, not as it starts to be.
+func TestTheEndOfInputWaitsForTheSDKsReplyToBeWritten(t *testing.T) {
+	var out testlog.Buffer
+	s := NewStdio(strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`+"\n"), slowWriter{&out}, func([]byte, string) {})
+	ended := make(chan []byte)
+	go func() {
+		passed, _ := io.ReadAll(stdioReader{s})
+		ended <- passed
+	}()
+	select {
+	case <-ended:
+		t.Fatal("the input ended before the request was answered")
+	case <-time.After(100 * time.Millisecond):
+	}
+	go stdioWriter{s}.Write([]byte(`{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}` + "\n"))
+	select {
+	case passed := <-ended:
+		assert.Contains(t, string(passed), `"id":3`, "the SDK was not given the request")
+		assert.Contains(t, out.String(), `"id":3`, "the input ended before the reply was written")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the input did not end once the request was answered")
+	}
+}
+
+// slowWriter writes to w a moment late, as a full pipe does.
+type slowWriter struct{ w io.Writer }
+
+func (s slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(50 * time.Millisecond)
+	return s.w.Write(p)
 }
 
 // echo is a tool's result that says its arguments, an error as the SDK

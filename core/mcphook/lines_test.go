@@ -159,24 +159,9 @@ func TestTheEndOfInputWaitsForTheToolStdioAnswersItself(t *testing.T) {
 		<-release
 		return echo(arguments)
 	})
-	ended := make(chan []byte)
-	go func() {
-		passed, _ := io.ReadAll(stdioReader{s})
-		ended <- passed
-	}()
-	select {
-	case <-ended:
-		t.Fatal("the input ended before the call was answered")
-	case <-time.After(100 * time.Millisecond):
-	}
-	close(release)
-	select {
-	case passed := <-ended:
-		assert.Empty(t, passed, "the SDK was given the call")
-		assert.Contains(t, out.String(), `"id":7`)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the input did not end once the call was answered")
-	}
+	passed := endOfInputAfter(t, s, func() { close(release) })
+	assert.Empty(t, passed, "the SDK was given the call")
+	assert.Contains(t, out.String(), `"id":7`)
 }
 
 // TestTheEndOfInputWaitsForTheSDKsReplyToBeWritten: the server ends at
@@ -185,6 +170,18 @@ func TestTheEndOfInputWaitsForTheToolStdioAnswersItself(t *testing.T) {
 func TestTheEndOfInputWaitsForTheSDKsReplyToBeWritten(t *testing.T) {
 	var out testlog.Buffer
 	s := NewStdio(strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`+"\n"), slowWriter{&out}, func([]byte, string) {})
+	passed := endOfInputAfter(t, s, func() {
+		go stdioWriter{s}.Write([]byte(`{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}` + "\n"))
+	})
+	assert.Contains(t, string(passed), `"id":3`, "the SDK was not given the request")
+	assert.Contains(t, out.String(), `"id":3`, "the input ended before the reply was written")
+}
+
+// endOfInputAfter reads s to its end, which must not come before answer
+// is called, and must come within 10 s after; it returns what the SDK
+// would have read.
+func endOfInputAfter(t *testing.T, s *Stdio, answer func()) []byte {
+	t.Helper()
 	ended := make(chan []byte)
 	go func() {
 		passed, _ := io.ReadAll(stdioReader{s})
@@ -195,13 +192,13 @@ func TestTheEndOfInputWaitsForTheSDKsReplyToBeWritten(t *testing.T) {
 		t.Fatal("the input ended before the request was answered")
 	case <-time.After(100 * time.Millisecond):
 	}
-	go stdioWriter{s}.Write([]byte(`{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}` + "\n"))
+	answer()
 	select {
 	case passed := <-ended:
-		assert.Contains(t, string(passed), `"id":3`, "the SDK was not given the request")
-		assert.Contains(t, out.String(), `"id":3`, "the input ended before the reply was written")
+		return passed
 	case <-time.After(10 * time.Second):
 		t.Fatal("the input did not end once the request was answered")
+		return nil
 	}
 }
 
